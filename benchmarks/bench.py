@@ -1,0 +1,87 @@
+"""`make bench`: games per second and nanoseconds per turn of the kernel.
+
+Measured after compilation, best of ``--repeat`` runs, on this machine's cores; the
+cold compile is timed in a fresh process with an empty numba cache.
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import subprocess
+import sys
+import tempfile
+import time
+
+COLD = """
+import time, unosim.simulate as s
+job = s.make_job('official', 100, 4, 'random', 1)
+t = time.perf_counter(); s.run_block(job, 0, 100); print(time.perf_counter() - t)
+"""
+
+
+def cold_compile_seconds() -> float:
+    with tempfile.TemporaryDirectory() as cache:
+        env = dict(os.environ, NUMBA_CACHE_DIR=cache)
+        out = subprocess.run([sys.executable, "-c", COLD], env=env, check=True,
+                             capture_output=True, text=True)
+    return float(out.stdout.split()[-1])
+
+
+def measure(rules: str, players: int, strategies: str, games: int, threads: int,
+            repeat: int) -> tuple[float, float]:
+    """(games per second, ns per turn), best of ``repeat``."""
+    import numba
+
+    from unosim.kernel import layout as L
+    from unosim.simulate import make_job, run_block
+
+    job = make_job(rules, games, players, strategies, seed=12345)
+    run_block(job, 0, 64)  # compile / load
+    best = (0.0, 0.0)
+    numba.set_num_threads(threads)
+    for r in range(repeat):
+        t = time.perf_counter()
+        out = run_block(job, r * games, games)
+        dt = time.perf_counter() - t
+        gps = games / dt
+        if gps > best[0]:
+            best = (gps, dt / out[:, L.C_TURNS].sum() * 1e9)
+    return best
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__)
+    ap.add_argument("--games", type=int, default=400_000)
+    ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--presets", default="all")
+    ap.add_argument("--no-cold", action="store_true")
+    args = ap.parse_args()
+
+    import numba
+
+    from unosim.rules import PRESETS
+
+    cores = numba.config.NUMBA_NUM_THREADS
+    print(f"unosim benchmark: {os.cpu_count()} cores, numba {numba.__version__}, "
+          f"threading layer {numba.config.THREADING_LAYER}")
+    if not args.no_cold:
+        print(f"cold compile (empty cache, first call): {cold_compile_seconds():.1f} s")
+    base1, ns1 = measure("official", 4, "random", args.games, 1, args.repeat)
+    print(f"official, 4 players, random, 1 thread : {base1:12,.0f} games/s "
+          f"{ns1:6.1f} ns/turn")
+    for th in range(2, cores + 1):
+        g, ns = measure("official", 4, "random", args.games, th, args.repeat)
+        print(f"official, 4 players, random, {th} threads: {g:12,.0f} games/s "
+              f"{ns:6.1f} ns/turn  ({g / base1:.2f}x 1 thread)")
+    print(f"heuristic x4, official, 1 thread      : "
+          f"{measure('official', 4, 'heuristic', args.games, 1, args.repeat)[0]:12,.0f} "
+          "games/s")
+    names = list(PRESETS) if args.presets == "all" else args.presets.split(",")
+    print("\npreset (4 players, random, 1 thread)   games/s   ns/turn  vs official")
+    for name in names:
+        g, ns = measure(name, 4, "random", args.games, 1, args.repeat)
+        print(f"  {name:22s} {g:12,.0f} {ns:8.1f}   {g / base1:6.2f}")
+
+
+if __name__ == "__main__":
+    main()

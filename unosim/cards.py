@@ -1,0 +1,118 @@
+"""Card kinds as small integers, their lookup tables, and deck builders (RULES.md section 2).
+
+A *kind* is one of ``N_KINDS`` integers. Coloured kinds come first, one block of
+``N_RANKS`` per colour: ``kind = colour * N_RANKS + rank`` with ranks 0-9 the numbers,
+then Skip, Reverse, Draw Two. Wild-type kinds follow (``WILD`` .. ``GRAYSKULL``); they
+have no colour (``COLOUR[kind] == -1``) and no rank (``RANK[kind] == -1``).
+
+A deck is a count per kind (``int16[N_KINDS]``), so any edition or custom deck is data.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+COLOURS = ("red", "yellow", "green", "blue")
+COLOUR_LETTERS = "RYGB"
+N_COLOURS = 4
+
+# ranks of coloured cards
+SKIP, REVERSE, DRAW_TWO = 10, 11, 12
+N_RANKS = 13
+RANK_NAMES = tuple(str(r) for r in range(10)) + ("skip", "reverse", "draw_two")
+RANK_SYMBOLS = tuple(str(r) for r in range(10)) + ("S", "R", "+2")
+
+# wild-type kinds
+N_COLOURED = N_COLOURS * N_RANKS  # 52
+WILD = N_COLOURED  # 52
+WILD_DRAW_FOUR = 53
+SHUFFLE_HANDS = 54
+CUSTOMIZABLE = 55
+SNORLAX = 56
+GRENINJA = 57
+GRAYSKULL = 58
+N_KINDS = 59
+WILD_KINDS = (WILD, WILD_DRAW_FOUR, SHUFFLE_HANDS, CUSTOMIZABLE, SNORLAX, GRENINJA, GRAYSKULL)
+WILD_NAMES = ("wild", "wild_draw_four", "shuffle_hands", "customizable", "snorlax",
+              "greninja", "grayskull")
+WILD_SYMBOLS = ("W", "W+4", "WSH", "WC", "SNX", "GRN", "PoG")
+
+# lookup tables, indexed by kind
+COLOUR = np.full(N_KINDS, -1, dtype=np.int8)
+RANK = np.full(N_KINDS, -1, dtype=np.int8)
+for _c in range(N_COLOURS):
+    for _r in range(N_RANKS):
+        COLOUR[_c * N_RANKS + _r] = _c
+        RANK[_c * N_RANKS + _r] = _r
+COLOUR.flags.writeable = False
+RANK.flags.writeable = False
+
+# Names used in rule files for the points of each card family (RULES.md section 2).
+POINT_FAMILIES = ("number", "skip", "reverse", "draw_two") + WILD_NAMES
+DEFAULT_POINTS = {"number": -1, "skip": 20, "reverse": 20, "draw_two": 20,
+                  **{name: 50 for name in WILD_NAMES}}  # number: -1 means face value
+
+
+def kind(colour: int, rank: int) -> int:
+    """Kind of the coloured card ``(colour, rank)``."""
+    return colour * N_RANKS + rank
+
+
+def kind_name(k: int) -> str:
+    """Short readable name of a kind: ``R7``, ``G+2``, ``BS``, ``W+4``."""
+    if k >= N_COLOURED:
+        return WILD_SYMBOLS[k - N_COLOURED]
+    return COLOUR_LETTERS[k // N_RANKS] + RANK_SYMBOLS[k % N_RANKS]
+
+
+def parse_kind(text: str) -> int:
+    """Inverse of :func:`kind_name` (case-insensitive)."""
+    t = text.strip().upper()
+    for k in range(N_KINDS):
+        if kind_name(k).upper() == t:
+            return k
+    raise ValueError(f"unknown card {text!r}")
+
+
+def points_table(points: dict[str, int]) -> np.ndarray:
+    """Points of every kind, ``int16[N_KINDS]``, from per-family points (-1 = face value)."""
+    out = np.zeros(N_KINDS, dtype=np.int16)
+    for k in range(N_COLOURED):
+        r = k % N_RANKS
+        if r < 10:
+            p = points["number"]
+            out[k] = r if p < 0 else p
+        else:
+            out[k] = points[RANK_NAMES[r]]
+    for i, name in enumerate(WILD_NAMES):
+        out[N_COLOURED + i] = points[name]
+    return out
+
+
+# Deck composition: per-colour counts of each rank, and counts of each wild-type kind.
+STANDARD_PER_COLOUR = {"0": 1, **{str(r): 2 for r in range(1, 10)},
+                       "skip": 2, "reverse": 2, "draw_two": 2}
+STANDARD_WILDS = {"wild": 4, "wild_draw_four": 4, "shuffle_hands": 0, "customizable": 0,
+                  "snorlax": 0, "greninja": 0, "grayskull": 0}
+
+
+def deck_counts(per_colour: dict[str, int], wilds: dict[str, int]) -> np.ndarray:
+    """Count of each kind in a deck, ``int16[N_KINDS]``.
+
+    Parameters
+    ----------
+    per_colour : copies of each rank in every colour, keys ``"0"``..``"9"``,
+        ``"skip"``, ``"reverse"``, ``"draw_two"``.
+    wilds : copies of each wild-type kind, keys from ``WILD_NAMES``.
+    """
+    out = np.zeros(N_KINDS, dtype=np.int16)
+    for r, name in enumerate(RANK_NAMES):
+        for c in range(N_COLOURS):
+            out[kind(c, r)] = per_colour.get(name, 0)
+    for i, name in enumerate(WILD_NAMES):
+        out[N_COLOURED + i] = wilds.get(name, 0)
+    return out
+
+
+def standard_deck() -> np.ndarray:
+    """The 108-card standard deck as counts per kind."""
+    return deck_counts(STANDARD_PER_COLOUR, STANDARD_WILDS)

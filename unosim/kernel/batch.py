@@ -1,0 +1,69 @@
+"""Many rounds in one call, across threads: each game's outcome depends only on its
+(seed, game index), so the split into chunks and threads never changes a result."""
+import numpy as np
+from numba import njit, prange
+
+from ..cards import N_KINDS
+from .layout import G_PILE_N, MAX_PLAYERS, N_COLS, N_G, N_H, N_STREAMS, S_SEAT0
+from .rng import seed_streams
+from .round import play_round, record
+
+
+@njit(cache=True)
+def run_chunk(rules, sid, sp, deck, points, n, seed, first_game, out, lo, hi):
+    """Play games ``first_game + lo .. first_game + hi - 1`` into ``out[lo:hi]``.
+
+    The work arrays are allocated once per chunk, never per game."""
+    order = np.zeros(0, dtype=np.int8)
+    deck_n = 0
+    for k in range(N_KINDS):
+        deck_n += deck[k]
+    g = np.zeros(N_G, dtype=np.int64)
+    hands = np.zeros((MAX_PLAYERS, N_KINDS), dtype=np.int16)
+    hinfo = np.zeros((MAX_PLAYERS, N_H), dtype=np.int16)
+    pile = np.zeros(deck_n, dtype=np.int8)
+    scratch = np.zeros(deck_n, dtype=np.int8)
+    seq = np.zeros(deck_n, dtype=np.int64)
+    disc = np.zeros(N_KINDS, dtype=np.int16)
+    pen = np.zeros(MAX_PLAYERS, dtype=np.int64)
+    st = np.zeros((N_STREAMS, 4), dtype=np.uint64)
+    for i in range(lo, hi):
+        seed_streams(st, seed, first_game + i, 0, S_SEAT0 + n)
+        play_round(g, rules, sid, sp, deck, points, hands, hinfo, pile, disc, pen, scratch,
+                   seq, st, n, order)
+        record(g, hands, hinfo, points, pen, out[i], n)
+
+
+@njit(cache=True, parallel=True)
+def run_rounds(rules, sid, sp, deck, points, n, seed, first_game, count, chunk):
+    """Play ``count`` single rounds (games ``first_game ..``); returns int32[count, N_COLS]."""
+    out = np.zeros((count, N_COLS), dtype=np.int32)
+    n_chunks = (count + chunk - 1) // chunk
+    for c in prange(n_chunks):
+        lo = c * chunk
+        hi = min(count, lo + chunk)
+        run_chunk(rules, sid, sp, deck, points, n, seed, first_game, out, lo, hi)
+    return out
+
+
+@njit(cache=True)
+def run_scripted(rules, sid, sp, deck, points, n, seed, game, order):
+    """One round from the pile ``order`` (see ``round.setup``), for tests.
+
+    Returns (row int32[N_COLS], g, hands, hinfo, pile, disc): the final state."""
+    deck_n = order.size
+    g = np.zeros(N_G, dtype=np.int64)
+    hands = np.zeros((MAX_PLAYERS, N_KINDS), dtype=np.int16)
+    hinfo = np.zeros((MAX_PLAYERS, N_H), dtype=np.int16)
+    pile = np.zeros(deck_n, dtype=np.int8)
+    scratch = np.zeros(deck_n, dtype=np.int8)
+    seq = np.zeros(deck_n, dtype=np.int64)
+    disc = np.zeros(N_KINDS, dtype=np.int16)
+    pen = np.zeros(MAX_PLAYERS, dtype=np.int64)
+    st = np.zeros((N_STREAMS, 4), dtype=np.uint64)
+    out = np.zeros(N_COLS, dtype=np.int32)
+    seed_streams(st, seed, game, 0, S_SEAT0 + n)
+    play_round(g, rules, sid, sp, deck, points, hands, hinfo, pile, disc, pen, scratch, seq,
+               st, n, order)
+    record(g, hands, hinfo, points, pen, out, n)
+    return out, g, hands, hinfo, pile[:g[G_PILE_N]].copy(), disc

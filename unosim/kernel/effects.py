@@ -1,0 +1,255 @@
+"""What a played card does (RULES.md 2, 4.3-4.6, 5, 8.1-8.3, 8.6).
+
+``play`` moves the card(s) from a hand to the discard pile, names a colour, checks the
+UNO call and the end of the round, applies each card's effect and lets players jump
+in. Pending effects (skips, draw penalties, Snorlax, Greninja) stay in ``g`` and are
+resolved by the turn loop when the next player would act.
+"""
+import numpy as np
+
+from ..cards import (
+    COLOUR,
+    CUSTOMIZABLE,
+    DRAW_TWO,
+    GRAYSKULL,
+    GRENINJA,
+    N_COLOURED,
+    N_KINDS,
+    RANK,
+    REVERSE,
+    SHUFFLE_HANDS,
+    SKIP,
+    SNORLAX,
+    WILD_DRAW_FOUR,
+)
+from ..strategies import (
+    choose_colour,
+    choose_target,
+    forgets_uno,
+    next_extra,
+    will_jump,
+)
+from .jit import hot, kernel
+from .layout import (
+    G_BLUFF,
+    G_CARDS_PLAYED,
+    G_CHALLENGEABLE,
+    G_COLOUR,
+    G_DIR,
+    G_MAX_STACK,
+    G_N,
+    G_OVER,
+    G_PEND_BY,
+    G_PEND_DRAW,
+    G_PEND_SKIP,
+    G_PEND_SPECIAL,
+    G_PREV_COLOUR,
+    G_TURNS,
+    G_UNO_PENALTIES,
+    G_WINNER,
+    H_TOTAL,
+    N_H,
+    R_BLANK_SWAP,
+    R_CATCH_UNO,
+    R_CHALLENGE,
+    R_JUMP_IN,
+    R_MAX_TURNS,
+    R_MULTI_PLAY,
+    R_SEVEN_ZERO,
+    R_UNO_PENALTY,
+    S_TABLE,
+)
+from .piles import add_card, discard, draw_n, hand_points, remove_card, shuffle
+from .rng import chance32
+
+OVER_WON, OVER_TRUNCATED = 1, 2
+
+
+@kernel
+def swap_hands(hands, hinfo, a, b):
+    for k in range(N_KINDS):
+        t = hands[a, k]
+        hands[a, k] = hands[b, k]
+        hands[b, k] = t
+    for j in range(N_H):
+        t = hinfo[a, j]
+        hinfo[a, j] = hinfo[b, j]
+        hinfo[b, j] = t
+
+
+@kernel
+def rotate_hands(g, hands, hinfo):
+    """8.2 Seven-Zero's 0: every hand passes to the next player in the direction of play."""
+    n = g[G_N]
+    d = g[G_DIR]
+    # a chain of swaps along the direction of play moves each hand one seat onward
+    q = 0
+    for _ in range(n - 1):
+        nxt = (q - d) % n
+        swap_hands(hands, hinfo, q, nxt)
+        q = nxt
+
+
+@kernel
+def shuffle_all_hands(g, hands, hinfo, scratch, st, p):
+    """Wild Shuffle Hands: collect, shuffle, deal one at a time from the next player."""
+    n = g[G_N]
+    m = 0
+    for q in range(n):
+        for k in range(N_KINDS):
+            for _ in range(hands[q, k]):
+                scratch[m] = k
+                m += 1
+            hands[q, k] = 0
+        for j in range(N_H):
+            hinfo[q, j] = 0
+    shuffle(scratch, m, st, S_TABLE)
+    d = g[G_DIR]
+    for i in range(m):
+        add_card(hands, hinfo, (p + d * (1 + i % n)) % n, np.int64(scratch[i]))
+
+
+@kernel
+def penalise(hands, hinfo, points, pen, p):
+    """7: a penalised player's hand points go to their penalty total (for matches)."""
+    pen[p] += hand_points(hands, points, p)
+
+
+@hot
+def uno_check(g, rules, sid, sp, hands, hinfo, pile, disc, points, pen, st, p):
+    """4.4: a player left with one card after a play may forget UNO and be caught."""
+    if hinfo[p, H_TOTAL] == 1 and forgets_uno(sid, sp, st, p):
+        if chance32(st, S_TABLE, rules[R_CATCH_UNO]):
+            g[G_UNO_PENALTIES] += 1
+            penalise(hands, hinfo, points, pen, p)
+            draw_n(g, hands, hinfo, pile, disc, st, p, rules[R_UNO_PENALTY])
+
+
+@hot
+def add_penalty(g, amount):
+    g[G_PEND_DRAW] += amount
+    if g[G_PEND_DRAW] > g[G_MAX_STACK]:
+        g[G_MAX_STACK] = g[G_PEND_DRAW]
+
+
+@hot
+def win(g, hands, hinfo, pile, disc, st, p):
+    """5: ``p`` has no cards; the next player first draws any pending penalty."""
+    if g[G_PEND_DRAW] > 0:
+        nxt = (p + g[G_DIR]) % g[G_N]
+        draw_n(g, hands, hinfo, pile, disc, st, nxt, g[G_PEND_DRAW])
+        g[G_PEND_DRAW] = 0
+    g[G_OVER] = OVER_WON
+    g[G_WINNER] = p
+
+
+@hot
+def effect(g, rules, sid, sp, hands, hinfo, pile, disc, scratch, st, p, k, stacked, bluff):
+    """Apply the effect of card ``k`` just played by ``p`` (4.6, 8.2, section 2)."""
+    n = g[G_N]
+    if k < N_COLOURED:
+        r = RANK[k]
+        if r == SKIP or (r == REVERSE and n == 2):  # 4.5: Reverse acts as Skip
+            g[G_PEND_SKIP] += 1
+        elif r == REVERSE:
+            g[G_DIR] = -g[G_DIR]
+        elif r == DRAW_TWO:
+            add_penalty(g, 2)
+            g[G_CHALLENGEABLE] = 0
+        elif r == 7 and rules[R_SEVEN_ZERO] == 1:
+            swap_hands(hands, hinfo, p, choose_target(sid, sp, g, hinfo, st, p))
+        elif r == 0 and rules[R_SEVEN_ZERO] == 1:
+            rotate_hands(g, hands, hinfo)
+        return
+    if k == WILD_DRAW_FOUR:
+        add_penalty(g, 4)
+        g[G_CHALLENGEABLE] = 1 if (rules[R_CHALLENGE] == 1 and not stacked) else 0
+        g[G_BLUFF] = 1 if bluff else 0
+        g[G_PEND_BY] = p
+    elif k == SHUFFLE_HANDS:
+        shuffle_all_hands(g, hands, hinfo, scratch, st, p)
+    elif k == CUSTOMIZABLE:
+        if rules[R_BLANK_SWAP] == 1:
+            swap_hands(hands, hinfo, p, choose_target(sid, sp, g, hinfo, st, p))
+    elif k == SNORLAX or k == GRENINJA:
+        g[G_PEND_SPECIAL] = k
+        g[G_PEND_BY] = p
+    elif k == GRAYSKULL:  # every other player draws 3, from the next player on
+        for i in range(1, n):
+            draw_n(g, hands, hinfo, pile, disc, st, (p + i * g[G_DIR]) % n, 3)
+
+
+@hot
+def play(g, rules, sid, sp, hands, hinfo, pile, disc, points, pen, scratch, seq, st,
+         p, k, stacked, bluff, allow_multi):
+    """Seat ``p`` plays ``k`` (and, with ``multi_play``, more); returns the seat that
+    played last (a jumper, maybe), whose next player is the one to act."""
+    # take the cards from the hand (8.6: identical copies and/or a same-colour run)
+    remove_card(hands, hinfo, p, k)
+    seq[0] = k
+    m = 1
+    if allow_multi and k < N_COLOURED and rules[R_MULTI_PLAY] == 1:
+        step = 0
+        while hinfo[p, H_TOTAL] > 0:
+            e = next_extra(sid, sp, g, hands, p, k, seq[m - 1], step)
+            if e < 0:
+                break
+            if e != seq[m - 1]:
+                step = RANK[e] - RANK[seq[m - 1]]
+            remove_card(hands, hinfo, p, e)
+            seq[m] = e
+            m += 1
+    g[G_CARDS_PLAYED] += m
+    for i in range(m):
+        discard(g, disc, seq[i])
+    g[G_CHALLENGEABLE] = 0
+    last = seq[m - 1]
+    if last < N_COLOURED:
+        g[G_COLOUR] = COLOUR[last]
+    else:
+        g[G_PREV_COLOUR] = g[G_COLOUR]
+        g[G_COLOUR] = choose_colour(sid, sp, g, hinfo, st, p)
+    uno_check(g, rules, sid, sp, hands, hinfo, pile, disc, points, pen, st, p)
+    if hinfo[p, H_TOTAL] == 0:
+        # 5: only the draw penalties of the last card(s) still apply
+        for i in range(m):
+            if seq[i] == WILD_DRAW_FOUR:
+                add_penalty(g, 4)
+            elif RANK[seq[i]] == DRAW_TWO:
+                add_penalty(g, 2)
+        win(g, hands, hinfo, pile, disc, st, p)
+        return p
+    for i in range(m):
+        effect(g, rules, sid, sp, hands, hinfo, pile, disc, scratch, st, p, seq[i],
+               stacked, bluff)
+    # 8.3 jump-in: an identical coloured card, out of turn, first in direction of play
+    if rules[R_JUMP_IN] == 0:
+        return p
+    n = g[G_N]
+    while last < N_COLOURED:
+        q = -1
+        for i in range(1, n):
+            c = (p + i * g[G_DIR]) % n
+            if hands[c, last] > 0 and will_jump(sid, sp, st, c):
+                q = c
+                break
+        if q < 0:
+            return p
+        if g[G_TURNS] >= rules[R_MAX_TURNS]:  # 6: checked before every turn
+            g[G_OVER] = OVER_TRUNCATED
+            return p
+        g[G_TURNS] += 1
+        p = q
+        remove_card(hands, hinfo, p, last)
+        g[G_CARDS_PLAYED] += 1
+        discard(g, disc, last)
+        g[G_PEND_SKIP] = 0  # replaced by the jumper's own card's effect
+        uno_check(g, rules, sid, sp, hands, hinfo, pile, disc, points, pen, st, p)
+        if hinfo[p, H_TOTAL] == 0:
+            if RANK[last] == DRAW_TWO:
+                add_penalty(g, 2)
+            win(g, hands, hinfo, pile, disc, st, p)
+            return p
+        effect(g, rules, sid, sp, hands, hinfo, pile, disc, scratch, st, p, last, False,
+               False)
+    return p

@@ -1,0 +1,104 @@
+"""Index constants shared by the kernels and the Python side.
+
+Module-level ints are compile-time constants for numba. Three small arrays carry a game:
+``rules`` (int64, ``R_*``), the scalar state ``g`` (int64, ``G_*``) and the output row
+(int32, ``C_*`` then per-seat columns).
+"""
+MAX_PLAYERS = 10
+
+# -- rules array (RuleSet.to_array) ---------------------------------------------------
+R_HAND_SIZE = 0
+R_BLANK_SWAP = 1  # blank_card == swap_hands
+R_VOLUNTARY_DRAW = 2
+R_DRAW_UNTIL = 3  # draw_rule == until_playable
+R_WD4_RESTRICT = 4  # wd4_restriction == colour
+R_CHALLENGE = 5
+R_CHALLENGE_PENALTY = 6
+R_CATCH_UNO = 7  # probability * 2**32
+R_UNO_PENALTY = 8
+R_MAX_TURNS = 9
+R_STACKING = 10  # 0 none, 1 same, 2 progressive
+R_SEVEN_ZERO = 11
+R_JUMP_IN = 12
+R_MULTI_PLAY = 13
+R_SCORING = 14  # 0 winner_takes_all, 1 each_own_negative
+R_TARGET = 15
+R_NEXT_DEALER = 16  # 0 rotate, 1 winner
+R_ELIMINATION = 17
+R_ELIMINATION_SCORE = 18
+R_MAX_ROUNDS = 19
+N_RULES = 20
+
+STACK_NONE, STACK_SAME, STACK_PROGRESSIVE = 0, 1, 2
+
+# -- scalar state g --------------------------------------------------------------------
+G_N = 0  # players in the round
+G_DIR = 1  # +1 clockwise (seat order), -1 counter-clockwise
+G_TOP = 2  # kind on top of the discard pile
+G_COLOUR = 3  # current colour 0..3
+G_PILE_N = 4  # cards in the draw pile (top is pile[G_PILE_N - 1])
+G_DISC_N = 5  # cards in the discard pile, top included
+G_PEND_DRAW = 6  # pending Draw Two / Wild Draw Four penalty on the next player
+G_PEND_SKIP = 7  # pending skips on the next player
+G_PEND_SPECIAL = 8  # pending Snorlax / Greninja kind on the next player, or -1
+G_PEND_BY = 9  # who played the pending Wild Draw Four / Greninja
+G_CHALLENGEABLE = 10  # the pending Wild Draw Four can be challenged
+G_BLUFF = 11  # the pending Wild Draw Four was played illegally
+G_PREV_COLOUR = 12  # colour before the last wild (what a challenge checks)
+G_OVER = 13  # round over: 1 won, 2 truncated
+G_WINNER = 14
+G_FIRST = 15
+G_TURNS = 16
+G_CARDS_PLAYED = 17
+G_CARDS_DRAWN = 18
+G_RESHUFFLES = 19
+G_MAX_STACK = 20
+G_CHALLENGES = 21
+G_BLUFFS = 22
+G_UNO_PENALTIES = 23
+G_POINTS = 24
+G_DECK_N = 25
+N_G = 26
+
+# -- hand summary hinfo[seat, :] ---------------------------------------------------------
+H_WILD = 4  # wild-type cards held (0..3 are the colour counts)
+H_TOTAL = 5
+N_H = 6
+
+# -- random streams of one round (rng.py) ----------------------------------------------
+S_DEAL = 0  # the shuffle, setup Wild Draw Four re-insertion
+S_TABLE = 1  # reshuffles, Shuffle Hands, catching a forgotten UNO
+S_SEAT0 = 2  # seat s decides with stream S_SEAT0 + s
+N_STREAMS = S_SEAT0 + MAX_PLAYERS
+
+# -- output columns of one round (RULES.md section 6) ---------------------------------
+C_WINNER = 0
+C_FIRST = 1
+C_TURNS = 2
+C_CARDS_PLAYED = 3
+C_CARDS_DRAWN = 4
+C_RESHUFFLES = 5
+C_POINTS = 6
+C_MAX_STACK = 7
+C_CHALLENGES = 8
+C_BLUFFS = 9
+C_UNO_PENALTIES = 10
+C_TRUNCATED = 11
+N_FIXED_COLS = 12
+C_HAND_POINTS = N_FIXED_COLS  # + seat
+C_HAND_SIZE = N_FIXED_COLS + MAX_PLAYERS  # + seat
+C_PENALTY_POINTS = N_FIXED_COLS + 2 * MAX_PLAYERS  # + seat (penalty_elimination)
+N_COLS = N_FIXED_COLS + 3 * MAX_PLAYERS
+
+FIXED_COLUMNS = ("winner", "first_player", "turns", "cards_played", "cards_drawn",
+                 "reshuffles", "points", "max_stack", "challenges", "bluffs",
+                 "uno_penalties", "truncated")
+
+# -- strategy parameters sparams[seat, :] (strategies.py) ------------------------------
+P_BLUFF = 0  # probability of a Wild Draw Four bluff when one is possible
+P_CHALLENGE = 1  # probability of challenging; -1 = the `smart` policy
+P_FORGET_UNO = 2  # probability of forgetting to call UNO
+P_STACK = 3  # probability of stacking when able
+P_JUMP = 4  # probability of jumping in when able
+N_PARAMS = 5
+CHALLENGE_SMART = -1.0

@@ -1,0 +1,106 @@
+"""Hands, the draw pile and the discard pile (RULES.md sections 3 and 4.2).
+
+A hand is a count per kind, ``hands[seat, kind]`` (int16), with ``hinfo[seat]`` holding
+its colour counts, wild-type count and total. The draw pile is an int8 array of kinds
+with its top at ``pile[g[G_PILE_N] - 1]``. The discard pile is a count per kind plus
+its top kind ``g[G_TOP]``: its order never matters, because a reshuffle shuffles it.
+"""
+import numpy as np
+
+from ..cards import COLOUR, N_KINDS
+from .jit import hot, kernel
+from .layout import (
+    G_CARDS_DRAWN,
+    G_DISC_N,
+    G_PILE_N,
+    G_RESHUFFLES,
+    G_TOP,
+    H_TOTAL,
+    H_WILD,
+    S_TABLE,
+)
+from .rng import below
+
+
+@hot
+def add_card(hands, hinfo, p, k):
+    hands[p, k] += 1
+    c = COLOUR[k]
+    hinfo[p, c if c >= 0 else H_WILD] += 1
+    hinfo[p, H_TOTAL] += 1
+
+
+@hot
+def remove_card(hands, hinfo, p, k):
+    hands[p, k] -= 1
+    c = COLOUR[k]
+    hinfo[p, c if c >= 0 else H_WILD] -= 1
+    hinfo[p, H_TOTAL] -= 1
+
+
+@kernel
+def shuffle(arr, n, st, s):
+    """Fisher-Yates shuffle of ``arr[:n]`` with stream ``s``."""
+    for i in range(n - 1, 0, -1):
+        j = below(st, s, i + 1)
+        t = arr[i]
+        arr[i] = arr[j]
+        arr[j] = t
+
+
+@hot
+def discard(g, disc, k):
+    """Put ``k`` on the discard pile as its new top card."""
+    disc[k] += 1
+    g[G_DISC_N] += 1
+    g[G_TOP] = k
+
+
+@kernel
+def reshuffle(g, pile, disc, st):
+    """4.2: keep the discard pile's top card; shuffle the rest into a new draw pile."""
+    top = g[G_TOP]
+    disc[top] -= 1
+    n = 0
+    for k in range(N_KINDS):
+        for _ in range(disc[k]):
+            pile[n] = k
+            n += 1
+        disc[k] = 0
+    disc[top] = 1
+    g[G_DISC_N] = 1
+    shuffle(pile, n, st, S_TABLE)
+    g[G_PILE_N] = n
+    if n > 0:
+        g[G_RESHUFFLES] += 1
+
+
+@hot
+def draw_one(g, hands, hinfo, pile, disc, st, p):
+    """Seat ``p`` draws one card (reshuffling if needed); the kind, or -1 if none exists."""
+    if g[G_PILE_N] == 0:
+        if g[G_DISC_N] <= 1:
+            return -1
+        reshuffle(g, pile, disc, st)
+    n = g[G_PILE_N] - 1
+    k = np.int64(pile[n])
+    g[G_PILE_N] = n
+    add_card(hands, hinfo, p, k)
+    g[G_CARDS_DRAWN] += 1
+    return k
+
+
+@kernel
+def draw_n(g, hands, hinfo, pile, disc, st, p, count):
+    """Seat ``p`` draws up to ``count`` cards; stops when nothing is left to draw."""
+    for _ in range(count):
+        if draw_one(g, hands, hinfo, pile, disc, st, p) < 0:
+            return
+
+
+@kernel
+def hand_points(hands, points, p):
+    s = 0
+    for k in range(N_KINDS):
+        s += hands[p, k] * points[k]
+    return s

@@ -1,0 +1,297 @@
+"""One round: setup (RULES.md 3), the turn loop (4, 8) and its record (5, 6)."""
+import numpy as np
+
+from ..cards import (
+    COLOUR,
+    DRAW_TWO,
+    N_COLOURED,
+    N_KINDS,
+    N_RANKS,
+    RANK,
+    REVERSE,
+    SKIP,
+    SNORLAX,
+    WILD_DRAW_FOUR,
+)
+from ..strategies import (
+    choose_card,
+    choose_colour,
+    choose_stack,
+    play_drawn,
+    will_challenge,
+)
+from .effects import OVER_TRUNCATED, OVER_WON, penalise, play, uno_check, win
+from .jit import hot, kernel
+from .layout import (
+    C_BLUFFS,
+    C_CARDS_DRAWN,
+    C_CARDS_PLAYED,
+    C_CHALLENGES,
+    C_FIRST,
+    C_HAND_POINTS,
+    C_HAND_SIZE,
+    C_MAX_STACK,
+    C_PENALTY_POINTS,
+    C_POINTS,
+    C_RESHUFFLES,
+    C_TRUNCATED,
+    C_TURNS,
+    C_UNO_PENALTIES,
+    C_WINNER,
+    G_BLUFF,
+    G_BLUFFS,
+    G_CARDS_DRAWN,
+    G_CARDS_PLAYED,
+    G_CHALLENGEABLE,
+    G_CHALLENGES,
+    G_COLOUR,
+    G_DECK_N,
+    G_DIR,
+    G_DISC_N,
+    G_FIRST,
+    G_MAX_STACK,
+    G_N,
+    G_OVER,
+    G_PEND_BY,
+    G_PEND_DRAW,
+    G_PEND_SKIP,
+    G_PEND_SPECIAL,
+    G_PILE_N,
+    G_RESHUFFLES,
+    G_TOP,
+    G_TURNS,
+    G_UNO_PENALTIES,
+    G_WINNER,
+    H_TOTAL,
+    N_G,
+    R_CHALLENGE_PENALTY,
+    R_DRAW_UNTIL,
+    R_HAND_SIZE,
+    R_MAX_TURNS,
+    R_STACKING,
+    S_DEAL,
+    S_SEAT0,
+)
+from .legal import is_legal, wd4_allowed
+from .piles import add_card, draw_n, draw_one, hand_points, shuffle
+from .rng import below
+
+
+@kernel
+def setup(g, rules, sid, sp, deck, hands, hinfo, pile, disc, st, n, order):
+    """3: shuffle, deal, turn the first card and apply its setup effect.
+
+    ``order`` empty: shuffle ``deck``. Otherwise ``order`` is the whole pile, its last
+    element dealt first (a scripted round for tests). Returns the seat that takes the
+    first turn."""
+    for i in range(N_G):
+        g[i] = 0
+    g[G_N] = n
+    g[G_DIR] = 1
+    g[G_PEND_SPECIAL] = -1
+    g[G_WINNER] = -1
+    m = 0
+    for k in range(N_KINDS):
+        for _ in range(deck[k]):
+            pile[m] = k
+            m += 1
+        disc[k] = 0
+    g[G_DECK_N] = m
+    if order.size == m:
+        for i in range(m):
+            pile[i] = order[i]
+    else:
+        shuffle(pile, m, st, S_DEAL)
+    for q in range(n):
+        for k in range(N_KINDS):
+            hands[q, k] = 0
+        for j in range(6):
+            hinfo[q, j] = 0
+    h = rules[R_HAND_SIZE]
+    for q in range(n):
+        for _ in range(h):
+            m -= 1
+            add_card(hands, hinfo, q, np.int64(pile[m]))
+    # turn the top card; a Wild Draw Four goes back at a uniformly random position
+    while True:
+        m -= 1
+        k = np.int64(pile[m])
+        if k != WILD_DRAW_FOUR:
+            break
+        j = below(st, S_DEAL, m + 1)  # position among the m + 1 slots of the pile
+        for i in range(m, j, -1):
+            pile[i] = pile[i - 1]
+        pile[j] = k
+        m += 1
+    g[G_PILE_N] = m
+    disc[k] = 1
+    g[G_DISC_N] = 1
+    g[G_TOP] = k
+    if k >= N_COLOURED:  # wild-type: seat 0 names the colour; no other effect
+        g[G_COLOUR] = choose_colour(sid, sp, g, hinfo, st, 0)
+        return 0
+    g[G_COLOUR] = COLOUR[k]
+    r = RANK[k]
+    if r == SKIP:
+        return 1
+    if r == REVERSE:
+        if n == 2:
+            return 1  # acts as Skip: the dealer plays first
+        g[G_DIR] = -1
+        return n - 1
+    if r == DRAW_TWO:  # seat 0 draws 2 and is skipped, at once
+        draw_n(g, hands, hinfo, pile, disc, st, 0, 2)
+        g[G_MAX_STACK] = 2
+        return 1
+    return 0
+
+
+@hot
+def _take_turn(g, rules):
+    """6: the turn limit is checked before every turn."""
+    if g[G_TURNS] >= rules[R_MAX_TURNS]:
+        g[G_OVER] = OVER_TRUNCATED
+        return False
+    g[G_TURNS] += 1
+    return True
+
+
+@kernel
+def _special(g, rules, sid, sp, hands, hinfo, pile, disc, points, pen, st, p):
+    """Seat ``p``'s turn under a pending Snorlax or Greninja (section 2)."""
+    c = g[G_COLOUR]
+    if g[G_PEND_SPECIAL] == SNORLAX:
+        draw_n(g, hands, hinfo, pile, disc, st, p, 3)
+        m = np.int64(hinfo[p, c])
+        if m > 0:  # discard every card of the named colour; a random one ends on top
+            x = below(st, S_SEAT0 + p, m)
+            top = -1
+            for k in range(c * N_RANKS, (c + 1) * N_RANKS):
+                cnt = hands[p, k]
+                if cnt > 0:
+                    if top < 0 and x < cnt:
+                        top = k
+                    x -= cnt
+                    disc[k] += cnt
+                    hands[p, k] = 0
+            hinfo[p, c] = 0
+            hinfo[p, H_TOTAL] -= m
+            g[G_DISC_N] += m
+            g[G_CARDS_PLAYED] += m
+            g[G_TOP] = top  # its rank counts; the colour stays the named one
+            if hinfo[p, H_TOTAL] == 0:
+                win(g, hands, hinfo, pile, disc, st, p)
+            else:  # 4.4: discarding down to one card is a play: call UNO
+                uno_check(g, rules, sid, sp, hands, hinfo, pile, disc, points, pen, st, p)
+    else:  # Greninja: draw until a card of the named colour, then its player renames
+        while True:
+            d = draw_one(g, hands, hinfo, pile, disc, st, p)
+            if d < 0 or COLOUR[d] == c:
+                break
+        g[G_COLOUR] = choose_colour(sid, sp, g, hinfo, st, g[G_PEND_BY])
+    g[G_PEND_SPECIAL] = -1
+
+
+@kernel
+def play_round(g, rules, sid, sp, deck, points, hands, hinfo, pile, disc, pen, scratch,
+               seq, st, n, order):
+    """Play one round to its end or to ``max_turns``; the outcome stays in ``g``."""
+    p = setup(g, rules, sid, sp, deck, hands, hinfo, pile, disc, st, n, order)
+    g[G_FIRST] = p
+    for q in range(n):
+        pen[q] = 0
+    while g[G_OVER] == 0:
+        if g[G_PEND_DRAW] > 0:
+            if g[G_CHALLENGEABLE] == 1 and will_challenge(sid, sp, g, hands, hinfo, disc,
+                                                          deck, st, p):
+                g[G_CHALLENGES] += 1
+                g[G_CHALLENGEABLE] = 0
+                g[G_PEND_DRAW] = 0
+                if g[G_BLUFF] == 1:  # 4.3: caught; the challenger plays on normally
+                    b = g[G_PEND_BY]
+                    penalise(hands, hinfo, points, pen, b)
+                    draw_n(g, hands, hinfo, pile, disc, st, b, 4)
+                else:
+                    draw_n(g, hands, hinfo, pile, disc, st, p,
+                           4 + rules[R_CHALLENGE_PENALTY])
+                    p = (p + g[G_DIR]) % n
+                    continue
+            else:
+                k = -1
+                if rules[R_STACKING] > 0:
+                    k = choose_stack(sid, sp, g, rules, hands, hinfo, st, p)
+                if k >= 0:  # 8.1: stack, the penalty passes on grown
+                    if not _take_turn(g, rules):
+                        break
+                    p = play(g, rules, sid, sp, hands, hinfo, pile, disc, points, pen,
+                             scratch, seq, st, p, k, True, False, False)
+                    p = (p + g[G_DIR]) % n
+                    continue
+                draw_n(g, hands, hinfo, pile, disc, st, p, g[G_PEND_DRAW])
+                g[G_PEND_DRAW] = 0
+                g[G_CHALLENGEABLE] = 0
+                p = (p + g[G_DIR]) % n
+                continue
+        if g[G_PEND_SKIP] > 0:
+            g[G_PEND_SKIP] -= 1
+            p = (p + g[G_DIR]) % n
+            continue
+        if not _take_turn(g, rules):
+            break
+        if g[G_PEND_SPECIAL] >= 0:
+            _special(g, rules, sid, sp, hands, hinfo, pile, disc, points, pen, st, p)
+            p = (p + g[G_DIR]) % n
+            continue
+        # a normal turn (4.2)
+        k = choose_card(sid, sp, g, rules, hands, hinfo, points, st, p)
+        bluff = False
+        if k >= 0:
+            bluff = k == WILD_DRAW_FOUR and not wd4_allowed(g, rules, hinfo, p)
+            if bluff:
+                g[G_BLUFFS] += 1
+            multi = True
+        else:
+            multi = False
+            while True:
+                d = draw_one(g, hands, hinfo, pile, disc, st, p)
+                if d < 0:
+                    break
+                if is_legal(g, rules, hinfo, p, d):
+                    if rules[R_DRAW_UNTIL] == 1 or play_drawn(sid, sp, g, p, d):
+                        k = d
+                    break
+                if rules[R_DRAW_UNTIL] == 0:
+                    break
+            if k < 0:
+                p = (p + g[G_DIR]) % n
+                continue
+        p = play(g, rules, sid, sp, hands, hinfo, pile, disc, points, pen, scratch, seq,
+                 st, p, k, False, bluff, multi)
+        p = (p + g[G_DIR]) % n
+
+
+@kernel
+def record(g, hands, hinfo, points, pen, out_row, n):
+    """Write the RULES.md section 6 row of the finished round into ``out_row``."""
+    won = g[G_OVER] == OVER_WON
+    w = g[G_WINNER] if won else -1
+    out_row[C_WINNER] = w
+    out_row[C_FIRST] = g[G_FIRST]
+    out_row[C_TURNS] = g[G_TURNS]
+    out_row[C_CARDS_PLAYED] = g[G_CARDS_PLAYED]
+    out_row[C_CARDS_DRAWN] = g[G_CARDS_DRAWN]
+    out_row[C_RESHUFFLES] = g[G_RESHUFFLES]
+    out_row[C_MAX_STACK] = g[G_MAX_STACK]
+    out_row[C_CHALLENGES] = g[G_CHALLENGES]
+    out_row[C_BLUFFS] = g[G_BLUFFS]
+    out_row[C_UNO_PENALTIES] = g[G_UNO_PENALTIES]
+    out_row[C_TRUNCATED] = 0 if won else 1
+    total = 0
+    for q in range(n):
+        hp = hand_points(hands, points, q)
+        out_row[C_HAND_POINTS + q] = hp
+        out_row[C_HAND_SIZE + q] = hinfo[q, H_TOTAL]
+        out_row[C_PENALTY_POINTS + q] = pen[q]
+        if q != w:
+            total += hp
+    out_row[C_POINTS] = total if won else 0

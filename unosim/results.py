@@ -1,0 +1,92 @@
+"""Kernel records -> typed DataFrames -> Parquet files carrying their manifest."""
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from .kernel import layout as L
+
+MANIFEST_KEY = b"unosim.manifest"
+
+# compact dtypes of the RULES.md section 6 columns
+_DTYPES = {
+    "winner": np.int8, "first_player": np.int8, "turns": np.int32,
+    "cards_played": np.int32, "cards_drawn": np.int32, "reshuffles": np.int16,
+    "points": np.int32, "max_stack": np.int16, "challenges": np.int16,
+    "bluffs": np.int16, "uno_penalties": np.int16, "truncated": np.bool_,
+}
+
+
+def round_columns(n_players: int) -> list[str]:
+    """Column names of a round frame, in order (``game`` first)."""
+    per_seat = [f"hand_points_{s}" for s in range(n_players)] + [
+        f"hand_size_{s}" for s in range(n_players)]
+    return ["game", *L.FIXED_COLUMNS, *per_seat]
+
+
+def rounds_frame(out: np.ndarray, n_players: int, first_game: int) -> pd.DataFrame:
+    """Turn the kernel's ``int32[n, N_COLS]`` records into a typed DataFrame.
+
+    Columns: ``game`` (int64, the game index that seeds the round), then the RULES.md
+    section 6 columns, then ``hand_points_{s}`` (int16) and ``hand_size_{s}`` (int16).
+    """
+    n = out.shape[0]
+    cols: dict[str, np.ndarray] = {"game": np.arange(first_game, first_game + n,
+                                                     dtype=np.int64)}
+    for i, name in enumerate(L.FIXED_COLUMNS):
+        cols[name] = out[:, i].astype(_DTYPES[name])
+    for s in range(n_players):
+        cols[f"hand_points_{s}"] = out[:, L.C_HAND_POINTS + s].astype(np.int16)
+    for s in range(n_players):
+        cols[f"hand_size_{s}"] = out[:, L.C_HAND_SIZE + s].astype(np.int16)
+    return pd.DataFrame(cols)
+
+
+def atomic_path(final: Path):
+    """A temporary path beside ``final``; rename it over ``final`` when complete."""
+    final.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{final.name}.", suffix=".tmp", dir=final.parent)
+    os.close(fd)
+    return Path(tmp)
+
+
+def write_parquet(df: pd.DataFrame, path: str | Path, manifest: dict) -> Path:
+    """Write ``df`` to ``path`` atomically, the manifest in the file's key-value metadata."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    final = Path(path)
+    table = pa.Table.from_pandas(df, preserve_index=False)
+    meta = dict(table.schema.metadata or {})
+    meta[MANIFEST_KEY] = json.dumps(manifest, sort_keys=True).encode()
+    table = table.replace_schema_metadata(meta)
+    tmp = atomic_path(final)
+    try:
+        pq.write_table(table, tmp, compression="zstd")
+        os.replace(tmp, final)
+    finally:
+        if tmp.exists():
+            tmp.unlink()
+    return final
+
+
+def read_manifest(path: str | Path) -> dict:
+    """The manifest stored in a Parquet file written by unosim."""
+    import pyarrow.parquet as pq
+
+    meta = pq.read_schema(path).metadata or {}
+    if MANIFEST_KEY not in meta:
+        raise ValueError(f"{path} has no unosim manifest")
+    return json.loads(meta[MANIFEST_KEY])
+
+
+def read_results(path: str | Path) -> pd.DataFrame:
+    """A results file back as a DataFrame, its manifest in ``df.attrs['manifest']``."""
+    df = pd.read_parquet(path)
+    df.attrs["manifest"] = read_manifest(path)
+    return df
