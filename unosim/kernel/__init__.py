@@ -23,7 +23,9 @@ _PKG = Path(__file__).resolve().parent.parent
 
 def _fingerprint() -> str:
     h = hashlib.sha256(numba.__version__.encode())
-    for path in sorted(_PKG.rglob("*.py")):
+    kernel_sources = [_PKG / "cards.py", _PKG / "strategies.py",
+                      *(_PKG / "kernel").glob("*.py")]
+    for path in sorted(kernel_sources):
         h.update(path.name.encode())
         h.update(path.read_bytes())
     return h.hexdigest()
