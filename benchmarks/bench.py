@@ -13,9 +13,10 @@ import tempfile
 import time
 
 COLD = """
-import time, unosim.simulate as s
-job = s.make_job('official', 100, 4, 'random', 1)
-t = time.perf_counter(); s.run_block(job, 0, 100); print(time.perf_counter() - t)
+import time
+from unosim.simulate import make_job, run_block
+job = make_job('official', 100, 4, 'random', 1)
+t = time.perf_counter(); run_block(job, 0, 100); print(time.perf_counter() - t)
 """
 
 

@@ -70,6 +70,8 @@ class RuleSet:
     multi_play: bool = False  # 8.6
 
     def __post_init__(self) -> None:
+        if isinstance(self.catch_uno, int) and not isinstance(self.catch_uno, bool):
+            object.__setattr__(self, "catch_uno", float(self.catch_uno))  # one hash per value
         for f in fields(self):
             _check_type(f.name, getattr(self, f.name), f.type)
         for key, allowed in CHOICES.items():
@@ -90,6 +92,11 @@ class RuleSet:
             raise RuleError("rule 'deck': every count must be a whole number >= 0")
         if len(self.points) != len(cards.POINT_FAMILIES):
             raise RuleError("rule 'points': one value per card family")
+        for key, v in zip(cards.POINT_FAMILIES, self.points):
+            if not (0 <= v <= 10_000 or (key == "number" and v == -1)):
+                raise RuleError(f"rule points.{key} must be between 0 and 10000"
+                                + (" (or -1: face value)" if key == "number" else "")
+                                + f", got {v}")
         if self.max_turns > 1_000_000:
             raise RuleError("rule 'max_turns' must be at most 1000000")
         counts = self.deck_counts()
@@ -266,8 +273,10 @@ def _coerce(key: str, value, current):
         raise RuleError(f"rule {key!r}: {value!r} is not a number") from None
 
 
-def apply(base: RuleSet, changes: dict, name: str | None = None) -> RuleSet:
-    """``base`` with ``changes`` (rule name -> value; text values are coerced).
+def apply(base: RuleSet, changes: dict, name: str | None = None,
+          coerce: bool = True) -> RuleSet:
+    """``base`` with ``changes`` (rule name -> value; with ``coerce``, text values from
+    the command line are converted to the rule's type; a TOML file's are not).
 
     ``deck`` and ``points`` take tables (dicts) that change only the keys they give.
     Unknown names and bad values raise :class:`RuleError` naming them.
@@ -290,7 +299,7 @@ def apply(base: RuleSet, changes: dict, name: str | None = None) -> RuleSet:
                 cur[k] = v
             kw[key] = tuple(cur[k] for k in keys)
         else:
-            kw[key] = _coerce(key, value, getattr(base, key))
+            kw[key] = _coerce(key, value, getattr(base, key)) if coerce else value
     if name is not None:
         kw["name"] = name
     return base.replace(**kw)
@@ -317,13 +326,17 @@ def load_toml(path: str | Path) -> RuleSet:
         data = tomllib.loads(p.read_text())
     except FileNotFoundError:
         raise RuleError(f"rule file {str(p)!r} not found") from None
+    except (OSError, UnicodeDecodeError) as e:
+        raise RuleError(f"rule file {str(p)!r}: {e.__class__.__name__}: {e}") from None
     except tomllib.TOMLDecodeError as e:
         raise RuleError(f"rule file {str(p)!r}: {e}") from None
     base_name = data.pop("preset", "official")
-    if base_name not in PRESETS:
-        raise RuleError(f"unknown preset {base_name!r} in {str(p)!r}")
+    if not isinstance(base_name, str) or base_name not in PRESETS:
+        raise RuleError(f"rule 'preset': unknown preset {base_name!r} in {str(p)!r}")
     name = data.pop("name", p.stem)
-    return apply(PRESETS[base_name], data, name=str(name))
+    if not isinstance(name, str):
+        raise RuleError(f"rule 'name' must be text in {str(p)!r}")
+    return apply(PRESETS[base_name], data, name=name, coerce=False)
 
 
 def resolve(rules: "str | Path | RuleSet", house: "str | dict | None" = None) -> RuleSet:
