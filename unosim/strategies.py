@@ -83,6 +83,7 @@ from .kernel.layout import (
 )
 from .kernel.legal import can_stack, is_legal, wd4_allowed
 from .kernel.rng import below, chance
+from .kernel.seats import seat
 
 RANDOM, HEURISTIC = 0, 1
 NAMES = ("random", "heuristic")
@@ -174,7 +175,7 @@ def choose_card(sid, sp, g, rules, hands, hinfo, points, st, p):
     if sid[p] == RANDOM:
         return _random_legal(g, rules, hands, hinfo, p, st)
     n = g[G_N]
-    nxt = (p + g[G_DIR]) % n
+    nxt = seat(p, g[G_DIR], n)
     danger = hinfo[nxt, H_TOTAL] <= 2
     best = -1
     best_s = -1e18
@@ -245,7 +246,7 @@ def choose_target(sid, sp, g, hinfo, st, p):
         return q if q < p else q + 1
     best = -1
     for i in range(1, n):
-        q = (p + i * g[G_DIR]) % n
+        q = seat(p, i * g[G_DIR], n)
         if best < 0 or hinfo[q, H_TOTAL] < hinfo[best, H_TOTAL]:
             best = q
     return best

@@ -14,10 +14,15 @@ def run_chunk(rules, sid, sp, deck, points, n, seed, first_game, out, lo, hi):
     """Play games ``first_game + lo .. first_game + hi - 1`` into ``out[lo:hi]``.
 
     The work arrays are allocated once per chunk, never per game."""
-    order = np.zeros(0, dtype=np.int8)
     deck_n = 0
     for k in range(N_KINDS):
         deck_n += deck[k]
+    order = np.zeros(deck_n, dtype=np.int8)  # every card of the deck, in kind order
+    m = 0
+    for k in range(N_KINDS):
+        for _ in range(deck[k]):
+            order[m] = k
+            m += 1
     g = np.zeros(N_G, dtype=np.int64)
     hands = np.zeros((MAX_PLAYERS, N_KINDS), dtype=np.int16)
     hinfo = np.zeros((MAX_PLAYERS, N_H), dtype=np.int16)
@@ -30,7 +35,7 @@ def run_chunk(rules, sid, sp, deck, points, n, seed, first_game, out, lo, hi):
     for i in range(lo, hi):
         seed_streams(st, seed, first_game + i, 0, S_SEAT0 + n)
         play_round(g, rules, sid, sp, deck, points, hands, hinfo, pile, disc, pen, scratch,
-                   seq, st, n, order)
+                   seq, st, n, order, 0)
         record(g, hands, hinfo, points, pen, out[i], n)
 
 
@@ -64,6 +69,6 @@ def run_scripted(rules, sid, sp, deck, points, n, seed, game, order):
     out = np.zeros(N_COLS, dtype=np.int32)
     seed_streams(st, seed, game, 0, S_SEAT0 + n)
     play_round(g, rules, sid, sp, deck, points, hands, hinfo, pile, disc, pen, scratch, seq,
-               st, n, order)
+               st, n, order, 1)
     record(g, hands, hinfo, points, pen, out, n)
     return out, g, hands, hinfo, pile[:g[G_PILE_N]].copy(), disc

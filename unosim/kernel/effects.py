@@ -61,6 +61,7 @@ from .layout import (
 )
 from .piles import add_card, discard, draw_n, hand_points, remove_card, shuffle
 from .rng import chance32
+from .seats import seat
 
 OVER_WON, OVER_TRUNCATED = 1, 2
 
@@ -85,7 +86,7 @@ def rotate_hands(g, hands, hinfo):
     # a chain of swaps along the direction of play moves each hand one seat onward
     q = 0
     for _ in range(n - 1):
-        nxt = (q - d) % n
+        nxt = seat(q, -d, n)
         swap_hands(hands, hinfo, q, nxt)
         q = nxt
 
@@ -136,7 +137,7 @@ def add_penalty(g, amount):
 def win(g, hands, hinfo, pile, disc, st, p):
     """5: ``p`` has no cards; the next player first draws any pending penalty."""
     if g[G_PEND_DRAW] > 0:
-        nxt = (p + g[G_DIR]) % g[G_N]
+        nxt = seat(p, g[G_DIR], g[G_N])
         draw_n(g, hands, hinfo, pile, disc, st, nxt, g[G_PEND_DRAW])
         g[G_PEND_DRAW] = 0
     g[G_OVER] = OVER_WON
@@ -176,7 +177,7 @@ def effect(g, rules, sid, sp, hands, hinfo, pile, disc, scratch, st, p, k, stack
         g[G_PEND_BY] = p
     elif k == GRAYSKULL:  # every other player draws 3, from the next player on
         for i in range(1, n):
-            draw_n(g, hands, hinfo, pile, disc, st, (p + i * g[G_DIR]) % n, 3)
+            draw_n(g, hands, hinfo, pile, disc, st, seat(p, i * g[G_DIR], n), 3)
 
 
 @hot
@@ -229,7 +230,7 @@ def play(g, rules, sid, sp, hands, hinfo, pile, disc, points, pen, scratch, seq,
     while last < N_COLOURED:
         q = -1
         for i in range(1, n):
-            c = (p + i * g[G_DIR]) % n
+            c = seat(p, i * g[G_DIR], n)
             if hands[c, last] > 0 and will_jump(sid, sp, st, c):
                 q = c
                 break

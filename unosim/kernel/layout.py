@@ -58,7 +58,8 @@ G_BLUFFS = 22
 G_UNO_PENALTIES = 23
 G_POINTS = 24
 G_DECK_N = 25
-N_G = 26
+G_SCRIPTED = 26  # draws take the pile's last card instead of a random one
+N_G = 27
 
 # -- hand summary hinfo[seat, :] ---------------------------------------------------------
 H_WILD = 4  # wild-type cards held (0..3 are the colour counts)

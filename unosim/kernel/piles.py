@@ -1,9 +1,14 @@
 """Hands, the draw pile and the discard pile (RULES.md sections 3 and 4.2).
 
 A hand is a count per kind, ``hands[seat, kind]`` (int16), with ``hinfo[seat]`` holding
-its colour counts, wild-type count and total. The draw pile is an int8 array of kinds
-with its top at ``pile[g[G_PILE_N] - 1]``. The discard pile is a count per kind plus
+its colour counts, wild-type count and total. The discard pile is a count per kind plus
 its top kind ``g[G_TOP]``: its order never matters, because a reshuffle shuffles it.
+
+The draw pile is an int8 array of the kinds it holds, ``pile[:g[G_PILE_N]]``, kept in
+no particular order: drawing takes a uniformly random one of them (deal stream). That is
+the same, card for card in distribution, as drawing the top card of a pile shuffled
+uniformly, and it spares shuffling cards nobody draws. A scripted round (tests) keeps
+the order instead: it draws ``pile[g[G_PILE_N] - 1]`` and shuffles on a reshuffle.
 """
 import numpy as np
 
@@ -14,9 +19,11 @@ from .layout import (
     G_DISC_N,
     G_PILE_N,
     G_RESHUFFLES,
+    G_SCRIPTED,
     G_TOP,
     H_TOTAL,
     H_WILD,
+    S_DEAL,
     S_TABLE,
 )
 from .rng import below
@@ -56,9 +63,22 @@ def discard(g, disc, k):
     g[G_TOP] = k
 
 
+@hot
+def take(g, pile, st):
+    """Take a card from the (non-empty) draw pile; see the module's docstring."""
+    m = g[G_PILE_N] - 1
+    if g[G_SCRIPTED] == 0:
+        j = below(st, S_DEAL, m + 1)
+        t = pile[j]
+        pile[j] = pile[m]
+        pile[m] = t
+    g[G_PILE_N] = m
+    return np.int64(pile[m])
+
+
 @kernel
 def reshuffle(g, pile, disc, st):
-    """4.2: keep the discard pile's top card; shuffle the rest into a new draw pile."""
+    """4.2: keep the discard pile's top card; the rest becomes the new draw pile."""
     top = g[G_TOP]
     disc[top] -= 1
     n = 0
@@ -69,7 +89,8 @@ def reshuffle(g, pile, disc, st):
         disc[k] = 0
     disc[top] = 1
     g[G_DISC_N] = 1
-    shuffle(pile, n, st, S_TABLE)
+    if g[G_SCRIPTED] == 1:
+        shuffle(pile, n, st, S_TABLE)
     g[G_PILE_N] = n
     if n > 0:
         g[G_RESHUFFLES] += 1
@@ -82,9 +103,7 @@ def draw_one(g, hands, hinfo, pile, disc, st, p):
         if g[G_DISC_N] <= 1:
             return -1
         reshuffle(g, pile, disc, st)
-    n = g[G_PILE_N] - 1
-    k = np.int64(pile[n])
-    g[G_PILE_N] = n
+    k = take(g, pile, st)
     add_card(hands, hinfo, p, k)
     g[G_CARDS_DRAWN] += 1
     return k

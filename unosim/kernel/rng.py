@@ -9,7 +9,7 @@ import numpy as np
 
 from .jit import hot, kernel
 
-RNG_VERSION = "xoshiro256**/splitmix64-key-v1"
+RNG_VERSION = "xoshiro256**/splitmix64-key-v2/random-draw"
 
 _GAMMA = np.uint64(0x9E3779B97F4A7C15)
 _M1 = np.uint64(0xBF58476D1CE4E5B9)
@@ -25,21 +25,27 @@ def mix64(z):
     return z ^ (z >> np.uint64(31))
 
 
-@kernel
-def stream_key(seed, game, rnd, purpose):
-    """Hash of the full key; every field goes through the mixer, so adjacent seeds or
-    game indices give unrelated keys, not shifted copies of one sequence."""
+@hot
+def round_key(seed, game, rnd):
+    """Hash of (seed, game, round); every field goes through the mixer, so adjacent seeds
+    or game indices give unrelated keys, not shifted copies of one sequence."""
     h = mix64(np.uint64(seed) + _GAMMA)
     h = mix64(h ^ (np.uint64(game) + _GAMMA * np.uint64(2)))
-    h = mix64(h ^ (np.uint64(rnd) + _GAMMA * np.uint64(3)))
-    return mix64(h ^ (np.uint64(purpose) + _GAMMA * np.uint64(4)))
+    return mix64(h ^ (np.uint64(rnd) + _GAMMA * np.uint64(3)))
+
+
+@kernel
+def stream_key(seed, game, rnd, purpose):
+    """Key of one stream of one round."""
+    return mix64(round_key(seed, game, rnd) ^ (np.uint64(purpose) + _GAMMA * np.uint64(4)))
 
 
 @kernel
 def seed_streams(st, seed, game, rnd, n_streams):
     """Fill ``st[:n_streams]`` (uint64[N_STREAMS, 4]) for one round of one game."""
+    h = round_key(seed, game, rnd)
     for s in range(n_streams):
-        x = stream_key(seed, game, rnd, s)
+        x = mix64(h ^ (np.uint64(s) + _GAMMA * np.uint64(4)))
         for j in range(4):  # splitmix64 sequence from the key fills the state
             x = x + _GAMMA
             st[s, j] = mix64(x)

@@ -58,12 +58,14 @@ from .layout import (
     G_PEND_SPECIAL,
     G_PILE_N,
     G_RESHUFFLES,
+    G_SCRIPTED,
     G_TOP,
     G_TURNS,
     G_UNO_PENALTIES,
     G_WINNER,
     H_TOTAL,
     N_G,
+    N_H,
     R_CHALLENGE_PENALTY,
     R_DRAW_UNTIL,
     R_HAND_SIZE,
@@ -73,57 +75,54 @@ from .layout import (
     S_SEAT0,
 )
 from .legal import is_legal, wd4_allowed
-from .piles import add_card, draw_n, draw_one, hand_points, shuffle
+from .piles import add_card, draw_n, draw_one, hand_points, take
 from .rng import below
+from .seats import seat
 
 
 @kernel
-def setup(g, rules, sid, sp, deck, hands, hinfo, pile, disc, st, n, order):
+def setup(g, rules, sid, sp, hands, hinfo, pile, disc, st, n, order, scripted):
     """3: shuffle, deal, turn the first card and apply its setup effect.
 
-    ``order`` empty: shuffle ``deck``. Otherwise ``order`` is the whole pile, its last
-    element dealt first (a scripted round for tests). Returns the seat that takes the
-    first turn."""
+    ``order`` holds every card of the deck. Unscripted, its order does not matter (draws
+    are random, see ``piles``); scripted, its last element is dealt first. Returns the
+    seat that takes the first turn."""
     for i in range(N_G):
         g[i] = 0
     g[G_N] = n
     g[G_DIR] = 1
     g[G_PEND_SPECIAL] = -1
     g[G_WINNER] = -1
-    m = 0
+    g[G_SCRIPTED] = scripted
+    m = order.size
+    for i in range(m):
+        pile[i] = order[i]
     for k in range(N_KINDS):
-        for _ in range(deck[k]):
-            pile[m] = k
-            m += 1
         disc[k] = 0
     g[G_DECK_N] = m
-    if order.size == m:
-        for i in range(m):
-            pile[i] = order[i]
-    else:
-        shuffle(pile, m, st, S_DEAL)
+    g[G_PILE_N] = m
     for q in range(n):
         for k in range(N_KINDS):
             hands[q, k] = 0
-        for j in range(6):
+        for j in range(N_H):
             hinfo[q, j] = 0
     h = rules[R_HAND_SIZE]
     for q in range(n):
         for _ in range(h):
-            m -= 1
-            add_card(hands, hinfo, q, np.int64(pile[m]))
+            add_card(hands, hinfo, q, take(g, pile, st))
     # turn the top card; a Wild Draw Four goes back at a uniformly random position
     while True:
-        m -= 1
-        k = np.int64(pile[m])
+        k = take(g, pile, st)
         if k != WILD_DRAW_FOUR:
             break
-        j = below(st, S_DEAL, m + 1)  # position among the m + 1 slots of the pile
+        m = g[G_PILE_N]
+        j = m  # unscripted piles have no order: back anywhere is back at random
+        if scripted == 1:
+            j = below(st, S_DEAL, m + 1)  # position among the m + 1 slots
         for i in range(m, j, -1):
             pile[i] = pile[i - 1]
         pile[j] = k
-        m += 1
-    g[G_PILE_N] = m
+        g[G_PILE_N] = m + 1
     disc[k] = 1
     g[G_DISC_N] = 1
     g[G_TOP] = k
@@ -194,9 +193,9 @@ def _special(g, rules, sid, sp, hands, hinfo, pile, disc, points, pen, st, p):
 
 @kernel
 def play_round(g, rules, sid, sp, deck, points, hands, hinfo, pile, disc, pen, scratch,
-               seq, st, n, order):
+               seq, st, n, order, scripted):
     """Play one round to its end or to ``max_turns``; the outcome stays in ``g``."""
-    p = setup(g, rules, sid, sp, deck, hands, hinfo, pile, disc, st, n, order)
+    p = setup(g, rules, sid, sp, hands, hinfo, pile, disc, st, n, order, scripted)
     g[G_FIRST] = p
     for q in range(n):
         pen[q] = 0
@@ -214,7 +213,7 @@ def play_round(g, rules, sid, sp, deck, points, hands, hinfo, pile, disc, pen, s
                 else:
                     draw_n(g, hands, hinfo, pile, disc, st, p,
                            4 + rules[R_CHALLENGE_PENALTY])
-                    p = (p + g[G_DIR]) % n
+                    p = seat(p, g[G_DIR], n)
                     continue
             else:
                 k = -1
@@ -225,22 +224,22 @@ def play_round(g, rules, sid, sp, deck, points, hands, hinfo, pile, disc, pen, s
                         break
                     p = play(g, rules, sid, sp, hands, hinfo, pile, disc, points, pen,
                              scratch, seq, st, p, k, True, False, False)
-                    p = (p + g[G_DIR]) % n
+                    p = seat(p, g[G_DIR], n)
                     continue
                 draw_n(g, hands, hinfo, pile, disc, st, p, g[G_PEND_DRAW])
                 g[G_PEND_DRAW] = 0
                 g[G_CHALLENGEABLE] = 0
-                p = (p + g[G_DIR]) % n
+                p = seat(p, g[G_DIR], n)
                 continue
         if g[G_PEND_SKIP] > 0:
             g[G_PEND_SKIP] -= 1
-            p = (p + g[G_DIR]) % n
+            p = seat(p, g[G_DIR], n)
             continue
         if not _take_turn(g, rules):
             break
         if g[G_PEND_SPECIAL] >= 0:
             _special(g, rules, sid, sp, hands, hinfo, pile, disc, points, pen, st, p)
-            p = (p + g[G_DIR]) % n
+            p = seat(p, g[G_DIR], n)
             continue
         # a normal turn (4.2)
         k = choose_card(sid, sp, g, rules, hands, hinfo, points, st, p)
@@ -263,11 +262,11 @@ def play_round(g, rules, sid, sp, deck, points, hands, hinfo, pile, disc, pen, s
                 if rules[R_DRAW_UNTIL] == 0:
                     break
             if k < 0:
-                p = (p + g[G_DIR]) % n
+                p = seat(p, g[G_DIR], n)
                 continue
         p = play(g, rules, sid, sp, hands, hinfo, pile, disc, points, pen, scratch, seq,
                  st, p, k, False, bluff, multi)
-        p = (p + g[G_DIR]) % n
+        p = seat(p, g[G_DIR], n)
 
 
 @kernel
