@@ -9,7 +9,7 @@ import numpy as np
 from unosim import strategies as strat
 from unosim.cards import N_KINDS, parse_kind
 from unosim.kernel import layout as L
-from unosim.kernel.batch import run_scripted
+from unosim.kernel.batch import run_one
 from unosim.results import rounds_frame
 from unosim.rules import RuleSet, resolve
 
@@ -60,7 +60,7 @@ def scripted(hands: list[str], first: str, draw: str = "", rules: "str | RuleSet
     order = np.array(seq[::-1], dtype=np.int8)  # the kernel deals from the end
     deck = np.bincount(order, minlength=N_KINDS).astype(np.int16)
     sid, sp, _ = strat.parse(strategies, n)
-    out, g, hands_arr, hinfo, pile, disc = run_scripted(
-        rs.to_array(), sid, sp, deck, rs.points_table(), n, seed, 0, order)
+    out, g, hands_arr, hinfo, pile, disc, _ = run_one(
+        rs.to_array(), sid, sp, deck, rs.points_table(), n, seed, 0, order, 1, 0)
     row = rounds_frame(out[None, :], n, 0).iloc[0].to_dict()
     return Outcome(row, g, hands_arr[:n].copy(), pile, disc)

@@ -11,7 +11,7 @@ import unosim
 from unosim import strategies as strat
 from unosim.cards import N_KINDS
 from unosim.kernel import layout as L
-from unosim.kernel.batch import run_scripted
+from unosim.kernel.batch import run_one
 from unosim.rules import PRESETS
 
 SWITCHES = st.fixed_dictionaries({
@@ -35,8 +35,8 @@ def play_once(rules, n, strategies, seed):
     deck = rules.deck_counts()
     order = np.repeat(np.arange(N_KINDS), deck).astype(np.int8)
     np.random.default_rng(seed).shuffle(order)
-    return deck, run_scripted(rules.to_array(), sid, sp, deck, rules.points_table(), n,
-                              seed, 0, order)
+    return deck, run_one(rules.to_array(), sid, sp, deck, rules.points_table(), n,
+                         seed, 0, order, 1, 0)[:6]
 
 
 def check_round(rules, n, deck, result):

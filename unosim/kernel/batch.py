@@ -4,7 +4,17 @@ import numpy as np
 from numba import njit, prange
 
 from ..cards import N_KINDS
-from .layout import G_PILE_N, MAX_PLAYERS, N_COLS, N_G, N_H, N_STREAMS, S_SEAT0
+from .layout import (
+    EV_W,
+    G_PILE_N,
+    G_TRACE_N,
+    MAX_PLAYERS,
+    N_COLS,
+    N_G,
+    N_H,
+    N_STREAMS,
+    S_SEAT0,
+)
 from .rng import seed_streams
 from .round import play_round, record
 
@@ -32,10 +42,11 @@ def run_chunk(rules, sid, sp, deck, points, n, seed, first_game, out, lo, hi):
     disc = np.zeros(N_KINDS, dtype=np.int16)
     pen = np.zeros(MAX_PLAYERS, dtype=np.int64)
     st = np.zeros((N_STREAMS, 4), dtype=np.uint64)
+    trace = np.zeros((0, EV_W), dtype=np.int16)  # trace mode off
     for i in range(lo, hi):
         seed_streams(st, seed, first_game + i, 0, S_SEAT0 + n)
         play_round(g, rules, sid, sp, deck, points, hands, hinfo, pile, disc, pen, scratch,
-                   seq, st, n, order, 0)
+                   seq, st, trace, n, order, 0)
         record(g, hands, hinfo, points, pen, out[i], n)
 
 
@@ -52,10 +63,13 @@ def run_rounds(rules, sid, sp, deck, points, n, seed, first_game, count, chunk):
 
 
 @njit(cache=True)
-def run_scripted(rules, sid, sp, deck, points, n, seed, game, order):
-    """One round from the pile ``order`` (see ``round.setup``), for tests.
+def run_one(rules, sid, sp, deck, points, n, seed, game, order, scripted, capacity):
+    """One round with its final state and its trace, for tests and replays.
 
-    Returns (row int32[N_COLS], g, hands, hinfo, pile, disc): the final state."""
+    ``scripted`` 0: game ``game`` of a run with root ``seed``, exactly as ``run_rounds``
+    plays it (``order`` is any arrangement of the deck); 1: the pile ``order``, its last
+    card dealt first (``round.setup``). Returns (row int32[N_COLS], g, hands, hinfo, pile,
+    disc, trace int16[events, EV_W])."""
     deck_n = order.size
     g = np.zeros(N_G, dtype=np.int64)
     hands = np.zeros((MAX_PLAYERS, N_KINDS), dtype=np.int16)
@@ -66,9 +80,11 @@ def run_scripted(rules, sid, sp, deck, points, n, seed, game, order):
     disc = np.zeros(N_KINDS, dtype=np.int16)
     pen = np.zeros(MAX_PLAYERS, dtype=np.int64)
     st = np.zeros((N_STREAMS, 4), dtype=np.uint64)
+    trace = np.zeros((capacity, EV_W), dtype=np.int16)
     out = np.zeros(N_COLS, dtype=np.int32)
     seed_streams(st, seed, game, 0, S_SEAT0 + n)
     play_round(g, rules, sid, sp, deck, points, hands, hinfo, pile, disc, pen, scratch, seq,
-               st, n, order, 1)
+               st, trace, n, order, scripted)
     record(g, hands, hinfo, points, pen, out, n)
-    return out, g, hands, hinfo, pile[:g[G_PILE_N]].copy(), disc
+    n_ev = min(g[G_TRACE_N], capacity)
+    return out, g, hands, hinfo, pile[:g[G_PILE_N]].copy(), disc, trace[:n_ev].copy()

@@ -31,6 +31,11 @@ from ..strategies import (
 )
 from .jit import hot, kernel
 from .layout import (
+    E_EXTRA,
+    E_JUMP,
+    E_PLAY,
+    E_STACK,
+    F_BLUFF,
     G_BLUFF,
     G_CARDS_PLAYED,
     G_CHALLENGEABLE,
@@ -62,6 +67,7 @@ from .layout import (
 from .piles import add_card, discard, draw_n, hand_points, remove_card, shuffle
 from .rng import chance32
 from .seats import seat
+from .trace import trace_event
 
 OVER_WON, OVER_TRUNCATED = 1, 2
 
@@ -181,15 +187,18 @@ def effect(g, rules, sid, sp, hands, hinfo, pile, disc, scratch, st, p, k, stack
 
 
 @hot
-def play(g, rules, sid, sp, hands, hinfo, pile, disc, points, pen, scratch, seq, st,
-         p, k, stacked, bluff, allow_multi):
-    """Seat ``p`` plays ``k`` (and, with ``multi_play``, more); returns the seat that
-    played last (a jumper, maybe), whose next player is the one to act."""
+def play(g, rules, sid, sp, hands, hinfo, pile, disc, points, pen, scratch, seq, st, trace,
+         p, k, how, bluff):
+    """Seat ``p`` plays ``k`` (``how``: E_PLAY from the hand, E_DRAWN, E_STACK) and, with
+    ``multi_play``, more; returns the seat that played last (a jumper, maybe), whose next
+    player is the one to act."""
+    stacked = how == E_STACK
+    trace_event(g, trace, hands, how, p, k, F_BLUFF if bluff else 0)
     # take the cards from the hand (8.6: identical copies and/or a same-colour run)
     remove_card(hands, hinfo, p, k)
     seq[0] = k
     m = 1
-    if allow_multi and k < N_COLOURED and rules[R_MULTI_PLAY] == 1:
+    if how == E_PLAY and k < N_COLOURED and rules[R_MULTI_PLAY] == 1:
         step = 0
         while hinfo[p, H_TOTAL] > 0:
             e = next_extra(sid, sp, g, hands, p, k, seq[m - 1], step)
@@ -197,6 +206,7 @@ def play(g, rules, sid, sp, hands, hinfo, pile, disc, points, pen, scratch, seq,
                 break
             if e != seq[m - 1]:
                 step = RANK[e] - RANK[seq[m - 1]]
+            trace_event(g, trace, hands, E_EXTRA, p, e, 0)
             remove_card(hands, hinfo, p, e)
             seq[m] = e
             m += 1
@@ -239,8 +249,9 @@ def play(g, rules, sid, sp, hands, hinfo, pile, disc, points, pen, scratch, seq,
         if g[G_TURNS] >= rules[R_MAX_TURNS]:  # 6: checked before every turn
             g[G_OVER] = OVER_TRUNCATED
             return p
-        g[G_TURNS] += 1
         p = q
+        trace_event(g, trace, hands, E_JUMP, p, last, 0)
+        g[G_TURNS] += 1
         remove_card(hands, hinfo, p, last)
         g[G_CARDS_PLAYED] += 1
         discard(g, disc, last)

@@ -59,7 +59,8 @@ G_UNO_PENALTIES = 23
 G_POINTS = 24
 G_DECK_N = 25
 G_SCRIPTED = 26  # draws take the pile's last card instead of a random one
-N_G = 27
+G_TRACE_N = 27  # events written so far (trace mode, see trace.py)
+N_G = 28
 
 # -- hand summary hinfo[seat, :] ---------------------------------------------------------
 H_WILD = 4  # wild-type cards held (0..3 are the colour counts)
@@ -103,3 +104,22 @@ P_STACK = 3  # probability of stacking when able
 P_JUMP = 4  # probability of jumping in when able
 N_PARAMS = 5
 CHALLENGE_SMART = -1.0
+
+# -- trace rows trace[i, :] (trace.py) --------------------------------------------------
+EV_TYPE = 0
+EV_SEAT = 1
+EV_KIND = 2  # the card played, or -1
+EV_TOP = 3  # top card before the event
+EV_COLOUR = 4  # current colour before the event
+EV_PEND = 5  # pending draw penalty before the event
+EV_FLAGS = 6
+EV_TURN = 7  # turns taken before the event
+EV_HAND = 8  # + kind: the acting seat's hand before the event
+EV_W = EV_HAND + 59  # N_KINDS
+E_PLAY = 1  # a card from the hand on a normal turn
+E_DRAWN = 2  # the card just drawn, played
+E_STACK = 3  # a card stacked on a pending penalty (8.1)
+E_JUMP = 4  # a jump-in (8.3)
+E_EXTRA = 5  # a further card of a multi-card play (8.6)
+E_DRAW = 6  # a turn's draw (4.2): kind -1, the hand before drawing
+F_BLUFF = 1  # EV_FLAGS: an illegal Wild Draw Four

@@ -38,6 +38,10 @@ from .layout import (
     C_TURNS,
     C_UNO_PENALTIES,
     C_WINNER,
+    E_DRAW,
+    E_DRAWN,
+    E_PLAY,
+    E_STACK,
     G_BLUFF,
     G_BLUFFS,
     G_CARDS_DRAWN,
@@ -78,6 +82,7 @@ from .legal import is_legal, wd4_allowed
 from .piles import add_card, draw_n, draw_one, hand_points, take
 from .rng import below
 from .seats import seat
+from .trace import trace_event
 
 
 @kernel
@@ -193,7 +198,7 @@ def _special(g, rules, sid, sp, hands, hinfo, pile, disc, points, pen, st, p):
 
 @kernel
 def play_round(g, rules, sid, sp, deck, points, hands, hinfo, pile, disc, pen, scratch,
-               seq, st, n, order, scripted):
+               seq, st, trace, n, order, scripted):
     """Play one round to its end or to ``max_turns``; the outcome stays in ``g``."""
     p = setup(g, rules, sid, sp, hands, hinfo, pile, disc, st, n, order, scripted)
     g[G_FIRST] = p
@@ -223,7 +228,7 @@ def play_round(g, rules, sid, sp, deck, points, hands, hinfo, pile, disc, pen, s
                     if not _take_turn(g, rules):
                         break
                     p = play(g, rules, sid, sp, hands, hinfo, pile, disc, points, pen,
-                             scratch, seq, st, p, k, True, False, False)
+                             scratch, seq, st, trace, p, k, E_STACK, False)
                     p = seat(p, g[G_DIR], n)
                     continue
                 draw_n(g, hands, hinfo, pile, disc, st, p, g[G_PEND_DRAW])
@@ -248,9 +253,10 @@ def play_round(g, rules, sid, sp, deck, points, hands, hinfo, pile, disc, pen, s
             bluff = k == WILD_DRAW_FOUR and not wd4_allowed(g, rules, hinfo, p)
             if bluff:
                 g[G_BLUFFS] += 1
-            multi = True
+            how = E_PLAY
         else:
-            multi = False
+            how = E_DRAWN
+            trace_event(g, trace, hands, E_DRAW, p, -1, 0)
             while True:
                 d = draw_one(g, hands, hinfo, pile, disc, st, p)
                 if d < 0:
@@ -265,7 +271,7 @@ def play_round(g, rules, sid, sp, deck, points, hands, hinfo, pile, disc, pen, s
                 p = seat(p, g[G_DIR], n)
                 continue
         p = play(g, rules, sid, sp, hands, hinfo, pile, disc, points, pen, scratch, seq,
-                 st, p, k, False, bluff, multi)
+                 st, trace, p, k, how, bluff)
         p = seat(p, g[G_DIR], n)
 
 
