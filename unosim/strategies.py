@@ -22,8 +22,12 @@ add bluffs, challenges and forgotten calls on top of that; its defaults are the 
      cards or fewer it attacks first: Draw Two, then Skip (and Reverse with 2 players),
      then a legal Wild Draw Four and the attacking special wilds. Under Seven-Zero it
      plays a 7 early when an opponent holds fewer cards than it will.
-  3. Among wild-type cards it plays Wild Draw Four (when legal) and the attacking
-     specials before a plain Wild.
+  3. Wild-type cards: Powers of Grayskull at once (every opponent draws 3); Wild
+     Shuffle Hands when it holds more cards than the average opponent, Wild
+     Customizable (``swap_hands``) when an opponent holds fewer cards than it will,
+     otherwise both are kept like a plain Wild; Wild Draw Four (when legal), Snorlax and
+     Greninja before a plain Wild, and first of all when the next player is close to
+     going out. After Greninja it names again the colour it holds most.
   4. It names the colour it holds most (ties broken uniformly), and swaps hands with the
      opponent holding the fewest cards (the first in the direction of play on ties).
   5. It always plays a legal drawn card, always jumps in (probability ``jump``), and
@@ -45,6 +49,7 @@ import numpy as np
 
 from .cards import (
     COLOUR,
+    CUSTOMIZABLE,
     DRAW_TWO,
     GRAYSKULL,
     GRENINJA,
@@ -54,6 +59,7 @@ from .cards import (
     N_RANKS,
     RANK,
     REVERSE,
+    SHUFFLE_HANDS,
     SKIP,
     SNORLAX,
     WILD_DRAW_FOUR,
@@ -78,6 +84,7 @@ from .kernel.layout import (
     P_FORGET_UNO,
     P_JUMP,
     P_STACK,
+    R_BLANK_SWAP,
     R_SEVEN_ZERO,
     S_SEAT0,
 )
@@ -143,21 +150,30 @@ def _random_legal(g, rules, hands, hinfo, p, st):
 def _heuristic_score(g, rules, hands, hinfo, points, p, k, danger):
     """Higher is better; only called for legal cards."""
     n = g[G_N]
+    mine = hinfo[p, H_TOTAL] - 1  # cards left after this play
+    fewest = 1000
+    others = 0
+    for q in range(n):
+        if q != p:
+            others += hinfo[q, H_TOTAL]
+            fewest = min(fewest, hinfo[q, H_TOTAL])
     if k >= N_COLOURED:
-        base = -1000.0
-        if k == WILD_DRAW_FOUR or k == SNORLAX or k == GRENINJA or k == GRAYSKULL:
+        base = -1000.0  # a plain wild is kept for when nothing else fits
+        if k == WILD_DRAW_FOUR or k == SNORLAX or k == GRENINJA:
             base = -900.0 + (3000.0 if danger else 0.0)
+        elif k == GRAYSKULL:  # every opponent draws 3: worth playing at once
+            base = 500.0 + (3000.0 if danger else 0.0)
+        elif k == SHUFFLE_HANDS and mine * (n - 1) > others + (n - 1):
+            base = 600.0  # more cards than the average opponent: even the hands out
+        elif k == CUSTOMIZABLE and rules[R_BLANK_SWAP] == 1 and fewest < mine:
+            base = 600.0  # swap with the opponent holding fewest cards
         return base
     r = RANK[k]
     s = 100.0 + 10.0 * hinfo[p, COLOUR[k]] + points[k] / 10.0
     if danger and (r == DRAW_TWO or r == SKIP or (r == REVERSE and n == 2)):
         s += 1000.0 + (500.0 if r == DRAW_TWO else 0.0)
-    if r == 7 and rules[R_SEVEN_ZERO] == 1:
-        mine = hinfo[p, H_TOTAL] - 1
-        for q in range(n):
-            if q != p and hinfo[q, H_TOTAL] < mine:
-                s += 300.0
-                break
+    if r == 7 and rules[R_SEVEN_ZERO] == 1 and fewest < mine:
+        s += 300.0
     return s
 
 
