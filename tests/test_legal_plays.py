@@ -29,38 +29,48 @@ def stackable(k: int, top: int, colour: int, mode: str) -> bool:
 
 
 def check_trace(rules, trace, random_players: bool) -> int:
+    """Judge every move; each row shows the state after it, so the state before a move
+    is the previous row's, and the mover's hand before a play is its hand plus the card."""
     restricted = rules.wd4_restriction == "colour"
     prev = None
-    for ev in trace:
-        typ, k, top, colour = int(ev[L.EV_TYPE]), int(ev[L.EV_KIND]), int(ev[L.EV_TOP]), int(
-            ev[L.EV_COLOUR])
-        hand = ev[L.EV_HAND:L.EV_HAND + N_KINDS]
-        where = f"event {typ} card {k} top {top} colour {colour}"
-        if typ != L.E_DRAW:
-            assert hand[k] >= 1, f"{where}: card not in hand"
+    for i, ev in enumerate(trace):
+        typ, p, k = int(ev[L.EV_TYPE]), int(ev[L.EV_SEAT]), int(ev[L.EV_KIND])
+        if i == 0:
+            assert typ == L.E_DEAL
+            prev = ev
+            continue
+        top, colour, pend = (int(prev[L.EV_TOP]), int(prev[L.EV_COLOUR]),
+                             int(prev[L.EV_PEND]))
+        base = L.EV_HANDS + max(p, 0) * N_KINDS
+        hand = ev[base:base + N_KINDS].astype(int)
+        where = f"event {L.EVENT_NAMES[typ]} seat {p} card {k} top {top} colour {colour}"
+        if typ in (L.E_PLAY, L.E_DRAWN, L.E_STACK, L.E_JUMP, L.E_EXTRA):
+            before = hand.copy()
+            before[k] += 1  # the card was in the hand
+            assert ev[L.EV_TOP] == k, f"{where}: not on the discard pile"
         if typ in (L.E_PLAY, L.E_DRAWN):
-            assert ev[L.EV_PEND] == 0, f"{where}: a penalty was pending"
+            assert pend == 0, f"{where}: a penalty was pending"
             if ev[L.EV_FLAGS] & L.F_BLUFF:
-                assert k == WILD_DRAW_FOUR and not legal(k, top, colour, hand, restricted)
+                assert k == WILD_DRAW_FOUR and not legal(k, top, colour, before, restricted)
             else:
-                assert legal(k, top, colour, hand, restricted), f"{where}: illegal"
+                assert legal(k, top, colour, before, restricted), f"{where}: illegal"
         elif typ == L.E_STACK:
-            assert rules.stacking != "none" and ev[L.EV_PEND] > 0, where
+            assert rules.stacking != "none" and pend > 0, where
             assert stackable(k, top, colour, rules.stacking), f"{where}: not stackable"
         elif typ == L.E_JUMP:
             assert rules.jump_in and k == top and k < N_COLOURED, f"{where}: bad jump-in"
         elif typ == L.E_EXTRA:
-            assert rules.multi_play and prev is not None and k < N_COLOURED
-            same = k == prev
-            run = (COLOUR[k] == COLOUR[prev] and RANK[k] < 10 and RANK[prev] < 10
-                   and abs(int(RANK[k]) - int(RANK[prev])) == 1)
+            assert rules.multi_play and k < N_COLOURED
+            same = k == top
+            run = (COLOUR[k] == COLOUR[top] and RANK[k] < 10 and RANK[top] < 10
+                   and abs(int(RANK[k]) - int(RANK[top])) == 1)
             assert same or run, f"{where}: not a multi-card play"
         elif typ == L.E_DRAW and random_players:
             # `random` never draws while it holds a legal card (RULES.md section 10)
             options = [c for c in range(N_KINDS) if hand[c] and
                        legal(c, top, colour, hand, restricted)]
             assert not options, f"{where}: drew while holding {options}"
-        prev = k
+        prev = ev
     return len(trace)
 
 
@@ -114,18 +124,20 @@ def test_checker_catches_corrupted_traces():
     check_trace(rules, trace, True)
     plays = np.flatnonzero(trace[:, L.EV_TYPE] == L.E_PLAY)
     i = plays[0]
-    ev = trace[i]
-    # an illegal card: another colour, another rank, given to the hand so it is held
-    bad = next(k for k in range(N_COLOURED) if COLOUR[k] != ev[L.EV_COLOUR]
-               and (ev[L.EV_TOP] >= N_COLOURED or RANK[k] != RANK[ev[L.EV_TOP]]))
+    before = trace[i - 1]
+    # an illegal card: another colour, another rank
+    bad = next(k for k in range(N_COLOURED) if COLOUR[k] != before[L.EV_COLOUR]
+               and (before[L.EV_TOP] >= N_COLOURED or RANK[k] != RANK[before[L.EV_TOP]]))
     corrupt = trace.copy()
     corrupt[i, L.EV_KIND] = bad
-    corrupt[i, L.EV_HAND + bad] += 1
+    corrupt[i, L.EV_TOP] = bad
     with pytest.raises(AssertionError, match="illegal"):
         check_trace(rules, corrupt, True)
-    # a draw while holding a legal card
+    # a draw while holding a legal card (the hand before the play still held it)
     corrupt = trace.copy()
     corrupt[i, L.EV_TYPE] = L.E_DRAW
+    p = int(trace[i, L.EV_SEAT])
+    corrupt[i, L.EV_HANDS + p * N_KINDS + int(trace[i, L.EV_KIND])] += 1
     with pytest.raises(AssertionError, match="drew while holding"):
         check_trace(rules, corrupt, True)
     # a jump-in under rules without Jump-In

@@ -48,9 +48,14 @@ def rounds_frame(out: np.ndarray, n_players: int, first_game: int) -> pd.DataFra
 
 
 def atomic_path(final: Path):
-    """A temporary path beside ``final``; rename it over ``final`` when complete."""
+    """A temporary path beside ``final``; rename it over ``final`` when complete.
+
+    The file gets the usual permissions (0666 less the umask), not mkstemp's 0600."""
     final.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{final.name}.", suffix=".tmp", dir=final.parent)
+    umask = os.umask(0)
+    os.umask(umask)
+    os.fchmod(fd, 0o666 & ~umask)
     os.close(fd)
     return Path(tmp)
 

@@ -31,10 +31,17 @@ from ..strategies import (
 )
 from .jit import hot, kernel
 from .layout import (
+    E_COLOUR,
+    E_EFFECT,
     E_EXTRA,
     E_JUMP,
+    E_PENALTY,
     E_PLAY,
+    E_ROTATE,
+    E_SHUFFLE,
     E_STACK,
+    E_SWAP,
+    E_UNO,
     F_BLUFF,
     G_BLUFF,
     G_CARDS_PLAYED,
@@ -123,13 +130,14 @@ def penalise(hands, hinfo, points, pen, p):
 
 
 @hot
-def uno_check(g, rules, sid, sp, hands, hinfo, pile, disc, points, pen, st, p):
+def uno_check(g, rules, sid, sp, hands, hinfo, pile, disc, points, pen, st, trace, p):
     """4.4: a player left with one card after a play may forget UNO and be caught."""
     if hinfo[p, H_TOTAL] == 1 and forgets_uno(sid, sp, st, p):
         if chance32(st, S_TABLE, rules[R_CATCH_UNO]):
             g[G_UNO_PENALTIES] += 1
+            trace_event(g, trace, hands, E_UNO, p, -1, 0, rules[R_UNO_PENALTY])
             penalise(hands, hinfo, points, pen, p)
-            draw_n(g, hands, hinfo, pile, disc, st, p, rules[R_UNO_PENALTY])
+            draw_n(g, hands, hinfo, pile, disc, st, trace, p, rules[R_UNO_PENALTY])
 
 
 @hot
@@ -140,50 +148,63 @@ def add_penalty(g, amount):
 
 
 @hot
-def win(g, hands, hinfo, pile, disc, st, p):
+def win(g, hands, hinfo, pile, disc, st, trace, p):
     """5: ``p`` has no cards; the next player first draws any pending penalty."""
     if g[G_PEND_DRAW] > 0:
         nxt = seat(p, g[G_DIR], g[G_N])
-        draw_n(g, hands, hinfo, pile, disc, st, nxt, g[G_PEND_DRAW])
+        trace_event(g, trace, hands, E_PENALTY, nxt, -1, 0, g[G_PEND_DRAW])
+        draw_n(g, hands, hinfo, pile, disc, st, trace, nxt, g[G_PEND_DRAW])
         g[G_PEND_DRAW] = 0
     g[G_OVER] = OVER_WON
     g[G_WINNER] = p
 
 
 @hot
-def effect(g, rules, sid, sp, hands, hinfo, pile, disc, scratch, st, p, k, stacked, bluff):
+def effect(g, rules, sid, sp, hands, hinfo, pile, disc, scratch, st, trace, p, k, stacked, bluff):
     """Apply the effect of card ``k`` just played by ``p`` (4.6, 8.2, section 2)."""
     n = g[G_N]
     if k < N_COLOURED:
         r = RANK[k]
         if r == SKIP or (r == REVERSE and n == 2):  # 4.5: Reverse acts as Skip
             g[G_PEND_SKIP] += 1
+            trace_event(g, trace, hands, E_EFFECT, p, k, 0, 0)
         elif r == REVERSE:
             g[G_DIR] = -g[G_DIR]
+            trace_event(g, trace, hands, E_EFFECT, p, k, 0, 0)
         elif r == DRAW_TWO:
             add_penalty(g, 2)
             g[G_CHALLENGEABLE] = 0
+            trace_event(g, trace, hands, E_EFFECT, p, k, 0, 0)
         elif r == 7 and rules[R_SEVEN_ZERO] == 1:
-            swap_hands(hands, hinfo, p, choose_target(sid, sp, g, hinfo, st, p))
+            q = choose_target(sid, sp, g, hinfo, st, p)
+            swap_hands(hands, hinfo, p, q)
+            trace_event(g, trace, hands, E_SWAP, p, -1, 0, q)
         elif r == 0 and rules[R_SEVEN_ZERO] == 1:
             rotate_hands(g, hands, hinfo)
+            trace_event(g, trace, hands, E_ROTATE, p, -1, 0, 0)
         return
     if k == WILD_DRAW_FOUR:
         add_penalty(g, 4)
         g[G_CHALLENGEABLE] = 1 if (rules[R_CHALLENGE] == 1 and not stacked) else 0
         g[G_BLUFF] = 1 if bluff else 0
         g[G_PEND_BY] = p
+        trace_event(g, trace, hands, E_EFFECT, p, k, 0, 0)
     elif k == SHUFFLE_HANDS:
         shuffle_all_hands(g, hands, hinfo, scratch, st, p)
+        trace_event(g, trace, hands, E_SHUFFLE, p, -1, 0, 0)
     elif k == CUSTOMIZABLE:
         if rules[R_BLANK_SWAP] == 1:
-            swap_hands(hands, hinfo, p, choose_target(sid, sp, g, hinfo, st, p))
+            q = choose_target(sid, sp, g, hinfo, st, p)
+            swap_hands(hands, hinfo, p, q)
+            trace_event(g, trace, hands, E_SWAP, p, -1, 0, q)
     elif k == SNORLAX or k == GRENINJA:
         g[G_PEND_SPECIAL] = k
         g[G_PEND_BY] = p
+        trace_event(g, trace, hands, E_EFFECT, p, k, 0, 0)
     elif k == GRAYSKULL:  # every other player draws 3, from the next player on
+        trace_event(g, trace, hands, E_EFFECT, p, k, 0, 0)
         for i in range(1, n):
-            draw_n(g, hands, hinfo, pile, disc, st, seat(p, i * g[G_DIR], n), 3)
+            draw_n(g, hands, hinfo, pile, disc, st, trace, seat(p, i * g[G_DIR], n), 3)
 
 
 @hot
@@ -193,9 +214,12 @@ def play(g, rules, sid, sp, hands, hinfo, pile, disc, points, pen, scratch, seq,
     ``multi_play``, more; returns the seat that played last (a jumper, maybe), whose next
     player is the one to act."""
     stacked = how == E_STACK
-    trace_event(g, trace, hands, how, p, k, F_BLUFF if bluff else 0)
-    # take the cards from the hand (8.6: identical copies and/or a same-colour run)
+    # move the cards to the discard pile (8.6: identical copies and/or a same-colour run)
     remove_card(hands, hinfo, p, k)
+    discard(g, disc, k)
+    if k < N_COLOURED:
+        g[G_COLOUR] = COLOUR[k]
+    trace_event(g, trace, hands, how, p, k, F_BLUFF if bluff else 0, 0)
     seq[0] = k
     m = 1
     if how == E_PLAY and k < N_COLOURED and rules[R_MULTI_PLAY] == 1:
@@ -206,21 +230,20 @@ def play(g, rules, sid, sp, hands, hinfo, pile, disc, points, pen, scratch, seq,
                 break
             if e != seq[m - 1]:
                 step = RANK[e] - RANK[seq[m - 1]]
-            trace_event(g, trace, hands, E_EXTRA, p, e, 0)
             remove_card(hands, hinfo, p, e)
+            discard(g, disc, e)
+            g[G_COLOUR] = COLOUR[e]
+            trace_event(g, trace, hands, E_EXTRA, p, e, 0, 0)
             seq[m] = e
             m += 1
     g[G_CARDS_PLAYED] += m
-    for i in range(m):
-        discard(g, disc, seq[i])
     g[G_CHALLENGEABLE] = 0
     last = seq[m - 1]
-    if last < N_COLOURED:
-        g[G_COLOUR] = COLOUR[last]
-    else:
+    if last >= N_COLOURED:
         g[G_PREV_COLOUR] = g[G_COLOUR]
         g[G_COLOUR] = choose_colour(sid, sp, g, hinfo, st, p)
-    uno_check(g, rules, sid, sp, hands, hinfo, pile, disc, points, pen, st, p)
+        trace_event(g, trace, hands, E_COLOUR, p, g[G_COLOUR], 0, 0)
+    uno_check(g, rules, sid, sp, hands, hinfo, pile, disc, points, pen, st, trace, p)
     if hinfo[p, H_TOTAL] == 0:
         # 5: only the draw penalties of the last card(s) still apply
         for i in range(m):
@@ -228,10 +251,10 @@ def play(g, rules, sid, sp, hands, hinfo, pile, disc, points, pen, scratch, seq,
                 add_penalty(g, 4)
             elif RANK[seq[i]] == DRAW_TWO:
                 add_penalty(g, 2)
-        win(g, hands, hinfo, pile, disc, st, p)
+        win(g, hands, hinfo, pile, disc, st, trace, p)
         return p
     for i in range(m):
-        effect(g, rules, sid, sp, hands, hinfo, pile, disc, scratch, st, p, seq[i],
+        effect(g, rules, sid, sp, hands, hinfo, pile, disc, scratch, st, trace, p, seq[i],
                stacked, bluff)
     # 8.3 jump-in: an identical coloured card, out of turn, first in direction of play
     if rules[R_JUMP_IN] == 0:
@@ -250,18 +273,18 @@ def play(g, rules, sid, sp, hands, hinfo, pile, disc, points, pen, scratch, seq,
             g[G_OVER] = OVER_TRUNCATED
             return p
         p = q
-        trace_event(g, trace, hands, E_JUMP, p, last, 0)
         g[G_TURNS] += 1
         remove_card(hands, hinfo, p, last)
         g[G_CARDS_PLAYED] += 1
         discard(g, disc, last)
         g[G_PEND_SKIP] = 0  # replaced by the jumper's own card's effect
-        uno_check(g, rules, sid, sp, hands, hinfo, pile, disc, points, pen, st, p)
+        trace_event(g, trace, hands, E_JUMP, p, last, 0, 0)
+        uno_check(g, rules, sid, sp, hands, hinfo, pile, disc, points, pen, st, trace, p)
         if hinfo[p, H_TOTAL] == 0:
             if RANK[last] == DRAW_TWO:
                 add_penalty(g, 2)
-            win(g, hands, hinfo, pile, disc, st, p)
+            win(g, hands, hinfo, pile, disc, st, trace, p)
             return p
-        effect(g, rules, sid, sp, hands, hinfo, pile, disc, scratch, st, p, last, False,
+        effect(g, rules, sid, sp, hands, hinfo, pile, disc, scratch, st, trace, p, last, False,
                False)
     return p

@@ -106,20 +106,49 @@ N_PARAMS = 5
 CHALLENGE_SMART = -1.0
 
 # -- trace rows trace[i, :] (trace.py) --------------------------------------------------
+# Each row is one atomic step: what happened, then the state and every hand AFTER it.
 EV_TYPE = 0
-EV_SEAT = 1
-EV_KIND = 2  # the card played, or -1
-EV_TOP = 3  # top card before the event
-EV_COLOUR = 4  # current colour before the event
-EV_PEND = 5  # pending draw penalty before the event
-EV_FLAGS = 6
-EV_TURN = 7  # turns taken before the event
-EV_HAND = 8  # + kind: the acting seat's hand before the event
-EV_W = EV_HAND + 59  # N_KINDS
-E_PLAY = 1  # a card from the hand on a normal turn
-E_DRAWN = 2  # the card just drawn, played
-E_STACK = 3  # a card stacked on a pending penalty (8.1)
-E_JUMP = 4  # a jump-in (8.3)
-E_EXTRA = 5  # a further card of a multi-card play (8.6)
-E_DRAW = 6  # a turn's draw (4.2): kind -1, the hand before drawing
-F_BLUFF = 1  # EV_FLAGS: an illegal Wild Draw Four
+EV_SEAT = 1  # who acted (-1 for the table)
+EV_KIND = 2  # the card (or the colour named, for E_COLOUR), else -1
+EV_FLAGS = 3
+EV_AUX = 4  # a number: cards moved, the swap target, the points of a win...
+EV_TOP = 5
+EV_COLOUR = 6
+EV_DIR = 7
+EV_PEND = 8  # pending draw penalty
+EV_SKIP = 9  # pending skips
+EV_SPECIAL = 10  # pending Snorlax/Greninja kind, or -1
+EV_TURN = 11  # turns taken so far
+EV_PILE = 12  # cards in the draw pile
+EV_DISC = 13  # cards in the discard pile
+EV_HANDS = 14  # + seat * 59 + kind
+EV_W = EV_HANDS + MAX_PLAYERS * 59
+E_DEAL = 1  # the hands are dealt
+E_RETURN = 2  # a Wild Draw Four turned at setup goes back into the pile
+E_START = 3  # the first card is turned and its setup effect applied; seat: first player
+E_PLAY = 4  # a card from the hand on a normal turn
+E_DRAWN = 5  # the card just drawn, played
+E_STACK = 6  # a card stacked on a pending penalty (8.1)
+E_JUMP = 7  # a jump-in (8.3)
+E_EXTRA = 8  # a further card of a multi-card play (8.6)
+E_COLOUR = 9  # a colour named (kind = colour)
+E_DRAW = 10  # a turn's draw begins (4.2): the hand shown is the one that found no play
+E_DREW = 11  # one card drawn (any reason)
+E_RESHUFFLE = 12  # aux = cards moved into the draw pile
+E_PENALTY = 13  # seat takes the pending penalty, aux = cards (draws follow)
+E_SKIPPED = 14  # seat loses its turn to a skip
+E_CHALLENGE = 15  # seat challenges; flags F_CAUGHT if the Wild Draw Four was a bluff
+E_UNO = 16  # seat forgot UNO and was caught (penalty draws follow)
+E_SWAP = 17  # seat swapped hands with aux
+E_ROTATE = 18  # every hand passed on in the direction of play
+E_SHUFFLE = 19  # Wild Shuffle Hands dealt every hand anew
+E_SNORLAX = 20  # seat's Snorlax turn begins (draws follow)
+E_DISCARD = 21  # Snorlax victim discarded aux cards of the named colour; kind = new top
+E_GRENINJA = 22  # seat's Greninja turn begins (draws follow)
+E_WIN = 23  # seat has no cards; aux = the round's points
+E_TRUNCATED = 24  # max_turns reached
+E_EFFECT = 25  # seat's Skip/Reverse/Draw Two/Wild Draw Four/Snorlax/Greninja/Grayskull acts
+EVENT_NAMES = {v: k[2:].lower() for k, v in list(globals().items())
+               if k.startswith("E_") and isinstance(v, int)}
+F_BLUFF = 1  # EV_FLAGS of a play: an illegal Wild Draw Four
+F_CAUGHT = 1  # EV_FLAGS of a challenge: the bluff was caught

@@ -15,6 +15,8 @@ import numpy as np
 from ..cards import COLOUR, N_KINDS
 from .jit import hot, kernel
 from .layout import (
+    E_DREW,
+    E_RESHUFFLE,
     G_CARDS_DRAWN,
     G_DISC_N,
     G_PILE_N,
@@ -27,6 +29,7 @@ from .layout import (
     S_TABLE,
 )
 from .rng import below
+from .trace import trace_event
 
 
 @hot
@@ -77,7 +80,7 @@ def take(g, pile, st):
 
 
 @kernel
-def reshuffle(g, pile, disc, st):
+def reshuffle(g, hands, pile, disc, st, trace):
     """4.2: keep the discard pile's top card; the rest becomes the new draw pile."""
     top = g[G_TOP]
     disc[top] -= 1
@@ -94,26 +97,28 @@ def reshuffle(g, pile, disc, st):
     g[G_PILE_N] = n
     if n > 0:
         g[G_RESHUFFLES] += 1
+        trace_event(g, trace, hands, E_RESHUFFLE, -1, -1, 0, n)
 
 
 @hot
-def draw_one(g, hands, hinfo, pile, disc, st, p):
+def draw_one(g, hands, hinfo, pile, disc, st, trace, p):
     """Seat ``p`` draws one card (reshuffling if needed); the kind, or -1 if none exists."""
     if g[G_PILE_N] == 0:
         if g[G_DISC_N] <= 1:
             return -1
-        reshuffle(g, pile, disc, st)
+        reshuffle(g, hands, pile, disc, st, trace)
     k = take(g, pile, st)
     add_card(hands, hinfo, p, k)
     g[G_CARDS_DRAWN] += 1
+    trace_event(g, trace, hands, E_DREW, p, k, 0, 0)
     return k
 
 
 @kernel
-def draw_n(g, hands, hinfo, pile, disc, st, p, count):
+def draw_n(g, hands, hinfo, pile, disc, st, trace, p, count):
     """Seat ``p`` draws up to ``count`` cards; stops when nothing is left to draw."""
     for _ in range(count):
-        if draw_one(g, hands, hinfo, pile, disc, st, p) < 0:
+        if draw_one(g, hands, hinfo, pile, disc, st, trace, p) < 0:
             return
 
 

@@ -38,10 +38,23 @@ from .layout import (
     C_TURNS,
     C_UNO_PENALTIES,
     C_WINNER,
+    E_CHALLENGE,
+    E_COLOUR,
+    E_DEAL,
+    E_DISCARD,
     E_DRAW,
     E_DRAWN,
+    E_GRENINJA,
+    E_PENALTY,
     E_PLAY,
+    E_RETURN,
+    E_SKIPPED,
+    E_SNORLAX,
     E_STACK,
+    E_START,
+    E_TRUNCATED,
+    E_WIN,
+    F_CAUGHT,
     G_BLUFF,
     G_BLUFFS,
     G_CARDS_DRAWN,
@@ -86,7 +99,7 @@ from .trace import trace_event
 
 
 @kernel
-def setup(g, rules, sid, sp, hands, hinfo, pile, disc, st, n, order, scripted):
+def setup(g, rules, sid, sp, hands, hinfo, pile, disc, st, trace, n, order, scripted):
     """3: shuffle, deal, turn the first card and apply its setup effect.
 
     ``order`` holds every card of the deck. Unscripted, its order does not matter (draws
@@ -115,6 +128,7 @@ def setup(g, rules, sid, sp, hands, hinfo, pile, disc, st, n, order, scripted):
     for q in range(n):
         for _ in range(h):
             add_card(hands, hinfo, q, take(g, pile, st))
+    trace_event(g, trace, hands, E_DEAL, -1, -1, 0, 0)
     # turn the top card; a Wild Draw Four goes back at a uniformly random position
     while True:
         k = take(g, pile, st)
@@ -128,11 +142,13 @@ def setup(g, rules, sid, sp, hands, hinfo, pile, disc, st, n, order, scripted):
             pile[i] = pile[i - 1]
         pile[j] = k
         g[G_PILE_N] = m + 1
+        trace_event(g, trace, hands, E_RETURN, -1, k, 0, j)
     disc[k] = 1
     g[G_DISC_N] = 1
     g[G_TOP] = k
     if k >= N_COLOURED:  # wild-type: seat 0 names the colour; no other effect
         g[G_COLOUR] = choose_colour(sid, sp, g, hinfo, st, 0)
+        trace_event(g, trace, hands, E_COLOUR, 0, g[G_COLOUR], 0, 0)
         return 0
     g[G_COLOUR] = COLOUR[k]
     r = RANK[k]
@@ -144,7 +160,7 @@ def setup(g, rules, sid, sp, hands, hinfo, pile, disc, st, n, order, scripted):
         g[G_DIR] = -1
         return n - 1
     if r == DRAW_TWO:  # seat 0 draws 2 and is skipped, at once
-        draw_n(g, hands, hinfo, pile, disc, st, 0, 2)
+        draw_n(g, hands, hinfo, pile, disc, st, trace, 0, 2)
         g[G_MAX_STACK] = 2
         return 1
     return 0
@@ -161,11 +177,12 @@ def _take_turn(g, rules):
 
 
 @kernel
-def _special(g, rules, sid, sp, hands, hinfo, pile, disc, points, pen, st, p):
+def _special(g, rules, sid, sp, hands, hinfo, pile, disc, points, pen, st, trace, p):
     """Seat ``p``'s turn under a pending Snorlax or Greninja (section 2)."""
     c = g[G_COLOUR]
     if g[G_PEND_SPECIAL] == SNORLAX:
-        draw_n(g, hands, hinfo, pile, disc, st, p, 3)
+        trace_event(g, trace, hands, E_SNORLAX, p, -1, 0, 0)
+        draw_n(g, hands, hinfo, pile, disc, st, trace, p, 3)
         m = np.int64(hinfo[p, c])
         if m > 0:  # discard every card of the named colour; a random one ends on top
             x = below(st, S_SEAT0 + p, m)
@@ -183,16 +200,19 @@ def _special(g, rules, sid, sp, hands, hinfo, pile, disc, points, pen, st, p):
             g[G_DISC_N] += m
             g[G_CARDS_PLAYED] += m
             g[G_TOP] = top  # its rank counts; the colour stays the named one
+            trace_event(g, trace, hands, E_DISCARD, p, top, 0, m)
             if hinfo[p, H_TOTAL] == 0:
-                win(g, hands, hinfo, pile, disc, st, p)
+                win(g, hands, hinfo, pile, disc, st, trace, p)
             else:  # 4.4: discarding down to one card is a play: call UNO
-                uno_check(g, rules, sid, sp, hands, hinfo, pile, disc, points, pen, st, p)
+                uno_check(g, rules, sid, sp, hands, hinfo, pile, disc, points, pen, st, trace, p)
     else:  # Greninja: draw until a card of the named colour, then its player renames
+        trace_event(g, trace, hands, E_GRENINJA, p, -1, 0, 0)
         while True:
-            d = draw_one(g, hands, hinfo, pile, disc, st, p)
+            d = draw_one(g, hands, hinfo, pile, disc, st, trace, p)
             if d < 0 or COLOUR[d] == c:
                 break
         g[G_COLOUR] = choose_colour(sid, sp, g, hinfo, st, g[G_PEND_BY])
+        trace_event(g, trace, hands, E_COLOUR, g[G_PEND_BY], g[G_COLOUR], 0, 0)
     g[G_PEND_SPECIAL] = -1
 
 
@@ -200,8 +220,9 @@ def _special(g, rules, sid, sp, hands, hinfo, pile, disc, points, pen, st, p):
 def play_round(g, rules, sid, sp, deck, points, hands, hinfo, pile, disc, pen, scratch,
                seq, st, trace, n, order, scripted):
     """Play one round to its end or to ``max_turns``; the outcome stays in ``g``."""
-    p = setup(g, rules, sid, sp, hands, hinfo, pile, disc, st, n, order, scripted)
+    p = setup(g, rules, sid, sp, hands, hinfo, pile, disc, st, trace, n, order, scripted)
     g[G_FIRST] = p
+    trace_event(g, trace, hands, E_START, p, g[G_TOP], 0, 0)
     for q in range(n):
         pen[q] = 0
     while g[G_OVER] == 0:
@@ -211,12 +232,14 @@ def play_round(g, rules, sid, sp, deck, points, hands, hinfo, pile, disc, pen, s
                 g[G_CHALLENGES] += 1
                 g[G_CHALLENGEABLE] = 0
                 g[G_PEND_DRAW] = 0
+                trace_event(g, trace, hands, E_CHALLENGE, p, -1,
+                            F_CAUGHT if g[G_BLUFF] == 1 else 0, 0)
                 if g[G_BLUFF] == 1:  # 4.3: caught; the challenger plays on normally
                     b = g[G_PEND_BY]
                     penalise(hands, hinfo, points, pen, b)
-                    draw_n(g, hands, hinfo, pile, disc, st, b, 4)
+                    draw_n(g, hands, hinfo, pile, disc, st, trace, b, 4)
                 else:
-                    draw_n(g, hands, hinfo, pile, disc, st, p,
+                    draw_n(g, hands, hinfo, pile, disc, st, trace, p,
                            4 + rules[R_CHALLENGE_PENALTY])
                     p = seat(p, g[G_DIR], n)
                     continue
@@ -231,19 +254,22 @@ def play_round(g, rules, sid, sp, deck, points, hands, hinfo, pile, disc, pen, s
                              scratch, seq, st, trace, p, k, E_STACK, False)
                     p = seat(p, g[G_DIR], n)
                     continue
-                draw_n(g, hands, hinfo, pile, disc, st, p, g[G_PEND_DRAW])
+                amount = g[G_PEND_DRAW]
                 g[G_PEND_DRAW] = 0
                 g[G_CHALLENGEABLE] = 0
+                trace_event(g, trace, hands, E_PENALTY, p, -1, 0, amount)
+                draw_n(g, hands, hinfo, pile, disc, st, trace, p, amount)
                 p = seat(p, g[G_DIR], n)
                 continue
         if g[G_PEND_SKIP] > 0:
             g[G_PEND_SKIP] -= 1
+            trace_event(g, trace, hands, E_SKIPPED, p, -1, 0, 0)
             p = seat(p, g[G_DIR], n)
             continue
         if not _take_turn(g, rules):
             break
         if g[G_PEND_SPECIAL] >= 0:
-            _special(g, rules, sid, sp, hands, hinfo, pile, disc, points, pen, st, p)
+            _special(g, rules, sid, sp, hands, hinfo, pile, disc, points, pen, st, trace, p)
             p = seat(p, g[G_DIR], n)
             continue
         # a normal turn (4.2)
@@ -256,9 +282,9 @@ def play_round(g, rules, sid, sp, deck, points, hands, hinfo, pile, disc, pen, s
             how = E_PLAY
         else:
             how = E_DRAWN
-            trace_event(g, trace, hands, E_DRAW, p, -1, 0)
+            trace_event(g, trace, hands, E_DRAW, p, -1, 0, 0)
             while True:
-                d = draw_one(g, hands, hinfo, pile, disc, st, p)
+                d = draw_one(g, hands, hinfo, pile, disc, st, trace, p)
                 if d < 0:
                     break
                 if is_legal(g, rules, hinfo, p, d):
@@ -273,6 +299,10 @@ def play_round(g, rules, sid, sp, deck, points, hands, hinfo, pile, disc, pen, s
         p = play(g, rules, sid, sp, hands, hinfo, pile, disc, points, pen, scratch, seq,
                  st, trace, p, k, how, bluff)
         p = seat(p, g[G_DIR], n)
+    if g[G_OVER] == OVER_WON:
+        trace_event(g, trace, hands, E_WIN, g[G_WINNER], -1, 0, 0)
+    else:
+        trace_event(g, trace, hands, E_TRUNCATED, p, -1, 0, 0)
 
 
 @kernel

@@ -1,23 +1,35 @@
-"""Trace mode: the same kernel, writing one row per event into ``trace``.
+"""Trace mode: the same kernel, writing one row per atomic step into ``trace``.
 
 ``trace`` is ``int16[capacity, EV_W]``; with capacity 0 (every untraced run) an event
-costs one comparison. Rows hold the event, the state before it and the acting seat's
-hand, so a checker outside the kernel can judge each move (layout.EV_*).
+costs one comparison. A row holds the step (layout.E_*), the state after it and every
+hand after it, so a checker outside the kernel can replay the round and judge each step.
 """
 from ..cards import N_KINDS
 from .jit import hot
 from .layout import (
+    EV_AUX,
     EV_COLOUR,
+    EV_DIR,
+    EV_DISC,
     EV_FLAGS,
-    EV_HAND,
+    EV_HANDS,
     EV_KIND,
     EV_PEND,
+    EV_PILE,
     EV_SEAT,
+    EV_SKIP,
+    EV_SPECIAL,
     EV_TOP,
     EV_TURN,
     EV_TYPE,
     G_COLOUR,
+    G_DIR,
+    G_DISC_N,
+    G_N,
     G_PEND_DRAW,
+    G_PEND_SKIP,
+    G_PEND_SPECIAL,
+    G_PILE_N,
     G_TOP,
     G_TRACE_N,
     G_TURNS,
@@ -25,17 +37,24 @@ from .layout import (
 
 
 @hot
-def trace_event(g, trace, hands, typ, p, k, flags):
+def trace_event(g, trace, hands, typ, p, k, flags, aux):
     i = g[G_TRACE_N]
     if i < trace.shape[0]:
         trace[i, EV_TYPE] = typ
         trace[i, EV_SEAT] = p
         trace[i, EV_KIND] = k
+        trace[i, EV_FLAGS] = flags
+        trace[i, EV_AUX] = aux
         trace[i, EV_TOP] = g[G_TOP]
         trace[i, EV_COLOUR] = g[G_COLOUR]
+        trace[i, EV_DIR] = g[G_DIR]
         trace[i, EV_PEND] = g[G_PEND_DRAW]
-        trace[i, EV_FLAGS] = flags
+        trace[i, EV_SKIP] = g[G_PEND_SKIP]
+        trace[i, EV_SPECIAL] = g[G_PEND_SPECIAL]
         trace[i, EV_TURN] = g[G_TURNS]
-        for kk in range(N_KINDS):
-            trace[i, EV_HAND + kk] = hands[p, kk]
+        trace[i, EV_PILE] = g[G_PILE_N]
+        trace[i, EV_DISC] = g[G_DISC_N]
+        for q in range(g[G_N]):
+            for kk in range(N_KINDS):
+                trace[i, EV_HANDS + q * N_KINDS + kk] = hands[q, kk]
         g[G_TRACE_N] = i + 1
