@@ -6,11 +6,21 @@ STAMP  := $(VENV)/.installed
 
 GAMES ?= 1000000
 SEED  ?= 1
+SCALE ?= 1
 
-.PHONY: help install test test-all bench demo lint clean
+# report pages: reports/NAME.md (+ .html, figures in reports/NAME/) from analyses/NAME.py
+ANALYSES    := seats length points stacking house-rules editions
+PAGES       := $(ANALYSES:%=reports/%.md)
+# what a page's numbers depend on (the simulation code and the report code)
+REPORT_DEPS := analyses/common.py unosim/report.py unosim/compare.py unosim/stats.py \
+               unosim/cards.py unosim/strategies.py unosim/rules.py unosim/simulate.py \
+               unosim/results.py unosim/match.py $(wildcard unosim/kernel/*.py)
+SCALE_STAMP := results/reports/.scale
+
+.PHONY: help install test test-all bench demo lint clean reports FORCE
 
 help:  ## list the targets
-	@grep -E '^[a-zA-Z_-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-10s %s\n", $$1, $$2}'
+	@grep -E '^[a-zA-Z_%-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{sub("%", "NAME", $$1); printf "  make %-12s %s\n", $$1, $$2}'
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -38,3 +48,21 @@ lint: $(STAMP)  ## ruff (pyflakes rules)
 clean:  ## remove the venv, numba caches and results
 	rm -rf $(VENV) results .pytest_cache
 	find . -name __pycache__ -type d -prune -exec rm -rf {} +
+
+reports: $(PAGES)  ## build every report page and the index in reports/ (SCALE=10: ten times the games)
+	$(BIN)/python analyses/build_reports.py --index
+
+report-%: reports/%.md  ## build one page: make report-seats (length, points, stacking, house-rules, editions)
+	@:
+
+# a page is rebuilt when its script, the code behind it or SCALE changes; simulations
+# are cached in results/reports/, so a rebuild reruns only what changed
+.SECONDEXPANSION:
+$(PAGES): reports/%.md: analyses/$$(subst -,_,$$*).py $(REPORT_DEPS) $(SCALE_STAMP) | $(STAMP)
+	$(BIN)/python analyses/$(subst -,_,$*).py --scale $(SCALE)
+
+# rewritten only when SCALE differs from the last build's
+$(SCALE_STAMP): FORCE
+	@mkdir -p $(@D); echo '$(SCALE)' | cmp -s - $@ || echo '$(SCALE)' > $@
+
+FORCE:

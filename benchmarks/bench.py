@@ -50,6 +50,32 @@ def measure(rules: str, players: int, strategies: str, games: int, threads: int,
     return best
 
 
+def measure_matches(matches: int, threads: int, repeat: int) -> tuple[float, float, int]:
+    """(rounds/s inside whole matches, rounds/s of as many single rounds, rounds), best of
+    ``repeat``, the two interleaved; matches through the API (frames included), single
+    rounds as above (raw records)."""
+    import numba
+
+    from unosim.match import make_match_job, run_matches
+    from unosim.simulate import make_job, run_block
+
+    mjob = make_match_job("official", matches, 4, "random", seed=12345)
+    rjob = make_job("official", 10, 4, "random", seed=12345)
+    run_matches(make_match_job("official", 8, 4, "random"), 1)  # compile / load
+    run_block(rjob, 0, 64)
+    numba.set_num_threads(threads)
+    best_m = best_r = 0.0
+    rounds = 0
+    for _ in range(repeat):
+        t = time.perf_counter()
+        rounds = len(run_matches(mjob, threads)[1])
+        best_m = max(best_m, rounds / (time.perf_counter() - t))
+        t = time.perf_counter()
+        run_block(rjob, 0, rounds)
+        best_r = max(best_r, rounds / (time.perf_counter() - t))
+    return best_m, best_r, rounds
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--games", type=int, default=400_000)
@@ -77,6 +103,11 @@ def main() -> None:
     print(f"heuristic x4, official, 1 thread      : "
           f"{measure('official', 4, 'heuristic', args.games, 1, args.repeat)[0]:12,.0f} "
           "games/s")
+    for th in sorted({1, cores}):  # issue: matches at >= 70% of the rounds' speed
+        m, r, nr = measure_matches(args.games // 10, th, args.repeat)
+        print(f"matches vs rounds, {th} thread{'s' if th > 1 else ' '}   : {m:12,.0f} rounds/s "
+              f"in {args.games // 10:,} matches vs {r:,.0f} rounds/s alone ({nr:,} rounds): "
+              f"{m / r:.2f}")
     names = list(PRESETS) if args.presets == "all" else args.presets.split(",")
     print("\npreset (4 players, random, 1 thread)   games/s   ns/turn  vs official")
     for name in names:

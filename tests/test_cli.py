@@ -368,7 +368,7 @@ def test_simulate_out_deeper_under_a_file(tmp_path):
 
 
 def test_simulate_out_is_a_directory(tmp_path):
-    d = tmp_path / "adir"
+    d = tmp_path / "adir.parquet"  # --out DIR without .parquet is a dataset folder
     d.mkdir()
     r = invoke("simulate", "--games", 20, "--out", d)
     assert_user_error(r, "directory")

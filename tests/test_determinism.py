@@ -6,8 +6,8 @@ import pandas as pd
 import pytest
 
 import unosim
-from unosim.kernel.rng import seed_streams, stream_key
 from unosim.kernel import layout as L
+from unosim.kernel.rng import seed_streams, stream_key
 
 ARGS = dict(rules="official", n_games=6000, n_players=4, strategies="random,heuristic",
             seed=11, house="stacking=progressive,jump_in=true,seven_zero=true")

@@ -91,11 +91,21 @@ def test_every_traced_move_is_legal(preset, changes, strategies):
     deck = rules.deck_counts()
     order = np.repeat(np.arange(N_KINDS), deck).astype(np.int8)
     events = 0
-    for game in range(150):
-        out, *_, trace = run_one(rules.to_array(), sid, sp, deck, rules.points_table(), n,
-                                 7, game, order, 0, 50_000)
-        events += check_trace(rules, trace, strategies == "random")
-    assert events > 150 * 20
+    for game in range(80):
+        events += check_trace(rules, traced(rules, sid, sp, deck, order, n, game),
+                              strategies == "random")
+    assert events > 80 * 20
+
+
+def traced(rules, sid, sp, deck, order, n, game, seed=7):
+    """The trace of one game; rerun with room for every event if 4096 rows were short."""
+    cap = 4096
+    while True:
+        out, g, *_, trace = run_one(rules.to_array(), sid, sp, deck, rules.points_table(),
+                                    n, seed, game, order, 0, cap)
+        if g[L.G_TRACE_N] <= cap:
+            return trace
+        cap = int(g[L.G_TRACE_N])
 
 
 def test_trace_replays_the_run():
@@ -109,7 +119,7 @@ def test_trace_replays_the_run():
     order = np.repeat(np.arange(N_KINDS), rules.deck_counts()).astype(np.int8)
     for game in (0, 17, 299):
         out, *_ = run_one(rules.to_array(), job.sid, job.sparams, rules.deck_counts(),
-                          rules.points_table(), 4, 1, game, order, 0, 10_000)
+                          rules.points_table(), 4, 1, game, order, 0, 0)
         np.testing.assert_array_equal(out, rows[game])
     assert unosim  # the public package imports
 
@@ -119,8 +129,7 @@ def test_checker_catches_corrupted_traces():
     sid, sp, _ = strat.parse("random", 4)
     deck = rules.deck_counts()
     order = np.repeat(np.arange(N_KINDS), deck).astype(np.int8)
-    *_, trace = run_one(rules.to_array(), sid, sp, deck, rules.points_table(), 4, 7, 3,
-                        order, 0, 50_000)
+    trace = traced(rules, sid, sp, deck, order, 4, 3)
     check_trace(rules, trace, True)
     plays = np.flatnonzero(trace[:, L.EV_TYPE] == L.E_PLAY)
     i = plays[0]

@@ -7,7 +7,8 @@ import math
 import numpy as np
 import pandas as pd
 import pytest
-from scipy.stats import binom, norm, t as student_t, ttest_rel
+from scipy.stats import binom, norm, ttest_rel
+from scipy.stats import t as student_t
 
 from unosim.stats import (
     _order_stat_ranks,
@@ -20,7 +21,6 @@ from unosim.stats import (
     wilson_ci,
     win_rates,
 )
-
 
 # ------------------------------------------------------------------------------ Wilson
 

@@ -3,7 +3,6 @@ from __future__ import annotations
 
 import os
 import sys
-import time
 from pathlib import Path
 from typing import Optional
 
@@ -42,14 +41,25 @@ def _progress_enabled(no_progress: bool) -> bool:
     return not no_progress and sys.stderr.isatty()
 
 
-def print_summary(df, n_players: int, seconds: float, label: str) -> None:
+def print_summary(df, n_players: int, seconds: float, label: str, computed=None) -> None:
+    """The summary of a frame of rounds, or of an ``Aggregate`` (``computed``: the part
+    of it run now, which the speed is measured on; default all of it)."""
     from .stats import summary_table
+    from .summary import Aggregate
 
-    s = summary_table(df, n_players)
+    if isinstance(df, Aggregate):
+        s = df.summary_table()
+        ran = computed if computed is not None else df
+        n_run, turns_total = ran.games, ran.totals["turns"]
+    else:
+        s = summary_table(df, n_players)
+        n_run, turns_total = s["games"], int(df["turns"].sum())
     n = s["games"]
-    turns_total = int(df["turns"].sum())
+    run_now = ("" if n_run == n else " (none run now: all were done)" if n_run == 0
+               else f" ({n_run:,} run now)")
     typer.echo(f"{label}")
-    typer.echo(f"games            {n:,} in {seconds:.2f} s: {n / seconds:,.0f} games/s, "
+    typer.echo(f"games            {n:,}{run_now} in {seconds:.2f} s: "
+               f"{n_run / max(seconds, 1e-9):,.0f} games/s, "
                f"{seconds / max(turns_total, 1) * 1e9:.0f} ns/turn")
     typer.echo("seat win rates   (95% Wilson intervals; seat 0 acts first, "
                f"seat {n_players - 1} deals)")
@@ -72,44 +82,240 @@ def simulate(
                                    "separated by commas (e.g. 'heuristic,random,random,random')."),
     games: int = typer.Option(100_000, help="Rounds to simulate."),
     seed: int = typer.Option(0, help="Root seed: same seed, same results."),
-    threads: Optional[int] = typer.Option(None, help="Threads (default: all cores)."),
-    out: Optional[Path] = typer.Option(None, help="Write the rounds to this Parquet file."),
+    threads: Optional[int] = typer.Option(None, help="Threads (default: all cores); "
+                                          "with --executor dask, local worker processes."),
+    out: Optional[Path] = typer.Option(None, help="FILE.parquet: one file of rounds; DIR: "
+                                       "a dataset folder, one Parquet part per chunk."),
     no_progress: bool = typer.Option(False, "--no-progress", help="No progress bar."),
+    executor: Optional[str] = typer.Option(None, help="serial | threads | dask (default: "
+                                           "threads on every core of this machine)."),
+    scheduler: Optional[str] = typer.Option(None, help="tcp://HOST:PORT of a running Dask "
+                                            "scheduler (else dask starts a LocalCluster)."),
+    chunk_games: Optional[int] = typer.Option(None, "--chunk-games", help="Games per chunk "
+                                              "(default 1048576; 4194304 --summary-only)."),
+    summary_only: bool = typer.Option(False, "--summary-only", help="Keep per-chunk "
+                                      "aggregates (counts, sums, histograms), not rows."),
+    resume: bool = typer.Option(False, "--resume", help="Continue the interrupted run in "
+                                "--out DIR, computing only its missing chunks."),
 ) -> None:
     """Simulate rounds and print a summary; optionally write Parquet with a manifest."""
-    from .results import write_parquet
-    from .simulate import BLOCK, iter_frames, make_job
+    from . import progress as pg
+    from .dataset import DatasetError
+    from .runner import EXECUTORS, execute, prepare
+    from .simulate import make_job
 
     try:
         if threads is not None and threads < 1:
             raise UserError(f"--threads must be at least 1, got {threads}")
+        if executor is None:
+            executor = "dask" if scheduler is not None else "threads"
+        if executor not in EXECUTORS:
+            raise UserError(f"--executor must be one of {', '.join(EXECUTORS)}, "
+                            f"got {executor!r}")
         job = make_job(rules, games, players, strategies, seed, house)
+        if out is not None and out.suffix == ".parquet":
+            check_writable(out)
+        plan = prepare(job, out, executor=executor, threads=threads, scheduler=scheduler,
+                       chunk_games=chunk_games, summary_only=summary_only, resume=resume)
+    except (ValueError, UserError) as e:
+        fail(str(e))
+    if resume and len(plan.todo) < len(plan.chunks):
+        typer.echo(f"resuming        {len(plan.chunks) - len(plan.todo)} of "
+                   f"{len(plan.chunks)} chunks already in {out}", err=True)
+    try:
+        with pg.progress_bar(job.n_games, job.n_games - plan.games_todo,
+                             pg.wanted(plan.games_todo, no_progress)) as advance:
+            res = execute(plan, advance)
+    except (ConnectionError, DatasetError) as e:
+        fail(str(e))
+    except KeyboardInterrupt:
+        if plan.root is not None:
+            typer.echo(f"unosim: interrupted; finished chunks are kept in {out}: the same "
+                       "command with --resume computes the rest", err=True)
+        raise typer.Exit(130)
+    label = (f"unosim {job.rules.name} (rules {job.rules.hash()}), {players} players, "
+             f"strategies {','.join(job.labels)}, seed {seed}")
+    print_summary(res.total, players, res.seconds, label, res.computed)
+    if out is not None:
+        n_chunks = len(plan.chunks)
+        what = "" if plan.root is None else (
+            f" ({n_chunks} chunk{'s' if n_chunks > 1 else ''}, "
+            f"{'aggregates only' if plan.manifest['summary_only'] else 'rows'})")
+        typer.echo(f"wrote            {out}{what}")
+
+
+@app.command()
+def match(
+    rules: str = typer.Option("official", help="Preset name or TOML rule file."),
+    house: Optional[str] = typer.Option(None, help="House switches, e.g. "
+                                        "'scoring=each_own_negative,next_dealer=winner'."),
+    players: int = typer.Option(4, help="Players, 2 to 10."),
+    strategies: str = typer.Option("random", help="One strategy, or one per PLAYER "
+                                   "separated by commas; players keep theirs in any seat."),
+    matches: int = typer.Option(100_000, help="Matches to simulate."),
+    seed: int = typer.Option(0, help="Root seed: same seed, same results."),
+    threads: Optional[int] = typer.Option(None, help="Threads (default: all cores)."),
+    out: Optional[Path] = typer.Option(None, help="Write the matches to this Parquet file "
+                                       "and their rounds beside it (X.rounds.parquet)."),
+    no_progress: bool = typer.Option(False, "--no-progress", help="No progress bar."),
+) -> None:
+    """Simulate whole matches (RULES.md section 7) and print a summary."""
+    import time
+
+    from .match import (
+        make_match_job,
+        match_manifest,
+        match_summary,
+        rounds_path,
+        run_matches,
+        write_matches,
+    )
+
+    try:
+        if threads is not None and threads < 1:
+            raise UserError(f"--threads must be at least 1, got {threads}")
+        job = make_match_job(rules, matches, players, strategies, seed, house)
+        if out is not None:
+            check_writable(out)
+            check_writable(rounds_path(out))
+    except (ValueError, UserError) as e:
+        fail(str(e))
+    t0 = time.perf_counter()
+    if _progress_enabled(no_progress) and matches >= 20_000:
+        from rich.progress import Progress
+
+        with Progress(*Progress.get_default_columns(), transient=True) as bar:
+            task = bar.add_task("simulating", total=matches)
+            mdf, rdf = run_matches(job, threads, progress=lambda k: bar.advance(task, k))
+    else:
+        mdf, rdf = run_matches(job, threads)
+    seconds = time.perf_counter() - t0
+    rs = job.rules
+    end = (f"penalty elimination at {rs.elimination_score}" if rs.penalty_elimination
+           else f"to {rs.target_score}")
+    typer.echo(f"unosim {rs.name} (rules {rs.hash()}), {players} players, strategies "
+               f"{','.join(job.labels)} (by player), seed {seed}")
+    typer.echo(f"match            {end}, scoring {rs.scoring}, next dealer {rs.next_dealer}, "
+               f"at most {rs.max_rounds} rounds")
+    s = match_summary(mdf, rdf, players)
+    typer.echo(f"matches          {s['matches']:,} ({s['rounds']:,} rounds) in {seconds:.2f} s: "
+               f"{s['matches'] / seconds:,.0f} matches/s, {s['rounds'] / seconds:,.0f} rounds/s")
+    typer.echo(f"match win rates  (95% Wilson intervals; player {players - 1} deals first)")
+    for row in s["players"].itertuples():
+        typer.echo(f"  player {row.player}  {row.rate:.4f}  [{row.lo:.4f}, {row.hi:.4f}]  "
+                   f"{job.labels[row.player]}")
+    if s["completed"]:
+        typer.echo(f"rounds/match     mean {s['rounds_mean']:.2f} [{s['rounds_lo']:.2f}, "
+                   f"{s['rounds_hi']:.2f}], median {s['rounds_median']:g}, "
+                   f"90th percentile {s['rounds_p90']:g} (completed matches)")
+    else:
+        typer.echo("rounds/match     no match completed")
+    typer.echo(f"points/round     mean {s['points_mean']:.2f} [{s['points_lo']:.2f}, "
+               f"{s['points_hi']:.2f}] (completed rounds)")
+    typer.echo(f"truncated        {s['truncated']:,} matches (max_rounds reached; kept, no "
+               f"winner), {s['truncated_rounds']:,} rounds (max_turns)")
+    if out is not None:
+        m_path, r_path = write_matches(mdf, rdf, out, match_manifest(job))
+        typer.echo(f"wrote            {m_path} and {r_path}")
+
+
+@app.command()
+def compare(
+    rules: list[str] = typer.Argument(..., help="Two or more rule sets, each compared with "
+                                      "the first: a preset, a TOML file, or "
+                                      "BASE+NAME=VALUE,... (e.g. "
+                                      "'official+stacking=same,jump_in=true')."),
+    players: int = typer.Option(4, help="Players, 2 to 10."),
+    strategies: str = typer.Option("random", help="One strategy, or one per seat "
+                                   "separated by commas."),
+    games: int = typer.Option(100_000, help="Rounds per rule set."),
+    seed: int = typer.Option(0, help="Root seed: game i of every rule set is keyed by "
+                             "(seed, i)."),
+    threads: Optional[int] = typer.Option(None, help="Threads (default: all cores)."),
+    boot: int = typer.Option(1000, "--boot", help="Bootstrap replicates for the "
+                             "difference of medians."),
+    out: Optional[Path] = typer.Option(None, help="Also write the table as CSV."),
+    no_progress: bool = typer.Option(False, "--no-progress", help="No progress bar."),
+) -> None:
+    """Play rule sets on the same seeds; paired differences against the first."""
+    from . import progress as pg
+    from .compare import compare as run_compare
+    from .compare import parse_spec
+    from .simulate import make_job
+
+    try:
+        if len(rules) < 2:
+            raise UserError("compare needs at least two rule sets")
+        if threads is not None and threads < 1:
+            raise UserError(f"--threads must be at least 1, got {threads}")
+        if boot < 2:
+            raise UserError(f"--boot must be at least 2, got {boot}")
+        specs = [parse_spec(r) for r in rules]
+        for rs in specs:  # every input checked before any game is played
+            make_job(rs, games, players, strategies, seed)
         if out is not None:
             check_writable(out)
     except (ValueError, UserError) as e:
         fail(str(e))
-    import pandas as pd
-
-    frames = []
-    t0 = time.perf_counter()
-    if _progress_enabled(no_progress) and games > BLOCK // 4:
-        from rich.progress import Progress
-
-        with Progress(*Progress.get_default_columns(), transient=True) as bar:
-            task = bar.add_task("simulating", total=games)
-            for f in iter_frames(job, threads, block=BLOCK // 4):
-                frames.append(f)
-                bar.advance(task, len(f))
-    else:
-        frames = list(iter_frames(job, threads))
-    seconds = time.perf_counter() - t0
-    df = pd.concat(frames, ignore_index=True) if len(frames) > 1 else frames[0]
-    label = (f"unosim {job.rules.name} (rules {job.rules.hash()}), {players} players, "
-             f"strategies {','.join(job.labels)}, seed {seed}")
-    print_summary(df, players, seconds, label)
+    total = games * len(specs)
+    with pg.progress_bar(total, 0, pg.wanted(total, no_progress)) as advance:
+        res = run_compare(specs, players, games, seed, strategies, threads, n_boot=boot,
+                          progress=advance)
+    typer.echo(res.format())
     if out is not None:
-        write_parquet(df, out, job.manifest())
+        from .results import atomic_path
+
+        tmp = atomic_path(out)
+        try:
+            res.table.to_csv(tmp, index=False, float_format="%.10g", lineterminator="\n")
+            os.replace(tmp, out)
+        finally:
+            if tmp.exists():
+                tmp.unlink()
         typer.echo(f"wrote            {out}")
+
+
+@app.command()
+def replay(
+    rules: Optional[str] = typer.Option(None, help="Preset name or TOML rule file "
+                                        "(default official)."),
+    house: Optional[str] = typer.Option(None, help="House switches, e.g. 'stacking=same'."),
+    players: Optional[int] = typer.Option(None, help="Players, 2 to 10 (default 4)."),
+    strategies: Optional[str] = typer.Option(None, help="As for simulate (default random)."),
+    seed: Optional[int] = typer.Option(None, help="Root seed of the run (default 0)."),
+    game: Optional[int] = typer.Option(None, help="Game index in the run (default 0)."),
+    source: Optional[Path] = typer.Option(None, "--from", help="Results of a run (simulate "
+                                          "--out FILE or DIR): replay its games; rules, "
+                                          "players, strategies, seed come from its manifest."),
+    where: Optional[str] = typer.Option(None, help="With --from: a pandas query on its "
+                                        "rounds, e.g. 'max_stack >= 12'."),
+    limit: int = typer.Option(1, help="With --from: replay at most this many matching "
+                              "games."),
+    hands: bool = typer.Option(False, "--hands", help="Show the hands each event changes."),
+    as_json: bool = typer.Option(False, "--json", help="Print the events as JSON, one "
+                                 "object per game and line, instead of text."),
+) -> None:
+    """Replay rounds event by event, exactly as their run played them; every move is
+    checked against RULES.md (exit 1 if the checker finds a violation)."""
+    from .replay import NoMatch, dumps_json, format_text, plan_replays
+
+    try:
+        reps, note = plan_replays(rules, house, players, strategies, seed, game, source,
+                                  where, limit)
+    except NoMatch as e:
+        typer.echo(f"unosim: {e}", err=True)
+        raise typer.Exit(1)
+    except ValueError as e:
+        fail(str(e))
+    if note:
+        typer.echo(note, err=as_json)
+    for j, rp in enumerate(reps):
+        if as_json:
+            typer.echo(dumps_json(rp))
+        else:
+            typer.echo(("\n" if j or note else "") + format_text(rp, hands))
+    if any(rp.violations for rp in reps):
+        raise typer.Exit(1)
 
 
 @rules_app.command("list")

@@ -22,12 +22,14 @@ add bluffs, challenges and forgotten calls on top of that; its defaults are the 
      cards or fewer it attacks first: Draw Two, then Skip (and Reverse with 2 players),
      then a legal Wild Draw Four and the attacking special wilds. Under Seven-Zero it
      plays a 7 early when an opponent holds fewer cards than it will.
-  3. Wild-type cards: Powers of Grayskull at once (every opponent draws 3); Wild
-     Shuffle Hands when it holds more cards than the average opponent, Wild
-     Customizable (``swap_hands``) when an opponent holds fewer cards than it will,
-     otherwise both are kept like a plain Wild; Wild Draw Four (when legal), Snorlax and
-     Greninja before a plain Wild, and first of all when the next player is close to
-     going out. After Greninja it names again the colour it holds most.
+  3. Wild-type cards: Wild Shuffle Hands when it holds more cards than the average
+     opponent, Wild Customizable (``swap_hands``) when an opponent holds fewer cards than
+     it will, otherwise both are kept like a plain Wild; Wild Draw Four (when legal),
+     Snorlax, Greninja and Powers of Grayskull before a plain Wild, and first of all
+     when the next player is close to going out. (Playing Grayskull at once made rounds
+     of 5 players loop: every reshuffle handed the last Grayskull back to be played
+     again, and a quarter of the rounds reached max_turns.) After Greninja it names
+     again the colour it holds most.
   4. It names the colour it holds most (ties broken uniformly), and swaps hands with the
      opponent holding the fewest cards (the first in the direction of play on ties).
   5. It always plays a legal drawn card, always jumps in (probability ``jump``), and
@@ -159,10 +161,8 @@ def _heuristic_score(g, rules, hands, hinfo, points, p, k, danger):
             fewest = min(fewest, hinfo[q, H_TOTAL])
     if k >= N_COLOURED:
         base = -1000.0  # a plain wild is kept for when nothing else fits
-        if k == WILD_DRAW_FOUR or k == SNORLAX or k == GRENINJA:
+        if k == WILD_DRAW_FOUR or k == SNORLAX or k == GRENINJA or k == GRAYSKULL:
             base = -900.0 + (3000.0 if danger else 0.0)
-        elif k == GRAYSKULL:  # every opponent draws 3: worth playing at once
-            base = 500.0 + (3000.0 if danger else 0.0)
         elif k == SHUFFLE_HANDS and mine * (n - 1) > others + (n - 1):
             base = 600.0  # more cards than the average opponent: even the hands out
         elif k == CUSTOMIZABLE and rules[R_BLANK_SWAP] == 1 and fewest < mine:

@@ -152,9 +152,10 @@ def win(g, hands, hinfo, pile, disc, st, trace, p):
     """5: ``p`` has no cards; the next player first draws any pending penalty."""
     if g[G_PEND_DRAW] > 0:
         nxt = seat(p, g[G_DIR], g[G_N])
-        trace_event(g, trace, hands, E_PENALTY, nxt, -1, 0, g[G_PEND_DRAW])
-        draw_n(g, hands, hinfo, pile, disc, st, trace, nxt, g[G_PEND_DRAW])
+        amount = g[G_PEND_DRAW]
         g[G_PEND_DRAW] = 0
+        trace_event(g, trace, hands, E_PENALTY, nxt, -1, 0, amount)
+        draw_n(g, hands, hinfo, pile, disc, st, trace, nxt, amount)
     g[G_OVER] = OVER_WON
     g[G_WINNER] = p
 

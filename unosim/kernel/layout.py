@@ -59,7 +59,7 @@ G_UNO_PENALTIES = 23
 G_POINTS = 24
 G_DECK_N = 25
 G_SCRIPTED = 26  # draws take the pile's last card instead of a random one
-G_TRACE_N = 27  # events written so far (trace mode, see trace.py)
+G_TRACE_N = 27  # events so far, written or not (trace mode, see trace.py)
 N_G = 28
 
 # -- hand summary hinfo[seat, :] ---------------------------------------------------------
@@ -111,7 +111,7 @@ EV_TYPE = 0
 EV_SEAT = 1  # who acted (-1 for the table)
 EV_KIND = 2  # the card (or the colour named, for E_COLOUR), else -1
 EV_FLAGS = 3
-EV_AUX = 4  # a number: cards moved, the swap target, the points of a win...
+EV_AUX = 4  # a number: cards moved, the swap target, the penalty drawn...
 EV_TOP = 5
 EV_COLOUR = 6
 EV_DIR = 7
@@ -145,7 +145,7 @@ E_SHUFFLE = 19  # Wild Shuffle Hands dealt every hand anew
 E_SNORLAX = 20  # seat's Snorlax turn begins (draws follow)
 E_DISCARD = 21  # Snorlax victim discarded aux cards of the named colour; kind = new top
 E_GRENINJA = 22  # seat's Greninja turn begins (draws follow)
-E_WIN = 23  # seat has no cards; aux = the round's points
+E_WIN = 23  # seat has no cards (the round's points are in its row)
 E_TRUNCATED = 24  # max_turns reached
 E_EFFECT = 25  # seat's Skip/Reverse/Draw Two/Wild Draw Four/Snorlax/Greninja/Grayskull acts
 EVENT_NAMES = {v: k[2:].lower() for k, v in list(globals().items())

@@ -38,8 +38,12 @@ from .layout import (
 
 @hot
 def trace_event(g, trace, hands, typ, p, k, flags, aux):
+    cap = trace.shape[0]
+    if cap == 0:
+        return
     i = g[G_TRACE_N]
-    if i < trace.shape[0]:
+    g[G_TRACE_N] = i + 1  # counts every event, so a caller can retry with room for all
+    if i < cap:
         trace[i, EV_TYPE] = typ
         trace[i, EV_SEAT] = p
         trace[i, EV_KIND] = k
@@ -57,4 +61,3 @@ def trace_event(g, trace, hands, typ, p, k, flags, aux):
         for q in range(g[G_N]):
             for kk in range(N_KINDS):
                 trace[i, EV_HANDS + q * N_KINDS + kk] = hands[q, kk]
-        g[G_TRACE_N] = i + 1

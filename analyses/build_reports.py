@@ -1,0 +1,62 @@
+"""Build report pages in one process, or just the index.
+
+Usage: python analyses/build_reports.py [NAME ...] [--scale S] [--out reports] [--results DIR]
+       python analyses/build_reports.py --index [--out reports]
+
+NAME is a page (seats, length, points, stacking, house-rules, editions; default: all).
+`make reports` runs one script per page instead (analyses/<name>.py, with `-` as `_`),
+so that a page is rebuilt only when its inputs change.
+"""
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+if str(HERE) not in sys.path:
+    sys.path.insert(0, str(HERE))
+
+import common  # noqa: E402
+
+
+def module_name(page: str) -> str:
+    """The script of a page: ``house-rules`` -> ``house_rules``."""
+    return page.replace("-", "_")
+
+
+def build_all(names=common.ANALYSES, scale: float = 1.0, out: Path | None = None,
+              results: Path | None = None, threads: int | None = None,
+              quiet: bool = False) -> list:
+    """Build every page in ``names`` (and the index); returns the pages."""
+    pages = []
+    for name in names:
+        if name not in common.ANALYSES:
+            raise SystemExit(f"unknown page {name!r} (pages: {', '.join(common.ANALYSES)})")
+        mod = importlib.import_module(module_name(name))
+        pages.append(common.build(name, mod.build, scale, out, results, threads, quiet))
+    return pages
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("names", nargs="*", help="pages to build (default: all)")
+    ap.add_argument("--scale", type=float, default=common.scale_default())
+    ap.add_argument("--out", type=Path, default=None)
+    ap.add_argument("--results", type=Path, default=None)
+    ap.add_argument("--threads", type=int, default=None)
+    ap.add_argument("--quiet", action="store_true")
+    ap.add_argument("--index", action="store_true", help="only rewrite the index")
+    a = ap.parse_args()
+    if a.index:
+        from unosim.report import write_index
+
+        write_index(a.out or common.ROOT / "reports", common.ANALYSES, common.INDEX_INTRO)
+        return
+    build_all(a.names or common.ANALYSES, a.scale, a.out, a.results, a.threads, a.quiet)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,51 @@
+"""Games per second of whole chunked runs (``unosim.run``), executor by executor.
+
+Unlike ``bench.py``, which times the kernel alone, this times what a study pays: chunks,
+blocks, aggregation and, with rows, Parquet parts. Local cluster start-up is left out.
+
+    .venv/bin/python benchmarks/bench_scaleout.py [--games 4000000]
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import tempfile
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__)
+    ap.add_argument("--games", type=int, default=4_000_000)
+    ap.add_argument("--chunk-games", type=int, default=1 << 20)
+    args = ap.parse_args()
+
+    import numba
+
+    import unosim
+
+    cores = numba.config.NUMBA_NUM_THREADS
+    kw = dict(rules="official", n_games=args.games, seed=12345,
+              chunk_games=args.chunk_games)
+    unosim.run(**{**kw, "n_games": 1000})  # compile / load the kernels
+    print(f"unosim.run, official, 4 random players, {args.games:,} games, "
+          f"chunks of {args.chunk_games:,}, {os.cpu_count()} cores")
+    rows = []
+    base = unosim.run(**kw, executor="serial", summary_only=True)
+    rows.append(("serial, summary-only", base))
+    rows.append((f"threads ({cores}), summary-only",
+                 unosim.run(**kw, executor="threads", summary_only=True)))
+    rows.append((f"dask LocalCluster ({cores} workers), summary-only",
+                 unosim.run(**kw, executor="dask", summary_only=True)))
+    with tempfile.TemporaryDirectory() as d:
+        rows.append((f"threads ({cores}), rows to Parquet parts",
+                     unosim.run(**kw, executor="threads", out=f"{d}/t")))
+        rows.append((f"dask LocalCluster ({cores} workers), rows to Parquet parts",
+                     unosim.run(**kw, executor="dask", out=f"{d}/d")))
+    for name, res in rows:
+        assert res.total == base.total  # same games, same aggregates
+        gps = res.total.games / res.seconds
+        print(f"  {name:48s} {gps:12,.0f} games/s  "
+              f"({gps * base.seconds / base.total.games:.2f}x serial)")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,188 @@
+"""Every analysis and report page built at a tiny scale into a temporary folder.
+
+Checks that each page exists in Markdown and HTML, references figures that exist, carries
+its provenance block, takes its numbers from the results, and that a rerun reuses the
+cached simulations and gives the same bytes. Also unit tests of unosim.report.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+import sys
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import unosim
+from unosim.report import PROVENANCE_HEADING, Page, ci, num, write_index
+
+ANALYSES_DIR = Path(__file__).resolve().parent.parent / "analyses"
+sys.path.insert(0, str(ANALYSES_DIR))
+
+import build_reports as report_build  # noqa: E402
+import common  # noqa: E402
+
+TINY = 0.0005  # 500 rounds where the default is 1,000,000; every run at least 200
+
+IMG = re.compile(r"!\[[^\]]*\]\(([^)]+)\)")
+LINK = re.compile(r"\]\(([^)#]+)\)")
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory):
+    out = tmp_path_factory.mktemp("reports")
+    cache = tmp_path_factory.mktemp("cache")
+    report_build.build_all(common.ANALYSES, TINY, out, cache, quiet=True)
+    return out, cache
+
+
+@pytest.mark.parametrize("name", common.ANALYSES)
+def test_page_exists_with_figures_and_provenance(built, name):
+    out, _ = built
+    md = (out / f"{name}.md").read_text()
+    assert md.startswith("# ") and "**Question.**" in md and "## Answer" in md
+    figures = IMG.findall(md)
+    assert len(figures) >= 2
+    for rel in figures:
+        png = out / rel
+        assert png.is_file() and png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+        assert b"matplotlib" not in png.read_bytes()  # no Software metadata
+    for rel in LINK.findall(md):  # every local link resolves (figures, CSV tables)
+        if not rel.startswith("http"):
+            assert (out / rel).exists(), rel
+    assert any(r.endswith(".csv") for r in LINK.findall(md))
+    # provenance: how to rebuild, versions, seeds, games, rule hashes
+    prov = md.split(f"## {PROVENANCE_HEADING}", 1)[1]
+    assert f"make report-{name} SCALE={TINY:g}" in prov
+    assert f"unosim: {unosim.__version__}" in prov and "RNG" in prov
+    assert f"root seed: {common.SEED}" in prov and "simulated:" in prov
+    assert re.search(r"`[0-9a-f]{16}`", md)  # a rules hash
+    meta = json.loads((out / name / "page.json").read_text())
+    assert meta["headline"] and meta["headline"] in md
+
+
+@pytest.mark.parametrize("name", common.ANALYSES)
+def test_html_is_self_contained(built, name):
+    out, _ = built
+    html = (out / f"{name}.html").read_text()
+    assert html.startswith("<!DOCTYPE html>") and PROVENANCE_HEADING in html
+    srcs = re.findall(r'src="([^"]+)"', html)
+    assert srcs and all(s.startswith("data:image/png;base64,") for s in srcs)
+    assert "<link" not in html and "<script" not in html
+    n_md = len(IMG.findall((out / f"{name}.md").read_text()))
+    assert len(srcs) == n_md
+
+
+def test_index_lists_every_page(built):
+    out, _ = built
+    index = (out / "index.md").read_text()
+    for name in common.ANALYSES:
+        assert f"]({name}.md)" in index and f"({name}.html)" in index
+    assert 'href="seats.html"' in (out / "index.html").read_text()
+
+
+def test_numbers_come_from_the_results(built):
+    out, cache = built
+    # the editions page quotes official's mean turns at 4 players from its cached run
+    ctx = common.Context("editions", TINY, out, cache, quiet=True)
+    df = ctx.standard("official", 4)
+    assert all(r.cached for r in ctx.runs)
+    m = df["turns"].to_numpy(float)
+    lo, hi = unosim.stats.mean_ci(m)[1:]
+    assert ci(m.mean(), lo, hi) in (out / "editions.md").read_text()
+    # the games count stated in the provenance table is the run's
+    assert f"{len(df):,} rounds" in (out / "editions.md").read_text()
+
+
+def test_rerun_reuses_the_cache_and_gives_the_same_bytes(built, tmp_path, monkeypatch):
+    out, cache = built
+
+    def no_simulation(*args, **kwargs):
+        raise AssertionError("a cached run was simulated again")
+
+    import importlib
+
+    # `unosim.simulate` is also the name of the function: take the modules themselves
+    monkeypatch.setattr(importlib.import_module("unosim.simulate"), "iter_frames",
+                        no_simulation)
+    monkeypatch.setattr(importlib.import_module("unosim.match"), "run_matches", no_simulation)
+    for name in ("seats", "points"):
+        report_build.build_all([name], TINY, tmp_path, cache, quiet=True)
+        assert (tmp_path / f"{name}.md").read_text() == (out / f"{name}.md").read_text()
+        assert (tmp_path / f"{name}.html").read_bytes() == (out / f"{name}.html").read_bytes()
+        for png in (out / name).glob("*.png"):
+            assert (tmp_path / name / png.name).read_bytes() == png.read_bytes()
+
+
+def test_cache_key_ignores_the_display_name_only(tmp_path):
+    ctx = common.Context("t", 1.0, tmp_path / "r", tmp_path / "c", quiet=True)
+    a = ctx.rounds("stacking", 3, 200)
+    b = ctx.rounds(unosim.resolve("official", "stacking=same"), 3, 200)  # same content
+    assert [r.cached for r in ctx.runs] == [False, True]
+    pd.testing.assert_frame_equal(a, b)
+    ctx.rounds("stacking", 3, 200, seed=common.SEED + 1)  # another seed: another run
+    ctx.rounds("stacking", 3, 201)  # another size: another run
+    assert [r.cached for r in ctx.runs] == [False, True, False, False]
+    assert len({r.key for r in ctx.runs}) == 3
+    assert len(list((tmp_path / "c").glob("rounds-*.parquet"))) == 3
+
+
+def test_scale_sets_the_games():
+    ctx = common.Context("t", 0.5)
+    assert ctx.games(1_000_000) == 500_000
+    assert common.Context("t", 10).games(250_000) == 2_500_000
+    assert common.Context("t", 1e-9).games(1_000_000) == common.MIN_GAMES
+
+
+# -------------------------------------------------------------------- unosim.report
+
+
+def test_formatting_of_numbers():
+    assert ci(0.25941, 0.2585, 0.26031, 4) == "0.2594 [0.2585, 0.2603]"
+    assert ci(-1.5, -2.0, -1.0, 2, sign=True) == "−1.50 [−2.00, −1.00]"
+    assert ci(5.0, -math.inf, math.inf, 0) == "5 [−∞, ∞]"
+    assert num(1234567.891, 1) == "1,234,567.9" and num(float("nan")) == "n/a"
+
+
+def test_page_renders_markdown_and_html(tmp_path):
+    import matplotlib.pyplot as plt
+
+    page = Page("demo", "A <demo>", "Is `x` > 1?", tmp_path)
+    page.para("See **this** and [that](other.md); a|b")
+    page.table(pd.DataFrame({"a": ["x|y"], "b": ["1"]}))
+    fig, ax = plt.subplots()
+    ax.plot([0, 1], [0, 1])
+    page.figure(fig, "line", "a line")
+    with pytest.raises(ValueError, match="provenance"):
+        page.write()
+    page.provenance(["make x"], {"seed": "1"}, pd.DataFrame())
+    md_path, html_path = page.write()
+    md, html = md_path.read_text(), html_path.read_text()
+    assert "| x\\|y | 1 |" in md and "![a line](demo/line.png)" in md
+    assert "<h1>A &lt;demo&gt;</h1>" in html and "<code>x</code> &gt; 1" in html
+    assert '<a href="other.html">that</a>' in html and "<strong>this</strong>" in html
+    first = (tmp_path / "demo" / "line.png").read_bytes()
+    fig, ax = plt.subplots()
+    ax.plot([0, 1], [0, 1])
+    page.figure(fig, "line", "a line")
+    assert (tmp_path / "demo" / "line.png").read_bytes() == first  # deterministic PNG
+    md_i, _ = write_index(tmp_path, ["demo"])
+    assert "[A <demo>](demo.md)" in md_i.read_text()
+
+
+def test_describe_counts_truncated_rounds():
+    df = pd.DataFrame({"winner": [0, 1, -1, 0], "turns": [10, 20, 5000, 30],
+                       "cards_played": [8, 15, 4000, 25], "cards_drawn": [1, 2, 3, 4],
+                       "reshuffles": [0, 0, 9, 0], "points": [50, 100, 0, 250],
+                       "max_stack": [0, 2, 4, 8], "truncated": [False, False, True, False]})
+    s = common.describe(df, 2)
+    assert (s["games"], s["completed"], s["truncated"]) == (4, 3, 1)
+    assert s["seat0"][0] == 0.5 and s["trunc_rate"][0] == 0.25
+    assert s["points_mean"][0] == pytest.approx(400 / 3)  # completed rounds only
+    assert s["points_ge_100"][0] == pytest.approx(2 / 3)
+    assert s["turns_mean"][0] == pytest.approx(np.mean([10, 20, 5000, 30]))
+    assert s["stack_ge_8"][0] == 0.25

@@ -1,0 +1,471 @@
+"""Replays: one round of any run, played again by the same kernel with its trace on.
+
+Every game's random streams depend only on (seed, game index), so game ``G`` of a run is
+played again exactly, alone, without rerunning the run. The trace (one row per atomic
+step, see ``kernel.layout``) becomes a list of events, printed as text (one line per
+event, cards written ``R7``, ``G+2``, ``W+4→blue``) or as JSON for other tools, and is
+judged move by move by the independent checker (:mod:`unosim.checker`).
+
+    rp = replay("stacking", players=4, strategies="random", seed=1, game=0)
+    print(format_text(rp, hands=True))
+"""
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from .cards import COLOURS, N_COLOURED, N_KINDS, N_RANKS, kind_name, parse_kind
+from .checker import Violation, check_trace, strict_seats
+from .kernel import layout as L
+from .results import rounds_frame
+from .rules import OFFICIAL, RuleSet, apply
+from .simulate import Job, make_job
+
+# section 6 columns compared between a replay and the results file it comes from
+_COMPARED = list(L.FIXED_COLUMNS)
+
+
+class ReplayError(ValueError):
+    """A replay that cannot be made as asked; the message (one line) says why."""
+
+
+@dataclass
+class Replay:
+    """Game ``game`` of a run: its record (RULES.md section 6) and its trace."""
+
+    rules: RuleSet
+    n_players: int
+    labels: tuple[str, ...]
+    seed: int
+    game: int
+    out: np.ndarray  # int32[N_COLS], the kernel's record of the round
+    trace: np.ndarray  # int16[events, EV_W]
+    violations: list[Violation] = field(default_factory=list)
+
+    @property
+    def row(self) -> dict:
+        """The round's row as ``unosim.simulate`` gives it (``game`` first)."""
+        df = rounds_frame(self.out[None, :], self.n_players, self.game)
+        return {k: (bool(v) if k == "truncated" else int(v))
+                for k, v in df.iloc[0].to_dict().items()}
+
+    def check(self) -> list[Violation]:
+        """Run the move checker (strict for seats playing plain ``random``)."""
+        self.violations = check_trace(self.trace, self.rules, self.n_players, row=self.out,
+                                      strict=strict_seats(self.labels))
+        return self.violations
+
+
+def trace_round(rules: RuleSet, n_players: int, sid: np.ndarray, sparams: np.ndarray,
+                seed: int, game: int, capacity: int = 4096) -> tuple[np.ndarray, np.ndarray]:
+    """Play game ``game`` of the run with root ``seed`` exactly as ``run_rounds`` does,
+    with its trace; returns ``(record int32[N_COLS], trace int16[events, EV_W])``.
+
+    The trace buffer grows until the whole round fits (a full buffer may have cut it)."""
+    from .kernel.batch import run_one
+
+    deck = rules.deck_counts()
+    order = np.repeat(np.arange(N_KINDS), deck).astype(np.int8)
+    ra, pts = rules.to_array(), rules.points_table()
+    while True:
+        out, *_, trace = run_one(ra, sid, sparams, deck, pts, n_players, seed, game, order,
+                                 0, capacity)
+        if len(trace) < capacity:
+            return out, trace
+        capacity *= 4
+
+
+def replay_job(job: Job, game: int) -> Replay:
+    """Game ``game`` (absolute index) of the run ``job`` describes, checked."""
+    if isinstance(game, bool) or not isinstance(game, (int, np.integer)) or game < 0:
+        raise ReplayError(f"game must be a whole number >= 0, got {game!r}")
+    out, trace = trace_round(job.rules, job.n_players, job.sid, job.sparams, job.seed,
+                             int(game))
+    rp = Replay(job.rules, job.n_players, tuple(job.labels), job.seed, int(game), out, trace)
+    rp.check()
+    return rp
+
+
+def replay(rules="official", players: int = 4, strategies="random", seed: int = 0,
+           game: int = 0, house=None) -> Replay:
+    """Game ``game`` of ``unosim simulate`` with these arguments, replayed and checked."""
+    return replay_job(make_job(rules, 1, players, strategies, seed, house), game)
+
+
+# -- from a results file -----------------------------------------------------------------
+def rules_from_manifest(manifest: dict) -> RuleSet:
+    """The rule set a run used, from its manifest's ``rules_toml`` (hash checked)."""
+    import tomllib
+
+    try:
+        data = tomllib.loads(manifest["rules_toml"])
+    except (KeyError, TypeError, tomllib.TOMLDecodeError) as e:
+        raise ReplayError(f"the manifest has no readable rules ({e})") from None
+    name = data.pop("name", manifest.get("rules_name", "rules"))
+    rs = apply(OFFICIAL, data, name=name, coerce=False)
+    want = manifest.get("rules_hash")
+    if want is not None and rs.hash() != want:
+        raise ReplayError(f"the manifest's rules hash to {rs.hash()}, not {want}: this "
+                          "unosim reads them differently")
+    return rs
+
+
+def read_runs(path: str | Path) -> pd.DataFrame:
+    """The rounds of a results file (``simulate --out FILE.parquet``) or dataset folder
+    (``--out DIR``), the manifest in ``df.attrs['manifest']``."""
+    p = Path(path)
+    if not p.exists():
+        raise ReplayError(f"--from {p}: no such file or folder")
+    if p.is_dir():
+        from .dataset import read_dataset
+
+        df = read_dataset(p, allow_incomplete=True)
+    else:
+        from .results import read_results
+
+        try:
+            df = read_results(p)
+        except Exception as e:  # no manifest, not Parquet, unreadable ...
+            raise ReplayError(f"--from {p}: cannot read it as a results file "
+                              f"({e.__class__.__name__}: {_first_line(e)})") from None
+    m = df.attrs.get("manifest") or {}
+    if m.get("kind") == "matches":
+        raise ReplayError(f"--from {p}: a match file; replay reads single-round results "
+                          "(unosim simulate --out)")
+    missing = [k for k in ("rules_toml", "seed", "players", "strategies") if k not in m]
+    if missing or "game" not in df.columns:
+        raise ReplayError(f"--from {p}: not a unosim results file (its manifest lacks "
+                          f"{', '.join(missing) or 'nothing'}; game column "
+                          f"{'present' if 'game' in df.columns else 'missing'})")
+    return df
+
+
+def _first_line(e: BaseException) -> str:
+    text = str(e).strip()
+    return text.splitlines()[0] if text else e.__class__.__name__
+
+
+def select_games(df: pd.DataFrame, where: str | None, limit: int) -> pd.DataFrame:
+    """The first ``limit`` rounds matching ``where`` (a ``DataFrame.query`` expression)."""
+    if isinstance(limit, bool) or not isinstance(limit, int) or limit < 1:
+        raise ReplayError(f"--limit must be a whole number >= 1, got {limit!r}")
+    return df[matching(df, where)].head(limit)
+
+
+def matching(df: pd.DataFrame, where: str | None) -> pd.Series:
+    """Which rounds satisfy ``where``, a pandas expression on the columns
+    (``DataFrame.eval`` syntax, as ``DataFrame.query``: ``max_stack >= 12 and winner == 0``)."""
+    if where is None or not where.strip():
+        return pd.Series(True, index=df.index)
+    try:
+        mask = df.eval(where)
+    except Exception as e:  # pandas raises many kinds: syntax, names, types
+        raise ReplayError(f"--where {where!r}: {e.__class__.__name__}: "
+                          f"{_first_line(e)}") from None
+    if not (isinstance(mask, pd.Series) and mask.dtype == bool and mask.index.equals(df.index)):
+        raise ReplayError(f"--where {where!r} is not a condition (true or false for each "
+                          "round), e.g. 'max_stack >= 12'")
+    return mask
+
+
+def replays_from(path: str | Path, where: str | None = None, limit: int = 1
+                 ) -> tuple[list[Replay], int]:
+    """Replay the first ``limit`` games of a results file matching ``where``.
+
+    Returns the replays and the number of matching games. Each replay is checked to
+    give the row the file holds (else the kernel or the RNG changed since the run)."""
+    from .kernel.rng import RNG_VERSION
+
+    df = read_runs(path)
+    m = df.attrs["manifest"]
+    if m.get("rng", RNG_VERSION) != RNG_VERSION:
+        raise ReplayError(f"--from {path}: made with RNG {m['rng']!r}; this unosim uses "
+                          f"{RNG_VERSION!r}, so its games cannot be replayed")
+    sel = select_games(df, where, limit)
+    matched = int(matching(df, where).sum())
+    rules = rules_from_manifest(m)
+    job = make_job(rules, 1, int(m["players"]), list(m["strategies"]), int(m["seed"]))
+    out = []
+    for _, r in sel.iterrows():
+        rp = replay_job(job, int(r["game"]))
+        mine = rp.row
+        diff = [c for c in _COMPARED if c in r.index and int(r[c]) != int(mine[c])]
+        if diff:
+            c = diff[0]
+            raise ReplayError(f"game {rp.game} replays differently from {path} ({c} "
+                              f"{mine[c]} now, {int(r[c])} in the file): the kernel changed "
+                              f"since the run (unosim {m.get('unosim_version', '?')})")
+        out.append(rp)
+    return out, matched
+
+
+# -- events ------------------------------------------------------------------------------
+def _hand(counts) -> list[str]:
+    return [kind_name(k) for k in range(N_KINDS) for _ in range(int(counts[k]))]
+
+
+def events(trace: np.ndarray, n_players: int, with_hands: bool = True) -> list[dict]:
+    """The trace as a list of events (dicts, JSON-ready), each with the state after it.
+
+    Keys: ``i`` (row), ``event`` (``play``, ``drew``, ...), ``seat`` (None for the
+    table), then by event: ``card``, ``colour_named``, ``bluff``, ``caught``, ``with``
+    (swap), ``cards`` (penalty, UNO, reshuffle, discard), ``position`` (return); then
+    ``top``, ``colour``, ``direction`` (1 clockwise, -1 counter-clockwise),
+    ``pending_draw``, ``pending_skips``, ``pending_special``, ``turns``, ``draw_pile``,
+    ``discard_pile`` and, with ``with_hands``, ``hands`` (a list of card names per seat).
+    """
+    rows = trace.tolist()
+    out = []
+    started = False
+    for i, r in enumerate(rows):
+        typ, seat, k, flags, aux = r[L.EV_TYPE], r[L.EV_SEAT], r[L.EV_KIND], r[L.EV_FLAGS], \
+            r[L.EV_AUX]
+        name = L.EVENT_NAMES.get(typ, f"event{typ}")
+        e: dict = {"i": i, "event": name, "seat": seat if seat >= 0 else None}
+        if typ == L.E_COLOUR:
+            e["colour_named"] = COLOURS[k] if 0 <= k < 4 else k
+        elif 0 <= k < N_KINDS:
+            e["card"] = kind_name(k)
+        if typ == L.E_PLAY:
+            e["bluff"] = bool(flags & L.F_BLUFF)
+        elif typ == L.E_CHALLENGE:
+            e["caught"] = bool(flags & L.F_CAUGHT)
+        elif typ == L.E_SWAP:
+            e["with"] = aux
+        elif typ in (L.E_PENALTY, L.E_UNO, L.E_RESHUFFLE, L.E_DISCARD):
+            e["cards"] = aux
+        elif typ == L.E_RETURN:
+            e["position"] = aux
+        if typ not in (L.E_DEAL, L.E_RETURN):
+            started = True
+        top = r[L.EV_TOP]
+        e.update(
+            top=kind_name(top) if started else None,
+            colour=COLOURS[r[L.EV_COLOUR]] if started else None,
+            direction=r[L.EV_DIR], pending_draw=r[L.EV_PEND], pending_skips=r[L.EV_SKIP],
+            pending_special=kind_name(r[L.EV_SPECIAL]) if r[L.EV_SPECIAL] >= 0 else None,
+            turns=r[L.EV_TURN], draw_pile=r[L.EV_PILE], discard_pile=r[L.EV_DISC])
+        if with_hands:
+            e["hands"] = [_hand(r[L.EV_HANDS + q * N_KINDS:L.EV_HANDS + (q + 1) * N_KINDS])
+                          for q in range(n_players)]
+        out.append(e)
+    return out
+
+
+def to_json(rp: Replay) -> dict:
+    """A replay as one JSON-ready object: how it was made, its row, events, violations."""
+    return {
+        "rules": rp.rules.name, "rules_hash": rp.rules.hash(), "players": rp.n_players,
+        "strategies": list(rp.labels), "seed": rp.seed, "game": rp.game,
+        "row": rp.row,
+        "events": events(rp.trace, rp.n_players),
+        "violations": [{"row": v.row, "message": v.message} for v in rp.violations],
+    }
+
+
+def dumps_json(rp: Replay) -> str:
+    return json.dumps(to_json(rp), ensure_ascii=False, separators=(",", ":"))
+
+
+# -- text --------------------------------------------------------------------------------
+def _wild(card: str, colour: str) -> str:
+    return f"{card}→{colour}"
+
+
+def _describe(e: dict, nxt: dict | None, row: dict, n: int) -> tuple[str, bool]:
+    """One event's text; True when it also tells the next (colour) event."""
+    ev, card = e["event"], e.get("card")
+    seat = e["seat"]
+    merged = (nxt is not None and nxt["event"] == "colour" and nxt["seat"] == seat
+              and card is not None and ev in ("play", "drawn", "stack", "extra"))
+    shown = _wild(card, nxt["colour_named"]) if merged else card
+    dirname = "clockwise" if e["direction"] == 1 else "counter-clockwise"
+    if ev == "deal":
+        sizes = {len(h) for h in e["hands"]}
+        each = f"{sizes.pop()} cards" if len(sizes) == 1 else "cards"
+        return f"deal: {each} to each of {n} players", False
+    if ev == "return":
+        return f"{card} turned first goes back into the draw pile", False
+    if ev == "start":
+        return f"first card {e['top']}: seat {seat} plays first, {dirname}", False
+    if ev == "play":
+        return f"plays {shown}" + ("  (a bluff)" if e.get("bluff") else ""), merged
+    if ev == "drawn":
+        return f"plays the card drawn, {shown}", merged
+    if ev == "stack":
+        return f"stacks {shown}", merged
+    if ev == "jump":
+        return f"jumps in with {card}", False
+    if ev == "extra":
+        return f"adds {shown}", merged
+    if ev == "colour":
+        return f"names {e['colour_named']}", False
+    if ev == "draw":
+        return "draws instead of playing", False
+    if ev == "drew":
+        return f"gets {card}", False
+    if ev == "reshuffle":
+        return f"reshuffle: {e['cards']} discarded cards become the draw pile", False
+    if ev == "penalty":
+        return f"takes the penalty: draws {e['cards']}, loses the turn", False
+    if ev == "skipped":
+        return "is skipped", False
+    if ev == "challenge":
+        return ("challenges the W+4: a bluff, its player draws 4" if e["caught"]
+                else "challenges the legal W+4: draws 4 + penalty, no turn"), False
+    if ev == "uno":
+        return f"forgot to call UNO, caught: draws {e['cards']}", False
+    if ev == "swap":
+        return f"swaps hands with seat {e['with']}", False
+    if ev == "rotate":
+        return f"every hand passes on, {dirname}", False
+    if ev == "shuffle":
+        return "all hands shuffled and dealt from the next player", False
+    if ev == "snorlax":
+        return f"Snorlax: draws 3, then discards every {e['colour']} card", False
+    if ev == "discard":
+        return f"discards {e['cards']} {e['colour']} card(s); {card} on top", False
+    if ev == "greninja":
+        return f"Greninja: draws until a {e['colour']} card", False
+    if ev == "win":
+        return f"wins the round: {row['points']} points", False
+    if ev == "truncated":
+        return f"max_turns reached after {e['turns']} turns: no winner", False
+    if ev == "effect":
+        return _effect_text(e, n), False
+    return ev, False
+
+
+def _effect_text(e: dict, n: int) -> str:
+    card = e["card"]
+    k = parse_kind(card)
+    if k < N_COLOURED:
+        r = k % N_RANKS
+        if r == 10 or (r == 11 and n == 2):
+            return f"{card}: the next player is skipped"
+        if r == 11:
+            d = "clockwise" if e["direction"] == 1 else "counter-clockwise"
+            return f"{card}: play goes {d}"
+        return f"{card}: the next player draws {e['pending_draw']} (pending)"
+    if card == "W+4":
+        return f"W+4: the next player draws {e['pending_draw']} (pending)"
+    if card == "PoG":
+        return "Powers of Grayskull: every other player draws 3"
+    return f"{card}: acts on the next player's turn"
+
+
+def _state(e: dict) -> str:
+    if e["top"] is None:
+        return f"pile {e['draw_pile']}"
+    parts = [f"{e['top']:<4} {e['colour']:<6} {'cw ' if e['direction'] == 1 else 'ccw'}",
+             f"pile {e['draw_pile']:>3}"]
+    if e["pending_draw"]:
+        parts.append(f"+{e['pending_draw']} pending")
+    if e["pending_skips"]:
+        parts.append(f"{e['pending_skips']} skip")
+    if e["pending_special"]:
+        parts.append(f"{e['pending_special']} pending")
+    return "  ".join(parts)
+
+
+def format_text(rp: Replay, hands: bool = False) -> str:
+    """The round as text: a header, one line per event, the result and the checker's
+    verdict. ``hands``: after each event, the hands it changed (all of them at the deal;
+    the drawer's at a draw)."""
+    n = rp.n_players
+    evs = events(rp.trace, n)
+    row = rp.row
+    lines = [
+        f"unosim replay: {rp.rules.name} (rules {rp.rules.hash()}), {n} players, "
+        f"strategies {','.join(rp.labels)}, seed {rp.seed}, game {rp.game}",
+        f"seat 0 acts first, seat {n - 1} deals; each line: row, turns taken, who, what "
+        "happened, then top card, colour, direction, draw pile, pending effects",
+        "",
+        f"{'row':>4} {'turn':>4}  {'who':<7} {'event':<52} state after",
+    ]
+    skip_next = False
+    prev_hands = None
+    for j, e in enumerate(evs):
+        if skip_next:
+            skip_next = False
+            prev_hands = e["hands"]
+            continue
+        nxt = evs[j + 1] if j + 1 < len(evs) else None
+        text, skip_next = _describe(e, nxt, row, n)
+        shown = nxt if skip_next else e
+        who = f"seat {e['seat']}" if e["seat"] is not None else "table"
+        lines.append(f"{e['i']:>4} {shown['turns']:>4}  {who:<7} {text:<52} {_state(shown)}")
+        if hands:
+            cur = shown["hands"]
+            for q in range(n):
+                changed = prev_hands is None or cur[q] != prev_hands[q]
+                if changed or (e["event"] == "draw" and q == e["seat"]):
+                    lines.append(f"{'':>18}seat {q} ({len(cur[q]):>2}): "
+                                 f"{' '.join(cur[q]) or '(no cards)'}")
+        prev_hands = shown["hands"]
+    lines.append("")
+    if row["truncated"]:
+        lines.append(f"result   truncated after {row['turns']} turns (max_turns): no winner")
+    else:
+        lines.append(f"result   seat {row['winner']} wins {row['points']} points after "
+                     f"{row['turns']} turns (seat {row['first_player']} played first)")
+    final = evs[-1]["hands"] if evs else [[] for _ in range(n)]
+    left = ", ".join(f"seat {q} {row[f'hand_size_{q}']} card"
+                     f"{'s' if row[f'hand_size_{q}'] != 1 else ''} "
+                     f"({row[f'hand_points_{q}']} pts)"
+                     for q in range(n) if q != row["winner"])
+    lines.append(f"left     {left}")
+    if hands:
+        for q in range(n):
+            if final[q]:
+                lines.append(f"         seat {q}: {' '.join(final[q])}")
+    lines.append(f"counts   cards played {row['cards_played']}, drawn {row['cards_drawn']}, "
+                 f"reshuffles {row['reshuffles']}, max stack {row['max_stack']}, challenges "
+                 f"{row['challenges']}, bluffs {row['bluffs']}, UNO penalties "
+                 f"{row['uno_penalties']}")
+    if rp.violations:
+        lines.append(f"checker  {len(rp.violations)} violation(s) of RULES.md:")
+        lines.extend(f"         {v}" for v in rp.violations)
+    else:
+        lines.append(f"checker  every one of the {len(evs)} events follows RULES.md "
+                     "(unosim.checker)")
+    return "\n".join(lines)
+
+
+# -- the command line ----------------------------------------------------------------------
+class NoMatch(ReplayError):
+    """No game of the results file matches the condition (not an input error)."""
+
+
+def plan_replays(rules: str | None = None, house: str | None = None,
+                 players: int | None = None, strategies: str | None = None,
+                 seed: int | None = None, game: int | None = None,
+                 source: str | Path | None = None, where: str | None = None,
+                 limit: int = 1) -> tuple[list[Replay], str]:
+    """What ``unosim replay`` replays: one game given by its run's arguments, or the first
+    ``limit`` games of a results file matching ``where``. Returns the replays and a note
+    (how many games matched, or ""). Raises ``ValueError`` (one line) on bad input."""
+    if source is None:
+        if where is not None:
+            raise ReplayError("--where needs --from FILE (a results file to pick games from)")
+        rp = replay(rules or "official", 4 if players is None else players,
+                    strategies or "random", 0 if seed is None else seed,
+                    0 if game is None else game, house)
+        return [rp], ""
+    given = [opt for opt, v in (("--rules", rules), ("--house", house), ("--players", players),
+                                ("--strategies", strategies), ("--seed", seed),
+                                ("--game", game)) if v is not None]
+    if given:
+        raise ReplayError(f"--from takes the rules, players, strategies and seed from the "
+                          f"file's manifest: drop {', '.join(given)} (pick games with "
+                          "--where, e.g. 'game == 17')")
+    reps, matched = replays_from(source, where, limit)
+    if not reps:
+        raise NoMatch(f"no game of {source} matches {where!r}")
+    cond = f"games matching {where!r}" if where and where.strip() else "games"
+    first = "the first" if len(reps) == 1 else f"the first {len(reps)}"
+    return reps, f"{source}: {matched:,} {cond}; replaying {first}"

@@ -1,0 +1,321 @@
+"""Report pages: Markdown with figures beside it, a self-contained HTML twin, an index.
+
+A :class:`Page` is a list of blocks (headings, paragraphs, lists, tables, figures, code),
+each rendered to both Markdown and HTML, so the two versions say the same thing. Figures
+are saved as PNG next to the Markdown (``<out>/<name>/<stem>.png``) with deterministic
+metadata, and embedded as base64 in the HTML, which then needs no other file. Paragraph
+text may use a small inline subset of Markdown: ``code``, ``**bold**`` and
+``[text](target)`` (a target ending in ``.md`` becomes ``.html`` in the HTML version).
+
+Numbers in the text are formatted by :func:`ci`, :func:`num` and :func:`pct` from the
+results, never typed by hand. Every page ends with a provenance block
+(:meth:`Page.provenance`): the command that rebuilds it, versions, seeds, and every
+simulation run it used, with rule hashes and games.
+"""
+from __future__ import annotations
+
+import base64
+import html
+import json
+import math
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pandas as pd
+
+__all__ = ["Page", "ci", "num", "pct", "pm", "savefig", "write_index", "PROVENANCE_HEADING",
+           "PAGE_META"]
+
+PROVENANCE_HEADING = "How this was produced"
+PAGE_META = "page.json"  # per page, beside its figures: title, question, headline
+
+# ------------------------------------------------------------------------ formatting
+
+
+def num(x: float, digits: int = 2, sign: bool = False) -> str:
+    """``x`` with ``digits`` decimals (thousands separated); infinities as ``∞``."""
+    if x is None or (isinstance(x, float) and math.isnan(x)):
+        return "n/a"
+    if math.isinf(x):
+        return "∞" if x > 0 else "−∞"
+    if float(f"{x:.{digits}f}") == 0.0:
+        x = 0.0  # no "−0.00"
+    text = f"{x:+,.{digits}f}" if sign else f"{x:,.{digits}f}"
+    return text.replace("-", "−")
+
+
+def ci(est: float, lo: float, hi: float, digits: int = 2, sign: bool = False) -> str:
+    """``est [lo, hi]``: an estimate and its interval."""
+    return f"{num(est, digits, sign)} [{num(lo, digits, sign)}, {num(hi, digits, sign)}]"
+
+
+def pm(half: float, digits: int = 2) -> str:
+    """``±half``: the half-width of an interval."""
+    return "±" + num(half, digits)
+
+
+def pct(x: float, digits: int = 1) -> str:
+    """``x`` as a percentage."""
+    return num(100.0 * x, digits) + "%"
+
+
+def savefig(fig, path: Path) -> Path:
+    """Save a matplotlib figure as PNG with deterministic metadata and close it."""
+    import matplotlib.pyplot as plt
+
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fig.savefig(path, format="png", dpi=100, metadata={"Software": None},
+                bbox_inches="tight")
+    plt.close(fig)
+    return path
+
+
+# --------------------------------------------------------------------- inline markup
+
+_CODE = re.compile(r"`([^`]+)`")
+_BOLD = re.compile(r"\*\*(.+?)\*\*")
+_LINK = re.compile(r"\[([^\]]+)\]\(([^)\s]+)\)")
+
+
+def _inline_html(text: str) -> str:
+    """The inline subset (code, bold, links) as HTML; everything else escaped."""
+    codes: list[str] = []
+
+    def keep(m: re.Match) -> str:
+        codes.append(f"<code>{html.escape(m.group(1))}</code>")
+        return f"\x00{len(codes) - 1}\x00"
+
+    text = _CODE.sub(keep, text)
+    text = html.escape(text, quote=False)
+    text = _BOLD.sub(r"<strong>\1</strong>", text)
+
+    def link(m: re.Match) -> str:
+        target = m.group(2)
+        if target.endswith(".md"):
+            target = target[:-3] + ".html"
+        return f'<a href="{html.escape(target)}">{m.group(1)}</a>'
+
+    text = _LINK.sub(link, text)
+    return re.sub("\x00(\\d+)\x00", lambda m: codes[int(m.group(1))], text)
+
+
+def _md_cell(text: str) -> str:
+    return str(text).replace("|", "\\|").replace("\n", " ")
+
+
+# ----------------------------------------------------------------------------- page
+
+
+@dataclass
+class _Block:
+    kind: str
+    data: dict
+
+
+@dataclass
+class Page:
+    """One report page.
+
+    Parameters
+    ----------
+    name : file stem of the page (``reports/<name>.md``); figures go to ``<out>/<name>/``.
+    title : the page title.
+    question : the question the page answers (one sentence).
+    out : the reports folder.
+    """
+
+    name: str
+    title: str
+    question: str
+    out: Path
+    headline: str = ""
+    blocks: list[_Block] = field(default_factory=list)
+    figures: list[Path] = field(default_factory=list)
+    has_provenance: bool = False
+
+    def __post_init__(self) -> None:
+        self.out = Path(self.out)
+
+    @property
+    def folder(self) -> Path:
+        """Where the page's figures and tables go."""
+        return self.out / self.name
+
+    # -- blocks -----------------------------------------------------------------------
+    def heading(self, text: str, level: int = 2) -> None:
+        self.blocks.append(_Block("heading", {"text": text, "level": level}))
+
+    def para(self, text: str) -> None:
+        self.blocks.append(_Block("para", {"text": text}))
+
+    def bullets(self, items: Iterable[str]) -> None:
+        self.blocks.append(_Block("bullets", {"items": list(items)}))
+
+    def code(self, text: str) -> None:
+        self.blocks.append(_Block("code", {"text": text}))
+
+    def table(self, df: pd.DataFrame, align: Sequence[str] | None = None) -> None:
+        """A table of preformatted cells (``df`` values become text as they are)."""
+        header = [str(c) for c in df.columns]
+        rows = [[str(v) for v in r] for r in df.itertuples(index=False)]
+        if align is None:
+            align = ["l"] + ["r"] * (len(header) - 1)
+        self.blocks.append(_Block("table", {"header": header, "rows": rows,
+                                            "align": list(align)}))
+
+    def figure(self, fig, stem: str, caption: str) -> Path:
+        """Save ``fig`` as ``<folder>/<stem>.png`` and show it with ``caption``."""
+        path = savefig(fig, self.folder / f"{stem}.png")
+        self.figures.append(path)
+        self.blocks.append(_Block("figure", {"path": path, "caption": caption}))
+        return path
+
+    def data(self, df: pd.DataFrame, stem: str, what: str) -> Path:
+        """Write ``df`` as ``<folder>/<stem>.csv`` and link it."""
+        path = self.folder / f"{stem}.csv"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        df.to_csv(path, index=False, float_format="%.6g", lineterminator="\n")
+        self.para(f"{what}: [`{self.name}/{stem}.csv`]({self.name}/{stem}.csv).")
+        return path
+
+    def provenance(self, commands: Sequence[str], facts: dict[str, str], runs: pd.DataFrame,
+                   notes: Sequence[str] = ()) -> None:
+        """The closing block: how to rebuild the page and what it was made from.
+
+        ``commands`` are equivalent ways to rebuild it; ``facts`` are shown as a list
+        (label -> value), ``runs`` as a table (one row per simulation), ``notes`` as
+        paragraphs after them.
+        """
+        self.heading(PROVENANCE_HEADING)
+        self.para("Rebuild with " + " or ".join(f"`{c}`" for c in commands) + ".")
+        self.bullets(f"{k}: {v}" for k, v in facts.items())
+        if len(runs):
+            self.table(runs, align=["l"] * len(runs.columns))
+        for n in notes:
+            self.para(n)
+        self.has_provenance = True
+
+    # -- rendering --------------------------------------------------------------------
+    def _rel(self, path: Path) -> str:
+        return path.relative_to(self.out).as_posix()
+
+    def markdown(self) -> str:
+        out = [f"# {self.title}", "", f"**Question.** {self.question}", ""]
+        for b in self.blocks:
+            d = b.data
+            if b.kind == "heading":
+                out += ["#" * d["level"] + " " + d["text"], ""]
+            elif b.kind == "para":
+                out += [d["text"], ""]
+            elif b.kind == "bullets":
+                out += [f"- {i}" for i in d["items"]] + [""]
+            elif b.kind == "code":
+                out += ["```", d["text"].rstrip("\n"), "```", ""]
+            elif b.kind == "table":
+                sep = {"l": "---", "r": "---:", "c": ":---:"}
+                out.append("| " + " | ".join(_md_cell(h) for h in d["header"]) + " |")
+                out.append("|" + "|".join(sep[a] for a in d["align"]) + "|")
+                out += ["| " + " | ".join(_md_cell(c) for c in r) + " |" for r in d["rows"]]
+                out.append("")
+            elif b.kind == "figure":
+                out += [f"![{d['caption']}]({self._rel(d['path'])})", "",
+                        f"*{d['caption']}*", ""]
+        return "\n".join(out).rstrip("\n") + "\n"
+
+    def html(self) -> str:
+        body = [f"<h1>{html.escape(self.title)}</h1>",
+                f"<p><strong>Question.</strong> {_inline_html(self.question)}</p>"]
+        for b in self.blocks:
+            d = b.data
+            if b.kind == "heading":
+                lv = d["level"]
+                body.append(f"<h{lv}>{html.escape(d['text'])}</h{lv}>")
+            elif b.kind == "para":
+                body.append(f"<p>{_inline_html(d['text'])}</p>")
+            elif b.kind == "bullets":
+                body.append("<ul>" + "".join(f"<li>{_inline_html(i)}</li>"
+                                             for i in d["items"]) + "</ul>")
+            elif b.kind == "code":
+                body.append(f"<pre><code>{html.escape(d['text'])}</code></pre>")
+            elif b.kind == "table":
+                cls = {"l": "", "r": ' class="r"', "c": ' class="c"'}
+                head = "".join(f"<th{cls[a]}>{_inline_html(h)}</th>"
+                               for h, a in zip(d["header"], d["align"]))
+                rows = "".join("<tr>" + "".join(f"<td{cls[a]}>{_inline_html(c)}</td>"
+                                                for c, a in zip(r, d["align"])) + "</tr>"
+                               for r in d["rows"])
+                body.append(f"<table><thead><tr>{head}</tr></thead><tbody>{rows}"
+                            "</tbody></table>")
+            elif b.kind == "figure":
+                data = base64.b64encode(Path(d["path"]).read_bytes()).decode("ascii")
+                cap = html.escape(d["caption"])
+                body.append(f'<figure><img alt="{cap}" src="data:image/png;base64,{data}">'
+                            f"<figcaption>{cap}</figcaption></figure>")
+        return _html_document(self.title, "\n".join(body))
+
+    def write(self) -> tuple[Path, Path]:
+        """Write ``<out>/<name>.md``, ``<out>/<name>.html`` and the page's metadata."""
+        if not self.has_provenance:
+            raise ValueError(f"page {self.name!r} has no provenance block")
+        self.out.mkdir(parents=True, exist_ok=True)
+        md, page_html = self.out / f"{self.name}.md", self.out / f"{self.name}.html"
+        md.write_text(self.markdown())
+        page_html.write_text(self.html())
+        self.folder.mkdir(parents=True, exist_ok=True)
+        meta = {"name": self.name, "title": self.title, "question": self.question,
+                "headline": self.headline, "figures": [self._rel(p) for p in self.figures]}
+        (self.folder / PAGE_META).write_text(json.dumps(meta, indent=1, ensure_ascii=False)
+                                             + "\n")
+        return md, page_html
+
+
+_CSS = """
+body{font-family:system-ui,-apple-system,"Segoe UI",sans-serif;max-width:62rem;margin:2rem auto;
+padding:0 1rem;line-height:1.5;color:#222}
+table{border-collapse:collapse;margin:1rem 0;font-size:.9rem}
+th,td{border:1px solid #ccc;padding:.2rem .5rem}th{background:#f3f3f3}
+td.r,th.r{text-align:right}td.c,th.c{text-align:center}
+code{background:#f3f3f3;padding:0 .2rem;border-radius:3px}
+pre{background:#f6f6f6;padding:.6rem;overflow-x:auto}
+figure{margin:1.5rem 0}img{max-width:100%}figcaption{font-style:italic;color:#555}
+"""
+
+
+def _html_document(title: str, body: str) -> str:
+    return ("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+            f"<title>{html.escape(title)}</title>\n<style>{_CSS}</style>\n</head>\n"
+            f"<body>\n{body}\n</body>\n</html>\n")
+
+
+# ---------------------------------------------------------------------------- index
+
+
+def write_index(out: Path, order: Sequence[str] = (), intro: str = "") -> tuple[Path, Path]:
+    """``<out>/index.md`` and ``index.html``: every page found in ``out`` (by its
+    ``<name>/page.json``), in ``order`` first, then by name; title, question, headline."""
+    out = Path(out)
+    metas = {}
+    for p in sorted(out.glob(f"*/{PAGE_META}")):
+        m = json.loads(p.read_text())
+        if (out / f"{m['name']}.md").exists():
+            metas[m["name"]] = m
+    names = [n for n in order if n in metas] + sorted(n for n in metas if n not in order)
+    md = ["# unosim reports", ""]
+    if intro:
+        md += [intro, ""]
+    body = ["<h1>unosim reports</h1>"] + ([f"<p>{_inline_html(intro)}</p>"] if intro else [])
+    for n in names:
+        m = metas[n]
+        md += [f"## [{m['title']}]({n}.md)", "", f"**Question.** {m['question']}", "",
+               f"**Answer.** {m['headline']}", "",
+               f"[Markdown]({n}.md) · [HTML]({n}.html)", ""]
+        body += [f'<h2><a href="{n}.html">{html.escape(m["title"])}</a></h2>',
+                 f"<p><strong>Question.</strong> {_inline_html(m['question'])}</p>",
+                 f"<p><strong>Answer.</strong> {_inline_html(m['headline'])}</p>"]
+    out.mkdir(parents=True, exist_ok=True)
+    md_path, html_path = out / "index.md", out / "index.html"
+    md_path.write_text("\n".join(md).rstrip("\n") + "\n")
+    html_path.write_text(_html_document("unosim reports", "\n".join(body)))
+    return md_path, html_path
