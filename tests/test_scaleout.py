@@ -369,7 +369,8 @@ def test_cli_bad_combinations(args, words, tmp_path, monkeypatch):
     assert list(tmp_path.iterdir()) == []
 
 
-def test_cli_unreachable_scheduler(tmp_path):
+def test_cli_unreachable_scheduler(tmp_path, monkeypatch):
+    monkeypatch.setattr("unosim.runner.CONNECT_TIMEOUT", "1s")
     r = _cli("--games", 100, "--scheduler", "tcp://127.0.0.1:9", "--out", tmp_path / "r")
     assert r.exit_code == 2
     assert "cannot reach the Dask scheduler at tcp://127.0.0.1:9" in r.stderr

@@ -27,7 +27,6 @@ def progress_bar(total: int, done: int = 0, enabled: bool = True
         ProgressColumn,
         TaskProgressColumn,
         TextColumn,
-        TimeElapsedColumn,
         TimeRemainingColumn,
     )
     from rich.text import Text
@@ -37,9 +36,9 @@ def progress_bar(total: int, done: int = 0, enabled: bool = True
             speed = task.finished_speed or task.speed
             return Text(f"{speed:,.0f} games/s" if speed else "- games/s")
 
-    columns = (TextColumn("simulating"), BarColumn(), TaskProgressColumn(),
+    columns = (BarColumn(bar_width=20), TaskProgressColumn(),
                TextColumn("{task.completed:,}/{task.total:,} games"), Rate(),
-               TimeElapsedColumn(), TextColumn("left"), TimeRemainingColumn())
+               TimeRemainingColumn(), TextColumn("left"))  # fits in 80 columns
     with Progress(*columns, console=Console(stderr=True), transient=True,
                   speed_estimate_period=60.0) as bar:
         task = bar.add_task("simulating", total=total, completed=done)

@@ -41,6 +41,7 @@ EXECUTORS = ("serial", "threads", "dask")
 BLOCK = 1 << 18  # games per kernel call: ~45 MB of raw records, whatever the chunk
 CHUNK_ROWS = 1 << 20  # default games per Parquet part
 CHUNK_SUMMARY = 1 << 22  # default games per chunk with summary_only: few, small files
+CONNECT_TIMEOUT = "10s"  # to reach a running Dask scheduler
 
 # numba's workqueue threading layer aborts if two Python threads launch parallel
 # kernels at once; tasks of an in-process Dask cluster take turns through this lock.
@@ -158,7 +159,7 @@ def _connect(scheduler: str | None, client, workers: int | None, processes: bool
         return client, []
     if scheduler is not None:
         try:
-            c = Client(scheduler, timeout="10s")
+            c = Client(scheduler, timeout=CONNECT_TIMEOUT)
         except (OSError, TimeoutError) as e:
             raise ConnectionError(f"cannot reach the Dask scheduler at {scheduler}: {e}"
                                   ) from None
