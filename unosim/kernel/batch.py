@@ -20,6 +20,24 @@ from .round import play_round, record
 
 
 @njit(cache=True)
+def work_arrays(deck_n, capacity):
+    """The arrays one round is played in, for a deck of ``deck_n`` cards and a trace
+    of ``capacity`` rows (0: trace mode off). Allocated once per chunk, never per game.
+
+    Returns (g, hands, hinfo, pile, scratch, seq, disc, pen, st, trace)."""
+    return (np.zeros(N_G, dtype=np.int64),
+            np.zeros((MAX_PLAYERS, N_KINDS), dtype=np.int16),
+            np.zeros((MAX_PLAYERS, N_H), dtype=np.int16),
+            np.zeros(deck_n, dtype=np.int8),
+            np.zeros(deck_n, dtype=np.int8),
+            np.zeros(deck_n, dtype=np.int64),
+            np.zeros(N_KINDS, dtype=np.int16),
+            np.zeros(MAX_PLAYERS, dtype=np.int64),
+            np.zeros((N_STREAMS, 4), dtype=np.uint64),
+            np.zeros((capacity, EV_W), dtype=np.int16))
+
+
+@njit(cache=True)
 def run_chunk(rules, sid, sp, deck, points, n, seed, first_game, out, lo, hi):
     """Play games ``first_game + lo .. first_game + hi - 1`` into ``out[lo:hi]``.
 
@@ -33,16 +51,7 @@ def run_chunk(rules, sid, sp, deck, points, n, seed, first_game, out, lo, hi):
         for _ in range(deck[k]):
             order[m] = k
             m += 1
-    g = np.zeros(N_G, dtype=np.int64)
-    hands = np.zeros((MAX_PLAYERS, N_KINDS), dtype=np.int16)
-    hinfo = np.zeros((MAX_PLAYERS, N_H), dtype=np.int16)
-    pile = np.zeros(deck_n, dtype=np.int8)
-    scratch = np.zeros(deck_n, dtype=np.int8)
-    seq = np.zeros(deck_n, dtype=np.int64)
-    disc = np.zeros(N_KINDS, dtype=np.int16)
-    pen = np.zeros(MAX_PLAYERS, dtype=np.int64)
-    st = np.zeros((N_STREAMS, 4), dtype=np.uint64)
-    trace = np.zeros((0, EV_W), dtype=np.int16)  # trace mode off
+    g, hands, hinfo, pile, scratch, seq, disc, pen, st, trace = work_arrays(deck_n, 0)
     for i in range(lo, hi):
         seed_streams(st, seed, first_game + i, 0, S_SEAT0 + n)
         play_round(g, rules, sid, sp, deck, points, hands, hinfo, pile, disc, pen, scratch,
@@ -71,16 +80,7 @@ def run_one(rules, sid, sp, deck, points, n, seed, game, order, scripted, capaci
     card dealt first (``round.setup``). Returns (row int32[N_COLS], g, hands, hinfo, pile,
     disc, trace int16[events, EV_W])."""
     deck_n = order.size
-    g = np.zeros(N_G, dtype=np.int64)
-    hands = np.zeros((MAX_PLAYERS, N_KINDS), dtype=np.int16)
-    hinfo = np.zeros((MAX_PLAYERS, N_H), dtype=np.int16)
-    pile = np.zeros(deck_n, dtype=np.int8)
-    scratch = np.zeros(deck_n, dtype=np.int8)
-    seq = np.zeros(deck_n, dtype=np.int64)
-    disc = np.zeros(N_KINDS, dtype=np.int16)
-    pen = np.zeros(MAX_PLAYERS, dtype=np.int64)
-    st = np.zeros((N_STREAMS, 4), dtype=np.uint64)
-    trace = np.zeros((capacity, EV_W), dtype=np.int16)
+    g, hands, hinfo, pile, scratch, seq, disc, pen, st, trace = work_arrays(deck_n, capacity)
     out = np.zeros(N_COLS, dtype=np.int32)
     seed_streams(st, seed, game, 0, S_SEAT0 + n)
     play_round(g, rules, sid, sp, deck, points, hands, hinfo, pile, disc, pen, scratch, seq,

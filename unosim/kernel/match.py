@@ -32,6 +32,7 @@ import numpy as np
 from numba import njit
 
 from ..cards import N_KINDS
+from .batch import work_arrays
 from .jit import kernel
 from .layout import (
     C_HAND_POINTS,
@@ -39,13 +40,9 @@ from .layout import (
     C_POINTS,
     C_TRUNCATED,
     C_WINNER,
-    EV_W,
     MAX_PLAYERS,
     N_COLS,
-    N_G,
-    N_H,
     N_PARAMS,
-    N_STREAMS,
     R_ELIMINATION,
     R_ELIMINATION_SCORE,
     R_MAX_ROUNDS,
@@ -241,16 +238,7 @@ def _play_match(rules, sid, sp, deck, points, n, seed, m, orders, scripted, loca
 @njit(cache=True, nogil=True)
 def _matches(rules, sid, sp, deck, points, n, seed, lo, hi, orders, scripted):
     deck_n = orders.shape[1]
-    g = np.zeros(N_G, dtype=np.int64)
-    hands = np.zeros((MAX_PLAYERS, N_KINDS), dtype=np.int16)
-    hinfo = np.zeros((MAX_PLAYERS, N_H), dtype=np.int16)
-    pile = np.zeros(deck_n, dtype=np.int8)
-    scratch = np.zeros(deck_n, dtype=np.int8)
-    seq = np.zeros(deck_n, dtype=np.int64)
-    disc = np.zeros(N_KINDS, dtype=np.int16)
-    pen = np.zeros(MAX_PLAYERS, dtype=np.int64)
-    st = np.zeros((N_STREAMS, 4), dtype=np.uint64)
-    trace = np.zeros((0, EV_W), dtype=np.int16)  # trace mode off
+    g, hands, hinfo, pile, scratch, seq, disc, pen, st, trace = work_arrays(deck_n, 0)
     rsid = np.zeros(MAX_PLAYERS, dtype=np.int64)
     rsp = np.zeros((MAX_PLAYERS, N_PARAMS), dtype=np.float64)
     seat_player = np.full(MAX_PLAYERS, -1, dtype=np.int64)
