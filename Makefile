@@ -9,12 +9,13 @@ SEED  ?= 1
 SCALE ?= 1
 
 # report pages: reports/NAME.md (+ .html, figures in reports/NAME/) from analyses/NAME.py
-ANALYSES    := seats length points stacking house-rules editions
+ANALYSES    := seats length points stacking house-rules editions skill
 PAGES       := $(ANALYSES:%=reports/%.md)
 # what a page's numbers depend on (the simulation code and the report code)
 REPORT_DEPS := analyses/common.py unosim/report.py unosim/compare.py unosim/stats.py \
                unosim/cards.py unosim/strategies.py unosim/rules.py unosim/simulate.py \
-               unosim/results.py unosim/match.py $(wildcard unosim/kernel/*.py)
+               unosim/results.py unosim/match.py unosim/tournament.py unosim/tune.py \
+               $(wildcard unosim/kernel/*.py)
 SCALE_STAMP := results/reports/.scale
 
 .PHONY: help install test test-all bench demo lint clean reports FORCE
@@ -52,7 +53,7 @@ clean:  ## remove the venv, numba caches and results
 reports: $(PAGES)  ## build every report page and the index in reports/ (SCALE=10: ten times the games)
 	$(BIN)/python analyses/build_reports.py --index
 
-report-%: reports/%.md  ## build one page: make report-seats (length, points, stacking, house-rules, editions)
+report-%: reports/%.md  ## build one page: make report-seats (length, points, stacking, house-rules, editions, skill)
 	@:
 
 # a page is rebuilt when its script, the code behind it or SCALE changes; simulations

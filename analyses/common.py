@@ -37,7 +37,7 @@ from unosim.stats import mean_ci, quantile_ci, wilson_ci  # noqa: E402
 ROOT = Path(__file__).resolve().parent.parent
 SEED = 2026  # one root seed for every analysis: the same games under every rule set
 MIN_GAMES = 200  # floor of a scaled-down run (tests build every page at a tiny scale)
-ANALYSES = ("seats", "length", "points", "stacking", "house-rules", "editions")
+ANALYSES = ("seats", "length", "points", "stacking", "house-rules", "editions", "skill")
 # the RULES.md section 6 columns that are not per seat: one cached file serves every page
 ROUND_COLUMNS = ("game", "winner", "first_player", "turns", "cards_played", "cards_drawn",
                  "reshuffles", "points", "max_stack", "challenges", "bluffs",

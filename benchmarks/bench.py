@@ -87,6 +87,7 @@ def main() -> None:
     import numba
 
     from unosim.rules import PRESETS
+    from unosim.strategies import NAMES as strategy_names
 
     cores = numba.config.NUMBA_NUM_THREADS
     print(f"unosim benchmark: {os.cpu_count()} cores, numba {numba.__version__}, "
@@ -100,9 +101,12 @@ def main() -> None:
         g, ns = measure("official", 4, "random", args.games, th, args.repeat)
         print(f"official, 4 players, random, {th} threads: {g:12,.0f} games/s "
               f"{ns:6.1f} ns/turn  ({g / base1:.2f}x 1 thread)")
-    print(f"heuristic x4, official, 1 thread      : "
-          f"{measure('official', 4, 'heuristic', args.games, 1, args.repeat)[0]:12,.0f} "
-          "games/s")
+    print("\nstrategy (official, 4 players all playing it, 1 thread)  games/s  ns/turn  "
+          "vs random")
+    for name in strategy_names[1:]:
+        g, ns = measure("official", 4, name, args.games, 1, args.repeat)
+        print(f"  {name:22s} {g:12,.0f} {ns:8.1f}   {g / base1:6.2f}")
+    print()
     for th in sorted({1, cores}):  # issue: matches at >= 70% of the rounds' speed
         m, r, nr = measure_matches(args.games // 10, th, args.repeat)
         print(f"matches vs rounds, {th} thread{'s' if th > 1 else ' '}   : {m:12,.0f} rounds/s "

@@ -35,6 +35,7 @@ MIXES = [
     (3, "heuristic,random:bluff=0.3;challenge=0.5;forget_uno=0.3;stack=0.5;jump=0.5,random"),
     (5, "heuristic:bluff=0.2;forget_uno=0.2,random,heuristic,"
         "random:bluff=0.5;challenge=1;forget_uno=0.5,random"),
+    (4, "points-dumper,aggressive:bluff=0.3,colour-counter,weighted:forget_uno=0.3"),
 ]
 E = L  # event codes: E.E_PLAY ...
 

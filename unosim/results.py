@@ -95,3 +95,20 @@ def read_results(path: str | Path) -> pd.DataFrame:
     df = pd.read_parquet(path)
     df.attrs["manifest"] = read_manifest(path)
     return df
+
+
+def write_csv(df: pd.DataFrame, path: str | Path, manifest: dict) -> Path:
+    """Write a small table to CSV atomically, the manifest first as ``# `` comment lines
+    (``pd.read_csv(path, comment='#')`` reads the table back)."""
+    final = Path(path)
+    tmp = atomic_path(final)
+    try:
+        with open(tmp, "w") as f:
+            for line in json.dumps(manifest, sort_keys=True, indent=1).splitlines():
+                f.write(f"# {line}\n")
+            df.to_csv(f, index=False)
+        os.replace(tmp, final)
+    finally:
+        if tmp.exists():
+            tmp.unlink()
+    return final

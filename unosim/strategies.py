@@ -39,6 +39,48 @@ add bluffs, challenges and forgotten calls on top of that; its defaults are the 
      of the Wild Draw Four still held a card of the previous colour is above 1/3,
      where challenging costs 6 against 4 (estimated from the cards it cannot see).
 
+The weighted family (``points-dumper``, ``aggressive``, ``colour-counter``, ``weighted``)
+plays by one rule: every legal card is scored ``sum(weight[f] * feature[f])`` over the
+``FEATURES`` below and the best-scored card is played (the first in kind order on
+ties); it draws only with no legal card. The four differ only in their default weights,
+and every weight is a parameter (``weighted:scarce=3;attack=5``) or comes from a file
+that ``unosim tune`` writes (``weighted:FILE``). Features of playing card ``k``
+(``left`` = cards in hand after it, ``next`` = the next player, ``named`` = the colour it
+would name after a wild-type card):
+
+  points  points of ``k`` / 50 (the value got rid of);
+  colour  share of ``left`` in the colour in play after ``k`` (keeps control of it);
+  wild    1 for a wild-type card that attacks nobody (Wild, Shuffle Hands, Customizable);
+  action  1 for Skip, Reverse, Draw Two and the attacking wilds (Wild Draw Four,
+          Snorlax, Greninja, Powers of Grayskull);
+  attack  1 / cards of ``next`` for a card that hits ``next`` (Skip, Draw Two, Reverse
+          with 2 players, Wild Draw Four, Snorlax, Greninja; Grayskull: 1 / the fewest
+          cards of any opponent): large when ``next`` is about to go out;
+  switch  1 when the colour in play changes;
+  short   1 when the table has seen ``next`` draw on the colour in play after ``k``
+          (so ``next`` holds none of it: it drew on it, and since then has kept no
+          drawn card, drawn no penalty, and not swapped or been dealt new cards);
+  scarce  1/4 minus that colour's share of the coloured cards the player cannot see
+          (deck minus own hand minus the discard pile: card counting);
+  swap    cards a hand exchange would win, / 7 (a 7 under Seven-Zero and Customizable
+          ``swap_hands``: against the opponent with fewest cards; a 0: against the hand
+          received; Shuffle Hands: against the average hand);
+  name_short, name_scarce  after a wild-type card it names the colour of highest
+          ``share in hand + name_short * short + name_scarce * scarce`` (ties uniform).
+
+  ``points-dumper`` gets rid of high-value cards first: weight on points only (a wild,
+     50 points, goes first), colour share as the tie-break.
+  ``aggressive`` saves its action cards for when the next player is close to going out:
+     numbers by colour held most; action cards are worth -3, plus 8 / cards of the next
+     player, so they go first when that player holds 2 cards or fewer, and last but
+     before plain wilds otherwise.
+  ``colour-counter`` remembers the cards played: plays into and names the colours the
+     next player is known to lack (short) and the colours the unseen cards are short of.
+  ``weighted`` starts from a blend of the above; ``unosim tune`` searches its weights.
+  The family stacks like the heuristic (a Draw Two before a Wild Draw Four), swaps with
+  the opponent holding fewest cards, plays a legal drawn card, multi-plays like the
+  heuristic and challenges ``smart`` by default.
+
 Parameters of every strategy: ``bluff`` (probability of playing a Wild Draw Four
 illegally when that is possible, on a turn's choice from the hand), ``challenge``
 (``never`` = 0, ``always`` = 1, a probability, or ``smart``), ``forget_uno``
@@ -70,22 +112,27 @@ from .kernel.jit import hot, kernel
 from .kernel.layout import (
     CHALLENGE_SMART,
     G_COLOUR,
+    G_DECK_C,
     G_DECK_N,
     G_DIR,
+    G_DISC_C,
     G_DISC_N,
     G_N,
     G_PEND_BY,
     G_PREV_COLOUR,
+    G_SHORT,
     G_TOP,
     H_TOTAL,
     H_WILD,
     MAX_PLAYERS,
     N_PARAMS,
+    N_WEIGHTS,
     P_BLUFF,
     P_CHALLENGE,
     P_FORGET_UNO,
     P_JUMP,
     P_STACK,
+    P_W,
     R_BLANK_SWAP,
     R_SEVEN_ZERO,
     S_SEAT0,
@@ -94,12 +141,26 @@ from .kernel.legal import can_stack, is_legal, wd4_allowed
 from .kernel.rng import below, chance
 from .kernel.seats import seat
 
-RANDOM, HEURISTIC = 0, 1
-NAMES = ("random", "heuristic")
-PARAM_NAMES = ("bluff", "challenge", "forget_uno", "stack", "jump")
+RANDOM, HEURISTIC, POINTS_DUMPER, AGGRESSIVE, COLOUR_COUNTER, WEIGHTED = range(6)
+FIRST_WEIGHTED = POINTS_DUMPER  # ids from here on play by weights over FEATURES
+NAMES = ("random", "heuristic", "points-dumper", "aggressive", "colour-counter", "weighted")
+BEHAVIOUR = ("bluff", "challenge", "forget_uno", "stack", "jump")
+FEATURES = ("points", "colour", "wild", "action", "attack", "switch", "short", "scarce",
+            "swap", "name_short", "name_scarce")
+(F_POINTS, F_COLOUR, F_WILD, F_ACTION, F_ATTACK, F_SWITCH, F_SHORT, F_SCARCE, F_SWAP,
+ F_NAME_SHORT, F_NAME_SCARCE) = range(len(FEATURES))
+assert len(FEATURES) == N_WEIGHTS and len(BEHAVIOUR) == P_W
+PARAM_NAMES = BEHAVIOUR + FEATURES
+_NO_WEIGHTS = (0.0,) * N_WEIGHTS
+_SMART = (0.0, CHALLENGE_SMART, 0.0, 1.0, 1.0)
 DEFAULTS = {
-    "random": (0.0, 0.0, 0.0, 1.0, 1.0),
-    "heuristic": (0.0, CHALLENGE_SMART, 0.0, 1.0, 1.0),
+    "random": (0.0, 0.0, 0.0, 1.0, 1.0) + _NO_WEIGHTS,
+    "heuristic": _SMART + _NO_WEIGHTS,
+    #                   points colour wild action attack switch short scarce swap n_sh n_sc
+    "points-dumper": _SMART + (1.0, 0.01, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0),
+    "aggressive": _SMART + (0.005, 0.5, -5.0, -3.0, 8.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0),
+    "colour-counter": _SMART + (0.02, 1.0, -2.0, 0.0, 2.0, 0.0, 1.5, 4.0, 0.5, 1.5, 4.0),
+    "weighted": _SMART + (0.2, 1.0, -2.0, -0.5, 3.0, 0.0, 1.0, 2.0, 1.0, 1.0, 2.0),
 }
 
 
@@ -149,36 +210,224 @@ def _random_legal(g, rules, hands, hinfo, p, st):
 
 
 @kernel
-def _heuristic_score(g, rules, hands, hinfo, points, p, k, danger):
-    """Higher is better; only called for legal cards."""
+def _heuristic_card(g, rules, hands, hinfo, points, p):
+    """The heuristic's play (rules 2-3 of the module docstring), or -1.
+
+    Scores the legal cards in kind order and keeps the first best; only the kinds that
+    can be legal are looked at (the current colour, the top card's rank, the wilds),
+    and a scan stops at the last card held of its block."""
     n = g[G_N]
+    nxt = seat(p, g[G_DIR], n)
+    danger = hinfo[nxt, H_TOTAL] <= 2
     mine = hinfo[p, H_TOTAL] - 1  # cards left after this play
-    fewest = 1000
+    fewest = -1  # opponents' fewest and total cards, counted when first needed
     others = 0
-    for q in range(n):
-        if q != p:
-            others += hinfo[q, H_TOTAL]
-            fewest = min(fewest, hinfo[q, H_TOTAL])
-    if k >= N_COLOURED:
-        base = -1000.0  # a plain wild is kept for when nothing else fits
-        if k == WILD_DRAW_FOUR or k == SNORLAX or k == GRENINJA or k == GRAYSKULL:
-            base = -900.0 + (3000.0 if danger else 0.0)
-        elif k == SHUFFLE_HANDS and mine * (n - 1) > others + (n - 1):
-            base = 600.0  # more cards than the average opponent: even the hands out
-        elif k == CUSTOMIZABLE and rules[R_BLANK_SWAP] == 1 and fewest < mine:
-            base = 600.0  # swap with the opponent holding fewest cards
-        return base
-    r = RANK[k]
-    s = 100.0 + 10.0 * hinfo[p, COLOUR[k]] + points[k] / 10.0
-    if danger and (r == DRAW_TWO or r == SKIP or (r == REVERSE and n == 2)):
-        s += 1000.0 + (500.0 if r == DRAW_TWO else 0.0)
-    if r == 7 and rules[R_SEVEN_ZERO] == 1 and fewest < mine:
-        s += 300.0
-    return s
+    cur = g[G_COLOUR]
+    r_top = RANK[g[G_TOP]]
+    best = -1
+    best_s = -1e18
+    for c in range(N_COLOURS):
+        held = hinfo[p, c]
+        if held == 0:
+            continue
+        if c == cur:
+            lo = c * N_RANKS
+            hi = lo + N_RANKS
+        elif r_top >= 0:
+            lo = c * N_RANKS + r_top
+            hi = lo + 1
+        else:
+            continue
+        left = held
+        for k in range(lo, hi):
+            cnt = hands[p, k]
+            if cnt == 0:
+                continue
+            r = RANK[k]
+            sc = 100.0 + 10.0 * held + points[k] / 10.0
+            if danger and (r == DRAW_TWO or r == SKIP or (r == REVERSE and n == 2)):
+                sc += 1000.0 + (500.0 if r == DRAW_TWO else 0.0)
+            if r == 7 and rules[R_SEVEN_ZERO] == 1:
+                if fewest < 0:
+                    fewest, others = _others(g, hinfo, p)
+                if fewest < mine:
+                    sc += 300.0
+            if sc > best_s:
+                best_s = sc
+                best = k
+            left -= cnt
+            if left == 0:
+                break
+    left = hinfo[p, H_WILD]
+    if left == 0:
+        return best
+    wd4_ok = wd4_allowed(g, rules, hinfo, p)
+    for k in range(N_COLOURED, N_KINDS):
+        cnt = hands[p, k]
+        if cnt == 0:
+            continue
+        left -= cnt
+        if k != WILD_DRAW_FOUR or wd4_ok:
+            sc = -1000.0  # a plain wild is kept for when nothing else fits
+            if k == WILD_DRAW_FOUR or k == SNORLAX or k == GRENINJA or k == GRAYSKULL:
+                sc = -900.0 + (3000.0 if danger else 0.0)
+            elif k == SHUFFLE_HANDS or (k == CUSTOMIZABLE and rules[R_BLANK_SWAP] == 1):
+                if fewest < 0:
+                    fewest, others = _others(g, hinfo, p)
+                if k == SHUFFLE_HANDS and mine * (n - 1) > others + (n - 1):
+                    sc = 600.0  # more cards than the average opponent: even the hands out
+                elif k == CUSTOMIZABLE and fewest < mine:
+                    sc = 600.0  # swap with the opponent holding fewest cards
+            if sc > best_s:
+                best_s = sc
+                best = k
+        if left == 0:
+            break
+    return best
 
 
 @hot
-def choose_card(sid, sp, g, rules, hands, hinfo, points, st, p):
+def _unseen(g, hinfo, p, c):
+    """Cards of colour ``c`` that ``p`` cannot see: in other hands or the draw pile."""
+    return g[G_DECK_C + c] - hinfo[p, c] - g[G_DISC_C + c]
+
+
+@kernel
+def _others(g, hinfo, p):
+    """(fewest cards of an opponent, cards of all opponents)."""
+    fewest = 1000
+    others = 0
+    for q in range(g[G_N]):
+        if q != p:
+            others += hinfo[q, H_TOTAL]
+            fewest = min(fewest, hinfo[q, H_TOTAL])
+    return fewest, others
+
+
+@kernel
+def _scarcity(sp, g, hinfo, disc, p):
+    """Per colour: 1/4 minus its share of the coloured cards ``p`` cannot see (positive:
+    the others are short of it). Zeros when ``p`` gives it no weight."""
+    if sp[p, P_W + F_SCARCE] == 0.0 and sp[p, P_W + F_NAME_SCARCE] == 0.0:
+        return (0.0, 0.0, 0.0, 0.0)
+    u0 = _unseen(g, hinfo, p, 0)
+    u1 = _unseen(g, hinfo, p, 1)
+    u2 = _unseen(g, hinfo, p, 2)
+    u3 = _unseen(g, hinfo, p, 3)
+    t = u0 + u1 + u2 + u3
+    if t <= 0:
+        return (0.0, 0.0, 0.0, 0.0)
+    return (0.25 - u0 / t, 0.25 - u1 / t, 0.25 - u2 / t, 0.25 - u3 / t)
+
+
+@hot
+def _name_score(sp, hinfo, p, c, left, short, scarce):
+    """How much ``p`` wants to name colour ``c`` with ``left`` cards left in hand."""
+    return (hinfo[p, c] / max(1, left) + sp[p, P_W + F_NAME_SHORT] * ((short >> c) & 1)
+            + sp[p, P_W + F_NAME_SCARCE] * scarce[c])
+
+
+@kernel
+def _weighted_card(sp, g, rules, hands, hinfo, points, disc, p):
+    """The weighted family's play: the legal card of highest ``weights . features``
+    (``FEATURES``, module docstring), the first in kind order on ties; -1 if none."""
+    w = sp[p, P_W:]
+    n = g[G_N]
+    d = g[G_DIR]
+    nxt = seat(p, d, n)
+    left = hinfo[p, H_TOTAL] - 1  # cards left after this play
+    denom = max(1, left)
+    threat = 1.0 / max(1, hinfo[nxt, H_TOTAL])
+    fewest = -1  # opponents' fewest and total cards, counted when first needed
+    others = 0
+    short = g[G_SHORT + nxt]
+    scarce = _scarcity(sp, g, hinfo, disc, p)
+    cur = g[G_COLOUR]
+    r_top = RANK[g[G_TOP]]
+    best = -1
+    best_s = -1e18
+    for c in range(N_COLOURS):
+        held = hinfo[p, c]
+        if held == 0:
+            continue
+        if c == cur:
+            lo = c * N_RANKS
+            hi = lo + N_RANKS
+        elif r_top >= 0:
+            lo = c * N_RANKS + r_top
+            hi = lo + 1
+        else:
+            continue
+        same = (w[F_COLOUR] * (held - 1) / denom + w[F_SHORT] * ((short >> c) & 1)
+                + w[F_SCARCE] * scarce[c] + (w[F_SWITCH] if c != cur else 0.0))
+        for k in range(lo, hi):
+            cnt = hands[p, k]
+            if cnt == 0:
+                continue
+            r = k - c * N_RANKS
+            sc = same + w[F_POINTS] * points[k] / 50.0
+            if r >= SKIP:
+                sc += w[F_ACTION]
+                if r != REVERSE or n == 2:
+                    sc += w[F_ATTACK] * threat
+            elif rules[R_SEVEN_ZERO] == 1:
+                if r == 7:  # swaps with the opponent holding fewest cards
+                    if fewest < 0:
+                        fewest, others = _others(g, hinfo, p)
+                    sc += w[F_SWAP] * (left - fewest) / 7.0
+                elif r == 0:  # receives the hand of the player before
+                    sc += w[F_SWAP] * (left - hinfo[seat(p, -d, n), H_TOTAL]) / 7.0
+            if sc > best_s:
+                best_s = sc
+                best = k
+            held -= cnt
+            if held == 0:
+                break
+    wild_left = hinfo[p, H_WILD]
+    if wild_left == 0:
+        return best
+    named = 0  # the colour it would name (choose_colour, without its random tie-break)
+    top = -1e18
+    for c in range(N_COLOURS):
+        v = _name_score(sp, hinfo, p, c, left, short, scarce)
+        if v > top:
+            top = v
+            named = c
+    same = (w[F_COLOUR] * hinfo[p, named] / denom + w[F_SHORT] * ((short >> named) & 1)
+            + w[F_SCARCE] * scarce[named] + (w[F_SWITCH] if named != cur else 0.0))
+    wd4_ok = wd4_allowed(g, rules, hinfo, p)
+    if fewest < 0:
+        fewest, others = _others(g, hinfo, p)
+    for k in range(N_COLOURED, N_KINDS):
+        cnt = hands[p, k]
+        if cnt == 0:
+            continue
+        wild_left -= cnt
+        if k == WILD_DRAW_FOUR and not wd4_ok:
+            if wild_left == 0:
+                break
+            continue
+        sc = same + w[F_POINTS] * points[k] / 50.0
+        if k == WILD_DRAW_FOUR or k == SNORLAX or k == GRENINJA:
+            sc += w[F_ACTION] + w[F_ATTACK] * threat
+        elif k == GRAYSKULL:
+            sc += w[F_ACTION] + w[F_ATTACK] / max(1, fewest)
+        else:
+            sc += w[F_WILD]
+            if k == SHUFFLE_HANDS:  # everyone ends with about the average hand
+                sc += w[F_SWAP] * (left - (others + left) / n) / 7.0
+            elif k == CUSTOMIZABLE and rules[R_BLANK_SWAP] == 1:
+                sc += w[F_SWAP] * (left - fewest) / 7.0
+        if sc > best_s:
+            best_s = sc
+            best = k
+        if wild_left == 0:
+            break
+    return best
+
+
+@hot
+def choose_card(sid, sp, g, rules, hands, hinfo, points, disc, st, p):
     """The card seat ``p`` plays on a normal turn, or -1 to draw.
 
     May return an illegal Wild Draw Four (a bluff) when the ``bluff`` parameter fires.
@@ -190,18 +439,9 @@ def choose_card(sid, sp, g, rules, hands, hinfo, points, st, p):
             return WILD_DRAW_FOUR
     if sid[p] == RANDOM:
         return _random_legal(g, rules, hands, hinfo, p, st)
-    n = g[G_N]
-    nxt = seat(p, g[G_DIR], n)
-    danger = hinfo[nxt, H_TOTAL] <= 2
-    best = -1
-    best_s = -1e18
-    for k in range(N_KINDS):
-        if hands[p, k] > 0 and is_legal(g, rules, hinfo, p, k):
-            sc = _heuristic_score(g, rules, hands, hinfo, points, p, k, danger)
-            if sc > best_s:
-                best_s = sc
-                best = k
-    return best
+    if sid[p] == HEURISTIC:
+        return _heuristic_card(g, rules, hands, hinfo, points, p)
+    return _weighted_card(sp, g, rules, hands, hinfo, points, disc, p)
 
 
 @kernel
@@ -218,7 +458,7 @@ def choose_stack(sid, sp, g, rules, hands, hinfo, st, p):
         n4 = hands[p, WILD_DRAW_FOUR]
     if total + n4 == 0 or not chance(st, s, sp[p, P_STACK]):
         return -1
-    if sid[p] == HEURISTIC and total > 0:
+    if sid[p] != RANDOM and total > 0:
         n4 = 0  # a Draw Two before a Wild Draw Four
     x = below(st, s, total + n4)
     for c in range(N_COLOURS):
@@ -230,23 +470,31 @@ def choose_stack(sid, sp, g, rules, hands, hinfo, st, p):
     return WILD_DRAW_FOUR
 
 
-@hot
-def choose_colour(sid, sp, g, hinfo, st, p):
-    """The colour seat ``p`` names after a wild-type card."""
+@kernel
+def choose_colour(sid, sp, g, hinfo, disc, st, p):
+    """The colour seat ``p`` names after a wild-type card: the best-scored one, ties
+    broken uniformly (random: uniformly among the four)."""
     s = S_SEAT0 + p
     if sid[p] == RANDOM:
         return below(st, s, N_COLOURS)
-    best = 0
+    left = hinfo[p, H_TOTAL]
+    short = 0
+    scarce = (0.0, 0.0, 0.0, 0.0)
+    if sid[p] >= FIRST_WEIGHTED:
+        short = g[G_SHORT + seat(p, g[G_DIR], g[G_N])]
+        scarce = _scarcity(sp, g, hinfo, disc, p)
+    best = -1e18
     ties = 0
     for c in range(N_COLOURS):
-        if hinfo[p, c] > best:
-            best = hinfo[p, c]
+        v = _name_score(sp, hinfo, p, c, left, short, scarce)
+        if v > best:
+            best = v
             ties = 1
-        elif hinfo[p, c] == best:
+        elif v == best:
             ties += 1
     x = below(st, s, ties)
     for c in range(N_COLOURS):
-        if hinfo[p, c] == best:
+        if _name_score(sp, hinfo, p, c, left, short, scarce) == best:
             if x == 0:
                 return c
             x -= 1
@@ -346,26 +594,60 @@ def _param_value(name: str, text: str) -> float:
         v = float(t)
     except ValueError:
         raise StrategyError(f"strategy parameter {name!r}: {text!r} is not a number") from None
+    if name in FEATURES:
+        if not np.isfinite(v):
+            raise StrategyError(f"weight {name!r} must be a finite number, got {text!r}")
+        return v
     if not 0.0 <= v <= 1.0:
         raise StrategyError(f"strategy parameter {name!r} must be a probability, got {text!r}")
     return v
 
 
+def _load_file(name: str, path: str) -> dict[str, float]:
+    """Weights (and behaviour parameters) from a strategy file written by ``unosim tune``."""
+    import tomllib
+    try:
+        with open(path, "rb") as f:
+            data = tomllib.load(f)
+    except FileNotFoundError:
+        raise StrategyError(f"strategy {name!r}: no file {path!r} (and {path!r} is not "
+                            "a parameter: parameters are name=value)") from None
+    except (OSError, tomllib.TOMLDecodeError) as e:
+        raise StrategyError(f"strategy file {path!r}: {e}") from None
+    if data.get("strategy", name) != name:
+        raise StrategyError(f"strategy file {path!r} is for {data['strategy']!r}, not {name!r}")
+    out = {}
+    for table in ("weights", "params"):
+        for key, val in data.get(table, {}).items():
+            if key not in PARAM_NAMES:
+                raise StrategyError(f"strategy file {path!r}: unknown parameter {key!r}")
+            out[key] = val
+    return out
+
+
 def parse_one(text: str) -> tuple[int, np.ndarray, str]:
-    """``"heuristic:bluff=0.3;challenge=smart"`` -> (id, params, canonical label)."""
+    """``"heuristic:bluff=0.3;challenge=smart"`` -> (id, params, canonical label).
+
+    An item without ``=`` is a strategy file (``weighted:best.toml``)."""
     name, _, rest = text.strip().partition(":")
     name = name.strip()
     if name not in NAMES:
         raise StrategyError(f"unknown strategy {name!r} (known: {', '.join(NAMES)})")
+    sid = NAMES.index(name)
     params = np.array(DEFAULTS[name], dtype=np.float64)
+    allowed = PARAM_NAMES if sid >= FIRST_WEIGHTED else BEHAVIOUR
     for item in filter(None, (s.strip() for s in rest.replace(";", ",").split(","))):
         key, eq, val = item.partition("=")
         key = key.strip()
-        if not eq or key not in PARAM_NAMES:
+        if not eq and sid >= FIRST_WEIGHTED:
+            for fkey, fval in _load_file(name, key).items():
+                params[PARAM_NAMES.index(fkey)] = _param_value(fkey, str(fval))
+            continue
+        if not eq or key not in allowed:
             raise StrategyError(f"unknown strategy parameter {item!r} for {name!r} "
-                                f"(known: {', '.join(PARAM_NAMES)})")
+                                f"(known: {', '.join(allowed)})")
         params[PARAM_NAMES.index(key)] = _param_value(key, val)
-    return NAMES.index(name), params, label(NAMES.index(name), params)
+    return sid, params, label(sid, params)
 
 
 def label(sid: int, params: np.ndarray) -> str:
@@ -374,9 +656,23 @@ def label(sid: int, params: np.ndarray) -> str:
     extra = []
     for i, (v, d) in enumerate(zip(params, DEFAULTS[name])):
         if v != d:
-            val = "smart" if v == CHALLENGE_SMART else f"{v:g}"
+            val = "smart" if (i == 1 and v == CHALLENGE_SMART) else f"{v:.6g}"
             extra.append(f"{PARAM_NAMES[i]}={val}")
     return name + (":" + ";".join(extra) if extra else "")
+
+
+def split(spec: "str | list[str]") -> list[str]:
+    """The strategy items of a ``--strategies`` text, as written (see ``parse``)."""
+    items = spec if isinstance(spec, list) else spec.split(",")
+    seats: list[str] = []
+    for item in (s.strip() for s in items):
+        if not item:
+            raise StrategyError(f"empty strategy in {spec!r}")
+        if "=" in item and ":" not in item and seats:
+            seats[-1] += (";" if ":" in seats[-1] else ":") + item
+        else:
+            seats.append(item)
+    return seats
 
 
 def parse(spec: "str | list[str]", n_players: int) -> tuple[np.ndarray, np.ndarray, list[str]]:
@@ -392,15 +688,7 @@ def parse(spec: "str | list[str]", n_players: int) -> tuple[np.ndarray, np.ndarr
     params : float64[MAX_PLAYERS, N_PARAMS]
     labels : canonical label of each seat's strategy
     """
-    items = spec if isinstance(spec, list) else spec.split(",")
-    seats: list[str] = []
-    for item in (s.strip() for s in items):
-        if not item:
-            raise StrategyError(f"empty strategy in {spec!r}")
-        if "=" in item and ":" not in item and seats:
-            seats[-1] += (";" if ":" in seats[-1] else ":") + item
-        else:
-            seats.append(item)
+    seats = split(spec)
     if len(seats) == 1:
         seats = seats * n_players
     if len(seats) != n_players:

@@ -56,6 +56,7 @@ from .layout import (
     G_PEND_SKIP,
     G_PEND_SPECIAL,
     G_PREV_COLOUR,
+    G_SHORT,
     G_TURNS,
     G_UNO_PENALTIES,
     G_WINNER,
@@ -80,7 +81,11 @@ OVER_WON, OVER_TRUNCATED = 1, 2
 
 
 @kernel
-def swap_hands(hands, hinfo, a, b):
+def swap_hands(g, hands, hinfo, a, b):
+    """Seats ``a`` and ``b`` exchange hands (and what the table knows they lack)."""
+    t = g[G_SHORT + a]
+    g[G_SHORT + a] = g[G_SHORT + b]
+    g[G_SHORT + b] = t
     for k in range(N_KINDS):
         t = hands[a, k]
         hands[a, k] = hands[b, k]
@@ -100,7 +105,7 @@ def rotate_hands(g, hands, hinfo):
     q = 0
     for _ in range(n - 1):
         nxt = seat(q, -d, n)
-        swap_hands(hands, hinfo, q, nxt)
+        swap_hands(g, hands, hinfo, q, nxt)
         q = nxt
 
 
@@ -117,6 +122,7 @@ def shuffle_all_hands(g, hands, hinfo, scratch, st, p):
             hands[q, k] = 0
         for j in range(N_H):
             hinfo[q, j] = 0
+        g[G_SHORT + q] = 0
     shuffle(scratch, m, st, S_TABLE)
     d = g[G_DIR]
     for i in range(m):
@@ -178,7 +184,7 @@ def effect(g, rules, sid, sp, hands, hinfo, pile, disc, scratch, st, trace, p, k
             trace_event(g, trace, hands, E_EFFECT, p, k, 0, 0)
         elif r == 7 and rules[R_SEVEN_ZERO] == 1:
             q = choose_target(sid, sp, g, hinfo, st, p)
-            swap_hands(hands, hinfo, p, q)
+            swap_hands(g, hands, hinfo, p, q)
             trace_event(g, trace, hands, E_SWAP, p, -1, 0, q)
         elif r == 0 and rules[R_SEVEN_ZERO] == 1:
             rotate_hands(g, hands, hinfo)
@@ -196,7 +202,7 @@ def effect(g, rules, sid, sp, hands, hinfo, pile, disc, scratch, st, trace, p, k
     elif k == CUSTOMIZABLE:
         if rules[R_BLANK_SWAP] == 1:
             q = choose_target(sid, sp, g, hinfo, st, p)
-            swap_hands(hands, hinfo, p, q)
+            swap_hands(g, hands, hinfo, p, q)
             trace_event(g, trace, hands, E_SWAP, p, -1, 0, q)
     elif k == SNORLAX or k == GRENINJA:
         g[G_PEND_SPECIAL] = k
@@ -242,7 +248,7 @@ def play(g, rules, sid, sp, hands, hinfo, pile, disc, points, pen, scratch, seq,
     last = seq[m - 1]
     if last >= N_COLOURED:
         g[G_PREV_COLOUR] = g[G_COLOUR]
-        g[G_COLOUR] = choose_colour(sid, sp, g, hinfo, st, p)
+        g[G_COLOUR] = choose_colour(sid, sp, g, hinfo, disc, st, p)
         trace_event(g, trace, hands, E_COLOUR, p, g[G_COLOUR], 0, 0)
     uno_check(g, rules, sid, sp, hands, hinfo, pile, disc, points, pen, st, trace, p)
     if hinfo[p, H_TOTAL] == 0:

@@ -60,7 +60,10 @@ G_POINTS = 24
 G_DECK_N = 25
 G_SCRIPTED = 26  # draws take the pile's last card instead of a random one
 G_TRACE_N = 27  # events so far, written or not (trace mode, see trace.py)
-N_G = 28
+G_DECK_C = 28  # + colour: cards of that colour in the deck (set for weighted players)
+G_SHORT = 32  # + seat: bit c set when that seat is known to hold no card of colour c
+G_DISC_C = G_SHORT + MAX_PLAYERS  # + colour: cards of that colour in the discard pile
+N_G = G_DISC_C + 4
 
 # -- hand summary hinfo[seat, :] ---------------------------------------------------------
 H_WILD = 4  # wild-type cards held (0..3 are the colour counts)
@@ -102,7 +105,9 @@ P_CHALLENGE = 1  # probability of challenging; -1 = the `smart` policy
 P_FORGET_UNO = 2  # probability of forgetting to call UNO
 P_STACK = 3  # probability of stacking when able
 P_JUMP = 4  # probability of jumping in when able
-N_PARAMS = 5
+P_W = 5  # + feature: the weights of the weighted family (strategies.FEATURES)
+N_WEIGHTS = 11
+N_PARAMS = P_W + N_WEIGHTS
 CHALLENGE_SMART = -1.0
 
 # -- trace rows trace[i, :] (trace.py) --------------------------------------------------

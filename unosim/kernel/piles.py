@@ -18,10 +18,12 @@ from .layout import (
     E_DREW,
     E_RESHUFFLE,
     G_CARDS_DRAWN,
+    G_DISC_C,
     G_DISC_N,
     G_PILE_N,
     G_RESHUFFLES,
     G_SCRIPTED,
+    G_SHORT,
     G_TOP,
     H_TOTAL,
     H_WILD,
@@ -62,6 +64,9 @@ def shuffle(arr, n, st, s):
 def discard(g, disc, k):
     """Put ``k`` on the discard pile as its new top card."""
     disc[k] += 1
+    c = COLOUR[k]
+    if c >= 0:
+        g[G_DISC_C + c] += 1
     g[G_DISC_N] += 1
     g[G_TOP] = k
 
@@ -92,6 +97,10 @@ def reshuffle(g, hands, pile, disc, st, trace):
         disc[k] = 0
     disc[top] = 1
     g[G_DISC_N] = 1
+    for c in range(4):
+        g[G_DISC_C + c] = 0
+    if COLOUR[top] >= 0:
+        g[G_DISC_C + COLOUR[top]] = 1
     if g[G_SCRIPTED] == 1:
         shuffle(pile, n, st, S_TABLE)
     g[G_PILE_N] = n
@@ -116,7 +125,10 @@ def draw_one(g, hands, hinfo, pile, disc, st, trace, p):
 
 @kernel
 def draw_n(g, hands, hinfo, pile, disc, st, trace, p, count):
-    """Seat ``p`` draws up to ``count`` cards; stops when nothing is left to draw."""
+    """Seat ``p`` draws up to ``count`` cards; stops when nothing is left to draw.
+
+    Cards drawn for a penalty are unseen: what the table knew ``p`` lacked is void."""
+    g[G_SHORT + p] = 0
     for _ in range(count):
         if draw_one(g, hands, hinfo, pile, disc, st, trace, p) < 0:
             return

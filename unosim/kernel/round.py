@@ -14,6 +14,7 @@ from ..cards import (
     WILD_DRAW_FOUR,
 )
 from ..strategies import (
+    FIRST_WEIGHTED,
     choose_card,
     choose_colour,
     choose_stack,
@@ -62,8 +63,10 @@ from .layout import (
     G_CHALLENGEABLE,
     G_CHALLENGES,
     G_COLOUR,
+    G_DECK_C,
     G_DECK_N,
     G_DIR,
+    G_DISC_C,
     G_DISC_N,
     G_FIRST,
     G_MAX_STACK,
@@ -76,6 +79,7 @@ from .layout import (
     G_PILE_N,
     G_RESHUFFLES,
     G_SCRIPTED,
+    G_SHORT,
     G_TOP,
     G_TURNS,
     G_UNO_PENALTIES,
@@ -120,6 +124,13 @@ def setup(g, rules, sid, sp, hands, hinfo, pile, disc, st, trace, n, order, scri
     g[G_DECK_N] = m
     g[G_PILE_N] = m
     for q in range(n):
+        if sid[q] >= FIRST_WEIGHTED:  # card counters know the colours of the deck
+            for i in range(m):
+                c = COLOUR[order[i]]
+                if c >= 0:
+                    g[G_DECK_C + c] += 1
+            break
+    for q in range(n):
         for k in range(N_KINDS):
             hands[q, k] = 0
         for j in range(N_H):
@@ -145,9 +156,11 @@ def setup(g, rules, sid, sp, hands, hinfo, pile, disc, st, trace, n, order, scri
         trace_event(g, trace, hands, E_RETURN, -1, k, 0, j)
     disc[k] = 1
     g[G_DISC_N] = 1
+    if COLOUR[k] >= 0:
+        g[G_DISC_C + COLOUR[k]] = 1
     g[G_TOP] = k
     if k >= N_COLOURED:  # wild-type: seat 0 names the colour; no other effect
-        g[G_COLOUR] = choose_colour(sid, sp, g, hinfo, st, 0)
+        g[G_COLOUR] = choose_colour(sid, sp, g, hinfo, disc, st, 0)
         trace_event(g, trace, hands, E_COLOUR, 0, g[G_COLOUR], 0, 0)
         return 0
     g[G_COLOUR] = COLOUR[k]
@@ -198,6 +211,7 @@ def _special(g, rules, sid, sp, hands, hinfo, pile, disc, points, pen, st, trace
             hinfo[p, c] = 0
             hinfo[p, H_TOTAL] -= m
             g[G_DISC_N] += m
+            g[G_DISC_C + c] += m
             g[G_CARDS_PLAYED] += m
             g[G_TOP] = top  # its rank counts; the colour stays the named one
             trace_event(g, trace, hands, E_DISCARD, p, top, 0, m)
@@ -211,7 +225,8 @@ def _special(g, rules, sid, sp, hands, hinfo, pile, disc, points, pen, st, trace
             d = draw_one(g, hands, hinfo, pile, disc, st, trace, p)
             if d < 0 or COLOUR[d] == c:
                 break
-        g[G_COLOUR] = choose_colour(sid, sp, g, hinfo, st, g[G_PEND_BY])
+        g[G_SHORT + p] = 0
+        g[G_COLOUR] = choose_colour(sid, sp, g, hinfo, disc, st, g[G_PEND_BY])
         trace_event(g, trace, hands, E_COLOUR, g[G_PEND_BY], g[G_COLOUR], 0, 0)
     g[G_PEND_SPECIAL] = -1
 
@@ -223,6 +238,7 @@ def play_round(g, rules, sid, sp, deck, points, hands, hinfo, pile, disc, pen, s
     p = setup(g, rules, sid, sp, hands, hinfo, pile, disc, st, trace, n, order, scripted)
     g[G_FIRST] = p
     trace_event(g, trace, hands, E_START, p, g[G_TOP], 0, 0)
+
     for q in range(n):
         pen[q] = 0
     while g[G_OVER] == 0:
@@ -273,7 +289,7 @@ def play_round(g, rules, sid, sp, deck, points, hands, hinfo, pile, disc, pen, s
             p = seat(p, g[G_DIR], n)
             continue
         # a normal turn (4.2)
-        k = choose_card(sid, sp, g, rules, hands, hinfo, points, st, p)
+        k = choose_card(sid, sp, g, rules, hands, hinfo, points, disc, st, p)
         bluff = False
         if k >= 0:
             bluff = k == WILD_DRAW_FOUR and not wd4_allowed(g, rules, hinfo, p)
@@ -283,6 +299,8 @@ def play_round(g, rules, sid, sp, deck, points, hands, hinfo, pile, disc, pen, s
         else:
             how = E_DRAWN
             trace_event(g, trace, hands, E_DRAW, p, -1, 0, 0)
+            drawn = g[G_CARDS_DRAWN]
+            lacks = 1 << g[G_COLOUR]  # seen by all: p holds none of the colour in play
             while True:
                 d = draw_one(g, hands, hinfo, pile, disc, st, trace, p)
                 if d < 0:
@@ -293,6 +311,10 @@ def play_round(g, rules, sid, sp, deck, points, hands, hinfo, pile, disc, pen, s
                     break
                 if rules[R_DRAW_UNTIL] == 0:
                     break
+            # a card drawn and kept may be of any other colour: only the colour in play
+            # stays known; if none was kept, what was known before still holds
+            kept = g[G_CARDS_DRAWN] - drawn - (1 if k >= 0 else 0)
+            g[G_SHORT + p] = lacks if kept > 0 else g[G_SHORT + p] | lacks
             if k < 0:
                 p = seat(p, g[G_DIR], n)
                 continue
