@@ -257,3 +257,31 @@ def test_tuning_improves_and_is_reproducible():
     assert len(a.history) == 3
     with pytest.raises(ValueError, match="weighted family"):
         tune("official", 4, "random", budget=1000, start="heuristic")
+
+
+# ------------------------------------------------------------------ the commands
+def test_tournament_and_tune_commands(tmp_path):
+    from typer.testing import CliRunner
+
+    from unosim.cli import app
+
+    runner = CliRunner()
+    out = tmp_path / "w.toml"
+    r = runner.invoke(app, ["tune", "--budget", "4096", "--iterations", "2",
+                            "--population", "4", "--elite", "2", "--eval-games", "800",
+                            "--seed", "3", "--out", str(out)])
+    assert r.exit_code == 0, r.output
+    assert out.is_file() and "tuned" in r.output and f"weighted:{out}" in r.output
+    table = tmp_path / "t.csv"
+    r = runner.invoke(app, ["tournament", "--strategies",
+                            f"weighted:{out},heuristic,aggressive,random", "--games", "2000",
+                            "--seed", "1", "--out", str(table), "--no-progress"])
+    assert r.exit_code == 0, r.output
+    assert "2,000 (500 deals x 4 seat rotations)" in r.output
+    import pandas as pd
+    df = pd.read_csv(table, comment="#")
+    assert list(df["strategy"])[1:] == ["heuristic", "aggressive", "random"]
+    r = runner.invoke(app, ["tournament", "--strategies", "heuristic,random", "--games", "10"])
+    assert r.exit_code == 2 and "2 strategies given for 4 players" in r.output
+    r = runner.invoke(app, ["tune", "--start", "heuristic", "--out", str(out)])
+    assert r.exit_code == 2 and "weighted family" in r.output
