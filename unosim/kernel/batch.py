@@ -51,11 +51,12 @@ def run_chunk(rules, sid, sp, deck, points, n, seed, first_game, out, lo, hi):
         for _ in range(deck[k]):
             order[m] = k
             m += 1
-    g, hands, hinfo, pile, scratch, seq, disc, pen, st, trace = work_arrays(deck_n, 0)
+    zero = np.int64(0)  # not the literal 0: see ``jit.py``
+    g, hands, hinfo, pile, scratch, seq, disc, pen, st, trace = work_arrays(deck_n, zero)
     for i in range(lo, hi):
-        seed_streams(st, seed, first_game + i, 0, S_SEAT0 + n)
+        seed_streams(st, seed, first_game + i, zero, S_SEAT0 + n)
         play_round(g, rules, sid, sp, deck, points, hands, hinfo, pile, disc, pen, scratch,
-                   seq, st, trace, n, order, 0)
+                   seq, st, trace, n, order, zero)
         record(g, hands, hinfo, points, pen, out[i], n)
 
 
@@ -82,7 +83,7 @@ def run_one(rules, sid, sp, deck, points, n, seed, game, order, scripted, capaci
     deck_n = order.size
     g, hands, hinfo, pile, scratch, seq, disc, pen, st, trace = work_arrays(deck_n, capacity)
     out = np.zeros(N_COLS, dtype=np.int32)
-    seed_streams(st, seed, game, 0, S_SEAT0 + n)
+    seed_streams(st, seed, game, np.int64(0), S_SEAT0 + n)
     play_round(g, rules, sid, sp, deck, points, hands, hinfo, pile, disc, pen, scratch, seq,
                st, trace, n, order, scripted)
     record(g, hands, hinfo, points, pen, out, n)

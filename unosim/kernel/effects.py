@@ -211,7 +211,8 @@ def effect(g, rules, sid, sp, hands, hinfo, pile, disc, scratch, st, trace, p, k
     elif k == GRAYSKULL:  # every other player draws 3, from the next player on
         trace_event(g, trace, hands, E_EFFECT, p, k, 0, 0)
         for i in range(1, n):
-            draw_n(g, hands, hinfo, pile, disc, st, trace, seat(p, i * g[G_DIR], n), 3)
+            draw_n(g, hands, hinfo, pile, disc, st, trace, seat(p, i * g[G_DIR], n),
+                   np.int64(3))
 
 
 @hot
@@ -250,24 +251,27 @@ def play(g, rules, sid, sp, hands, hinfo, pile, disc, points, pen, scratch, seq,
         g[G_PREV_COLOUR] = g[G_COLOUR]
         g[G_COLOUR] = choose_colour(sid, sp, g, hinfo, disc, st, p)
         trace_event(g, trace, hands, E_COLOUR, p, g[G_COLOUR], 0, 0)
-    uno_check(g, rules, sid, sp, hands, hinfo, pile, disc, points, pen, st, trace, p)
-    if hinfo[p, H_TOTAL] == 0:
-        # 5: only the draw penalties of the last card(s) still apply
-        for i in range(m):
-            if seq[i] == WILD_DRAW_FOUR:
-                add_penalty(g, 4)
-            elif RANK[seq[i]] == DRAW_TWO:
-                add_penalty(g, 2)
-        win(g, hands, hinfo, pile, disc, st, trace, p)
-        return p
-    for i in range(m):
-        effect(g, rules, sid, sp, hands, hinfo, pile, disc, scratch, st, trace, p, seq[i],
-               stacked, bluff)
-    # 8.3 jump-in: an identical coloured card, out of turn, first in direction of play
-    if rules[R_JUMP_IN] == 0:
-        return p
-    n = g[G_N]
-    while last < N_COLOURED:
+    # the cards seq[lo:m] were just played by p: first the turn's own, then each jumper's
+    # (one call site of each inlined helper below, which keeps the cold compile short)
+    lo = 0
+    while True:
+        uno_check(g, rules, sid, sp, hands, hinfo, pile, disc, points, pen, st, trace, p)
+        if hinfo[p, H_TOTAL] == 0:
+            # 5: only the draw penalties of the last card(s) still apply
+            for i in range(lo, m):
+                if seq[i] == WILD_DRAW_FOUR:
+                    add_penalty(g, 4)
+                elif RANK[seq[i]] == DRAW_TWO:
+                    add_penalty(g, 2)
+            win(g, hands, hinfo, pile, disc, st, trace, p)
+            return p
+        for i in range(lo, m):
+            effect(g, rules, sid, sp, hands, hinfo, pile, disc, scratch, st, trace, p,
+                   seq[i], stacked, bluff)
+        # 8.3 jump-in: an identical coloured card, out of turn, first in direction of play
+        if rules[R_JUMP_IN] == 0 or last >= N_COLOURED:
+            return p
+        n = g[G_N]
         q = -1
         for i in range(1, n):
             c = seat(p, i * g[G_DIR], n)
@@ -286,12 +290,6 @@ def play(g, rules, sid, sp, hands, hinfo, pile, disc, points, pen, scratch, seq,
         discard(g, disc, last)
         g[G_PEND_SKIP] = 0  # replaced by the jumper's own card's effect
         trace_event(g, trace, hands, E_JUMP, p, last, 0, 0)
-        uno_check(g, rules, sid, sp, hands, hinfo, pile, disc, points, pen, st, trace, p)
-        if hinfo[p, H_TOTAL] == 0:
-            if RANK[last] == DRAW_TWO:
-                add_penalty(g, 2)
-            win(g, hands, hinfo, pile, disc, st, trace, p)
-            return p
-        effect(g, rules, sid, sp, hands, hinfo, pile, disc, scratch, st, trace, p, last, False,
-               False)
-    return p
+        lo = m - 1  # seq[m - 1] is ``last``, the jumper's card
+        stacked = False
+        bluff = False

@@ -238,7 +238,8 @@ def _play_match(rules, sid, sp, deck, points, n, seed, m, orders, scripted, loca
 @njit(cache=True, nogil=True)
 def _matches(rules, sid, sp, deck, points, n, seed, lo, hi, orders, scripted):
     deck_n = orders.shape[1]
-    g, hands, hinfo, pile, scratch, seq, disc, pen, st, trace = work_arrays(deck_n, 0)
+    zero = np.int64(0)  # not the literal 0: see ``jit.py``
+    g, hands, hinfo, pile, scratch, seq, disc, pen, st, trace = work_arrays(deck_n, zero)
     rsid = np.zeros(MAX_PLAYERS, dtype=np.int64)
     rsp = np.zeros((MAX_PLAYERS, N_PARAMS), dtype=np.float64)
     seat_player = np.full(MAX_PLAYERS, -1, dtype=np.int64)
@@ -250,7 +251,7 @@ def _matches(rules, sid, sp, deck, points, n, seed, lo, hi, orders, scripted):
     cap = 16 * count if count > 0 else 16
     rhead = np.zeros((cap, N_RH), dtype=np.int32)
     rrec = np.zeros((cap, N_COLS), dtype=np.int32)
-    nr = 0
+    nr = zero
     for i in range(count):
         rhead, rrec, nr = _play_match(
             rules, sid, sp, deck, points, n, seed, lo + i, orders, scripted, i, mout[i],
@@ -283,7 +284,7 @@ def run_matches(rules, sid, sp, deck, points, n, seed, lo, hi):
         for _ in range(deck[k]):
             orders[0, m] = k
             m += 1
-    return _matches(rules, sid, sp, deck, points, n, seed, lo, hi, orders, 0)
+    return _matches(rules, sid, sp, deck, points, n, seed, lo, hi, orders, np.int64(0))
 
 
 @njit(cache=True)

@@ -173,7 +173,7 @@ def setup(g, rules, sid, sp, hands, hinfo, pile, disc, st, trace, n, order, scri
         g[G_DIR] = -1
         return n - 1
     if r == DRAW_TWO:  # seat 0 draws 2 and is skipped, at once
-        draw_n(g, hands, hinfo, pile, disc, st, trace, 0, 2)
+        draw_n(g, hands, hinfo, pile, disc, st, trace, np.int64(0), np.int64(2))
         g[G_MAX_STACK] = 2
         return 1
     return 0
@@ -195,7 +195,7 @@ def _special(g, rules, sid, sp, hands, hinfo, pile, disc, points, pen, st, trace
     c = g[G_COLOUR]
     if g[G_PEND_SPECIAL] == SNORLAX:
         trace_event(g, trace, hands, E_SNORLAX, p, -1, 0, 0)
-        draw_n(g, hands, hinfo, pile, disc, st, trace, p, 3)
+        draw_n(g, hands, hinfo, pile, disc, st, trace, p, np.int64(3))
         m = np.int64(hinfo[p, c])
         if m > 0:  # discard every card of the named colour; a random one ends on top
             x = below(st, S_SEAT0 + p, m)
@@ -242,6 +242,9 @@ def play_round(g, rules, sid, sp, deck, points, hands, hinfo, pile, disc, pen, s
     for q in range(n):
         pen[q] = 0
     while g[G_OVER] == 0:
+        k = -1  # the card played this turn; one call site of ``play`` (it is inlined)
+        how = E_STACK
+        bluff = False
         if g[G_PEND_DRAW] > 0:
             if g[G_CHALLENGEABLE] == 1 and will_challenge(sid, sp, g, hands, hinfo, disc,
                                                           deck, st, p):
@@ -253,71 +256,65 @@ def play_round(g, rules, sid, sp, deck, points, hands, hinfo, pile, disc, pen, s
                 if g[G_BLUFF] == 1:  # 4.3: caught; the challenger plays on normally
                     b = g[G_PEND_BY]
                     penalise(hands, hinfo, points, pen, b)
-                    draw_n(g, hands, hinfo, pile, disc, st, trace, b, 4)
+                    draw_n(g, hands, hinfo, pile, disc, st, trace, b, np.int64(4))
                 else:
                     draw_n(g, hands, hinfo, pile, disc, st, trace, p,
                            4 + rules[R_CHALLENGE_PENALTY])
                     p = seat(p, g[G_DIR], n)
                     continue
             else:
-                k = -1
                 if rules[R_STACKING] > 0:
                     k = choose_stack(sid, sp, g, rules, hands, hinfo, st, p)
-                if k >= 0:  # 8.1: stack, the penalty passes on grown
-                    if not _take_turn(g, rules):
-                        break
-                    p = play(g, rules, sid, sp, hands, hinfo, pile, disc, points, pen,
-                             scratch, seq, st, trace, p, k, E_STACK, False)
+                if k < 0:
+                    amount = g[G_PEND_DRAW]
+                    g[G_PEND_DRAW] = 0
+                    g[G_CHALLENGEABLE] = 0
+                    trace_event(g, trace, hands, E_PENALTY, p, -1, 0, amount)
+                    draw_n(g, hands, hinfo, pile, disc, st, trace, p, amount)
                     p = seat(p, g[G_DIR], n)
                     continue
-                amount = g[G_PEND_DRAW]
-                g[G_PEND_DRAW] = 0
-                g[G_CHALLENGEABLE] = 0
-                trace_event(g, trace, hands, E_PENALTY, p, -1, 0, amount)
-                draw_n(g, hands, hinfo, pile, disc, st, trace, p, amount)
-                p = seat(p, g[G_DIR], n)
-                continue
-        if g[G_PEND_SKIP] > 0:
+        if k < 0 and g[G_PEND_SKIP] > 0:
             g[G_PEND_SKIP] -= 1
             trace_event(g, trace, hands, E_SKIPPED, p, -1, 0, 0)
             p = seat(p, g[G_DIR], n)
             continue
         if not _take_turn(g, rules):
             break
-        if g[G_PEND_SPECIAL] >= 0:
-            _special(g, rules, sid, sp, hands, hinfo, pile, disc, points, pen, st, trace, p)
-            p = seat(p, g[G_DIR], n)
-            continue
-        # a normal turn (4.2)
-        k = choose_card(sid, sp, g, rules, hands, hinfo, points, disc, st, p)
-        bluff = False
-        if k >= 0:
-            bluff = k == WILD_DRAW_FOUR and not wd4_allowed(g, rules, hinfo, p)
-            if bluff:
-                g[G_BLUFFS] += 1
-            how = E_PLAY
-        else:
-            how = E_DRAWN
-            trace_event(g, trace, hands, E_DRAW, p, -1, 0, 0)
-            drawn = g[G_CARDS_DRAWN]
-            lacks = 1 << g[G_COLOUR]  # seen by all: p holds none of the colour in play
-            while True:
-                d = draw_one(g, hands, hinfo, pile, disc, st, trace, p)
-                if d < 0:
-                    break
-                if is_legal(g, rules, hinfo, p, d):
-                    if rules[R_DRAW_UNTIL] == 1 or play_drawn(sid, sp, g, p, d):
-                        k = d
-                    break
-                if rules[R_DRAW_UNTIL] == 0:
-                    break
-            # a card drawn and kept may be of any other colour: only the colour in play
-            # stays known; if none was kept, what was known before still holds
-            kept = g[G_CARDS_DRAWN] - drawn - (1 if k >= 0 else 0)
-            g[G_SHORT + p] = lacks if kept > 0 else g[G_SHORT + p] | lacks
-            if k < 0:
+        if k < 0:  # not a stack (8.1, the penalty passes on grown): a normal turn
+            if g[G_PEND_SPECIAL] >= 0:
+                _special(g, rules, sid, sp, hands, hinfo, pile, disc, points, pen, st,
+                         trace, p)
                 p = seat(p, g[G_DIR], n)
                 continue
+            # a normal turn (4.2)
+            k = choose_card(sid, sp, g, rules, hands, hinfo, points, disc, st, p)
+            if k >= 0:
+                bluff = k == WILD_DRAW_FOUR and not wd4_allowed(g, rules, hinfo, p)
+                if bluff:
+                    g[G_BLUFFS] += 1
+                how = E_PLAY
+            else:
+                how = E_DRAWN
+                trace_event(g, trace, hands, E_DRAW, p, -1, 0, 0)
+                drawn = g[G_CARDS_DRAWN]
+                lacks = 1 << g[G_COLOUR]  # seen by all: p holds none of the colour in play
+                while True:
+                    d = draw_one(g, hands, hinfo, pile, disc, st, trace, p)
+                    if d < 0:
+                        break
+                    if is_legal(g, rules, hinfo, p, d):
+                        if rules[R_DRAW_UNTIL] == 1 or play_drawn(sid, sp, g, p, d):
+                            k = d
+                        break
+                    if rules[R_DRAW_UNTIL] == 0:
+                        break
+                # a card drawn and kept may be of any other colour: only the colour in
+                # play stays known; if none was kept, what was known before still holds
+                kept = g[G_CARDS_DRAWN] - drawn - (1 if k >= 0 else 0)
+                g[G_SHORT + p] = lacks if kept > 0 else g[G_SHORT + p] | lacks
+                if k < 0:
+                    p = seat(p, g[G_DIR], n)
+                    continue
         p = play(g, rules, sid, sp, hands, hinfo, pile, disc, points, pen, scratch, seq,
                  st, trace, p, k, how, bluff)
         p = seat(p, g[G_DIR], n)

@@ -4,8 +4,10 @@
 costs one comparison. A row holds the step (layout.E_*), the state after it and every
 hand after it, so a checker outside the kernel can replay the round and judge each step.
 """
+import numpy as np
+
 from ..cards import N_KINDS
-from .jit import hot
+from .jit import hot, kernel
 from .layout import (
     EV_AUX,
     EV_COLOUR,
@@ -38,9 +40,17 @@ from .layout import (
 
 @hot
 def trace_event(g, trace, hands, typ, p, k, flags, aux):
+    if trace.shape[0] != 0:
+        # int64 arguments: one compiled ``_write_event`` instead of one per literal mix
+        _write_event(g, trace, hands, np.int64(typ), np.int64(p), np.int64(k),
+                     np.int64(flags), np.int64(aux))
+
+
+@kernel
+def _write_event(g, trace, hands, typ, p, k, flags, aux):
+    """The row itself, not inlined: ``trace_event`` is called from some sixty places of
+    the turn path, and inlining this body at each made the cold compile much longer."""
     cap = trace.shape[0]
-    if cap == 0:
-        return
     i = g[G_TRACE_N]
     g[G_TRACE_N] = i + 1  # counts every event, so a caller can retry with room for all
     if i < cap:
