@@ -13,7 +13,6 @@ then measured on fresh deals (games from 2**40 on), so the choice does not infla
 """
 from __future__ import annotations
 
-import hashlib
 import json
 import time
 
@@ -25,7 +24,6 @@ import matplotlib.pyplot as plt
 from unosim import strategies as strat
 from unosim.report import Page, ci, num
 from unosim.rules import PRESETS
-from unosim.simulate import make_job
 from unosim.tournament import _mean_ci, play
 from unosim.tune import FRESH, tune
 

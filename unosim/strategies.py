@@ -137,7 +137,7 @@ from .kernel.layout import (
     R_SEVEN_ZERO,
     S_SEAT0,
 )
-from .kernel.legal import can_stack, is_legal, wd4_allowed
+from .kernel.legal import can_stack, wd4_allowed
 from .kernel.rng import below, chance
 from .kernel.seats import seat
 
