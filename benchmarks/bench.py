@@ -29,25 +29,38 @@ def cold_compile_seconds() -> float:
 
 
 def measure(rules: str, players: int, strategies: str, games: int, threads: int,
-            repeat: int) -> tuple[float, float]:
-    """(games per second, ns per turn), best of ``repeat``."""
+            repeat: int, against: tuple[str, str] | None = None
+            ) -> tuple[float, float, float]:
+    """(games per second, ns per turn, ratio), best of ``repeat``.
+
+    With ``against`` = (rules, strategies), each repeat also runs that reference job
+    right before, with the same games and threads, and the ratio is best over best: this
+    machine's speed drifts by 20% or more over minutes (shared cores), so a ratio taken
+    from runs minutes apart would measure the drift."""
     import numba
 
     from unosim.kernel import layout as L
     from unosim.simulate import make_job, run_block
 
     job = make_job(rules, games, players, strategies, seed=12345)
+    ref = None if against is None else make_job(against[0], games, players, against[1],
+                                                seed=12345)
     run_block(job, 0, 64)  # compile / load
     best = (0.0, 0.0)
+    best_ref = 0.0
     numba.set_num_threads(threads)
     for r in range(repeat):
+        if ref is not None:
+            t = time.perf_counter()
+            run_block(ref, r * games, games)
+            best_ref = max(best_ref, games / (time.perf_counter() - t))
         t = time.perf_counter()
         out = run_block(job, r * games, games)
         dt = time.perf_counter() - t
         gps = games / dt
         if gps > best[0]:
             best = (gps, dt / out[:, L.C_TURNS].sum() * 1e9)
-    return best
+    return best[0], best[1], (best[0] / best_ref if best_ref else 1.0)
 
 
 def measure_matches(matches: int, threads: int, repeat: int) -> tuple[float, float, int]:
@@ -94,18 +107,21 @@ def main() -> None:
           f"threading layer {numba.config.THREADING_LAYER}")
     if not args.no_cold:
         print(f"cold compile (empty cache, first call): {cold_compile_seconds():.1f} s")
-    base1, ns1 = measure("official", 4, "random", args.games, 1, args.repeat)
-    print(f"official, 4 players, random, 1 thread : {base1:12,.0f} games/s "
+    base1, ns1, _ = measure("official", 4, "random", args.games, 1, args.repeat)
+    print(f"official, 4 players, random, 1 thread :      {base1:12,.0f} games/s "
           f"{ns1:6.1f} ns/turn")
     for th in range(2, cores + 1):
-        g, ns = measure("official", 4, "random", args.games, th, args.repeat)
-        print(f"official, 4 players, random, {th} threads: {g:12,.0f} games/s "
-              f"{ns:6.1f} ns/turn  ({g / base1:.2f}x 1 thread)")
-    print("\nstrategy (official, 4 players all playing it, 1 thread)  games/s  ns/turn  "
-          "vs random")
+        one, _, _ = measure("official", 4, "random", args.games, 1, args.repeat)
+        g, ns, _ = measure("official", 4, "random", args.games, th, args.repeat)
+        print(f"official, 4 players, random, {th} threads:      {g:12,.0f} games/s "
+              f"{ns:6.1f} ns/turn  ({g / one:.2f}x 1 thread, measured again just before: "
+              f"{one:,.0f})")
+    print("\nstrategy (official, 4 players all playing it, 1 thread)   games/s  ns/turn  "
+          "vs random*")
     for name in strategy_names[1:]:
-        g, ns = measure("official", 4, name, args.games, 1, args.repeat)
-        print(f"  {name:22s} {g:12,.0f} {ns:8.1f}   {g / base1:6.2f}")
+        g, ns, ratio = measure("official", 4, name, args.games, 1, args.repeat,
+                               against=("official", "random"))
+        print(f"  {name:22s} {g:12,.0f} {ns:8.1f}   {ratio:6.2f}")
     print()
     for th in sorted({1, cores}):  # issue: matches at >= 70% of the rounds' speed
         m, r, nr = measure_matches(args.games // 10, th, args.repeat)
@@ -113,11 +129,13 @@ def main() -> None:
               f"in {args.games // 10:,} matches vs {r:,.0f} rounds/s alone ({nr:,} rounds): "
               f"{m / r:.2f}")
     names = list(PRESETS) if args.presets == "all" else args.presets.split(",")
-    print("\npreset (4 players, random, 1 thread)   games/s   ns/turn  vs official")
+    print("\npreset (4 players, random, 1 thread)   games/s   ns/turn  vs official*")
     for name in names:
-        g, ns = measure(name, 4, "random", args.games, 1, args.repeat)
-        print(f"  {name:22s} {g:12,.0f} {ns:8.1f}   {g / base1:6.2f}")
-
+        g, ns, ratio = measure(name, 4, "random", args.games, 1, args.repeat,
+                               against=("official", "random"))
+        print(f"  {name:22s} {g:12,.0f} {ns:8.1f}   {ratio:6.2f}")
+    print("\n* best of the runs over best of as many runs of official 4-player random, "
+          "each\n  run just before, on the same games")
 
 if __name__ == "__main__":
     main()

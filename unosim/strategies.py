@@ -305,43 +305,52 @@ def _others(g, hinfo, p):
 
 
 @kernel
-def _scarcity(sp, g, hinfo, disc, p):
-    """Per colour: 1/4 minus its share of the coloured cards ``p`` cannot see (positive:
-    the others are short of it). Zeros when ``p`` gives it no weight."""
+def _unseen_inverse(sp, g, hinfo, p):
+    """1 / the coloured cards ``p`` cannot see, for ``_scarce``; 0 when ``p`` gives
+    scarcity no weight (then every ``_scarce`` is 0) or sees every card."""
     if sp[p, P_W + F_SCARCE] == 0.0 and sp[p, P_W + F_NAME_SCARCE] == 0.0:
-        return (0.0, 0.0, 0.0, 0.0)
-    u0 = _unseen(g, hinfo, p, 0)
-    u1 = _unseen(g, hinfo, p, 1)
-    u2 = _unseen(g, hinfo, p, 2)
-    u3 = _unseen(g, hinfo, p, 3)
-    t = u0 + u1 + u2 + u3
-    if t <= 0:
-        return (0.0, 0.0, 0.0, 0.0)
-    return (0.25 - u0 / t, 0.25 - u1 / t, 0.25 - u2 / t, 0.25 - u3 / t)
+        return 0.0
+    t = 0
+    for c in range(N_COLOURS):
+        t += _unseen(g, hinfo, p, c)
+    return 1.0 / t if t > 0 else 0.0
 
 
 @hot
-def _name_score(sp, hinfo, p, c, left, short, scarce):
-    """How much ``p`` wants to name colour ``c`` with ``left`` cards left in hand."""
-    return (hinfo[p, c] / max(1, left) + sp[p, P_W + F_NAME_SHORT] * ((short >> c) & 1)
-            + sp[p, P_W + F_NAME_SCARCE] * scarce[c])
+def _scarce(g, hinfo, p, c, inv):
+    """1/4 minus colour ``c``'s share of the coloured cards ``p`` cannot see (positive:
+    the others are short of it); ``inv`` from ``_unseen_inverse``."""
+    if inv == 0.0:
+        return 0.0
+    return 0.25 - _unseen(g, hinfo, p, c) * inv
+
+
+@hot
+def _name_score(sp, g, hinfo, p, c, per_card, short, inv):
+    """How much ``p`` wants to name colour ``c``; ``per_card`` = 1 / cards left in hand."""
+    return (hinfo[p, c] * per_card + sp[p, P_W + F_NAME_SHORT] * ((short >> c) & 1)
+            + sp[p, P_W + F_NAME_SCARCE] * _scarce(g, hinfo, p, c, inv))
 
 
 @kernel
 def _weighted_card(sp, g, rules, hands, hinfo, points, disc, p):
     """The weighted family's play: the legal card of highest ``weights . features``
-    (``FEATURES``, module docstring), the first in kind order on ties; -1 if none."""
-    w = sp[p, P_W:]
+    (``FEATURES``, module docstring), the first in kind order on ties; -1 if none.
+    Divisions are hoisted out of the loops (a division costs ~5 multiplications)."""
+    w = P_W
     n = g[G_N]
     d = g[G_DIR]
     nxt = seat(p, d, n)
     left = hinfo[p, H_TOTAL] - 1  # cards left after this play
-    denom = max(1, left)
+    per_card = 1.0 / max(1, left)
     threat = 1.0 / max(1, hinfo[nxt, H_TOTAL])
     fewest = -1  # opponents' fewest and total cards, counted when first needed
     others = 0
     short = g[G_SHORT + nxt]
-    scarce = _scarcity(sp, g, hinfo, disc, p)
+    inv = _unseen_inverse(sp, g, hinfo, p)
+    w_points = sp[p, w + F_POINTS] * 0.02  # per point: points / 50
+    w_colour = sp[p, w + F_COLOUR] * per_card
+    w_swap = sp[p, w + F_SWAP] * (1.0 / 7.0)
     cur = g[G_COLOUR]
     r_top = RANK[g[G_TOP]]
     best = -1
@@ -358,25 +367,27 @@ def _weighted_card(sp, g, rules, hands, hinfo, points, disc, p):
             hi = lo + 1
         else:
             continue
-        same = (w[F_COLOUR] * (held - 1) / denom + w[F_SHORT] * ((short >> c) & 1)
-                + w[F_SCARCE] * scarce[c] + (w[F_SWITCH] if c != cur else 0.0))
+        same = (w_colour * (held - 1) + sp[p, w + F_SHORT] * ((short >> c) & 1)
+                + sp[p, w + F_SCARCE] * _scarce(g, hinfo, p, c, inv))
+        if c != cur:
+            same += sp[p, w + F_SWITCH]
         for k in range(lo, hi):
             cnt = hands[p, k]
             if cnt == 0:
                 continue
             r = k - c * N_RANKS
-            sc = same + w[F_POINTS] * points[k] / 50.0
+            sc = same + w_points * points[k]
             if r >= SKIP:
-                sc += w[F_ACTION]
+                sc += sp[p, w + F_ACTION]
                 if r != REVERSE or n == 2:
-                    sc += w[F_ATTACK] * threat
+                    sc += sp[p, w + F_ATTACK] * threat
             elif rules[R_SEVEN_ZERO] == 1:
                 if r == 7:  # swaps with the opponent holding fewest cards
                     if fewest < 0:
                         fewest, others = _others(g, hinfo, p)
-                    sc += w[F_SWAP] * (left - fewest) / 7.0
+                    sc += w_swap * (left - fewest)
                 elif r == 0:  # receives the hand of the player before
-                    sc += w[F_SWAP] * (left - hinfo[seat(p, -d, n), H_TOTAL]) / 7.0
+                    sc += w_swap * (left - hinfo[seat(p, -d, n), H_TOTAL])
             if sc > best_s:
                 best_s = sc
                 best = k
@@ -389,38 +400,40 @@ def _weighted_card(sp, g, rules, hands, hinfo, points, disc, p):
     named = 0  # the colour it would name (choose_colour, without its random tie-break)
     top = -1e18
     for c in range(N_COLOURS):
-        v = _name_score(sp, hinfo, p, c, left, short, scarce)
+        v = _name_score(sp, g, hinfo, p, c, per_card, short, inv)
         if v > top:
             top = v
             named = c
-    same = (w[F_COLOUR] * hinfo[p, named] / denom + w[F_SHORT] * ((short >> named) & 1)
-            + w[F_SCARCE] * scarce[named] + (w[F_SWITCH] if named != cur else 0.0))
+    same = (w_colour * hinfo[p, named] + sp[p, w + F_SHORT] * ((short >> named) & 1)
+            + sp[p, w + F_SCARCE] * _scarce(g, hinfo, p, named, inv))
+    if named != cur:
+        same += sp[p, w + F_SWITCH]
     wd4_ok = wd4_allowed(g, rules, hinfo, p)
-    if fewest < 0:
-        fewest, others = _others(g, hinfo, p)
     for k in range(N_COLOURED, N_KINDS):
         cnt = hands[p, k]
         if cnt == 0:
             continue
         wild_left -= cnt
-        if k == WILD_DRAW_FOUR and not wd4_ok:
-            if wild_left == 0:
-                break
-            continue
-        sc = same + w[F_POINTS] * points[k] / 50.0
-        if k == WILD_DRAW_FOUR or k == SNORLAX or k == GRENINJA:
-            sc += w[F_ACTION] + w[F_ATTACK] * threat
-        elif k == GRAYSKULL:
-            sc += w[F_ACTION] + w[F_ATTACK] / max(1, fewest)
-        else:
-            sc += w[F_WILD]
-            if k == SHUFFLE_HANDS:  # everyone ends with about the average hand
-                sc += w[F_SWAP] * (left - (others + left) / n) / 7.0
-            elif k == CUSTOMIZABLE and rules[R_BLANK_SWAP] == 1:
-                sc += w[F_SWAP] * (left - fewest) / 7.0
-        if sc > best_s:
-            best_s = sc
-            best = k
+        if k != WILD_DRAW_FOUR or wd4_ok:
+            sc = same + w_points * points[k]
+            if k == WILD_DRAW_FOUR or k == SNORLAX or k == GRENINJA:
+                sc += sp[p, w + F_ACTION] + sp[p, w + F_ATTACK] * threat
+            elif k == GRAYSKULL:
+                if fewest < 0:
+                    fewest, others = _others(g, hinfo, p)
+                sc += sp[p, w + F_ACTION] + sp[p, w + F_ATTACK] / max(1, fewest)
+            else:
+                sc += sp[p, w + F_WILD]
+                if k == SHUFFLE_HANDS or (k == CUSTOMIZABLE and rules[R_BLANK_SWAP] == 1):
+                    if fewest < 0:
+                        fewest, others = _others(g, hinfo, p)
+                    if k == SHUFFLE_HANDS:  # everyone ends with about the average hand
+                        sc += w_swap * (left - (others + left) / n)
+                    else:
+                        sc += w_swap * (left - fewest)
+            if sc > best_s:
+                best_s = sc
+                best = k
         if wild_left == 0:
             break
     return best
@@ -477,16 +490,16 @@ def choose_colour(sid, sp, g, hinfo, disc, st, p):
     s = S_SEAT0 + p
     if sid[p] == RANDOM:
         return below(st, s, N_COLOURS)
-    left = hinfo[p, H_TOTAL]
+    per_card = 1.0 / max(1, hinfo[p, H_TOTAL])
     short = 0
-    scarce = (0.0, 0.0, 0.0, 0.0)
+    inv = 0.0
     if sid[p] >= FIRST_WEIGHTED:
         short = g[G_SHORT + seat(p, g[G_DIR], g[G_N])]
-        scarce = _scarcity(sp, g, hinfo, disc, p)
+        inv = _unseen_inverse(sp, g, hinfo, p)
     best = -1e18
     ties = 0
     for c in range(N_COLOURS):
-        v = _name_score(sp, hinfo, p, c, left, short, scarce)
+        v = _name_score(sp, g, hinfo, p, c, per_card, short, inv)
         if v > best:
             best = v
             ties = 1
@@ -494,7 +507,7 @@ def choose_colour(sid, sp, g, hinfo, disc, st, p):
             ties += 1
     x = below(st, s, ties)
     for c in range(N_COLOURS):
-        if _name_score(sp, hinfo, p, c, left, short, scarce) == best:
+        if _name_score(sp, g, hinfo, p, c, per_card, short, inv) == best:
             if x == 0:
                 return c
             x -= 1
