@@ -26,11 +26,15 @@ class Position:
         self.hinfo = np.zeros((L.MAX_PLAYERS, L.N_H), np.int16)
         for q, text in hands.items():
             for t in text.split():
-                k = parse_kind(t)
+                k = int(parse_kind(t))
                 self.hands[q, k] += 1
-                c = COLOUR[k]
+                c = int(COLOUR[k])
                 self.hinfo[q, c if c >= 0 else L.H_WILD] += 1
                 self.hinfo[q, L.H_TOTAL] += 1
+                if c >= 0:
+                    self.hinfo[q, L.H_MASK + c] |= 1 << (k - c * N_RANKS)
+                else:
+                    self.hinfo[q, L.H_WILD_MASK] |= 1 << (k - N_COLOURED)
         self.disc = np.zeros(N_KINDS, np.int16)
         top_k = parse_kind(top)
         self.disc[top_k] += 1
@@ -156,7 +160,8 @@ def test_family_never_plays_an_illegal_card(name):
 def test_memory_of_missing_colours_is_never_wrong():
     """Whenever a round stops (max_turns cut at random points), a seat the table
     believes holds no card of a colour holds none: under swaps, rotations, Shuffle
-    Hands, Snorlax, penalties and jump-ins."""
+    Hands, Snorlax, penalties and jump-ins. The discard pile's colour counts and the
+    masks of kinds held match the piles and hands."""
     from unosim.kernel.batch import run_one
     from unosim.rules import apply
 
@@ -170,11 +175,19 @@ def test_memory_of_missing_colours_is_never_wrong():
             sid, sp, _ = strat.parse("colour-counter,random,heuristic,weighted", 4)
             deck = rules.deck_counts()
             order = np.repeat(np.arange(N_KINDS), deck).astype(np.int8)
-            _, g, hands, _, _, disc, _ = run_one(rules.to_array(), sid, sp, deck,
+            _, g, hands, hinfo, _, disc, _ = run_one(rules.to_array(), sid, sp, deck,
                                                  rules.points_table(), 4, 3, game, order,
                                                  0, 0)
             for c in range(N_COLOURS):  # the colour counts of the discard pile
                 assert g[L.G_DISC_C + c] == disc[c * N_RANKS:(c + 1) * N_RANKS].sum()
+            for q in range(4):  # the masks of kinds held
+                held = hands[q] > 0
+                for c in range(N_COLOURS):
+                    want = sum(1 << r for r in range(N_RANKS) if held[c * N_RANKS + r])
+                    assert hinfo[q, L.H_MASK + c] == want, (preset, game, q, c)
+                want = sum(1 << i for i in range(N_KINDS - N_COLOURED)
+                           if held[N_COLOURED + i])
+                assert hinfo[q, L.H_WILD_MASK] == want
             for q in range(4):
                 for c in range(N_COLOURS):
                     if g[L.G_SHORT + q] >> c & 1:

@@ -122,8 +122,10 @@ from .kernel.layout import (
     G_PREV_COLOUR,
     G_SHORT,
     G_TOP,
+    H_MASK,
     H_TOTAL,
     H_WILD,
+    H_WILD_MASK,
     MAX_PLAYERS,
     N_PARAMS,
     N_WEIGHTS,
@@ -209,13 +211,30 @@ def _random_legal(g, rules, hands, hinfo, p, st):
     return -1  # unreachable
 
 
+BIT_INDEX = np.zeros(1 << N_RANKS, dtype=np.int8)  # BIT_INDEX[1 << i] = i
+for _i in range(N_RANKS):
+    BIT_INDEX[1 << _i] = _i
+BIT_INDEX.flags.writeable = False
+
+
+@hot
+def _legal_ranks(hinfo, p, c, cur, r_top):
+    """Bit mask of the ranks of colour ``c`` that ``p`` holds and may play (4.1): all
+    of them in the current colour, else only the top card's rank."""
+    m = np.int64(hinfo[p, H_MASK + c])
+    if c == cur:
+        return m
+    if r_top < 0:
+        return np.int64(0)
+    return m & (1 << r_top)
+
+
 @kernel
 def _heuristic_card(g, rules, hands, hinfo, points, p):
     """The heuristic's play (rules 2-3 of the module docstring), or -1.
 
-    Scores the legal cards in kind order and keeps the first best; only the kinds that
-    can be legal are looked at (the current colour, the top card's rank, the wilds),
-    and a scan stops at the last card held of its block."""
+    Scores the legal cards in kind order and keeps the first best, visiting only the
+    kinds held that can be legal (``_legal_ranks``, then the wild-type kinds held)."""
     n = g[G_N]
     nxt = seat(p, g[G_DIR], n)
     danger = hinfo[nxt, H_TOTAL] <= 2
@@ -227,23 +246,13 @@ def _heuristic_card(g, rules, hands, hinfo, points, p):
     best = -1
     best_s = -1e18
     for c in range(N_COLOURS):
+        m = _legal_ranks(hinfo, p, c, cur, r_top)
         held = hinfo[p, c]
-        if held == 0:
-            continue
-        if c == cur:
-            lo = c * N_RANKS
-            hi = lo + N_RANKS
-        elif r_top >= 0:
-            lo = c * N_RANKS + r_top
-            hi = lo + 1
-        else:
-            continue
-        left = held
-        for k in range(lo, hi):
-            cnt = hands[p, k]
-            if cnt == 0:
-                continue
-            r = RANK[k]
+        while m != 0:
+            low = m & -m
+            m ^= low
+            r = BIT_INDEX[low]
+            k = c * N_RANKS + r
             sc = 100.0 + 10.0 * held + points[k] / 10.0
             if danger and (r == DRAW_TWO or r == SKIP or (r == REVERSE and n == 2)):
                 sc += 1000.0 + (500.0 if r == DRAW_TWO else 0.0)
@@ -255,34 +264,29 @@ def _heuristic_card(g, rules, hands, hinfo, points, p):
             if sc > best_s:
                 best_s = sc
                 best = k
-            left -= cnt
-            if left == 0:
-                break
-    left = hinfo[p, H_WILD]
-    if left == 0:
+    m = np.int64(hinfo[p, H_WILD_MASK])
+    if m == 0:
         return best
     wd4_ok = wd4_allowed(g, rules, hinfo, p)
-    for k in range(N_COLOURED, N_KINDS):
-        cnt = hands[p, k]
-        if cnt == 0:
+    while m != 0:
+        low = m & -m
+        m ^= low
+        k = N_COLOURED + BIT_INDEX[low]
+        if k == WILD_DRAW_FOUR and not wd4_ok:
             continue
-        left -= cnt
-        if k != WILD_DRAW_FOUR or wd4_ok:
-            sc = -1000.0  # a plain wild is kept for when nothing else fits
-            if k == WILD_DRAW_FOUR or k == SNORLAX or k == GRENINJA or k == GRAYSKULL:
-                sc = -900.0 + (3000.0 if danger else 0.0)
-            elif k == SHUFFLE_HANDS or (k == CUSTOMIZABLE and rules[R_BLANK_SWAP] == 1):
-                if fewest < 0:
-                    fewest, others = _others(g, hinfo, p)
-                if k == SHUFFLE_HANDS and mine * (n - 1) > others + (n - 1):
-                    sc = 600.0  # more cards than the average opponent: even the hands out
-                elif k == CUSTOMIZABLE and fewest < mine:
-                    sc = 600.0  # swap with the opponent holding fewest cards
-            if sc > best_s:
-                best_s = sc
-                best = k
-        if left == 0:
-            break
+        sc = -1000.0  # a plain wild is kept for when nothing else fits
+        if k == WILD_DRAW_FOUR or k == SNORLAX or k == GRENINJA or k == GRAYSKULL:
+            sc = -900.0 + (3000.0 if danger else 0.0)
+        elif k == SHUFFLE_HANDS or (k == CUSTOMIZABLE and rules[R_BLANK_SWAP] == 1):
+            if fewest < 0:
+                fewest, others = _others(g, hinfo, p)
+            if k == SHUFFLE_HANDS and mine * (n - 1) > others + (n - 1):
+                sc = 600.0  # more cards than the average opponent: even the hands out
+            elif k == CUSTOMIZABLE and fewest < mine:
+                sc = 600.0  # swap with the opponent holding fewest cards
+        if sc > best_s:
+            best_s = sc
+            best = k
     return best
 
 
@@ -356,26 +360,18 @@ def _weighted_card(sp, g, rules, hands, hinfo, points, disc, p):
     best = -1
     best_s = -1e18
     for c in range(N_COLOURS):
-        held = hinfo[p, c]
-        if held == 0:
+        m = _legal_ranks(hinfo, p, c, cur, r_top)
+        if m == 0:
             continue
-        if c == cur:
-            lo = c * N_RANKS
-            hi = lo + N_RANKS
-        elif r_top >= 0:
-            lo = c * N_RANKS + r_top
-            hi = lo + 1
-        else:
-            continue
-        same = (w_colour * (held - 1) + sp[p, w + F_SHORT] * ((short >> c) & 1)
+        same = (w_colour * (hinfo[p, c] - 1) + sp[p, w + F_SHORT] * ((short >> c) & 1)
                 + sp[p, w + F_SCARCE] * _scarce(g, hinfo, p, c, inv))
         if c != cur:
             same += sp[p, w + F_SWITCH]
-        for k in range(lo, hi):
-            cnt = hands[p, k]
-            if cnt == 0:
-                continue
-            r = k - c * N_RANKS
+        while m != 0:
+            low = m & -m
+            m ^= low
+            r = BIT_INDEX[low]
+            k = c * N_RANKS + r
             sc = same + w_points * points[k]
             if r >= SKIP:
                 sc += sp[p, w + F_ACTION]
@@ -391,11 +387,8 @@ def _weighted_card(sp, g, rules, hands, hinfo, points, disc, p):
             if sc > best_s:
                 best_s = sc
                 best = k
-            held -= cnt
-            if held == 0:
-                break
-    wild_left = hinfo[p, H_WILD]
-    if wild_left == 0:
+    m = np.int64(hinfo[p, H_WILD_MASK])
+    if m == 0:
         return best
     named = 0  # the colour it would name (choose_colour, without its random tie-break)
     top = -1e18
@@ -409,33 +402,31 @@ def _weighted_card(sp, g, rules, hands, hinfo, points, disc, p):
     if named != cur:
         same += sp[p, w + F_SWITCH]
     wd4_ok = wd4_allowed(g, rules, hinfo, p)
-    for k in range(N_COLOURED, N_KINDS):
-        cnt = hands[p, k]
-        if cnt == 0:
+    while m != 0:
+        low = m & -m
+        m ^= low
+        k = N_COLOURED + BIT_INDEX[low]
+        if k == WILD_DRAW_FOUR and not wd4_ok:
             continue
-        wild_left -= cnt
-        if k != WILD_DRAW_FOUR or wd4_ok:
-            sc = same + w_points * points[k]
-            if k == WILD_DRAW_FOUR or k == SNORLAX or k == GRENINJA:
-                sc += sp[p, w + F_ACTION] + sp[p, w + F_ATTACK] * threat
-            elif k == GRAYSKULL:
+        sc = same + w_points * points[k]
+        if k == WILD_DRAW_FOUR or k == SNORLAX or k == GRENINJA:
+            sc += sp[p, w + F_ACTION] + sp[p, w + F_ATTACK] * threat
+        elif k == GRAYSKULL:
+            if fewest < 0:
+                fewest, others = _others(g, hinfo, p)
+            sc += sp[p, w + F_ACTION] + sp[p, w + F_ATTACK] / max(1, fewest)
+        else:
+            sc += sp[p, w + F_WILD]
+            if k == SHUFFLE_HANDS or (k == CUSTOMIZABLE and rules[R_BLANK_SWAP] == 1):
                 if fewest < 0:
                     fewest, others = _others(g, hinfo, p)
-                sc += sp[p, w + F_ACTION] + sp[p, w + F_ATTACK] / max(1, fewest)
-            else:
-                sc += sp[p, w + F_WILD]
-                if k == SHUFFLE_HANDS or (k == CUSTOMIZABLE and rules[R_BLANK_SWAP] == 1):
-                    if fewest < 0:
-                        fewest, others = _others(g, hinfo, p)
-                    if k == SHUFFLE_HANDS:  # everyone ends with about the average hand
-                        sc += w_swap * (left - (others + left) / n)
-                    else:
-                        sc += w_swap * (left - fewest)
-            if sc > best_s:
-                best_s = sc
-                best = k
-        if wild_left == 0:
-            break
+                if k == SHUFFLE_HANDS:  # everyone ends with about the average hand
+                    sc += w_swap * (left - (others + left) / n)
+                else:
+                    sc += w_swap * (left - fewest)
+        if sc > best_s:
+            best_s = sc
+            best = k
     return best
 
 

@@ -68,7 +68,9 @@ N_G = G_DISC_C + 4
 # -- hand summary hinfo[seat, :] ---------------------------------------------------------
 H_WILD = 4  # wild-type cards held (0..3 are the colour counts)
 H_TOTAL = 5
-N_H = 6
+H_MASK = 6  # + colour: bit r set when the seat holds the card of rank r of that colour
+H_WILD_MASK = 10  # bit i set when the seat holds wild-type kind N_COLOURED + i
+N_H = 11
 
 # -- random streams of one round (rng.py) ----------------------------------------------
 S_DEAL = 0  # the shuffle, setup Wild Draw Four re-insertion

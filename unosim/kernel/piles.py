@@ -1,8 +1,10 @@
 """Hands, the draw pile and the discard pile (RULES.md sections 3 and 4.2).
 
 A hand is a count per kind, ``hands[seat, kind]`` (int16), with ``hinfo[seat]`` holding
-its colour counts, wild-type count and total. The discard pile is a count per kind plus
-its top kind ``g[G_TOP]``: its order never matters, because a reshuffle shuffles it.
+its colour counts, wild-type count and total, and bit masks of the kinds held (per
+colour, and of the wild-type kinds) so that strategies visit only the cards held. The
+discard pile is a count per kind plus its top kind ``g[G_TOP]``: its order never
+matters, because a reshuffle shuffles it.
 
 The draw pile is an int8 array of the kinds it holds, ``pile[:g[G_PILE_N]]``, kept in
 no particular order: drawing takes a uniformly random one of them (deal stream). That is
@@ -12,7 +14,7 @@ the order instead: it draws ``pile[g[G_PILE_N] - 1]`` and shuffles on a reshuffl
 """
 import numpy as np
 
-from ..cards import COLOUR, N_KINDS
+from ..cards import COLOUR, N_COLOURED, N_KINDS, N_RANKS
 from .jit import hot, kernel
 from .layout import (
     E_DREW,
@@ -25,8 +27,10 @@ from .layout import (
     G_SCRIPTED,
     G_SHORT,
     G_TOP,
+    H_MASK,
     H_TOTAL,
     H_WILD,
+    H_WILD_MASK,
     S_DEAL,
     S_TABLE,
 )
@@ -35,11 +39,23 @@ from .trace import trace_event
 
 
 @hot
+def _bit(k):
+    """(hinfo column, bit) of kind ``k`` in the masks of kinds held."""
+    c = COLOUR[k]
+    if c >= 0:
+        return H_MASK + c, 1 << (k - c * N_RANKS)
+    return H_WILD_MASK, 1 << (k - N_COLOURED)
+
+
+@hot
 def add_card(hands, hinfo, p, k):
     hands[p, k] += 1
     c = COLOUR[k]
     hinfo[p, c if c >= 0 else H_WILD] += 1
     hinfo[p, H_TOTAL] += 1
+    if hands[p, k] == 1:
+        col, bit = _bit(k)
+        hinfo[p, col] |= bit
 
 
 @hot
@@ -48,6 +64,9 @@ def remove_card(hands, hinfo, p, k):
     c = COLOUR[k]
     hinfo[p, c if c >= 0 else H_WILD] -= 1
     hinfo[p, H_TOTAL] -= 1
+    if hands[p, k] == 0:
+        col, bit = _bit(k)
+        hinfo[p, col] &= ~bit
 
 
 @kernel

@@ -84,6 +84,7 @@ from .layout import (
     G_TURNS,
     G_UNO_PENALTIES,
     G_WINNER,
+    H_MASK,
     H_TOTAL,
     N_G,
     N_H,
@@ -209,6 +210,7 @@ def _special(g, rules, sid, sp, hands, hinfo, pile, disc, points, pen, st, trace
                     disc[k] += cnt
                     hands[p, k] = 0
             hinfo[p, c] = 0
+            hinfo[p, H_MASK + c] = 0
             hinfo[p, H_TOTAL] -= m
             g[G_DISC_N] += m
             g[G_DISC_C + c] += m
