@@ -229,6 +229,29 @@ def _legal_ranks(hinfo, p, c, cur, r_top):
     return m & (1 << r_top)
 
 
+@hot
+def _only_legal(g, rules, hinfo, p):
+    """The kind of ``p``'s only legal card (copies aside); -1 if none, -2 if several.
+    Then no scoring is needed: every strategy plays it."""
+    cur = g[G_COLOUR]
+    r_top = RANK[g[G_TOP]]
+    found = -1
+    for c in range(N_COLOURS):
+        m = _legal_ranks(hinfo, p, c, cur, r_top)
+        if m != 0:
+            if found != -1 or (m & (m - 1)) != 0:
+                return -2
+            found = c * N_RANKS + BIT_INDEX[m]
+    m = np.int64(hinfo[p, H_WILD_MASK])
+    if m != 0 and not wd4_allowed(g, rules, hinfo, p):
+        m &= ~(1 << (WILD_DRAW_FOUR - N_COLOURED))
+    if m != 0:
+        if found != -1 or (m & (m - 1)) != 0:
+            return -2
+        found = N_COLOURED + BIT_INDEX[m]
+    return found
+
+
 @kernel
 def _heuristic_card(g, rules, hands, hinfo, points, p):
     """The heuristic's play (rules 2-3 of the module docstring), or -1.
@@ -443,6 +466,9 @@ def choose_card(sid, sp, g, rules, hands, hinfo, points, disc, st, p):
             return WILD_DRAW_FOUR
     if sid[p] == RANDOM:
         return _random_legal(g, rules, hands, hinfo, p, st)
+    only = _only_legal(g, rules, hinfo, p)
+    if only != -2:
+        return only
     if sid[p] == HEURISTIC:
         return _heuristic_card(g, rules, hands, hinfo, points, p)
     return _weighted_card(sp, g, rules, hands, hinfo, points, disc, p)
