@@ -191,6 +191,27 @@ class Context:
         self._record("matches", rs, players, strategies, job.n_games, key, False, t0)
         return mdf
 
+    def cached_json(self, kind: str, spec: dict, compute, rules: RuleSet, players: int,
+                    strategies: str, games: int) -> dict:
+        """A small JSON result of a computation that is not a plain simulation (a
+        tuning, a tournament): ``compute()``, cached under a key of ``spec`` and the
+        kernel sources like the simulation cache, and recorded in the provenance table
+        as ``games`` rounds of ``strategies``."""
+        key = _cache_key(spec, kind)
+        path = self.results / f"{kind}-{key}.json"
+        t0 = time.perf_counter()
+        cached = path.exists()
+        if cached:
+            res = json.loads(path.read_text())
+        else:
+            res = compute()
+            self.results.mkdir(parents=True, exist_ok=True)
+            tmp = path.with_suffix(".tmp")
+            tmp.write_text(json.dumps(res, sort_keys=True))
+            tmp.replace(path)
+        self._record("rounds", rules, players, strategies, games, key, cached, t0)
+        return res
+
     def _record(self, kind, rs, players, strategies, games, key, cached, t0,
                 seed: int | None = None) -> None:
         self.runs.append(Run(kind, rs, int(players), strategies,

@@ -13,18 +13,16 @@ then measured on fresh deals (games from 2**40 on), so the choice does not infla
 """
 from __future__ import annotations
 
-import json
-import time
-
 import numpy as np
 import pandas as pd
-from common import Context, _cache_key, main
+from common import Context, main
 
 import matplotlib.pyplot as plt
 from unosim import strategies as strat
 from unosim.report import Page, ci, num
 from unosim.rules import PRESETS
-from unosim.tournament import _mean_ci, play
+from unosim.stats import mean_ci_from_sums
+from unosim.tournament import play
 from unosim.tune import FRESH, tune
 
 NAME = "skill"
@@ -39,27 +37,12 @@ BASE_SELECT = 40_000  # rounds per candidate and rule set for the choice
 BASE_EVAL = 400_000  # rounds of the best candidate on fresh deals
 
 
-def _cached(ctx: Context, kind: str, spec: dict, compute) -> tuple[dict, bool]:
-    """A small JSON result, keyed like the simulation cache (spec + kernel sources)."""
-    key = _cache_key(spec, kind)
-    path = ctx.results / f"{kind}-{key}.json"
-    if path.exists():
-        return json.loads(path.read_text()), True
-    res = compute()
-    ctx.results.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_suffix(".tmp")
-    tmp.write_text(json.dumps(res, sort_keys=True))
-    tmp.replace(path)
-    return res, False
-
-
 def _tuned(ctx: Context, opponents: str) -> tuple[str, dict]:
     """The weighted player tuned under official against ``opponents``: (its strategy
     item, the tuning's summary)."""
     budget = max(4096, int(round(BASE_TUNE * ctx.scale)))
     spec = {"rules": PRESETS["official"].hash(), "players": PLAYERS, "opponents": opponents,
             "budget": budget, "seed": ctx.seed, "start": TUNE_START}
-    t0 = time.perf_counter()
 
     def run():
         ctx.log(f"tuning the weighted player against {opponents}: {budget:,} rounds")
@@ -69,10 +52,8 @@ def _tuned(ctx: Context, opponents: str) -> tuple[str, dict]:
                 "tuned": list(r.tuned_rate), "history": r.history.to_dict("list"),
                 "eval_rounds": r.eval_deals}
 
-    res, cached = _cached(ctx, "tune", spec, run)
-    key = _cache_key(spec, "tune")
-    ctx._record("rounds", PRESETS["official"], PLAYERS, f"tuning vs {opponents}", budget,
-                key, cached, t0)
+    res = ctx.cached_json("tune", spec, run, PRESETS["official"], PLAYERS,
+                          f"tuning vs {opponents}", budget)
     return res["label"], res
 
 
@@ -85,16 +66,14 @@ def _rate(ctx: Context, rules: str, player: str, opponents: str, rounds: int,
     labels = strat.parse(f"{player},{opponents},{opponents},{opponents}", PLAYERS)[2]
     spec = {"rules": rs.hash(), "labels": labels, "deals": deals, "seed": ctx.seed,
             "first": first}
-    t0 = time.perf_counter()
 
     def run():
         tot = play(rs, PLAYERS, labels, deals, ctx.seed, first, threads=ctx.threads)
-        m, h = _mean_ci(tot.wins, tot.wins2, tot.deals)
+        m, h = mean_ci_from_sums(tot.wins, tot.wins2, tot.deals)
         return {"rate": float(m[0]), "half": float(h[0])}
 
-    res, cached = _cached(ctx, "tournament", spec, run)
-    ctx._record("rounds", rs, PLAYERS, f"{what}, rotated", deals * PLAYERS,
-                _cache_key(spec, "tournament"), cached, t0)
+    res = ctx.cached_json("tournament", spec, run, rs, PLAYERS, f"{what}, rotated",
+                          deals * PLAYERS)
     return res["rate"], res["rate"] - res["half"], res["rate"] + res["half"]
 
 

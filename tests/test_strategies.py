@@ -59,11 +59,11 @@ class Position:
 
     def card(self, p: int = 0) -> str:
         k = choose_card(self.sid, self.sp, self.g, self.rules.to_array(), self.hands,
-                        self.hinfo, self.points, self.disc, self.st, p)
+                        self.hinfo, self.points, self.st, p)
         return "draw" if k < 0 else kind_name(k)
 
     def colour(self, p: int = 0) -> int:
-        return choose_colour(self.sid, self.sp, self.g, self.hinfo, self.disc, self.st, p)
+        return choose_colour(self.sid, self.sp, self.g, self.hinfo, self.st, p)
 
 
 FOUR = "{},random,random,random"

@@ -22,7 +22,7 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
-from scipy.stats import binom, binomtest
+from scipy.stats import binom, binomtest, norm
 from scipy.stats import t as student_t
 
 __all__ = [
@@ -189,6 +189,27 @@ def mean_ci(x: Any, confidence: float = 0.95) -> tuple[float, float, float]:
         return (mean, mean, mean)
     half = float(student_t.ppf(0.5 + confidence / 2.0, df=n - 1)) * se
     return (mean, mean - half, mean + half)
+
+
+def mean_ci_from_sums(s: Any, s2: Any, m: int, confidence: float = 0.95
+                      ) -> tuple[np.ndarray, np.ndarray]:
+    """Mean and normal-approximation half-width from running sums.
+
+    For streams too long to keep (tournaments): ``s`` and ``s2`` are the sums and sums
+    of squares of ``m`` independent values (arrays: one entry per quantity), so the
+    interval is ``mean -/+ z * sqrt(var / m)`` with the unbiased variance.
+
+    Returns
+    -------
+    (mean, half) : tuple of ndarray
+    """
+    confidence = _check_confidence(confidence)
+    if m < 1:
+        raise ValueError("need at least one value")
+    s = np.asarray(s, dtype=np.float64)
+    mean = s / m
+    var = np.maximum(np.asarray(s2, dtype=np.float64) / m - mean ** 2, 0.0) * m / max(m - 1, 1)
+    return mean, float(norm.ppf(0.5 + confidence / 2.0)) * np.sqrt(var / m)
 
 
 def _count_cdf_at_most(n: int, q: float, alpha: float) -> int:

@@ -230,6 +230,16 @@ def _legal_ranks(hinfo, p, c, cur, r_top):
 
 
 @hot
+def _legal_wilds(g, rules, hinfo, p):
+    """Bit mask of the wild-type kinds ``p`` holds and may play (4.3: Wild Draw Four
+    only as the restriction allows); bit ``i`` is kind ``N_COLOURED + i``."""
+    m = np.int64(hinfo[p, H_WILD_MASK])
+    if m != 0 and not wd4_allowed(g, rules, hinfo, p):
+        m &= ~(1 << (WILD_DRAW_FOUR - N_COLOURED))
+    return m
+
+
+@hot
 def _only_legal(g, rules, hinfo, p):
     """The kind of ``p``'s only legal card (copies aside); -1 if none, -2 if several.
     Then no scoring is needed: every strategy plays it."""
@@ -242,9 +252,7 @@ def _only_legal(g, rules, hinfo, p):
             if found != -1 or (m & (m - 1)) != 0:
                 return -2
             found = c * N_RANKS + BIT_INDEX[m]
-    m = np.int64(hinfo[p, H_WILD_MASK])
-    if m != 0 and not wd4_allowed(g, rules, hinfo, p):
-        m &= ~(1 << (WILD_DRAW_FOUR - N_COLOURED))
+    m = _legal_wilds(g, rules, hinfo, p)
     if m != 0:
         if found != -1 or (m & (m - 1)) != 0:
             return -2
@@ -253,7 +261,7 @@ def _only_legal(g, rules, hinfo, p):
 
 
 @kernel
-def _heuristic_card(g, rules, hands, hinfo, points, p):
+def _heuristic_card(g, rules, hinfo, points, p):
     """The heuristic's play (rules 2-3 of the module docstring), or -1.
 
     Scores the legal cards in kind order and keeps the first best, visiting only the
@@ -287,16 +295,11 @@ def _heuristic_card(g, rules, hands, hinfo, points, p):
             if sc > best_s:
                 best_s = sc
                 best = k
-    m = np.int64(hinfo[p, H_WILD_MASK])
-    if m == 0:
-        return best
-    wd4_ok = wd4_allowed(g, rules, hinfo, p)
+    m = _legal_wilds(g, rules, hinfo, p)
     while m != 0:
         low = m & -m
         m ^= low
         k = N_COLOURED + BIT_INDEX[low]
-        if k == WILD_DRAW_FOUR and not wd4_ok:
-            continue
         sc = -1000.0  # a plain wild is kept for when nothing else fits
         if k == WILD_DRAW_FOUR or k == SNORLAX or k == GRENINJA or k == GRAYSKULL:
             sc = -900.0 + (3000.0 if danger else 0.0)
@@ -360,7 +363,7 @@ def _name_score(sp, g, hinfo, p, c, per_card, short, inv):
 
 
 @kernel
-def _weighted_card(sp, g, rules, hands, hinfo, points, disc, p):
+def _weighted_card(sp, g, rules, hinfo, points, p):
     """The weighted family's play: the legal card of highest ``weights . features``
     (``FEATURES``, module docstring), the first in kind order on ties; -1 if none.
     Divisions are hoisted out of the loops (a division costs ~5 multiplications)."""
@@ -410,7 +413,7 @@ def _weighted_card(sp, g, rules, hands, hinfo, points, disc, p):
             if sc > best_s:
                 best_s = sc
                 best = k
-    m = np.int64(hinfo[p, H_WILD_MASK])
+    m = _legal_wilds(g, rules, hinfo, p)
     if m == 0:
         return best
     named = 0  # the colour it would name (choose_colour, without its random tie-break)
@@ -424,13 +427,10 @@ def _weighted_card(sp, g, rules, hands, hinfo, points, disc, p):
             + sp[p, w + F_SCARCE] * _scarce(g, hinfo, p, named, inv))
     if named != cur:
         same += sp[p, w + F_SWITCH]
-    wd4_ok = wd4_allowed(g, rules, hinfo, p)
     while m != 0:
         low = m & -m
         m ^= low
         k = N_COLOURED + BIT_INDEX[low]
-        if k == WILD_DRAW_FOUR and not wd4_ok:
-            continue
         sc = same + w_points * points[k]
         if k == WILD_DRAW_FOUR or k == SNORLAX or k == GRENINJA:
             sc += sp[p, w + F_ACTION] + sp[p, w + F_ATTACK] * threat
@@ -454,7 +454,7 @@ def _weighted_card(sp, g, rules, hands, hinfo, points, disc, p):
 
 
 @hot
-def choose_card(sid, sp, g, rules, hands, hinfo, points, disc, st, p):
+def choose_card(sid, sp, g, rules, hands, hinfo, points, st, p):
     """The card seat ``p`` plays on a normal turn, or -1 to draw.
 
     May return an illegal Wild Draw Four (a bluff) when the ``bluff`` parameter fires.
@@ -470,8 +470,8 @@ def choose_card(sid, sp, g, rules, hands, hinfo, points, disc, st, p):
     if only != -2:
         return only
     if sid[p] == HEURISTIC:
-        return _heuristic_card(g, rules, hands, hinfo, points, p)
-    return _weighted_card(sp, g, rules, hands, hinfo, points, disc, p)
+        return _heuristic_card(g, rules, hinfo, points, p)
+    return _weighted_card(sp, g, rules, hinfo, points, p)
 
 
 @kernel
@@ -501,7 +501,7 @@ def choose_stack(sid, sp, g, rules, hands, hinfo, st, p):
 
 
 @kernel
-def choose_colour(sid, sp, g, hinfo, disc, st, p):
+def choose_colour(sid, sp, g, hinfo, st, p):
     """The colour seat ``p`` names after a wild-type card: the best-scored one, ties
     broken uniformly (random: uniformly among the four)."""
     s = S_SEAT0 + p

@@ -14,14 +14,12 @@ from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
-from scipy import stats as sps
 
 from . import strategies as strat
 from .kernel import layout as L
 from .rules import RuleSet, resolve
 from .simulate import BLOCK, make_job, run_block, thread_count
-
-Z95 = float(sps.norm.ppf(0.975))
+from .stats import mean_ci_from_sums
 
 
 @dataclass
@@ -90,17 +88,10 @@ def play(rules: "str | RuleSet", n_players: int, strategies: list[str], deals: i
     return tot
 
 
-def _mean_ci(s: np.ndarray, s2: np.ndarray, m: int) -> tuple[np.ndarray, np.ndarray]:
-    """Mean and 95% half-width from sums and sums of squares of ``m`` iid values."""
-    mean = s / m
-    var = np.maximum(s2 / m - mean ** 2, 0.0) * m / max(m - 1, 1)
-    return mean, Z95 * np.sqrt(var / m)
-
-
 def table(tot: Totals, labels: list[str]) -> pd.DataFrame:
     """One row per strategy position: win rate and mean points per round, 95% CIs."""
-    w, wh = _mean_ci(tot.wins, tot.wins2, tot.deals)
-    p, ph = _mean_ci(tot.points, tot.points2, tot.deals)
+    w, wh = mean_ci_from_sums(tot.wins, tot.wins2, tot.deals)
+    p, ph = mean_ci_from_sums(tot.points, tot.points2, tot.deals)
     return pd.DataFrame({
         "position": range(len(labels)), "strategy": labels,
         "win_rate": w, "win_lo": w - wh, "win_hi": w + wh,

@@ -24,7 +24,8 @@ from . import strategies as strat
 from .kernel.layout import CHALLENGE_SMART, P_W
 from .results import atomic_path
 from .rules import RuleSet, resolve
-from .tournament import _mean_ci, play
+from .stats import mean_ci_from_sums
+from .tournament import play
 
 FRESH = 2 ** 40  # first game of the evaluation deals
 
@@ -79,7 +80,7 @@ def _with_weights(base: np.ndarray, w: np.ndarray) -> str:
 def _rate(rs, n, tuned: str, opponents: str, deals: int, seed: int, first: int,
           threads) -> tuple[float, float]:
     tot = play(rs, n, [tuned] + [opponents] * (n - 1), deals, seed, first, threads=threads)
-    m, h = _mean_ci(tot.wins, tot.wins2, tot.deals)
+    m, h = mean_ci_from_sums(tot.wins, tot.wins2, tot.deals)
     return float(m[0]), float(h[0])
 
 

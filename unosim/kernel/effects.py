@@ -249,7 +249,7 @@ def play(g, rules, sid, sp, hands, hinfo, pile, disc, points, pen, scratch, seq,
     last = seq[m - 1]
     if last >= N_COLOURED:
         g[G_PREV_COLOUR] = g[G_COLOUR]
-        g[G_COLOUR] = choose_colour(sid, sp, g, hinfo, disc, st, p)
+        g[G_COLOUR] = choose_colour(sid, sp, g, hinfo, st, p)
         trace_event(g, trace, hands, E_COLOUR, p, g[G_COLOUR], 0, 0)
     # the cards seq[lo:m] were just played by p: first the turn's own, then each jumper's
     # (one call site of each inlined helper below, which keeps the cold compile short)

@@ -161,7 +161,7 @@ def setup(g, rules, sid, sp, hands, hinfo, pile, disc, st, trace, n, order, scri
         g[G_DISC_C + COLOUR[k]] = 1
     g[G_TOP] = k
     if k >= N_COLOURED:  # wild-type: seat 0 names the colour; no other effect
-        g[G_COLOUR] = choose_colour(sid, sp, g, hinfo, disc, st, 0)
+        g[G_COLOUR] = choose_colour(sid, sp, g, hinfo, st, 0)
         trace_event(g, trace, hands, E_COLOUR, 0, g[G_COLOUR], 0, 0)
         return 0
     g[G_COLOUR] = COLOUR[k]
@@ -228,7 +228,7 @@ def _special(g, rules, sid, sp, hands, hinfo, pile, disc, points, pen, st, trace
             if d < 0 or COLOUR[d] == c:
                 break
         g[G_SHORT + p] = 0
-        g[G_COLOUR] = choose_colour(sid, sp, g, hinfo, disc, st, g[G_PEND_BY])
+        g[G_COLOUR] = choose_colour(sid, sp, g, hinfo, st, g[G_PEND_BY])
         trace_event(g, trace, hands, E_COLOUR, g[G_PEND_BY], g[G_COLOUR], 0, 0)
     g[G_PEND_SPECIAL] = -1
 
@@ -289,7 +289,7 @@ def play_round(g, rules, sid, sp, deck, points, hands, hinfo, pile, disc, pen, s
                 p = seat(p, g[G_DIR], n)
                 continue
             # a normal turn (4.2)
-            k = choose_card(sid, sp, g, rules, hands, hinfo, points, disc, st, p)
+            k = choose_card(sid, sp, g, rules, hands, hinfo, points, st, p)
             if k >= 0:
                 bluff = k == WILD_DRAW_FOUR and not wd4_allowed(g, rules, hinfo, p)
                 if bluff:
