@@ -1,7 +1,8 @@
 """`make bench`: games per second and nanoseconds per turn of the kernel.
 
-Measured after compilation, best of ``--repeat`` runs, on this machine's cores; the
-cold compile is timed in a fresh process with an empty numba cache.
+Measured after compilation: speeds are the best of ``--repeat`` runs, ratios the median
+over as many pairs of runs (see ``measure``), on this machine's cores; the cold compile
+is timed in a fresh process with an empty numba cache.
 """
 from __future__ import annotations
 
@@ -11,6 +12,8 @@ import subprocess
 import sys
 import tempfile
 import time
+
+import numpy as np
 
 COLD = """
 import time
@@ -31,42 +34,47 @@ def cold_compile_seconds() -> float:
 def measure(rules: str, players: int, strategies: str, games: int, threads: int,
             repeat: int, against: tuple[str, str] | None = None
             ) -> tuple[float, float, float, float, float]:
-    """(games per second, ns per turn, ratio, turns per game, ns-per-turn ratio), best
-    of ``repeat``.
+    """(games per second, ns per turn, ratio, turns per game, ns-per-turn ratio): the
+    speeds are the best of ``repeat`` runs.
 
-    With ``against`` = (rules, strategies), each repeat also runs that reference job
-    right before, with the same games and threads, and the ratio is best over best: this
-    machine's speed drifts by 20% or more over minutes (shared cores), so a ratio taken
-    from runs minutes apart would measure the drift."""
+    With ``against`` = (rules, strategies), each run is paired with a run of that
+    reference job on the same games and threads, made right before or right after it
+    (alternately), and the ratios are the medians over the pairs: this machine's speed
+    drifts by 20% or more over minutes (shared cores), so a ratio of runs minutes apart,
+    or of the best run of each side, would partly measure the drift."""
     import numba
 
     from unosim.kernel import layout as L
     from unosim.simulate import make_job, run_block
 
+    def timed(j, r):
+        t = time.perf_counter()
+        out = run_block(j, r * games, games)
+        dt = time.perf_counter() - t
+        return games / dt, dt / out[:, L.C_TURNS].sum() * 1e9, out[:, L.C_TURNS].mean()
+
     job = make_job(rules, games, players, strategies, seed=12345)
     ref = None if against is None else make_job(against[0], games, players, against[1],
                                                 seed=12345)
     run_block(job, 0, 64)  # compile / load
-    best = (0.0, 0.0, 0.0)
-    best_ref = (0.0, 0.0)
+    if ref is not None:
+        run_block(ref, 0, 64)
     numba.set_num_threads(threads)
+    best = (0.0, 0.0, 0.0)
+    ratios, ns_ratios = [], []
     for r in range(repeat):
+        if ref is not None and r % 2 == 0:
+            base = timed(ref, r)
+        run = timed(job, r)
+        if ref is not None and r % 2 == 1:
+            base = timed(ref, r)
         if ref is not None:
-            t = time.perf_counter()
-            out = run_block(ref, r * games, games)
-            dt = time.perf_counter() - t
-            if games / dt > best_ref[0]:
-                best_ref = (games / dt, dt / out[:, L.C_TURNS].sum() * 1e9)
-        t = time.perf_counter()
-        out = run_block(job, r * games, games)
-        dt = time.perf_counter() - t
-        gps = games / dt
-        if gps > best[0]:
-            turns = out[:, L.C_TURNS].sum()
-            best = (gps, dt / turns * 1e9, turns / games)
-    if not best_ref[0]:
+            ratios.append(run[0] / base[0])
+            ns_ratios.append(run[1] / base[1])
+        best = max(best, run)
+    if ref is None:
         return best[0], best[1], 1.0, best[2], 1.0
-    return best[0], best[1], best[0] / best_ref[0], best[2], best[1] / best_ref[1]
+    return best[0], best[1], float(np.median(ratios)), best[2], float(np.median(ns_ratios))
 
 
 def measure_matches(matches: int, threads: int, repeat: int) -> tuple[float, float, int]:
@@ -97,8 +105,8 @@ def measure_matches(matches: int, threads: int, repeat: int) -> tuple[float, flo
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__)
-    ap.add_argument("--games", type=int, default=400_000)
-    ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--games", type=int, default=300_000)
+    ap.add_argument("--repeat", type=int, default=5)
     ap.add_argument("--presets", default="all")
     ap.add_argument("--no-cold", action="store_true")
     args = ap.parse_args()
@@ -142,9 +150,10 @@ def main() -> None:
         g, ns, ratio, turns, ns_ratio = measure(name, 4, "random", args.games, 1,
                                                 args.repeat, against=("official", "random"))
         print(f"  {name:22s} {g:12,.0f} {ns:8.1f} {turns:11.2f} {ratio:9.2f} {ns_ratio:9.2f}")
-    print("\n* best of the runs over best of as many runs of official 4-player random, "
-          "each\n  run just before, on the same games. A preset whose rounds take more "
-          "turns\n  runs fewer games/s at the same cost per turn (ns/turn ratio 1.00).")
+    print(f"\n* median over {args.repeat} pairs of runs, each paired with a run of official "
+          "4-player random\n  on the same games made just before or after it. A preset "
+          "whose rounds take more\n  turns runs fewer games/s at the same cost per turn "
+          "(ns/turn ratio 1.00).")
 
 if __name__ == "__main__":
     main()
