@@ -107,3 +107,26 @@ def test_truncation_is_kept_and_flagged():
     assert (df.loc[t, "turns"] == 30).all()
     assert (df.loc[t, "winner"] == -1).all() and (df.loc[t, "points"] == 0).all()
     assert len(df) == 2000
+
+
+def test_large_custom_points_are_recorded_exactly():
+    """Points are a rule up to 10,000 a card (RULES.md 2): hand points and match totals
+    must not wrap around in the frames (they once were int16 / int32)."""
+    big = tuple(10_000 for _ in PRESETS["official"].points)
+    rs = PRESETS["official"].replace(name="big-points", points=big)
+    df = unosim.simulate(rs, 3000, 4, seed=1)
+    pts = df[[f"hand_points_{s}" for s in range(4)]].to_numpy().astype(np.int64)
+    sizes = df[[f"hand_size_{s}" for s in range(4)]].to_numpy().astype(np.int64)
+    np.testing.assert_array_equal(pts, 10_000 * sizes)  # every card is worth 10,000
+    assert pts.max() > 2 ** 15  # the case that used to wrap
+    w = df["winner"].to_numpy()
+    np.testing.assert_array_equal(df["points"].to_numpy(), pts.sum(1) - pts[np.arange(len(df)), w])
+    # nobody is ever penalised among random players: the match runs to max_rounds
+    matches, rounds = unosim.simulate_matches(
+        rs.replace(penalty_elimination=True, max_rounds=70_000), 1, 4, seed=1)
+    totals = matches[[f"score_{p}" for p in range(4)]].to_numpy()[0]
+    won = rounds["winner_player"].to_numpy()
+    done = won >= 0
+    want = np.bincount(won[done], weights=rounds["points"].to_numpy()[done], minlength=4)
+    np.testing.assert_array_equal(totals, want.astype(np.int64))
+    assert totals.max() > 2 ** 31

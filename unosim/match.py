@@ -82,9 +82,9 @@ def _match_columns(mout: np.ndarray, n_players: int, first_match: int
         "rounds": mout[:, K.M_ROUNDS].astype(np.int32),
     }
     for p in range(n_players):
-        cols[f"score_{p}"] = mout[:, K.M_SCORE + p].astype(np.int32)
+        cols[f"score_{p}"] = mout[:, K.M_SCORE + p].astype(np.int64)
     for p in range(n_players):
-        cols[f"penalty_{p}"] = mout[:, K.M_PENALTY + p].astype(np.int32)
+        cols[f"penalty_{p}"] = mout[:, K.M_PENALTY + p].astype(np.int64)
     cols["truncated"] = mout[:, K.M_TRUNCATED].astype(np.bool_)
     return cols
 

@@ -13,13 +13,18 @@ from .kernel import layout as L
 
 MANIFEST_KEY = b"unosim.manifest"
 
-# compact dtypes of the RULES.md section 6 columns
+# compact dtypes of the RULES.md section 6 columns, each wide enough for every valid
+# rule set (rules.py): seats < 10; a round has at most 1,000,000 turns, so counts of
+# events need int32; max_stack and hand sizes stay under the deck's 1,000 cards; hand
+# points reach 1,000 cards x 10,000 points
 _DTYPES = {
     "winner": np.int8, "first_player": np.int8, "turns": np.int32,
-    "cards_played": np.int32, "cards_drawn": np.int32, "reshuffles": np.int16,
-    "points": np.int32, "max_stack": np.int16, "challenges": np.int16,
-    "bluffs": np.int16, "uno_penalties": np.int16, "truncated": np.bool_,
+    "cards_played": np.int32, "cards_drawn": np.int32, "reshuffles": np.int32,
+    "points": np.int32, "max_stack": np.int16, "challenges": np.int32,
+    "bluffs": np.int32, "uno_penalties": np.int32, "truncated": np.bool_,
 }
+HAND_POINTS_DTYPE = np.int32
+HAND_SIZE_DTYPE = np.int16
 
 
 def round_columns(n_players: int) -> list[str]:
@@ -33,7 +38,7 @@ def rounds_frame(out: np.ndarray, n_players: int, first_game: int) -> pd.DataFra
     """Turn the kernel's ``int32[n, N_COLS]`` records into a typed DataFrame.
 
     Columns: ``game`` (int64, the game index that seeds the round), then the RULES.md
-    section 6 columns, then ``hand_points_{s}`` (int16) and ``hand_size_{s}`` (int16).
+    section 6 columns, then ``hand_points_{s}`` (int32) and ``hand_size_{s}`` (int16).
     """
     n = out.shape[0]
     cols: dict[str, np.ndarray] = {"game": np.arange(first_game, first_game + n,
@@ -41,9 +46,9 @@ def rounds_frame(out: np.ndarray, n_players: int, first_game: int) -> pd.DataFra
     for i, name in enumerate(L.FIXED_COLUMNS):
         cols[name] = out[:, i].astype(_DTYPES[name])
     for s in range(n_players):
-        cols[f"hand_points_{s}"] = out[:, L.C_HAND_POINTS + s].astype(np.int16)
+        cols[f"hand_points_{s}"] = out[:, L.C_HAND_POINTS + s].astype(HAND_POINTS_DTYPE)
     for s in range(n_players):
-        cols[f"hand_size_{s}"] = out[:, L.C_HAND_SIZE + s].astype(np.int16)
+        cols[f"hand_size_{s}"] = out[:, L.C_HAND_SIZE + s].astype(HAND_SIZE_DTYPE)
     return pd.DataFrame(cols)
 
 

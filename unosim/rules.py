@@ -50,7 +50,7 @@ class RuleSet:
     deck: tuple[int, ...] = STANDARD_DECK  # 2
     points: tuple[int, ...] = STANDARD_POINTS  # 2
     blank_card: str = "wild"  # 2
-    voluntary_draw: bool = True  # 4.2
+    voluntary_draw: bool = True  # 4.2; no built-in strategy draws while holding a legal card
     draw_rule: str = "one"  # 4.2
     wd4_restriction: str = "colour"  # 4.3
     challenge: bool = True  # 4.3

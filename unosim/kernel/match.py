@@ -247,7 +247,7 @@ def _matches(rules, sid, sp, deck, points, n, seed, lo, hi, orders, scripted):
     penalty = np.zeros(MAX_PLAYERS, dtype=np.int64)
     alive = np.zeros(MAX_PLAYERS, dtype=np.int64)
     count = hi - lo
-    mout = np.zeros((count, N_MCOLS), dtype=np.int32)
+    mout = np.zeros((count, N_MCOLS), dtype=np.int64)  # totals can pass 2**31
     cap = 16 * count if count > 0 else 16
     rhead = np.zeros((cap, N_RH), dtype=np.int32)
     rrec = np.zeros((cap, N_COLS), dtype=np.int32)
@@ -271,7 +271,7 @@ def run_matches(rules, sid, sp, deck, points, n, seed, lo, hi):
 
     Returns
     -------
-    matches : int32[hi - lo, N_MCOLS] (``M_*``)
+    matches : int64[hi - lo, N_MCOLS] (``M_*``; totals can pass 2**31 with custom points)
     heads : int32[rounds, N_RH] (``RH_*``; ``RH_MATCH`` counts from ``lo``)
     records : int32[rounds, N_COLS], the round records (``layout.C_*``), per seat
     """
