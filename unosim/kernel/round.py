@@ -104,12 +104,13 @@ from .trace import trace_event
 
 
 @kernel
-def setup(g, rules, sid, sp, hands, hinfo, pile, disc, st, trace, n, order, scripted):
+def setup(g, rules, sid, sp, deck, hands, hinfo, pile, disc, st, trace, n, order,
+          scripted):
     """3: shuffle, deal, turn the first card and apply its setup effect.
 
-    ``order`` holds every card of the deck. Unscripted, its order does not matter (draws
-    are random, see ``piles``); scripted, its last element is dealt first. Returns the
-    seat that takes the first turn."""
+    ``order`` holds every card of the deck (``deck`` counts them per kind). Unscripted,
+    its order does not matter (draws are random, see ``piles``); scripted, its last
+    element is dealt first. Returns the seat that takes the first turn."""
     for i in range(N_G):
         g[i] = 0
     g[G_N] = n
@@ -126,10 +127,8 @@ def setup(g, rules, sid, sp, hands, hinfo, pile, disc, st, trace, n, order, scri
     g[G_PILE_N] = m
     for q in range(n):
         if sid[q] >= FIRST_WEIGHTED:  # card counters know the colours of the deck
-            for i in range(m):
-                c = COLOUR[order[i]]
-                if c >= 0:
-                    g[G_DECK_C + c] += 1
+            for k in range(N_COLOURED):
+                g[G_DECK_C + COLOUR[k]] += deck[k]
             break
     for q in range(n):
         for k in range(N_KINDS):
@@ -237,7 +236,8 @@ def _special(g, rules, sid, sp, hands, hinfo, pile, disc, points, pen, st, trace
 def play_round(g, rules, sid, sp, deck, points, hands, hinfo, pile, disc, pen, scratch,
                seq, st, trace, n, order, scripted):
     """Play one round to its end or to ``max_turns``; the outcome stays in ``g``."""
-    p = setup(g, rules, sid, sp, hands, hinfo, pile, disc, st, trace, n, order, scripted)
+    p = setup(g, rules, sid, sp, deck, hands, hinfo, pile, disc, st, trace, n, order,
+              scripted)
     g[G_FIRST] = p
     trace_event(g, trace, hands, E_START, p, g[G_TOP], 0, 0)
 
