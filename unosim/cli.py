@@ -18,8 +18,14 @@ class UserError(Exception):
     """Bad input: reported as one line on stderr, exit code 2, nothing written."""
 
 
+def one_line(text: str) -> str:
+    """``text`` with its line breaks and other control characters escaped, so what a
+    user typed (a rule name, a condition) can never print a line of its own."""
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in str(text))
+
+
 def fail(msg: str) -> None:
-    typer.echo(f"unosim: error: {msg}", err=True)
+    typer.echo(f"unosim: error: {one_line(msg)}", err=True)
     raise typer.Exit(2)
 
 
@@ -287,8 +293,10 @@ def replay(
     source: Optional[Path] = typer.Option(None, "--from", help="Results of a run (simulate "
                                           "--out FILE or DIR): replay its games; rules, "
                                           "players, strategies, seed come from its manifest."),
-    where: Optional[str] = typer.Option(None, help="With --from: a pandas query on its "
-                                        "rounds, e.g. 'max_stack >= 12'."),
+    where: Optional[str] = typer.Option(None, help="With --from: a condition on its "
+                                        "rounds, e.g. 'max_stack >= 12 and winner == 0' "
+                                        "(columns, numbers, comparisons, and/or/not, in "
+                                        "[...]; never run as code)."),
     limit: int = typer.Option(1, help="With --from: replay at most this many matching "
                               "games."),
     hands: bool = typer.Option(False, "--hands", help="Show the hands each event changes."),

@@ -150,26 +150,24 @@ def _first_line(e: BaseException) -> str:
 
 
 def select_games(df: pd.DataFrame, where: str | None, limit: int) -> pd.DataFrame:
-    """The first ``limit`` rounds matching ``where`` (a ``DataFrame.query`` expression)."""
+    """The first ``limit`` rounds matching ``where`` (see :func:`matching`)."""
     if isinstance(limit, bool) or not isinstance(limit, int) or limit < 1:
         raise ReplayError(f"--limit must be a whole number >= 1, got {limit!r}")
     return df[matching(df, where)].head(limit)
 
 
 def matching(df: pd.DataFrame, where: str | None) -> pd.Series:
-    """Which rounds satisfy ``where``, a pandas expression on the columns
-    (``DataFrame.eval`` syntax, as ``DataFrame.query``: ``max_stack >= 12 and winner == 0``)."""
+    """Which rounds satisfy ``where``, a condition on the columns in the small grammar of
+    :mod:`unosim.where` (``max_stack >= 12 and winner == 0``, ``game in [4, 8]``);
+    nothing in it is ever run as code."""
+    from .where import WhereError, condition
+
     if where is None or not where.strip():
         return pd.Series(True, index=df.index)
     try:
-        mask = df.eval(where)
-    except Exception as e:  # pandas raises many kinds: syntax, names, types
-        raise ReplayError(f"--where {where!r}: {e.__class__.__name__}: "
-                          f"{_first_line(e)}") from None
-    if not (isinstance(mask, pd.Series) and mask.dtype == bool and mask.index.equals(df.index)):
-        raise ReplayError(f"--where {where!r} is not a condition (true or false for each "
-                          "round), e.g. 'max_stack >= 12'")
-    return mask
+        return condition(df, where)
+    except WhereError as e:
+        raise ReplayError(f"--where {where!r}: {e}") from None
 
 
 def replays_from(path: str | Path, where: str | None = None, limit: int = 1
