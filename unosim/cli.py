@@ -1,7 +1,6 @@
 """The ``unosim`` command line."""
 from __future__ import annotations
 
-import os
 import sys
 from pathlib import Path
 from typing import Optional
@@ -30,17 +29,13 @@ def fail(msg: str) -> None:
 
 
 def check_writable(out: Path) -> None:
-    """Fail before any work if ``out`` cannot be written."""
+    """Fail before any work if ``out`` cannot be written: a temporary file is created
+    (and removed) where it will be (``os.access`` says yes to root everywhere)."""
+    from .results import probe_writable
+
     if out.exists() and out.is_dir():
         raise UserError(f"--out {out} is a directory")
-    parent = out.parent if str(out.parent) else Path(".")
-    probe = parent
-    while not probe.exists():
-        probe = probe.parent
-    if not probe.is_dir() or not os.access(probe, os.W_OK | os.X_OK):
-        raise UserError(f"--out {out}: cannot write in {probe}")
-    if out.exists() and not os.access(out, os.W_OK):
-        raise UserError(f"--out {out}: file is not writable")
+    probe_writable(out)
 
 
 def _progress_enabled(no_progress: bool) -> bool:
@@ -61,12 +56,14 @@ def print_summary(df, n_players: int, seconds: float, label: str, computed=None)
         s = summary_table(df, n_players)
         n_run, turns_total = s["games"], int(df["turns"].sum())
     n = s["games"]
-    run_now = ("" if n_run == n else " (none run now: all were done)" if n_run == 0
-               else f" ({n_run:,} run now)")
     typer.echo(f"{label}")
-    typer.echo(f"games            {n:,}{run_now} in {seconds:.2f} s: "
-               f"{n_run / max(seconds, 1e-9):,.0f} games/s, "
-               f"{seconds / max(turns_total, 1) * 1e9:.0f} ns/turn")
+    if n_run == 0:
+        typer.echo(f"games            {n:,} (none run now: all were done)")
+    else:
+        run_now = "" if n_run == n else f" ({n_run:,} run now)"
+        typer.echo(f"games            {n:,}{run_now} in {seconds:.2f} s: "
+                   f"{n_run / max(seconds, 1e-9):,.0f} games/s, "
+                   f"{seconds / max(turns_total, 1) * 1e9:.0f} ns/turn")
     typer.echo("seat win rates   (95% Wilson intervals; seat 0 acts first, "
                f"seat {n_players - 1} deals)")
     for row in s["seats"].itertuples():
@@ -107,7 +104,7 @@ def simulate(
     """Simulate rounds and print a summary; optionally write Parquet with a manifest."""
     from . import progress as pg
     from .dataset import DatasetError
-    from .runner import EXECUTORS, execute, prepare
+    from .runner import EXECUTORS, execute, is_file_out, prepare
     from .simulate import make_job
 
     try:
@@ -119,12 +116,15 @@ def simulate(
             raise UserError(f"--executor must be one of {', '.join(EXECUTORS)}, "
                             f"got {executor!r}")
         job = make_job(rules, games, players, strategies, seed, house)
-        if out is not None and out.suffix == ".parquet":
+        if out is not None and is_file_out(out):
             check_writable(out)
         plan = prepare(job, out, executor=executor, threads=threads, scheduler=scheduler,
                        chunk_games=chunk_games, summary_only=summary_only, resume=resume)
     except (ValueError, UserError) as e:
         fail(str(e))
+    if plan.damaged:
+        typer.echo(f"resuming        {len(plan.damaged)} damaged chunk file(s) will be "
+                   f"computed again: {'; '.join(map(one_line, plan.damaged))}", err=True)
     if resume and len(plan.todo) < len(plan.chunks):
         typer.echo(f"resuming        {len(plan.chunks) - len(plan.todo)} of "
                    f"{len(plan.chunks)} chunks already in {out}", err=True)
@@ -134,6 +134,8 @@ def simulate(
             res = execute(plan, advance)
     except (ConnectionError, DatasetError) as e:
         fail(str(e))
+    except OSError as e:
+        fail(f"--out {out}: {e.strerror or e}")
     except KeyboardInterrupt:
         if plan.root is not None:
             typer.echo(f"unosim: interrupted; finished chunks are kept in {out}: the same "
@@ -269,12 +271,12 @@ def compare(
                           progress=advance)
     typer.echo(res.format())
     if out is not None:
-        from .results import atomic_path
+        from .results import atomic_path, publish
 
         tmp = atomic_path(out)
         try:
             res.table.to_csv(tmp, index=False, float_format="%.10g", lineterminator="\n")
-            os.replace(tmp, out)
+            publish(tmp, out)
         finally:
             if tmp.exists():
                 tmp.unlink()

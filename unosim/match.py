@@ -16,7 +16,6 @@ the seating and the readings of section 7). Two tables come back:
 from __future__ import annotations
 
 import json
-import os
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from functools import lru_cache
@@ -28,7 +27,7 @@ import pandas as pd
 
 from .kernel import layout as L
 from .kernel import match as K
-from .results import MANIFEST_KEY, atomic_path, rounds_frame
+from .results import MANIFEST_KEY, atomic_path, publish, rounds_frame
 from .rules import RuleSet
 from .simulate import Job, make_job
 
@@ -238,7 +237,7 @@ def write_matches(matches: pd.DataFrame, rounds: pd.DataFrame, path: str | Path,
             tmps.append(tmp)
             pq.write_table(t.replace_schema_metadata(meta), tmp, compression="zstd")
         for tmp, (_, dest, _) in zip(tmps, targets):
-            os.replace(tmp, dest)
+            publish(tmp, dest)
     finally:
         for tmp in tmps:
             if tmp.exists():
