@@ -189,14 +189,17 @@ def match(
     except (ValueError, UserError) as e:
         fail(str(e))
     t0 = time.perf_counter()
-    if _progress_enabled(no_progress) and matches >= 20_000:
-        from rich.progress import Progress
+    try:
+        if _progress_enabled(no_progress) and matches >= 20_000:
+            from rich.progress import Progress
 
-        with Progress(*Progress.get_default_columns(), transient=True) as bar:
-            task = bar.add_task("simulating", total=matches)
-            mdf, rdf = run_matches(job, threads, progress=lambda k: bar.advance(task, k))
-    else:
-        mdf, rdf = run_matches(job, threads)
+            with Progress(*Progress.get_default_columns(), transient=True) as bar:
+                task = bar.add_task("simulating", total=matches)
+                mdf, rdf = run_matches(job, threads, progress=lambda k: bar.advance(task, k))
+        else:
+            mdf, rdf = run_matches(job, threads)
+    except ValueError as e:
+        fail(str(e))
     seconds = time.perf_counter() - t0
     rs = job.rules
     end = (f"penalty elimination at {rs.elimination_score}" if rs.penalty_elimination
@@ -223,7 +226,10 @@ def match(
     typer.echo(f"truncated        {s['truncated']:,} matches (max_rounds reached; kept, no "
                f"winner), {s['truncated_rounds']:,} rounds (max_turns)")
     if out is not None:
-        m_path, r_path = write_matches(mdf, rdf, out, match_manifest(job))
+        try:
+            m_path, r_path = write_matches(mdf, rdf, out, match_manifest(job))
+        except OSError as e:
+            fail(f"--out {out}: {e.strerror or e}")
         typer.echo(f"wrote            {m_path} and {r_path}")
 
 
@@ -256,8 +262,10 @@ def compare(
             raise UserError("compare needs at least two rule sets")
         if threads is not None and threads < 1:
             raise UserError(f"--threads must be at least 1, got {threads}")
-        if boot < 2:
-            raise UserError(f"--boot must be at least 2, got {boot}")
+        from .compare import MAX_BOOT
+
+        if not 2 <= boot <= MAX_BOOT:
+            raise UserError(f"--boot must be between 2 and {MAX_BOOT:,}, got {boot:,}")
         specs = [parse_spec(r) for r in rules]
         for rs in specs:  # every input checked before any game is played
             make_job(rs, games, players, strategies, seed)
@@ -273,13 +281,17 @@ def compare(
     if out is not None:
         from .results import atomic_path, publish
 
-        tmp = atomic_path(out)
         try:
-            res.table.to_csv(tmp, index=False, float_format="%.10g", lineterminator="\n")
-            publish(tmp, out)
-        finally:
-            if tmp.exists():
-                tmp.unlink()
+            tmp = atomic_path(out)
+            try:
+                res.table.to_csv(tmp, index=False, float_format="%.10g",
+                                 lineterminator="\n")
+                publish(tmp, out)
+            finally:
+                if tmp.exists():
+                    tmp.unlink()
+        except OSError as e:
+            fail(f"--out {out}: {e.strerror or e}")
         typer.echo(f"wrote            {out}")
 
 
@@ -387,7 +399,10 @@ def tournament(
     if out is not None:
         from .results import write_csv
 
-        write_csv(df, out, m)
+        try:
+            write_csv(df, out, m)
+        except OSError as e:
+            fail(f"--out {out}: {e.strerror or e}")
         typer.echo(f"wrote            {out}")
 
 
@@ -426,7 +441,10 @@ def tune(
                   progress=lambda msg: typer.echo(msg, err=True))
     except (ValueError, UserError) as e:
         fail(str(e))
-    res.write(out)
+    try:
+        res.write(out)
+    except OSError as e:
+        fail(f"--out {out}: {e.strerror or e}")
     seconds = time.perf_counter() - t0
     p = res.provenance
     typer.echo(f"unosim tune: {p['rules']} (rules {p['rules_hash']}), {players} players, "
@@ -462,6 +480,23 @@ def rules_show(
         fail(str(e))
     typer.echo(f"# rule set {rs.name}: {rs.deck_size()} cards, hash {rs.hash()}")
     typer.echo(rs.to_toml())
+
+
+class Terminated(KeyboardInterrupt):
+    """SIGTERM, handled like Ctrl-C: temporary files removed, finished chunks kept."""
+
+
+def _on_sigterm(signum, frame) -> None:
+    raise Terminated()
+
+
+@app.callback()
+def _setup() -> None:
+    import signal
+    import threading
+
+    if threading.current_thread() is threading.main_thread():
+        signal.signal(signal.SIGTERM, _on_sigterm)
 
 
 def main() -> None:

@@ -52,6 +52,8 @@ METRICS: dict[str, str] = {  # name -> label
     "truncation_rate": "truncation rate",
 }
 
+MAX_BOOT = 100_000  # bootstrap replicates: far past what an interval's digits need
+
 _SPEC = re.compile(r"^(?P<base>.+?)\+(?P<house>[A-Za-z_][A-Za-z0-9_]*=.*)$")
 
 
@@ -152,8 +154,9 @@ def paired_quantile_diff_int(a, b, q: float = 0.5, n_boot: int = 1000, seed: int
     for arr in (a_arr, b_arr):
         if not np.issubdtype(arr.dtype, np.integer) and not np.all(arr == np.round(arr)):
             raise ValueError("paired_quantile_diff_int needs integer values")
-    if not 0.0 < q < 1.0 or not 0.0 < confidence < 1.0 or n_boot < 2:
-        raise ValueError("need 0 < q < 1, 0 < confidence < 1 and n_boot >= 2")
+    if not 0.0 < q < 1.0 or not 0.0 < confidence < 1.0 or not 2 <= n_boot <= MAX_BOOT:
+        raise ValueError(f"need 0 < q < 1, 0 < confidence < 1 and 2 <= n_boot <= "
+                         f"{MAX_BOOT:,}")
     a_arr, b_arr = a_arr.astype(np.int64), b_arr.astype(np.int64)
     n = a_arr.size
     q_a, q_b = float(np.quantile(a_arr, q)), float(np.quantile(b_arr, q))

@@ -215,7 +215,7 @@ def _chunk_problem(root: Path, f: int, count: int, summary_only: bool) -> str | 
     try:
         body = json.loads(s.read_text())
         agg = Aggregate.from_dict(body)
-    except (OSError, ValueError, KeyError, TypeError) as e:
+    except (OSError, ValueError, KeyError, TypeError, AttributeError) as e:
         return f"{s.name}: not a readable summary ({_first_line(e)})"
     if agg.games != count:
         return f"{s.name}: {agg.games} games, the chunk has {count}"

@@ -631,7 +631,7 @@ def _param_value(name: str, text: str) -> float:
         # bounded so every score stays far above the kernel's "no card" score (-1e18):
         # a player never draws while holding a legal card
         if not (np.isfinite(v) and abs(v) <= MAX_WEIGHT):
-            raise StrategyError(f"weight {name!r} must be a number between "
+            raise StrategyError(f"weight {name!r} must be a finite number between "
                                 f"-{MAX_WEIGHT:g} and {MAX_WEIGHT:g}, got {text!r}")
         return v
     if not 0.0 <= v <= 1.0:
@@ -684,7 +684,10 @@ def parse_one(text: str) -> tuple[int, np.ndarray, str]:
         key = key.strip()
         if not eq and sid >= FIRST_WEIGHTED:
             for fkey, fval in _load_file(name, key).items():
-                params[PARAM_NAMES.index(fkey)] = _param_value(fkey, str(fval))
+                try:
+                    params[PARAM_NAMES.index(fkey)] = _param_value(fkey, str(fval))
+                except StrategyError as e:
+                    raise StrategyError(f"strategy file {key!r}: {e}") from None
             continue
         if not eq or key not in allowed:
             raise StrategyError(f"unknown strategy parameter {item!r} for {name!r} "
