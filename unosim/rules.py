@@ -74,11 +74,11 @@ class RuleSet:
             object.__setattr__(self, "catch_uno", float(self.catch_uno))  # one hash per value
         for f in fields(self):
             _check_type(f.name, getattr(self, f.name), f.type)
-        check_limits(self)
         for key, allowed in CHOICES.items():
             if getattr(self, key) not in allowed:
                 raise RuleError(f"rule {key!r}: {getattr(self, key)!r} is not one of "
                                 f"{', '.join(allowed)}")
+        check_limits(self)
         positive = ("hand_size", "max_turns", "target_score", "elimination_score",
                     "max_rounds")
         for key in positive:
