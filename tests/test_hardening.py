@@ -3,6 +3,7 @@ written) or the documented behaviour; no traceback, no wrong result, nothing los
 from __future__ import annotations
 
 import errno
+import json
 import os
 import signal
 import subprocess
@@ -393,3 +394,36 @@ def test_error_lines_escape_control_characters():
     err = one_line_error(invoke("simulate", "--rules", "x\nunosim: error: fake"), "unknown")
     assert "\\n" in err
 
+
+
+# ------------------------------------------------------------------ plain readers
+def test_dataset_folder_opens_with_plain_readers(tmp_path):
+    """Issue 14 item 5: pandas, pyarrow and DuckDB read every row of a dataset folder
+    and nothing else (the manifest and summaries start with `_`), without unosim."""
+    import pyarrow.dataset as pads
+    import pyarrow.parquet as pq
+
+    from unosim.results import MANIFEST_KEY
+
+    root = _dataset(tmp_path)
+    _write(root / ".part-000000009000.parquet.abc.tmp", b"a crashed writer's file")
+    want = ds.read_dataset(root)
+    want.attrs = {}
+    by_pandas = pd.read_parquet(root).sort_values("game", ignore_index=True)
+    pd.testing.assert_frame_equal(by_pandas, want)
+    by_arrow = pads.dataset(root, format="parquet").to_table().to_pandas()
+    pd.testing.assert_frame_equal(by_arrow.sort_values("game", ignore_index=True), want)
+    part = ds.part_path(root, 1000)
+    m = json.loads(pq.read_schema(part).metadata[MANIFEST_KEY])
+    assert (m["first_game"], m["games"], m["seed"]) == (1000, 1000, 2)
+    duckdb = pytest.importorskip("duckdb")
+    got = duckdb.sql(f"SELECT * FROM '{root}/*.parquet' ORDER BY game").df()
+    assert len(got) == 3000 and list(got.columns) == list(want.columns)
+    assert (got["turns"].to_numpy() == want["turns"].to_numpy()).all()
+
+
+def test_old_layout_folder_is_refused_with_a_way_out(tmp_path):
+    root = _dataset(tmp_path)
+    (root / ds.MANIFEST).rename(root / "manifest.json")
+    with pytest.raises(ds.DatasetError, match="older unosim.*rename manifest.json"):
+        ds.read_dataset(root)
