@@ -427,3 +427,21 @@ def test_old_layout_folder_is_refused_with_a_way_out(tmp_path):
     (root / ds.MANIFEST).rename(root / "manifest.json")
     with pytest.raises(ds.DatasetError, match="older unosim.*rename manifest.json"):
         ds.read_dataset(root)
+
+
+@pytest.mark.parametrize("args,word", [
+    (["simulate", "--games", "1e30"], "--games"),
+    (["simulat"], "No such command"),
+    (["simulate", "--bogus"], "--bogus"),
+    (["replay", "--game", "x"], "--game"),
+    (["rules", "show", "a", "b"], "unexpected extra argument"),
+])
+def test_usage_errors_are_one_line(args, word):
+    one_line_error(runner.invoke(app, args), word)
+
+
+def test_console_script_usage_error_is_one_line():
+    r = subprocess.run([UNOSIM, "simulate", "--games", "1e30"], capture_output=True,
+                       text=True, timeout=120)
+    assert r.returncode == 2 and r.stdout == ""
+    assert r.stderr.startswith("unosim: error: ") and r.stderr.count("\n") == 1, r.stderr

@@ -7,7 +7,28 @@ from typing import Optional
 
 import typer
 
-app = typer.Typer(add_completion=False, no_args_is_help=True,
+def _usage_errors() -> tuple[type, ...]:
+    """click's UsageError, and that of the click typer bundles (typer >= 0.24)."""
+    import click
+
+    bundled = getattr(typer.core, "_click", None)
+    return (click.UsageError,) + ((bundled.exceptions.UsageError,) if bundled else ())
+
+
+class _Group(typer.core.TyperGroup):
+    """A mistyped command, option or value (a usage error) is one `unosim: error:` line
+    with exit code 2, like every other bad input."""
+
+    def invoke(self, ctx):
+        try:
+            return super().invoke(ctx)
+        except _usage_errors() as e:
+            if type(e).__name__ == "NoArgsIsHelpError":  # `unosim rules`: the help
+                raise
+            fail(e.format_message())
+
+
+app = typer.Typer(add_completion=False, no_args_is_help=True, cls=_Group,
                   help="Monte Carlo rules analysis for UNO.")
 rules_app = typer.Typer(no_args_is_help=True, help="List and show rule sets.")
 app.add_typer(rules_app, name="rules")
