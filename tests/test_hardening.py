@@ -445,3 +445,38 @@ def test_console_script_usage_error_is_one_line():
                        text=True, timeout=120)
     assert r.returncode == 2 and r.stdout == ""
     assert r.stderr.startswith("unosim: error: ") and r.stderr.count("\n") == 1, r.stderr
+
+
+def test_no_writable_cache_folder_runs_uncached(tmp_path):
+    """Nothing writable (simulated: every candidate lies under a file): a one-line
+    notice, and numba compiles without caching instead of refusing cache=True."""
+    import shutil
+
+    pkg = tmp_path / "site" / "unosim"
+    shutil.copytree(Path(unosim.__file__).parent, pkg,
+                    ignore=shutil.ignore_patterns("__pycache__"))
+    (pkg / "kernel" / "__pycache__").write_text("not a folder")
+    afile = _write(tmp_path / "afile", "x")
+    env = {**os.environ, "PYTHONPATH": str(pkg.parent), "XDG_CACHE_HOME": str(afile / "c")}
+    env.pop("NUMBA_CACHE_DIR", None)
+    code = (f"import tempfile; tempfile.gettempdir = lambda: {str(afile / 't')!r}\n"
+            "import unosim.kernel\n"
+            "from numba import njit\n"
+            "f = njit(cache=True)(lambda x: x + 1)\n"
+            "print(f(2))\n")
+    r = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True,
+                       text=True, timeout=120, cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.strip() == "3"
+    assert r.stderr.startswith("unosim: note: ") and r.stderr.count("\n") == 1, r.stderr
+
+
+def test_memory_bounds_of_compare_match_and_blocks(out):
+    one_line_error(invoke("compare", "official", "stacking", "--games", 2**28,
+                          "--out", out / "c.csv"), "games", "in memory")
+    one_line_error(invoke("match", "--matches", 2**40, "--out", out / "m.parquet"),
+                   "matches must be at most")
+    with pytest.raises(ValueError, match="block"):
+        unosim.run(n_games=10, block=2**40)
+    with pytest.raises(ValueError, match="block"):
+        unosim.simulate(n_games=10, block=2**40)

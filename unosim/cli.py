@@ -283,11 +283,12 @@ def compare(
             raise UserError("compare needs at least two rule sets")
         if threads is not None and threads < 1:
             raise UserError(f"--threads must be at least 1, got {threads}")
-        from .compare import MAX_BOOT
+        from .compare import MAX_BOOT, check_size
 
         if not 2 <= boot <= MAX_BOOT:
             raise UserError(f"--boot must be between 2 and {MAX_BOOT:,}, got {boot:,}")
         specs = [parse_spec(r) for r in rules]
+        check_size(len(specs), games)
         for rs in specs:  # every input checked before any game is played
             make_job(rs, games, players, strategies, seed)
         if out is not None:

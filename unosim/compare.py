@@ -53,6 +53,15 @@ METRICS: dict[str, str] = {  # name -> label
 }
 
 MAX_BOOT = 100_000  # bootstrap replicates: far past what an interval's digits need
+MAX_ROWS = 1 << 28  # games x rule sets held in memory (about 4 GiB of columns)
+
+
+def check_size(arms: int, n_games) -> None:
+    """``ValueError`` if ``arms`` rule sets of ``n_games`` games would not fit in memory
+    (every game of every arm is kept for the paired differences)."""
+    if isinstance(n_games, int) and n_games * arms > MAX_ROWS:
+        raise ValueError(f"games: {arms} rule sets x {n_games:,} games are more than the "
+                         f"{MAX_ROWS:,} a comparison holds in memory")
 
 _SPEC = re.compile(r"^(?P<base>.+?)\+(?P<house>[A-Za-z_][A-Za-z0-9_]*=.*)$")
 
@@ -289,6 +298,7 @@ def run_arms(specs: Sequence["str | RuleSet"], n_players: int = 4, n_games: int 
 
     if len(specs) < 2:
         raise ValueError("compare needs at least two rule sets")
+    check_size(len(specs), n_games)
     jobs = [make_job(parse_spec(s), n_games, n_players, strategies, seed) for s in specs]
     frames = []
     for job in jobs:

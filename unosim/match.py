@@ -154,6 +154,9 @@ def run_matches(job: Job, threads: int | None = None, chunk: int = CHUNK,
     threads = _check_threads(threads)
     if isinstance(chunk, bool) or not isinstance(chunk, int) or chunk < 1:
         raise ValueError(f"chunk must be a whole number >= 1, got {chunk!r}")
+    if job.n_games > MAX_ROUNDS_KEPT:  # every match has a round at least
+        raise ValueError(f"matches must be at most {MAX_ROUNDS_KEPT:,} (their rounds are "
+                         f"kept in memory), got {job.n_games:,}")
     # matches that run to max_rounds must not make one task's arrays huge
     chunk = max(1, min(chunk, TASK_ROUNDS // job.rules.max_rounds))
     first, end = job.first_game, job.first_game + job.n_games

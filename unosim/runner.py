@@ -34,7 +34,7 @@ import numba
 
 from . import dataset as ds
 from .results import probe_writable, rounds_frame
-from .simulate import Job, make_job, run_block, thread_count
+from .simulate import MAX_BLOCK, Job, make_job, run_block, thread_count
 from .summary import Aggregate
 
 EXECUTORS = ("serial", "threads", "dask")
@@ -282,8 +282,9 @@ def prepare(job: Job, out: str | Path | None = None, *, executor: str = "threads
     if (scheduler is not None or client is not None) and threads is not None:
         raise ValueError("--threads sets the workers of a local cluster; a running "
                          "scheduler's workers are started with `dask worker`")
-    if isinstance(block, bool) or not isinstance(block, int) or block < 1:
-        raise ValueError(f"block must be a whole number >= 1, got {block!r}")
+    if isinstance(block, bool) or not isinstance(block, int) or not 1 <= block <= MAX_BLOCK:
+        raise ValueError(f"block must be a whole number from 1 to {MAX_BLOCK:,}, "
+                         f"got {block!r}")
     single = Path(out) if out is not None and is_file_out(out) else None
     if single is not None and (summary_only or resume or executor == "dask"):
         raise ValueError("--out FILE.parquet is one file written by this process; use "

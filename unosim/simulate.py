@@ -19,6 +19,7 @@ from .rules import RuleSet, resolve
 
 BLOCK = 1 << 20  # games per kernel call: bounds the memory of the raw records
 CHUNK = 1024  # games per parallel task inside a call; never changes results
+MAX_BLOCK = 1 << 24  # games per kernel call at most: 16.7M records, 2.8 GB
 MAX_GAMES = 2**53  # game indices stay exact in float64 and far from int64's end
 
 
@@ -139,8 +140,8 @@ def simulate(rules: "str | Path | RuleSet" = "official", n_games: int = 1000,
     (compact integer dtypes, ``truncated`` bool). ``df.attrs['manifest']`` says how it
     was made.
     """
-    whole("chunk", chunk)
-    whole("block", block)
+    whole("chunk", chunk, 1, MAX_BLOCK)
+    whole("block", block, 1, MAX_BLOCK)
     job = make_job(rules, n_games, n_players, strategies, seed, house)
     frames = []
     for f in iter_frames(job, threads, block, chunk):

@@ -85,9 +85,13 @@ def _set_up_cache() -> None:
         return
     in_tree = _PKG / "kernel" / "__pycache__"
     root = choose_cache(in_tree, user_cache_dirs())
-    if root is None:
+    if root is None:  # run uncached: numba would refuse every cache=True function
+        from numba.core.dispatcher import Dispatcher
+
+        Dispatcher.enable_caching = lambda self: None
         print("unosim: note: no writable folder for numba's compiled kernels (the package "
-              "folder, ~/.cache, the temporary folder): set NUMBA_CACHE_DIR", file=sys.stderr)
+              "folder, ~/.cache, the temporary folder): compiling without a cache; set "
+              "NUMBA_CACHE_DIR to keep them", file=sys.stderr)
     elif root == in_tree:
         _drop_stale_cache(in_tree / "numba-sources.sha256", _PKG.rglob("__pycache__/*.nb[ic]"))
     else:  # a read-only install: numba caches under root, by source path
