@@ -51,12 +51,14 @@ def fail(msg: str) -> None:
 
 def check_writable(out: Path) -> None:
     """Fail before any work if ``out`` cannot be written: a temporary file is created
-    (and removed) where it will be (``os.access`` says yes to root everywhere)."""
-    from .results import probe_writable
+    (and removed) where it will be (``os.access`` says yes to root everywhere).
+    Temporary files an earlier, killed run left for ``out`` are removed."""
+    from .results import probe_writable, remove_stale
 
     if out.exists() and out.is_dir():
         raise UserError(f"--out {out} is a directory")
     probe_writable(out)
+    remove_stale(out)
 
 
 def _progress_enabled(no_progress: bool) -> bool:

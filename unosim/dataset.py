@@ -21,7 +21,6 @@ summary's JSON), so a file cut short by a crash is computed again.
 from __future__ import annotations
 
 import json
-import os
 import re
 from collections.abc import Iterable, Iterator
 from pathlib import Path

@@ -55,11 +55,8 @@ def rounds_frame(out: np.ndarray, n_players: int, first_game: int) -> pd.DataFra
 def atomic_path(final: Path):
     """A temporary path beside ``final``; :func:`publish` it over ``final`` when complete.
 
-    The file gets the usual permissions (0666 less the umask), not mkstemp's 0600.
-    Temporary files of ``final`` that an earlier run left (killed before its clean-up)
-    are removed first."""
+    The file gets the usual permissions (0666 less the umask), not mkstemp's 0600."""
     final.parent.mkdir(parents=True, exist_ok=True)
-    remove_stale(final)
     fd, tmp = tempfile.mkstemp(prefix=f".{final.name}.", suffix=".tmp", dir=final.parent)
     umask = os.umask(0)
     os.umask(umask)
@@ -69,7 +66,8 @@ def atomic_path(final: Path):
 
 
 def remove_stale(final: Path) -> None:
-    """Delete the temporary files ``.NAME.*.tmp`` left beside ``final``."""
+    """Delete the temporary files ``.NAME.*.tmp`` that an earlier run writing ``final``
+    left beside it (killed before its clean-up)."""
     for p in final.parent.glob(f".{glob_escape(final.name)}.*.tmp"):
         try:
             p.unlink()

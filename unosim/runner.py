@@ -33,7 +33,7 @@ from pathlib import Path
 import numba
 
 from . import dataset as ds
-from .results import probe_writable, rounds_frame
+from .results import probe_writable, remove_stale, rounds_frame
 from .simulate import MAX_BLOCK, Job, make_job, run_block, thread_count
 from .summary import Aggregate
 
@@ -326,6 +326,7 @@ def prepare(job: Job, out: str | Path | None = None, *, executor: str = "threads
     else:
         if single is not None:
             probe_writable(single)
+            remove_stale(single)
         manifest = job.manifest()  # a single file's, or nothing written
     return Plan(job, manifest, root, single, executor, threads, scheduler, client,
                 processes, block, all_chunks, all_chunks.without(finished or ()), done,
