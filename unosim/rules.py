@@ -379,7 +379,7 @@ def resolve(rules: "str | Path | RuleSet", house: "str | dict | None" = None) ->
                         "or give a .toml file)")
     if house:
         changes = parse_house(house) if isinstance(house, str) else dict(house)
-        label = (house.strip() if isinstance(house, str) and house.isprintable()
+        label = (house if isinstance(house, str) and house.isprintable()
                  else ",".join(f"{k}={v}" for k, v in changes.items()))
         rs = apply(rs, changes, name=f"{rs.name}+{label}")
     return rs
