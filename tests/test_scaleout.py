@@ -72,9 +72,9 @@ def test_serial_dataset_is_the_simulate_frame(serial_run, ref):
     assert res.chunks == res.chunks_computed == 7
     names = sorted(p.name for p in out.iterdir())
     firsts = range(0, N, CHUNK)
-    assert names == sorted(["manifest.json", *(f"part-{f:012d}.parquet" for f in firsts),
-                            *(f"summary-{f:012d}.json" for f in firsts)])
-    m = json.loads((out / "manifest.json").read_text())
+    assert names == sorted(["_manifest.json", *(f"part-{f:012d}.parquet" for f in firsts),
+                            *(f"_summary-{f:012d}.json" for f in firsts)])
+    m = json.loads((out / "_manifest.json").read_text())
     assert m["games"] == N and m["seed"] == 7 and m["chunk_games"] == CHUNK
     assert m["summary_only"] is False and m["rules_hash"] == ref.attrs["manifest"][
         "rules_hash"]
@@ -230,7 +230,7 @@ def test_resume_after_an_interruption_computes_only_missing_chunks(ref, serial_r
 def test_resume_recomputes_a_part_without_its_summary(ref, serial_run, tmp_path):
     out = tmp_path / "run"
     _run(out, executor="serial", n_games=N)
-    (out / "summary-000000007000.json").unlink()  # killed between part and summary
+    (out / "_summary-000000007000.json").unlink()  # killed between part and summary
     res = _run(out, resume=True)
     assert res.chunks_computed == 1
     _same_rows(ds.read_dataset(out), ref)
@@ -304,13 +304,13 @@ def test_cli_resume_after_sigkill(ref, tmp_path):
            "--executor", "serial", "--chunk-games", "1000", "--out", str(out)]
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     deadline = time.monotonic() + 120
-    while len(list(out.glob("summary-*"))) < 3 and proc.poll() is None:
+    while len(list(out.glob("_summary-*"))) < 3 and proc.poll() is None:
         assert time.monotonic() < deadline
         time.sleep(0.01)
     proc.kill()
     proc.communicate()
     assert proc.returncode == -signal.SIGKILL, "the run ended before it could be killed"
-    done = len(list(out.glob("summary-*")))
+    done = len(list(out.glob("_summary-*")))
     assert 3 <= done < 20
     for p in out.glob("part-*.parquet"):  # whatever is under a final name is complete
         assert len(read_results(p)) == 1000
@@ -337,7 +337,7 @@ def test_cli_executors_print_the_same_summary(tmp_path):
     assert outs["threads"] == outs["serial"] == outs["dask"]
     assert len(outs["threads"]) == 1 + 1 + 4 + 3
     assert sorted(p.name for p in (tmp_path / "d").iterdir()) == [
-        "manifest.json", *(f"summary-{f:012d}.json" for f in range(0, 30_000, 4_000))]
+        "_manifest.json", *(f"_summary-{f:012d}.json" for f in range(0, 30_000, 4_000))]
 
 
 def test_cli_single_file_still_one_file(tmp_path):

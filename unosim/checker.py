@@ -116,7 +116,7 @@ def check_trace(trace: np.ndarray, rules, n_players: int | None = None, row=None
 
     Parameters
     ----------
-    trace : int16[events, layout.EV_W], as ``kernel.batch.run_one`` returns it.
+    trace : int32[events, layout.EV_W], as ``kernel.batch.run_one`` returns it.
     rules : the :class:`unosim.rules.RuleSet` the round was played under.
     n_players : players in the round (default: the seats dealt cards in the first row).
     row : the round's record (``int32[N_COLS]`` from the kernel, or a mapping / pandas

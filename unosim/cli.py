@@ -1,14 +1,34 @@
 """The ``unosim`` command line."""
 from __future__ import annotations
 
-import os
 import sys
 from pathlib import Path
 from typing import Optional
 
 import typer
 
-app = typer.Typer(add_completion=False, no_args_is_help=True,
+def _usage_errors() -> tuple[type, ...]:
+    """click's UsageError, and that of the click typer bundles (typer >= 0.24)."""
+    import click
+
+    bundled = getattr(typer.core, "_click", None)
+    return (click.UsageError,) + ((bundled.exceptions.UsageError,) if bundled else ())
+
+
+class _Group(typer.core.TyperGroup):
+    """A mistyped command, option or value (a usage error) is one `unosim: error:` line
+    with exit code 2, like every other bad input."""
+
+    def invoke(self, ctx):
+        try:
+            return super().invoke(ctx)
+        except _usage_errors() as e:
+            if type(e).__name__ == "NoArgsIsHelpError":  # `unosim rules`: the help
+                raise
+            fail(e.format_message())
+
+
+app = typer.Typer(add_completion=False, no_args_is_help=True, cls=_Group,
                   help="Monte Carlo rules analysis for UNO.")
 rules_app = typer.Typer(no_args_is_help=True, help="List and show rule sets.")
 app.add_typer(rules_app, name="rules")
@@ -18,23 +38,27 @@ class UserError(Exception):
     """Bad input: reported as one line on stderr, exit code 2, nothing written."""
 
 
+def one_line(text: str) -> str:
+    """``text`` with its line breaks and other control characters escaped, so what a
+    user typed (a rule name, a condition) can never print a line of its own."""
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in str(text))
+
+
 def fail(msg: str) -> None:
-    typer.echo(f"unosim: error: {msg}", err=True)
+    typer.echo(f"unosim: error: {one_line(msg)}", err=True)
     raise typer.Exit(2)
 
 
 def check_writable(out: Path) -> None:
-    """Fail before any work if ``out`` cannot be written."""
+    """Fail before any work if ``out`` cannot be written: a temporary file is created
+    (and removed) where it will be (``os.access`` says yes to root everywhere).
+    Temporary files an earlier, killed run left for ``out`` are removed."""
+    from .results import probe_writable, remove_stale
+
     if out.exists() and out.is_dir():
         raise UserError(f"--out {out} is a directory")
-    parent = out.parent if str(out.parent) else Path(".")
-    probe = parent
-    while not probe.exists():
-        probe = probe.parent
-    if not probe.is_dir() or not os.access(probe, os.W_OK | os.X_OK):
-        raise UserError(f"--out {out}: cannot write in {probe}")
-    if out.exists() and not os.access(out, os.W_OK):
-        raise UserError(f"--out {out}: file is not writable")
+    probe_writable(out)
+    remove_stale(out)
 
 
 def _progress_enabled(no_progress: bool) -> bool:
@@ -55,12 +79,14 @@ def print_summary(df, n_players: int, seconds: float, label: str, computed=None)
         s = summary_table(df, n_players)
         n_run, turns_total = s["games"], int(df["turns"].sum())
     n = s["games"]
-    run_now = ("" if n_run == n else " (none run now: all were done)" if n_run == 0
-               else f" ({n_run:,} run now)")
     typer.echo(f"{label}")
-    typer.echo(f"games            {n:,}{run_now} in {seconds:.2f} s: "
-               f"{n_run / max(seconds, 1e-9):,.0f} games/s, "
-               f"{seconds / max(turns_total, 1) * 1e9:.0f} ns/turn")
+    if n_run == 0:
+        typer.echo(f"games            {n:,} (none run now: all were done)")
+    else:
+        run_now = "" if n_run == n else f" ({n_run:,} run now)"
+        typer.echo(f"games            {n:,}{run_now} in {seconds:.2f} s: "
+                   f"{n_run / max(seconds, 1e-9):,.0f} games/s, "
+                   f"{seconds / max(turns_total, 1) * 1e9:.0f} ns/turn")
     typer.echo("seat win rates   (95% Wilson intervals; seat 0 acts first, "
                f"seat {n_players - 1} deals)")
     for row in s["seats"].itertuples():
@@ -101,7 +127,7 @@ def simulate(
     """Simulate rounds and print a summary; optionally write Parquet with a manifest."""
     from . import progress as pg
     from .dataset import DatasetError
-    from .runner import EXECUTORS, execute, prepare
+    from .runner import EXECUTORS, execute, is_file_out, prepare
     from .simulate import make_job
 
     try:
@@ -113,12 +139,15 @@ def simulate(
             raise UserError(f"--executor must be one of {', '.join(EXECUTORS)}, "
                             f"got {executor!r}")
         job = make_job(rules, games, players, strategies, seed, house)
-        if out is not None and out.suffix == ".parquet":
+        if out is not None and is_file_out(out):
             check_writable(out)
         plan = prepare(job, out, executor=executor, threads=threads, scheduler=scheduler,
                        chunk_games=chunk_games, summary_only=summary_only, resume=resume)
     except (ValueError, UserError) as e:
         fail(str(e))
+    if plan.damaged:
+        typer.echo(f"resuming        {len(plan.damaged)} damaged chunk file(s) will be "
+                   f"computed again: {'; '.join(map(one_line, plan.damaged))}", err=True)
     if resume and len(plan.todo) < len(plan.chunks):
         typer.echo(f"resuming        {len(plan.chunks) - len(plan.todo)} of "
                    f"{len(plan.chunks)} chunks already in {out}", err=True)
@@ -128,6 +157,8 @@ def simulate(
             res = execute(plan, advance)
     except (ConnectionError, DatasetError) as e:
         fail(str(e))
+    except OSError as e:
+        fail(f"--out {out}: {e.strerror or e}")
     except KeyboardInterrupt:
         if plan.root is not None:
             typer.echo(f"unosim: interrupted; finished chunks are kept in {out}: the same "
@@ -181,14 +212,17 @@ def match(
     except (ValueError, UserError) as e:
         fail(str(e))
     t0 = time.perf_counter()
-    if _progress_enabled(no_progress) and matches >= 20_000:
-        from rich.progress import Progress
+    try:
+        if _progress_enabled(no_progress) and matches >= 20_000:
+            from rich.progress import Progress
 
-        with Progress(*Progress.get_default_columns(), transient=True) as bar:
-            task = bar.add_task("simulating", total=matches)
-            mdf, rdf = run_matches(job, threads, progress=lambda k: bar.advance(task, k))
-    else:
-        mdf, rdf = run_matches(job, threads)
+            with Progress(*Progress.get_default_columns(), transient=True) as bar:
+                task = bar.add_task("simulating", total=matches)
+                mdf, rdf = run_matches(job, threads, progress=lambda k: bar.advance(task, k))
+        else:
+            mdf, rdf = run_matches(job, threads)
+    except ValueError as e:
+        fail(str(e))
     seconds = time.perf_counter() - t0
     rs = job.rules
     end = (f"penalty elimination at {rs.elimination_score}" if rs.penalty_elimination
@@ -215,7 +249,10 @@ def match(
     typer.echo(f"truncated        {s['truncated']:,} matches (max_rounds reached; kept, no "
                f"winner), {s['truncated_rounds']:,} rounds (max_turns)")
     if out is not None:
-        m_path, r_path = write_matches(mdf, rdf, out, match_manifest(job))
+        try:
+            m_path, r_path = write_matches(mdf, rdf, out, match_manifest(job))
+        except OSError as e:
+            fail(f"--out {out}: {e.strerror or e}")
         typer.echo(f"wrote            {m_path} and {r_path}")
 
 
@@ -248,9 +285,12 @@ def compare(
             raise UserError("compare needs at least two rule sets")
         if threads is not None and threads < 1:
             raise UserError(f"--threads must be at least 1, got {threads}")
-        if boot < 2:
-            raise UserError(f"--boot must be at least 2, got {boot}")
+        from .compare import MAX_BOOT, check_size
+
+        if not 2 <= boot <= MAX_BOOT:
+            raise UserError(f"--boot must be between 2 and {MAX_BOOT:,}, got {boot:,}")
         specs = [parse_spec(r) for r in rules]
+        check_size(len(specs), games)
         for rs in specs:  # every input checked before any game is played
             make_job(rs, games, players, strategies, seed)
         if out is not None:
@@ -263,15 +303,19 @@ def compare(
                           progress=advance)
     typer.echo(res.format())
     if out is not None:
-        from .results import atomic_path
+        from .results import atomic_path, publish
 
-        tmp = atomic_path(out)
         try:
-            res.table.to_csv(tmp, index=False, float_format="%.10g", lineterminator="\n")
-            os.replace(tmp, out)
-        finally:
-            if tmp.exists():
-                tmp.unlink()
+            tmp = atomic_path(out)
+            try:
+                res.table.to_csv(tmp, index=False, float_format="%.10g",
+                                 lineterminator="\n")
+                publish(tmp, out)
+            finally:
+                if tmp.exists():
+                    tmp.unlink()
+        except OSError as e:
+            fail(f"--out {out}: {e.strerror or e}")
         typer.echo(f"wrote            {out}")
 
 
@@ -287,8 +331,10 @@ def replay(
     source: Optional[Path] = typer.Option(None, "--from", help="Results of a run (simulate "
                                           "--out FILE or DIR): replay its games; rules, "
                                           "players, strategies, seed come from its manifest."),
-    where: Optional[str] = typer.Option(None, help="With --from: a pandas query on its "
-                                        "rounds, e.g. 'max_stack >= 12'."),
+    where: Optional[str] = typer.Option(None, help="With --from: a condition on its "
+                                        "rounds, e.g. 'max_stack >= 12 and winner == 0' "
+                                        "(columns, numbers, comparisons, and/or/not, in "
+                                        "[...]; never run as code)."),
     limit: int = typer.Option(1, help="With --from: replay at most this many matching "
                               "games."),
     hands: bool = typer.Option(False, "--hands", help="Show the hands each event changes."),
@@ -377,7 +423,10 @@ def tournament(
     if out is not None:
         from .results import write_csv
 
-        write_csv(df, out, m)
+        try:
+            write_csv(df, out, m)
+        except OSError as e:
+            fail(f"--out {out}: {e.strerror or e}")
         typer.echo(f"wrote            {out}")
 
 
@@ -416,7 +465,10 @@ def tune(
                   progress=lambda msg: typer.echo(msg, err=True))
     except (ValueError, UserError) as e:
         fail(str(e))
-    res.write(out)
+    try:
+        res.write(out)
+    except OSError as e:
+        fail(f"--out {out}: {e.strerror or e}")
     seconds = time.perf_counter() - t0
     p = res.provenance
     typer.echo(f"unosim tune: {p['rules']} (rules {p['rules_hash']}), {players} players, "
@@ -452,6 +504,23 @@ def rules_show(
         fail(str(e))
     typer.echo(f"# rule set {rs.name}: {rs.deck_size()} cards, hash {rs.hash()}")
     typer.echo(rs.to_toml())
+
+
+class Terminated(KeyboardInterrupt):
+    """SIGTERM, handled like Ctrl-C: temporary files removed, finished chunks kept."""
+
+
+def _on_sigterm(signum, frame) -> None:
+    raise Terminated()
+
+
+@app.callback()
+def _setup() -> None:
+    import signal
+    import threading
+
+    if threading.current_thread() is threading.main_thread():
+        signal.signal(signal.SIGTERM, _on_sigterm)
 
 
 def main() -> None:

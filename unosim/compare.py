@@ -52,6 +52,17 @@ METRICS: dict[str, str] = {  # name -> label
     "truncation_rate": "truncation rate",
 }
 
+MAX_BOOT = 100_000  # bootstrap replicates: far past what an interval's digits need
+MAX_ROWS = 1 << 28  # games x rule sets held in memory (about 4 GiB of columns)
+
+
+def check_size(arms: int, n_games) -> None:
+    """``ValueError`` if ``arms`` rule sets of ``n_games`` games would not fit in memory
+    (every game of every arm is kept for the paired differences)."""
+    if isinstance(n_games, int) and n_games * arms > MAX_ROWS:
+        raise ValueError(f"games: {arms} rule sets x {n_games:,} games are more than the "
+                         f"{MAX_ROWS:,} a comparison holds in memory")
+
 _SPEC = re.compile(r"^(?P<base>.+?)\+(?P<house>[A-Za-z_][A-Za-z0-9_]*=.*)$")
 
 
@@ -152,8 +163,9 @@ def paired_quantile_diff_int(a, b, q: float = 0.5, n_boot: int = 1000, seed: int
     for arr in (a_arr, b_arr):
         if not np.issubdtype(arr.dtype, np.integer) and not np.all(arr == np.round(arr)):
             raise ValueError("paired_quantile_diff_int needs integer values")
-    if not 0.0 < q < 1.0 or not 0.0 < confidence < 1.0 or n_boot < 2:
-        raise ValueError("need 0 < q < 1, 0 < confidence < 1 and n_boot >= 2")
+    if not 0.0 < q < 1.0 or not 0.0 < confidence < 1.0 or not 2 <= n_boot <= MAX_BOOT:
+        raise ValueError(f"need 0 < q < 1, 0 < confidence < 1 and 2 <= n_boot <= "
+                         f"{MAX_BOOT:,}")
     a_arr, b_arr = a_arr.astype(np.int64), b_arr.astype(np.int64)
     n = a_arr.size
     q_a, q_b = float(np.quantile(a_arr, q)), float(np.quantile(b_arr, q))
@@ -286,6 +298,7 @@ def run_arms(specs: Sequence["str | RuleSet"], n_players: int = 4, n_games: int 
 
     if len(specs) < 2:
         raise ValueError("compare needs at least two rule sets")
+    check_size(len(specs), n_games)
     jobs = [make_job(parse_spec(s), n_games, n_players, strategies, seed) for s in specs]
     frames = []
     for job in jobs:

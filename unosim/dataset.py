@@ -1,20 +1,26 @@
 """A run on disk: a folder of chunk files with the run's manifest beside them.
 
-Layout of ``DIR`` (every file written to a temporary name, then renamed)::
+Layout of ``DIR`` (every file flushed to disk under a temporary name, then renamed)::
 
-    manifest.json                    the run: Job.manifest() + chunk_games, summary_only
-    part-<first_game:012d>.parquet   the rows of games first_game .. (not in summary-only
-                                     runs), its own manifest in the key-value metadata
-    summary-<first_game:012d>.json   the chunk's Aggregate (unosim.summary), written last:
-                                     a chunk is done when its summary exists
+    _manifest.json                    the run: Job.manifest() + chunk_games, summary_only
+    part-<first_game:012d>.parquet    the rows of games first_game .. (not in summary-only
+                                      runs), its own manifest in the key-value metadata
+    _summary-<first_game:012d>.json   the chunk's Aggregate (unosim.summary), written
+                                      last: a chunk is done when its summary exists
+
+Only the parts are data: the other names start with ``_`` (temporary files with ``.``),
+which pyarrow and pandas skip, so ``pandas.read_parquet(DIR)``,
+``pyarrow.dataset.dataset(DIR)`` and DuckDB's ``FROM 'DIR/*.parquet'`` read every row
+and nothing else, without unosim.
 
 Chunks are keyed by their first game index, so a chunk's content never depends on how
-the rest of the run was split, and a resumed run only computes the missing ones.
+the rest of the run was split, and a resumed run only computes the missing ones. A
+finished chunk is checked before it counts (its part's Parquet footer and row count, its
+summary's JSON), so a file cut short by a crash is computed again.
 """
 from __future__ import annotations
 
 import json
-import os
 import re
 from collections.abc import Iterable, Iterator
 from pathlib import Path
@@ -23,13 +29,14 @@ import numpy as np
 import pandas as pd
 
 from .kernel import layout as L
-from .results import MANIFEST_KEY, atomic_path, rounds_frame
+from .results import MANIFEST_KEY, atomic_path, publish, rounds_frame
 from .summary import Aggregate
 
-MANIFEST = "manifest.json"
-DATASET_FORMAT = 1
+MANIFEST = "_manifest.json"
+OLD_MANIFEST = "manifest.json"  # dataset format 1
+DATASET_FORMAT = 2
 _PART = re.compile(r"^part-(\d{12})\.parquet$")
-_SUMMARY = re.compile(r"^summary-(\d{12})\.json$")
+_SUMMARY = re.compile(r"^_summary-(\d{12})\.json$")
 # manifest fields a resumed run must agree on, with how to name them in an error
 IDENTITY = {
     "rules_hash": "rules", "seed": "seed", "strategies": "strategies",
@@ -48,34 +55,51 @@ def part_path(root: Path, first: int) -> Path:
 
 
 def summary_path(root: Path, first: int) -> Path:
-    return root / f"summary-{first:012d}.json"
+    return root / f"_summary-{first:012d}.json"
 
 
-def chunks(first_game: int, n_games: int, chunk_games: int) -> list[tuple[int, int]]:
-    """``(first, count)`` of every chunk of a run, in game order."""
-    end = first_game + n_games
-    return [(f, min(chunk_games, end - f)) for f in range(first_game, end, chunk_games)]
+class Chunks:
+    """``(first, count)`` of the chunks of a run in game order, made on demand (a run
+    of any size holds no list of them), less those whose first game is in ``skip``."""
+
+    def __init__(self, first_game: int, n_games: int, chunk_games: int,
+                 skip: Iterable[int] = ()):
+        self.first, self.end, self.size = first_game, first_game + n_games, chunk_games
+        self.skip = frozenset(skip)
+        self.total = -(-n_games // chunk_games)
+
+    def __len__(self) -> int:
+        return self.total - len(self.skip)
+
+    def __iter__(self) -> Iterator[tuple[int, int]]:
+        for f in range(self.first, self.end, self.size):
+            if f not in self.skip:
+                yield f, min(self.size, self.end - f)
+
+    def is_first(self, f: int) -> bool:
+        """Is ``f`` the first game of one of the run's chunks?"""
+        return self.first <= f < self.end and (f - self.first) % self.size == 0
+
+    def count(self, f: int) -> int:
+        return min(self.size, self.end - f)
+
+    @property
+    def games(self) -> int:
+        return self.end - self.first - sum(self.count(f) for f in self.skip)
+
+    def without(self, done: Iterable[int]) -> "Chunks":
+        return Chunks(self.first, self.end - self.first, self.size, self.skip | set(done))
+
+
+def chunks(first_game: int, n_games: int, chunk_games: int) -> Chunks:
+    """Every chunk of a run, ``(first, count)``, in game order."""
+    return Chunks(first_game, n_games, chunk_games)
 
 
 def dataset_manifest(job_manifest: dict, chunk_games: int, summary_only: bool) -> dict:
     """The folder's manifest: the job's plus how it is split and what is kept."""
     return {**job_manifest, "dataset_format": DATASET_FORMAT,
             "chunk_games": int(chunk_games), "summary_only": bool(summary_only)}
-
-
-def _umask() -> int:
-    mask = os.umask(0)
-    os.umask(mask)
-    return mask
-
-
-_MODE = 0o666 & ~_umask()  # what open() would give: temporary files are 0600
-
-
-def publish(tmp: Path, final: Path) -> None:
-    """Give ``tmp`` the usual permissions and rename it to ``final`` (atomic)."""
-    os.chmod(tmp, _MODE)
-    os.replace(tmp, final)
 
 
 def _write_text(final: Path, text: str) -> None:
@@ -91,9 +115,24 @@ def _write_text(final: Path, text: str) -> None:
 def read_dataset_manifest(root: str | Path) -> dict:
     path = Path(root) / MANIFEST
     try:
-        return json.loads(path.read_text())
+        m = json.loads(path.read_text())
     except FileNotFoundError:
+        if (Path(root) / OLD_MANIFEST).exists():
+            raise DatasetError(
+                f"{root} was written by an older unosim (manifest.json, summary-*.json): "
+                f"rename manifest.json to {MANIFEST} and each summary-*.json to "
+                "_summary-*.json to use it") from None
         raise DatasetError(f"{root} is not a unosim dataset (no {MANIFEST})") from None
+    except (OSError, ValueError) as e:
+        raise DatasetError(f"{path}: not a readable manifest ({_first_line(e)})") from None
+    if not isinstance(m, dict) or not all(k in m for k in IDENTITY):
+        raise DatasetError(f"{path}: not a unosim dataset manifest")
+    return m
+
+
+def _first_line(e: BaseException) -> str:
+    text = str(e).strip()
+    return text.splitlines()[0] if text else e.__class__.__name__
 
 
 def _describe(key: str, value) -> str:
@@ -118,17 +157,21 @@ def mismatches(old: dict, new: dict) -> list[str]:
     return out
 
 
-def open_dataset(root: str | Path, manifest: dict, resume: bool) -> set[int]:
-    """Prepare ``root`` for a run; return the first games of the chunks already done.
+def open_dataset(root: str | Path, manifest: dict, resume: bool,
+                 damaged: list | None = None) -> set[int] | None:
+    """Check ``root`` for a run; return the first games of the chunks already done, or
+    None for a new run (then :func:`create_dataset` makes the folder when the run
+    starts: nothing is written before).
 
     A new run needs a missing or empty folder. ``resume`` continues the run recorded in
     the folder's manifest and refuses one whose rules, seed, strategies or split differ
-    (:class:`DatasetError`); leftover temporary files of an interrupted run are removed.
+    (:class:`DatasetError`); leftover temporary files of an interrupted run are removed;
+    ``damaged`` collects the names of finished-looking files that fail their check.
     """
     root = Path(root)
     if root.exists() and not root.is_dir():
         raise DatasetError(f"--out {root} is a file, not a dataset folder")
-    has_manifest = (root / MANIFEST).exists()
+    has_manifest = (root / MANIFEST).exists() or (root / OLD_MANIFEST).exists()
     if not resume:
         if root.exists() and any(root.iterdir()):
             raise DatasetError(f"--out {root} already exists and is not empty; use "
@@ -144,10 +187,14 @@ def open_dataset(root: str | Path, manifest: dict, resume: bool) -> set[int]:
             raise DatasetError(f"--resume: {root} was made by another run: "
                                + "; ".join(diff))
         remove_temporaries(root)
-        return done_chunks(root, old)
+        return done_chunks(root, old, damaged)
+    return None
+
+
+def create_dataset(root: Path, manifest: dict) -> None:
+    """Make the folder of a new run and write its manifest."""
     root.mkdir(parents=True, exist_ok=True)
     _write_text(root / MANIFEST, json.dumps(manifest, indent=1, sort_keys=True) + "\n")
-    return set()
 
 
 def remove_temporaries(root: Path) -> None:
@@ -159,18 +206,45 @@ def remove_temporaries(root: Path) -> None:
             pass
 
 
-def done_chunks(root: Path, manifest: dict) -> set[int]:
-    """First games of the chunks whose files are complete."""
-    wanted = {f for f, _ in chunks(manifest["first_game"], manifest["games"],
-                                   manifest["chunk_games"])}
-    names = {p.name for p in root.iterdir()}
+def _chunk_problem(root: Path, f: int, count: int, summary_only: bool) -> str | None:
+    """Why chunk ``f``'s files are not a finished chunk of ``count`` games, or None."""
+    import pyarrow.parquet as pq
+
+    s = summary_path(root, f)
+    try:
+        body = json.loads(s.read_text())
+        agg = Aggregate.from_dict(body)
+    except (OSError, ValueError, KeyError, TypeError, AttributeError) as e:
+        return f"{s.name}: not a readable summary ({_first_line(e)})"
+    if agg.games != count:
+        return f"{s.name}: {agg.games} games, the chunk has {count}"
+    if summary_only:
+        return None
+    p = part_path(root, f)
+    try:
+        rows = pq.read_metadata(p).num_rows
+    except (OSError, ValueError) as e:  # pyarrow: ArrowInvalid is a ValueError
+        return f"{p.name}: not a readable Parquet file ({_first_line(e)})"
+    if rows != count:
+        return f"{p.name}: {rows} rows, the chunk has {count}"
+    return None
+
+
+def done_chunks(root: Path, manifest: dict, damaged: list | None = None) -> set[int]:
+    """First games of the chunks whose files are complete (checked: see the module
+    docstring); the problems of the others that have a summary go to ``damaged``."""
+    all_chunks = chunks(manifest["first_game"], manifest["games"], manifest["chunk_games"])
     done = set()
-    for f in wanted:
-        if summary_path(root, f).name not in names:
+    for p in root.iterdir():
+        m = _SUMMARY.match(p.name)
+        if m is None or not all_chunks.is_first(int(m.group(1))):
             continue
-        if not manifest["summary_only"] and part_path(root, f).name not in names:
-            continue
-        done.add(f)
+        f = int(m.group(1))
+        problem = _chunk_problem(root, f, all_chunks.count(f), manifest["summary_only"])
+        if problem is None:
+            done.add(f)
+        elif damaged is not None:
+            damaged.append(problem)
     return done
 
 

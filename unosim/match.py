@@ -16,7 +16,6 @@ the seating and the readings of section 7). Two tables come back:
 from __future__ import annotations
 
 import json
-import os
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from functools import lru_cache
@@ -28,11 +27,13 @@ import pandas as pd
 
 from .kernel import layout as L
 from .kernel import match as K
-from .results import MANIFEST_KEY, atomic_path, rounds_frame
+from .results import MANIFEST_KEY, atomic_path, publish, rounds_frame
 from .rules import RuleSet
 from .simulate import Job, make_job
 
 CHUNK = 256  # matches per kernel call (one task of the thread pool); never changes results
+TASK_ROUNDS = 1 << 20  # a task's matches may hold at most this many rounds (~230 MB raw)
+MAX_ROUNDS_KEPT = 1 << 25  # rounds a call keeps in memory (about 1-4 GB of frames)
 
 
 def make_match_job(rules: "str | Path | RuleSet" = "official", n_matches: int = 1000,
@@ -153,21 +154,45 @@ def run_matches(job: Job, threads: int | None = None, chunk: int = CHUNK,
     threads = _check_threads(threads)
     if isinstance(chunk, bool) or not isinstance(chunk, int) or chunk < 1:
         raise ValueError(f"chunk must be a whole number >= 1, got {chunk!r}")
+    if job.n_games > MAX_ROUNDS_KEPT:  # every match has a round at least
+        raise ValueError(f"matches must be at most {MAX_ROUNDS_KEPT:,} (their rounds are "
+                         f"kept in memory), got {job.n_games:,}")
+    # matches that run to max_rounds must not make one task's arrays huge
+    chunk = max(1, min(chunk, TASK_ROUNDS // job.rules.max_rounds))
     first, end = job.first_game, job.first_game + job.n_games
-    bounds = [(lo, min(end, lo + chunk)) for lo in range(first, end, chunk)]
+    bounds = ((lo, min(end, lo + chunk)) for lo in range(first, end, chunk))
     parts = []
-    if threads == 1 or len(bounds) == 1:
+    kept = 0
+
+    def keep(part, lo, hi):
+        nonlocal kept
+        parts.append(part)
+        kept += len(part[1]["match"])
+        if kept > MAX_ROUNDS_KEPT:
+            raise ValueError(f"the first {hi - first:,} matches already hold {kept:,} "
+                             f"rounds, more than the {MAX_ROUNDS_KEPT:,} a run keeps in "
+                             "memory: simulate fewer matches or lower max_rounds")
+        if progress is not None:
+            progress(hi - lo)
+
+    if threads == 1 or job.n_games <= chunk:
         for lo, hi in bounds:
-            parts.append(_chunk_columns(job, lo, hi))
-            if progress is not None:
-                progress(hi - lo)
+            keep(_chunk_columns(job, lo, hi), lo, hi)
     else:
         with ThreadPoolExecutor(max_workers=threads) as pool:
-            futures = [pool.submit(_chunk_columns, job, lo, hi) for lo, hi in bounds]
-            for (lo, hi), f in zip(bounds, futures):  # in order: same frames for any pool
-                parts.append(f.result())
-                if progress is not None:
-                    progress(hi - lo)
+            pending = []  # at most 2 tasks per thread queued: memory stays bounded
+            try:
+                for lo, hi in bounds:
+                    pending.append((lo, hi, pool.submit(_chunk_columns, job, lo, hi)))
+                    if len(pending) >= 2 * threads:
+                        a, b, f = pending.pop(0)  # in order: same frames for any pool
+                        keep(f.result(), a, b)
+                while pending:
+                    a, b, f = pending.pop(0)
+                    keep(f.result(), a, b)
+            finally:
+                for *_, f in pending:
+                    f.cancel()
     return _concat([p[0] for p in parts]), _concat([p[1] for p in parts])
 
 
@@ -238,7 +263,7 @@ def write_matches(matches: pd.DataFrame, rounds: pd.DataFrame, path: str | Path,
             tmps.append(tmp)
             pq.write_table(t.replace_schema_metadata(meta), tmp, compression="zstd")
         for tmp, (_, dest, _) in zip(tmps, targets):
-            os.replace(tmp, dest)
+            publish(tmp, dest)
     finally:
         for tmp in tmps:
             if tmp.exists():

@@ -43,7 +43,7 @@ class Replay:
     seed: int
     game: int
     out: np.ndarray  # int32[N_COLS], the kernel's record of the round
-    trace: np.ndarray  # int16[events, EV_W]
+    trace: np.ndarray  # int32[events, EV_W]
     violations: list[Violation] = field(default_factory=list)
 
     @property
@@ -60,29 +60,44 @@ class Replay:
         return self.violations
 
 
+TRACE_MAX_BYTES = 1 << 30  # a longer trace is refused: 1 GiB, about 440,000 events
+
+
 def trace_round(rules: RuleSet, n_players: int, sid: np.ndarray, sparams: np.ndarray,
                 seed: int, game: int, capacity: int = 4096) -> tuple[np.ndarray, np.ndarray]:
     """Play game ``game`` of the run with root ``seed`` exactly as ``run_rounds`` does,
-    with its trace; returns ``(record int32[N_COLS], trace int16[events, EV_W])``.
+    with its trace; returns ``(record int32[N_COLS], trace int32[events, EV_W])``.
 
-    The trace buffer grows until the whole round fits (a full buffer may have cut it)."""
+    The kernel counts every event even past a full buffer, so a round longer than
+    ``capacity`` is played again once with room for all of them; a trace over
+    ``TRACE_MAX_BYTES`` is refused (:class:`ReplayError`) before it is allocated."""
     from .kernel.batch import run_one
 
     deck = rules.deck_counts()
     order = np.repeat(np.arange(N_KINDS), deck).astype(np.int8)
     ra, pts = rules.to_array(), rules.points_table()
     while True:
-        out, *_, trace = run_one(ra, sid, sparams, deck, pts, n_players, seed, game, order,
-                                 0, capacity)
-        if len(trace) < capacity:
+        out, g, *_, trace = run_one(ra, sid, sparams, deck, pts, n_players, seed, game,
+                                    order, 0, capacity)
+        need = int(g[L.G_TRACE_N])
+        size = need * L.EV_W * trace.itemsize
+        if size > TRACE_MAX_BYTES:
+            raise ReplayError(f"game {game} has {need:,} events ({int(out[L.C_TURNS]):,} "
+                              f"turns): its trace would take {size / 2**30:.1f} GiB, over "
+                              f"the {TRACE_MAX_BYTES / 2**30:g} GiB a replay may use")
+        if need <= capacity:
             return out, trace
-        capacity *= 4
+        capacity = need
 
 
 def replay_job(job: Job, game: int) -> Replay:
     """Game ``game`` (absolute index) of the run ``job`` describes, checked."""
-    if isinstance(game, bool) or not isinstance(game, (int, np.integer)) or game < 0:
-        raise ReplayError(f"game must be a whole number >= 0, got {game!r}")
+    from .simulate import MAX_GAMES
+
+    if (isinstance(game, bool) or not isinstance(game, (int, np.integer))
+            or not 0 <= game < MAX_GAMES):
+        raise ReplayError(f"game must be a whole number from 0 to {MAX_GAMES - 1:,}, "
+                          f"got {game!r}")
     out, trace = trace_round(job.rules, job.n_players, job.sid, job.sparams, job.seed,
                              int(game))
     rp = Replay(job.rules, job.n_players, tuple(job.labels), job.seed, int(game), out, trace)
@@ -150,26 +165,24 @@ def _first_line(e: BaseException) -> str:
 
 
 def select_games(df: pd.DataFrame, where: str | None, limit: int) -> pd.DataFrame:
-    """The first ``limit`` rounds matching ``where`` (a ``DataFrame.query`` expression)."""
+    """The first ``limit`` rounds matching ``where`` (see :func:`matching`)."""
     if isinstance(limit, bool) or not isinstance(limit, int) or limit < 1:
         raise ReplayError(f"--limit must be a whole number >= 1, got {limit!r}")
     return df[matching(df, where)].head(limit)
 
 
 def matching(df: pd.DataFrame, where: str | None) -> pd.Series:
-    """Which rounds satisfy ``where``, a pandas expression on the columns
-    (``DataFrame.eval`` syntax, as ``DataFrame.query``: ``max_stack >= 12 and winner == 0``)."""
+    """Which rounds satisfy ``where``, a condition on the columns in the small grammar of
+    :mod:`unosim.where` (``max_stack >= 12 and winner == 0``, ``game in [4, 8]``);
+    nothing in it is ever run as code."""
+    from .where import WhereError, condition
+
     if where is None or not where.strip():
         return pd.Series(True, index=df.index)
     try:
-        mask = df.eval(where)
-    except Exception as e:  # pandas raises many kinds: syntax, names, types
-        raise ReplayError(f"--where {where!r}: {e.__class__.__name__}: "
-                          f"{_first_line(e)}") from None
-    if not (isinstance(mask, pd.Series) and mask.dtype == bool and mask.index.equals(df.index)):
-        raise ReplayError(f"--where {where!r} is not a condition (true or false for each "
-                          "round), e.g. 'max_stack >= 12'")
-    return mask
+        return condition(df, where)
+    except WhereError as e:
+        raise ReplayError(f"--where {where!r}: {e}") from None
 
 
 def replays_from(path: str | Path, where: str | None = None, limit: int = 1

@@ -53,7 +53,7 @@ def rounds_frame(out: np.ndarray, n_players: int, first_game: int) -> pd.DataFra
 
 
 def atomic_path(final: Path):
-    """A temporary path beside ``final``; rename it over ``final`` when complete.
+    """A temporary path beside ``final``; :func:`publish` it over ``final`` when complete.
 
     The file gets the usual permissions (0666 less the umask), not mkstemp's 0600."""
     final.parent.mkdir(parents=True, exist_ok=True)
@@ -63,6 +63,57 @@ def atomic_path(final: Path):
     os.fchmod(fd, 0o666 & ~umask)
     os.close(fd)
     return Path(tmp)
+
+
+def remove_stale(final: Path) -> None:
+    """Delete the temporary files ``.NAME.*.tmp`` that an earlier run writing ``final``
+    left beside it (killed before its clean-up)."""
+    for p in final.parent.glob(f".{glob_escape(final.name)}.*.tmp"):
+        try:
+            p.unlink()
+        except FileNotFoundError:
+            pass
+
+
+def glob_escape(name: str) -> str:
+    return "".join(f"[{c}]" if c in "*?[" else c for c in name)
+
+
+def fsync_path(path: Path) -> None:
+    """Flush a file's or a folder's contents to the disk."""
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def publish(tmp: Path, final: Path) -> Path:
+    """Rename the complete ``tmp`` to ``final`` durably: the file is flushed to the disk
+    before the rename and the folder after it, so a crash or power cut leaves either
+    the old file or the whole new one under ``final``, never a short one."""
+    fsync_path(tmp)
+    os.replace(tmp, final)
+    fsync_path(final.parent)
+    return final
+
+
+def probe_writable(path: Path, what: str = "--out") -> None:
+    """Fail (``OSError`` -> ``ValueError`` naming ``what``) unless a file can be created
+    where ``path`` will be: creates and removes a temporary file in the nearest existing
+    folder (``os.access`` says yes to root even on a read-only or virtual filesystem)."""
+    probe = Path(os.path.abspath(path)).parent
+    while not probe.exists():
+        probe = probe.parent
+    if not probe.is_dir():
+        raise ValueError(f"{what} {path}: {probe} is a file, not a folder")
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=".unosim-probe.", suffix=".tmp", dir=probe)
+    except OSError as e:
+        raise ValueError(f"{what} {path}: cannot write in {probe} "
+                         f"({e.strerror or e.__class__.__name__})") from None
+    os.close(fd)
+    os.unlink(tmp)
 
 
 def write_parquet(df: pd.DataFrame, path: str | Path, manifest: dict) -> Path:
@@ -78,7 +129,7 @@ def write_parquet(df: pd.DataFrame, path: str | Path, manifest: dict) -> Path:
     tmp = atomic_path(final)
     try:
         pq.write_table(table, tmp, compression="zstd")
-        os.replace(tmp, final)
+        publish(tmp, final)
     finally:
         if tmp.exists():
             tmp.unlink()
@@ -112,7 +163,7 @@ def write_csv(df: pd.DataFrame, path: str | Path, manifest: dict) -> Path:
             for line in json.dumps(manifest, sort_keys=True, indent=1).splitlines():
                 f.write(f"# {line}\n")
             df.to_csv(f, index=False)
-        os.replace(tmp, final)
+        publish(tmp, final)
     finally:
         if tmp.exists():
             tmp.unlink()

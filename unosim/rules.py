@@ -78,6 +78,7 @@ class RuleSet:
             if getattr(self, key) not in allowed:
                 raise RuleError(f"rule {key!r}: {getattr(self, key)!r} is not one of "
                                 f"{', '.join(allowed)}")
+        check_limits(self)
         positive = ("hand_size", "max_turns", "target_score", "elimination_score",
                     "max_rounds")
         for key in positive:
@@ -191,6 +192,28 @@ class RuleSet:
         return a
 
 
+# -- limits (issue 17): what the kernel's integer types and memory can hold ----------
+LIMITS = {"target_score": 10**9, "elimination_score": 10**9, "max_rounds": 1_000_000,
+          "hand_size": 1000, "challenge_penalty": 100, "uno_penalty": 100}
+MAX_COPIES = 127  # copies of one card kind (int8 in the kernel)
+MAX_NAME = 200  # characters of a rule-set name
+
+
+def check_limits(rs: "RuleSet") -> None:
+    """Bounds that keep every number inside the kernel's types and the name on one
+    printable line; raises :class:`RuleError` naming the rule."""
+    if not rs.name.isprintable() or len(rs.name) > MAX_NAME:
+        raise RuleError(f"rule 'name' must be one line of printable text of at most "
+                        f"{MAX_NAME} characters, got {rs.name!r}")
+    for key, top in LIMITS.items():
+        if getattr(rs, key) > top:
+            raise RuleError(f"rule {key!r} must be at most {top:,}, got {getattr(rs, key):,}")
+    for key, v in zip(DECK_KEYS, rs.deck):
+        if v > MAX_COPIES:
+            raise RuleError(f"rule deck.{key}: at most {MAX_COPIES} copies of one card, "
+                            f"got {v:,}")
+
+
 _TYPES = {"int": int, "float": float, "bool": bool, "str": str}
 
 
@@ -268,6 +291,8 @@ def _coerce(key: str, value, current):
             return False
         raise RuleError(f"rule {key!r}: {value!r} is not true/false")
     try:
+        if not low.isascii():  # int() and float() also read other scripts' digits
+            raise ValueError(low)
         return int(low) if isinstance(current, int) else float(low)
     except ValueError:
         raise RuleError(f"rule {key!r}: {value!r} is not a number") from None
@@ -314,6 +339,8 @@ def parse_house(text: str) -> dict[str, str]:
         k, v = (s.strip() for s in item.split("=", 1))
         if k not in RULE_NAMES or k in ("deck", "points"):
             raise RuleError(f"unknown rule {k!r}")
+        if k in out:
+            raise RuleError(f"house rule {k!r} given twice ({out[k]!r} and {v!r})")
         out[k] = v
     return out
 
@@ -352,6 +379,7 @@ def resolve(rules: "str | Path | RuleSet", house: "str | dict | None" = None) ->
                         "or give a .toml file)")
     if house:
         changes = parse_house(house) if isinstance(house, str) else dict(house)
-        label = house if isinstance(house, str) else ",".join(f"{k}={v}" for k, v in changes.items())
+        label = (house if isinstance(house, str) and house.isprintable()
+                 else ",".join(f"{k}={v}" for k, v in changes.items()))
         rs = apply(rs, changes, name=f"{rs.name}+{label}")
     return rs

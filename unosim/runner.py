@@ -33,8 +33,8 @@ from pathlib import Path
 import numba
 
 from . import dataset as ds
-from .results import rounds_frame
-from .simulate import Job, make_job, run_block, thread_count
+from .results import probe_writable, remove_stale, rounds_frame
+from .simulate import MAX_BLOCK, Job, make_job, run_block, thread_count
 from .summary import Aggregate
 
 EXECUTORS = ("serial", "threads", "dask")
@@ -209,6 +209,34 @@ def _run_dask(job, manifest, root, todo, block, on_chunk, *, scheduler=None, cli
 # ------------------------------------------------------------------------ the run
 
 
+def is_file_out(out: str | Path) -> bool:
+    """``--out X.parquet`` (any case) is one file; anything else a dataset folder."""
+    return Path(out).suffix.lower() == ".parquet"
+
+
+def max_workers() -> int:
+    """Local Dask workers this machine can run: one per core."""
+    import os
+
+    return max(1, os.cpu_count() or 1)
+
+
+def check_scheduler(address: str) -> None:
+    """``ValueError`` unless ``address`` reads as a Dask scheduler address."""
+    from urllib.parse import urlsplit
+
+    try:
+        u = urlsplit(address)
+        port = u.port
+    except ValueError:
+        port = None
+        u = None
+    if u is None or u.scheme not in ("tcp", "tls", "ws", "wss", "inproc", "ucx") or (
+            u.scheme != "inproc" and (not u.hostname or port is None)):
+        raise ValueError(f"--scheduler {address!r} is not a scheduler address; give "
+                         "tcp://HOST:PORT")
+
+
 @dataclass
 class Plan:
     """A validated run, its output opened: what :func:`execute` will compute."""
@@ -223,13 +251,15 @@ class Plan:
     client: object
     processes: bool
     block: int
-    chunks: list[tuple[int, int]]
-    todo: list[tuple[int, int]]
+    chunks: "ds.Chunks"
+    todo: "ds.Chunks"
     done: Aggregate  # the chunks found finished on disk
+    new: bool = False  # the folder is created when the run starts
+    damaged: tuple[str, ...] = ()  # finished-looking chunk files that failed their check
 
     @property
     def games_todo(self) -> int:
-        return sum(c for _, c in self.todo)
+        return self.todo.games
 
 
 def prepare(job: Job, out: str | Path | None = None, *, executor: str = "threads",
@@ -252,9 +282,10 @@ def prepare(job: Job, out: str | Path | None = None, *, executor: str = "threads
     if (scheduler is not None or client is not None) and threads is not None:
         raise ValueError("--threads sets the workers of a local cluster; a running "
                          "scheduler's workers are started with `dask worker`")
-    if isinstance(block, bool) or not isinstance(block, int) or block < 1:
-        raise ValueError(f"block must be a whole number >= 1, got {block!r}")
-    single = Path(out) if out is not None and Path(out).suffix == ".parquet" else None
+    if isinstance(block, bool) or not isinstance(block, int) or not 1 <= block <= MAX_BLOCK:
+        raise ValueError(f"block must be a whole number from 1 to {MAX_BLOCK:,}, "
+                         f"got {block!r}")
+    single = Path(out) if out is not None and is_file_out(out) else None
     if single is not None and (summary_only or resume or executor == "dask"):
         raise ValueError("--out FILE.parquet is one file written by this process; use "
                          "--out DIR (a dataset folder) with --summary-only, --resume or "
@@ -271,23 +302,35 @@ def prepare(job: Job, out: str | Path | None = None, *, executor: str = "threads
     if isinstance(chunk_games, bool) or not isinstance(chunk_games, int) or chunk_games < 1:
         raise ValueError(f"chunk_games must be a whole number >= 1, got {chunk_games!r}")
 
+    if executor == "dask" and scheduler is not None:
+        check_scheduler(scheduler)
+    if executor == "dask" and threads is not None and threads > max_workers():
+        raise ValueError(f"--threads {threads}: this machine runs at most "
+                         f"{max_workers()} local Dask workers (its cores)")
     manifest = ds.dataset_manifest(job.manifest(), chunk_games, summary_only)
     all_chunks = ds.chunks(job.first_game, job.n_games, chunk_games)
     done = Aggregate(job.n_players)
-    finished: set[int] = set()
+    finished: set[int] | None = None
+    damaged: list[str] = []
     if root is not None:
         try:
-            finished = ds.open_dataset(root, manifest, resume)
+            finished = ds.open_dataset(root, manifest, resume, damaged)
+            if finished is None:
+                probe_writable(root)
         except OSError as e:
             raise ValueError(f"--out {out}: {e.strerror or e}") from None
-        manifest = ds.read_dataset_manifest(root)  # the folder's own, on a resume
-        for f in sorted(finished):
-            done.add(ds.read_chunk_summary(root, f))
+        if finished is not None:
+            manifest = ds.read_dataset_manifest(root)  # the folder's own
+            for f in sorted(finished):
+                done.add(ds.read_chunk_summary(root, f))
     else:
+        if single is not None:
+            probe_writable(single)
+            remove_stale(single)
         manifest = job.manifest()  # a single file's, or nothing written
-    todo = [(f, c) for f, c in all_chunks if f not in finished]
     return Plan(job, manifest, root, single, executor, threads, scheduler, client,
-                processes, block, all_chunks, todo, done)
+                processes, block, all_chunks, all_chunks.without(finished or ()), done,
+                new=root is not None and finished is None, damaged=tuple(damaged))
 
 
 def execute(plan: Plan, progress: Callable[[int], None] | None = None) -> RunResult:
@@ -306,6 +349,8 @@ def execute(plan: Plan, progress: Callable[[int], None] | None = None) -> RunRes
     t0 = [time.perf_counter()]
 
     def connected() -> None:  # the speed leaves out starting a local cluster
+        if plan.new:  # nothing is written before the run can start
+            ds.create_dataset(root, plan.manifest)
         t0[0] = time.perf_counter()
 
     if dask:
@@ -314,10 +359,12 @@ def execute(plan: Plan, progress: Callable[[int], None] | None = None) -> RunRes
                       scheduler=plan.scheduler, client=plan.client, workers=plan.threads,
                       processes=plan.processes, on_connected=connected)
     elif plan.single is not None:
+        connected()
         with ds.PartWriter(plan.single, plan.manifest) as w:
             _run_local(job, plan.manifest, None, plan.todo, plan.block, plan.threads,
                        on_chunk, progress, w)
     else:
+        connected()
         _run_local(job, plan.manifest, root, plan.todo, plan.block, plan.threads, on_chunk,
                    progress, None)
     seconds = time.perf_counter() - t0[0]

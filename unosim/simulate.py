@@ -19,6 +19,8 @@ from .rules import RuleSet, resolve
 
 BLOCK = 1 << 20  # games per kernel call: bounds the memory of the raw records
 CHUNK = 1024  # games per parallel task inside a call; never changes results
+MAX_BLOCK = 1 << 24  # games per kernel call at most: 16.7M records, 2.8 GB
+MAX_GAMES = 2**53  # game indices stay exact in float64 and far from int64's end
 
 
 @dataclass(frozen=True)
@@ -53,21 +55,44 @@ class Job:
         }
 
 
+def whole(name: str, value, lo: int = 1, hi: int | None = None) -> int:
+    """``value`` as an int in ``[lo, hi]``: ``TypeError`` unless it is a whole number
+    (not a bool), ``ValueError`` out of range; both messages name ``name``."""
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
+        raise TypeError(f"{name} must be a whole number, got {value!r}")
+    if value < lo or (hi is not None and value > hi):
+        top = "" if hi is None else f" and at most {hi:,}"
+        raise ValueError(f"{name} must be at least {lo:,}{top}, got {value!r}")
+    return int(value)
+
+
 def make_job(rules: "str | Path | RuleSet" = "official", n_games: int = 1000,
              n_players: int = 4, strategies: "str | list[str]" = "random", seed: int = 0,
              house: "str | dict | None" = None, first_game: int = 0) -> Job:
-    """Validate every input; raises ``ValueError`` subclasses with one-line messages."""
+    """Validate every input; raises ``ValueError`` subclasses with one-line messages
+    (``TypeError`` for an argument of the wrong type, naming it)."""
+    if house is not None and not isinstance(house, (str, dict)):
+        raise TypeError(f"house must be text ('stacking=same,jump_in=true') or a dict, "
+                        f"got {house!r}")
+    if not isinstance(strategies, (str, list, tuple)) or not all(
+            isinstance(s, str) for s in ([strategies] if isinstance(strategies, str)
+                                         else strategies)):
+        raise TypeError(f"strategies must be text or a list of texts, got {strategies!r}")
     rs = resolve(rules, house)
     if isinstance(n_players, bool) or not isinstance(n_players, (int, np.integer)):
         raise ValueError(f"players must be a whole number, got {n_players!r}")
     rs.check_players(int(n_players))
     if isinstance(n_games, bool) or not isinstance(n_games, (int, np.integer)) or n_games < 1:
         raise ValueError(f"games must be a whole number of at least 1, got {n_games!r}")
-    if not isinstance(seed, (int, np.integer)) or not 0 <= seed < 2**63:
+    if n_games > MAX_GAMES:
+        raise ValueError(f"games must be at most {MAX_GAMES:,} (2**53), got {n_games:,}")
+    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)):
+        raise TypeError(f"seed must be a whole number, got {seed!r}")
+    if not 0 <= seed < 2**63:
         raise ValueError(f"seed must be a whole number in [0, 2**63), got {seed!r}")
-    if first_game < 0:
-        raise ValueError("first_game must be >= 0")
-    sid, sp, labels = strat.parse(strategies, int(n_players))
+    whole("first_game", first_game, 0, MAX_GAMES)
+    sid, sp, labels = strat.parse(list(strategies) if isinstance(strategies, tuple)
+                                  else strategies, int(n_players))
     return Job(rs, int(n_players), sid, sp, tuple(labels), int(seed), int(n_games),
                int(first_game))
 
@@ -115,6 +140,8 @@ def simulate(rules: "str | Path | RuleSet" = "official", n_games: int = 1000,
     (compact integer dtypes, ``truncated`` bool). ``df.attrs['manifest']`` says how it
     was made.
     """
+    whole("chunk", chunk, 1, MAX_BLOCK)
+    whole("block", block, 1, MAX_BLOCK)
     job = make_job(rules, n_games, n_players, strategies, seed, house)
     frames = []
     for f in iter_frames(job, threads, block, chunk):
@@ -130,8 +157,8 @@ class thread_count:
     """Context manager setting numba's thread count (``None``: all cores)."""
 
     def __init__(self, threads: int | None):
-        if threads is not None and (not isinstance(threads, int) or threads < 1):
-            raise ValueError(f"threads must be a whole number >= 1, got {threads!r}")
+        if threads is not None:
+            whole("threads", threads)
         self.threads = min(threads or numba.config.NUMBA_NUM_THREADS,
                            numba.config.NUMBA_NUM_THREADS)
 

@@ -614,6 +614,9 @@ class StrategyError(ValueError):
     """An unknown strategy or parameter; the message names it."""
 
 
+MAX_WEIGHT = 1e6  # |weight|: scores stay within about 1e10, every legal card playable
+
+
 def _param_value(name: str, text: str) -> float:
     t = text.strip().lower()
     if name == "challenge":
@@ -625,8 +628,11 @@ def _param_value(name: str, text: str) -> float:
     except ValueError:
         raise StrategyError(f"strategy parameter {name!r}: {text!r} is not a number") from None
     if name in FEATURES:
-        if not np.isfinite(v):
-            raise StrategyError(f"weight {name!r} must be a finite number, got {text!r}")
+        # bounded so every score stays far above the kernel's "no card" score (-1e18):
+        # a player never draws while holding a legal card
+        if not (np.isfinite(v) and abs(v) <= MAX_WEIGHT):
+            raise StrategyError(f"weight {name!r} must be a finite number between "
+                                f"-{MAX_WEIGHT:g} and {MAX_WEIGHT:g}, got {text!r}")
         return v
     if not 0.0 <= v <= 1.0:
         raise StrategyError(f"strategy parameter {name!r} must be a probability, got {text!r}")
@@ -644,11 +650,18 @@ def _load_file(name: str, path: str) -> dict[str, float]:
                             "a parameter: parameters are name=value)") from None
     except (OSError, tomllib.TOMLDecodeError) as e:
         raise StrategyError(f"strategy file {path!r}: {e}") from None
+    except UnicodeDecodeError:
+        raise StrategyError(f"strategy file {path!r} is not UTF-8 text (a TOML file "
+                            "written by unosim tune)") from None
     if data.get("strategy", name) != name:
         raise StrategyError(f"strategy file {path!r} is for {data['strategy']!r}, not {name!r}")
     out = {}
     for table in ("weights", "params"):
-        for key, val in data.get(table, {}).items():
+        entries = data.get(table, {})
+        if not isinstance(entries, dict):
+            raise StrategyError(f"strategy file {path!r}: {table!r} must be a table "
+                                f"([{table}] with name = value lines), got {entries!r}")
+        for key, val in entries.items():
             if key not in PARAM_NAMES:
                 raise StrategyError(f"strategy file {path!r}: unknown parameter {key!r}")
             out[key] = val
@@ -671,7 +684,10 @@ def parse_one(text: str) -> tuple[int, np.ndarray, str]:
         key = key.strip()
         if not eq and sid >= FIRST_WEIGHTED:
             for fkey, fval in _load_file(name, key).items():
-                params[PARAM_NAMES.index(fkey)] = _param_value(fkey, str(fval))
+                try:
+                    params[PARAM_NAMES.index(fkey)] = _param_value(fkey, str(fval))
+                except StrategyError as e:
+                    raise StrategyError(f"strategy file {key!r}: {e}") from None
             continue
         if not eq or key not in allowed:
             raise StrategyError(f"unknown strategy parameter {item!r} for {name!r} "

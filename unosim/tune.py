@@ -11,7 +11,6 @@ are then evaluated on fresh deals that no iteration played: games from ``2**40``
 from __future__ import annotations
 
 import math
-import os
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -22,7 +21,7 @@ import pandas as pd
 from . import __version__
 from . import strategies as strat
 from .kernel.layout import CHALLENGE_SMART, P_W
-from .results import atomic_path
+from .results import atomic_path, publish
 from .rules import RuleSet, resolve
 from .stats import mean_ci_from_sums
 from .tournament import play
@@ -63,7 +62,7 @@ class TuneResult:
         tmp = atomic_path(final)
         try:
             tmp.write_text(self.toml())
-            os.replace(tmp, final)
+            publish(tmp, final)
         finally:
             if tmp.exists():
                 tmp.unlink()
@@ -102,9 +101,10 @@ def tune(rules: "str | RuleSet" = "official", n_players: int = 4,
     if sid[0] < strat.FIRST_WEIGHTED:
         raise ValueError(f"tune searches weights: the start must be of the weighted family "
                          f"({', '.join(strat.NAMES[strat.FIRST_WEIGHTED:])}), got {start!r}")
-    strat.parse(opponents, 1)  # validate: one strategy, for every opponent
-    if "," in opponents:
-        raise ValueError(f"--opponents takes one strategy for every opponent, got {opponents!r}")
+    if len(strat.split(opponents)) != 1:
+        raise ValueError(f"--opponents takes one strategy, played by every opponent, got "
+                         f"{opponents!r}")
+    strat.parse(opponents, 1)  # validate it
     for name, v, lo in (("budget", budget, 1), ("population", population, 2),
                         ("elite", elite, 1), ("iterations", iterations, 1),
                         ("eval_games", eval_games, 1)):
@@ -122,7 +122,8 @@ def tune(rules: "str | RuleSet" = "official", n_players: int = 4,
     rng = np.random.default_rng([int(seed), 0x70E5])
     rows = []
     for t in range(iterations):
-        cand = mu + sigma * rng.standard_normal((population, mu.size))
+        cand = np.clip(mu + sigma * rng.standard_normal((population, mu.size)),
+                       -strat.MAX_WEIGHT, strat.MAX_WEIGHT)
         fit = np.empty(population)
         for i in range(population):
             tot = play(rs, n, [_with_weights(base, cand[i])] + [opponents] * (n - 1),

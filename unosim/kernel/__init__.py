@@ -8,9 +8,14 @@ Two things happen on import, before anything is compiled:
 * numba's on-disk cache only notices changes to a function's own file, not to the
   kernels it calls from other files; so when any kernel source changes, every cached
   kernel of the package is dropped and recompiled.
+* the cache goes beside the sources; when that folder is read-only (an installed
+  package, a read-only home), it goes to ``~/.cache/unosim/numba`` or a per-user
+  folder in the temporary directory (``NUMBA_CACHE_DIR`` still wins).
 """
 import hashlib
 import os
+import sys
+import tempfile
 from pathlib import Path
 
 import numba
@@ -19,6 +24,37 @@ if "NUMBA_THREADING_LAYER" not in os.environ:
     numba.config.THREADING_LAYER = "workqueue"
 
 _PKG = Path(__file__).resolve().parent.parent
+
+
+def writable(folder: Path) -> bool:
+    """Can files be created in ``folder`` (made if missing)? Tried for real: os.access
+    says yes to root even on a read-only filesystem."""
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=folder, prefix=".unosim-probe.")
+    except OSError:
+        return False
+    os.close(fd)
+    os.unlink(tmp)
+    return True
+
+
+def user_cache_dirs() -> list[Path]:
+    """Where numba's cache may go when the package folder is read-only: the user's
+    cache folder, then a per-user folder in the temporary directory."""
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    uid = os.getuid() if hasattr(os, "getuid") else os.getpid()
+    return [Path(base) / "unosim" / "numba",
+            Path(tempfile.gettempdir()) / f"unosim-numba-{uid}"]
+
+
+def choose_cache(in_tree: Path, fallbacks: list[Path]) -> Path | None:
+    """The first writable of ``in_tree`` (numba's default, beside the sources) and the
+    ``fallbacks``, or None (numba then cannot cache: a one-line notice is printed)."""
+    for folder in [in_tree, *fallbacks]:
+        if writable(folder):
+            return folder
+    return None
 
 
 def _fingerprint() -> str:
@@ -31,18 +67,36 @@ def _fingerprint() -> str:
     return h.hexdigest()
 
 
-def _drop_stale_cache() -> None:
-    stamp = _PKG / "kernel" / "__pycache__" / "numba-sources.sha256"
+def _drop_stale_cache(stamp: Path, cached) -> None:
     try:
         fp = _fingerprint()
         if stamp.exists() and stamp.read_text() == fp:
             return
-        for f in _PKG.rglob("__pycache__/*.nb[ic]"):
+        for f in cached:
             f.unlink()
-        stamp.parent.mkdir(exist_ok=True)
+        stamp.parent.mkdir(parents=True, exist_ok=True)
         stamp.write_text(fp)
-    except OSError:  # a read-only install: numba then caches elsewhere or not at all
+    except OSError:
         pass
 
 
-_drop_stale_cache()
+def _set_up_cache() -> None:
+    if os.environ.get("NUMBA_CACHE_DIR"):  # the user's choice, left to them
+        return
+    in_tree = _PKG / "kernel" / "__pycache__"
+    root = choose_cache(in_tree, user_cache_dirs())
+    if root is None:  # run uncached: numba would refuse every cache=True function
+        from numba.core.dispatcher import Dispatcher
+
+        Dispatcher.enable_caching = lambda self: None
+        print("unosim: note: no writable folder for numba's compiled kernels (the package "
+              "folder, ~/.cache, the temporary folder): compiling without a cache; set "
+              "NUMBA_CACHE_DIR to keep them", file=sys.stderr)
+    elif root == in_tree:
+        _drop_stale_cache(in_tree / "numba-sources.sha256", _PKG.rglob("__pycache__/*.nb[ic]"))
+    else:  # a read-only install: numba caches under root, by source path
+        numba.config.CACHE_DIR = str(root)
+        _drop_stale_cache(root / "unosim-sources.sha256", root.rglob("*.nb[ic]"))
+
+
+_set_up_cache()

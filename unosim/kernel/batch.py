@@ -34,7 +34,7 @@ def work_arrays(deck_n, capacity):
             np.zeros(N_KINDS, dtype=np.int16),
             np.zeros(MAX_PLAYERS, dtype=np.int64),
             np.zeros((N_STREAMS, 4), dtype=np.uint64),
-            np.zeros((capacity, EV_W), dtype=np.int16))
+            np.zeros((capacity, EV_W), dtype=np.int32))
 
 
 @njit(cache=True)
@@ -79,7 +79,7 @@ def run_one(rules, sid, sp, deck, points, n, seed, game, order, scripted, capaci
     ``scripted`` 0: game ``game`` of a run with root ``seed``, exactly as ``run_rounds``
     plays it (``order`` is any arrangement of the deck); 1: the pile ``order``, its last
     card dealt first (``round.setup``). Returns (row int32[N_COLS], g, hands, hinfo, pile,
-    disc, trace int16[events, EV_W])."""
+    disc, trace int32[events, EV_W])."""
     deck_n = order.size
     g, hands, hinfo, pile, scratch, seq, disc, pen, st, trace = work_arrays(deck_n, capacity)
     out = np.zeros(N_COLS, dtype=np.int32)
