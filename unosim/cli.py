@@ -444,14 +444,32 @@ def rules_show(
     house: Optional[str] = typer.Option(None, help="House switches to add."),
 ) -> None:
     """Show every rule of a rule set (as TOML) and its hash."""
-    from .rules import resolve
+    from .rules import annotated_toml, resolve
 
     try:
         rs = resolve(name, house)
     except ValueError as e:
         fail(str(e))
     typer.echo(f"# rule set {rs.name}: {rs.deck_size()} cards, hash {rs.hash()}")
-    typer.echo(rs.to_toml())
+    typer.echo(annotated_toml(rs))
+
+
+@rules_app.command("table")
+def rules_table_cmd(
+    doc: Optional[Path] = typer.Argument(None, help="Markdown file whose rules table "
+                                         "(between its rules-table markers) is rewritten."),
+) -> None:
+    """Print the table of every rule, or rewrite it in DOC (docs/rules.md)."""
+    from .rules import rules_table, update_rules_doc
+
+    if doc is None:
+        typer.echo(rules_table(), nl=False)
+        return
+    try:
+        changed = update_rules_doc(doc)
+    except (OSError, ValueError) as e:
+        fail(str(e))
+    typer.echo(f"{doc}: {'updated' if changed else 'up to date'}")
 
 
 def main() -> None:

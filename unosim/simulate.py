@@ -12,10 +12,11 @@ import pandas as pd
 
 from . import __version__
 from . import strategies as strat
+from .kernel import KERNEL_BEHAVIOUR
 from .kernel.batch import run_rounds
 from .kernel.rng import RNG_VERSION
 from .results import rounds_frame
-from .rules import RuleSet, resolve
+from .rules import RULES_FORMAT, RuleSet, resolve
 
 BLOCK = 1 << 20  # games per kernel call: bounds the memory of the raw records
 CHUNK = 1024  # games per parallel task inside a call; never changes results
@@ -42,6 +43,8 @@ class Job:
             "numpy_version": np.__version__,
             "python_version": platform.python_version(),
             "rng": RNG_VERSION,
+            "kernel_behaviour": KERNEL_BEHAVIOUR,
+            "rules_format": RULES_FORMAT,
             "rules_name": self.rules.name,
             "rules_hash": self.rules.hash(),
             "rules_toml": self.rules.to_toml(),

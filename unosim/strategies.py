@@ -110,6 +110,7 @@ from .cards import (
 )
 from .kernel.jit import hot, kernel
 from .kernel.layout import (
+    BLANK_SWAP_HANDS,
     CHALLENGE_SMART,
     G_COLOUR,
     G_DECK_C,
@@ -135,7 +136,7 @@ from .kernel.layout import (
     P_JUMP,
     P_STACK,
     P_W,
-    R_BLANK_SWAP,
+    R_BLANK_CARD,
     R_SEVEN_ZERO,
     S_SEAT0,
 )
@@ -303,7 +304,7 @@ def _heuristic_card(g, rules, hinfo, points, p):
         sc = -1000.0  # a plain wild is kept for when nothing else fits
         if k == WILD_DRAW_FOUR or k == SNORLAX or k == GRENINJA or k == GRAYSKULL:
             sc = -900.0 + (3000.0 if danger else 0.0)
-        elif k == SHUFFLE_HANDS or (k == CUSTOMIZABLE and rules[R_BLANK_SWAP] == 1):
+        elif k == SHUFFLE_HANDS or (k == CUSTOMIZABLE and rules[R_BLANK_CARD] == BLANK_SWAP_HANDS):
             if fewest < 0:
                 fewest, others = _others(g, hinfo, p)
             if k == SHUFFLE_HANDS and mine * (n - 1) > others + (n - 1):
@@ -440,7 +441,7 @@ def _weighted_card(sp, g, rules, hinfo, points, p):
             sc += sp[p, w + F_ACTION] + sp[p, w + F_ATTACK] / max(1, fewest)
         else:
             sc += sp[p, w + F_WILD]
-            if k == SHUFFLE_HANDS or (k == CUSTOMIZABLE and rules[R_BLANK_SWAP] == 1):
+            if k == SHUFFLE_HANDS or (k == CUSTOMIZABLE and rules[R_BLANK_CARD] == BLANK_SWAP_HANDS):
                 if fewest < 0:
                     fewest, others = _others(g, hinfo, p)
                 if k == SHUFFLE_HANDS:  # everyone ends with about the average hand

@@ -20,6 +20,21 @@ if "NUMBA_THREADING_LAYER" not in os.environ:
 
 _PKG = Path(__file__).resolve().parent.parent
 
+# What the kernel does with a seed: raised whenever any frame of any rule set, player
+# count or strategy changes for the same seed. Results files carry it in their manifest;
+# ``--resume`` and ``replay`` refuse a file made by another behaviour version.
+KERNEL_BEHAVIOUR = 1
+
+
+def behaviour_mismatch(manifest: dict) -> str | None:
+    """Why a results file's games cannot be continued or replayed by this kernel (one
+    line), or None. Files from before the version was recorded are behaviour 1."""
+    theirs = manifest.get("kernel_behaviour", 1)
+    if theirs == KERNEL_BEHAVIOUR:
+        return None
+    return (f"made by kernel behaviour {theirs!r}; this unosim plays behaviour "
+            f"{KERNEL_BEHAVIOUR}, so its games cannot be reproduced")
+
 
 def _fingerprint() -> str:
     h = hashlib.sha256(numba.__version__.encode())

@@ -31,6 +31,7 @@ from ..strategies import (
 )
 from .jit import hot, kernel
 from .layout import (
+    BLANK_SWAP_HANDS,
     E_COLOUR,
     E_EFFECT,
     E_EXTRA,
@@ -62,7 +63,7 @@ from .layout import (
     G_WINNER,
     H_TOTAL,
     N_H,
-    R_BLANK_SWAP,
+    R_BLANK_CARD,
     R_CATCH_UNO,
     R_CHALLENGE,
     R_JUMP_IN,
@@ -200,7 +201,7 @@ def effect(g, rules, sid, sp, hands, hinfo, pile, disc, scratch, st, trace, p, k
         shuffle_all_hands(g, hands, hinfo, scratch, st, p)
         trace_event(g, trace, hands, E_SHUFFLE, p, -1, 0, 0)
     elif k == CUSTOMIZABLE:
-        if rules[R_BLANK_SWAP] == 1:
+        if rules[R_BLANK_CARD] == BLANK_SWAP_HANDS:
             q = choose_target(sid, sp, g, hinfo, st, p)
             swap_hands(g, hands, hinfo, p, q)
             trace_event(g, trace, hands, E_SWAP, p, -1, 0, q)

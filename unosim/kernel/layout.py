@@ -7,29 +7,37 @@ Module-level ints are compile-time constants for numba. Three small arrays carry
 MAX_PLAYERS = 10
 
 # -- rules array (RuleSet.to_array) ---------------------------------------------------
+# One slot per rule declared in unosim/rules.py (``R_`` + the rule's name in capitals);
+# a rule with choices holds the index of its value in the declared choices (the named
+# codes below), a switch 0/1, a number itself, a probability p as round(p * 2**32).
 R_HAND_SIZE = 0
-R_BLANK_SWAP = 1  # blank_card == swap_hands
-R_VOLUNTARY_DRAW = 2
-R_DRAW_UNTIL = 3  # draw_rule == until_playable
-R_WD4_RESTRICT = 4  # wd4_restriction == colour
-R_CHALLENGE = 5
-R_CHALLENGE_PENALTY = 6
-R_CATCH_UNO = 7  # probability * 2**32
-R_UNO_PENALTY = 8
-R_MAX_TURNS = 9
-R_STACKING = 10  # 0 none, 1 same, 2 progressive
-R_SEVEN_ZERO = 11
-R_JUMP_IN = 12
-R_MULTI_PLAY = 13
-R_SCORING = 14  # 0 winner_takes_all, 1 each_own_negative
-R_TARGET = 15
-R_NEXT_DEALER = 16  # 0 rotate, 1 winner
-R_ELIMINATION = 17
-R_ELIMINATION_SCORE = 18
-R_MAX_ROUNDS = 19
-N_RULES = 20
+R_BLANK_CARD = 1
+R_DRAW_RULE = 2
+R_WD4_RESTRICTION = 3
+R_CHALLENGE = 4
+R_CHALLENGE_PENALTY = 5
+R_CATCH_UNO = 6
+R_UNO_PENALTY = 7
+R_MAX_TURNS = 8
+R_STACKING = 9
+R_SEVEN_ZERO = 10
+R_JUMP_IN = 11
+R_MULTI_PLAY = 12
+R_SCORING = 13
+R_TARGET_SCORE = 14
+R_NEXT_DEALER = 15
+R_PENALTY_ELIMINATION = 16
+R_ELIMINATION_SCORE = 17
+R_MAX_ROUNDS = 18
+N_RULES = 19
 
+# codes of the rules with choices (their order in unosim/rules.py)
+BLANK_WILD, BLANK_SWAP_HANDS = 0, 1
+DRAW_ONE, DRAW_UNTIL_PLAYABLE = 0, 1
+WD4_COLOUR, WD4_NONE = 0, 1
 STACK_NONE, STACK_SAME, STACK_PROGRESSIVE = 0, 1, 2
+SCORING_WINNER_TAKES_ALL, SCORING_EACH_OWN_NEGATIVE = 0, 1
+DEALER_ROTATE, DEALER_WINNER = 0, 1
 
 # -- scalar state g --------------------------------------------------------------------
 G_N = 0  # players in the round

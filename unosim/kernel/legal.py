@@ -2,13 +2,21 @@
 
 from ..cards import COLOUR, DRAW_TWO, N_RANKS, RANK, WILD_DRAW_FOUR
 from .jit import hot, kernel
-from .layout import G_COLOUR, G_TOP, R_STACKING, R_WD4_RESTRICT, STACK_PROGRESSIVE
+from .layout import (
+    G_COLOUR,
+    G_TOP,
+    R_STACKING,
+    R_WD4_RESTRICTION,
+    STACK_NONE,
+    STACK_PROGRESSIVE,
+    WD4_NONE,
+)
 
 
 @hot
 def wd4_allowed(g, rules, hinfo, p):
     """4.3: with `wd4_restriction = colour`, only without a card of the current colour."""
-    return rules[R_WD4_RESTRICT] == 0 or hinfo[p, g[G_COLOUR]] == 0
+    return rules[R_WD4_RESTRICTION] == WD4_NONE or hinfo[p, g[G_COLOUR]] == 0
 
 
 @hot
@@ -29,7 +37,7 @@ def is_legal(g, rules, hinfo, p, k):
 def can_stack(g, rules, k):
     """8.1: may ``k`` be stacked on the pending penalty (whose card is the top card)?"""
     mode = rules[R_STACKING]
-    if mode == 0:
+    if mode == STACK_NONE:
         return False
     if g[G_TOP] == WILD_DRAW_FOUR:
         if k == WILD_DRAW_FOUR:

@@ -24,6 +24,9 @@ from ..strategies import (
 from .effects import OVER_TRUNCATED, OVER_WON, penalise, play, uno_check, win
 from .jit import hot, kernel
 from .layout import (
+    DRAW_ONE,
+    DRAW_UNTIL_PLAYABLE,
+    STACK_NONE,
     C_BLUFFS,
     C_CARDS_DRAWN,
     C_CARDS_PLAYED,
@@ -89,7 +92,7 @@ from .layout import (
     N_G,
     N_H,
     R_CHALLENGE_PENALTY,
-    R_DRAW_UNTIL,
+    R_DRAW_RULE,
     R_HAND_SIZE,
     R_MAX_TURNS,
     R_STACKING,
@@ -265,7 +268,7 @@ def play_round(g, rules, sid, sp, deck, points, hands, hinfo, pile, disc, pen, s
                     p = seat(p, g[G_DIR], n)
                     continue
             else:
-                if rules[R_STACKING] > 0:
+                if rules[R_STACKING] != STACK_NONE:
                     k = choose_stack(sid, sp, g, rules, hands, hinfo, st, p)
                 if k < 0:
                     amount = g[G_PEND_DRAW]
@@ -305,10 +308,10 @@ def play_round(g, rules, sid, sp, deck, points, hands, hinfo, pile, disc, pen, s
                     if d < 0:
                         break
                     if is_legal(g, rules, hinfo, p, d):
-                        if rules[R_DRAW_UNTIL] == 1 or play_drawn(sid, sp, g, p, d):
+                        if rules[R_DRAW_RULE] == DRAW_UNTIL_PLAYABLE or play_drawn(sid, sp, g, p, d):
                             k = d
                         break
-                    if rules[R_DRAW_UNTIL] == 0:
+                    if rules[R_DRAW_RULE] == DRAW_ONE:
                         break
                 # a card drawn and kept may be of any other colour: only the colour in
                 # play stays known; if none was kept, what was known before still holds
