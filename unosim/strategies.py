@@ -140,7 +140,7 @@ from .kernel.layout import (
     R_SEVEN_ZERO,
     S_SEAT0,
 )
-from .kernel.legal import can_stack, wd4_allowed
+from .kernel.legal import can_stack, lone_card_blocked, wd4_allowed
 from .kernel.rng import below, chance
 from .kernel.seats import seat
 
@@ -461,6 +461,8 @@ def choose_card(sid, sp, g, rules, hands, hinfo, points, st, p):
     May return an illegal Wild Draw Four (a bluff) when the ``bluff`` parameter fires.
     """
     s = S_SEAT0 + p
+    if lone_card_blocked(rules, hinfo, p):  # 8.8: no legal play
+        return -1
     if hands[p, WILD_DRAW_FOUR] > 0 and sp[p, P_BLUFF] > 0.0 \
             and not wd4_allowed(g, rules, hinfo, p):
         if chance(st, s, sp[p, P_BLUFF]):
@@ -479,6 +481,8 @@ def choose_card(sid, sp, g, rules, hands, hinfo, points, st, p):
 def choose_stack(sid, sp, g, rules, hands, hinfo, st, p):
     """A card to stack on the pending penalty (8.1), or -1 to take it."""
     s = S_SEAT0 + p
+    if lone_card_blocked(rules, hinfo, p):
+        return -1  # 8.8: stacking one's last card, never a number card
     total = 0
     for c in range(N_COLOURS):
         k = c * N_RANKS + DRAW_TWO

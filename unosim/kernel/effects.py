@@ -30,6 +30,7 @@ from ..strategies import (
     will_jump,
 )
 from .jit import hot, kernel
+from .legal import may_empty_hand, may_go_out_with
 from .layout import (
     BLANK_SWAP_HANDS,
     E_COLOUR,
@@ -235,8 +236,8 @@ def play(g, rules, sid, sp, hands, hinfo, pile, disc, points, pen, scratch, seq,
         step = 0
         while hinfo[p, H_TOTAL] > 0:
             e = next_extra(sid, sp, g, hands, p, k, seq[m - 1], step)
-            if e < 0:
-                break
+            if e < 0 or (hinfo[p, H_TOTAL] == 1 and not may_empty_hand(rules, seq, m, e)):
+                break  # 8.8: a play that empties the hand may have to end earlier
             if e != seq[m - 1]:
                 step = RANK[e] - RANK[seq[m - 1]]
             remove_card(hands, hinfo, p, e)
@@ -276,7 +277,8 @@ def play(g, rules, sid, sp, hands, hinfo, pile, disc, points, pen, scratch, seq,
         q = -1
         for i in range(1, n):
             c = seat(p, i * g[G_DIR], n)
-            if hands[c, last] > 0 and will_jump(sid, sp, st, c):
+            if hands[c, last] > 0 and (hinfo[c, H_TOTAL] > 1 or may_go_out_with(rules, last)) \
+                    and will_jump(sid, sp, st, c):  # 8.8: a last card may have to stay
                 q = c
                 break
         if q < 0:

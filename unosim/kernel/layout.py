@@ -29,15 +29,19 @@ R_NEXT_DEALER = 15
 R_PENALTY_ELIMINATION = 16
 R_ELIMINATION_SCORE = 17
 R_MAX_ROUNDS = 18
-N_RULES = 19
+R_LAST_CARD = 19
+R_AFTER_DRAW = 20
+N_RULES = 21
 
 # codes of the rules with choices (their order in unosim/rules.py)
 BLANK_WILD, BLANK_SWAP_HANDS = 0, 1
 DRAW_ONE, DRAW_UNTIL_PLAYABLE = 0, 1
-WD4_COLOUR, WD4_NONE = 0, 1
+WD4_COLOUR, WD4_NONE, WD4_STRICT = 0, 1, 2
 STACK_NONE, STACK_SAME, STACK_PROGRESSIVE = 0, 1, 2
 SCORING_WINNER_TAKES_ALL, SCORING_EACH_OWN_NEGATIVE = 0, 1
 DEALER_ROTATE, DEALER_WINNER = 0, 1
+LAST_ANY, LAST_NUMBER = 0, 1
+AFTER_DRAW_PLAY, AFTER_DRAW_PASS = 0, 1
 
 # -- scalar state g --------------------------------------------------------------------
 G_N = 0  # players in the round

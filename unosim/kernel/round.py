@@ -24,6 +24,7 @@ from ..strategies import (
 from .effects import OVER_TRUNCATED, OVER_WON, penalise, play, uno_check, win
 from .jit import hot, kernel
 from .layout import (
+    AFTER_DRAW_PLAY,
     DRAW_ONE,
     DRAW_UNTIL_PLAYABLE,
     STACK_NONE,
@@ -91,6 +92,7 @@ from .layout import (
     H_TOTAL,
     N_G,
     N_H,
+    R_AFTER_DRAW,
     R_CHALLENGE_PENALTY,
     R_DRAW_RULE,
     R_HAND_SIZE,
@@ -308,7 +310,9 @@ def play_round(g, rules, sid, sp, deck, points, hands, hinfo, pile, disc, pen, s
                     if d < 0:
                         break
                     if is_legal(g, rules, hinfo, p, d):
-                        if rules[R_DRAW_RULE] == DRAW_UNTIL_PLAYABLE or play_drawn(sid, sp, g, p, d):
+                        if rules[R_AFTER_DRAW] == AFTER_DRAW_PLAY and (  # 8.9: pass keeps it
+                                rules[R_DRAW_RULE] == DRAW_UNTIL_PLAYABLE
+                                or play_drawn(sid, sp, g, p, d)):
                             k = d
                         break
                     if rules[R_DRAW_RULE] == DRAW_ONE:
