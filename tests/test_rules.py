@@ -10,7 +10,6 @@ from __future__ import annotations
 import dataclasses
 import json
 import os
-import re
 import subprocess
 import sys
 
@@ -214,7 +213,6 @@ def test_resolve_preset_by_name(name):
 def test_official_hash_is_the_recorded_literal():
     assert OFFICIAL.hash() == OFFICIAL_HASH
     assert RuleSet().hash() == OFFICIAL_HASH
-    assert re.fullmatch("[0-9a-f]{16}", OFFICIAL.hash())
 
 
 def test_hash_is_stable_across_processes():
