@@ -17,9 +17,9 @@ from unosim.cards import (
     parse_kind,
 )
 from unosim.kernel import layout as L
+from unosim.kernel.decide import choose_card, choose_colour
 from unosim.kernel.rng import seed_streams
 from unosim.rules import PRESETS, RuleSet
-from unosim.strategies import choose_card, choose_colour
 
 
 class Position:

@@ -4,9 +4,20 @@ The one home of legality in the kernel: the turn code and every strategy ask her
 ``hinfo`` is the hand summary ``int16[MAX_PLAYERS, N_H]`` (``layout.H_*``), ``g`` the
 scalar state ``int64[N_G]``, ``rules`` the rule array ``int64[N_RULES]``.
 """
+import numpy as np
 
-from ..cards import COLOUR, DRAW_TWO, N_COLOURED, N_COLOURS, N_RANKS, RANK, SKIP, WILD_DRAW_FOUR
 from .jit import hot, kernel
+from .kinds import (
+    COLOUR,
+    DRAW_TWO,
+    N_COLOURED,
+    N_COLOURS,
+    N_NUMBERS,
+    N_RANKS,
+    RANK,
+    SKIP,
+    WILD_DRAW_FOUR,
+)
 from .layout import (
     G_COLOUR,
     G_TOP,
@@ -58,7 +69,7 @@ def _no_other_legal(g, hinfo, p):
 
 @hot
 def is_number(k):
-    return k < N_COLOURED and RANK[k] < SKIP
+    return k < N_COLOURED and RANK[k] < N_NUMBERS
 
 
 @hot
@@ -129,3 +140,25 @@ def can_stack(g, rules, k):
 @kernel
 def draw_two_kind(c):
     return c * N_RANKS + DRAW_TWO
+
+
+@hot
+def legal_ranks(hinfo, p, c, cur, r_top):
+    """Bit mask of the ranks of colour ``c`` that ``p`` holds and may play (4.1): all
+    of them in the current colour, else only the top card's rank."""
+    m = np.int64(hinfo[p, H_MASK + c])
+    if c == cur:
+        return m
+    if r_top < 0:
+        return np.int64(0)
+    return m & (1 << r_top)
+
+
+@hot
+def legal_wilds(g, rules, hinfo, p):
+    """Bit mask of the wild-type kinds ``p`` holds and may play (4.3: Wild Draw Four
+    only as the restriction allows); bit ``i`` is kind ``N_COLOURED + i``."""
+    m = np.int64(hinfo[p, H_WILD_MASK])
+    if m != 0 and not wd4_allowed(g, rules, hinfo, p):
+        m &= ~(1 << (WILD_DRAW_FOUR - N_COLOURED))
+    return m
