@@ -304,7 +304,26 @@ def _draw_turn(g, rules, hands, hinfo, pile, disc, st, trace, p):
 @kernel
 def play_round(g, rules, sid, sp, deck, points, hands, hinfo, pile, disc, pen, scratch,
                seq, st, trace, n, order, scripted):
-    """Play one round to its end or to ``max_turns``; the outcome stays in ``g``."""
+    """Play one round to its end or to ``max_turns``; the outcome stays in ``g``.
+
+    The loop: a pending penalty (``_facing_penalty``: challenge 4.3, stack 8.1, draw
+    4.6), a skip (4.6), the turn limit (``take_turn``, 6), Snorlax / Greninja turns
+    (``_special``, 2), a normal turn (``decide.choose_card``, 4.1-4.3, 8.8, 8.10) or a
+    draw (``_draw_turn``, 4.2, 8.4, 8.9), then the play and all it sets off
+    (``effects.play``: multi-play 8.6, UNO 4.4, end of round 5, effects, jump-ins 8.3).
+
+    Parameters
+    ----------
+    g : int64[N_G], the scalar state (``layout.G_*``), reset here
+    rules : int64[N_RULES] (``layout.R_*``, ``RuleSet.to_array``)
+    sid : int64[MAX_PLAYERS], sp : float64[MAX_PLAYERS, N_PARAMS]: each seat's strategy
+    deck : int16[N_KINDS] copies of each kind; points : int16[N_KINDS]
+    hands : int16[MAX_PLAYERS, N_KINDS]; hinfo : int16[MAX_PLAYERS, N_H] (``H_*``)
+    pile, scratch : int8[deck size]; seq : int64[deck size]; disc : int16[N_KINDS]
+    pen : int64[MAX_PLAYERS] penalised hand points; st : uint64[N_STREAMS, 4]
+    trace : int16[capacity, EV_W] (capacity 0: no trace)
+    n : players; order : int8[deck size], the deck (see ``setup``); scripted : 0 or 1
+    """
     p = setup(g, rules, sid, sp, deck, hands, hinfo, pile, disc, st, trace, n, order,
               scripted)
     g[G_FIRST] = p
