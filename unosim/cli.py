@@ -148,6 +148,12 @@ def simulate(
     if plan.damaged:
         typer.echo(f"resuming        {len(plan.damaged)} damaged chunk file(s) will be "
                    f"computed again: {'; '.join(map(one_line, plan.damaged))}", err=True)
+    from .simulate import warm
+
+    compile_s = warm(job)  # the kernels compile (once) before the clock starts
+    if compile_s > 10.0:  # a compile, not a load from the cache
+        typer.echo(f"compiled         the kernels in {compile_s:.1f} s (once: numba caches "
+                   "them; not counted in the speed below)", err=True)
     if resume and len(plan.todo) < len(plan.chunks):
         typer.echo(f"resuming        {len(plan.chunks) - len(plan.todo)} of "
                    f"{len(plan.chunks)} chunks already in {out}", err=True)
@@ -496,14 +502,32 @@ def rules_show(
     house: Optional[str] = typer.Option(None, help="House switches to add."),
 ) -> None:
     """Show every rule of a rule set (as TOML) and its hash."""
-    from .rules import resolve
+    from .rules import annotated_toml, resolve
 
     try:
         rs = resolve(name, house)
     except ValueError as e:
         fail(str(e))
     typer.echo(f"# rule set {rs.name}: {rs.deck_size()} cards, hash {rs.hash()}")
-    typer.echo(rs.to_toml())
+    typer.echo(annotated_toml(rs))
+
+
+@rules_app.command("table")
+def rules_table_cmd(
+    doc: Optional[Path] = typer.Argument(None, help="Markdown file whose rules table "
+                                         "(between its rules-table markers) is rewritten."),
+) -> None:
+    """Print the table of every rule, or rewrite it in DOC (docs/rules.md)."""
+    from .rules import rules_table, update_rules_doc
+
+    if doc is None:
+        typer.echo(rules_table(), nl=False)
+        return
+    try:
+        changed = update_rules_doc(doc)
+    except (OSError, ValueError) as e:
+        fail(str(e))
+    typer.echo(f"{doc}: {'updated' if changed else 'up to date'}")
 
 
 class Terminated(KeyboardInterrupt):

@@ -28,6 +28,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from .kernel import behaviour_mismatch
 from .kernel import layout as L
 from .results import MANIFEST_KEY, atomic_path, publish, rounds_frame
 from .summary import Aggregate
@@ -182,6 +183,9 @@ def open_dataset(root: str | Path, manifest: dict, resume: bool,
         raise DatasetError(f"--resume: {root} holds chunks but no {MANIFEST}")
     if has_manifest:
         old = read_dataset_manifest(root)
+        why = behaviour_mismatch(old)
+        if why:
+            raise DatasetError(f"--resume: {root} was {why}")
         diff = mismatches(old, manifest)
         if diff:
             raise DatasetError(f"--resume: {root} was made by another run: "

@@ -20,6 +20,7 @@ import pandas as pd
 
 from .cards import COLOURS, N_COLOURED, N_KINDS, N_RANKS, kind_name, parse_kind
 from .checker import Violation, check_trace, strict_seats
+from .kernel import behaviour_mismatch
 from .kernel import layout as L
 from .results import rounds_frame
 from .rules import OFFICIAL, RuleSet, apply
@@ -198,6 +199,9 @@ def replays_from(path: str | Path, where: str | None = None, limit: int = 1
     if m.get("rng", RNG_VERSION) != RNG_VERSION:
         raise ReplayError(f"--from {path}: made with RNG {m['rng']!r}; this unosim uses "
                           f"{RNG_VERSION!r}, so its games cannot be replayed")
+    why = behaviour_mismatch(m)
+    if why:
+        raise ReplayError(f"--from {path}: {why}")
     sel = select_games(df, where, limit)
     matched = int(matching(df, where).sum())
     rules = rules_from_manifest(m)

@@ -1,13 +1,17 @@
-"""The rule set: every named rule of RULES.md with its default, presets, TOML, hash.
+"""The rule set: every named rule of RULES.md, declared once, with presets, TOML, hash.
 
-A :class:`RuleSet` is frozen and validated on construction. ``to_array()`` turns it into
-the small integer array the kernel reads (indices in :mod:`unosim.kernel.layout`).
+Each rule is declared once in ``RULES`` (name, RULES.md section, type and choices,
+default, bounds, one line of description). From that list follow the :class:`RuleSet`
+fields, their validation, the TOML and ``--house`` parsing, the kernel's rule array
+(``to_array``: slot ``layout.R_<NAME>``, encoded by type), ``unosim rules show`` and the
+rules table of ``docs/rules.md`` (:func:`rules_table`).
 """
 from __future__ import annotations
 
 import dataclasses
 import hashlib
 import json
+import re
 from dataclasses import dataclass, fields
 from pathlib import Path
 
@@ -16,29 +20,138 @@ import tomllib
 
 from . import cards
 
-# allowed values of the enumerated rules, in kernel code order
-CHOICES: dict[str, tuple[str, ...]] = {
-    "stacking": ("none", "same", "progressive"),  # 8.1
-    "draw_rule": ("one", "until_playable"),  # 4.2, 8.4
-    "wd4_restriction": ("colour", "none"),  # 4.3, 8.5
-    "blank_card": ("wild", "swap_hands"),  # 2
-    "scoring": ("winner_takes_all", "each_own_negative"),  # 5
-    "next_dealer": ("rotate", "winner"),  # 7
-}
-
 DECK_KEYS = cards.RANK_NAMES + cards.WILD_NAMES  # per colour for ranks, in all for wilds
 STANDARD_DECK = tuple(cards.STANDARD_PER_COLOUR[k] for k in cards.RANK_NAMES) + tuple(
     cards.STANDARD_WILDS[k] for k in cards.WILD_NAMES)
 STANDARD_POINTS = tuple(cards.DEFAULT_POINTS[k] for k in cards.POINT_FAMILIES)
+
+# The rules format: 1 had the rules of format 1 below; 2 added last_card and after_draw
+# (and wd4_restriction = strict). The hash covers every format-1 rule (so the hashes of
+# format 1 stay as they were) and each later rule only when it differs from its default.
+RULES_FORMAT = 2
+
+MAX_COPIES = 127  # copies of one card kind (int8 piles, int16 hands)
+MAX_DECK = 1000  # cards in a deck
+MAX_POINTS = 10_000  # points of one card
+MAX_TOTAL = 10**12  # target_score, elimination_score: int64 totals stay far from overflow
+
+
+@dataclass(frozen=True)
+class Rule:
+    """One rule of RULES.md.
+
+    ``type`` is ``int``, ``bool``, ``float``, ``choice`` (one of ``choices``), or
+    ``deck``/``points`` (tables). ``bounds`` (inclusive) apply to ``int`` and ``float``.
+    ``since`` is the rules format that added it. ``kernel``: the kernel reads it from
+    slot ``layout.R_<NAME>`` of the rule array.
+    """
+
+    name: str
+    section: str
+    type: str
+    default: object
+    doc: str
+    choices: tuple[str, ...] = ()
+    bounds: tuple[float, float] | None = None
+    since: int = 1
+    kernel: bool = True
+
+    @property
+    def slot_name(self) -> str:
+        return "R_" + self.name.upper()
+
+    def encode(self, value) -> int:
+        """The value as the kernel's int64 code."""
+        if self.type == "choice":
+            return self.choices.index(value)
+        if self.type == "float":  # a probability, in 32-bit fixed point
+            return int(round(value * 2**32))
+        return int(value)
+
+    def show_values(self) -> str:
+        if self.type == "choice":
+            return ", ".join(f"`{c}`" for c in self.choices)
+        if self.type == "bool":
+            return "`true`, `false`"
+        if self.bounds is not None:
+            lo, hi = self.bounds
+            return f"{lo:,} to {hi:,}" if self.type == "int" else f"{lo} to {hi}"
+        return "table"
+
+
+RULES: tuple[Rule, ...] = (
+    Rule("hand_size", "3", "int", 7, "cards dealt to each player", bounds=(1, MAX_DECK)),
+    Rule("deck", "2", "deck", STANDARD_DECK, "copies of each card: per colour for "
+         "`0`..`9`, `skip`, `reverse`, `draw_two`; in all for each wild-type card",
+         kernel=False),
+    Rule("points", "2", "points", STANDARD_POINTS, "points of each card family "
+         "(`number = -1`: face value)", kernel=False),
+    Rule("blank_card", "2", "choice", "wild", "what a Wild Customizable does",
+         choices=("wild", "swap_hands")),
+    Rule("voluntary_draw", "4.2", "bool", True, "a player may draw while holding a legal "
+         "card (no built-in strategy does; the move checker enforces it)", kernel=False),
+    Rule("draw_rule", "4.2, 8.4", "choice", "one", "draw one card, or until a legal one "
+         "(which must be played)", choices=("one", "until_playable")),
+    Rule("wd4_restriction", "4.3, 8.5, 8.10", "choice", "colour", "Wild Draw Four only "
+         "without a card of the current colour, always, or only without another legal "
+         "card", choices=("colour", "none", "strict")),
+    Rule("challenge", "4.3", "bool", True, "the next player may challenge a Wild Draw Four"),
+    Rule("challenge_penalty", "4.3, 8.7", "int", 2, "extra cards a failed challenger draws",
+         bounds=(0, 100)),
+    Rule("catch_uno", "4.4", "float", 1.0, "probability that a forgotten UNO call is caught",
+         bounds=(0.0, 1.0)),
+    Rule("uno_penalty", "4.4, 8.7", "int", 2, "cards drawn for a forgotten UNO call",
+         bounds=(0, 100)),
+    Rule("scoring", "5", "choice", "winner_takes_all", "who scores the hands left",
+         choices=("winner_takes_all", "each_own_negative")),
+    Rule("max_turns", "5", "int", 5000, "turns after which a round stops, flagged "
+         "`truncated`", bounds=(1, 1_000_000)),
+    Rule("target_score", "7", "int", 500, "points that win a match", bounds=(1, MAX_TOTAL)),
+    Rule("next_dealer", "7", "choice", "rotate", "who deals the next round of a match",
+         choices=("rotate", "winner")),
+    Rule("penalty_elimination", "7", "bool", False, "seed 000's match: penalised hand "
+         "points add up, a player reaching `elimination_score` is out"),
+    Rule("elimination_score", "7", "int", 500, "penalty points that eliminate a player",
+         bounds=(1, MAX_TOTAL)),
+    Rule("max_rounds", "7", "int", 1000, "the project's safety stop (not a printed rule): "
+         "rounds after which a match stops, flagged `truncated`", bounds=(1, 1_000_000)),
+    Rule("stacking", "8.1", "choice", "none", "Draw Two / Wild Draw Four penalties may be "
+         "stacked", choices=("none", "same", "progressive")),
+    Rule("seven_zero", "8.2", "bool", False, "a 7 swaps hands, a 0 rotates every hand"),
+    Rule("jump_in", "8.3", "bool", False, "an identical card may be played out of turn"),
+    Rule("multi_play", "8.6", "bool", False, "identical cards and same-colour runs in one "
+         "play"),
+    Rule("last_card", "8.8", "choice", "any", "a play that empties the hand may hold any "
+         "card, or number cards only", choices=("any", "number"), since=2),
+    Rule("after_draw", "8.9", "choice", "play", "a legal card just drawn may be played, or "
+         "the turn ends", choices=("play", "pass"), since=2),
+)
+RULE_BY_NAME = {r.name: r for r in RULES}
+RULE_NAMES = tuple(RULE_BY_NAME)
+KERNEL_RULES = tuple(r for r in RULES if r.kernel)
+# allowed values of the rules with choices, in kernel code order
+CHOICES: dict[str, tuple[str, ...]] = {r.name: r.choices for r in RULES if r.choices}
+_ANNOTATION = {"int": "int", "bool": "bool", "float": "float", "choice": "str",
+               "deck": "tuple[int, ...]", "points": "tuple[int, ...]"}
 
 
 class RuleError(ValueError):
     """A rule name or value that does not exist; the message names it."""
 
 
-@dataclass(frozen=True)
+def _declared(cls):
+    """Add one dataclass field per declared rule (after ``name``), then make ``cls`` a
+    frozen dataclass."""
+    for r in RULES:
+        cls.__annotations__[r.name] = _ANNOTATION[r.type]
+        setattr(cls, r.name, r.default)
+    return dataclass(frozen=True)(cls)
+
+
+@_declared
 class RuleSet:
-    """Every rule of RULES.md, with its default (the `official` preset).
+    """Every rule of RULES.md (one field per entry of ``RULES``), with its default (the
+    `official` preset).
 
     ``deck`` holds copies per colour of each rank then copies of each wild-type kind,
     in ``DECK_KEYS`` order; ``points`` the points of each family in
@@ -46,67 +159,21 @@ class RuleSet:
     """
 
     name: str = "official"
-    hand_size: int = 7  # 3.1
-    deck: tuple[int, ...] = STANDARD_DECK  # 2
-    points: tuple[int, ...] = STANDARD_POINTS  # 2
-    blank_card: str = "wild"  # 2
-    voluntary_draw: bool = True  # 4.2; no built-in strategy draws while holding a legal card
-    draw_rule: str = "one"  # 4.2
-    wd4_restriction: str = "colour"  # 4.3
-    challenge: bool = True  # 4.3
-    challenge_penalty: int = 2  # 4.3, 8.7
-    catch_uno: float = 1.0  # 4.4
-    uno_penalty: int = 2  # 4.4, 8.7
-    scoring: str = "winner_takes_all"  # 5
-    max_turns: int = 5000  # 5
-    target_score: int = 500  # 7
-    next_dealer: str = "rotate"  # 7
-    penalty_elimination: bool = False  # 7
-    elimination_score: int = 500  # 7
-    max_rounds: int = 1000  # 7: a match that cannot finish stops here, flagged
-    stacking: str = "none"  # 8.1
-    seven_zero: bool = False  # 8.2
-    jump_in: bool = False  # 8.3
-    multi_play: bool = False  # 8.6
 
     def __post_init__(self) -> None:
         if isinstance(self.catch_uno, int) and not isinstance(self.catch_uno, bool):
             object.__setattr__(self, "catch_uno", float(self.catch_uno))  # one hash per value
-        for f in fields(self):
-            _check_type(f.name, getattr(self, f.name), f.type)
-        for key, allowed in CHOICES.items():
-            if getattr(self, key) not in allowed:
-                raise RuleError(f"rule {key!r}: {getattr(self, key)!r} is not one of "
-                                f"{', '.join(allowed)}")
-        check_limits(self)
-        positive = ("hand_size", "max_turns", "target_score", "elimination_score",
-                    "max_rounds")
-        for key in positive:
-            if getattr(self, key) < 1:
-                raise RuleError(f"rule {key!r} must be at least 1, got {getattr(self, key)}")
-        for key in ("challenge_penalty", "uno_penalty"):
-            if not 0 <= getattr(self, key) <= 100:
-                raise RuleError(f"rule {key!r} must be between 0 and 100")
-        if not 0.0 <= self.catch_uno <= 1.0:
-            raise RuleError(f"rule 'catch_uno' must be a probability, got {self.catch_uno}")
-        if len(self.deck) != len(DECK_KEYS) or min(self.deck) < 0:
-            raise RuleError("rule 'deck': every count must be a whole number >= 0")
-        if len(self.points) != len(cards.POINT_FAMILIES):
-            raise RuleError("rule 'points': one value per card family")
-        for key, v in zip(cards.POINT_FAMILIES, self.points):
-            if not (0 <= v <= 10_000 or (key == "number" and v == -1)):
-                raise RuleError(f"rule points.{key} must be between 0 and 10000"
-                                + (" (or -1: face value)" if key == "number" else "")
-                                + f", got {v}")
-        if self.max_turns > 1_000_000:
-            raise RuleError("rule 'max_turns' must be at most 1000000")
+        _check_name(self.name)
+        for r in RULES:
+            _check_value(r, getattr(self, r.name))
         counts = self.deck_counts()
-        if counts.max() > 127:
-            raise RuleError("rule 'deck': at most 127 copies of one card")
-        if int(counts.sum()) > 1000:
-            raise RuleError("rule 'deck': at most 1000 cards")
+        if int(counts.sum()) > MAX_DECK:
+            raise RuleError(f"rule 'deck': at most {MAX_DECK} cards")
         if int(counts[:cards.N_COLOURED].sum()) == 0:
             raise RuleError("rule 'deck': the deck needs coloured cards")
+        if self.after_draw == "pass" and self.draw_rule == "until_playable":  # 8.9
+            raise RuleError("rule 'after_draw': pass cannot be combined with draw_rule "
+                            "until_playable (which requires the drawn card to be played)")
 
     # -- views -------------------------------------------------------------------------
     @property
@@ -159,82 +226,131 @@ class RuleSet:
 
         return tomli_w.dumps(self.to_dict())
 
+    def hash_fields(self) -> dict:
+        """What :meth:`hash` covers: every rule of rules format 1, and each later rule
+        whose value differs from its default."""
+        d = self.to_dict(with_name=False)
+        for r in RULES:
+            if r.since > 1 and getattr(self, r.name) == r.default:
+                del d[r.name]
+        return d
+
     def hash(self) -> str:
-        """Stable content hash (the name is not part of it): 16 hex digits."""
-        text = json.dumps(self.to_dict(with_name=False), sort_keys=True)
+        """Stable content hash (the name is not part of it): 16 hex digits.
+
+        Every rule of rules format 1 is hashed; a later rule only when it differs from
+        its default (which keeps format 1's behaviour), so adding a rule changes no
+        existing rule set's hash."""
+        text = json.dumps(self.hash_fields(), sort_keys=True)
         return hashlib.sha256(text.encode()).hexdigest()[:16]
 
     def to_array(self) -> np.ndarray:
-        """The kernel's view: ``int64[layout.N_RULES]``."""
+        """The kernel's view: ``int64[layout.N_RULES]``, rule ``r`` in slot
+        ``layout.R_<NAME>`` encoded by ``Rule.encode``."""
         from .kernel import layout as L
 
         a = np.zeros(L.N_RULES, dtype=np.int64)
-        a[L.R_HAND_SIZE] = self.hand_size
-        a[L.R_BLANK_SWAP] = self.blank_card == "swap_hands"
-        a[L.R_VOLUNTARY_DRAW] = self.voluntary_draw
-        a[L.R_DRAW_UNTIL] = self.draw_rule == "until_playable"
-        a[L.R_WD4_RESTRICT] = self.wd4_restriction == "colour"
-        a[L.R_CHALLENGE] = self.challenge
-        a[L.R_CHALLENGE_PENALTY] = self.challenge_penalty
-        a[L.R_CATCH_UNO] = int(round(self.catch_uno * 2**32))
-        a[L.R_UNO_PENALTY] = self.uno_penalty
-        a[L.R_MAX_TURNS] = self.max_turns
-        a[L.R_STACKING] = CHOICES["stacking"].index(self.stacking)
-        a[L.R_SEVEN_ZERO] = self.seven_zero
-        a[L.R_JUMP_IN] = self.jump_in
-        a[L.R_MULTI_PLAY] = self.multi_play
-        a[L.R_SCORING] = CHOICES["scoring"].index(self.scoring)
-        a[L.R_TARGET] = self.target_score
-        a[L.R_NEXT_DEALER] = CHOICES["next_dealer"].index(self.next_dealer)
-        a[L.R_ELIMINATION] = self.penalty_elimination
-        a[L.R_ELIMINATION_SCORE] = self.elimination_score
-        a[L.R_MAX_ROUNDS] = self.max_rounds
+        for r in KERNEL_RULES:
+            a[getattr(L, r.slot_name)] = r.encode(getattr(self, r.name))
         return a
 
 
-# -- limits (issue 17): what the kernel's integer types and memory can hold ----------
-LIMITS = {"target_score": 10**9, "elimination_score": 10**9, "max_rounds": 1_000_000,
-          "hand_size": 1000, "challenge_penalty": 100, "uno_penalty": 100}
-MAX_COPIES = 127  # copies of one card kind (int8 in the kernel)
-MAX_NAME = 200  # characters of a rule-set name
+def annotated_toml(rs: RuleSet) -> str:
+    """``rs.to_toml()`` with each rule's RULES.md section and description above it
+    (``unosim rules show``); reads back as the same RuleSet."""
+    import tomli_w
+
+    d = rs.to_dict()
+    lines = [tomli_w.dumps({"name": d.pop("name")}).rstrip()]
+    tables = []
+    for r in RULES:
+        text = tomli_w.dumps({r.name: d[r.name]}).rstrip()
+        table = r.type in ("deck", "points")
+        default = "standard" if table else _show(r.default)
+        comment = f"# docs/rules.md {r.section}: {r.doc} ({r.show_values()}; default {default})"
+        (tables if table else lines).append(f"{comment}\n{text}")
+    return "\n".join(lines + [""] + tables) + "\n"
 
 
-def check_limits(rs: "RuleSet") -> None:
-    """Bounds that keep every number inside the kernel's types and the name on one
-    printable line; raises :class:`RuleError` naming the rule."""
-    if not rs.name.isprintable() or len(rs.name) > MAX_NAME:
-        raise RuleError(f"rule 'name' must be one line of printable text of at most "
-                        f"{MAX_NAME} characters, got {rs.name!r}")
-    for key, top in LIMITS.items():
-        if getattr(rs, key) > top:
-            raise RuleError(f"rule {key!r} must be at most {top:,}, got {getattr(rs, key):,}")
-    for key, v in zip(DECK_KEYS, rs.deck):
-        if v > MAX_COPIES:
-            raise RuleError(f"rule deck.{key}: at most {MAX_COPIES} copies of one card, "
-                            f"got {v:,}")
+def _show(v) -> str:
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    return str(v)
 
 
-_TYPES = {"int": int, "float": float, "bool": bool, "str": str}
+TABLE_START, TABLE_END = "<!-- rules-table:start -->", "<!-- rules-table:end -->"
 
 
-def _check_type(key: str, value, type_name) -> None:
-    t = str(type_name)
-    if t.startswith("tuple"):
-        if not isinstance(value, tuple) or not all(
-                isinstance(v, int) and not isinstance(v, bool) for v in value):
+def rules_table() -> str:
+    """The Markdown table of every rule (``docs/rules.md``), from ``RULES``."""
+    rows = ["| rule | section | values | default | what it does |",
+            "|---|---|---|---|---|"]
+    for r in RULES:
+        default = "standard" if r.type in ("deck", "points") else f"`{_show(r.default)}`"
+        rows.append(f"| `{r.name}` | {r.section} | {r.show_values()} | {default} | "
+                    f"{r.doc} |")
+    return "\n".join(rows) + "\n"
+
+
+def update_rules_doc(path: str | Path) -> bool:
+    """Rewrite the rules table between the markers of ``path``; True if it changed.
+
+    ``unosim rules table docs/rules.md`` runs it."""
+    p = Path(path)
+    text = p.read_text()
+    head, start, rest = text.partition(TABLE_START)
+    _, end, tail = rest.partition(TABLE_END)
+    if not start or not end:
+        raise RuleError(f"{p}: no {TABLE_START} ... {TABLE_END} markers")
+    new = f"{head}{TABLE_START}\n{rules_table()}{TABLE_END}{tail}"
+    if new != text:
+        p.write_text(new)
+    return new != text
+
+
+def _check_name(name) -> None:
+    if not isinstance(name, str):
+        raise RuleError(f"rule set name must be text, got {type(name).__name__}")
+    if not name.isprintable():  # control characters, line and paragraph separators
+        raise RuleError(f"rule set name {name!r} must not contain control characters "
+                        "or line breaks")
+
+
+def _is_int(v) -> bool:
+    return isinstance(v, (int, np.integer)) and not isinstance(v, (bool, np.bool_))
+
+
+def _check_value(r: Rule, v) -> None:
+    """Raise RuleError (one line, naming the rule) unless ``v`` is a value of ``r``."""
+    key = r.name
+    if r.type in ("deck", "points"):
+        keys = DECK_KEYS if r.type == "deck" else cards.POINT_FAMILIES
+        if not isinstance(v, tuple) or not all(_is_int(x) for x in v):
             raise RuleError(f"rule {key!r} must be a table of whole numbers")
+        if len(v) != len(keys):
+            raise RuleError(f"rule {key!r}: one value per entry ({', '.join(keys)})")
+        for k, x in zip(keys, v):
+            if r.type == "deck" and not 0 <= x <= MAX_COPIES:
+                raise RuleError(f"rule deck.{k} must be between 0 and {MAX_COPIES}, got {x}")
+            if r.type == "points" and not (0 <= x <= MAX_POINTS or (k == "number" and x == -1)):
+                raise RuleError(f"rule points.{k} must be between 0 and {MAX_POINTS}"
+                                + (" (or -1: face value)" if k == "number" else "")
+                                + f", got {x}")
         return
-    want = _TYPES[t]
-    ok = isinstance(value, want)
-    if want is int:
-        ok = ok and not isinstance(value, bool)
-    if want is float:
-        ok = isinstance(value, (int, float)) and not isinstance(value, bool)
+    if r.type == "choice":
+        if not isinstance(v, str) or v not in r.choices:
+            raise RuleError(f"rule {key!r}: {v!r} is not one of {', '.join(r.choices)}")
+        return
+    ok = {"bool": isinstance(v, bool), "int": _is_int(v),
+          "float": isinstance(v, (int, float)) and not isinstance(v, bool)}[r.type]
     if not ok:
-        raise RuleError(f"rule {key!r} must be {t}, got {type(value).__name__} {value!r}")
-
-
-RULE_NAMES = tuple(f.name for f in fields(RuleSet) if f.name != "name")
+        raise RuleError(f"rule {key!r} must be {_ANNOTATION[r.type]}, got "
+                        f"{type(v).__name__} {v!r}")
+    if r.bounds is not None:
+        lo, hi = r.bounds
+        if not lo <= v <= hi:  # NaN fails too
+            what = "a probability" if r.type == "float" else f"between {lo} and {hi}"
+            raise RuleError(f"rule {key!r} must be {what}, got {v!r}")
 
 
 def _with_deck(base: RuleSet, **wilds: int) -> tuple[int, ...]:
@@ -279,23 +395,27 @@ PRESET_NOTES = {
 }
 
 
-def _coerce(key: str, value, current):
-    """Coerce a value given as text (``--house``) to the type of the current value."""
-    if not isinstance(value, str) or isinstance(current, str):
+_INT_TEXT = re.compile(r"[+-]?[0-9]+")  # ASCII digits only ("٣" is refused)
+_FLOAT_TEXT = re.compile(r"[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?")
+
+
+def _coerce(key: str, value):
+    """Coerce a value given as text (``--house``) to the declared type of rule ``key``."""
+    kind = RULE_BY_NAME[key].type
+    if not isinstance(value, str) or kind == "choice":
         return value
     low = value.strip().lower()
-    if isinstance(current, bool):
+    if kind == "bool":
         if low in ("true", "on", "yes", "1"):
             return True
         if low in ("false", "off", "no", "0"):
             return False
         raise RuleError(f"rule {key!r}: {value!r} is not true/false")
-    try:
-        if not low.isascii():  # int() and float() also read other scripts' digits
-            raise ValueError(low)
-        return int(low) if isinstance(current, int) else float(low)
-    except ValueError:
-        raise RuleError(f"rule {key!r}: {value!r} is not a number") from None
+    if kind == "int" and _INT_TEXT.fullmatch(low):
+        return int(low)
+    if kind == "float" and _FLOAT_TEXT.fullmatch(low):
+        return float(low)
+    raise RuleError(f"rule {key!r}: {value!r} is not a number")
 
 
 def apply(base: RuleSet, changes: dict, name: str | None = None,
@@ -324,7 +444,7 @@ def apply(base: RuleSet, changes: dict, name: str | None = None,
                 cur[k] = v
             kw[key] = tuple(cur[k] for k in keys)
         else:
-            kw[key] = _coerce(key, value, getattr(base, key)) if coerce else value
+            kw[key] = _coerce(key, value) if coerce else value
     if name is not None:
         kw["name"] = name
     return base.replace(**kw)
@@ -383,3 +503,4 @@ def resolve(rules: "str | Path | RuleSet", house: "str | dict | None" = None) ->
                  else ",".join(f"{k}={v}" for k, v in changes.items()))
         rs = apply(rs, changes, name=f"{rs.name}+{label}")
     return rs
+

@@ -12,10 +12,11 @@ import pandas as pd
 
 from . import __version__
 from . import strategies as strat
+from .kernel import KERNEL_BEHAVIOUR
 from .kernel.batch import run_rounds
 from .kernel.rng import RNG_VERSION
 from .results import rounds_frame
-from .rules import RuleSet, resolve
+from .rules import RULES_FORMAT, RuleSet, resolve
 
 BLOCK = 1 << 20  # games per kernel call: bounds the memory of the raw records
 CHUNK = 1024  # games per parallel task inside a call; never changes results
@@ -44,6 +45,8 @@ class Job:
             "numpy_version": np.__version__,
             "python_version": platform.python_version(),
             "rng": RNG_VERSION,
+            "kernel_behaviour": KERNEL_BEHAVIOUR,
+            "rules_format": RULES_FORMAT,
             "rules_name": self.rules.name,
             "rules_hash": self.rules.hash(),
             "rules_toml": self.rules.to_toml(),
@@ -95,6 +98,17 @@ def make_job(rules: "str | Path | RuleSet" = "official", n_games: int = 1000,
                                   else strategies, int(n_players))
     return Job(rs, int(n_players), sid, sp, tuple(labels), int(seed), int(n_games),
                int(first_game))
+
+
+def warm(job: "Job | None" = None) -> float:
+    """Compile the round kernels (or load them from numba's cache) by playing one game
+    of ``job`` (default: official, 4 players, ``random``), before any clock starts.
+    Returns the seconds it took: the one-off compile time on a fresh install."""
+    import time
+
+    t = time.perf_counter()
+    run_block(job if job is not None else make_job(), 0, 1)
+    return time.perf_counter() - t
 
 
 def run_block(job: Job, first_game: int, count: int, chunk: int = CHUNK) -> np.ndarray:

@@ -31,25 +31,27 @@ hand-built round records. Readings chosen here (see also ``unosim/match.py``):
 import numpy as np
 from numba import njit
 
-from ..cards import N_KINDS
 from .batch import work_arrays
 from .jit import kernel
+from .kinds import N_KINDS
 from .layout import (
     C_HAND_POINTS,
     C_PENALTY_POINTS,
     C_POINTS,
     C_TRUNCATED,
     C_WINNER,
+    DEALER_WINNER,
     MAX_PLAYERS,
     N_COLS,
     N_PARAMS,
-    R_ELIMINATION,
     R_ELIMINATION_SCORE,
     R_MAX_ROUNDS,
     R_NEXT_DEALER,
+    R_PENALTY_ELIMINATION,
     R_SCORING,
-    R_TARGET,
+    R_TARGET_SCORE,
     S_SEAT0,
+    SCORING_EACH_OWN_NEGATIVE,
 )
 from .rng import seed_streams
 from .round import play_round, record
@@ -138,11 +140,11 @@ def settle(rules, row, n, n_act, seat_player, dealer, score, penalty, alive):
     if won:  # 5: a truncated round scores nothing
         wp = seat_player[ws]
         score[wp] += row[C_POINTS]
-        if rules[R_SCORING] == 1:  # each_own_negative: the others lose their own hand
+        if rules[R_SCORING] == SCORING_EACH_OWN_NEGATIVE:  # each_own_negative: the others lose their own hand
             for s in range(n_act):
                 if s != ws:
                     score[seat_player[s]] -= row[C_HAND_POINTS + s]
-    if rules[R_ELIMINATION] == 1:  # 7: penalty totals, elimination, last player left
+    if rules[R_PENALTY_ELIMINATION] == 1:  # 7: penalty totals, elimination, last player left
         for s in range(n_act):
             p = seat_player[s]
             penalty[p] += row[C_PENALTY_POINTS + s]
@@ -165,13 +167,13 @@ def settle(rules, row, n, n_act, seat_player, dealer, score, penalty, alive):
             return -1, best
         if left == 1:
             return -1, last
-    if rules[R_NEXT_DEALER] == 1 and won:
+    if rules[R_NEXT_DEALER] == DEALER_WINNER and won:
         nd = wp if alive[wp] != 0 else next_alive(alive, n, wp)
     else:  # rotate: the deal passes to the dealer's left
         nd = next_alive(alive, n, dealer)
-    if rules[R_ELIMINATION] == 0:
+    if rules[R_PENALTY_ELIMINATION] == 0:
         for p in range(n):
-            if score[p] >= rules[R_TARGET]:
+            if score[p] >= rules[R_TARGET_SCORE]:
                 return nd, leader(score, alive, n)
     return nd, -1
 
