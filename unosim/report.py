@@ -1,9 +1,12 @@
 """Report pages: Markdown with figures beside it, a self-contained HTML twin, an index.
 
-A :class:`Page` is a list of blocks (headings, paragraphs, lists, tables, figures, code),
+A :class:`Page` opens with its answer in plain words (:meth:`Page.lead`) and its main
+figure (:meth:`Page.figure` with ``main=True``), then details. It is a list of blocks (headings, paragraphs, lists, tables, figures, code),
 each rendered to both Markdown and HTML, so the two versions say the same thing. Figures
-are saved as PNG next to the Markdown (``<out>/<name>/<stem>.png``) with deterministic
-metadata, and embedded as base64 in the HTML, which then needs no other file. Paragraph
+are saved as SVG and PNG next to the Markdown (``<out>/<name>/<stem>.svg`` and ``.png``)
+with deterministic metadata; the Markdown shows the SVG, the HTML embeds it as base64 and
+then needs no other file, and the PNG twin serves viewers without SVG (and the index's
+thumbnails). Paragraph
 text may use a small inline subset of Markdown: ``code``, ``**bold**`` and
 ``[text](target)`` (a target ending in ``.md`` becomes ``.html`` in the HTML version).
 
@@ -25,8 +28,8 @@ from pathlib import Path
 
 import pandas as pd
 
-__all__ = ["Page", "ci", "num", "pct", "pm", "savefig", "write_index", "PROVENANCE_HEADING",
-           "PAGE_META"]
+__all__ = ["Page", "ci", "num", "pct", "pm", "savefig", "save_figure", "write_index",
+           "PROVENANCE_HEADING", "PAGE_META"]
 
 PROVENANCE_HEADING = "How this was produced"
 PAGE_META = "page.json"  # per page, beside its figures: title, question, headline
@@ -70,6 +73,28 @@ def savefig(fig, path: Path) -> Path:
                 bbox_inches="tight")
     plt.close(fig)
     return path
+
+
+THUMB_DPI = 40  # the index's thumbnails of each page's main figure
+
+
+def save_figure(fig, stem: Path, thumbnail: bool = False) -> Path:
+    """Save ``fig`` as ``stem.svg`` and ``stem.png`` (and ``stem-thumb.png`` with
+    ``thumbnail``), deterministic bytes, and close it; returns the SVG's path."""
+    import matplotlib.pyplot as plt
+
+    stem.parent.mkdir(parents=True, exist_ok=True)
+    svg = stem.with_suffix(".svg")
+    with plt.rc_context({"svg.hashsalt": "unosim", "svg.fonttype": "none"}):
+        fig.savefig(svg, format="svg", metadata={"Date": None, "Creator": None},
+                    bbox_inches="tight")
+    fig.savefig(stem.with_suffix(".png"), format="png", dpi=100,
+                metadata={"Software": None}, bbox_inches="tight")
+    if thumbnail:
+        fig.savefig(stem.with_name(stem.name + "-thumb.png"), format="png", dpi=THUMB_DPI,
+                    metadata={"Software": None}, bbox_inches="tight")
+    plt.close(fig)
+    return svg
 
 
 # --------------------------------------------------------------------- inline markup
@@ -133,6 +158,7 @@ class Page:
     headline: str = ""
     blocks: list[_Block] = field(default_factory=list)
     figures: list[Path] = field(default_factory=list)
+    main_figure: Path | None = None
     has_provenance: bool = False
 
     def __post_init__(self) -> None:
@@ -150,6 +176,12 @@ class Page:
     def para(self, text: str) -> None:
         self.blocks.append(_Block("para", {"text": text}))
 
+    def lead(self, text: str) -> None:
+        """The page's opening: its answer in 1-3 plain sentences, shown first and used
+        as the index's headline."""
+        self.headline = text
+        self.blocks.append(_Block("lead", {"text": text}))
+
     def bullets(self, items: Iterable[str]) -> None:
         self.blocks.append(_Block("bullets", {"items": list(items)}))
 
@@ -165,11 +197,15 @@ class Page:
         self.blocks.append(_Block("table", {"header": header, "rows": rows,
                                             "align": list(align)}))
 
-    def figure(self, fig, stem: str, caption: str) -> Path:
-        """Save ``fig`` as ``<folder>/<stem>.png`` and show it with ``caption``."""
-        path = savefig(fig, self.folder / f"{stem}.png")
+    def figure(self, fig, stem: str, caption: str, main: bool = False) -> Path:
+        """Save ``fig`` as ``<folder>/<stem>.svg`` (+ ``.png``) and show it with
+        ``caption``; ``main``: the page's main figure (first screen, index thumbnail)."""
+        path = save_figure(fig, self.folder / stem, thumbnail=main)
         self.figures.append(path)
-        self.blocks.append(_Block("figure", {"path": path, "caption": caption}))
+        if main:
+            self.main_figure = path
+        self.blocks.append(_Block("figure", {"path": path, "caption": caption,
+                                             "main": main}))
         return path
 
     def data(self, df: pd.DataFrame, stem: str, what: str) -> Path:
@@ -207,7 +243,7 @@ class Page:
             d = b.data
             if b.kind == "heading":
                 out += ["#" * d["level"] + " " + d["text"], ""]
-            elif b.kind == "para":
+            elif b.kind in ("para", "lead"):
                 out += [d["text"], ""]
             elif b.kind == "bullets":
                 out += [f"- {i}" for i in d["items"]] + [""]
@@ -234,6 +270,8 @@ class Page:
                 body.append(f"<h{lv}>{html.escape(d['text'])}</h{lv}>")
             elif b.kind == "para":
                 body.append(f"<p>{_inline_html(d['text'])}</p>")
+            elif b.kind == "lead":
+                body.append(f'<p class="lead">{_inline_html(d["text"])}</p>')
             elif b.kind == "bullets":
                 body.append("<ul>" + "".join(f"<li>{_inline_html(i)}</li>"
                                              for i in d["items"]) + "</ul>")
@@ -251,7 +289,9 @@ class Page:
             elif b.kind == "figure":
                 data = base64.b64encode(Path(d["path"]).read_bytes()).decode("ascii")
                 cap = html.escape(d["caption"])
-                body.append(f'<figure><img alt="{cap}" src="data:image/png;base64,{data}">'
+                cls = ' class="main"' if d.get("main") else ""
+                body.append(f'<figure{cls}><img alt="{cap}" '
+                            f'src="data:image/svg+xml;base64,{data}">'
                             f"<figcaption>{cap}</figcaption></figure>")
         return _html_document(self.title, "\n".join(body))
 
@@ -264,8 +304,10 @@ class Page:
         md.write_text(self.markdown())
         page_html.write_text(self.html())
         self.folder.mkdir(parents=True, exist_ok=True)
+        main = self.main_figure or (self.figures[0] if self.figures else None)
         meta = {"name": self.name, "title": self.title, "question": self.question,
-                "headline": self.headline, "figures": [self._rel(p) for p in self.figures]}
+                "headline": self.headline, "figures": [self._rel(p) for p in self.figures],
+                "main_figure": self._rel(main) if main else None}
         (self.folder / PAGE_META).write_text(json.dumps(meta, indent=1, ensure_ascii=False)
                                              + "\n")
         return md, page_html
@@ -280,6 +322,9 @@ td.r,th.r{text-align:right}td.c,th.c{text-align:center}
 code{background:#f3f3f3;padding:0 .2rem;border-radius:3px}
 pre{background:#f6f6f6;padding:.6rem;overflow-x:auto}
 figure{margin:1.5rem 0}img{max-width:100%}figcaption{font-style:italic;color:#555}
+p.lead{font-size:1.1rem}figure.main{margin:.8rem 0}figure.main img{max-height:27rem}
+.thumb{float:right;margin:0 0 .5rem 1rem;width:20rem;border:1px solid #ddd}
+h2{clear:both}
 """
 
 
@@ -308,11 +353,21 @@ def write_index(out: Path, order: Sequence[str] = (), intro: str = "") -> tuple[
     body = ["<h1>unosim reports</h1>"] + ([f"<p>{_inline_html(intro)}</p>"] if intro else [])
     for n in names:
         m = metas[n]
-        md += [f"## [{m['title']}]({n}.md)", "", f"**Question.** {m['question']}", "",
-               f"**Answer.** {m['headline']}", "",
+        main = m.get("main_figure")
+        thumb = out / main.replace(".svg", "-thumb.png") if main else None
+        md += [f"## [{m['title']}]({n}.md)", ""]
+        if thumb is not None and thumb.exists():
+            md += [f"[![{m['title']}: main figure]({thumb.relative_to(out).as_posix()})]"
+                   f"({n}.md)", ""]
+        md += [f"**Question.** {m['question']}", "", f"**Answer.** {m['headline']}", "",
                f"[Markdown]({n}.md) · [HTML]({n}.html)", ""]
-        body += [f'<h2><a href="{n}.html">{html.escape(m["title"])}</a></h2>',
-                 f"<p><strong>Question.</strong> {_inline_html(m['question'])}</p>",
+        body.append(f'<h2><a href="{n}.html">{html.escape(m["title"])}</a></h2>')
+        if thumb is not None and thumb.exists():
+            data = base64.b64encode(thumb.read_bytes()).decode("ascii")
+            body.append(f'<a href="{n}.html"><img class="thumb" alt="'
+                        f'{html.escape(m["title"])}: main figure" '
+                        f'src="data:image/png;base64,{data}"></a>')
+        body += [f"<p><strong>Question.</strong> {_inline_html(m['question'])}</p>",
                  f"<p><strong>Answer.</strong> {_inline_html(m['headline'])}</p>"]
     out.mkdir(parents=True, exist_ok=True)
     md_path, html_path = out / "index.md", out / "index.html"
