@@ -576,7 +576,7 @@ def _heatmap(page: Page, table, ids) -> None:
         ax.set_yticks(range(len(names)), names)
         ax.grid(False)
         unit = "turns" if o == "turns" else "percentage points"
-        ax.set_title(f"interactions on {title} ({unit})", fontsize=9)
+        ax.set_title(f"interactions on {title}", fontsize=9)
         fig.colorbar(im, ax=ax, shrink=0.8, label=f"interaction ({unit})")
     page.figure(fig, "heatmap", "Two-way interactions (the main effects are in the first "
                 "figure) on mean turns and on seat 0's win rate, 4 random players, each on "
