@@ -248,8 +248,8 @@ def play_round(g, rules, sid, sp, deck, points, hands, hinfo, pile, disc, pen, s
         how = E_STACK
         bluff = False
         if g[G_PEND_DRAW] > 0:
-            if g[G_CHALLENGEABLE] == 1 and will_challenge(sid, sp, g, hands, hinfo, disc,
-                                                          deck, st, p):
+            if g[G_CHALLENGEABLE] == 1 and will_challenge(sid, sp, g, rules, hands, hinfo,
+                                                          disc, deck, st, p):
                 g[G_CHALLENGES] += 1
                 g[G_CHALLENGEABLE] = 0
                 g[G_PEND_DRAW] = 0
