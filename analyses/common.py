@@ -29,6 +29,7 @@ import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 
 import unosim  # noqa: E402
+from unosim.palette import colour as palette_colour  # noqa: E402
 from unosim.report import Page, num, pct, write_index  # noqa: E402
 from unosim.results import read_manifest, write_parquet  # noqa: E402
 from unosim.rules import RuleSet, resolve  # noqa: E402
@@ -324,41 +325,38 @@ def ecdf(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 def realistic() -> tuple[str, ...]:
     """The realistic player model(s) this version provides: ``("table",)`` or ``()``."""
-    from unosim.strategies import NAMES
+    from unosim.strategies import STRATEGIES
 
-    return (REALISTIC,) if REALISTIC in NAMES else ()
+    return (REALISTIC,) if REALISTIC in STRATEGIES else ()
 
 
 def colour(name: str) -> str:
-    """The one colour of a preset (or a named rule set), the same on every page."""
-    try:
-        from unosim.palette import rules_colour
-    except ImportError:  # before unosim.palette: a fixed table
-        return _FALLBACK_COLOURS.get(name, "#555555")
-    return rules_colour(name)
+    """The one colour of a preset, rule set or player model, the same on every page
+    (:mod:`unosim.palette`)."""
+    return palette_colour(name)
 
 
-def strategy_colour(name: str) -> str:
-    """The one colour of a player model (random, heuristic, table)."""
-    try:
-        from unosim.palette import strategy_colour as sc
-    except ImportError:
-        return {"random": "#7f7f7f", "heuristic": "#1f77b4", "table": "#d62728"}.get(
-            name, "#555555")
-    return sc(name)
-
-
-_FALLBACK_COLOURS = {
-    "official": "#222222", "official-2018": "#7f7f7f", "pokemon": "#e6ab02",
-    "motu": "#7570b3", "copag": "#1b9e77", "portugal": "#66a61e",
-    "stacking": "#e7298a", "progressive": "#a6761d", "seven-zero": "#1f78b4",
-    "jump-in": "#d95f02", "draw-until-playable": "#e31a1c"}
+strategy_colour = colour
 
 
 def player_axis(ax, counts=PLAYER_COUNTS) -> None:
     """x axis of a metric against the number of players: every count a tick."""
     ax.set_xticks(list(counts))
     ax.set_xlabel("players at the table")
+
+
+def symlog_percent(ax, lin: float = 10.0) -> None:
+    """x axis of relative changes (%): linear within ±lin, logarithmic beyond, with
+    plain signed tick labels."""
+    from matplotlib.ticker import FixedLocator, FuncFormatter
+
+    ax.set_xscale("symlog", linthresh=lin)
+    lo, hi = ax.get_xlim()
+    ticks = [t for t in (-200, -100, -50, -20, -10, -5, 0, 5, 10, 20, 50, 100, 200)
+             if lo <= t <= hi]
+    ax.xaxis.set_major_locator(FixedLocator(ticks))
+    ax.xaxis.set_minor_locator(FixedLocator([]))
+    ax.xaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:+g}" if v else "0"))
 
 
 def forest(ax, labels: Sequence[str], est, lo, hi, colours: Sequence[str],

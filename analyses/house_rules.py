@@ -25,7 +25,7 @@ import itertools
 
 import numpy as np
 import pandas as pd
-from common import Context, colour, main, realistic, rel, standard_games
+from common import Context, colour, main, realistic, rel, standard_games, symlog_percent
 from scipy.stats import t as student_t
 
 import matplotlib.pyplot as plt
@@ -475,7 +475,7 @@ def _main_figure(page: Page, strats, tables, simple, base_t: float) -> None:
                 j += 1
         ax.axvline(0, color="grey", lw=0.8)
         ax.set_xlabel(unit)
-    axes[0].set_xscale("symlog", linthresh=10)
+    symlog_percent(axes[0])
     axes[0].set_xlabel("Δ mean turns (% of official; log scale beyond ±10%)")
     axes[0].set_yticks(range(len(labels)), labels)
     axes[0].set_ylim(len(labels) - 0.5, -0.5)
