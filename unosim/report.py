@@ -2,8 +2,9 @@
 
 A :class:`Page` is a list of blocks (headings, paragraphs, lists, tables, figures, code),
 each rendered to both Markdown and HTML, so the two versions say the same thing. Figures
-are saved as PNG next to the Markdown (``<out>/<name>/<stem>.png``) with deterministic
-metadata, and embedded as base64 in the HTML, which then needs no other file. Paragraph
+are saved as SVG and PNG next to the Markdown (``<out>/<name>/<stem>.svg``, ``.png``)
+with deterministic metadata (:mod:`unosim.figures`); the Markdown shows the SVG and links
+the PNG, and the HTML embeds the SVG as base64, so it needs no other file. Paragraph
 text may use a small inline subset of Markdown: ``code``, ``**bold**`` and
 ``[text](target)`` (a target ending in ``.md`` becomes ``.html`` in the HTML version).
 
@@ -62,14 +63,11 @@ def pct(x: float, digits: int = 1) -> str:
 
 
 def savefig(fig, path: Path) -> Path:
-    """Save a matplotlib figure as PNG with deterministic metadata and close it."""
-    import matplotlib.pyplot as plt
+    """Save a matplotlib figure as ``<path stem>.svg`` and ``.png`` with deterministic
+    metadata (:func:`unosim.figures.save`) and close it; returns the SVG's path."""
+    from .figures import save
 
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fig.savefig(path, format="png", dpi=100, metadata={"Software": None},
-                bbox_inches="tight")
-    plt.close(fig)
-    return path
+    return save(fig, Path(path).with_suffix(""))[0]
 
 
 # --------------------------------------------------------------------- inline markup
@@ -166,8 +164,9 @@ class Page:
                                             "align": list(align)}))
 
     def figure(self, fig, stem: str, caption: str) -> Path:
-        """Save ``fig`` as ``<folder>/<stem>.png`` and show it with ``caption``."""
-        path = savefig(fig, self.folder / f"{stem}.png")
+        """Save ``fig`` as ``<folder>/<stem>.svg`` and ``.png`` and show it (the SVG) with
+        ``caption``; returns the SVG's path."""
+        path = savefig(fig, self.folder / stem)
         self.figures.append(path)
         self.blocks.append(_Block("figure", {"path": path, "caption": caption}))
         return path
@@ -220,8 +219,10 @@ class Page:
                 out += ["| " + " | ".join(_md_cell(c) for c in r) + " |" for r in d["rows"]]
                 out.append("")
             elif b.kind == "figure":
-                out += [f"![{d['caption']}]({self._rel(d['path'])})", "",
-                        f"*{d['caption']}*", ""]
+                rel = self._rel(d["path"])
+                png = rel[:-len(".svg")] + ".png"
+                out += [f"![{d['caption']}]({rel})", "",
+                        f"*{d['caption']}* ([PNG]({png}))", ""]
         return "\n".join(out).rstrip("\n") + "\n"
 
     def html(self) -> str:
@@ -251,7 +252,8 @@ class Page:
             elif b.kind == "figure":
                 data = base64.b64encode(Path(d["path"]).read_bytes()).decode("ascii")
                 cap = html.escape(d["caption"])
-                body.append(f'<figure><img alt="{cap}" src="data:image/png;base64,{data}">'
+                body.append(f'<figure><img alt="{cap}" '
+                            f'src="data:image/svg+xml;base64,{data}">'
                             f"<figcaption>{cap}</figcaption></figure>")
         return _html_document(self.title, "\n".join(body))
 
