@@ -47,10 +47,12 @@ def test_page_exists_with_figures_and_provenance(built, name):
     assert md.startswith("# ") and "**Question.**" in md and "## Answer" in md
     figures = IMG.findall(md)
     assert len(figures) >= 2
-    for rel in figures:
-        png = out / rel
+    for rel in figures:  # an SVG, and a PNG beside it
+        svg, png = out / rel, (out / rel).with_suffix(".png")
+        assert svg.suffix == ".svg" and b"<svg" in svg.read_bytes()[:2000]
         assert png.is_file() and png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
         assert b"matplotlib" not in png.read_bytes()  # no Software metadata
+        assert b"<dc:date>" not in svg.read_bytes()  # no date
     for rel in LINK.findall(md):  # every local link resolves (figures, CSV tables)
         if not rel.startswith("http"):
             assert (out / rel).exists(), rel
@@ -71,7 +73,7 @@ def test_html_is_self_contained(built, name):
     html = (out / f"{name}.html").read_text()
     assert html.startswith("<!DOCTYPE html>") and PROVENANCE_HEADING in html
     srcs = re.findall(r'src="([^"]+)"', html)
-    assert srcs and all(s.startswith("data:image/png;base64,") for s in srcs)
+    assert srcs and all(s.startswith("data:image/svg+xml;base64,") for s in srcs)
     assert "<link" not in html and "<script" not in html
     n_md = len(IMG.findall((out / f"{name}.md").read_text()))
     assert len(srcs) == n_md
@@ -114,8 +116,8 @@ def test_rerun_reuses_the_cache_and_gives_the_same_bytes(built, tmp_path, monkey
         report_build.build_all([name], TINY, tmp_path, cache, quiet=True)
         assert (tmp_path / f"{name}.md").read_text() == (out / f"{name}.md").read_text()
         assert (tmp_path / f"{name}.html").read_bytes() == (out / f"{name}.html").read_bytes()
-        for png in (out / name).glob("*.png"):
-            assert (tmp_path / name / png.name).read_bytes() == png.read_bytes()
+        for fig in [*(out / name).glob("*.png"), *(out / name).glob("*.svg")]:
+            assert (tmp_path / name / fig.name).read_bytes() == fig.read_bytes()
 
 
 def test_cache_key_ignores_the_display_name_only(tmp_path):
@@ -162,14 +164,15 @@ def test_page_renders_markdown_and_html(tmp_path):
     page.provenance(["make x"], {"seed": "1"}, pd.DataFrame())
     md_path, html_path = page.write()
     md, html = md_path.read_text(), html_path.read_text()
-    assert "| x\\|y | 1 |" in md and "![a line](demo/line.png)" in md
+    assert "| x\\|y | 1 |" in md and "![a line](demo/line.svg)" in md and "(demo/line.png)" in md
     assert "<h1>A &lt;demo&gt;</h1>" in html and "<code>x</code> &gt; 1" in html
     assert '<a href="other.html">that</a>' in html and "<strong>this</strong>" in html
-    first = (tmp_path / "demo" / "line.png").read_bytes()
+    first = [(tmp_path / "demo" / f"line.{x}").read_bytes() for x in ("svg", "png")]
     fig, ax = plt.subplots()
     ax.plot([0, 1], [0, 1])
     page.figure(fig, "line", "a line")
-    assert (tmp_path / "demo" / "line.png").read_bytes() == first  # deterministic PNG
+    for x, b in zip(("svg", "png"), first):  # deterministic SVG and PNG
+        assert (tmp_path / "demo" / f"line.{x}").read_bytes() == b
     md_i, _ = write_index(tmp_path, ["demo"])
     assert "[A <demo>](demo.md)" in md_i.read_text()
 

@@ -1,12 +1,13 @@
 """Report pages: Markdown with figures beside it, a self-contained HTML twin, an index.
 
 A :class:`Page` opens with its answer in plain words (:meth:`Page.lead`) and its main
-figure (:meth:`Page.figure` with ``main=True``), then details. It is a list of blocks (headings, paragraphs, lists, tables, figures, code),
-each rendered to both Markdown and HTML, so the two versions say the same thing. Figures
-are saved as SVG and PNG next to the Markdown (``<out>/<name>/<stem>.svg`` and ``.png``)
-with deterministic metadata; the Markdown shows the SVG, the HTML embeds it as base64 and
-then needs no other file, and the PNG twin serves viewers without SVG (and the index's
-thumbnails). Paragraph
+figure (:meth:`Page.figure` with ``main=True``), then details. It is a list of blocks
+(headings, paragraphs, lists, tables, figures, code), each rendered to both Markdown and
+HTML, so the two versions say the same thing. Figures are saved as SVG and PNG next to
+the Markdown (``<out>/<name>/<stem>.svg``, ``.png``) with deterministic metadata
+(:mod:`unosim.figures`); the Markdown shows the SVG and links the PNG, and the HTML
+embeds the SVG as base64, so it needs no other file. The main figure's small PNG twin is
+the index's thumbnail. Paragraph
 text may use a small inline subset of Markdown: ``code``, ``**bold**`` and
 ``[text](target)`` (a target ending in ``.md`` becomes ``.html`` in the HTML version).
 
@@ -65,36 +66,24 @@ def pct(x: float, digits: int = 1) -> str:
 
 
 def savefig(fig, path: Path) -> Path:
-    """Save a matplotlib figure as PNG with deterministic metadata and close it."""
-    import matplotlib.pyplot as plt
+    """Save a matplotlib figure as ``<path stem>.svg`` and ``.png`` with deterministic
+    metadata (:func:`unosim.figures.save`) and close it; returns the SVG's path."""
+    from .figures import save
 
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fig.savefig(path, format="png", dpi=100, metadata={"Software": None},
-                bbox_inches="tight")
-    plt.close(fig)
-    return path
+    return save(fig, Path(path).with_suffix(""))[0]
 
 
 THUMB_DPI = 40  # the index's thumbnails of each page's main figure
 
 
 def save_figure(fig, stem: Path, thumbnail: bool = False) -> Path:
-    """Save ``fig`` as ``stem.svg`` and ``stem.png`` (and ``stem-thumb.png`` with
-    ``thumbnail``), deterministic bytes, and close it; returns the SVG's path."""
-    import matplotlib.pyplot as plt
-
-    stem.parent.mkdir(parents=True, exist_ok=True)
-    svg = stem.with_suffix(".svg")
-    with plt.rc_context({"svg.hashsalt": "unosim", "svg.fonttype": "none"}):
-        fig.savefig(svg, format="svg", metadata={"Date": None, "Creator": None},
-                    bbox_inches="tight")
-    fig.savefig(stem.with_suffix(".png"), format="png", dpi=100,
-                metadata={"Software": None}, bbox_inches="tight")
+    """:func:`savefig` to ``stem.svg`` and ``stem.png``, with ``thumbnail`` also a small
+    ``stem-thumb.png`` (the index's); returns the SVG's path."""
     if thumbnail:
-        fig.savefig(stem.with_name(stem.name + "-thumb.png"), format="png", dpi=THUMB_DPI,
-                    metadata={"Software": None}, bbox_inches="tight")
-    plt.close(fig)
-    return svg
+        Path(stem).parent.mkdir(parents=True, exist_ok=True)
+        fig.savefig(Path(stem).with_name(Path(stem).name + "-thumb.png"), format="png",
+                    dpi=THUMB_DPI, metadata={"Software": None}, bbox_inches="tight")
+    return savefig(fig, stem)
 
 
 # --------------------------------------------------------------------- inline markup
@@ -256,8 +245,10 @@ class Page:
                 out += ["| " + " | ".join(_md_cell(c) for c in r) + " |" for r in d["rows"]]
                 out.append("")
             elif b.kind == "figure":
-                out += [f"![{d['caption']}]({self._rel(d['path'])})", "",
-                        f"*{d['caption']}*", ""]
+                rel = self._rel(d["path"])
+                png = rel[:-len(".svg")] + ".png"
+                out += [f"![{d['caption']}]({rel})", "",
+                        f"*{d['caption']}* ([PNG]({png}))", ""]
         return "\n".join(out).rstrip("\n") + "\n"
 
     def html(self) -> str:
