@@ -417,7 +417,8 @@ def build(ctx: Context) -> Page:
         for st, sd in simple.items() for sw, d in sd.items()]), "simple-effects",
         "Each switch alone against `official` (paired)")
     ctx.provenance(page, table=False, notes=[
-        "The 48 rule sets are `official` plus the switches of each combination "
+        f"The 48 rule sets are `official` (hash `{resolve('official').hash()}`) plus the "
+        "switches of each combination "
         "(`official+stacking=...,seven_zero=...,jump_in=...,draw_rule=...,"
         f"wd4_restriction=...`), with 4 players: main runs of {n:,} games with random "
         f"players on seeds {ctx.seed + 1} to {ctx.seed + len(cs)}"

@@ -87,15 +87,17 @@ def build(ctx: Context) -> Page:
     er = _edge(summary[real, 4]["seat0"], 4)
     o4 = opener["random", 4]
     s1 = o4.get(1)
-    lead = (f"Sitting first helps a little: with 4 players seat 0, who takes the first "
-            f"turn, wins {num(100 * r4['seat0'][0], 1)}% of rounds instead of a fair 25%, "
-            f"{num(e4[0], 1)}% more than its share with random players and "
-            f"{num(er[0], 1)}% more with {real} players; the edge is "
-            f"{num(e2[0], 1)}% at 2 players and grows to {num(e10[0], 1)}% at 10.")
+    lead = (f"Sitting first helps a little: with 4 random players seat 0, who takes the "
+            f"first turn, wins {num(100 * r4['seat0'][0], 1)}% of rounds instead of a fair "
+            f"25%, {num(e4[0], 1)}% more than its share ({num(er[0], 1)}% more with {real} "
+            f"players); the edge is {num(e2[0], 1)}% at 2 players and {num(e10[0], 1)}% at "
+            "10.")
     if s1 is not None:
-        lead += (f" It belongs to whoever opens, not to the chair: when the first card up "
-                 f"is a Skip or a Draw Two ({num(100 * s1['share'], 0)}% of rounds) seat 1 "
-                 f"opens and wins {num(100 * s1['rates'][1][0], 1)}%, seat 0 only "
+        ow = summary["random", 4]["opener_wins"][0]
+        lead += (f" It belongs to whoever opens, not to the chair: the player who takes the "
+                 f"first turn wins {num(100 * ow, 1)}%, and when the first card up is a Skip "
+                 f"or a Draw Two ({num(100 * s1['share'], 0)}% of rounds) seat 1 opens and "
+                 f"wins {num(100 * s1['rates'][1][0], 1)}%, seat 0 only "
                  f"{num(100 * s1['rates'][0][0], 1)}%.")
     page.lead(lead)
     _main_figure(page, strats, summary, opener)
@@ -225,8 +227,9 @@ def _main_figure(page: Page, strats, summary, opener) -> None:
     ax.set_xticks(range(4), ["seat 0", "seat 1", "seat 2", "seat 3\n(dealer)"])
     ax.set_ylabel("win rate (% of rounds)")
     ax.set_title("4 random players: the opener wins more")
+    lo, hi = ax.get_ylim()
+    ax.set_ylim(lo - 0.55 * (hi - lo), hi)  # room for the legend below the markers
     ax.legend(fontsize=7, loc="lower left")
-    ax.margins(y=0.25)
     page.figure(fig, "seat0-edge", "Left: seat 0's win rate above a fair share, by "
                 "player count and player model. Right: with 4 random players, each seat's "
                 "win rate by who took the first turn. 95% intervals; dashed: fair share.",

@@ -65,6 +65,73 @@ def test_page_exists_with_figures_and_provenance(built, name):
     assert re.search(r"`[0-9a-f]{16}`", md)  # a rules hash
     meta = json.loads((out / name / "page.json").read_text())
     assert meta["headline"] and meta["headline"] in md
+    # every figure the page names exists (its metadata and its Markdown agree)
+    assert meta["figures"] == figures and meta["main_figure"] in figures
+    assert (out / meta["main_figure"].replace(".svg", "-thumb.png")).is_file()
+
+
+def _blocks(md: str) -> list[str]:
+    """The Markdown blocks (separated by blank lines) of a page's answer section."""
+    answer = md.split("## Answer\n", 1)[1]
+    return [b.strip() for b in answer.split("\n\n") if b.strip()]
+
+
+@pytest.mark.parametrize("name", common.ANALYSES)
+def test_page_opens_with_its_answer_and_main_figure(built, name):
+    out, _ = built
+    md = (out / f"{name}.md").read_text()
+    meta = json.loads((out / name / "page.json").read_text())
+    blocks = _blocks(md)
+    # the opening: 1-3 plain sentences (the headline), then the main figure, then the
+    # rest; no table, list or other figure comes before them
+    assert blocks[0] == meta["headline"]
+    assert 1 <= len(re.findall(r"[.!?](?:\s|$)", re.sub(r"\d\.\d|e\.g\.", "", blocks[0]))) <= 3
+    assert blocks[1].startswith("![") and f"]({meta['main_figure']})" in blocks[1]
+    first_table = md.index("\n| ")
+    assert md.index(meta["headline"]) < md.index(meta["main_figure"]) < first_table
+    html = (out / f"{name}.html").read_text()
+    assert html.index('<p class="lead">') < html.index('<figure class="main">') \
+        < html.index("<table")
+
+
+def _csv(out, name: str, stem: str) -> pd.DataFrame:
+    return pd.read_csv(out / name / f"{stem}.csv")
+
+
+def test_opening_numbers_match_the_tables(built):
+    out, _ = built
+    lead = {n: json.loads((out / n / "page.json").read_text())["headline"]
+            for n in common.ANALYSES}
+    # seats: seat 0's 4-player win rate with random players
+    t = _csv(out, "seats", "seat-win-rates")
+    r = t[(t.strategies == "random") & (t.players == 4) & (t.seat == 0)]["rate"].iloc[0]
+    assert f"wins {num(100 * r, 1)}% of rounds" in lead["seats"]
+    # length: official's mean turns at 4 players
+    t = _csv(out, "length", "length")
+    m = t[(t.rules == "official") & (t.players == 4)]["turns_mean"].iloc[0]
+    assert f"lasts about {num(m, 0)} turns" in lead["length"]
+    # editions: the same number, from the editions table
+    t = _csv(out, "editions", "presets")
+    m2 = t[(t.strategies == "random") & (t.preset == "official")]["turns_mean"].iloc[0]
+    assert m2 == pytest.approx(m) and f"lasts {num(m2, 0)} turns" in lead["editions"]
+    # points: official's mean points at 4 players
+    t = _csv(out, "points", "points")
+    p = t[(t.edition == "official") & (t.players == 4)]["points_mean"].iloc[0]
+    assert f"worth about {num(p, 0)} points" in lead["points"]
+    # house rules: draw until playable alone, from the simple effects
+    t = _csv(out, "house-rules", "simple-effects")
+    d = t[(t.strategies == "random") & (t.switch == "draw_rule=until_playable")]
+    if "Draw until playable" in lead["house-rules"]:
+        assert f"+{num(d['turns_diff'].iloc[0], 2)}" in (out / "house-rules.md").read_text()
+
+
+@pytest.mark.parametrize("name", common.ANALYSES)
+def test_player_counts_2_to_10_where_a_page_speaks_of_players(built, name):
+    out, _ = built
+    for csv in (out / name).glob("*.csv"):
+        t = pd.read_csv(csv)
+        if "players" in t.columns and t["players"].nunique() > 1:
+            assert set(range(2, 11)) <= set(t["players"]), csv.name
 
 
 @pytest.mark.parametrize("name", common.ANALYSES)
@@ -85,6 +152,15 @@ def test_index_lists_every_page(built):
     for name in common.ANALYSES:
         assert f"]({name}.md)" in index and f"({name}.html)" in index
     assert 'href="seats.html"' in (out / "index.html").read_text()
+    # a thumbnail of each page's main figure, in both versions
+    for name in common.ANALYSES:
+        meta = json.loads((out / name / "page.json").read_text())
+        thumb = meta["main_figure"].replace(".svg", "-thumb.png")
+        assert f"]({thumb})]({name}.md)" in index and (out / thumb).is_file()
+    html = (out / "index.html").read_text()
+    assert html.count('class="thumb" alt=') == len(common.ANALYSES)
+    assert all(s.startswith("data:image/png;base64,") for s in re.findall(r'src="([^"]+)"',
+                                                                           html))
 
 
 def test_numbers_come_from_the_results(built):
