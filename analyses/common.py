@@ -47,6 +47,10 @@ PLAYER_COUNTS = tuple(range(2, 11))  # every player count a page speaks of
 BASE_MAIN = 1_000_000  # rounds per run at 4 players, and for `official` at any count
 BASE_OTHER = 250_000  # rounds per run of other rule sets at other player counts
 BASE_HEURISTIC = 300_000  # rounds per run with heuristic players
+# rule sets whose rounds run 10-30 times longer at 5+ players (the length page says
+# why): fewer rounds there keep `make reports` short, at wider but stated intervals
+RUNAWAY = ("motu",)
+BASE_RUNAWAY = 50_000
 INDEX_INTRO = ("One page per question, built by `make reports` from simulations run "
                "for it; each opens with its answer in plain words and its main figure, "
                "and every number comes from the results, with its 95% interval in the "
@@ -314,6 +318,8 @@ def standard_games(rules: str, players: int, strategies: str = "random") -> int:
     their runs (the same key is the same cached file)."""
     if strategies != "random":
         return BASE_HEURISTIC
+    if rules in RUNAWAY and players >= 5:
+        return BASE_RUNAWAY
     return BASE_MAIN if players == 4 or rules == "official" else BASE_OTHER
 
 
@@ -347,13 +353,19 @@ def player_axis(ax, counts=PLAYER_COUNTS) -> None:
 
 def symlog_percent(ax, lin: float = 10.0) -> None:
     """x axis of relative changes (%): linear within ±lin, logarithmic beyond, with
-    plain signed tick labels."""
+    plain signed tick labels; call after plotting (limits follow the data)."""
     from matplotlib.ticker import FixedLocator, FuncFormatter
 
+    lo, hi = ax.dataLim.x0, ax.dataLim.x1
     ax.set_xscale("symlog", linthresh=lin)
+
+    def pad(v: float, up: bool) -> float:
+        if abs(v) <= lin:
+            return v + (2 if up else -2) * lin / 10
+        return v * 1.35
+    ax.set_xlim(pad(min(lo, 0.0), False), pad(max(hi, 0.0), True))
     lo, hi = ax.get_xlim()
-    ticks = [t for t in (-200, -100, -50, -20, -10, -5, 0, 5, 10, 20, 50, 100, 200)
-             if lo <= t <= hi]
+    ticks = [t for t in (-100, -50, -10, -5, 0, 5, 10, 50, 100) if lo <= t <= hi]
     ax.xaxis.set_major_locator(FixedLocator(ticks))
     ax.xaxis.set_minor_locator(FixedLocator([]))
     ax.xaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:+g}" if v else "0"))
@@ -390,7 +402,8 @@ def hist_panels(samples: dict[str, np.ndarray], colours: dict[str, str], xlabel:
             step = max(1, int(math.ceil(xmax / 60)))
             edges = np.arange(0, xmax + step, step) - 0.5
         else:
-            edges = np.linspace(0, xmax, (bins or 60) + 1)
+            step = float(np.ceil(xmax / (bins or 60)))
+            edges = np.arange(0, xmax + step, step)
         h, _ = np.histogram(v, bins=edges)
         ax.stairs(100 * h / len(v), edges, fill=True, color=colours[name], alpha=0.75)
         m = float(v.mean())
@@ -410,7 +423,7 @@ def hist_panels(samples: dict[str, np.ndarray], colours: dict[str, str], xlabel:
             col[-1].xaxis.set_tick_params(labelbottom=True)
             col[-1].set_xlabel(xlabel)
     for ax in axes[:, 0]:
-        ax.set_ylabel("% of rounds\nper bin")
+        ax.set_ylabel(f"% of rounds\nper {num(step, 0)}{unit or ' units'}")
     return fig
 
 

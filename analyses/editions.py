@@ -29,6 +29,11 @@ def strategies() -> tuple[str, ...]:
     return ("random", "heuristic", *realistic())
 
 
+def _sep(r) -> bool:
+    """Whether a paired difference's interval excludes 0."""
+    return bool(r["lo"] > 0 or r["hi"] < 0)
+
+
 def _rel3(r) -> tuple[float, float, float]:
     """A paired difference in % of official's value."""
     return tuple(rel(r[k], r["value_a"]) for k in ("diff", "lo", "hi"))
@@ -94,6 +99,15 @@ def build(ctx: Context) -> Page:
                  + f"; seat 0's win rate moves by {num(100 * s0['diff'], 2, True)} "
                  f"percentage points [{num(100 * s0['lo'], 2, True)}, "
                  f"{num(100 * s0['hi'], 2, True)}].")
+    if real == "table":
+        tl = {n: paired["table", n].loc["mean_turns"] for n in others}
+        flip = [n for n in order if _sep(d_len[n]) and _sep(tl[n])
+                and (d_len[n]["diff"] > 0) != (tl[n]["diff"] > 0)]
+        if flip:
+            lead += (" Table players turn some of this round: " + names_and(
+                [f"`{n}` rounds are {num(abs(_rel3(tl[n])[0]), 0)}% "
+                 f"{'longer' if tl[n]['diff'] > 0 else 'shorter'} for them" for n in flip])
+                + ".")
     page.heading("Answer")
     page.lead(lead)
     _main_figure(page, strats, paired, others)

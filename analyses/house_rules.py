@@ -25,7 +25,8 @@ import itertools
 
 import numpy as np
 import pandas as pd
-from common import Context, colour, main, realistic, rel, standard_games, symlog_percent
+from common import (Context, colour, main, names_and, realistic, rel, standard_games,
+                    symlog_percent)
 from scipy.stats import t as student_t
 
 import matplotlib.pyplot as plt
@@ -168,6 +169,11 @@ def _run_cells(ctx: Context, cs, rulesets, base: int, strategies: str, seed0: in
     return pd.DataFrame(rows), means, variances, n
 
 
+def _separated(t: tuple[float, float, float]) -> bool:
+    """Whether an interval ``(est, lo, hi)`` excludes 0."""
+    return t[1] > 0 or t[2] < 0
+
+
 def _switch_rules(sw: tuple[str, object]):
     """``official`` with one switch on, or None when this version lacks the rule."""
     try:
@@ -291,7 +297,7 @@ def build(ctx: Context) -> Page:
         part, cond = explain[ji]
         lead += (f" Jump-In shortens rounds by {p(-sr[ji]['turns'][0])[1:]} alone but by "
                  f"{p(-main_t[ji])[1:]} on average, because it cuts the long rounds of "
-                 f"`{_label(part)}` most ({num(cond[_value(part[1])], 1, True)} turns "
+                 f"{PLAIN.get(part, _label(part))} most ({num(cond[_value(part[1])], 1, True)} turns "
                  f"with it, {num(cond[_value(dict(FACTORS)[part[0]][0])], 1, True)} "
                  "without).")
     if sz in sr and sr[sz]["seat0"][2] < 0:
@@ -299,7 +305,8 @@ def build(ctx: Context) -> Page:
         s0m = mains.loc[SWITCHES.index(sz)]
         lead += (f" Seven-Zero barely moves length ({num(sr[sz]['turns'][0], 2, True)} "
                  f"turns alone, {num(main_t[sz], 2, True)} on average: it adds "
-                 f"{num(cond[_value(part[1])], 2, True)} with `{_label(part)}` and "
+                 f"{num(cond[_value(part[1])], 2, True)} with "
+                 f"{PLAIN.get(part, _label(part))} and "
                  f"{num(cond[_value(dict(FACTORS)[part[0]][0])], 2, True)} without) but "
                  f"takes seat 0's win rate down by "
                  f"{num(-100 * sr[sz]['seat0'][0], 2)} percentage points alone "
@@ -331,6 +338,19 @@ def build(ctx: Context) -> Page:
                 text += (f" With {st} players: {ci(*simple[st][sw]['turns'], 2, sign=True)}"
                          f" alone, {fmt(rt, 'turns', 2)} averaged.")
         bullets.append(text)
+    for st in strats[1:]:
+        flip = [sw for sw in SWITCHES if sw in simple[st] and _separated(sr[sw]["turns"])
+                and _separated(simple[st][sw]["turns"])
+                and (sr[sw]["turns"][0] > 0) != (simple[st][sw]["turns"][0] > 0)]
+        if flip:
+            bullets.append(
+                f"Random and {st} players disagree on the direction of "
+                + names_and([f"{PLAIN.get(sw, _label(sw))} ("
+                             f"{num(sr[sw]['turns'][0], 2, True)} turns alone with random "
+                             f"players, {num(simple[st][sw]['turns'][0], 2, True)} with "
+                             f"{st} players)" for sw in flip])
+                + ": what a rule does depends on how people play, so a finding made "
+                "with random players alone does not carry over.")
     page.bullets(bullets)
     page.para("Why the two differ: the simple effect changes one rule of `official` and "
               "keeps the others off; the main effect averages the switch's effect over "
@@ -429,6 +449,10 @@ def build(ctx: Context) -> Page:
     return page
 
 
+PLAIN = {("stacking", "same"): "same stacking", ("stacking", "progressive"):
+         "progressive stacking", ("seven_zero", True): "Seven-Zero", ("jump_in", True):
+         "Jump-In", ("draw_rule", "until_playable"): "draw until playable",
+         ("wd4_restriction", "none"): "no Wild Draw Four restriction"}
 SHORT = {"stacking": {"same": "stack", "progressive": "prog"}, "seven_zero": "7-0",
          "jump_in": "jump", "draw_rule": "until-playable", "wd4_restriction": "free-WD4"}
 

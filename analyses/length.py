@@ -13,8 +13,8 @@ from __future__ import annotations
 
 import numpy as np
 import pandas as pd
-from common import (PLAYER_COUNTS, Context, colour, describe, half, hist_panels, leaders,
-                    main, names_and, player_axis, rel)
+from common import (BASE_OTHER, BASE_RUNAWAY, PLAYER_COUNTS, Context, colour, describe,
+                    half, hist_panels, leaders, main, names_and, player_axis, rel)
 
 import matplotlib.pyplot as plt
 from unosim.cards import GRAYSKULL
@@ -52,6 +52,13 @@ def grayskull_counts(rules: str, players: int, games: int, seed: int) -> dict:
             "plays_per_round": [float(v) for v in mean_ci(gs)],
             "turns": [float(v) for v in mean_ci(turns)],
             "deck_dry": [float(dry.mean()), lo, hi]}
+
+
+def _by(values: list[str]) -> str:
+    """'3% and 2%', or 'both 3%' when the rounded values agree."""
+    if len(values) == 2 and values[0] == values[1]:
+        return f"{values[0]}% each"
+    return names_and([f"{v}%" for v in values])
 
 
 def build(ctx: Context) -> Page:
@@ -96,19 +103,20 @@ def build(ctx: Context) -> Page:
             + names_and([f"`{k}` rounds last {num(rel(m4[k][0] - base, base), 0)}% longer"
                          for k in long2])
             + ", while " + names_and([f"`{k}`" for k in short]) + " shorten them by "
-            + names_and([f"{num(-rel(m4[k][0] - base, base), 0)}%" for k in short])
+            + _by([num(-rel(m4[k][0] - base, base), 0) for k in short])
             + f". Each extra player adds about {num(per_player, 1)} turns (official: "
             f"{num(o2['turns_mean'][0], 0)} at 2 players, {num(o10['turns_mean'][0], 0)} "
             "at 10).")
     if run:
         peak = max(run, key=lambda k: stats["motu", k]["turns_mean"][0])
         g4, gp = motu[4]["share_turns"][0], motu[peak]["share_turns"][0]
-        lead += (f" `motu` runs away from {run[0]} players on ("
+        lead += (f" From {run[0]} players on `motu` runs away ("
                  f"{num(stats['motu', peak]['turns_mean'][0], 0)} turns on average at "
-                 f"{peak}): each Power of Grayskull makes every other player draw 3, a "
+                 f"{peak} players): each Power of Grayskull makes every other player draw 3, a "
                  f"Grayskull is played on {num(100 * gp, 0)}% of turns at {peak} players "
                  f"against {num(100 * g4, 0)}% at 4, and hands outgrow what a player can "
-                 f"shed until all 112 cards are in hands ({num(100 * motu[peak]['deck_dry'][0], 0)}% "
+                 "shed until all 112 cards are in hands "
+                 f"({num(100 * motu[peak]['deck_dry'][0], 0)}% "
                  f"of rounds at {peak} players); with more players the deck runs dry "
                  "sooner, which caps the hands, so rounds shorten again.")
     page.heading("Answer")
@@ -158,8 +166,9 @@ def build(ctx: Context) -> Page:
     page.bullets(bullets)
     clean = [s for s in stats.values() if s["truncated"] == 0]
     page.para(f"Precision: {o4['games']:,} rounds per rule set at 4 players (and for "
-              f"`official` at every count), {min(s['games'] for s in stats.values()):,} "
-              "for the others. Every 95% interval of a mean length is within "
+              f"`official` at every count), {ctx.games(BASE_OTHER):,} for the others "
+              f"({ctx.games(BASE_RUNAWAY):,} for `motu` at 5 players and more, whose rounds "
+              "are 10-30 times longer). Every 95% interval of a mean length is within "
               f"±{num(max(half(s['turns_mean']) for s in clean))} turns and of a 99th "
               f"percentile within ±{num(max(half(s['turns_p99']) for s in clean), 0)} "
               "turns for runs without truncated rounds (the others have wider ones: see "

@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import numpy as np
 import pandas as pd
-from common import (PLAYER_COUNTS, Context, colour, describe, half, hist_panels, main,
-                    player_axis, rel)
+from common import (BASE_OTHER, BASE_RUNAWAY, PLAYER_COUNTS, Context, colour, describe,
+                    half, hist_panels, main, player_axis, rel)
 
 import matplotlib.pyplot as plt
 from unosim.report import Page, ci, num
@@ -137,7 +137,8 @@ def build(ctx: Context) -> Page:
     hw_tail = max(max(half(s["points_ge_100"]), half(s["points_ge_200"]))
                   for s in stats.values())
     prec = (f"Precision: {o4['games']:,} rounds per edition at 4 players (and for `official` "
-            f"at every count), {min(s['games'] for s in stats.values()):,} for the others. "
+            f"at every count), {ctx.games(BASE_OTHER):,} for the others "
+            f"({ctx.games(BASE_RUNAWAY):,} for `motu` at 5 players and more). "
             f"Every 95% interval of mean points is within ±{num(hw_mean)}, of a tail "
             f"probability within ±{num(hw_tail, 4)}")
     if have_matches:
@@ -194,7 +195,8 @@ def build(ctx: Context) -> Page:
         axes[3].set_ylabel("mean rounds per match to 500")
     axes[0].legend(fontsize=7)
     page.figure(fig, "points-by-players", "Mean points, tail probabilities and rounds per "
-                "match by player count and edition, with 95% intervals.")
+                "match by player count and edition, with 95% intervals (`portugal` plays "
+                "exactly `official`'s rounds with random players and hides its points).")
 
     # ---------------------------------------------------------------- tables
     page.heading("Points per round with 4 players")

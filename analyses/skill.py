@@ -113,17 +113,19 @@ def build(ctx: Context) -> Page:
     order_h = sorted(RULE_SETS, key=lambda r: sk(r, "heuristic")[0])
     m_r = 100 * off_r[0] / fair
     m_h = 100 * off_h[0] / fair
+    def rel_margin(r: str, opp: str) -> str:
+        return f"{num(100 * sk(r, opp)[0] / fair, 0, True)}%"
+
     lead = (f"Good play pays, and more under some rules than others: under official rules "
             f"the best known strategy wins {num(100 * skill['official', 'random'][0], 1)}% "
             f"of 4-player rounds against 3 random players, {num(m_r, 0)}% more than a fair "
             f"25%, and {num(100 * skill['official', 'heuristic'][0], 1)}% against 3 "
             f"heuristic players ({num(m_h, 0, True)}%). Against random players skill pays "
-            f"most under `{order_r[-1]}` ({num(100 * sk(order_r[-1], 'random')[0] / fair, 0, True)}%"
-            f" over a fair share) and least under `{order_r[0]}` "
-            f"({num(100 * sk(order_r[0], 'random')[0] / fair, 0, True)}%); against heuristic "
-            f"players most under `{order_h[-1]}` "
-            f"({num(100 * sk(order_h[-1], 'heuristic')[0] / fair, 0, True)}%) and least "
-            f"under `{order_h[0]}` ({num(100 * sk(order_h[0], 'heuristic')[0] / fair, 0, True)}%).")
+            f"most under `{order_r[-1]}` ({rel_margin(order_r[-1], 'random')} over a fair "
+            f"share) and least under `{order_r[0]}` ({rel_margin(order_r[0], 'random')}); "
+            f"against heuristic players most under `{order_h[-1]}` "
+            f"({rel_margin(order_h[-1], 'heuristic')}) and least under `{order_h[0]}` "
+            f"({rel_margin(order_h[0], 'heuristic')}).")
     page.lead(lead)
     fig, ax = plt.subplots(figsize=(10, 3.4))
     x = np.arange(len(RULE_SETS))

@@ -110,12 +110,15 @@ def build(ctx: Context) -> Page:
         lead += (f"; with {st} players {change(pc('official', 'stacking', 'mean_turns', st))}"
                  f" and {change(pc('official', 'progressive', 'mean_turns', st))}")
     cd_s = pc("official", "stacking", "mean_cards_drawn")
+    ps = pc("official", "stacking", "mean_points")
+    pp = pc("official", "progressive", "mean_points")
     lead += (f". The penalties are concentrated instead: someone faces 8 cards or more in "
              f"{num(100 * ge('stacking', 8)[0], 0)}% of rounds with `same` and "
              f"{num(100 * ge('progressive', 8)[0], 0)}% with `progressive` (never without "
-             f"stacking), cards drawn per round change by {num(cd_s, 1, True)}% and the "
-             f"winner's points by {num(pc('official', 'stacking', 'mean_points'), 1, True)}% "
-             f"and {num(pc('official', 'progressive', 'mean_points'), 1, True)}%.")
+             f"stacking), yet players draw {num(abs(cd_s), 1)}% {'fewer' if cd_s < 0 else 'more'} "
+             f"cards per round with `same` (a stacked card is played instead of drawing), "
+             f"and the winner's points change by {num(ps, 1, True)}% and "
+             f"{num(pp, 1, True)}%.")
     s0 = res["official", "progressive", 4, "random"].loc["seat0_win_rate"]
     if s0["hi"] < 0 or s0["lo"] > 0:
         lead += (f" Seat 0's win rate {'drops' if s0['hi'] < 0 else 'rises'} by "
@@ -155,6 +158,11 @@ def build(ctx: Context) -> Page:
                                      if len(by_n) == len(PLAYER_COUNTS) else
                                      (", ".join(map(str, by_n)) + " players" if by_n
                                       else "no player count")) + ".")
+    bullets.append("These are simple effects: stacking switched on in `official` and "
+                   "nothing else. The [house rules page](house-rules.md) also averages "
+                   "stacking over combinations with Seven-Zero, Jump-In, draw until "
+                   "playable and no Wild Draw Four restriction, which gives other sizes; "
+                   "the [editions page](editions.md) shows the same simple effects as here.")
     page.bullets(bullets)
     hw = {k: max(max(t.loc[k, "hi"] - t.loc[k, "diff"], t.loc[k, "diff"] - t.loc[k, "lo"])
                  for (a, b, n, st), t in res.items() if n == 4 and st == "random")
