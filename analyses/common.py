@@ -365,10 +365,22 @@ def symlog_percent(ax, lin: float = 10.0) -> None:
         return v * 1.35
     ax.set_xlim(pad(min(lo, 0.0), False), pad(max(hi, 0.0), True))
     lo, hi = ax.get_xlim()
-    ticks = [t for t in (-100, -50, -10, -5, 0, 5, 10, 50, 100) if lo <= t <= hi]
+    ticks = [t for t in (-100, -30, -10, -5, 0, 5, 10, 30, 100) if lo <= t <= hi]
     ax.xaxis.set_major_locator(FixedLocator(ticks))
     ax.xaxis.set_minor_locator(FixedLocator([]))
     ax.xaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:+g}" if v else "0"))
+
+
+def plain_log(ax, axis: str = "x", ticks=(20, 30, 40, 50, 60, 80, 100, 200, 300, 500,
+                                          1000, 2000, 5000)) -> None:
+    """A log-scale axis labelled with plain numbers (``50``, not ``5×10^1``)."""
+    from matplotlib.ticker import FixedLocator, NullLocator, ScalarFormatter
+
+    a = ax.xaxis if axis == "x" else ax.yaxis
+    lo, hi = ax.get_xlim() if axis == "x" else ax.get_ylim()
+    a.set_major_locator(FixedLocator([t for t in ticks if lo <= t <= hi]))
+    a.set_minor_locator(NullLocator())
+    a.set_major_formatter(ScalarFormatter())
 
 
 def forest(ax, labels: Sequence[str], est, lo, hi, colours: Sequence[str],

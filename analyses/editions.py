@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import numpy as np
 import pandas as pd
-from common import (Context, colour, describe, main, names_and, realistic, rel, symlog_percent,
-                    standard_games)
+from common import (Context, colour, describe, main, names_and, plain_log, realistic, rel,
+                    standard_games, symlog_percent)
 
 import matplotlib.pyplot as plt
 from unosim.compare import paired_metrics
@@ -96,9 +96,11 @@ def build(ctx: Context) -> Page:
                  + ("" if "portugal" not in same_as_official["random"] else
                     ", while random players, who never bluff or forget, play exactly "
                     "official's games under it")
-                 + f"; seat 0's win rate moves by {num(100 * s0['diff'], 2, True)} "
-                 f"percentage points [{num(100 * s0['lo'], 2, True)}, "
-                 f"{num(100 * s0['hi'], 2, True)}].")
+                 + (f"; seat 0's win rate moves by {num(100 * s0['diff'], 2, True)} "
+                    if _sep(s0) else "; seat 0's win rate does not change detectably ("
+                    f"{num(100 * s0['diff'], 2, True)} ")
+                 + f"percentage points [{num(100 * s0['lo'], 2, True)}, "
+                 f"{num(100 * s0['hi'], 2, True)}]" + ("" if _sep(s0) else ")") + ".")
     if real == "table":
         tl = {n: paired["table", n].loc["mean_turns"] for n in others}
         flip = [n for n in order if _sep(d_len[n]) and _sep(tl[n])
@@ -173,6 +175,8 @@ def build(ctx: Context) -> Page:
             ax.axvline(25, color="grey", lw=0.8, ls="--")
         if key == "turns_mean":
             ax.set_xscale("log")
+            ax.margins(x=0.1)
+            plain_log(ax, "x", (40, 50, 60, 80, 100))
             title += " (log scale)"
         ax.set_xlabel(title)
         ax.margins(x=0.1)

@@ -297,23 +297,26 @@ def build(ctx: Context) -> Page:
         part, cond = explain[ji]
         lead += (f" Jump-In shortens rounds by {p(-sr[ji]['turns'][0])[1:]} alone but by "
                  f"{p(-main_t[ji])[1:]} on average, because it cuts the long rounds of "
-                 f"{PLAIN.get(part, _label(part))} most ({num(cond[_value(part[1])], 1, True)} turns "
-                 f"with it, {num(cond[_value(dict(FACTORS)[part[0]][0])], 1, True)} "
+                 f"{PLAIN.get(part, _label(part))} most "
+                 f"({num(cond[_value(part[1])], 1, True)} turns with it, {num(cond[_value(dict(FACTORS)[part[0]][0])], 1, True)} "
                  "without).")
     if sz in sr and sr[sz]["seat0"][2] < 0:
         part, cond = explain[sz]
         s0m = mains.loc[SWITCHES.index(sz)]
-        lead += (f" Seven-Zero barely moves length ({num(sr[sz]['turns'][0], 2, True)} "
-                 f"turns alone, {num(main_t[sz], 2, True)} on average: it adds "
+        tz = simple["table"].get(sz) if "table" in simple else None
+        lead += (f" With random players Seven-Zero barely moves length "
+                 f"({num(sr[sz]['turns'][0], 2, True)} turns alone, "
+                 f"{num(main_t[sz], 2, True)} on average: "
                  f"{num(cond[_value(part[1])], 2, True)} with "
-                 f"{PLAIN.get(part, _label(part))} and "
-                 f"{num(cond[_value(dict(FACTORS)[part[0]][0])], 2, True)} without) but "
-                 f"takes seat 0's win rate down by "
+                 f"{PLAIN.get(part, _label(part))}, "
+                 f"{num(cond[_value(dict(FACTORS)[part[0]][0])], 2, True)} without)"
+                 + (f", with table players it makes rounds "
+                    f"{num(rel(tz['turns'][0], tz['base_turns']), 0)}% longer" if tz is not None and tz["turns"][1] > 0 else "")
+                 + f"; it takes seat 0's win rate down by "
                  f"{num(-100 * sr[sz]['seat0'][0], 2)} percentage points alone "
                  f"({num(-100 * s0m['seat0_effect'], 2)} on average)"
-                 + (", for random and table players alike" if "table" in simple and sz in
-                    simple["table"] and simple["table"][sz]["seat0"][2] < 0 else "")
-                 + ".")
+                 + (", for random and table players alike" if tz is not None
+                    and tz["seat0"][2] < 0 else "") + ".")
     page.heading("Answer")
     page.lead(lead)
     _main_figure(page, strats, tables, simple, base_t)

@@ -14,7 +14,8 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 from common import (BASE_OTHER, BASE_RUNAWAY, PLAYER_COUNTS, Context, colour, describe,
-                    half, hist_panels, leaders, main, names_and, player_axis, rel)
+                    half, hist_panels, leaders, main, names_and, plain_log, player_axis,
+                    rel)
 
 import matplotlib.pyplot as plt
 from unosim.cards import GRAYSKULL
@@ -97,9 +98,8 @@ def build(ctx: Context) -> Page:
     per_player = (o10["turns_mean"][0] - o2["turns_mean"][0]) / 8
     run = [n for n in PLAYER_COUNTS
            if stats["motu", n]["turns_mean"][0] > 3 * stats["official", n]["turns_mean"][0]]
-    lead = (f"An official round with 4 players lasts about {num(base, 0)} turns (half of "
-            f"them end by turn {num(o4['turns_median'][0], 0)}, one in ten goes past "
-            f"{num(o4['turns_p90'][0], 0)}); "
+    lead = (f"An official round with 4 players lasts about {num(base, 0)} turns (one in "
+            f"ten goes past {num(o4['turns_p90'][0], 0)}); "
             + names_and([f"`{k}` rounds last {num(rel(m4[k][0] - base, base), 0)}% longer"
                          for k in long2])
             + ", while " + names_and([f"`{k}`" for k in short]) + " shorten them by "
@@ -112,13 +112,11 @@ def build(ctx: Context) -> Page:
         g4, gp = motu[4]["share_turns"][0], motu[peak]["share_turns"][0]
         lead += (f" From {run[0]} players on `motu` runs away ("
                  f"{num(stats['motu', peak]['turns_mean'][0], 0)} turns on average at "
-                 f"{peak} players): each Power of Grayskull makes every other player draw 3, a "
-                 f"Grayskull is played on {num(100 * gp, 0)}% of turns at {peak} players "
-                 f"against {num(100 * g4, 0)}% at 4, and hands outgrow what a player can "
-                 "shed until all 112 cards are in hands "
-                 f"({num(100 * motu[peak]['deck_dry'][0], 0)}% "
-                 f"of rounds at {peak} players); with more players the deck runs dry "
-                 "sooner, which caps the hands, so rounds shorten again.")
+                 f"{peak} players): each Power of Grayskull makes every other player draw 3, "
+                 f"one is played on {num(100 * gp, 0)}% of turns at {peak} players (against "
+                 f"{num(100 * g4, 0)}% at 4), more than a hand can shed, until all 112 cards "
+                 f"are in hands ({num(100 * motu[peak]['deck_dry'][0], 0)}% of rounds); "
+                 "with more players the deck runs dry sooner and rounds shorten again.")
     page.heading("Answer")
     page.lead(lead)
     hmax = float(np.quantile(at4[longest[0]], 0.97))
@@ -185,6 +183,7 @@ def build(ctx: Context) -> Page:
                         marker="o", ms=3, lw=1, capsize=2, color=colour(name), label=name)
         player_axis(ax)
         ax.set_yscale("log")
+        plain_log(ax, "y")
         ax.set_ylabel(f"{title} (turns, log scale)")
     axes[0].legend(fontsize=7, ncol=2)
     page.figure(fig, "by-players", "Mean and 99th percentile of turns per round by player "
@@ -209,6 +208,7 @@ def build(ctx: Context) -> Page:
                          marker="o", ms=4, capsize=2, color=colour(name), label=name)
     player_axis(axes[2])
     axes[2].set_yscale("log")
+    plain_log(axes[2], "y")
     axes[2].set_ylabel("mean turns per round (log scale)")
     axes[2].legend(fontsize=7)
     page.figure(fig, "motu-grayskull", f"Why `motu` runs away: share of turns that play a "

@@ -279,11 +279,11 @@ class Page:
                             "</tbody></table>")
             elif b.kind == "figure":
                 data = base64.b64encode(Path(d["path"]).read_bytes()).decode("ascii")
-                cap = html.escape(d["caption"])
+                alt = html.escape(d["caption"].replace("`", ""))
                 cls = ' class="main"' if d.get("main") else ""
-                body.append(f'<figure{cls}><img alt="{cap}" '
+                body.append(f'<figure{cls}><img alt="{alt}" '
                             f'src="data:image/svg+xml;base64,{data}">'
-                            f"<figcaption>{cap}</figcaption></figure>")
+                            f"<figcaption>{_inline_html(d['caption'])}</figcaption></figure>")
         return _html_document(self.title, "\n".join(body))
 
     def write(self) -> tuple[Path, Path]:
@@ -313,7 +313,7 @@ td.r,th.r{text-align:right}td.c,th.c{text-align:center}
 code{background:#f3f3f3;padding:0 .2rem;border-radius:3px}
 pre{background:#f6f6f6;padding:.6rem;overflow-x:auto}
 figure{margin:1.5rem 0}img{max-width:100%}figcaption{font-style:italic;color:#555}
-p.lead{font-size:1.1rem}figure.main{margin:.8rem 0}figure.main img{max-height:27rem}
+p.lead{font-size:1.1rem}figure.main{margin:.8rem 0}figure.main img{max-height:25rem}
 .thumb{float:right;margin:0 0 .5rem 1rem;width:20rem;border:1px solid #ddd}
 h2{clear:both}
 """
