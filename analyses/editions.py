@@ -97,10 +97,8 @@ def build(ctx: Context) -> Page:
                     ", while random players, who never bluff or forget, play exactly "
                     "official's games under it")
                  + (f"; seat 0's win rate moves by {num(100 * s0['diff'], 2, True)} "
-                    if _sep(s0) else "; seat 0's win rate does not change detectably ("
-                    f"{num(100 * s0['diff'], 2, True)} ")
-                 + f"percentage points [{num(100 * s0['lo'], 2, True)}, "
-                 f"{num(100 * s0['hi'], 2, True)}]" + ("" if _sep(s0) else ")") + ".")
+                    f"percentage points [{num(100 * s0['lo'], 2, True)}, "
+                    f"{num(100 * s0['hi'], 2, True)}]" if _sep(s0) else "") + ".")
     if real == "table":
         tl = {n: paired["table", n].loc["mean_turns"] for n in others}
         flip = [n for n in order if _sep(d_len[n]) and _sep(tl[n])
