@@ -18,7 +18,7 @@ REPORT_DEPS := analyses/common.py unosim/report.py unosim/compare.py unosim/stat
                $(wildcard unosim/kernel/*.py)
 SCALE_STAMP := results/reports/.scale
 
-.PHONY: help install test test-all bench demo lint clean reports FORCE
+.PHONY: help install test test-all bench demo lint clean reports check-pages FORCE
 
 help:  ## list the targets
 	@grep -E '^[a-zA-Z_%-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{sub("%", "NAME", $$1); printf "  make %-12s %s\n", $$1, $$2}'
@@ -52,6 +52,12 @@ clean:  ## remove the venv, numba caches and results
 
 reports: $(PAGES)  ## build every report page and the index in reports/ (SCALE=10: ten times the games)
 	$(BIN)/python analyses/build_reports.py --index
+
+CHROMIUM ?= /usr/bin/chromium
+
+check-pages: $(STAMP)  ## render every HTML page of reports/ and a sample `unosim report` page in headless Chromium (installed if missing): fails on an image that does not load or a page error; first-screen screenshots in results/screens/
+	@test -x $(CHROMIUM) || { apt-get update && apt-get install -y chromium; }
+	$(BIN)/python tools/check_pages.py --sample --chromium $(CHROMIUM)
 
 report-%: reports/%.md  ## build one page: make report-seats (length, points, stacking, house-rules, editions, skill)
 	@:

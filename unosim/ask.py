@@ -213,18 +213,21 @@ def build_page(q: Question, out: Path, rules: list[RuleSet] | None = None,
                 "how many points, how many cards are drawn, how large penalties grow?")
     page = Page(PAGE_NAME, title, question, out)
 
-    # -- the answer: one sentence per finding, the changes first -------------------
-    ordered = {n: sorted(fs[n], key=lambda f: (others.index(f.rules), not f.detectable))
-               for n in counts}
-    page.heading("Answer")
-    for n in counts:
-        if len(counts) > 1:
-            page.para(f"**With {n} players** ({g:,} rounds per rule set):")
-        page.bullets(f.text for f in ordered[n])
-    changed = [f for f in ordered[main] if f.detectable and f.metric == "turns"]
-    page.headline = " ".join(f.text for f in changed) or ordered[main][0].text
+    # -- the answer: one sentence per finding. First the round lengths at the main
+    # count, then the main figure, then the other metrics (changes first), then the
+    # other counts; the table of differences lists them in the same order.
+    def key(f):
+        return (f.metric != "turns", others.index(f.rules), not f.detectable)
 
-    # -- main figure: every change against the baseline ---------------------------
+    ordered = {n: sorted(fs[n], key=key) for n in counts}
+    lead = [f for f in ordered[main] if f.metric == "turns"]
+    page.heading("Answer")
+    if len(counts) > 1:
+        page.para(f"**With {main} players** ({g:,} rounds per rule set):")
+    page.bullets(f.text for f in lead)
+    page.headline = " ".join(f.text for f in lead)
+
+    # the main figure: every change against the baseline
     rows = [{"group": FINDING_METRICS[f.metric].label, "name": f.rules,
              "est": 100 * f.rel, "lo": 100 * f.rel_lo, "hi": 100 * f.rel_hi}
             for f in fs[main] if math.isfinite(f.rel)]
@@ -235,6 +238,12 @@ def build_page(q: Question, out: Path, rules: list[RuleSet] | None = None,
                 "changes", f"What each rule set changes against `{base}` ({main} players, "
                 "same games): the relative difference of each mean, with its 95% interval "
                 "(delta method on the paired rounds). 0 = no change.")
+    page.bullets(f.text for f in ordered[main][len(lead):])
+    for n in counts:
+        if n != main:
+            page.para(f"**With {n} players** ({g:,} rounds per rule set):")
+            page.bullets(f.text for f in ordered[n])
+    order = [f for n in [main, *(c for c in counts if c != main)] for f in ordered[n]]
     half = {k: max(max(f.diff - f.lo, f.hi - f.diff) for f in fs[main] if f.metric == k)
             for k in ("turns", "seat0", "points")}
     page.para(f"**Precision.** {g:,} rounds per rule set and player count, played on the "
@@ -280,13 +289,13 @@ def build_page(q: Question, out: Path, rules: list[RuleSet] | None = None,
     # -- tables ----------------------------------------------------------------------
     page.heading("Tables")
     page.heading("Differences from the baseline", 3)
-    page.table(findings_table([f for n in counts for f in ordered[n]]))
+    page.table(findings_table(order))
     page.para("Difference: rule set minus baseline on the same games, with its 95% interval "
               "(Student t on the per-round differences; Newcombe's paired interval for seat "
               "0's win rate, in percentage points, pp). Relative: the ratio of the means "
               "minus 1, delta-method interval. Truncated rounds, if any, count with their "
               "turns (max_turns) and 0 points.")
-    page.data(findings_data([f for n in counts for f in ordered[n]]), "differences",
+    page.data(findings_data(order), "differences",
               "This table at full precision")
     page.heading("Each rule set", 3)
     page.table(shown)

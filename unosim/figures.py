@@ -143,7 +143,7 @@ def forest(rows: pd.DataFrame, xlabel: str = "change against the baseline (%)",
     groups = list(dict.fromkeys(rows["group"]))
     names = list(dict.fromkeys(rows["name"]))
     col = colours(names)
-    fig, ax = plt.subplots(figsize=(7.5, 1.0 + 0.28 * (len(rows) + len(groups))))
+    fig, ax = plt.subplots(figsize=(7.5, 0.9 + 0.21 * (len(rows) + len(groups))))
     y, ticks, labels = 0.0, [], []
     for gname in groups:
         g = rows[rows["group"] == gname]

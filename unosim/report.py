@@ -251,10 +251,10 @@ class Page:
                             "</tbody></table>")
             elif b.kind == "figure":
                 data = base64.b64encode(Path(d["path"]).read_bytes()).decode("ascii")
-                cap = html.escape(d["caption"])
-                body.append(f'<figure><img alt="{cap}" '
+                alt = html.escape(_CODE.sub(r"\1", d["caption"]))
+                body.append(f'<figure><img alt="{alt}" '
                             f'src="data:image/svg+xml;base64,{data}">'
-                            f"<figcaption>{cap}</figcaption></figure>")
+                            f"<figcaption>{_inline_html(d['caption'])}</figcaption></figure>")
         return _html_document(self.title, "\n".join(body))
 
     def write(self) -> tuple[Path, Path]:
