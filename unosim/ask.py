@@ -254,6 +254,13 @@ def build_page(q: Question, out: Path, rules: list[RuleSet] | None = None,
               "when its interval excludes 0. `--games` sets the rounds (the intervals "
               "shrink as 1/√games).")
 
+    other_deck = [rs.name for rs in rules[1:] if rs.deck != rules[0].deck]
+    if other_deck:
+        page.para(f"{', '.join(f'`{n}`' for n in other_deck)} "
+                  f"{'uses' if len(other_deck) == 1 else 'use'} another deck than `{base}`: "
+                  "the same seeds deal other cards, so those rounds are paired by seed only "
+                  "and their intervals are wider than with a common deck.")
+
     # -- figures ---------------------------------------------------------------------
     page.heading("Figures")
     fm = dict(zip(names, frames[main]))
