@@ -44,7 +44,7 @@ demo: $(STAMP)  ## simulate GAMES official 4-player rounds and print the summary
 	$(BIN)/unosim simulate --rules official --players 4 --games $(GAMES) --seed $(SEED) --out results/official.parquet
 
 lint: $(STAMP)  ## ruff (pyflakes rules)
-	$(BIN)/pip install --quiet ruff && $(BIN)/ruff check --select F unosim tests benchmarks analyses
+	$(BIN)/pip install --quiet ruff && $(BIN)/ruff check --select F unosim tests benchmarks analyses tools
 
 clean:  ## remove the venv, numba caches and results
 	rm -rf $(VENV) results .pytest_cache
