@@ -384,8 +384,12 @@ def write_report(q: Question, out: Path, force: bool = False, threads: int | Non
     rules = prepare(q)
     out = Path(out)
     check_out(out, force)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.tmp-", dir=out.parent))
+    try:
+        out.parent.mkdir(parents=True, exist_ok=True)
+        tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.tmp-", dir=out.parent))
+    except OSError as e:
+        raise ValueError(f"--out {out}: cannot write in {out.parent}: "
+                         f"{e.strerror or e}") from None
     mask = os.umask(0)
     os.umask(mask)
     os.chmod(tmp, 0o777 & ~mask)  # mkdtemp makes it private; the folder is for reading
