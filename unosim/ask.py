@@ -130,13 +130,12 @@ def _summary(frames: dict, names: list[str], counts: list[int]) -> tuple[pd.Data
     for n in counts:
         for name, df in zip(names, frames[n]):
             turns = df["turns"].to_numpy(np.float64)
-            s0 = (df["winner"].to_numpy() == 0).astype(np.float64)
-            m = {"turns": mean_ci(turns), "seat0": mean_ci(s0),
+            wr = win_rates(df["winner"].to_numpy(), n)  # seat 0: Wilson interval
+            m = {"turns": mean_ci(turns),
+                 "seat0": tuple(float(wr.loc[0, c]) for c in ("rate", "lo", "hi")),
                  "points": mean_ci(df["points"].to_numpy(np.float64)),
                  "cards_drawn": mean_ci(df["cards_drawn"].to_numpy(np.float64)),
                  "max_stack": mean_ci(df["max_stack"].to_numpy(np.float64))}
-            wr = win_rates(df["winner"].to_numpy(), n)
-            m["seat0"] = tuple(float(wr.loc[0, c]) for c in ("rate", "lo", "hi"))
             med = quantile_ci(turns, 0.5)
             trunc = int(df["truncated"].sum())
             shown.append({"players": str(n), "rule set": f"`{name}`",
