@@ -7,7 +7,8 @@ report`` page (into ``results/check-pages/``) and checks it. Each page is opened
 1280x800 from its file (no server); the check fails if the page throws a JavaScript
 error, logs an error, requests anything from the network, or shows an image that does
 not load (decode fails or has no size). A screenshot of the first screen (what a reader
-sees before scrolling) goes to ``<screens>/<page>.png``.
+sees before scrolling) goes to ``<screens>/<page>.png`` (for ``DIR/report.html``, a
+``unosim report`` page: ``<screens>/DIR.png``).
 
 Chromium is driven through the DevTools protocol over a pipe
 (``--remote-debugging-pipe``: JSON messages separated by NUL bytes on file
@@ -216,7 +217,8 @@ def main() -> int:
     try:
         br.call("Target.setDiscoverTargets", {"discover": False})
         for page in pages:
-            stem = page.stem if page.parent.name == "reports" else page.parent.name
+            # a `unosim report` page is named by its folder (DIR/report.html)
+            stem = page.parent.name if page.name == "report.html" else page.stem
             try:
                 problems = check_page(br, page, a.screens / f"{stem}.png")
             except (TimeoutError, RuntimeError, KeyError) as e:
