@@ -54,10 +54,11 @@ reports: $(PAGES)  ## build every report page and the index in reports/ (SCALE=1
 	$(BIN)/python analyses/build_reports.py --index
 
 CHROMIUM ?= /usr/bin/chromium
+CHECK_FLAGS ?=  # e.g. --first-screen-figure: also fail a page whose first screen has no figure
 
 check-pages: $(STAMP)  ## render every HTML page of reports/ and a sample `unosim report` page in headless Chromium (installed if missing): fails on an image that does not load or a page error; first-screen screenshots in results/screens/
 	@test -x $(CHROMIUM) || { apt-get update && apt-get install -y chromium; }
-	$(BIN)/python tools/check_pages.py --sample --chromium $(CHROMIUM)
+	$(BIN)/python tools/check_pages.py --sample --chromium $(CHROMIUM) $(CHECK_FLAGS)
 
 report-%: reports/%.md  ## build one page: make report-seats (length, points, stacking, house-rules, editions, skill)
 	@:

@@ -1,6 +1,7 @@
 """Render HTML pages in headless Chromium and check them: `make check-pages`.
 
-Usage: python tools/check_pages.py [PAGE.html ...] [--sample] [--screens results/screens]
+Usage: python tools/check_pages.py [PAGE.html ...] [--sample] [--first-screen-figure]
+                                   [--screens results/screens]
 
 Default pages: every ``reports/*.html``; ``--sample`` also builds a small ``unosim
 report`` page (into ``results/check-pages/``) and checks it. Each page is opened at
@@ -133,8 +134,10 @@ class Browser:
         shutil.rmtree(self.profile, ignore_errors=True)
 
 
-def check_page(br: Browser, page: Path, screen: Path) -> list[str]:
-    """Open ``page``, return its problems (empty: fine), save the first screen."""
+def check_page(br: Browser, page: Path, screen: Path, first_figure: bool = False
+               ) -> list[str]:
+    """Open ``page``, return its problems (empty: fine), save the first screen; with
+    ``first_figure``, a first screen without an image is a problem too."""
     target = br.call("Target.createTarget", {"url": "about:blank"})["targetId"]
     sid = br.call("Target.attachToTarget", {"targetId": target, "flatten": True})["sessionId"]
     for domain in ("Page", "Runtime", "Log", "Network"):
@@ -156,6 +159,8 @@ def check_page(br: Browser, page: Path, screen: Path) -> list[str]:
             problems.append(f"image does not load: {alt!r}")
     first = br.call("Runtime.evaluate", {"expression": FIRST_SCREEN_JS,
                                          "returnByValue": True}, session=sid)["result"]["value"]
+    if first_figure and first["images"] == 0:
+        problems.append("no figure on the first screen")
     shot = br.call("Page.captureScreenshot", {"format": "png"}, session=sid, timeout=60)
     screen.parent.mkdir(parents=True, exist_ok=True)
     screen.write_bytes(base64.b64decode(shot["data"]))
@@ -200,6 +205,8 @@ def main() -> int:
     ap.add_argument("--sample", action="store_true",
                     help="also build and check a small `unosim report` page")
     ap.add_argument("--screens", type=Path, default=ROOT / "results" / "screens")
+    ap.add_argument("--first-screen-figure", action="store_true",
+                    help="also fail a page whose first screen shows no image")
     ap.add_argument("--chromium", default=shutil.which("chromium") or "/usr/bin/chromium")
     a = ap.parse_args()
     pages = list(a.pages) or sorted((ROOT / "reports").glob("*.html"))
@@ -220,7 +227,8 @@ def main() -> int:
             # a `unosim report` page is named by its folder (DIR/report.html)
             stem = page.parent.name if page.name == "report.html" else page.stem
             try:
-                problems = check_page(br, page, a.screens / f"{stem}.png")
+                problems = check_page(br, page, a.screens / f"{stem}.png",
+                                      a.first_screen_figure)
             except (TimeoutError, RuntimeError, KeyError) as e:
                 problems = [f"could not render: {e}"]
             if problems:
