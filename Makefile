@@ -13,6 +13,7 @@ ANALYSES    := seats length points stacking house-rules editions skill
 PAGES       := $(ANALYSES:%=reports/%.md)
 # what a page's numbers depend on (the simulation code and the report code)
 REPORT_DEPS := analyses/common.py unosim/report.py unosim/compare.py unosim/stats.py \
+               unosim/figures.py unosim/palette.py unosim/findings.py \
                unosim/cards.py unosim/strategies.py unosim/rules.py unosim/simulate.py \
                unosim/results.py unosim/match.py unosim/tournament.py unosim/tune.py \
                $(wildcard unosim/kernel/*.py)
