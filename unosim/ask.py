@@ -130,13 +130,12 @@ def _summary(frames: dict, names: list[str], counts: list[int]) -> tuple[pd.Data
     for n in counts:
         for name, df in zip(names, frames[n]):
             turns = df["turns"].to_numpy(np.float64)
-            s0 = (df["winner"].to_numpy() == 0).astype(np.float64)
-            m = {"turns": mean_ci(turns), "seat0": mean_ci(s0),
+            wr = win_rates(df["winner"].to_numpy(), n)  # seat 0: Wilson interval
+            m = {"turns": mean_ci(turns),
+                 "seat0": tuple(float(wr.loc[0, c]) for c in ("rate", "lo", "hi")),
                  "points": mean_ci(df["points"].to_numpy(np.float64)),
                  "cards_drawn": mean_ci(df["cards_drawn"].to_numpy(np.float64)),
                  "max_stack": mean_ci(df["max_stack"].to_numpy(np.float64))}
-            wr = win_rates(df["winner"].to_numpy(), n)
-            m["seat0"] = tuple(float(wr.loc[0, c]) for c in ("rate", "lo", "hi"))
             med = quantile_ci(turns, 0.5)
             trunc = int(df["truncated"].sum())
             shown.append({"players": str(n), "rule set": f"`{name}`",
@@ -213,18 +212,21 @@ def build_page(q: Question, out: Path, rules: list[RuleSet] | None = None,
                 "how many points, how many cards are drawn, how large penalties grow?")
     page = Page(PAGE_NAME, title, question, out)
 
-    # -- the answer: one sentence per finding, the changes first -------------------
-    ordered = {n: sorted(fs[n], key=lambda f: (others.index(f.rules), not f.detectable))
-               for n in counts}
-    page.heading("Answer")
-    for n in counts:
-        if len(counts) > 1:
-            page.para(f"**With {n} players** ({g:,} rounds per rule set):")
-        page.bullets(f.text for f in ordered[n])
-    changed = [f for f in ordered[main] if f.detectable and f.metric == "turns"]
-    page.headline = " ".join(f.text for f in changed) or ordered[main][0].text
+    # -- the answer: one sentence per finding. First the round lengths at the main
+    # count, then the main figure, then the other metrics (changes first), then the
+    # other counts; the table of differences lists them in the same order.
+    def key(f):
+        return (f.metric != "turns", others.index(f.rules), not f.detectable)
 
-    # -- main figure: every change against the baseline ---------------------------
+    ordered = {n: sorted(fs[n], key=key) for n in counts}
+    lead = [f for f in ordered[main] if f.metric == "turns"]
+    page.heading("Answer")
+    if len(counts) > 1:
+        page.para(f"**With {main} players** ({g:,} rounds per rule set):")
+    page.bullets(f.text for f in lead)
+    page.headline = " ".join(f.text for f in lead)
+
+    # the main figure: every change against the baseline
     rows = [{"group": FINDING_METRICS[f.metric].label, "name": f.rules,
              "est": 100 * f.rel, "lo": 100 * f.rel_lo, "hi": 100 * f.rel_hi}
             for f in fs[main] if math.isfinite(f.rel)]
@@ -235,6 +237,12 @@ def build_page(q: Question, out: Path, rules: list[RuleSet] | None = None,
                 "changes", f"What each rule set changes against `{base}` ({main} players, "
                 "same games): the relative difference of each mean, with its 95% interval "
                 "(delta method on the paired rounds). 0 = no change.")
+    page.bullets(f.text for f in ordered[main][len(lead):])
+    for n in counts:
+        if n != main:
+            page.para(f"**With {n} players** ({g:,} rounds per rule set):")
+            page.bullets(f.text for f in ordered[n])
+    order = [f for n in [main, *(c for c in counts if c != main)] for f in ordered[n]]
     half = {k: max(max(f.diff - f.lo, f.hi - f.diff) for f in fs[main] if f.metric == k)
             for k in ("turns", "seat0", "points")}
     page.para(f"**Precision.** {g:,} rounds per rule set and player count, played on the "
@@ -244,6 +252,13 @@ def build_page(q: Question, out: Path, rules: list[RuleSet] | None = None,
               f"±{num(half['points'], 2)} points; a difference is called a change only "
               "when its interval excludes 0. `--games` sets the rounds (the intervals "
               "shrink as 1/√games).")
+
+    other_deck = [rs.name for rs in rules[1:] if rs.deck != rules[0].deck]
+    if other_deck:
+        page.para(f"{', '.join(f'`{n}`' for n in other_deck)} "
+                  f"{'uses' if len(other_deck) == 1 else 'use'} another deck than `{base}`: "
+                  "the same seeds deal other cards, so those rounds are paired by seed only "
+                  "and their intervals are wider than with a common deck.")
 
     # -- figures ---------------------------------------------------------------------
     page.heading("Figures")
@@ -280,13 +295,13 @@ def build_page(q: Question, out: Path, rules: list[RuleSet] | None = None,
     # -- tables ----------------------------------------------------------------------
     page.heading("Tables")
     page.heading("Differences from the baseline", 3)
-    page.table(findings_table([f for n in counts for f in ordered[n]]))
+    page.table(findings_table(order))
     page.para("Difference: rule set minus baseline on the same games, with its 95% interval "
               "(Student t on the per-round differences; Newcombe's paired interval for seat "
               "0's win rate, in percentage points, pp). Relative: the ratio of the means "
               "minus 1, delta-method interval. Truncated rounds, if any, count with their "
               "turns (max_turns) and 0 points.")
-    page.data(findings_data([f for n in counts for f in ordered[n]]), "differences",
+    page.data(findings_data(order), "differences",
               "This table at full precision")
     page.heading("Each rule set", 3)
     page.table(shown)
@@ -368,8 +383,12 @@ def write_report(q: Question, out: Path, force: bool = False, threads: int | Non
     rules = prepare(q)
     out = Path(out)
     check_out(out, force)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.tmp-", dir=out.parent))
+    try:
+        out.parent.mkdir(parents=True, exist_ok=True)
+        tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.tmp-", dir=out.parent))
+    except OSError as e:
+        raise ValueError(f"--out {out}: cannot write in {out.parent}: "
+                         f"{e.strerror or e}") from None
     mask = os.umask(0)
     os.umask(mask)
     os.chmod(tmp, 0o777 & ~mask)  # mkdtemp makes it private; the folder is for reading

@@ -319,8 +319,11 @@ def report(
     total = q.n_games * len(q.rules) * len(q.players)
     command = "unosim report " + " ".join(shlex.quote(a) for a in sys.argv[2:]) \
         if len(sys.argv) > 2 and sys.argv[1] == "report" else None
-    with pg.progress_bar(total, 0, pg.wanted(total, no_progress)) as advance:
-        page = write_report(q, out, force, threads, advance, command)
+    try:
+        with pg.progress_bar(total, 0, pg.wanted(total, no_progress)) as advance:
+            page = write_report(q, out, force, threads, advance, command)
+    except ValueError as e:
+        fail(str(e))
     typer.echo(f"unosim report: {len(q.rules)} rule sets x {len(q.players)} player "
                f"count{'s' if len(q.players) > 1 else ''}, {q.n_games:,} rounds each, "
                f"seed {seed}, {time.perf_counter() - t0:.1f} s")

@@ -143,7 +143,7 @@ def forest(rows: pd.DataFrame, xlabel: str = "change against the baseline (%)",
     groups = list(dict.fromkeys(rows["group"]))
     names = list(dict.fromkeys(rows["name"]))
     col = colours(names)
-    fig, ax = plt.subplots(figsize=(7.5, 1.0 + 0.28 * (len(rows) + len(groups))))
+    fig, ax = plt.subplots(figsize=(7.5, 0.9 + 0.21 * (len(rows) + len(groups))))
     y, ticks, labels = 0.0, [], []
     for gname in groups:
         g = rows[rows["group"] == gname]
@@ -182,8 +182,13 @@ def by_players(rows: pd.DataFrame, panels: Sequence[tuple[str, str]], title: str
     counts = sorted(set(int(p) for p in rows["players"]))
     k = len(names)
     step = 0.12 if len(counts) > 1 else 0.1
-    fig, axes = plt.subplots(1, len(panels), figsize=(3.6 * len(panels), 3.4), squeeze=False)
-    for ax, (metric, ylabel) in zip(axes[0], panels):
+    ncols = min(3, len(panels))
+    nrows = -(-len(panels) // ncols)
+    fig, axes = plt.subplots(nrows, ncols, figsize=(3.4 * ncols, 3.0 * nrows),
+                             squeeze=False)
+    for ax in axes.flat[len(panels):]:
+        ax.set_visible(False)
+    for ax, (metric, ylabel) in zip(axes.flat, panels):
         sub = rows[rows["metric"] == metric]
         for i, name in enumerate(names):
             t = sub[sub["name"] == name].sort_values("players")
@@ -196,7 +201,13 @@ def by_players(rows: pd.DataFrame, panels: Sequence[tuple[str, str]], title: str
         ax.set_xlabel("players (simulated counts only)")
         ax.set_ylabel(ylabel)
         ax.margins(x=0.1)
-    axes[0, 0].legend(fontsize=8)
+    handles, labels = axes[0, 0].get_legend_handles_labels()
+    if len(panels) < nrows * ncols:  # the legend in the empty panel
+        axes.flat[len(panels)].set_visible(True)
+        axes.flat[len(panels)].axis("off")
+        axes.flat[len(panels)].legend(handles, labels, loc="center", title="rule set")
+    else:
+        axes[0, 0].legend(fontsize=8)
     if title:
         fig.suptitle(title)
     return fig

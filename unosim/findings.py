@@ -123,6 +123,8 @@ def _format(f: Finding, m: Metric) -> dict[str, str]:
     scale = 100.0 if m.rate else 1.0
     half = max(f.diff - f.lo, f.hi - f.diff)
     d = 1 if f.identical else _digits(half, scale)
+    while d < 3 and any(x != 0 and round(x * scale, d) == 0 for x in (f.lo, f.hi)):
+        d += 1  # a bound is not 0: show it is not
     dv = max(d, 1)
     out = {"value": num(f.value * scale, dv), "base_value": num(f.base_value * scale, dv),
            "diff": num(f.diff * scale, d, sign=True), "lo": num(f.lo * scale, d, sign=True),

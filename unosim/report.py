@@ -279,7 +279,7 @@ class Page:
                             "</tbody></table>")
             elif b.kind == "figure":
                 data = base64.b64encode(Path(d["path"]).read_bytes()).decode("ascii")
-                alt = html.escape(d["caption"].replace("`", ""))
+                alt = html.escape(_CODE.sub(r"\1", d["caption"]))
                 cls = ' class="main"' if d.get("main") else ""
                 body.append(f'<figure{cls}><img alt="{alt}" '
                             f'src="data:image/svg+xml;base64,{data}">'
