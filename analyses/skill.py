@@ -218,17 +218,23 @@ def build(ctx: Context) -> Page:
     page.figure(fig, "strategies", "Win rate of every candidate against 3 random and 3 "
                 "heuristic players under each rule set (selection deals, 95% intervals; "
                 "dashed: a fair 25%).")
-    fig, ax = plt.subplots(figsize=(5, 3))
+    fig, ax = plt.subplots(figsize=(6, 3.2))
     for o in OPPONENTS:
         hist = t[o]["history"]
-        ax.plot(np.array(hist["iteration"]) + 1, hist["elite"], marker="o", ms=3,
-                label=f"vs {o}: elite mean")
-        ax.plot(np.array(hist["iteration"]) + 1, hist["mean"], ls="--", label=f"vs {o}: mean")
+        it = np.array(hist["iteration"]) + 1
+        for key, ls, what in (("elite", "-", "elite mean"), ("mean", "--", "mean")):
+            v = 100 * np.array(hist[key])
+            # one candidate's measurement noise: 95% half-width of a rate on 4 x deals
+            hw = 100 * 1.96 * np.sqrt(np.array(hist[key]) * (1 - np.array(hist[key]))
+                                      / (PLAYERS * np.array(hist["deals"])))
+            ax.errorbar(it, v, yerr=hw, marker="o", ms=3, capsize=2, ls=ls,
+                        color=colour(o), label=f"vs {o}: {what}")
     ax.set_xlabel("iteration of the cross-entropy search")
-    ax.set_ylabel("win rate (tuning deals)")
+    ax.set_ylabel("win rate on the tuning deals (%)")
     ax.legend(fontsize=7)
     page.figure(fig, "tuning", "Cross-entropy tuning of the weighted player under official "
-                "rules: mean and elite win rate of each iteration's candidates.")
+                "rules: mean and elite win rate of each iteration's candidates; bars: one "
+                "candidate's 95% measurement noise on that iteration's deals.")
     data = pd.DataFrame([{"rules": r, "opponents": o, "candidate": n, "win_rate": v[0],
                           "lo": v[1], "hi": v[2], "deals": "selection"}
                          for (r, o, n), v in select.items()]
