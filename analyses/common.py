@@ -323,12 +323,6 @@ def standard_games(rules: str, players: int, strategies: str = "random") -> int:
     return BASE_MAIN if players == 4 or rules == "official" else BASE_OTHER
 
 
-def ecdf(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Distinct values of a sample and the ECDF at each."""
-    v, c = np.unique(values, return_counts=True)
-    return v, np.cumsum(c) / c.sum()
-
-
 def realistic() -> tuple[str, ...]:
     """The realistic player model(s) this version provides: ``("table",)`` or ``()``."""
     from unosim.strategies import STRATEGIES
@@ -442,11 +436,6 @@ def hist_panels(samples: dict[str, np.ndarray], colours: dict[str, str], xlabel:
 def rel(diff: float, base: float) -> float:
     """A difference as a percentage of a base value."""
     return 100.0 * diff / base if base else math.nan
-
-
-def pct_text(p: float, digits: int = 0) -> str:
-    """A relative change in plain words: '12% longer'-style magnitude, sign dropped."""
-    return f"{num(abs(p), digits)}%"
 
 
 def rate(k: int, n: int) -> tuple[float, float, float]:

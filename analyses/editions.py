@@ -61,7 +61,6 @@ def build(ctx: Context) -> Page:
                 cols = ["winner", "turns", "points", "cards_drawn"]
                 if df[cols].equals(base[cols]):
                     same_as_official[strat].append(name)
-    n_random = stats["random", "official"]["games"]
 
     # ---------------------------------------------------------------- the answer
     R = {n: stats["random", n] for n in names}

@@ -263,7 +263,6 @@ def build(ctx: Context) -> Page:
     cells_df, _, _, n = runs["random"]
     table = tables["random"]
     mains = table[table.kind == "main"].reset_index(drop=True)
-    inter = table[table.kind == "interaction"]
     sr = simple["random"]
     base_t = sr[SWITCHES[0]]["base_turns"]
 

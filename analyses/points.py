@@ -72,7 +72,6 @@ def build(ctx: Context) -> Page:
     top = max(mean4, key=lambda p: mean4[p][0])
     low = min(mean4, key=lambda p: mean4[p][0])
     top_ed = max(EDITIONS, key=lambda e: mean4[e][0])
-    low_ed = min(EDITIONS, key=lambda e: mean4[e][0])
     lead = (f"A 4-player official round is worth about {num(base, 0)} points to its winner "
             f"(half the rounds {num(o4['points_median'][0], 0)} or less): "
             f"{num(100 * o4['points_ge_100'][0], 0)}% of rounds bring 100 points or more "

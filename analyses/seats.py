@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import numpy as np
 import pandas as pd
-from common import (Context, half, main, names_and, player_axis, rate, realistic,
+from common import (Context, half, main, player_axis, rate, realistic,
                     strategy_colour)
 from scipy.stats import chisquare
 

@@ -101,7 +101,7 @@ def build(ctx: Context) -> Page:
         return f"{num(abs(p), 1)}% {'longer' if p > 0 else 'shorter'}"
 
     shorter = t_s["hi"] < 0 and t_p["hi"] < 0
-    lead = ((f"Stacking makes rounds a little shorter, not longer: with 4 random players "
+    lead = (("Stacking makes rounds a little shorter, not longer: with 4 random players "
              if shorter else "With 4 random players ")
             + f"`same` stacking makes rounds {change(pc('official', 'stacking', 'mean_turns'))} "
             f"({num(t_s['value_b'], 1)} against {num(t_s['value_a'], 1)} turns on the same "
