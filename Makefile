@@ -13,6 +13,7 @@ ANALYSES    := seats length points stacking house-rules editions skill
 PAGES       := $(ANALYSES:%=reports/%.md)
 # what a page's numbers depend on (the simulation code and the report code)
 REPORT_DEPS := analyses/common.py unosim/report.py unosim/compare.py unosim/stats.py \
+               unosim/figures.py unosim/palette.py unosim/findings.py \
                unosim/cards.py unosim/strategies.py unosim/rules.py unosim/simulate.py \
                unosim/results.py unosim/match.py unosim/tournament.py unosim/tune.py \
                $(wildcard unosim/kernel/*.py)
@@ -46,7 +47,7 @@ demo: $(STAMP)  ## simulate GAMES official 4-player rounds and print the summary
 	$(BIN)/unosim simulate --rules official --players 4 --games $(GAMES) --seed $(SEED) --out results/official.parquet
 
 lint: $(STAMP)  ## ruff (pyflakes rules)
-	$(BIN)/pip install --quiet ruff && $(BIN)/ruff check --select F unosim tests benchmarks analyses
+	$(BIN)/pip install --quiet ruff && $(BIN)/ruff check --select F unosim tests benchmarks analyses tools
 
 clean:  ## remove the venv, numba caches and results
 	rm -rf $(VENV) results .pytest_cache
@@ -55,11 +56,12 @@ clean:  ## remove the venv, numba caches and results
 reports: $(PAGES)  ## build every report page and the index in reports/ (SCALE=10: ten times the games)
 	$(BIN)/python analyses/build_reports.py --index
 
-check-pages: $(STAMP)  ## open every page of reports/ in headless Chromium (installed if missing): fails on a broken image, a page error or no figure on the first screen; screenshots in results/screens/
-	@command -v chromium >/dev/null || { [ "$$(id -u)" = 0 ] && apt-get update -qq && \
-	  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; } || \
-	  { echo "make check-pages needs Debian's chromium (apt-get install chromium)" >&2; exit 2; }
-	$(BIN)/python tools/check_pages.py reports
+CHROMIUM ?= /usr/bin/chromium
+CHECK_FLAGS ?= --first-screen-figure  # a page whose first screen shows no figure fails
+
+check-pages: $(STAMP)  ## render every HTML page of reports/ and a sample `unosim report` page in headless Chromium (installed if missing): fails on an image that does not load or a page error; first-screen screenshots in results/screens/
+	@test -x $(CHROMIUM) || { apt-get update && apt-get install -y chromium; }
+	$(BIN)/python tools/check_pages.py --sample --chromium $(CHROMIUM) $(CHECK_FLAGS)
 
 report-%: reports/%.md  ## build one page: make report-seats (length, points, stacking, house-rules, editions, skill)
 	@:

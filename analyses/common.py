@@ -29,7 +29,8 @@ import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 
 import unosim  # noqa: E402
-from unosim.report import Page, write_index  # noqa: E402
+from unosim.palette import colour as palette_colour  # noqa: E402
+from unosim.report import Page, num, pct, write_index  # noqa: E402
 from unosim.results import read_manifest, write_parquet  # noqa: E402
 from unosim.rules import RuleSet, resolve  # noqa: E402
 from unosim.stats import mean_ci, quantile_ci, wilson_ci  # noqa: E402
@@ -42,13 +43,21 @@ ANALYSES = ("seats", "length", "points", "stacking", "house-rules", "editions", 
 ROUND_COLUMNS = ("game", "winner", "first_player", "turns", "cards_played", "cards_drawn",
                  "reshuffles", "points", "max_stack", "challenges", "bluffs",
                  "uno_penalties", "truncated")
-PLAYER_COUNTS = (2, 3, 4, 6, 8, 10)  # length and points: player counts shown
+PLAYER_COUNTS = tuple(range(2, 11))  # every player count a page speaks of
 BASE_MAIN = 1_000_000  # rounds per run at 4 players, and for `official` at any count
 BASE_OTHER = 250_000  # rounds per run of other rule sets at other player counts
 BASE_HEURISTIC = 300_000  # rounds per run with heuristic players
+# rule sets whose rounds run 10-30 times longer at 5+ players (the length page says
+# why): fewer rounds there keep `make reports` short, at wider but stated intervals
+RUNAWAY = ("motu",)
+BASE_RUNAWAY = 50_000
 INDEX_INTRO = ("One page per question, built by `make reports` from simulations run "
-               "for it; every number comes from the results, with its 95% interval. "
-               "`SCALE=10 make reports` runs ten times the games.")
+               "for it; each opens with its answer in plain words and its main figure, "
+               "and every number comes from the results, with its 95% interval in the "
+               "tables below. `SCALE=10 make reports` runs ten times the games.")
+# realistic players beside random ones (issue 14): the `table` model when this version
+# has it (see realistic())
+REALISTIC = "table"
 
 plt.rcParams.update({"figure.dpi": 100, "savefig.dpi": 100, "font.size": 9,
                      "figure.constrained_layout.use": True,
@@ -309,13 +318,124 @@ def standard_games(rules: str, players: int, strategies: str = "random") -> int:
     their runs (the same key is the same cached file)."""
     if strategies != "random":
         return BASE_HEURISTIC
+    if rules in RUNAWAY and players >= 5:
+        return BASE_RUNAWAY
     return BASE_MAIN if players == 4 or rules == "official" else BASE_OTHER
 
 
-def ecdf(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Distinct values of a sample and the ECDF at each."""
-    v, c = np.unique(values, return_counts=True)
-    return v, np.cumsum(c) / c.sum()
+def realistic() -> tuple[str, ...]:
+    """The realistic player model(s) this version provides: ``("table",)`` or ``()``."""
+    from unosim.strategies import STRATEGIES
+
+    return (REALISTIC,) if REALISTIC in STRATEGIES else ()
+
+
+def colour(name: str) -> str:
+    """The one colour of a preset, rule set or player model, the same on every page
+    (:mod:`unosim.palette`)."""
+    return palette_colour(name)
+
+
+strategy_colour = colour
+
+
+def player_axis(ax, counts=PLAYER_COUNTS) -> None:
+    """x axis of a metric against the number of players: every count a tick."""
+    ax.set_xticks(list(counts))
+    ax.set_xlabel("players at the table")
+
+
+def symlog_percent(ax, lin: float = 10.0) -> None:
+    """x axis of relative changes (%): linear within ±lin, logarithmic beyond, with
+    plain signed tick labels; call after plotting (limits follow the data)."""
+    from matplotlib.ticker import FixedLocator, FuncFormatter
+
+    lo, hi = ax.dataLim.x0, ax.dataLim.x1
+    ax.set_xscale("symlog", linthresh=lin)
+
+    def pad(v: float, up: bool) -> float:
+        if abs(v) <= lin:
+            return v + (2 if up else -2) * lin / 10
+        return v * 1.35
+    ax.set_xlim(pad(min(lo, 0.0), False), pad(max(hi, 0.0), True))
+    lo, hi = ax.get_xlim()
+    ticks = [t for t in (-100, -30, -10, -5, 0, 5, 10, 30, 100) if lo <= t <= hi]
+    ax.xaxis.set_major_locator(FixedLocator(ticks))
+    ax.xaxis.set_minor_locator(FixedLocator([]))
+    ax.xaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:+g}" if v else "0"))
+
+
+def plain_log(ax, axis: str = "x", ticks=(20, 30, 40, 50, 60, 80, 100, 200, 300, 500,
+                                          1000, 2000, 5000)) -> None:
+    """A log-scale axis labelled with plain numbers (``50``, not ``5×10^1``)."""
+    from matplotlib.ticker import FixedLocator, NullLocator, ScalarFormatter
+
+    a = ax.xaxis if axis == "x" else ax.yaxis
+    lo, hi = ax.get_xlim() if axis == "x" else ax.get_ylim()
+    a.set_major_locator(FixedLocator([t for t in ticks if lo <= t <= hi]))
+    a.set_minor_locator(NullLocator())
+    a.set_major_formatter(ScalarFormatter())
+
+
+def forest(ax, labels: Sequence[str], est, lo, hi, colours: Sequence[str],
+           offsets: Sequence[float] | None = None, marker: str = "o",
+           label: str | None = None) -> None:
+    """Horizontal dot-and-interval plot (one row per label, first at the top), a
+    line at 0."""
+    y = np.arange(len(labels)) + (0 if offsets is None else np.asarray(offsets))
+    est, lo, hi = (np.asarray(v, dtype=float) for v in (est, lo, hi))
+    for i in range(len(labels)):
+        ax.errorbar(est[i], y[i], xerr=[[est[i] - lo[i]], [hi[i] - est[i]]], fmt=marker,
+                    ms=5, capsize=2, color=colours[i], label=label if i == 0 else None)
+    ax.axvline(0, color="grey", lw=0.8)
+    ax.set_yticks(np.arange(len(labels)), labels)
+    ax.set_ylim(len(labels) - 0.5, -0.5)
+    ax.margins(x=0.08)
+
+
+def hist_panels(samples: dict[str, np.ndarray], colours: dict[str, str], xlabel: str,
+                xmax: float, ncols: int = 4, unit: str = "", bins: int | None = None,
+                integer: bool = True, height: float = 1.55, width: float = 11.0):
+    """Small multiples: one histogram per sample (share of rounds, %), its mean marked;
+    a shared x axis cut at ``xmax`` (what lies beyond is said in the panel)."""
+    names = list(samples)
+    nrows = -(-len(names) // ncols)
+    fig, axes = plt.subplots(nrows, ncols, figsize=(width, height * nrows + 0.6),
+                             sharex=True, sharey=True, squeeze=False)
+    for ax, name in zip(axes.flat, names):
+        v = np.asarray(samples[name])
+        if integer:
+            step = max(1, int(math.ceil(xmax / 60)))
+            edges = np.arange(0, xmax + step, step) - 0.5
+        else:
+            step = float(np.ceil(xmax / (bins or 60)))
+            edges = np.arange(0, xmax + step, step)
+        h, _ = np.histogram(v, bins=edges)
+        ax.stairs(100 * h / len(v), edges, fill=True, color=colours[name], alpha=0.75)
+        m = float(v.mean())
+        ax.axvline(m, color="black", lw=1)
+        beyond = float((v > xmax).mean())
+        ax.set_title(name, fontsize=8)
+        ax.text(0.98, 0.95, f"mean {num(m, 1)}{unit}"
+                + (f"\n{pct(beyond)} beyond {num(xmax, 0)}" if beyond >= 0.0005 else ""),
+                transform=ax.transAxes, ha="right", va="top", fontsize=7,
+                bbox={"facecolor": "white", "alpha": 0.8, "lw": 0, "pad": 1})
+        ax.set_xlim(0, xmax)
+    for ax in axes.flat[len(names):]:
+        ax.set_visible(False)
+    for j in range(ncols):  # the lowest visible panel of each column carries the x axis
+        col = [ax for ax in axes[:, j] if ax.get_visible()]
+        if col:
+            col[-1].xaxis.set_tick_params(labelbottom=True)
+            col[-1].set_xlabel(xlabel)
+    for ax in axes[:, 0]:
+        ax.set_ylabel(f"% of rounds\nper {num(step, 0)}{unit or ' units'}")
+    return fig
+
+
+def rel(diff: float, base: float) -> float:
+    """A difference as a percentage of a base value."""
+    return 100.0 * diff / base if base else math.nan
 
 
 def rate(k: int, n: int) -> tuple[float, float, float]:

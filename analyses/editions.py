@@ -3,7 +3,8 @@
 Usage: python analyses/editions.py [--scale S] [--out reports] [--results results/reports]
 
 Each preset is played on the same seeds (game i of every preset keyed by (2026, i)), by
-`random` players and by `heuristic` players: round length, seat 0's win rate, points,
+`random`, `heuristic` and realistic `table` players (when this version has them): round
+length, seat 0's win rate, points,
 penalty stacks, and paired differences from `official`. (This page replaces the former
 `analyses/preset_summary.py`.)
 """
@@ -11,7 +12,8 @@ from __future__ import annotations
 
 import numpy as np
 import pandas as pd
-from common import Context, describe, half, leaders, main, names_and, standard_games
+from common import (Context, colour, describe, main, names_and, plain_log, realistic, rel,
+                    standard_games, symlog_percent)
 
 import matplotlib.pyplot as plt
 from unosim.compare import paired_metrics
@@ -23,7 +25,22 @@ PLAYERS = 4
 STRATEGIES = ("random", "heuristic")
 
 
+def strategies() -> tuple[str, ...]:
+    return ("random", "heuristic", *realistic())
+
+
+def _sep(r) -> bool:
+    """Whether a paired difference's interval excludes 0."""
+    return bool(r["lo"] > 0 or r["hi"] < 0)
+
+
+def _rel3(r) -> tuple[float, float, float]:
+    """A paired difference in % of official's value."""
+    return tuple(rel(r[k], r["value_a"]) for k in ("diff", "lo", "hi"))
+
+
 def build(ctx: Context) -> Page:
+    strats = strategies()
     page = Page(NAME, "Editions and presets side by side",
                 "How do the presets of RULES.md section 9 (the editions and the named "
                 "house-rule sets) differ in round length, seat 0's advantage, points and "
@@ -31,59 +48,82 @@ def build(ctx: Context) -> Page:
     names = list(PRESETS)
     stats: dict[tuple[str, str], dict] = {}
     paired: dict[tuple[str, str], pd.DataFrame] = {}
-    same_as_official: dict[str, list[str]] = {s: [] for s in STRATEGIES}
-    for strat in STRATEGIES:
+    same_as_official: dict[str, list[str]] = {s: [] for s in strats}
+    for strat in strats:
         base = ctx.standard("official", PLAYERS, strat)
         for name in names:
             df = base if name == "official" else ctx.standard(name, PLAYERS, strat)
             stats[strat, name] = describe(df, PLAYERS)
             if name != "official":
                 paired[strat, name] = paired_metrics(
-                    base, df, metrics=("mean_turns", "seat0_win_rate", "mean_points"))
+                    base, df, metrics=("mean_turns", "seat0_win_rate", "mean_points")
+                ).set_index("metric")
                 cols = ["winner", "turns", "points", "cards_drawn"]
                 if df[cols].equals(base[cols]):
                     same_as_official[strat].append(name)
-    n_random = stats["random", "official"]["games"]
-    n_heur = stats["heuristic", "official"]["games"]
 
     # ---------------------------------------------------------------- the answer
     R = {n: stats["random", n] for n in names}
-    stackers = [n for n in names if PRESETS[n].stacking != "none"]
-    by_len = sorted(names, key=lambda n: R[n]["turns_mean"][0])
-    pts = {n: R[n]["points_mean"] for n in names}
-    pts_hi, pts_lo = leaders(pts, highest=True), leaders(pts, highest=False)
     off = R["official"]
-    d_len = {n: paired["random", n].set_index("metric").loc["mean_turns"]
-             for n in names if n != "official"}
-    d_s0 = {n: paired["random", n].set_index("metric").loc["seat0_win_rate"]
-            for n in names if n != "official"}
-    turns = {n: R[n]["turns_mean"] for n in names}
-    longest = leaders(turns, highest=True)
-    shortest = leaders(turns, highest=False)
-    s0_low = leaders({n: R[n]["seat0"] for n in names}, highest=False)
-
-    def who(group: list[str], key: str, digits: int = 2) -> str:
-        if len(group) > 3:
-            return (f"`{group[0]}` ({ci(*R[group[0]][key], digits)}) and {len(group) - 1} "
-                    "others not separated from it at this scale")
-        lst = names_and([f"`{n}` ({ci(*R[n][key], digits)})" for n in group])
-        return lst + (" (not separated at this scale)" if len(group) > 1 else "")
-
-    headline = (f"With 4 random players a round lasts {ci(*off['turns_mean'])} turns under "
-                f"`official`; the longest rounds are under {who(longest, 'turns_mean')}, "
-                f"the shortest under {who(shortest, 'turns_mean')}; seat 0's win rate is "
-                f"lowest under {who(s0_low, 'seat0', 4)}, against "
-                f"{ci(*off['seat0'], 4)} under `official`.")
-    page.headline = headline
+    others = names[1:]
+    d_len = {n: paired["random", n].loc["mean_turns"] for n in others}
+    d_s0 = {n: paired["random", n].loc["seat0_win_rate"] for n in others}
+    pl = {n: _rel3(d_len[n])[0] for n in others}
+    order = sorted(others, key=lambda n: -pl[n])
+    big = [n for n in order if abs(pl[n]) >= 10]
+    mid = [n for n in order if 4 <= abs(pl[n]) < 10]
+    small = [n for n in order if abs(pl[n]) < 4]
+    lead = (f"With 4 players an official round lasts {num(off['turns_mean'][0], 0)} turns; "
+            + names_and([f"`{n}` rounds last {num(abs(pl[n]), 0)}% "
+                         f"{'longer' if pl[n] > 0 else 'shorter'}" for n in big + mid])
+            + (f", and the other {len(small)} presets stay within "
+               f"{num(max(abs(pl[n]) for n in small), 0) if small else 0}% of it"
+               if small else "") + " (random players, same deals).")
+    real = strats[-1]
+    if real == "table":
+        pt = paired["table", "portugal"]
+        d, lo, hi = pt.loc["mean_turns", ["diff", "lo", "hi"]]
+        s0 = pt.loc["seat0_win_rate"]
+        lead += (" With table players, who sometimes bluff a Wild Draw Four and forget to "
+                 "say UNO, `portugal` (no challenges, a 1-card UNO penalty) "
+                 + (f"plays {num(abs(_rel3(pt.loc['mean_turns'])[0]), 1)}% "
+                    f"{'longer' if d > 0 else 'shorter'} rounds than `official` "
+                    f"({num(d, 2, True)} turns [{num(lo, 2, True)}, {num(hi, 2, True)}])"
+                    if (lo > 0 or hi < 0) else
+                    f"is not separated from `official` in length ({ci(d, lo, hi, 2, True)} "
+                    "turns)")
+                 + ("" if "portugal" not in same_as_official["random"] else
+                    ", while random players, who never bluff or forget, play exactly "
+                    "official's games under it")
+                 + (f"; seat 0's win rate moves by {num(100 * s0['diff'], 2, True)} "
+                    f"percentage points [{num(100 * s0['lo'], 2, True)}, "
+                    f"{num(100 * s0['hi'], 2, True)}]" if _sep(s0) else "") + ".")
+    if real == "table":
+        tl = {n: paired["table", n].loc["mean_turns"] for n in others}
+        flip = [n for n in order if _sep(d_len[n]) and _sep(tl[n])
+                and (d_len[n]["diff"] > 0) != (tl[n]["diff"] > 0)]
+        if flip:
+            lead += (" Table players turn some of this round: " + names_and(
+                [f"`{n}` rounds are {num(abs(_rel3(tl[n])[0]), 0)}% "
+                 f"{'longer' if tl[n]['diff'] > 0 else 'shorter'} for them" for n in flip])
+                + ".")
     page.heading("Answer")
-    page.para(headline)
+    page.lead(lead)
+    _main_figure(page, strats, paired, others)
+
+    pts = {n: R[n]["points_mean"] for n in names}
+    pts_hi = max(names, key=lambda n: pts[n][0])
+    pts_lo = min(names, key=lambda n: pts[n][0])
+    stackers = [n for n in names if PRESETS[n].stacking != "none"]
     bullets = [
         "Length (mean turns, 4 random players), longest first: "
-        + "; ".join(f"`{n}` {ci(*R[n]['turns_mean'])}" for n in reversed(by_len)) + ".",
-        f"Points a round is worth (completed rounds): highest under "
-        f"{who(pts_hi, 'points_mean')}, lowest under {who(pts_lo, 'points_mean')}; "
+        + "; ".join(f"`{n}` {ci(*R[n]['turns_mean'])}"
+                    for n in sorted(names, key=lambda k: -R[k]['turns_mean'][0])) + ".",
+        f"Points a round is worth (completed rounds): highest under `{pts_hi}` "
+        f"({ci(*pts[pts_hi])}), lowest under `{pts_lo}` ({ci(*pts[pts_lo])}); "
         f"`official` {ci(*off['points_mean'])}.",
-        "Seat 0 (first to act) against `official` (paired differences of its win rate): "
+        "Seat 0 (first to act) against `official` (paired differences of its win rate, "
+        "random players): "
         + "; ".join(f"`{n}` {_diff(d_s0[n], 4)}"
                     for n in sorted(d_s0, key=lambda k: d_s0[k]['diff'])) + ".",
         "Penalty stacks: P(max_stack >= 8) is "
@@ -91,119 +131,93 @@ def build(ctx: Context) -> Page:
         + f"; without stacking the largest pending penalty seen in any round of any "
         f"preset is {max(R[n]['max_stack_max'] for n in names if n not in stackers)} cards.",
     ]
-    for strat in STRATEGIES:
+    for strat in strats:
         if same_as_official[strat]:
             lst = ", ".join(f"`{n}`" for n in same_as_official[strat])
             bullets.append(f"With {strat} players {lst} played every game exactly as "
                            "`official` (same winner, turns, points and draws in each "
                            "paired game): their differences from it (UNO penalty, "
-                           "challenges) need a player who forgets UNO or challenges.")
+                           "challenges) need a player who forgets UNO or bluffs.")
+    bullets.append("The house-rule presets here (`stacking`, `progressive`, `seven-zero`, "
+                   "`jump-in`, `draw-until-playable`) are each one switch on `official`, "
+                   "so their differences are the switches' simple effects; the "
+                   "[house rules page](house-rules.md) also averages each switch over "
+                   "the other switches' settings, which can differ in size and even sign.")
     page.bullets(bullets)
-    hw_turns = max(half(s["turns_mean"]) for (st, _), s in stats.items() if st == "random")
-    hw_s0 = max(half(s["seat0"]) for (st, _), s in stats.items() if st == "random")
-    hw_pts = max(half(s["points_mean"]) for (st, _), s in stats.items() if st == "random")
     hw_d = max(max(r["hi"] - r["diff"], r["diff"] - r["lo"]) for r in d_len.values())
     sep_len = sum(1 for r in d_len.values() if r["lo"] > 0 or r["hi"] < 0)
     sep_s0 = sum(1 for r in d_s0.values() if r["lo"] > 0 or r["hi"] < 0)
-    page.para(f"Precision: {n_random:,} rounds per preset with random players, "
-              f"{n_heur:,} with heuristic players. With random players every 95% interval "
-              f"of a mean length is within ±{num(hw_turns)} turns, of a seat 0 win rate "
-              f"within ±{num(hw_s0, 4)}, of mean points within ±{num(hw_pts)}; paired "
-              f"differences of mean length from `official` within ±{num(hw_d)} turns. "
-              f"At this precision {sep_len} of the {len(d_len)} other presets differ from "
-              f"`official` in mean length and {sep_s0} in seat 0's win rate (95% interval "
-              "of the paired difference excluding 0); where intervals overlap, the order "
-              "is not established.")
+    page.para("Precision: " + ", ".join(f"{stats[s, 'official']['games']:,} rounds per "
+                                        f"preset with {s} players" for s in strats)
+              + f". With random players the paired differences of mean length from "
+              f"`official` are within ±{num(hw_d)} turns; {sep_len} of the {len(d_len)} "
+              f"other presets differ from `official` in mean length and {sep_s0} in seat "
+              "0's win rate (95% interval of the paired difference excluding 0).")
+
+    # ---------------------------------------------------------------- figures
+    page.heading("Figures")
+    fig, axes = plt.subplots(1, 3, figsize=(11, 4.4), sharey=True)
+    y = np.arange(len(names))
+    k = len(strats)
+    for ax, key, title in zip(axes, ("turns_mean", "points_mean", "seat0"),
+                              ("mean turns per round", "mean points per round (points)",
+                               "seat 0 win rate (%)")):
+        f = 100.0 if key == "seat0" else 1.0
+        for j, (strat, mk) in enumerate(zip(strats, ("o", "s", "D"))):
+            e = f * np.array([stats[strat, n][key] for n in names])
+            ax.errorbar(e[:, 0], y + (j - (k - 1) / 2) * 0.22,
+                        xerr=[e[:, 0] - e[:, 1], e[:, 2] - e[:, 0]], fmt=mk, ms=4,
+                        capsize=2, color=colour(strat), label=f"{strat} players")
+        if key == "seat0":
+            ax.axvline(25, color="grey", lw=0.8, ls="--")
+        if key == "turns_mean":
+            ax.set_xscale("log")
+            ax.margins(x=0.1)
+            plain_log(ax, "x", (40, 50, 60, 80, 100))
+            title += " (log scale)"
+        ax.set_xlabel(title)
+        ax.margins(x=0.1)
+    axes[0].set_yticks(y, names)
+    axes[0].set_ylim(len(names) - 0.5, -0.5)
+    fig.legend(*axes[0].get_legend_handles_labels(), loc="outside lower center", ncol=k)
+    page.figure(fig, "presets", "Mean turns, mean points and seat 0's win rate of every "
+                "preset with 4 players of each model, with 95% intervals (dashed: a fair "
+                "25%).")
 
     # ---------------------------------------------------------------- tables
-    for strat, n_games in (("random", n_random), ("heuristic", n_heur)):
-        page.heading(f"All presets, 4 {strat} players ({n_games:,} rounds each)")
+    for strat in strats:
+        page.heading(f"All presets, 4 {strat} players "
+                     f"({stats[strat, 'official']['games']:,} rounds each)")
         rows = []
         for n in names:
             s = stats[strat, n]
+            t = paired.get((strat, n))
             rows.append({
                 "preset": f"`{n}`", "cards": PRESETS[n].deck_size(),
-                "mean turns": ci(*s["turns_mean"]), "median turns": ci(*s["turns_median"], 0),
-                "seat 0 wins": ci(*s["seat0"], 4), "mean points": ci(*s["points_mean"]),
+                "mean turns": ci(*s["turns_mean"]),
+                "Δ turns vs official": "" if t is None else _diff(t.loc["mean_turns"], 2),
+                "seat 0 wins": ci(*s["seat0"], 4),
+                "Δ seat 0": "" if t is None else _diff(t.loc["seat0_win_rate"], 4),
+                "mean points": ci(*s["points_mean"]),
                 "cards drawn": ci(*s["drawn_mean"]),
-                "max_stack mean": num(s["max_stack_mean"][0], 3),
                 "P(max_stack >= 8)": ci(*s["stack_ge_8"], 4),
                 "truncated": f"{s['truncated']:,}"})
         page.table(pd.DataFrame(rows))
-    page.para("Intervals are 95%: Student t for means, order statistics for medians, "
-              "Wilson for rates. `cards drawn` counts every card drawn after the deal. "
-              "Seat 0 acts first and seat 3 deals; a fair seat would win 0.25.")
-
     other_deck = [n for n in names if PRESETS[n].deck != PRESETS["official"].deck]
-    vr_other = [paired["random", n].set_index("metric").loc[m, "variance_reduction"]
+    vr_other = [paired["random", n].loc[m, "variance_reduction"]
                 for n in other_deck for m in ("mean_turns", "seat0_win_rate", "mean_points")]
-    page.heading("Differences from `official` on the same games (4 random players)")
-    rows = []
-    for n in names[1:]:
-        t = paired["random", n].set_index("metric")
-        row = {"preset": f"`{n}`"}
-        for m, lab, dg in (("mean_turns", "turns", 2), ("seat0_win_rate", "seat 0 wins", 4),
-                           ("mean_points", "points", 2)):
-            r = t.loc[m]
-            row[f"Δ {lab}"] = _diff(r, dg)
-            row[f"variance reduction ({lab})"] = vr(r)
-        rows.append(row)
-    page.table(pd.DataFrame(rows))
-    page.para("Each difference is the mean over games of (preset − `official`) on the same "
-              "game index; variance reduction is how much smaller its variance is than "
-              "that of two independent runs of the same size. Mean points here count "
-              "every round (0 for a truncated one). Presets with another deck ("
+    page.para("Intervals are 95%: Student t for means, Wilson for rates; Δ: the paired "
+              "difference from `official` on the same game index. `cards drawn` counts "
+              "every card drawn after the deal. Seat 0 acts first and seat 3 deals; a "
+              "fair seat would win 0.25. Presets with another deck ("
               + names_and([f"`{n}`" for n in other_deck]) + ") deal other hands from the "
               "same seeds, so pairing gains little for them (variance reduction "
               f"{num(min(vr_other), 2)}× to {num(max(vr_other), 2)}×).")
-
     page.heading("Penalty stacks")
     page.bullets(f"`{n}`: max_stack median {num(R[n]['max_stack_q'][0], 0)}, 90th "
                  f"percentile {num(R[n]['max_stack_q'][1], 0)}, 99th "
                  f"{num(R[n]['max_stack_q'][2], 0)}, largest {R[n]['max_stack_max']}"
                  for n in names)
-
-    # ---------------------------------------------------------------- figures
-    fig, axes = plt.subplots(1, 3, figsize=(11, 4.2), sharey=True)
-    y = np.arange(len(names))
-    for ax, key, title in zip(axes, ("turns_mean", "points_mean", "seat0"),
-                              ("mean turns per round", "mean points per round",
-                               "seat 0 win rate")):
-        for k, (strat, mk) in enumerate((("random", "o"), ("heuristic", "s"))):
-            est = np.array([stats[strat, n][key][0] for n in names])
-            lo = np.array([stats[strat, n][key][1] for n in names])
-            hi = np.array([stats[strat, n][key][2] for n in names])
-            ax.errorbar(est, y + (k - 0.5) * 0.3, xerr=[est - lo, hi - est], fmt=mk,
-                        ms=4, capsize=2, label=f"{strat} players")
-        if key == "seat0":
-            ax.axvline(0.25, color="grey", lw=0.8, ls="--")
-        ax.set_title(title)
-    axes[0].set_yticks(y, names)
-    axes[0].invert_yaxis()
-    axes[0].legend(loc="lower right")
-    fig.suptitle("Presets with 4 players (95% intervals)")
-    page.heading("Figures")
-    page.figure(fig, "presets", "Mean turns, mean points and seat 0's win rate of every "
-                "preset, random and heuristic players, with 95% intervals (the dashed line "
-                "is a fair 0.25).")
-
-    fig, axes = plt.subplots(1, 3, figsize=(11, 4.2), sharey=True)
-    others = names[1:]
-    y = np.arange(len(others))
-    for ax, m, title in zip(axes, ("mean_turns", "mean_points", "seat0_win_rate"),
-                            ("Δ mean turns", "Δ mean points", "Δ seat 0 win rate")):
-        rows = [paired["random", n].set_index("metric").loc[m] for n in others]
-        est = np.array([r["diff"] for r in rows])
-        lo = np.array([r["lo"] for r in rows])
-        hi = np.array([r["hi"] for r in rows])
-        ax.errorbar(est, y, xerr=[est - lo, hi - est], fmt="o", ms=4, capsize=2)
-        ax.axvline(0, color="grey", lw=0.8)
-        ax.set_title(title)
-    axes[0].set_yticks(y, others)
-    axes[0].invert_yaxis()
-    fig.suptitle("Each preset minus official on the same games (4 random players)")
-    page.figure(fig, "paired-differences", "Paired differences from `official` (4 random "
-                "players) with 95% intervals.")
 
     page.data(_csv(stats, names), "presets", "Every number of the tables, by strategy and "
               "preset")
@@ -215,18 +229,51 @@ def build(ctx: Context) -> Page:
     return page
 
 
+def _main_figure(page: Page, strats, paired, others) -> None:
+    fig, axes = plt.subplots(1, 3, figsize=(11, 3.9), sharey=True)
+    order = sorted(others, key=lambda n: -paired["random", n].loc["mean_turns", "diff"])
+    k = len(strats)
+    y = np.arange(len(order))
+    for ax, m, label in zip(axes, ("mean_turns", "mean_points", "seat0_win_rate"),
+                            ("Δ mean turns (% of official)", "Δ mean points (% of official)",
+                             "Δ seat 0 win rate (percentage points)")):
+        for j, (strat, mk) in enumerate(zip(strats, ("o", "s", "D"))):
+            rows = [paired[strat, n].loc[m] for n in order]
+            if m == "seat0_win_rate":
+                e = np.array([[100 * r[c] for c in ("diff", "lo", "hi")] for r in rows])
+            else:
+                e = np.array([_rel3(r) for r in rows])
+            for i, n in enumerate(order):
+                ax.errorbar(e[i, 0], y[i] + (j - (k - 1) / 2) * 0.22,
+                            xerr=[[e[i, 0] - e[i, 1]], [e[i, 2] - e[i, 0]]], fmt=mk, ms=4,
+                            capsize=2, color=colour(n),
+                            mfc=colour(n) if strat == "random" else "white")
+        ax.axvline(0, color="grey", lw=0.8)
+        ax.set_xlabel(label)
+        if m != "seat0_win_rate":
+            symlog_percent(ax)
+            ax.set_xlabel(label + "\n(log scale beyond ±10%)")
+        ax.margins(x=0.1)
+    axes[0].set_yticks(y, order)
+    axes[0].set_ylim(len(order) - 0.5, -0.5)
+    from matplotlib.lines import Line2D
+
+    handles = [Line2D([], [], ls="", marker=mk, color="#555555",
+                      mfc="#555555" if s == "random" else "white", label=f"{s} players")
+               for s, mk in zip(strats, ("o", "s", "D"))]
+    fig.legend(handles=handles, loc="outside lower center", ncol=k, fontsize=8)
+    fig.suptitle("Each preset against official on the same deals, 4 players (95% "
+                 "intervals)", fontsize=9)
+    page.figure(fig, "paired-differences", "Each preset's paired difference from "
+                "`official` in mean length, points and seat 0's win rate, for each player "
+                "model (marker), with 95% intervals.", main=True)
+
+
 def _diff(r, digits: int) -> str:
     """A paired difference with its interval, or 'identical games'."""
     if r["se_paired"] == 0 and r["diff"] == 0:
         return "0 (identical games)"
     return ci(r["diff"], r["lo"], r["hi"], digits, True)
-
-
-def vr(r) -> str:
-    """Variance reduction of a paired row, or 'identical' when every pair is equal."""
-    if r["se_paired"] == 0:
-        return "identical games" if r["diff"] == 0 else "n/a"
-    return f"{r['variance_reduction']:.2f}×"
 
 
 def _csv(stats: dict, names: list[str]) -> pd.DataFrame:

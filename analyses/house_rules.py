@@ -13,7 +13,11 @@ comes from the per-game contrasts:
 * interaction of two switches: the mean over the others of
   (effect of the first with the second on - effect of the first with the second off).
 
-Outcomes: mean turns per round and seat 0's win rate (its advantage over 1/4).
+Outcomes: mean turns per round and seat 0's win rate (its advantage over 1/4). Beside
+the averaged main effects, each switch's simple effect: the switch alone against
+`official` on the same games (the comparison the editions page makes). With `table`
+players (when this version has them) the 48 combinations are played again, fewer games
+each.
 """
 from __future__ import annotations
 
@@ -21,18 +25,21 @@ import itertools
 
 import numpy as np
 import pandas as pd
-from common import Context, main, names_and
+from common import (Context, colour, main, names_and, realistic, rel, standard_games,
+                    symlog_percent)
 from scipy.stats import t as student_t
 
 import matplotlib.pyplot as plt
 from unosim.report import Page, ci, num
-from unosim.rules import resolve
+from unosim.compare import paired_metrics
+from unosim.rules import RuleError, resolve
 from unosim.stats import wilson_ci
 
 NAME = "house-rules"
 PLAYERS = 4
 BASE_GAMES = 250_000  # per combination, main runs (one seed each)
 BASE_PILOT = 25_000  # per combination, pilot on one common seed
+BASE_TABLE = 50_000  # per combination with realistic `table` players
 FACTORS: tuple[tuple[str, tuple], ...] = (
     ("stacking", ("none", "same", "progressive")),
     ("seven_zero", (False, True)),
@@ -44,6 +51,9 @@ FACTORS: tuple[tuple[str, tuple], ...] = (
 SWITCHES = (("stacking", "same"), ("stacking", "progressive"), ("seven_zero", True),
             ("jump_in", True), ("draw_rule", "until_playable"), ("wd4_restriction", "none"))
 OUTCOMES = (("turns", "mean turns", 2), ("seat0", "seat 0 win rate", 4))
+# switches shown only alone against `official` (simple effects), not in the 48-cell
+# design; a rule this version does not know is skipped. Add e.g. ("last_card", "number").
+EXTRA_SWITCHES: tuple[tuple[str, object], ...] = ()
 
 
 def _label(sw: tuple[str, object]) -> str:
@@ -134,18 +144,95 @@ def _independent(means: np.ndarray, variances: np.ndarray, n: int, W: np.ndarray
     return pd.DataFrame({"effect": est, "lo": est - tq * se, "hi": est + tq * se, "se": se})
 
 
+def _run_cells(ctx: Context, cs, rulesets, base: int, strategies: str, seed0: int):
+    """Each combination on its own seed: (cells frame, means, variances, games)."""
+    n = ctx.games(base)
+    tq = float(student_t.ppf(0.975, df=n - 1))
+    means = {"turns": np.empty(len(cs)), "seat0": np.empty(len(cs))}
+    variances = {"turns": np.empty(len(cs)), "seat0": np.empty(len(cs))}
+    rows = []
+    for i, (c, rs) in enumerate(zip(cs, rulesets)):
+        seed = seed0 + 1 + i
+        df = ctx.rounds(rs, PLAYERS, base, strategies, seed=seed)
+        t = df["turns"].to_numpy(np.float64)
+        w = (df["winner"].to_numpy() == 0).astype(np.float64)
+        means["turns"][i], variances["turns"][i] = t.mean(), t.var(ddof=1)
+        means["seat0"][i], variances["seat0"][i] = w.mean(), w.var(ddof=1)
+        se = np.sqrt(variances["turns"][i] / n)
+        lo, hi = wilson_ci(int(w.sum()), n)
+        rows.append({**{f: _value(c[f]) for f, _ in FACTORS}, "strategies": strategies,
+                     "rules_hash": rs.hash(), "seed": seed, "games": n,
+                     "turns_mean": t.mean(), "turns_se": se,
+                     "turns_lo": t.mean() - tq * se, "turns_hi": t.mean() + tq * se,
+                     "seat0": w.mean(), "seat0_lo": lo, "seat0_hi": hi,
+                     "truncated": int(df["truncated"].sum())})
+    return pd.DataFrame(rows), means, variances, n
+
+
+def _separated(t: tuple[float, float, float]) -> bool:
+    """Whether an interval ``(est, lo, hi)`` excludes 0."""
+    return t[1] > 0 or t[2] < 0
+
+
+def _switch_rules(sw: tuple[str, object]):
+    """``official`` with one switch on, or None when this version lacks the rule."""
+    try:
+        return resolve("official", {sw[0]: _value(sw[1])})
+    except (RuleError, KeyError, ValueError):
+        return None
+
+
+def simple_effects(ctx: Context, strategies: str, switches) -> dict:
+    """Each switch alone against `official`, on the same games (paired):
+    {switch: {"turns": (d, lo, hi), "seat0": (d, lo, hi), "base_turns": x}}."""
+    base_games = standard_games("official", PLAYERS, strategies)
+    off = ctx.rounds("official", PLAYERS, base_games, strategies,
+                     columns=("turns", "winner", "points", "truncated"))
+    out = {}
+    for sw in switches:
+        rs = _switch_rules(sw)
+        if rs is None:
+            continue
+        df = ctx.rounds(rs, PLAYERS, base_games, strategies,
+                        columns=("turns", "winner", "points", "truncated"))
+        t = paired_metrics(off, df, metrics=("mean_turns", "seat0_win_rate")) \
+            .set_index("metric")
+        out[sw] = {"turns": tuple(t.loc["mean_turns", ["diff", "lo", "hi"]]),
+                   "seat0": tuple(t.loc["seat0_win_rate", ["diff", "lo", "hi"]]),
+                   "base_turns": float(t.loc["mean_turns", "value_a"]),
+                   "base_seat0": float(t.loc["seat0_win_rate", "value_a"]),
+                   "games": len(df)}
+    return out
+
+
+def _conditional(cells_df: pd.DataFrame, sw, partner) -> dict:
+    """Mean effect of ``sw`` on turns (on − off, averaged over the remaining switches)
+    at each level of ``partner``'s rule: {level: effect}."""
+    rule, level = sw
+    base = _value(dict(FACTORS)[rule][0])
+    prule = partner[0]
+    out = {}
+    for plev in (_value(v) for v in dict(FACTORS)[prule]):
+        sub = cells_df[cells_df[prule] == plev]
+        on = sub[sub[rule] == _value(level)]["turns_mean"].mean()
+        off = sub[sub[rule] == base]["turns_mean"].mean()
+        out[plev] = on - off
+    return out
+
+
 def build(ctx: Context) -> Page:
+    strats = ("random", *realistic())
     page = Page(NAME, "Five house rules in 48 combinations",
                 "Which house rules (stacking, Seven-Zero, Jump-In, draw until playable, no "
                 "Wild Draw Four restriction) change round length and seat 0's advantage, "
-                "and do they interact?", ctx.out)
+                "alone and together, and do they interact?", ctx.out)
     cs = cells()
     rulesets = [resolve("official", {k: _value(v) for k, v in c.items()}) for c in cs]
     ids, W = contrasts(cs)
 
     # pilot: every combination on the same seed, to measure what common seeds buy
     n_pilot = ctx.games(BASE_PILOT)
-    Pt = np.empty((len(cs), n_pilot), dtype=np.int16)
+    Pt = np.empty((len(cs), n_pilot), dtype=np.int32)
     P0 = np.empty((len(cs), n_pilot), dtype=np.int8)
     for i, rs in enumerate(rulesets):
         df = ctx.rounds(rs, PLAYERS, BASE_PILOT)
@@ -154,204 +241,375 @@ def build(ctx: Context) -> Page:
     pilot = {"turns": _effects(Pt, W), "seat0": _effects(P0, W)}
     del Pt, P0
 
-    # main runs: one seed per combination (independent runs)
-    n = ctx.games(BASE_GAMES)
-    tq = float(student_t.ppf(0.975, df=n - 1))
-    means = {"turns": np.empty(len(cs)), "seat0": np.empty(len(cs))}
-    variances = {"turns": np.empty(len(cs)), "seat0": np.empty(len(cs))}
-    cell_rows = []
-    for i, (c, rs) in enumerate(zip(cs, rulesets)):
-        seed = ctx.seed + 1 + i
-        df = ctx.rounds(rs, PLAYERS, BASE_GAMES, seed=seed)
-        t = df["turns"].to_numpy(np.float64)
-        w = (df["winner"].to_numpy() == 0).astype(np.float64)
-        means["turns"][i], variances["turns"][i] = t.mean(), t.var(ddof=1)
-        means["seat0"][i], variances["seat0"][i] = w.mean(), w.var(ddof=1)
-        se = np.sqrt(variances["turns"][i] / n)
-        lo, hi = wilson_ci(int(w.sum()), n)
-        cell_rows.append({**{f: _value(c[f]) for f, _ in FACTORS}, "rules_hash": rs.hash(),
-                          "seed": seed, "games": n, "turns_mean": t.mean(),
-                          "turns_lo": t.mean() - tq * se, "turns_hi": t.mean() + tq * se,
-                          "seat0": w.mean(), "seat0_lo": lo, "seat0_hi": hi,
-                          "truncated": int(df["truncated"].sum())})
-    cells_df = pd.DataFrame(cell_rows)
-    eff = {o: _independent(means[o], variances[o], n, W) for o, _, _ in OUTCOMES}
+    # main runs: one seed per combination (independent runs), per player model
+    runs = {st: _run_cells(ctx, cs, rulesets, BASE_GAMES if st == "random" else BASE_TABLE,
+                           st, ctx.seed if st == "random" else ctx.seed + 1000)
+            for st in strats}
     labels = [" × ".join(_label(s) for s in key) for key in ids]
-    table = pd.DataFrame({"effect": labels,
-                          "kind": ["main" if len(k) == 1 else "interaction" for k in ids]})
-    for o, _, _ in OUTCOMES:
-        for col in eff[o].columns:
-            table[f"{o}_{col}"] = eff[o][col].to_numpy()
-        table[f"{o}_pilot_effect"] = pilot[o]["effect"].to_numpy()
-        table[f"{o}_pilot_variance_reduction"] = pilot[o]["variance_reduction"].to_numpy()
-
-    # ---------------------------------------------------------------- the answer
-    mains = table[table.kind == "main"]
-    inter = table[table.kind == "interaction"]
-
-    def sig(df: pd.DataFrame, o: str) -> pd.DataFrame:
-        return df[(df[f"{o}_lo"] > 0) | (df[f"{o}_hi"] < 0)]
+    tables = {}
+    for st, (cells_df, means, variances, n) in runs.items():
+        table = pd.DataFrame({"effect": labels, "kind": ["main" if len(k) == 1 else
+                                                         "interaction" for k in ids]})
+        for o, _, _ in OUTCOMES:
+            e = _independent(means[o], variances[o], n, W)
+            for col in e.columns:
+                table[f"{o}_{col}"] = e[col].to_numpy()
+            if st == "random":
+                table[f"{o}_pilot_effect"] = pilot[o]["effect"].to_numpy()
+                table[f"{o}_pilot_variance_reduction"] = \
+                    pilot[o]["variance_reduction"].to_numpy()
+        tables[st] = table
+    simple = {st: simple_effects(ctx, st, SWITCHES + EXTRA_SWITCHES) for st in strats}
+    cells_df, _, _, n = runs["random"]
+    table = tables["random"]
+    mains = table[table.kind == "main"].reset_index(drop=True)
+    sr = simple["random"]
+    base_t = sr[SWITCHES[0]]["base_turns"]
 
     def fmt(r, o: str, dg: int) -> str:
         return ci(r[f"{o}_effect"], r[f"{o}_lo"], r[f"{o}_hi"], dg, sign=True)
 
-    big_t = mains.loc[mains["turns_effect"].abs().idxmax()]
-    big_s = mains.loc[mains["seat0_effect"].abs().idxmax()]
-    big_it = inter.loc[inter["turns_effect"].abs().idxmax()]
-    big_is = inter.loc[inter["seat0_effect"].abs().idxmax()]
-    headline = (f"Over the 48 combinations (4 random players), "
-                f"`{big_t['effect']}` has the largest effect on length, "
-                f"{fmt(big_t, 'turns', 2)} turns per round averaged over the other "
-                f"switches, and `{big_s['effect']}` the largest on seat 0's win rate, "
-                f"{fmt(big_s, 'seat0', 4)}; the largest interaction on length is "
-                f"`{big_it['effect']}` ({fmt(big_it, 'turns', 2)} turns).")
-    page.headline = headline
+    def p(x: float) -> str:
+        return f"{num(rel(x, base_t), 0, True)}%"
+
+    # ---------------------------------------------------------------- the answer
+    main_t = {sw: mains.loc[i, "turns_effect"] for i, sw in enumerate(SWITCHES)}
+    big = max(SWITCHES, key=lambda k: abs(main_t[k]))
+    dup = ("draw_rule", "until_playable")
+    explain = {}
+    for i, sw in enumerate(SWITCHES):
+        partners = [(k, r) for k, (_, r) in zip(ids, table.iterrows())
+                    if len(k) == 2 and sw in k]
+        k, r = max(partners, key=lambda kr: abs(kr[1]["turns_effect"]))
+        other = k[1] if k[0] == sw else k[0]
+        explain[sw] = (other, _conditional(cells_df, sw, other))
+    ji = ("jump_in", True)
+    sz = ("seven_zero", True)
+    lead = (f"Draw until playable is the house rule that changes the game: alone it makes "
+            f"official rounds {p(sr[dup]['turns'][0]).lstrip('+')} longer "
+            f"({num(base_t + sr[dup]['turns'][0], 0)} against {num(base_t, 0)} turns), and "
+            f"averaged over all 48 combinations of the five rules it adds "
+            f"{num(main_t[dup], 0)} turns ({p(main_t[dup]).lstrip('+')})." if big == dup else
+            f"`{_label(big)}` changes length most: {p(main_t[big])} averaged over the 48 "
+            "combinations.")
+    if ji in sr:
+        part, cond = explain[ji]
+        lead += (f" Jump-In shortens rounds by {p(-sr[ji]['turns'][0])[1:]} alone but by "
+                 f"{p(-main_t[ji])[1:]} on average, because it cuts the long rounds of "
+                 f"{PLAIN.get(part, _label(part))} most "
+                 f"({num(cond[_value(part[1])], 1, True)} turns with it, {num(cond[_value(dict(FACTORS)[part[0]][0])], 1, True)} "
+                 "without).")
+    if sz in sr and sr[sz]["seat0"][2] < 0:
+        part, cond = explain[sz]
+        s0m = mains.loc[SWITCHES.index(sz)]
+        tz = simple["table"].get(sz) if "table" in simple else None
+        lead += (f" With random players Seven-Zero barely moves length "
+                 f"({num(sr[sz]['turns'][0], 2, True)} turns alone, "
+                 f"{num(main_t[sz], 2, True)} on average: "
+                 f"{num(cond[_value(part[1])], 2, True)} with "
+                 f"{PLAIN.get(part, _label(part))}, "
+                 f"{num(cond[_value(dict(FACTORS)[part[0]][0])], 2, True)} without)"
+                 + (f", with table players it makes rounds "
+                    f"{num(rel(tz['turns'][0], tz['base_turns']), 0)}% longer" if tz is not None and tz["turns"][1] > 0 else "")
+                 + f"; it takes seat 0's win rate down by "
+                 f"{num(-100 * sr[sz]['seat0'][0], 2)} percentage points alone "
+                 f"({num(-100 * s0m['seat0_effect'], 2)} on average)"
+                 + (", for random and table players alike" if tz is not None
+                    and tz["seat0"][2] < 0 else "") + ".")
     page.heading("Answer")
-    page.para(headline)
-    st, ss = sig(mains, "turns"), sig(mains, "seat0")
-    it, is_ = sig(inter, "turns"), sig(inter, "seat0")
-    base = cells_df.iloc[0]
-    page.bullets([
-        f"Main effects on mean length whose 95% interval excludes 0: {len(st)} of 6 ("
-        + names_and([f"`{r['effect']}` {fmt(r, 'turns', 2)}" for _, r in st.iterrows()])
-        + ")." if len(st) else "No main effect on length is separated from 0.",
-        f"Main effects on seat 0's win rate whose interval excludes 0: {len(ss)} of 6"
-        + (" (" + names_and([f"`{r['effect']}` {fmt(r, 'seat0', 4)}"
-                             for _, r in ss.iterrows()]) + ")." if len(ss) else "."),
-        f"Two-way interactions separated from 0: {len(it)} of {len(inter)} on length, "
-        f"{len(is_)} of {len(inter)} on seat 0's win rate; the largest on seat 0 is "
-        f"`{big_is['effect']}` ({fmt(big_is, 'seat0', 4)}).",
-        f"For reference, plain `official` (the cell with every switch off) lasts "
-        f"{ci(base['turns_mean'], base['turns_lo'], base['turns_hi'])} turns and seat 0 "
-        f"wins {ci(base['seat0'], base['seat0_lo'], base['seat0_hi'], 4)} (fair: 0.25); "
-        "the longest combination is "
-        + _cell_text(cells_df.loc[cells_df["turns_mean"].idxmax()])
-        + " and the shortest " + _cell_text(cells_df.loc[cells_df["turns_mean"].idxmin()])
-        + ".",
-    ])
+    page.lead(lead)
+    _main_figure(page, strats, tables, simple, base_t)
+
+    # simple vs main, in words, for every switch
+    bullets = []
+    for i, sw in enumerate(SWITCHES):
+        part, cond = explain[sw]
+        r = mains.loc[i]
+        s_ = sr[sw]["turns"]
+        lv_on, lv_off = _value(part[1]), _value(dict(FACTORS)[part[0]][0])
+        text = (f"`{_label(sw)}`: {ci(*s_, 2, sign=True)} turns alone (from `official`, "
+                f"same games), {fmt(r, 'turns', 2)} averaged over the 48 combinations")
+        if (s_[0] > 0) != (r["turns_effect"] > 0):
+            text += " (opposite signs)"
+        text += (f"; its largest interaction is with `{_label(part)}`: "
+                 f"{num(cond[lv_on], 2, True)} turns with it on, "
+                 f"{num(cond[lv_off], 2, True)} with it off.")
+        for st in strats[1:]:
+            if sw in simple[st]:
+                rt = tables[st][tables[st].kind == "main"].reset_index(drop=True).loc[i]
+                text += (f" With {st} players: {ci(*simple[st][sw]['turns'], 2, sign=True)}"
+                         f" alone, {fmt(rt, 'turns', 2)} averaged.")
+        bullets.append(text)
+    for st in strats[1:]:
+        flip = [sw for sw in SWITCHES if sw in simple[st] and _separated(sr[sw]["turns"])
+                and _separated(simple[st][sw]["turns"])
+                and (sr[sw]["turns"][0] > 0) != (simple[st][sw]["turns"][0] > 0)]
+        if flip:
+            bullets.append(
+                f"Random and {st} players disagree on the direction of "
+                + names_and([f"{PLAIN.get(sw, _label(sw))} ("
+                             f"{num(sr[sw]['turns'][0], 2, True)} turns alone with random "
+                             f"players, {num(simple[st][sw]['turns'][0], 2, True)} with "
+                             f"{st} players)" for sw in flip])
+                + ": what a rule does depends on how people play, so a finding made "
+                "with random players alone does not carry over.")
+    page.bullets(bullets)
+    page.para("Why the two differ: the simple effect changes one rule of `official` and "
+              "keeps the others off; the main effect averages the switch's effect over "
+              "every setting of the other four, half of them with draw until playable, "
+              "whose long rounds magnify whatever shortens or lengthens a round. The "
+              "editions page compares presets with `official` on the same games, so its "
+              "differences are the simple effects.")
+    extra = [sw for sw in EXTRA_SWITCHES if sw in sr]
+    if extra:
+        page.para("More switches, alone against `official` (simple effects only): "
+                  + "; ".join(f"`{_label(sw)}` {ci(*sr[sw]['turns'], 2, sign=True)} turns, "
+                              f"seat 0 {ci(*sr[sw]['seat0'], 4, sign=True)}"
+                              for sw in extra) + ".")
     hw_t = float(np.max(table["turns_hi"] - table["turns_effect"]))
     hw_s = float(np.max(table["seat0_hi"] - table["seat0_effect"]))
-    vr_t = table["turns_pilot_variance_reduction"]
-    vr_s = table["seat0_pilot_variance_reduction"]
-    below = int((vr_t < 1).sum() + (vr_s < 1).sum())
-    is_main = (table["kind"] == "main").to_numpy()
-    vr_main = np.concatenate([vr_t[is_main].to_numpy(), vr_s[is_main].to_numpy()])
     ntrunc = int(cells_df["truncated"].sum())
-    page.para(f"Precision: {n:,} games per combination, {n * len(cs):,} in all. Every 95% "
-              f"interval of an effect is within ±{num(hw_t)} turns and ±{num(hw_s, 4)} in "
-              "seat 0's win rate, so effects smaller than that are not resolved. "
+    page.para(f"Precision: {n:,} games per combination with random players"
+              + "".join(f", {runs[st][3]:,} with {st} players" for st in strats[1:])
+              + f"; with random players every 95% interval of an effect is within "
+              f"±{num(hw_t)} turns and ±{num(hw_s, 4)} in seat 0's win rate. Simple effects: "
+              f"{sr[SWITCHES[0]]['games']:,} paired games per switch with random players"
+              + "".join(f", {simple[st][SWITCHES[0]]['games']:,} with {st} players"
+                        for st in strats[1:] if SWITCHES[0] in simple[st]) + ". "
               + (f"{ntrunc:,} rounds reached `max_turns` and enter at their cut-off length."
                  if ntrunc else "No round reached `max_turns`."))
+
+    # ---------------------------------------------------------------- figures
+    page.heading("Figures")
+    _interaction_figure(page, table, ids, cells_df)
+    _ranked_figure(page, cells_df)
+    _heatmap(page, table, ids)
+
+    # ---------------------------------------------------------------- tables
+    page.heading("Effects (random players)")
+    rows = []
+    for key, (_, r) in zip(ids, table.iterrows()):
+        sw = key[0] if len(key) == 1 else None
+        rows.append({"effect": f"`{r['effect']}`", "kind": r["kind"],
+                     "alone, Δ turns": ci(*sr[sw]["turns"], 2, sign=True) if sw else "",
+                     "averaged, Δ turns": fmt(r, "turns", 2),
+                     "alone, Δ seat 0": ci(*sr[sw]["seat0"], 4, sign=True) if sw else "",
+                     "averaged, Δ seat 0": fmt(r, "seat0", 4),
+                     "pilot VR (turns)": f"{num(r['turns_pilot_variance_reduction'], 2)}"})
+    page.table(pd.DataFrame(rows))
+    page.para("alone: the switch against `official` on the same games (simple effect). "
+              "averaged: main effect, the mean over the other switches of (on − off). "
+              "Interaction A × B: mean over the others of (effect of A with B on − effect "
+              "of A with B off); for `stacking` the two levels are each compared with "
+              "`none`. 95% intervals from the 48 independent runs. Pilot VR: variance of "
+              "the contrast from independent runs divided by its variance on common "
+              "games, in the pilot.")
+    vr_t = table["turns_pilot_variance_reduction"]
+    vr_s = table["seat0_pilot_variance_reduction"]
     page.para(f"Design: a pilot played all 48 combinations on the same {n_pilot:,} games "
               "(one seed) and computed every contrast game by game. Against independent "
               f"runs of the same size, the common games divided the variance of the length "
               f"contrasts by {num(vr_t.min(), 2)} to {num(vr_t.max(), 2)} (median "
               f"{num(vr_t.median(), 2)}) and of the seat 0 contrasts by {num(vr_s.min(), 2)} "
-              f"to {num(vr_s.max(), 2)} (median {num(vr_s.median(), 2)}); {below} of the "
-              f"{len(vr_t) + len(vr_s)} factors are below 1, where common games make the "
-              f"interval wider, and so are {int((vr_main < 1).sum())} of the "
-              f"{len(vr_main)} for main effects (median {num(float(np.median(vr_main)), 2)})."
-              " Rule sets that share a switch play nearly the same game from "
-              "a common deal, so averaging them cancels little noise. The main runs "
-              "therefore give each combination its own seed (independent runs; seed "
-              f"{ctx.seed} + 1 + the combination's row in `cells.csv`), and the intervals "
-              "below combine the 48 independent means.")
-
-    # ---------------------------------------------------------------- tables
-    page.heading("Effects")
-    rows = []
-    for _, r in table.iterrows():
-        rows.append({"effect": f"`{r['effect']}`", "kind": r["kind"],
-                     "Δ mean turns": fmt(r, "turns", 2),
-                     "pilot VR (turns)": f"{num(r['turns_pilot_variance_reduction'], 2)}",
-                     "Δ seat 0 win rate": fmt(r, "seat0", 4),
-                     "pilot VR (seat 0)": f"{num(r['seat0_pilot_variance_reduction'], 2)}"})
-    page.table(pd.DataFrame(rows))
-    page.para("Main effect: mean over the other switches of (on − off). Interaction A × B: "
-              "mean over the others of (effect of A with B on − effect of A with B off); "
-              "for `stacking` the two levels are each compared with `none`. 95% intervals "
-              "from the 48 independent runs. Pilot VR: variance of the contrast from "
-              "independent runs divided by its variance on common games, in the pilot.")
-
+              f"to {num(vr_s.max(), 2)} (median {num(vr_s.median(), 2)}): rule sets that "
+              "share a switch play nearly the same game from a common deal, so averaging "
+              "them cancels little noise. The main runs therefore give each combination "
+              f"its own seed (seed {ctx.seed} + 1 + the combination's row in `cells.csv`; "
+              f"table players: {ctx.seed + 1000} + 1 + row).")
     page.heading("The 48 combinations", 3)
     rows = []
     for _, r in cells_df.iterrows():
         rows.append({**{f: r[f] for f, _ in FACTORS},
                      "mean turns": ci(r["turns_mean"], r["turns_lo"], r["turns_hi"]),
                      "seat 0 wins": ci(r["seat0"], r["seat0_lo"], r["seat0_hi"], 4),
-                     "truncated": f"{r['truncated']:,}", "rules hash": f"`{r['rules_hash']}`",
-                     "seed": str(r["seed"])})
-    page.table(pd.DataFrame(rows), align=["l"] * 5 + ["r"] * 3 + ["l", "r"])
+                     "truncated": f"{r['truncated']:,}"})
+    page.table(pd.DataFrame(rows), align=["l"] * 5 + ["r"] * 3)
     page.para(f"{n:,} games each, 4 random players; every rule set is `official` plus the "
-              "switches of its row.")
+              "switches of its row (rules hashes and seeds in `cells.csv`).")
 
-    # ---------------------------------------------------------------- figures
-    page.heading("Figures")
-    from matplotlib.colors import Normalize, SymLogNorm
+    page.data(pd.concat([t.assign(strategies=st) for st, t in tables.items()]), "effects",
+              "Every effect with its interval (and the pilot's estimate and variance "
+              "reduction)")
+    page.data(pd.concat([r[0] for r in runs.values()]), "cells",
+              "Mean turns and seat 0's win rate of each of the 48 combinations, per player "
+              "model, with its rules hash and seed")
+    page.data(pd.DataFrame([{"strategies": st, "switch": _label(sw), **{
+        f"{o}_{k}": v for o in ("turns", "seat0") for k, v in zip(("diff", "lo", "hi"),
+                                                                  d[o])}}
+        for st, sd in simple.items() for sw, d in sd.items()]), "simple-effects",
+        "Each switch alone against `official` (paired)")
+    ctx.provenance(page, table=False, notes=[
+        f"The 48 rule sets are `official` (hash `{resolve('official').hash()}`) plus the "
+        "switches of each combination "
+        "(`official+stacking=...,seven_zero=...,jump_in=...,draw_rule=...,"
+        f"wd4_restriction=...`), with 4 players: main runs of {n:,} games with random "
+        f"players on seeds {ctx.seed + 1} to {ctx.seed + len(cs)}"
+        + "".join(f", {runs[st][3]:,} games with {st} players on seeds "
+                  f"{ctx.seed + 1001} to {ctx.seed + 1000 + len(cs)}" for st in strats[1:])
+        + f" (hashes and seeds in `cells.csv`), pilot runs of {n_pilot:,} games on seed "
+        f"{ctx.seed}; simple effects on the shared 4-player runs of each switch alone."])
+    return page
 
-    fig, axes = plt.subplots(2, 1, figsize=(8, 12.5), layout="constrained")
+
+PLAIN = {("stacking", "same"): "same stacking", ("stacking", "progressive"):
+         "progressive stacking", ("seven_zero", True): "Seven-Zero", ("jump_in", True):
+         "Jump-In", ("draw_rule", "until_playable"): "draw until playable",
+         ("wd4_restriction", "none"): "no Wild Draw Four restriction"}
+SHORT = {"stacking": {"same": "stack", "progressive": "prog"}, "seven_zero": "7-0",
+         "jump_in": "jump", "draw_rule": "until-playable", "wd4_restriction": "free-WD4"}
+
+
+def _short(r) -> str:
+    out = []
+    for f, lv in FACTORS:
+        if r[f] != _value(lv[0]):
+            s = SHORT[f]
+            out.append(s[r[f]] if isinstance(s, dict) else s)
+    return " + ".join(out) or "official"
+
+
+def _switch_colour(sw) -> str:
+    preset = {("stacking", "same"): "stacking", ("stacking", "progressive"): "progressive",
+              ("seven_zero", True): "seven-zero", ("jump_in", True): "jump-in",
+              ("draw_rule", "until_playable"): "draw-until-playable"}.get(sw)
+    return colour(preset) if preset else "#555555"
+
+
+def _main_figure(page: Page, strats, tables, simple, base_t: float) -> None:
+    fig, axes = plt.subplots(1, 2, figsize=(11, 3.4), sharey=True)
+    labels = [_label(s) for s in SWITCHES]
+    k = 2 * len(strats)
+    for ax, (o, unit) in zip(axes, (("turns", "Δ mean turns (% of official)"),
+                                    ("seat0", "Δ seat 0 win rate (percentage points)"))):
+        f = (lambda v: rel(v, base_t)) if o == "turns" else (lambda v: 100 * v)
+        j = 0
+        for st, mk in zip(strats, ("o", "s")):
+            mains = tables[st][tables[st].kind == "main"].reset_index(drop=True)
+            for what in ("alone", "averaged"):
+                off = (j - (k - 1) / 2) * 0.16
+                for i, sw in enumerate(SWITCHES):
+                    if what == "alone":
+                        if sw not in simple[st]:
+                            continue
+                        e = [f(v) for v in simple[st][sw][o]]
+                    else:
+                        e = [f(mains.loc[i, f"{o}_{c}"]) for c in ("effect", "lo", "hi")]
+                    c = _switch_colour(sw)
+                    ax.errorbar(e[0], i + off, xerr=[[e[0] - e[1]], [e[2] - e[0]]],
+                                fmt=mk, ms=5, capsize=2, color=c,
+                                mfc="white" if what == "alone" else c,
+                                label=f"{st}, {what}" if i == 0 else None)
+                j += 1
+        ax.axvline(0, color="grey", lw=0.8)
+        ax.set_xlabel(unit)
+    symlog_percent(axes[0])
+    axes[0].set_xlabel("Δ mean turns (% of official; log scale beyond ±10%)")
+    axes[0].set_yticks(range(len(labels)), labels)
+    axes[0].set_ylim(len(labels) - 0.5, -0.5)
+    from matplotlib.lines import Line2D
+
+    handles = [Line2D([], [], ls="", marker=mk, color="#555555",
+                      mfc="white" if what == "alone" else "#555555", label=f"{st}, {what}")
+               for st, mk in zip(strats, ("o", "s")) for what in ("alone", "averaged")]
+    axes[1].legend(handles=handles, fontsize=7, loc="lower left", title="players, effect",
+                   title_fontsize=7)
+    fig.suptitle("Each switch alone against official (hollow) and averaged over the 48 "
+                 "combinations (filled), 4 players, 95% intervals", fontsize=9)
+    page.figure(fig, "simple-and-main", "Each house rule's effect on mean length and on "
+                "seat 0's win rate: alone against `official` on the same games (hollow "
+                "markers) and averaged over the 48 combinations (filled), for random and "
+                "table players, with 95% intervals.", main=True)
+
+
+def _interaction_figure(page: Page, table, ids, cells_df, top: int = 3) -> None:
+    inter = [(k, r) for k, (_, r) in zip(ids, table.iterrows()) if len(k) == 2]
+    inter.sort(key=lambda kr: -abs(kr[1]["turns_effect"]))
+    fig, axes = plt.subplots(1, top, figsize=(11, 3.2))
+    tq = 1.96
+    for ax, (key, r) in zip(axes, inter[:top]):
+        a, b = key
+        for bl, ls in ((_value(dict(FACTORS)[b[0]][0]), ":"), (_value(b[1]), "-")):
+            ys, es = [], []
+            for al in (_value(dict(FACTORS)[a[0]][0]), _value(a[1])):
+                sub = cells_df[(cells_df[a[0]] == al) & (cells_df[b[0]] == bl)]
+                ys.append(sub["turns_mean"].mean())
+                es.append(tq * np.sqrt((sub["turns_se"] ** 2).sum()) / len(sub))
+            on = bl == _value(b[1])
+            ax.errorbar([0, 1], ys, yerr=es, marker="o", ms=4, capsize=3, ls=ls,
+                        color=_switch_colour(b) if on else "#999999",
+                        label=f"{_label(b)} {'on' if on else 'off'}")
+        ax.set_xticks([0, 1], ["off", "on"])
+        ax.set_xlabel(_label(a))
+        ax.set_xlim(-0.3, 1.3)
+        ax.set_ylabel("mean turns per round")
+        ax.set_title(f"{_label(a)} × {_label(b)}: "
+                     f"{num(r['turns_effect'], 2, True)} turns", fontsize=8)
+        ax.legend(fontsize=7)
+    page.figure(fig, "interactions", "The largest interactions on length: mean turns "
+                "with each switch off and on (averaged over the other switches), 4 random "
+                "players, 95% intervals. Non-parallel lines: the effect of one switch "
+                "depends on the other.")
+
+
+def _ranked_figure(page: Page, cells_df) -> None:
+    d = cells_df.sort_values("turns_mean").reset_index(drop=True)
+    fig, ax = plt.subplots(figsize=(7.5, 8.5))
+    y = np.arange(len(d))
+    for i, r in d.iterrows():
+        on = r["draw_rule"] == "until_playable"
+        ax.errorbar(r["turns_mean"], i, xerr=[[r["turns_mean"] - r["turns_lo"]],
+                                              [r["turns_hi"] - r["turns_mean"]]],
+                    fmt="o", ms=3.5, capsize=2,
+                    color=colour("draw-until-playable") if on else colour("official"))
+    ax.set_yticks(y, [_short(r) for _, r in d.iterrows()], fontsize=7)
+    ax.set_ylim(len(d) - 0.5, -0.5)
+    ax.set_xlabel("mean turns per round, 4 random players")
+    ax.set_title("The 48 combinations, shortest first (red: draw until playable)",
+                 fontsize=9)
+    page.figure(fig, "ranked-combinations", "Mean length of each of the 48 combinations "
+                "with its 95% interval, shortest first. stack/prog: stacking same/"
+                "progressive; 7-0: Seven-Zero; jump: Jump-In; until-playable: draw until "
+                "playable; free-WD4: no Wild Draw Four restriction.")
+
+
+def _heatmap(page: Page, table, ids) -> None:
+    from matplotlib.colors import Normalize
+
+    fig, axes = plt.subplots(1, 2, figsize=(11, 4.6))
     names = [_label(s) for s in SWITCHES]
     for ax, (o, title, dg) in zip(axes, OUTCOMES):
         M = np.full((len(SWITCHES), len(SWITCHES)), np.nan)
         SIG = np.zeros_like(M, dtype=bool)
         for key, (_, r) in zip(ids, table.iterrows()):
-            i = SWITCHES.index(key[0])
-            j = SWITCHES.index(key[-1])
-            M[i, j] = M[j, i] = r[f"{o}_effect"]
-            SIG[i, j] = SIG[j, i] = r[f"{o}_lo"] > 0 or r[f"{o}_hi"] < 0
+            if len(key) != 2:
+                continue
+            i, j = SWITCHES.index(key[0]), SWITCHES.index(key[1])
+            f = 100.0 if o == "seat0" else 1.0
+            M[j, i] = f * r[f"{o}_effect"]
+            SIG[j, i] = r[f"{o}_lo"] > 0 or r[f"{o}_hi"] < 0
         lim = float(np.nanmax(np.abs(M))) or 1.0
-        # length effects span two orders of magnitude: a symmetric log scale keeps the
-        # small ones visible
-        norm = (SymLogNorm(linthresh=1.0, vmin=-lim, vmax=lim) if o == "turns"
-                else Normalize(vmin=-lim, vmax=lim))
+        norm = Normalize(vmin=-lim, vmax=lim)
         im = ax.imshow(M, cmap="RdBu_r", norm=norm)
         for i in range(len(SWITCHES)):
             for j in range(len(SWITCHES)):
                 if np.isnan(M[i, j]):
                     continue
-                txt = f"{M[i, j]:+.{dg if o == 'seat0' else 1}f}"
+                txt = f"{M[i, j]:+.{2 if o == 'seat0' else 1}f}"
                 dark = abs(norm(M[i, j]) - 0.5) > 0.35
                 ax.text(j, i, txt if SIG[i, j] else f"({txt})", ha="center", va="center",
-                        fontsize=8, fontweight="bold" if SIG[i, j] else "normal",
+                        fontsize=7, fontweight="bold" if SIG[i, j] else "normal",
                         color="white" if dark else ("black" if SIG[i, j] else "dimgrey"))
         ax.set_xticks(range(len(names)), names, rotation=30, ha="right")
         ax.set_yticks(range(len(names)), names)
         ax.grid(False)
-        ax.set_title(f"Δ {title}: main effects (diagonal) and interactions")
-        fig.colorbar(im, ax=ax, shrink=0.8)
-    page.figure(fig, "heatmap", "Main effects (diagonal) and two-way interactions "
-                "(off the diagonal) on mean turns and on seat 0's win rate; values in "
-                "parentheses have a 95% interval that includes 0.")
+        unit = "turns" if o == "turns" else "percentage points"
+        ax.set_title(f"interactions on {title}", fontsize=9)
+        fig.colorbar(im, ax=ax, shrink=0.8, label=f"interaction ({unit})")
+    page.figure(fig, "heatmap", "Two-way interactions (the main effects are in the first "
+                "figure) on mean turns and on seat 0's win rate, 4 random players, each on "
+                "its own linear colour scale; values in parentheses have a 95% interval "
+                "that includes 0.")
 
-    fig, axes = plt.subplots(1, 2, figsize=(11, 3.6), sharey=True)
-    y = np.arange(len(mains))
-    for ax, (o, title, _) in zip(axes, OUTCOMES):
-        est = mains[f"{o}_effect"].to_numpy()
-        lo, hi = mains[f"{o}_lo"].to_numpy(), mains[f"{o}_hi"].to_numpy()
-        ax.errorbar(est, y, xerr=[est - lo, hi - est], fmt="o", capsize=3)
-        ax.axvline(0, color="grey", lw=0.8)
-        ax.set_title(f"main effect on {title}")
-    axes[0].set_yticks(y, mains["effect"])
-    axes[0].invert_yaxis()
-    page.figure(fig, "main-effects", "Main effects with 95% intervals.")
-
-    page.data(table, "effects", "Every effect with its interval, and the pilot's estimate "
-              "and variance reduction")
-    page.data(cells_df, "cells", "Mean turns and seat 0's win rate of each of the 48 "
-              "combinations, with its rules hash and seed")
-    ctx.provenance(page, table=False, notes=[
-        "The 48 rule sets are `official` plus the switches of each combination "
-        "(`official+stacking=...,seven_zero=...,jump_in=...,draw_rule=...,"
-        f"wd4_restriction=...`), with 4 random players: main runs of {n:,} games on seeds "
-        f"{ctx.seed + 1} to {ctx.seed + len(cs)} (hashes and seeds in `cells.csv`), pilot "
-        f"runs of {n_pilot:,} games on seed {ctx.seed}."])
-    return page
-
-
-def _cell_text(r) -> str:
-    on = [f"{f}={r[f]}" for f, lv in FACTORS if r[f] != _value(lv[0])]
-    name = "`official+" + ",".join(on) + "`" if on else "`official`"
-    return f"{name} ({ci(r['turns_mean'], r['turns_lo'], r['turns_hi'])} turns)"
 
 
 if __name__ == "__main__":

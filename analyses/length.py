@@ -2,22 +2,64 @@
 
 Usage: python analyses/length.py [--scale S] [--out reports] [--results results/reports]
 
-Turns and cards played per round (RULES.md section 6) for every preset at 2, 3, 4, 6, 8
-and 10 `random` players: mean, median, 90th and 99th percentiles with 95% intervals,
-truncation rate (rounds stopped at max_turns), ECDFs.
+Turns and cards played per round (RULES.md section 6) for every preset at 2 to 10
+`random` players: mean, median, 90th and 99th percentiles with 95% intervals,
+truncation rate (rounds stopped at max_turns), distributions. Why `motu` runs away at 6
+players and more is measured in replayed rounds: Powers of Grayskull played per turn
+(each makes every other player draw 3, RULES.md section 2) and the share of rounds in
+which every card ends up in a hand.
 """
 from __future__ import annotations
 
 import numpy as np
 import pandas as pd
-from common import PLAYER_COUNTS, Context, describe, ecdf, half, leaders, main, names_and
+from common import (BASE_OTHER, BASE_RUNAWAY, PLAYER_COUNTS, Context, colour, describe,
+                    half, hist_panels, leaders, main, names_and, plain_log, player_axis,
+                    rel)
 
 import matplotlib.pyplot as plt
+from unosim.cards import GRAYSKULL
+from unosim.kernel import layout as L
 from unosim.report import Page, ci, num
 from unosim.rules import PRESETS
+from unosim.stats import mean_ci, wilson_ci
 
 NAME = "length"
 STRATEGIES = "random"
+BASE_TRACED = 400  # motu rounds replayed with their trace per player count
+PLAYED = (L.E_PLAY, L.E_DRAWN, L.E_STACK, L.E_JUMP, L.E_EXTRA)
+
+
+def grayskull_counts(rules: str, players: int, games: int, seed: int) -> dict:
+    """Rounds ``0 .. games - 1`` replayed with their trace (``unosim.replay``): Grayskull
+    plays per turn (ratio estimate, delta-method interval over rounds), per round, turns,
+    and the share of rounds in which every card was in a hand at some moment (draw pile
+    empty, discard pile down to its top card). Triples are (estimate, lo, hi)."""
+    from unosim.replay import trace_round
+    from unosim.simulate import make_job
+
+    job = make_job(rules, 1, players, STRATEGIES, seed)
+    gs, turns, dry = np.zeros(games), np.zeros(games), np.zeros(games, bool)
+    for g in range(games):
+        _, tr = trace_round(job.rules, players, job.sid, job.sparams, seed, g)
+        typ = tr[:, L.EV_TYPE]
+        gs[g] = np.count_nonzero(np.isin(typ, PLAYED) & (tr[:, L.EV_KIND] == GRAYSKULL))
+        turns[g] = tr[-1, L.EV_TURN]
+        dry[g] = bool(((tr[:, L.EV_PILE] == 0) & (tr[:, L.EV_DISC] <= 1)).any())
+    r = gs.sum() / max(turns.sum(), 1.0)
+    se = (gs - r * turns).std(ddof=1) / (turns.mean() * np.sqrt(games))
+    lo, hi = wilson_ci(int(dry.sum()), games)
+    return {"games": games, "share_turns": [r, r - 1.96 * se, r + 1.96 * se],
+            "plays_per_round": [float(v) for v in mean_ci(gs)],
+            "turns": [float(v) for v in mean_ci(turns)],
+            "deck_dry": [float(dry.mean()), lo, hi]}
+
+
+def _by(values: list[str]) -> str:
+    """'3% and 2%', or 'both 3%' when the rounded values agree."""
+    if len(values) == 2 and values[0] == values[1]:
+        return f"{values[0]}% each"
+    return names_and([f"{v}%" for v in values])
 
 
 def build(ctx: Context) -> Page:
@@ -26,92 +68,161 @@ def build(ctx: Context) -> Page:
                 "players, and how heavy is the tail of long rounds?", ctx.out)
     names = list(PRESETS)
     stats: dict[tuple[str, int], dict] = {}
-    ecdfs: dict[tuple[str, int, str], tuple[np.ndarray, np.ndarray]] = {}
+    at4: dict[str, np.ndarray] = {}
+    official: dict[int, np.ndarray] = {}
     for name in names:
         for n in PLAYER_COUNTS:
             df = ctx.standard(name, n, STRATEGIES)
             stats[name, n] = describe(df, n)
-            if n == 4 or name == "official":
-                ecdfs[name, n, "turns"] = ecdf(df["turns"].to_numpy())
-                ecdfs[name, n, "cards"] = ecdf(df["cards_played"].to_numpy())
+            if n == 4:
+                at4[name] = df["turns"].to_numpy()
+            if name == "official":
+                official[n] = df["turns"].to_numpy()
+    traced = max(20, int(round(BASE_TRACED * min(ctx.scale, 1.0))))
+    motu = {n: ctx.cached_json("trace", {"rules": PRESETS["motu"].hash(), "players": n,
+                                         "games": traced, "seed": ctx.seed, "what":
+                                         "grayskull"},
+                               lambda n=n: grayskull_counts("motu", n, traced, ctx.seed),
+                               PRESETS["motu"], n, "random, replayed with trace", traced)
+            for n in PLAYER_COUNTS}
 
     # ---------------------------------------------------------------- the answer
     o4 = stats["official", 4]
-    at4 = {n: stats[n, 4]["turns_mean"] for n in names}
-    longest = leaders(at4, highest=True)
-    shortest = leaders(at4, highest=False)
+    base = o4["turns_mean"][0]
+    m4 = {n: stats[n, 4]["turns_mean"] for n in names}
+    longest = leaders(m4, highest=True)
+    by_len = sorted(names, key=lambda k: m4[k][0])
+    short = [k for k in by_len[:2] if k != "official"]
+    long2 = by_len[-2:][::-1]
     o2, o10 = stats["official", 2], stats["official", 10]
+    per_player = (o10["turns_mean"][0] - o2["turns_mean"][0]) / 8
+    run = [n for n in PLAYER_COUNTS
+           if stats["motu", n]["turns_mean"][0] > 3 * stats["official", n]["turns_mean"][0]]
+    lead = (f"An official round with 4 players lasts about {num(base, 0)} turns (one in "
+            f"ten goes past {num(o4['turns_p90'][0], 0)}); "
+            + names_and([f"`{k}` rounds last {num(rel(m4[k][0] - base, base), 0)}% longer"
+                         for k in long2])
+            + ", while " + names_and([f"`{k}`" for k in short]) + " shorten them by "
+            + _by([num(-rel(m4[k][0] - base, base), 0) for k in short])
+            + f". Each extra player adds about {num(per_player, 1)} turns (official: "
+            f"{num(o2['turns_mean'][0], 0)} at 2 players, {num(o10['turns_mean'][0], 0)} "
+            "at 10).")
+    if run:
+        peak = max(run, key=lambda k: stats["motu", k]["turns_mean"][0])
+        g4, gp = motu[4]["share_turns"][0], motu[peak]["share_turns"][0]
+        lead += (f" From {run[0]} players on `motu` runs away ("
+                 f"{num(stats['motu', peak]['turns_mean'][0], 0)} turns on average at "
+                 f"{peak} players): each Power of Grayskull makes every other player draw 3, "
+                 f"one is played on {num(100 * gp, 0)}% of turns at {peak} players (against "
+                 f"{num(100 * g4, 0)}% at 4), more than a hand can shed, until all 112 cards "
+                 f"are in hands ({num(100 * motu[peak]['deck_dry'][0], 0)}% of rounds); "
+                 "with more players the deck runs dry sooner and rounds shorten again.")
+    page.heading("Answer")
+    page.lead(lead)
+    hmax = float(np.quantile(at4[longest[0]], 0.97))
+    fig = hist_panels({k: at4[k] for k in by_len}, {k: colour(k) for k in names},
+                      "turns per round", hmax, ncols=4, unit=" turns")
+    fig.suptitle("Turns per round, 4 random players, every preset (shortest first; "
+                 "black line: mean)", fontsize=9)
+    page.figure(fig, "turns-4-players", "Distribution of turns per round with 4 random "
+                "players, one panel per preset, mean marked; the share of rounds beyond "
+                "the axis is given in each title.", main=True)
+
     total = sum(s["games"] for s in stats.values())
     truncated = sum(s["truncated"] for s in stats.values())
     worst_trunc = max(stats, key=lambda k: stats[k]["trunc_rate"][0])
-    trunc_text = (f"{truncated:,} of {total:,} rounds reached `max_turns` (5,000 turns) "
-                  "and were kept as truncated" if truncated else
-                  f"none of the {total:,} rounds reached `max_turns` (5,000 turns)")
-    # runs whose rounds last more than 3 times official's at the same player count
-    runaway: dict[str, list[int]] = {}
-    for (name, n), st in stats.items():
-        if st["turns_mean"][0] > 3 * stats["official", n]["turns_mean"][0]:
-            runaway.setdefault(name, []).append(n)
-    runaway_text = ""
-    for name, ns in runaway.items():
-        worst = max(ns, key=lambda k: stats[name, k]["turns_mean"][0])
-        w = stats[name, worst]
-        runaway_text += (
-            f"; `{name}` runs away with {names_and([str(k) for k in sorted(ns)])} players: "
-            f"with {worst} its rounds last {ci(*w['turns_mean'], 0)} turns on average "
-            f"(median {num(w['turns_median'][0], 0)}) and {ci(*w['trunc_rate'], 4)} of them "
-            f"stop at `max_turns`, against {ci(*stats['official', worst]['turns_mean'], 1)} "
-            "turns under `official`")
-    headline = (f"With 4 random players an official round lasts {ci(*o4['turns_mean'])} turns "
-                f"on average (median {num(o4['turns_median'][0], 0)}, 90th percentile "
-                f"{num(o4['turns_p90'][0], 0)}, 99th {num(o4['turns_p99'][0], 0)}); at 4 "
-                f"players the longest rounds are under "
-                f"{names_and([f'`{n}` ({ci(*at4[n])})' for n in longest])}{runaway_text}.")
-    page.headline = headline
-    page.heading("Answer")
-    page.para(headline)
-    p99_ratio = {n: stats[n, 4]["turns_p99"][0] / stats[n, 4]["turns_median"][0]
-                 for n in names}
+    p99_ratio = {k: stats[k, 4]["turns_p99"][0] / stats[k, 4]["turns_median"][0]
+                 for k in names}
     heavy = max(p99_ratio, key=p99_ratio.get)
-    page.bullets([
-        f"{trunc_text[0].upper()}{trunc_text[1:]}.",
-        f"Shortest at 4 players: {names_and([f'`{n}` ({ci(*at4[n])})' for n in shortest])}"
-        + (" (not separated at this scale)." if len(shortest) > 1 else "."),
-        f"More players, longer rounds: official rounds last {ci(*o2['turns_mean'])} turns "
-        f"with 2 players and {ci(*stats['official', 6]['turns_mean'])} with 6, "
-        f"{ci(*o10['turns_mean'])} with 10.",
+    bullets = [
+        f"Mean length at 4 players: official {ci(*o4['turns_mean'])} turns; longest "
+        + names_and([f"`{k}` ({ci(*m4[k])})" for k in longest]) + ".",
         f"The tail: at 4 players the 99th percentile is {num(p99_ratio['official'], 2)} "
         f"times the median under `official` ({ci(*o4['turns_p99'], 0)} against "
         f"{ci(*o4['turns_median'], 0)}), and the heaviest tail is under `{heavy}` "
-        f"({num(p99_ratio[heavy], 2)} times: 99th percentile "
-        f"{ci(*stats[heavy, 4]['turns_p99'], 0)}, median "
-        f"{ci(*stats[heavy, 4]['turns_median'], 0)}).",
-        f"Cards played: an official 4-player round plays {ci(*o4['cards_mean'])} cards; "
+        f"({num(p99_ratio[heavy], 2)} times).",
+        f"Cards played: an official 4-player round plays {ci(*o4['cards_mean'])} cards, "
         f"{num(100 * o4['cards_mean'][0] / o4['turns_mean'][0], 1)}% as many as it has "
-        "turns, the rest of the turns being draws that could not be played.",
-        "Truncation: " + (f"{trunc_text}; the highest rate is under `{worst_trunc[0]}` "
-                          f"with {worst_trunc[1]} players, "
-                          f"{ci(*stats[worst_trunc]['trunc_rate'], 6)}." if truncated else
-                          f"{trunc_text}; with no truncated round in a run of "
-                          f"{min(s['games'] for s in stats.values()):,} rounds the 95% "
-                          "upper bound of its truncation rate is "
-                          f"{num(max(s['trunc_rate'][2] for s in stats.values()), 6)}."),
-    ])
-    clean = {k: s for k, s in stats.items() if s["truncated"] == 0}
-    cut = sorted({k[0] for k, s in stats.items() if s["truncated"]}, key=names.index)
-    hw_mean = max(half(s["turns_mean"]) for s in clean.values()) if clean else float("nan")
-    hw_med = max(half(s["turns_median"]) for s in clean.values()) if clean else float("nan")
-    hw_p99 = max(half(s["turns_p99"]) for s in clean.values()) if clean else float("nan")
-    g4 = o4["games"]
-    g_other = min(s["games"] for s in stats.values())
-    page.para(f"Precision: {g4:,} rounds per rule set at 4 players (and for `official` at "
-              f"every count), {g_other:,} for the others. Every 95% interval of a mean "
-              f"length is within ±{num(hw_mean)} turns, of a median within "
-              f"±{num(hw_med, 0)} and of a 99th percentile within ±{num(hw_p99, 0)} turns"
-              + (f" for every run without truncated rounds (runs with truncated rounds, "
-                 f"under {names_and([f'`{n}`' for n in cut])}, have wider ones: see the "
-                 "tables)" if cut else "")
-              + ". That is enough to rank the rule sets whose intervals do not overlap.")
+        "turns; the other turns are draws that could not be played.",
+        (f"Truncation: {truncated:,} of {total:,} rounds reached `max_turns` (5,000 "
+         f"turns) and are kept at that length; the highest rate is under "
+         f"`{worst_trunc[0]}` with {worst_trunc[1]} players, "
+         f"{ci(*stats[worst_trunc]['trunc_rate'], 4)}.") if truncated else
+        f"Truncation: none of the {total:,} rounds reached `max_turns` (5,000 turns).",
+    ]
+    if run:
+        bullets.append(
+            f"`motu` (measured on {traced:,} replayed rounds per player count): "
+            "Grayskull share of turns " + ", ".join(
+                f"{n} players {num(100 * motu[n]['share_turns'][0], 1)}%" for n in
+                PLAYER_COUNTS) + "; rounds in which every card was in a hand: "
+            + ", ".join(f"{n}: {num(100 * motu[n]['deck_dry'][0], 0)}%"
+                        for n in PLAYER_COUNTS)
+            + ". With n players a Grayskull hands out 3 × (n − 1) cards: once it is played "
+            "on more than about one turn in 3 × (n − 1), a hand gains more than it can "
+            "shed.")
+    page.bullets(bullets)
+    clean = [s for s in stats.values() if s["truncated"] == 0]
+    page.para(f"Precision: {o4['games']:,} rounds per rule set at 4 players (and for "
+              f"`official` at every count), {ctx.games(BASE_OTHER):,} for the others "
+              f"({ctx.games(BASE_RUNAWAY):,} for `motu` at 5 players and more, whose rounds "
+              "are 10-30 times longer). Every 95% interval of a mean length is within "
+              f"±{num(max(half(s['turns_mean']) for s in clean))} turns and of a 99th "
+              f"percentile within ±{num(max(half(s['turns_p99']) for s in clean), 0)} "
+              "turns for runs without truncated rounds (the others have wider ones: see "
+              "the tables).")
+
+    # ---------------------------------------------------------------- more figures
+    page.heading("Figures")
+    fig, axes = plt.subplots(1, 2, figsize=(11, 4))
+    for ax, key, title in zip(axes, ("turns_mean", "turns_p99"),
+                              ("mean turns per round", "99th percentile of turns")):
+        for name in names:
+            e = np.array([stats[name, n][key] for n in PLAYER_COUNTS])
+            ax.errorbar(PLAYER_COUNTS, e[:, 0], yerr=[e[:, 0] - e[:, 1], e[:, 2] - e[:, 0]],
+                        marker="o", ms=3, lw=1, capsize=2, color=colour(name), label=name)
+        player_axis(ax)
+        ax.set_yscale("log")
+        plain_log(ax, "y")
+        ax.set_ylabel(f"{title} (turns, log scale)")
+    axes[0].legend(fontsize=7, ncol=2)
+    page.figure(fig, "by-players", "Mean and 99th percentile of turns per round by player "
+                "count for every preset, 95% intervals (log scale; every count 2-10 "
+                "simulated).")
+
+    fig, axes = plt.subplots(1, 3, figsize=(11, 3.4))
+    for ax, key, lab in ((axes[0], "share_turns", "turns that play a Grayskull (%)"),
+                         (axes[1], "deck_dry", "rounds with every card in a hand (%)")):
+        e = 100 * np.array([motu[n][key] for n in PLAYER_COUNTS])
+        ax.errorbar(PLAYER_COUNTS, e[:, 0], yerr=[e[:, 0] - e[:, 1], e[:, 2] - e[:, 0]],
+                    marker="o", ms=4, capsize=2, color=colour("motu"))
+        player_axis(ax)
+        ax.set_ylabel(lab)
+    thr = np.array([100 / (3 * (n - 1)) for n in PLAYER_COUNTS])
+    axes[0].plot(PLAYER_COUNTS, thr, ls="--", color="grey", lw=1,
+                 label="1 / (3 (n − 1)): a hand gains\nas much as it can shed")
+    axes[0].legend(fontsize=7)
+    for name in ("official", "motu"):
+        e = np.array([stats[name, n]["turns_mean"] for n in PLAYER_COUNTS])
+        axes[2].errorbar(PLAYER_COUNTS, e[:, 0], yerr=[e[:, 0] - e[:, 1], e[:, 2] - e[:, 0]],
+                         marker="o", ms=4, capsize=2, color=colour(name), label=name)
+    player_axis(axes[2])
+    axes[2].set_yscale("log")
+    plain_log(axes[2], "y")
+    axes[2].set_ylabel("mean turns per round (log scale)")
+    axes[2].legend(fontsize=7)
+    page.figure(fig, "motu-grayskull", f"Why `motu` runs away: share of turns that play a "
+                f"Power of Grayskull and share of rounds in which every card is in a hand "
+                f"({traced:,} replayed rounds per count), and mean length, by player count; "
+                "95% intervals.")
+
+    fig = hist_panels({f"{n} players": official[n] for n in PLAYER_COUNTS},
+                      {f"{n} players": colour("official") for n in PLAYER_COUNTS},
+                      "turns per round", float(np.quantile(official[10], 0.99)), ncols=3,
+                      unit=" turns", width=9)
+    fig.suptitle("official: turns per round by player count", fontsize=9)
+    page.figure(fig, "official-by-players", "Distribution of turns per round under "
+                "`official` for 2 to 10 random players, mean marked.")
 
     # ---------------------------------------------------------------- tables
     page.heading("Every rule set with 4 players")
@@ -119,84 +230,34 @@ def build(ctx: Context) -> Page:
     for name in names:
         s = stats[name, 4]
         rows.append({"rule set": f"`{name}`", "mean turns": ci(*s["turns_mean"]),
+                     "vs official": f"{num(rel(s['turns_mean'][0] - base, base), 1, True)}%",
                      "median": ci(*s["turns_median"], 0), "90th pct": ci(*s["turns_p90"], 0),
                      "99th pct": ci(*s["turns_p99"], 0),
                      "mean cards played": ci(*s["cards_mean"]),
-                     "cards: median / 90th / 99th": f"{num(s['cards_median'][0], 0)} / "
-                     f"{num(s['cards_p90'][0], 0)} / {num(s['cards_p99'][0], 0)}",
-                     "truncated": f"{s['truncated']:,} ({ci(*s['trunc_rate'], 6)})"})
+                     "truncated": f"{s['truncated']:,}"})
     page.table(pd.DataFrame(rows))
-    page.heading("Mean turns by player count")
-    rows = []
-    for name in names:
-        row = {"rule set": f"`{name}`"}
-        for n in PLAYER_COUNTS:
-            row[f"{n} players"] = ci(*stats[name, n]["turns_mean"], 1)
-        rows.append(row)
-    page.table(pd.DataFrame(rows))
-    page.heading("99th percentile of turns by player count")
-    rows = []
-    for name in names:
-        row = {"rule set": f"`{name}`"}
-        for n in PLAYER_COUNTS:
-            row[f"{n} players"] = ci(*stats[name, n]["turns_p99"], 0)
-        rows.append(row)
-    page.table(pd.DataFrame(rows))
-    page.para("Means with Student t intervals; percentiles with distribution-free "
-              "order-statistic intervals (at least 95% coverage); truncation rates with "
-              "Wilson intervals. A truncated round enters with its length at the cut-off.")
-
-    # ---------------------------------------------------------------- figures
-    page.heading("Figures")
-    cmap = plt.get_cmap("tab20")
-    fig, axes = plt.subplots(1, 2, figsize=(11, 4.2), sharey=True)
-    for ax, what, label in zip(axes, ("turns", "cards"), ("turns", "cards played")):
-        xmax = 0.0
-        for i, name in enumerate(names):
-            v, f = ecdfs[name, 4, what]
-            ax.step(v, f, where="post", color=cmap(i), lw=1.1, label=name)
-            xmax = max(xmax, float(v[np.searchsorted(f, 0.995)]) if f[-1] >= 0.995
-                       else float(v[-1]))
-        ax.set_xlim(0, xmax)
-        ax.set_xlabel(f"{label} per round")
-        ax.set_title(f"ECDF of {label}, 4 random players")
-    axes[0].set_ylabel("fraction of rounds ≤ x")
-    axes[1].legend(fontsize=7, loc="lower right")
-    page.figure(fig, "ecdf-4-players", "ECDF of turns and of cards played per round with 4 "
-                "random players, every preset (x axis up to the 99.5th percentile).")
-
-    fig, axes = plt.subplots(1, 3, figsize=(12, 4))
-    for ax, key, title in zip(axes, ("turns_mean", "turns_median", "turns_p99"),
-                              ("mean turns", "median turns", "99th percentile of turns")):
-        for i, name in enumerate(names):
-            est = np.array([stats[name, n][key][0] for n in PLAYER_COUNTS])
-            lo = np.array([stats[name, n][key][1] for n in PLAYER_COUNTS])
-            hi = np.array([stats[name, n][key][2] for n in PLAYER_COUNTS])
-            ax.errorbar(PLAYER_COUNTS, est, yerr=[est - lo, hi - est], marker="o", ms=3,
-                        lw=1, capsize=2, color=cmap(i), label=name)
-        ax.set_xlabel("players")
-        ax.set_yscale("log")
-        ax.set_title(title)
-    axes[0].legend(fontsize=7)
-    page.figure(fig, "by-players", "Mean, median and 99th percentile of turns per round "
-                "by player count for every preset, with 95% intervals (log scale).")
-
-    fig, ax = plt.subplots(figsize=(7, 4))
-    vir = plt.get_cmap("viridis")
-    for i, n in enumerate(PLAYER_COUNTS):
-        v, f = ecdfs["official", n, "turns"]
-        ax.step(v, f, where="post", color=vir(i / (len(PLAYER_COUNTS) - 1)),
-                label=f"{n} players")
-    v, f = ecdfs["official", PLAYER_COUNTS[-1], "turns"]
-    ax.set_xlim(0, float(v[np.searchsorted(f, 0.995)]) if f[-1] >= 0.995 else float(v[-1]))
-    ax.set_xlabel("turns per round")
-    ax.set_ylabel("fraction of rounds ≤ x")
-    ax.set_title("official rules: ECDF of turns by player count")
-    ax.legend()
-    page.figure(fig, "official-by-players", "ECDF of turns per round under `official` "
-                "for 2 to 10 random players.")
+    for key, title, dg in (("turns_mean", "Mean turns by player count", 1),
+                           ("turns_p99", "99th percentile of turns by player count", 0)):
+        page.heading(title)
+        rows = []
+        for name in names:
+            row = {"rule set": f"`{name}`"}
+            for n in PLAYER_COUNTS:
+                row[f"{n}"] = ci(*stats[name, n][key], dg)
+            rows.append(row)
+        page.table(pd.DataFrame(rows))
+    page.para("Columns: players at the table. Means with Student t intervals; percentiles "
+              "with distribution-free order-statistic intervals (at least 95% coverage); "
+              "truncation rates with Wilson intervals. A truncated round enters with its "
+              "length at the cut-off. vs official: relative difference of the means.")
 
     page.data(_csv(stats), "length", "Every statistic for every rule set and player count")
+    page.data(pd.DataFrame([{"players": n, **{f"{k}{s}": v for k in
+                                               ("share_turns", "deck_dry", "turns")
+                                               for s, v in zip(("", "_lo", "_hi"),
+                                                               motu[n][k])}}
+                            for n in PLAYER_COUNTS]), "motu-grayskull",
+              "The `motu` replay counts")
     ctx.provenance(page)
     return page
 

@@ -4,14 +4,16 @@ Usage: python analyses/points.py [--scale S] [--out reports] [--results results/
 
 Round points (RULES.md section 5: the winner scores the other hands) by edition and
 player count with `random` players: distribution, mean, median, 90th percentile and the
-tail probabilities P(points >= 100) and P(points >= 200); then whole matches to 500
+tail probabilities P(points >= 100) and P(points >= 200), every count from 2 to 10,
+and every preset at 4 players; then whole matches to 500
 (RULES.md section 7, ``unosim.simulate_matches``): rounds per match.
 """
 from __future__ import annotations
 
 import numpy as np
 import pandas as pd
-from common import PLAYER_COUNTS, Context, describe, ecdf, half, leaders, main, names_and
+from common import (BASE_OTHER, BASE_RUNAWAY, PLAYER_COUNTS, Context, colour, describe,
+                    half, hist_panels, main, player_axis, rel)
 
 import matplotlib.pyplot as plt
 from unosim.report import Page, ci, num
@@ -20,7 +22,8 @@ from unosim.stats import mean_ci, quantile_ci
 
 NAME = "points"
 EDITIONS = ("official", "official-2018", "pokemon", "motu", "copag", "portugal")
-BASE_MATCHES = 20_000
+BASE_MATCHES = 20_000  # matches at 4 players, and for `official` at every count
+BASE_MATCHES_OTHER = 5_000  # matches of the other editions at other counts
 
 
 def build(ctx: Context) -> Page:
@@ -29,22 +32,26 @@ def build(ctx: Context) -> Page:
                 "often is it worth 100 or 200 points or more, and how many rounds does a "
                 "match to 500 take?", ctx.out)
     stats: dict[tuple[str, int], dict] = {}
-    pts_ecdf: dict[str, tuple[np.ndarray, np.ndarray]] = {}
+    pts_official: dict[int, np.ndarray] = {}
     for ed in EDITIONS:
         for n in PLAYER_COUNTS:
             df = ctx.standard(ed, n)
             stats[ed, n] = describe(df, n)
-            if n == 4:
+            if ed == "official":
                 done = ~df["truncated"].to_numpy(bool)
-                pts_ecdf[ed] = ecdf(df["points"].to_numpy()[done])
+                pts_official[n] = df["points"].to_numpy()[done]
+    # every preset at 4 players, house-rule presets too (the same runs as other pages)
+    at4 = {p: (stats[p, 4] if (p, 4) in stats else describe(ctx.standard(p, 4), 4))
+           for p in PRESETS}
 
     # whole matches (needs unosim.simulate_matches)
     mstats: dict[tuple[str, int], dict] = {}
-    rounds_hist: dict[str, tuple[np.ndarray, np.ndarray]] = {}
+    rounds_of: dict[str, np.ndarray] = {}
     have_matches = True
     for ed in EDITIONS:
         for n in PLAYER_COUNTS:
-            m = ctx.matches(ed, n, BASE_MATCHES)
+            base = BASE_MATCHES if (n == 4 or ed == "official") else BASE_MATCHES_OTHER
+            m = ctx.matches(ed, n, base)
             if m is None:
                 have_matches = False
                 break
@@ -52,49 +59,64 @@ def build(ctx: Context) -> Page:
             r = m["rounds"].to_numpy()[done].astype(np.float64)
             mstats[ed, n] = {"matches": len(m), "truncated": int((~done).sum()),
                              "mean": mean_ci(r), "median": quantile_ci(r, 0.5),
-                             "p90": quantile_ci(r, 0.9),
-                             "points": float(m["points_total"].sum()
-                                             / max(m["rounds"].sum(), 1))}
+                             "p90": quantile_ci(r, 0.9), "max": int(r.max())}
             if n == 4:
-                v, c = np.unique(r.astype(np.int64), return_counts=True)
-                rounds_hist[ed] = (v, c / c.sum())
+                rounds_of[ed] = r
         if not have_matches:
             break
 
     # ---------------------------------------------------------------- the answer
     o4 = stats["official", 4]
-    mean4 = {ed: stats[ed, 4]["points_mean"] for ed in EDITIONS}
-    top = leaders(mean4, highest=True)
-    low = leaders(mean4, highest=False)
-    headline = (f"A 4-player official round is worth {ci(*o4['points_mean'])} points on "
-                f"average (median {num(o4['points_median'][0], 0)}); "
-                f"{ci(*o4['points_ge_100'], 3)} of rounds are worth 100 or more and "
-                f"{ci(*o4['points_ge_200'], 3)} 200 or more")
+    base = o4["points_mean"][0]
+    mean4 = {p: at4[p]["points_mean"] for p in PRESETS}
+    top = max(mean4, key=lambda p: mean4[p][0])
+    low = min(mean4, key=lambda p: mean4[p][0])
+    top_ed = max(EDITIONS, key=lambda e: mean4[e][0])
+    lead = (f"A 4-player official round is worth about {num(base, 0)} points to its winner "
+            f"(half the rounds {num(o4['points_median'][0], 0)} or less): "
+            f"{num(100 * o4['points_ge_100'][0], 0)}% of rounds bring 100 points or more "
+            f"and {num(100 * o4['points_ge_200'][0], 0)}% 200 or more")
     if have_matches:
         mo = mstats["official", 4]
-        headline += (f"; a match to 500 takes {ci(*mo['mean'])} rounds on average (median "
-                     f"{num(mo['median'][0], 0)}, 90th percentile {num(mo['p90'][0], 0)})")
-    headline += " (random players)."
-    page.headline = headline
+        lead += (f", so a match to 500 takes about {num(mo['mean'][0], 0)} rounds (9 "
+                 f"matches in 10 end within {num(mo['p90'][0], 0)})")
+    o2, o10 = stats["official", 2], stats["official", 10]
+    lead += (f". More players, richer rounds: {num(o2['points_mean'][0], 0)} points at 2 "
+             f"players, {num(o10['points_mean'][0], 0)} at 10"
+             + (f", and a match shrinks from {num(mstats['official', 2]['mean'][0], 0)} "
+                f"rounds to {num(mstats['official', 10]['mean'][0], 0)}" if have_matches
+                else "")
+             + f". Of all {len(PRESETS)} presets (editions and house rules) rounds are worth "
+             f"most under `{top}` ({num(rel(mean4[top][0] - base, base), 0, True)}% against "
+             f"official) and least under `{low}` "
+             f"({num(rel(mean4[low][0] - base, base), 0, True)}%)"
+             + (f"; among the editions alone, most under `{top_ed}` "
+                f"({num(rel(mean4[top_ed][0] - base, base), 0, True)}%)"
+                if top_ed != top else "")
+             + " (random players).")
     page.heading("Answer")
-    page.para(headline)
+    page.lead(lead)
+    xmax = float(np.quantile(pts_official[PLAYER_COUNTS[-1]], 0.99))
+    fig = hist_panels({f"{n} players": pts_official[n] for n in PLAYER_COUNTS},
+                      {f"{n} players": colour("official") for n in PLAYER_COUNTS},
+                      "points scored by the round's winner", xmax, ncols=3, unit=" points",
+                      integer=False, bins=60, width=10, height=1.35)
+    fig.suptitle("official: points per round by player count (black line: mean)",
+                 fontsize=9)
+    page.figure(fig, "points-by-players-hist", "Distribution of the points a round is "
+                "worth under `official`, one panel per player count (random players, "
+                "completed rounds), mean marked.", main=True)
+
     bullets = [
-        "Most points per round at 4 players: "
-        + names_and([f"`{e}` ({ci(*mean4[e])})" for e in top])
-        + "; fewest: " + names_and([f"`{e}` ({ci(*mean4[e])})" for e in low]) + ".",
-        f"More players, richer rounds: an official round is worth "
-        f"{ci(*stats['official', 2]['points_mean'])} points with 2 players and "
-        f"{ci(*stats['official', 10]['points_mean'])} with 10; P(points >= 200) goes from "
-        f"{ci(*stats['official', 2]['points_ge_200'], 3)} to "
-        f"{ci(*stats['official', 10]['points_ge_200'], 3)}.",
+        f"Mean points per round at 4 players: official {ci(*o4['points_mean'])}; "
+        + "; ".join(f"`{p}` {ci(*mean4[p])}" for p in sorted(PRESETS, key=lambda q:
+                                                               -mean4[q][0])
+                    if p != "official") + ".",
+        f"P(points >= 200) goes from {ci(*o2['points_ge_200'], 3)} at 2 players to "
+        f"{ci(*o10['points_ge_200'], 3)} at 10 (official): more opponents, more cards "
+        "left in their hands.",
     ]
     if have_matches:
-        mtop = leaders({e: mstats[e, 4]["mean"] for e in EDITIONS}, highest=False)
-        bullets.append(
-            "Matches: fewest rounds to 500 at 4 players under "
-            + names_and([f"`{e}` ({ci(*mstats[e, 4]['mean'])})" for e in mtop])
-            + f"; an official match takes {ci(*mstats['official', 2]['mean'])} rounds with "
-            f"2 players and {ci(*mstats['official', 10]['mean'])} with 10.")
         mtrunc = sum(s["truncated"] for s in mstats.values())
         if mtrunc:
             bullets.append(f"{mtrunc:,} matches stopped at `max_rounds` with no winner; "
@@ -114,21 +136,74 @@ def build(ctx: Context) -> Page:
     hw_tail = max(max(half(s["points_ge_100"]), half(s["points_ge_200"]))
                   for s in stats.values())
     prec = (f"Precision: {o4['games']:,} rounds per edition at 4 players (and for `official` "
-            f"at every count), {min(s['games'] for s in stats.values()):,} for the others. "
+            f"at every count), {ctx.games(BASE_OTHER):,} for the others "
+            f"({ctx.games(BASE_RUNAWAY):,} for `motu` at 5 players and more). "
             f"Every 95% interval of mean points is within ±{num(hw_mean)}, of a tail "
             f"probability within ±{num(hw_tail, 4)}")
     if have_matches:
         hw_m = max(half(s["mean"]) for s in mstats.values())
-        prec += (f"; {mstats['official', 4]['matches']:,} matches per edition and player "
-                 f"count give mean rounds per match within ±{num(hw_m)}")
+        prec += (f"; {mstats['official', 4]['matches']:,} matches per edition at 4 players "
+                 f"and for `official` at every count, "
+                 f"{min(s['matches'] for s in mstats.values()):,} for the others, give "
+                 f"mean rounds per match within ±{num(hw_m)}")
     page.para(prec + ".")
+
+    # ---------------------------------------------------------------- figures
+    page.heading("Figures")
+    if have_matches:
+        hi = max(int(r.max()) for r in rounds_of.values())
+        fig, axes = plt.subplots(2, 3, figsize=(10, 4.4), sharex=True, sharey=True)
+        for ax, ed in zip(axes.flat, EDITIONS):
+            r = rounds_of[ed].astype(np.int64)
+            c = np.bincount(r, minlength=hi + 1)
+            ax.bar(np.arange(hi + 1), 100 * c / c.sum(), width=0.9, color=colour(ed))
+            ax.axvline(r.mean(), color="black", lw=1)
+            ax.set_title(ed, fontsize=8)
+            ax.text(0.98, 0.95, f"mean {num(r.mean(), 1)}\nlongest {r.max()}",
+                    transform=ax.transAxes, ha="right", va="top", fontsize=7,
+                bbox={"facecolor": "white", "alpha": 0.8, "lw": 0, "pad": 1})
+        for ax in axes[-1]:
+            ax.set_xlabel("rounds in the match")
+        for ax in axes[:, 0]:
+            ax.set_ylabel("% of matches")
+        axes[0, 0].set_xlim(0, hi + 1)
+        fig.suptitle("Rounds per match to 500, 4 random players (whole range; black "
+                     "line: mean)", fontsize=9)
+        page.figure(fig, "rounds-per-match", "Rounds per match to 500 with 4 players, "
+                    "one panel per edition, over the whole range.")
+
+    keys = [("points_mean", "mean points per round (points)"),
+            ("points_ge_100", "rounds worth >= 100 points (%)"),
+            ("points_ge_200", "rounds worth >= 200 points (%)")]
+    fig, axes = plt.subplots(1, 4 if have_matches else 3, figsize=(13, 3.6))
+    for ax, (key, label) in zip(axes, keys):
+        f = 1.0 if key == "points_mean" else 100.0
+        for ed in EDITIONS:
+            e = f * np.array([stats[ed, n][key] for n in PLAYER_COUNTS])
+            ax.errorbar(PLAYER_COUNTS, e[:, 0], yerr=[e[:, 0] - e[:, 1], e[:, 2] - e[:, 0]],
+                        marker="o", ms=3, lw=1, capsize=2, color=colour(ed), label=ed)
+        player_axis(ax)
+        ax.set_ylabel(label)
+    if have_matches:
+        for ed in EDITIONS:
+            e = np.array([mstats[ed, n]["mean"] for n in PLAYER_COUNTS])
+            axes[3].errorbar(PLAYER_COUNTS, e[:, 0], yerr=[e[:, 0] - e[:, 1],
+                                                          e[:, 2] - e[:, 0]],
+                             marker="o", ms=3, lw=1, capsize=2, color=colour(ed))
+        player_axis(axes[3])
+        axes[3].set_ylabel("mean rounds per match to 500")
+    axes[0].legend(fontsize=7)
+    page.figure(fig, "points-by-players", "Mean points, tail probabilities and rounds per "
+                "match by player count and edition, with 95% intervals (`portugal` plays "
+                "exactly `official`'s rounds with random players and hides its points).")
 
     # ---------------------------------------------------------------- tables
     page.heading("Points per round with 4 players")
     rows = []
-    for ed in EDITIONS:
-        s = stats[ed, 4]
-        rows.append({"edition": f"`{ed}`", "mean": ci(*s["points_mean"]),
+    for p in PRESETS:
+        s = at4[p]
+        rows.append({"preset": f"`{p}`", "mean": ci(*s["points_mean"]),
+                     "vs official": f"{num(rel(s['points_mean'][0] - base, base), 1, True)}%",
                      "median": ci(*s["points_median"], 0), "90th pct": ci(*s["points_p90"], 0),
                      "P(>= 100)": ci(*s["points_ge_100"], 4),
                      "P(>= 200)": ci(*s["points_ge_200"], 4),
@@ -142,7 +217,7 @@ def build(ctx: Context) -> Page:
         for ed in EDITIONS:
             row = {"edition": f"`{ed}`"}
             for n in PLAYER_COUNTS:
-                row[f"{n} players"] = ci(*stats[ed, n][key], dg)
+                row[f"{n}"] = ci(*stats[ed, n][key], dg)
             rows.append(row)
         page.table(pd.DataFrame(rows))
     if have_matches:
@@ -152,71 +227,17 @@ def build(ctx: Context) -> Page:
             row = {"edition": f"`{ed}`"}
             for n in PLAYER_COUNTS:
                 s = mstats[ed, n]
-                row[f"{n} players"] = (f"{ci(*s['mean'], 2)}; "
-                                       f"{num(s['median'][0], 0)} / {num(s['p90'][0], 0)}")
+                row[f"{n}"] = (f"{ci(*s['mean'], 2)}; "
+                               f"{num(s['median'][0], 0)} / {num(s['p90'][0], 0)}")
             rows.append(row)
         page.table(pd.DataFrame(rows))
-        page.para("Each cell: mean rounds per completed match [95% interval]; median / "
-                  "90th percentile. `pokemon` passes the deal to the round's winner "
-                  "(`next_dealer = winner`); the others rotate it.")
+        page.para("Columns: players at the table. Each cell: mean rounds per completed "
+                  "match [95% interval]; median / 90th percentile. `pokemon` passes the "
+                  "deal to the round's winner (`next_dealer = winner`); the others rotate "
+                  "it.")
     page.para("Points statistics use completed rounds (a truncated round has no winner). "
               "Means with Student t intervals, quantiles with order-statistic intervals, "
               "probabilities with Wilson intervals.")
-
-    # ---------------------------------------------------------------- figures
-    page.heading("Figures")
-    cmap = plt.get_cmap("tab10")
-    fig, ax = plt.subplots(figsize=(7, 4))
-    for i, ed in enumerate(EDITIONS):
-        v, f = pts_ecdf[ed]
-        ax.step(v, f, where="post", color=cmap(i), label=ed)
-    for x in (100, 200):
-        ax.axvline(x, color="grey", lw=0.8, ls="--")
-    ax.set_xlim(0, 500)
-    ax.set_xlabel("points scored by the round's winner")
-    ax.set_ylabel("fraction of rounds ≤ x")
-    ax.set_title("Points per round, 4 random players")
-    ax.legend()
-    page.figure(fig, "points-ecdf", "ECDF of round points with 4 players, every edition "
-                "(dashed: 100 and 200 points).")
-
-    fig, axes = plt.subplots(1, 3, figsize=(12, 4))
-    for ax, key, title in zip(axes, ("points_mean", "points_ge_100", "points_ge_200"),
-                              ("mean points per round", "P(points >= 100)",
-                               "P(points >= 200)")):
-        for i, ed in enumerate(EDITIONS):
-            est = np.array([stats[ed, n][key][0] for n in PLAYER_COUNTS])
-            lo = np.array([stats[ed, n][key][1] for n in PLAYER_COUNTS])
-            hi = np.array([stats[ed, n][key][2] for n in PLAYER_COUNTS])
-            ax.errorbar(PLAYER_COUNTS, est, yerr=[est - lo, hi - est], marker="o", ms=3,
-                        lw=1, capsize=2, color=cmap(i), label=ed)
-        ax.set_xlabel("players")
-        ax.set_title(title)
-    axes[0].legend(fontsize=7)
-    page.figure(fig, "points-by-players", "Mean points and tail probabilities by player "
-                "count and edition, with 95% intervals.")
-
-    if have_matches:
-        fig, axes = plt.subplots(1, 2, figsize=(11, 4))
-        width = 0.8 / len(EDITIONS)
-        for i, ed in enumerate(EDITIONS):
-            v, f = rounds_hist[ed]
-            axes[0].bar(v + (i - len(EDITIONS) / 2 + 0.5) * width, f, width=width,
-                        color=cmap(i), label=ed)
-            est = np.array([mstats[ed, n]["mean"][0] for n in PLAYER_COUNTS])
-            lo = np.array([mstats[ed, n]["mean"][1] for n in PLAYER_COUNTS])
-            hi = np.array([mstats[ed, n]["mean"][2] for n in PLAYER_COUNTS])
-            axes[1].errorbar(PLAYER_COUNTS, est, yerr=[est - lo, hi - est], marker="o",
-                             ms=3, lw=1, capsize=2, color=cmap(i), label=ed)
-        axes[0].set_xlim(0.5, 15.5)
-        axes[0].set_xlabel("rounds in the match")
-        axes[0].set_ylabel("fraction of matches")
-        axes[0].set_title("Rounds per match to 500, 4 players")
-        axes[0].legend(fontsize=7)
-        axes[1].set_xlabel("players")
-        axes[1].set_title("mean rounds per match")
-        page.figure(fig, "rounds-per-match", "Rounds per match to 500: distribution with 4 "
-                    "players, and mean by player count (95% intervals).")
 
     page.data(_csv(stats, mstats), "points", "Every statistic by edition and player count")
     ctx.provenance(page)

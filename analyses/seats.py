@@ -3,14 +3,18 @@
 Usage: python analyses/seats.py [--scale S] [--out reports] [--results results/reports]
 
 Seat 0 takes the first turn and seat n - 1 deals (RULES.md section 1). Every player
-count is played with `random` players and with `heuristic` players; win rates carry
-Wilson intervals, and a chi-square test asks whether all seats win equally often.
+count is played with `random` players, with `heuristic` players and with the realistic
+`table` players (when this version has them); win rates carry Wilson intervals, and a
+chi-square test asks whether all seats win equally often. The mechanism is read from the
+`first_player` column: the first card up sometimes hands the first turn to seat 1 (Skip,
+Draw Two) or to the dealer (Reverse), RULES.md section 3.
 """
 from __future__ import annotations
 
 import numpy as np
 import pandas as pd
-from common import Context, half, main, names_and
+from common import (Context, half, main, player_axis, rate, realistic,
+                    strategy_colour)
 from scipy.stats import chisquare
 
 import matplotlib.pyplot as plt
@@ -20,24 +24,35 @@ from unosim.stats import win_rates
 NAME = "seats"
 RULES = "official"
 PLAYERS = tuple(range(2, 11))
-STRATEGIES = ("random", "heuristic")
+
+
+def strategies() -> tuple[str, ...]:
+    return ("random", "heuristic", *realistic())
 
 
 def _p_text(p: float) -> str:
     return "< 1e-300" if p == 0 else (f"{p:.1e}" if p < 0.001 else f"{p:.3f}")
 
 
+def _edge(r: tuple[float, float, float], n: int) -> tuple[float, float, float]:
+    """A win rate as the percentage above (or below) the fair share 1/n."""
+    return tuple(100.0 * (v * n - 1.0) for v in r)
+
+
 def build(ctx: Context) -> Page:
+    strats = strategies()
     page = Page(NAME, "Seat advantage by player count",
                 "Does the seat you sit in change your chance of winning a round of "
-                "official UNO, from 2 to 10 players, with random and with heuristic "
-                "players?", ctx.out)
+                "official UNO, from 2 to 10 players, with random, heuristic and "
+                "table players?", ctx.out)
     tables = []
     summary: dict[tuple[str, int], dict] = {}
-    for strat in STRATEGIES:
+    opener: dict[tuple[str, int], dict] = {}  # win rates by who took the first turn
+    for strat in strats:
         for n in PLAYERS:
-            df = ctx.standard(RULES, n, strat, columns=("winner",))
+            df = ctx.standard(RULES, n, strat, columns=("winner", "first_player"))
             w = df["winner"].to_numpy()
+            fp = df["first_player"].to_numpy()
             t = win_rates(w, n)
             t.insert(0, "players", n)
             t.insert(0, "strategies", strat)
@@ -49,81 +64,86 @@ def build(ctx: Context) -> Page:
                 else float("nan")
             worst = int(t["rate"].idxmin())
             best = int(t["rate"].idxmax())
-            summary[strat, n] = {"games": len(df), "seat0": tuple(t.loc[0, ["rate", "lo", "hi"]]),
+            summary[strat, n] = {"games": len(df),
+                                 "seat0": tuple(t.loc[0, ["rate", "lo", "hi"]]),
                                  "dealer": tuple(t.loc[n - 1, ["rate", "lo", "hi"]]),
-                                 "best": best, "worst": worst,
-                                 "worst_rate": tuple(t.loc[worst, ["rate", "lo", "hi"]]),
-                                 "p": p, "truncated": int((~done).sum())}
+                                 "best": best, "worst": worst, "p": p,
+                                 "truncated": int((~done).sum()),
+                                 "opener_wins": rate(int((w == fp).sum()), len(df))}
+            opener[strat, n] = {
+                f: {"share": float((fp == f).mean()),
+                    "rates": [rate(int(((w == s) & (fp == f)).sum()), int((fp == f).sum()))
+                              for s in range(n)]}
+                for f in sorted(set(fp.tolist()))}
     full = pd.concat(tables, ignore_index=True)
 
     # ---------------------------------------------------------------- the answer
     page.heading("Answer")
-
-    def above(strat: str) -> list[int]:
-        return [n for n in PLAYERS if summary[strat, n]["seat0"][1] > 1.0 / n]
-
     r4 = summary["random", 4]
-    h4 = summary["heuristic", 4]
-    ab_r, ab_h = above("random"), above("heuristic")
-    def count(k: int) -> str:
-        return "every player count from 2 to 10" if k == len(PLAYERS) else (
-            f"{k} of the {len(PLAYERS)} player counts from 2 to 10")
+    e4 = _edge(r4["seat0"], 4)
+    e10 = _edge(summary["random", 10]["seat0"], 10)
+    e2 = _edge(summary["random", 2]["seat0"], 2)
+    real = strats[-1] if realistic() else "heuristic"
+    er = _edge(summary[real, 4]["seat0"], 4)
+    o4 = opener["random", 4]
+    s1 = o4.get(1)
+    lead = (f"Sitting first helps a little: with 4 random players seat 0, who takes the "
+            f"first turn, wins {num(100 * r4['seat0'][0], 1)}% of rounds instead of a fair "
+            f"25%, {num(e4[0], 1)}% more than its share ({num(er[0], 1)}% more with {real} "
+            f"players); the edge is {num(e2[0], 1)}% at 2 players and {num(e10[0], 1)}% at "
+            "10.")
+    if s1 is not None:
+        ow = summary["random", 4]["opener_wins"][0]
+        lead += (f" It belongs to whoever opens, not to the chair: the player who takes the "
+                 f"first turn wins {num(100 * ow, 1)}%, and when the first card up is a Skip "
+                 f"or a Draw Two ({num(100 * s1['share'], 0)}% of rounds) seat 1 opens and "
+                 f"wins {num(100 * s1['rates'][1][0], 1)}%, seat 0 only "
+                 f"{num(100 * s1['rates'][0][0], 1)}%.")
+    page.lead(lead)
+    _main_figure(page, strats, summary, opener)
 
-    where = (f"at {count(len(ab_r))}, with random and with heuristic players"
-             if len(ab_r) == len(ab_h) == len(PLAYERS) else
-             f"at {count(len(ab_r))} with random players and at {count(len(ab_h))} with "
-             "heuristic players")
-    headline = (f"Seat 0 (first to act) wins {ci(*r4['seat0'], 4)} of 4-player rounds with "
-                f"random players and {ci(*h4['seat0'], 4)} with heuristic players, against a "
-                f"fair 0.25; its win rate is above 1/n (whole 95% interval) {where}.")
-    page.headline = headline
-    page.para(headline)
     def n_of(k: int) -> str:
         return "every player count" if k == len(PLAYERS) else f"{k} of 9 player counts"
 
     bullets = []
-    for strat in STRATEGIES:
-        ratios = {n: summary[strat, n]["seat0"][0] * n for n in PLAYERS}
-        nmax = max(ratios, key=ratios.get)
-        nmin = min(ratios, key=ratios.get)
+    for strat in strats:
+        edges = {n: _edge(summary[strat, n]["seat0"], n) for n in PLAYERS}
+        above = [n for n in PLAYERS if edges[n][1] > 0]
         rejected = [n for n in PLAYERS if summary[strat, n]["p"] < 0.001]
         worst_is_dealer = [n for n in PLAYERS if summary[strat, n]["worst"] == n - 1]
         best_is_0 = [n for n in PLAYERS if summary[strat, n]["best"] == 0]
         bullets.append(
-            f"{strat.capitalize()} players: seat 0 wins {num(ratios[nmin], 3)} times its "
-            f"fair share at {nmin} players (its least) and {num(ratios[nmax], 3)} times at "
-            f"{nmax} players (its most). Equal win rates for all seats are rejected "
-            f"(chi-square p < 0.001) at "
+            f"{strat.capitalize()} players: seat 0's edge over a fair share runs from "
+            f"{num(min(e[0] for e in edges.values()), 1)}% to "
+            f"{num(max(e[0] for e in edges.values()), 1)}%, and its whole 95% interval "
+            f"is above the fair share at {n_of(len(above))}. Equal win rates for all "
+            "seats are rejected (chi-square p < 0.001) at "
             + (f"{n_of(len(rejected))}" if rejected else "no player count")
             + (f" ({', '.join(map(str, rejected))})" if 0 < len(rejected) < 9 else "")
-            + f". Seat 0 is the seat that wins most at {n_of(len(best_is_0))}; "
-            "the seat that wins least is the dealer (seat n − 1) at "
-            + (f"{len(worst_is_dealer)} of 9" if worst_is_dealer else "none")
-            + " (the table names it for each count).")
-    two = summary["random", 2]
-    bullets.append(f"With 2 players (Reverse acts as Skip, RULES.md 4.5) seat 0 wins "
-                   f"{ci(*two['seat0'], 4)} with random players and "
-                   f"{ci(*summary['heuristic', 2]['seat0'], 4)} with heuristic players.")
+            + f". Seat 0 wins most at {n_of(len(best_is_0))}; the dealer (seat n − 1) "
+            f"wins least at {len(worst_is_dealer)} of 9.")
+    ow = summary["random", 4]["opener_wins"]
+    bullets.append(f"Whoever takes the first turn wins {num(100 * ow[0], 1)}% "
+                   f"[{num(100 * ow[1], 1)}, {num(100 * ow[2], 1)}] of 4-player rounds with "
+                   "random players: one turn ahead in a race to empty the hand. With 2 "
+                   "players a Reverse acts as a Skip (RULES.md 4.5), which hands the first "
+                   "turn to the dealer.")
     page.bullets(bullets)
-    hw_r = max(half(tuple(r)) for r in full[full.strategies == "random"][["rate", "lo", "hi"]]
-               .itertuples(index=False))
-    hw_h = max(half(tuple(r)) for r in full[full.strategies == "heuristic"][["rate", "lo", "hi"]]
-               .itertuples(index=False))
-    g_r = summary["random", 4]["games"]
-    g_h = summary["heuristic", 4]["games"]
-    page.para(f"Precision: {g_r:,} rounds per player count with random players and "
-              f"{g_h:,} with heuristic players; every seat's 95% Wilson interval is within "
-              f"±{num(hw_r, 4)} (random) and ±{num(hw_h, 4)} (heuristic) of its rate. "
-              "A seat's advantage is stated only where its interval excludes the fair "
-              "share 1/n. Truncated rounds (no winner) count in the denominator: "
-              f"{sum(s['truncated'] for s in summary.values()):,} in all.")
+    hw = {s: max(half(tuple(r)) for r in full[full.strategies == s][["rate", "lo", "hi"]]
+                 .itertuples(index=False)) for s in strats}
+    page.para("Precision: " + "; ".join(
+        f"{summary[s, 4]['games']:,} rounds per player count with {s} players (every "
+        f"seat's 95% interval within ±{num(hw[s], 4)})" for s in strats)
+        + ". A seat's advantage is stated only where its interval excludes the fair share "
+        "1/n. Truncated rounds (no winner) count in the denominator: "
+        f"{sum(s['truncated'] for s in summary.values()):,} in all.")
 
     # ---------------------------------------------------------------- table
     page.heading("Seat 0 and the dealer")
     rows = []
     for n in PLAYERS:
         row = {"players": n, "fair 1/n": num(1 / n, 4)}
-        for strat in STRATEGIES:
+        for strat in strats:
             s = summary[strat, n]
             row[f"{strat}: seat 0"] = ci(*s["seat0"], 4)
             row[f"{strat}: dealer"] = ci(*s["dealer"], 4)
@@ -135,53 +155,85 @@ def build(ctx: Context) -> Page:
               "in the initial order of play. weakest seat: the seat with the "
               "lowest win rate. χ² p: chi-square test that every seat wins equally often "
               "(completed rounds).")
+    page.heading("Who opens, who wins (4 players)", 3)
+    rows = []
+    for strat in strats:
+        for f, o in opener[strat, 4].items():
+            rows.append({"players": strat, "first turn": f"seat {f}",
+                         "share of rounds": num(o["share"], 4),
+                         **{f"seat {s} wins": ci(*o["rates"][s], 4) for s in range(4)}})
+    page.table(pd.DataFrame(rows))
+    page.para("Seat 0 opens after a number or a wild card up; seat 1 after a Skip or a "
+              "Draw Two (seat 0 is skipped); the dealer, seat 3, after a Reverse "
+              "(RULES.md section 3).")
 
     # ---------------------------------------------------------------- figures
     page.heading("Figures")
-    fig, axes = plt.subplots(1, 2, figsize=(11, 4.2), sharey=True)
+    fig, axes = plt.subplots(1, len(strats), figsize=(4 * len(strats), 3.6), sharey=True)
     cmap = plt.get_cmap("viridis")
-    for ax, strat in zip(axes, STRATEGIES):
+    for ax, strat in zip(np.atleast_1d(axes), strats):
         for i, n in enumerate(PLAYERS):
             t = full[(full.strategies == strat) & (full.players == n)]
             x = t["seat"].to_numpy()
-            ax.errorbar(x, t["rate"] * n, yerr=[(t["rate"] - t["lo"]) * n,
-                                                (t["hi"] - t["rate"]) * n],
+            ax.errorbar(x, 100 * (t["rate"] * n - 1), yerr=[100 * (t["rate"] - t["lo"]) * n,
+                                                            100 * (t["hi"] - t["rate"]) * n],
                         marker="o", ms=3, capsize=2, lw=1, color=cmap(i / (len(PLAYERS) - 1)),
-                        label=f"{n} players")
-        ax.axhline(1.0, color="grey", lw=0.8, ls="--")
+                        label=f"{n}")
+        ax.axhline(0, color="grey", lw=0.8, ls="--")
         ax.set_xlabel("seat (0 acts first; n − 1 deals)")
         ax.set_title(f"{strat} players")
         ax.set_xticks(range(10))
-    axes[0].set_ylabel("win rate × n  (1 = fair share)")
-    axes[1].legend(ncol=2, fontsize=7)
-    page.figure(fig, "seat-win-rates", "Each seat's win rate relative to a fair share "
-                "1/n, by player count, with 95% intervals.")
-
-    fig, ax = plt.subplots(figsize=(7, 4))
-    for strat, mk in (("random", "o"), ("heuristic", "s")):
-        for who, ls in (("seat0", "-"), ("dealer", ":")):
-            est = np.array([summary[strat, n][who][0] * n for n in PLAYERS])
-            lo = np.array([summary[strat, n][who][1] * n for n in PLAYERS])
-            hi = np.array([summary[strat, n][who][2] * n for n in PLAYERS])
-            ax.errorbar(PLAYERS, est, yerr=[est - lo, hi - est], marker=mk, ms=4, ls=ls,
-                        capsize=2, label=f"{'seat 0' if who == 'seat0' else 'dealer'}, "
-                        f"{strat}")
-    ax.axhline(1.0, color="grey", lw=0.8, ls="--")
-    ax.set_xlabel("players")
-    ax.set_ylabel("win rate × n  (1 = fair share)")
-    ax.legend()
-    page.figure(fig, "first-and-dealer", "Seat 0's and the dealer's win rate relative to "
-                "a fair share, by player count (95% intervals).")
+    np.atleast_1d(axes)[0].set_ylabel("win rate above a fair share 1/n (%)")
+    np.atleast_1d(axes)[-1].legend(ncol=3, fontsize=7, title="players",
+                                   loc="upper right")
+    page.figure(fig, "seat-win-rates", "Each seat's win rate above or below a fair share "
+                "1/n (%), by player count, with 95% intervals.")
 
     page.data(full, "seat-win-rates", "Every seat's wins, rate and Wilson interval")
-    dealers = [n for n in PLAYERS if summary["random", n]["worst"] == n - 1]
-    notes = [f"Rule set `{RULES}` for every run; each player count is its own run "
-             "on the same seed (game i of every run keyed by the same root seed)."]
-    if dealers:
-        notes.append("Dealer = least-winning seat with random players at "
-                     f"{names_and([str(n) for n in dealers])} players.")
-    ctx.provenance(page, notes=notes)
+    ctx.provenance(page, notes=[
+        f"Rule set `{RULES}` for every run; each player count is its own run on the same "
+        "seed (game i of every run keyed by the same root seed)."])
     return page
+
+
+def _main_figure(page: Page, strats, summary, opener) -> None:
+    fig, axes = plt.subplots(1, 2, figsize=(11, 3.6), width_ratios=[1.25, 1])
+    ax = axes[0]
+    k = len(strats)
+    for j, strat in enumerate(strats):
+        x = np.array(PLAYERS) + (j - (k - 1) / 2) * 0.12
+        e = np.array([_edge(summary[strat, n]["seat0"], n) for n in PLAYERS])
+        ax.errorbar(x, e[:, 0], yerr=[e[:, 0] - e[:, 1], e[:, 2] - e[:, 0]], marker="o",
+                    ms=4, capsize=2, lw=1, color=strategy_colour(strat),
+                    label=f"{strat} players")
+    ax.axhline(0, color="grey", lw=0.8, ls="--")
+    player_axis(ax, PLAYERS)
+    ax.set_ylabel("seat 0's win rate above\na fair share 1/n (%)")
+    ax.set_title("Seat 0 (first to act) wins more than its share")
+    ax.legend(fontsize=8)
+    ax = axes[1]
+    o4 = opener["random", 4]
+    labels = {0: "seat 0 opens (number or wild up)", 1: "seat 1 opens (Skip or Draw Two)",
+              3: "dealer opens (Reverse)"}
+    cols = {0: "#1b9e77", 1: "#d95f02", 3: "#7570b3"}
+    for j, f in enumerate(f for f in (0, 1, 3) if f in o4):
+        r = np.array(o4[f]["rates"])
+        x = np.arange(4) + (j - 1) * 0.15
+        ax.errorbar(x, 100 * r[:, 0], yerr=[100 * (r[:, 0] - r[:, 1]),
+                                            100 * (r[:, 2] - r[:, 0])],
+                    fmt="o", ms=4, capsize=2, color=cols[f],
+                    label=f"{labels[f]}: {num(100 * o4[f]['share'], 0)}% of rounds")
+    ax.axhline(25, color="grey", lw=0.8, ls="--")
+    ax.set_xticks(range(4), ["seat 0", "seat 1", "seat 2", "seat 3\n(dealer)"])
+    ax.set_ylabel("win rate (% of rounds)")
+    ax.set_title("4 random players: the opener wins more")
+    lo, hi = ax.get_ylim()
+    ax.set_ylim(lo - 0.55 * (hi - lo), hi)  # room for the legend below the markers
+    ax.legend(fontsize=7, loc="lower left")
+    page.figure(fig, "seat0-edge", "Left: seat 0's win rate above a fair share, by "
+                "player count and player model. Right: with 4 random players, each seat's "
+                "win rate by who took the first turn. 95% intervals; dashed: fair share.",
+                main=True)
 
 
 if __name__ == "__main__":

@@ -15,10 +15,11 @@ from __future__ import annotations
 
 import numpy as np
 import pandas as pd
-from common import Context, main
+from common import Context, colour, main
 
 import matplotlib.pyplot as plt
 from unosim import strategies as strat
+from unosim.palette import colours
 from unosim.report import Page, ci, num
 from unosim.rules import PRESETS
 from unosim.stats import mean_ci_from_sums
@@ -110,17 +111,35 @@ def build(ctx: Context) -> Page:
     off_r, off_h = sk("official", "random"), sk("official", "heuristic")
     order_r = sorted(RULE_SETS, key=lambda r: sk(r, "random")[0])
     order_h = sorted(RULE_SETS, key=lambda r: sk(r, "heuristic")[0])
-    headline = (f"Under official rules the best known strategy wins "
-                f"{ci(*skill['official', 'random'], 4)} of 4-player rounds against 3 random "
-                f"players ({best['official', 'random']}), a skill margin of "
-                f"{ci(*off_r, 4, sign=True)} over 1/4, and "
-                f"{ci(*skill['official', 'heuristic'], 4)} against 3 heuristic players "
-                f"({best['official', 'heuristic']}: {ci(*off_h, 4, sign=True)}). Against "
-                f"random players skill pays least under `{order_r[0]}` "
-                f"({ci(*sk(order_r[0], 'random'), 4, sign=True)}) and most under "
-                f"`{order_r[-1]}` ({ci(*sk(order_r[-1], 'random'), 4, sign=True)}).")
-    page.headline = headline
-    page.para(headline)
+    m_r = 100 * off_r[0] / fair
+    m_h = 100 * off_h[0] / fair
+    def rel_margin(r: str, opp: str) -> str:
+        return f"{num(100 * sk(r, opp)[0] / fair, 0, True)}%"
+
+    lead = (f"Good play pays, and more under some rules than others: under official rules "
+            f"the best known strategy wins {num(100 * skill['official', 'random'][0], 1)}% "
+            f"of 4-player rounds against 3 random players, {num(m_r, 0)}% more than a fair "
+            f"25%, and {num(100 * skill['official', 'heuristic'][0], 1)}% against 3 "
+            f"heuristic players ({num(m_h, 0, True)}%). Against random players skill pays "
+            f"most under `{order_r[-1]}` ({rel_margin(order_r[-1], 'random')} over a fair "
+            f"share) and least under `{order_r[0]}` ({rel_margin(order_r[0], 'random')}); "
+            f"against heuristic players most under `{order_h[-1]}` "
+            f"({rel_margin(order_h[-1], 'heuristic')}) and least under `{order_h[0]}` "
+            f"({rel_margin(order_h[0], 'heuristic')}).")
+    page.lead(lead)
+    fig, ax = plt.subplots(figsize=(10, 3.4))
+    x = np.arange(len(RULE_SETS))
+    for j, opp in enumerate(OPPONENTS):
+        v = 100 * np.array([sk(r, opp) for r in RULE_SETS])
+        ax.errorbar(x + (j - 0.5) * 0.25, v[:, 0], yerr=[v[:, 0] - v[:, 1], v[:, 2] - v[:, 0]],
+                    fmt="o", ms=5, capsize=2, color=colour(opp), label=f"against 3 {opp}")
+    ax.axhline(0, color="grey", lw=0.8)
+    ax.set_xticks(x, RULE_SETS, rotation=30, ha="right")
+    ax.set_ylabel("best win rate − 25%\n(percentage points)")
+    ax.legend(fontsize=8)
+    page.figure(fig, "skill", "Skill margin of the best known strategy per rule set: its "
+                "win rate minus a fair 25%, with 95% intervals (fresh deals, seats "
+                "rotated).", main=True)
     bullets = []
     for opp, order in (("random", order_r), ("heuristic", order_h)):
         below = [r for r in RULE_SETS if r != "official"
@@ -181,41 +200,41 @@ def build(ctx: Context) -> Page:
 
     # ---------------------------------------------------------------- figures
     page.heading("Figures")
-    fig, ax = plt.subplots(figsize=(7.5, 3.6))
-    x = np.arange(len(RULE_SETS))
-    for j, opp in enumerate(OPPONENTS):
-        v = np.array([sk(r, opp) for r in RULE_SETS])
-        ax.errorbar(x + (j - 0.5) * 0.25, v[:, 0], yerr=[v[:, 0] - v[:, 1], v[:, 2] - v[:, 0]],
-                    fmt="o", ms=4, capsize=2, label=f"vs 3 {opp}")
-    ax.axhline(0, color="grey", lw=0.8)
-    ax.set_xticks(x, RULE_SETS, rotation=35, ha="right")
-    ax.set_ylabel("best win rate − 1/4")
-    ax.legend()
-    page.figure(fig, "skill", "Skill margin of the best known strategy per rule set, with "
-                "95% intervals (fresh deals).")
-    fig, axes = plt.subplots(1, 2, figsize=(9, 3.6), sharey=True)
+    fig, axes = plt.subplots(2, 1, figsize=(11, 6.4), sharex=True)
+    cands = list(names.values())
+    cc = colours(cands)
+    k = len(cands)
     for ax, opp in zip(axes, OPPONENTS):
-        for name in names.values():
-            ax.plot(x, [select[r, opp, name][0] for r in RULE_SETS], marker="o", ms=3,
-                    label=name)
-        ax.axhline(fair, color="grey", lw=0.8)
-        ax.set_xticks(x, RULE_SETS, rotation=35, ha="right")
-        ax.set_title(f"against 3 {opp}")
-    axes[0].set_ylabel("win rate")
-    axes[1].legend(fontsize=7)
+        for j, name in enumerate(cands):
+            v = 100 * np.array([select[r, opp, name] for r in RULE_SETS])
+            ax.errorbar(x + (j - (k - 1) / 2) * 0.11, v[:, 0],
+                        yerr=[v[:, 0] - v[:, 1], v[:, 2] - v[:, 0]], fmt="o", ms=3,
+                        capsize=1.5, lw=0.8, color=cc[name], label=name)
+        ax.axhline(100 * fair, color="grey", lw=0.8, ls="--")
+        ax.set_ylabel(f"win rate against\n3 {opp} players (%)")
+    axes[1].set_xticks(x, RULE_SETS, rotation=30, ha="right")
+    axes[0].legend(fontsize=7, ncol=4, loc="upper left")
+    axes[0].margins(y=0.25)
     page.figure(fig, "strategies", "Win rate of every candidate against 3 random and 3 "
-                "heuristic players (selection deals).")
-    fig, ax = plt.subplots(figsize=(5, 3))
+                "heuristic players under each rule set (selection deals, 95% intervals; "
+                "dashed: a fair 25%).")
+    fig, ax = plt.subplots(figsize=(6, 3.2))
     for o in OPPONENTS:
         hist = t[o]["history"]
-        ax.plot(np.array(hist["iteration"]) + 1, hist["elite"], marker="o", ms=3,
-                label=f"vs {o}: elite mean")
-        ax.plot(np.array(hist["iteration"]) + 1, hist["mean"], ls="--", label=f"vs {o}: mean")
-    ax.set_xlabel("iteration")
-    ax.set_ylabel("win rate (tuning deals)")
+        it = np.array(hist["iteration"]) + 1
+        for key, ls, what in (("elite", "-", "elite mean"), ("mean", "--", "mean")):
+            v = 100 * np.array(hist[key])
+            # one candidate's measurement noise: 95% half-width of a rate on 4 x deals
+            hw = 100 * 1.96 * np.sqrt(np.array(hist[key]) * (1 - np.array(hist[key]))
+                                      / (PLAYERS * np.array(hist["deals"])))
+            ax.errorbar(it, v, yerr=hw, marker="o", ms=3, capsize=2, ls=ls,
+                        color=colour(o), label=f"vs {o}: {what}")
+    ax.set_xlabel("iteration of the cross-entropy search")
+    ax.set_ylabel("win rate on the tuning deals (%)")
     ax.legend(fontsize=7)
     page.figure(fig, "tuning", "Cross-entropy tuning of the weighted player under official "
-                "rules: mean and elite win rate of each iteration's candidates.")
+                "rules: mean and elite win rate of each iteration's candidates; bars: one "
+                "candidate's 95% measurement noise on that iteration's deals.")
     data = pd.DataFrame([{"rules": r, "opponents": o, "candidate": n, "win_rate": v[0],
                           "lo": v[1], "hi": v[2], "deals": "selection"}
                          for (r, o, n), v in select.items()]

@@ -4,15 +4,16 @@ Usage: python analyses/stacking.py [--scale S] [--out reports] [--results result
 
 The three stacking rules (RULES.md 8.1) are played on the same seeds, so game i starts
 from the same deal under each; differences are computed game by game (common random
-numbers): round length, seat 0's win rate, points, truncation, with the variance
-reduction the pairing achieved; and the distribution of max_stack, the largest pending
-draw penalty of a round.
+numbers): round length, seat 0's win rate, points, cards drawn, truncation, with the
+variance reduction the pairing achieved, at 2 to 10 `random` players and with 4 `table`
+players (when this version has them); and the distribution of max_stack, the largest
+pending draw penalty of a round.
 """
 from __future__ import annotations
 
 import numpy as np
 import pandas as pd
-from common import PLAYER_COUNTS, Context, main
+from common import PLAYER_COUNTS, Context, colour, forest, main, player_axis, realistic, rel
 
 import matplotlib.pyplot as plt
 from unosim.compare import METRICS, paired_metrics
@@ -28,58 +29,58 @@ DIGITS = {"mean_turns": 2, "median_turns": 1, "seat0_win_rate": 4, "mean_points"
           "truncation_rate": 6}
 
 
-def _verb(r, up: str, down: str, flat: str) -> str:
-    if r["lo"] > 0:
-        return up
-    if r["hi"] < 0:
-        return down
-    return flat
-
-
 def _pair_frames(a: pd.DataFrame, b: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
     """The common games of two runs of one seed (the shorter run's game indices)."""
     k = min(len(a), len(b))
     return a.iloc[:k], b.iloc[:k]
 
 
+def _extra(t: pd.DataFrame, fa: pd.DataFrame, fb: pd.DataFrame) -> pd.DataFrame:
+    """``t`` plus the paired differences of max_stack and cards drawn."""
+    for col, key, label in (("max_stack", "mean_max_stack", "mean max_stack"),
+                            ("cards_drawn", "mean_cards_drawn", "mean cards drawn")):
+        ms = paired_diff(fa[col].to_numpy(np.float64), fb[col].to_numpy(np.float64))
+        t.loc[key] = {"label": label, "n": ms["n"], "value_a": ms["mean_a"],
+                      "value_b": ms["mean_b"], "diff": ms["diff"], "lo": ms["lo"],
+                      "hi": ms["hi"], "se_paired": ms["se_paired"],
+                      "se_independent": ms["se_independent"],
+                      "variance_reduction": ms["variance_reduction"]}
+    return t
+
+
+def _rel(r) -> tuple[float, float, float]:
+    """A paired difference as % of the first arm's value (its interval scaled alike)."""
+    return tuple(rel(r[k], r["value_a"]) for k in ("diff", "lo", "hi"))
+
+
 def build(ctx: Context) -> Page:
+    strats = ("random", *realistic())
     page = Page(NAME, "Stacking Draw Twos and Wild Draw Fours",
                 "What does stacking (none, same, progressive; RULES.md 8.1) change in "
                 "round length, seat advantage and points when the same games are played "
                 "under each rule, and how large do the stacks get?", ctx.out)
-    cols = ("turns", "winner", "points", "max_stack", "truncated")
-    frames = {(a, n): ctx.standard(a, n, columns=cols) for a in ARMS for n in PLAYER_COUNTS}
-    res: dict[tuple[str, str, int], pd.DataFrame] = {}
-    for n in PLAYER_COUNTS:
+    cols = ("turns", "winner", "points", "max_stack", "truncated", "cards_drawn")
+    frames = {(a, n, "random"): ctx.standard(a, n, columns=cols)
+              for a in ARMS for n in PLAYER_COUNTS}
+    for st in strats[1:]:
+        for a in ARMS:
+            frames[a, 4, st] = ctx.standard(a, 4, st, columns=cols)
+    res: dict[tuple[str, str, int, str], pd.DataFrame] = {}
+    for (a0, n, st) in frames:
+        if a0 != ARMS[0]:
+            continue
         for a, b in PAIRS:
-            fa, fb = _pair_frames(frames[a, n], frames[b, n])
+            fa, fb = _pair_frames(frames[a, n, st], frames[b, n, st])
             metrics = tuple(METRICS) if n == 4 else ("mean_turns", "seat0_win_rate",
                                                       "mean_points", "truncation_rate")
             t = paired_metrics(fa, fb, metrics=metrics).set_index("metric")
-            ms = paired_diff(fa["max_stack"].to_numpy(np.float64),
-                             fb["max_stack"].to_numpy(np.float64))
-            t.loc["mean_max_stack"] = {"label": "mean max_stack", "n": ms["n"],
-                                       "value_a": ms["mean_a"], "value_b": ms["mean_b"],
-                                       "diff": ms["diff"], "lo": ms["lo"], "hi": ms["hi"],
-                                       "se_paired": ms["se_paired"],
-                                       "se_independent": ms["se_independent"],
-                                       "variance_reduction": ms["variance_reduction"]}
-            res[a, b, n] = t
+            res[a, b, n, st] = _extra(t, fa, fb)
     DIGITS["mean_max_stack"] = 3
+    DIGITS["mean_cards_drawn"] = 2
 
     # max_stack distributions at 4 players
-    dist = {}
-    for a in ARMS:
-        ms = frames[a, 4]["max_stack"].to_numpy()
-        dist[a] = np.bincount(ms)
-    n4 = len(frames["official", 4])
-
-    # ---------------------------------------------------------------- the answer
-    s_ = res["official", "stacking", 4]
-    p_ = res["official", "progressive", 4]
-    t_s, t_p = s_.loc["mean_turns"], p_.loc["mean_turns"]
-    w_s, w_p = s_.loc["seat0_win_rate"], p_.loc["seat0_win_rate"]
-    q_s, q_p = s_.loc["mean_points"], p_.loc["mean_points"]
+    dist = {a: np.bincount(frames[a, 4, "random"]["max_stack"].to_numpy()) for a in ARMS}
+    n4 = len(frames["official", 4, "random"])
 
     def d(r, key: str) -> str:
         return ci(r["diff"], r["lo"], r["hi"], DIGITS[key], sign=True)
@@ -89,92 +90,159 @@ def build(ctx: Context) -> Page:
         lo, hi = wilson_ci(c, n4)
         return (c / n4, lo, hi)
 
-    def eff(r, key: str, unit: str = "") -> str:
-        up, down = ("longer", "shorter") if key == "mean_turns" else ("higher", "lower")
-        return f"{d(r, key)}{unit} ({_verb(r, up, down, 'not separated from 0')})"
+    def pc(a: str, b: str, key: str, st: str = "random", n: int = 4) -> float:
+        return _rel(res[a, b, n, st].loc[key])[0]
 
-    headline = (f"With 4 random players, on the same games, `stacking = same` changes the "
-                f"mean round length by {eff(t_s, 'mean_turns', ' turns')} and `progressive` "
-                f"by {eff(t_p, 'mean_turns', ' turns')}; seat 0's win rate by "
-                f"{eff(w_s, 'seat0_win_rate')} and {eff(w_p, 'seat0_win_rate')}; the "
-                f"winner's points by {eff(q_s, 'mean_points')} and "
-                f"{eff(q_p, 'mean_points')}. A penalty of 8 cards or more is pending at "
-                f"some point in {ci(*ge('stacking', 8), 4)} of rounds with `same` and "
-                f"{ci(*ge('progressive', 8), 4)} with `progressive`.")
-    page.headline = headline
+    # ---------------------------------------------------------------- the answer
+    t_s = res["official", "stacking", 4, "random"].loc["mean_turns"]
+    t_p = res["official", "progressive", 4, "random"].loc["mean_turns"]
+
+    def change(p: float) -> str:
+        return f"{num(abs(p), 1)}% {'longer' if p > 0 else 'shorter'}"
+
+    shorter = t_s["hi"] < 0 and t_p["hi"] < 0
+    lead = (("Stacking makes rounds a little shorter, not longer: with 4 random players "
+             if shorter else "With 4 random players ")
+            + f"`same` stacking makes rounds {change(pc('official', 'stacking', 'mean_turns'))} "
+            f"({num(t_s['value_b'], 1)} against {num(t_s['value_a'], 1)} turns on the same "
+            f"deals) and `progressive` {change(pc('official', 'progressive', 'mean_turns'))}")
+    for st in strats[1:]:
+        lead += (f"; with {st} players {change(pc('official', 'stacking', 'mean_turns', st))}"
+                 f" and {change(pc('official', 'progressive', 'mean_turns', st))}")
+    cd_s = pc("official", "stacking", "mean_cards_drawn")
+    ps = pc("official", "stacking", "mean_points")
+    pp = pc("official", "progressive", "mean_points")
+    lead += (f". The penalties are concentrated instead: someone faces 8 cards or more in "
+             f"{num(100 * ge('stacking', 8)[0], 0)}% of rounds with `same` and "
+             f"{num(100 * ge('progressive', 8)[0], 0)}% with `progressive` (never without "
+             f"stacking), yet players draw {num(abs(cd_s), 1)}% {'fewer' if cd_s < 0 else 'more'} "
+             f"cards per round with `same` (a stacked card is played instead of drawing), "
+             f"and the winner's points change by {num(ps, 1, True)}% and "
+             f"{num(pp, 1, True)}%.")
+    s0 = res["official", "progressive", 4, "random"].loc["seat0_win_rate"]
+    if s0["hi"] < 0 or s0["lo"] > 0:
+        lead += (f" Seat 0's win rate {'drops' if s0['hi'] < 0 else 'rises'} by "
+                 f"{num(100 * abs(s0['diff']), 2)} percentage points with `progressive`.")
+    page.headline = lead
     page.heading("Answer")
-    page.para(headline)
-    vr = [res[a, b, 4].loc["mean_turns", "variance_reduction"] for a, b in PAIRS]
-    m_s, m_p = s_.loc["median_turns"], p_.loc["median_turns"]
+    page.lead(lead)
+    _main_figure(page, res, strats)
+
+    vr = [res[a, b, 4, "random"].loc["mean_turns", "variance_reduction"] for a, b in PAIRS]
+    m_s = res["official", "stacking", 4, "random"].loc["median_turns"]
+    m_p = res["official", "progressive", 4, "random"].loc["median_turns"]
+    sp = res["stacking", "progressive", 4, "random"]
     bullets = [
         f"Median length: {num(m_s['value_a'], 0)} turns without stacking, "
         f"{num(m_s['value_b'], 0)} with `same` (difference {d(m_s, 'median_turns')}, "
         f"bootstrap interval) and {num(m_p['value_b'], 0)} with `progressive` "
         f"({d(m_p, 'median_turns')}).",
         f"Progressive against same stacking, same games: length "
-        f"{d(res['stacking', 'progressive', 4].loc['mean_turns'], 'mean_turns')} turns, "
-        f"seat 0 {d(res['stacking', 'progressive', 4].loc['seat0_win_rate'], 'seat0_win_rate')}"
-        f", points {d(res['stacking', 'progressive', 4].loc['mean_points'], 'mean_points')}.",
+        f"{d(sp.loc['mean_turns'], 'mean_turns')} turns, seat 0 "
+        f"{d(sp.loc['seat0_win_rate'], 'seat0_win_rate')}, points "
+        f"{d(sp.loc['mean_points'], 'mean_points')}.",
         f"Stacks: the largest pending penalty in {n4:,} rounds was {len(dist['stacking']) - 1} "
         f"cards with `same` and {len(dist['progressive']) - 1} with `progressive`, "
         f"{len(dist['official']) - 1} without stacking (one Wild Draw Four). "
-        "P(max_stack >= 12): "
-        f"{ci(*ge('stacking', 12), 4)} (`same`), {ci(*ge('progressive', 12), 4)} "
-        "(`progressive`).",
+        f"P(max_stack >= 12): {ci(*ge('stacking', 12), 4)} (`same`), "
+        f"{ci(*ge('progressive', 12), 4)} (`progressive`).",
         "Pairing: the variance of the length difference is "
         + ", ".join(f"{num(v, 2)}×" for v in vr)
         + " smaller than with independent runs (same − none, progressive − none, "
         "progressive − same), so the same precision needs that many times fewer games.",
     ]
     by_n = [n for n in PLAYER_COUNTS
-            if res["official", "progressive", n].loc["mean_turns", "hi"] < 0]
-    bullets.append(f"Of the player counts {', '.join(map(str, PLAYER_COUNTS))}, "
-                   "`progressive` shortens rounds (95% interval of the paired difference "
-                   "below 0) at " + ("every one" if len(by_n) == len(PLAYER_COUNTS) else
-                                      ", ".join(map(str, by_n)) if by_n else "none") + ".")
+            if res["official", "progressive", n, "random"].loc["mean_turns", "hi"] < 0]
+    bullets.append("`progressive` shortens rounds (95% interval of the paired difference "
+                   "below 0) at " + ("every player count from 2 to 10"
+                                     if len(by_n) == len(PLAYER_COUNTS) else
+                                     (", ".join(map(str, by_n)) + " players" if by_n
+                                      else "no player count")) + ".")
+    bullets.append("These are simple effects: stacking switched on in `official` and "
+                   "nothing else. The [house rules page](house-rules.md) also averages "
+                   "stacking over combinations with Seven-Zero, Jump-In, draw until "
+                   "playable and no Wild Draw Four restriction, which gives other sizes; "
+                   "the [editions page](editions.md) shows the same simple effects as here.")
     page.bullets(bullets)
     hw = {k: max(max(t.loc[k, "hi"] - t.loc[k, "diff"], t.loc[k, "diff"] - t.loc[k, "lo"])
-                 for (a, b, n), t in res.items() if n == 4)
+                 for (a, b, n, st), t in res.items() if n == 4 and st == "random")
           for k in ("mean_turns", "seat0_win_rate", "mean_points")}
-    page.para(f"Precision: {n4:,} paired games per rule at 4 players "
-              f"({min(len(f) for f in frames.values()):,} or more at the other counts). At 4 "
-              f"players the 95% intervals of the paired differences are within "
+    page.para(f"Precision: {n4:,} paired games per rule at 4 random players "
+              f"({min(len(f) for f in frames.values()):,} or more for the other runs). At 4 "
+              f"random players the 95% intervals of the paired differences are within "
               f"±{num(hw['mean_turns'])} turns, ±{num(hw['seat0_win_rate'], 4)} in seat 0's "
               f"win rate and ±{num(hw['mean_points'])} points: a difference is called a "
-              "change only when its interval excludes 0.")
+              "change only when its interval excludes 0. Percentages are relative to the "
+              "first arm's value (its own uncertainty, far smaller, is left out).")
+
+    # ---------------------------------------------------------------- figures
+    page.heading("Figures")
+    fig, ax = plt.subplots(figsize=(7, 3.6))
+    width = 0.28
+    for i, a in enumerate(ARMS):
+        k = np.arange(len(dist[a]))
+        f = dist[a] / n4
+        keep = f > 0
+        lo, hi = np.array([wilson_ci(int(c), n4) for c in dist[a][keep]]).T
+        ax.bar(k[keep] + (i - 1) * width, 100 * f[keep], width=width, color=colour(a),
+               label=LABEL[a], yerr=[100 * (f[keep] - lo), 100 * (hi - f[keep])],
+               error_kw={"lw": 0.6, "capsize": 1})
+    ax.set_yscale("log")
+    ax.set_xlabel("max_stack: largest pending draw penalty in the round (cards)")
+    ax.set_ylabel("% of rounds (log scale)")
+    ax.set_title("max_stack, 4 random players")
+    ax.legend(title="stacking")
+    page.figure(fig, "max-stack", "Distribution of max_stack under each stacking rule, "
+                "4 random players (log scale, 95% intervals).")
+
+    fig, axes = plt.subplots(1, 3, figsize=(12, 3.6))
+    for ax, key in zip(axes, ("mean_turns", "seat0_win_rate", "mean_points")):
+        for j, (a, b) in enumerate(PAIRS[:2]):
+            e = np.array([_rel(res[a, b, n, "random"].loc[key]) for n in PLAYER_COUNTS])
+            x = np.array(PLAYER_COUNTS) + (j - 0.5) * 0.15
+            ax.errorbar(x, e[:, 0], yerr=[e[:, 0] - e[:, 1], e[:, 2] - e[:, 0]], marker="o",
+                        ms=3, capsize=2, color=colour(b), label=f"{LABEL[b]} − none")
+        ax.axhline(0, color="grey", lw=0.8)
+        player_axis(ax)
+        ax.set_ylabel(f"Δ {METRICS[key]} (% of no stacking)")
+    axes[0].legend()
+    page.figure(fig, "by-players", "Paired differences from no stacking by player count, "
+                "random players, in % of the no-stacking value, with 95% intervals.")
 
     # ---------------------------------------------------------------- tables
-    page.heading("Paired differences with 4 players")
-    rows = []
-    for a, b in PAIRS:
-        t = res[a, b, 4]
-        for key, r in t.iterrows():
-            dg = DIGITS[key]
-            v = r["variance_reduction"]
-            rows.append({"comparison": f"{LABEL[b]} − {LABEL[a]}", "metric": r["label"],
-                         "A": num(r["value_a"], dg), "B": num(r["value_b"], dg),
-                         "B − A [95% interval]": d(r, key),
-                         "variance reduction": "n/a" if np.isnan(v) else f"{num(v, 2)}×"})
-    page.table(pd.DataFrame(rows))
+    for st in strats:
+        page.heading(f"Paired differences with 4 {st} players")
+        rows = []
+        for a, b in PAIRS:
+            t = res[a, b, 4, st]
+            for key, r in t.iterrows():
+                dg = DIGITS[key]
+                v = r["variance_reduction"]
+                rows.append({"comparison": f"{LABEL[b]} − {LABEL[a]}", "metric": r["label"],
+                             "A": num(r["value_a"], dg), "B": num(r["value_b"], dg),
+                             "B − A [95% interval]": d(r, key),
+                             "B − A (% of A)": f"{num(_rel(r)[0], 2, True)}%",
+                             "variance reduction": "n/a" if np.isnan(v) else f"{num(v, 2)}×"})
+        page.table(pd.DataFrame(rows))
     page.para("Means: t interval on the per-game differences; median: Poisson bootstrap "
               "of the pairs (1,000 replicates); rates: Newcombe's interval for paired "
               "proportions. Variance reduction: variance of the difference from two "
               "independent runs of this size over its variance from the pairs (n/a when "
               "neither varies, e.g. no truncated round in either arm).")
 
-    page.heading("By player count", 3)
+    page.heading("By player count (random players)", 3)
     rows = []
     for n in PLAYER_COUNTS:
         row = {"players": n}
         for a, b in PAIRS[:2]:
-            t = res[a, b, n]
+            t = res[a, b, n, "random"]
             row[f"{LABEL[b]}: Δ turns"] = d(t.loc["mean_turns"], "mean_turns")
             row[f"{LABEL[b]}: Δ seat 0"] = d(t.loc["seat0_win_rate"], "seat0_win_rate")
             row[f"{LABEL[b]}: Δ points"] = d(t.loc["mean_points"], "mean_points")
         rows.append(row)
     page.table(pd.DataFrame(rows))
 
-    page.heading("max_stack with 4 players", 3)
+    page.heading("max_stack with 4 random players", 3)
     kmax = max(len(v) for v in dist.values())
     rows = []
     for k in range(kmax):
@@ -184,77 +252,52 @@ def build(ctx: Context) -> Page:
         for a in ARMS:
             c = int(dist[a][k]) if k < len(dist[a]) else 0
             lo, hi = wilson_ci(c, n4)
-            row[LABEL[a]] = f"{c / n4:.6f} [{lo:.6f}, {hi:.6f}]"
+            row[LABEL[a]] = ci(c / n4, lo, hi, 4) if c / n4 >= 1e-3 else \
+                f"{c / n4:.2e} [{lo:.2e}, {hi:.2e}]"
         rows.append(row)
     page.table(pd.DataFrame(rows))
     page.para("Fraction of rounds whose largest pending draw penalty was exactly k cards "
               "(Wilson intervals); it counts the setup Draw Two's 2 and a last card's "
               "penalty (RULES.md section 6).")
 
-    # ---------------------------------------------------------------- figures
-    page.heading("Figures")
-    fig, axes = plt.subplots(1, 4, figsize=(13, 3.2), sharey=True)
-    y = np.arange(len(PAIRS))
-    for ax, key in zip(axes, ("mean_turns", "median_turns", "seat0_win_rate", "mean_points")):
-        rs = [res[a, b, 4].loc[key] for a, b in PAIRS]
-        est = np.array([r["diff"] for r in rs])
-        lo, hi = np.array([r["lo"] for r in rs]), np.array([r["hi"] for r in rs])
-        ax.errorbar(est, y, xerr=[est - lo, hi - est], fmt="o", capsize=3)
-        ax.axvline(0, color="grey", lw=0.8)
-        ax.set_title("Δ " + METRICS[key])
-    axes[0].set_yticks(y, [f"{LABEL[b]} − {LABEL[a]}" for a, b in PAIRS])
-    axes[0].invert_yaxis()
-    fig.suptitle("Paired differences, 4 random players (95% intervals)")
-    page.figure(fig, "paired-differences", "Paired differences between stacking rules on "
-                "the same games, 4 random players, with 95% intervals.")
-
-    fig, ax = plt.subplots(figsize=(7, 4))
-    width = 0.28
-    for i, a in enumerate(ARMS):
-        k = np.arange(len(dist[a]))
-        f = dist[a] / n4
-        keep = f > 0
-        ax.bar(k[keep] + (i - 1) * width, f[keep], width=width, label=LABEL[a])
-    ax.set_yscale("log")
-    ax.set_xlabel("max_stack (largest pending draw penalty in the round, cards)")
-    ax.set_ylabel("fraction of rounds")
-    ax.set_title("max_stack, 4 random players")
-    ax.legend(title="stacking")
-    page.figure(fig, "max-stack", "Distribution of max_stack under each stacking rule, "
-                "4 random players (log scale).")
-
-    fig, axes = plt.subplots(1, 3, figsize=(12, 3.8))
-    for ax, key in zip(axes, ("mean_turns", "seat0_win_rate", "mean_points")):
-        for a, b in PAIRS[:2]:
-            rs = [res[a, b, n].loc[key] for n in PLAYER_COUNTS]
-            est = np.array([r["diff"] for r in rs])
-            lo, hi = np.array([r["lo"] for r in rs]), np.array([r["hi"] for r in rs])
-            ax.errorbar(PLAYER_COUNTS, est, yerr=[est - lo, hi - est], marker="o", ms=3,
-                        capsize=2, label=f"{LABEL[b]} − none")
-        ax.axhline(0, color="grey", lw=0.8)
-        ax.set_xlabel("players")
-        ax.set_title("Δ " + METRICS[key])
-    axes[0].legend()
-    page.figure(fig, "by-players", "Paired differences from no stacking by player count, "
-                "with 95% intervals.")
-
     rows = []
-    for (a, b, n), t in res.items():
+    for (a, b, n, st), t in res.items():
         for key, r in t.iterrows():
-            rows.append({"a": a, "b": b, "players": n, "metric": key, **{
+            rows.append({"a": a, "b": b, "players": n, "strategies": st, "metric": key, **{
                 c: r[c] for c in ("n", "value_a", "value_b", "diff", "lo", "hi", "se_paired",
                                   "se_independent", "variance_reduction")}})
     page.data(pd.DataFrame(rows), "paired", "Every paired comparison")
-    mean_ms = {a: mean_ci(frames[a, 4]["max_stack"].to_numpy(np.float64)) for a in ARMS}
+    mean_ms = {a: mean_ci(frames[a, 4, "random"]["max_stack"].to_numpy(np.float64))
+               for a in ARMS}
     ctx.provenance(page, notes=[
         "Rules: " + "; ".join(f"`{a}` = official with `stacking = "
                               f"{PRESETS[a].stacking}` (hash `{PRESETS[a].hash()}`)"
                               for a in ARMS) + ".",
-        "Mean max_stack at 4 players: " + "; ".join(f"{LABEL[a]} {ci(*mean_ms[a], 3)}"
-                                                    for a in ARMS) + ".",
+        "Mean max_stack at 4 random players: " + "; ".join(
+            f"{LABEL[a]} {ci(*mean_ms[a], 3)}" for a in ARMS) + ".",
         "Where two runs have different lengths (other player counts), the comparison uses "
         "their common games 0 .. k − 1 of the same seed."])
     return page
+
+
+FIG_METRICS = (("mean_turns", "mean turns"), ("mean_cards_drawn", "cards drawn"),
+               ("mean_points", "winner's points"), ("seat0_win_rate", "seat 0 win rate"))
+
+
+def _main_figure(page: Page, res, strats) -> None:
+    fig, axes = plt.subplots(1, len(FIG_METRICS), figsize=(12, 2.6), sharey=True)
+    rows = [(b, st) for st in strats for b in ("stacking", "progressive")]
+    labels = [f"{LABEL[b]}, {st}" for b, st in rows]
+    for ax, (key, title) in zip(axes, FIG_METRICS):
+        e = np.array([_rel(res["official", b, 4, st].loc[key]) for b, st in rows])
+        forest(ax, labels, e[:, 0], e[:, 1], e[:, 2], [colour(b) for b, _ in rows])
+        ax.set_xlabel(f"Δ {title} (% of no stacking)")
+    axes[0].set_ylabel("stacking rule, players")
+    fig.suptitle("Stacking against no stacking on the same deals, 4 players "
+                 "(95% intervals)", fontsize=9)
+    page.figure(fig, "paired-differences", "Paired differences from no stacking on the "
+                "same deals, 4 players, in % of the no-stacking value, with 95% "
+                "intervals.", main=True)
 
 
 if __name__ == "__main__":

@@ -27,7 +27,7 @@ SETS = [("official", {}), ("stacking", {}), ("progressive", {}), ("seven-zero", 
 
 @pytest.mark.parametrize("preset,changes", SETS, ids=[f"{p}{'+' if c else ''}" for p, c in SETS])
 @pytest.mark.parametrize("strategies", ["random", "heuristic",
-                                        "random:bluff=0.5;challenge=0.5",
+                                        "random:bluff=0.5;challenge=0.5", "table",
                                         "points-dumper,aggressive,colour-counter,weighted"])
 def test_every_traced_move_is_legal(preset, changes, strategies):
     rules = PRESETS[preset].replace(**changes)

@@ -47,10 +47,12 @@ def test_page_exists_with_figures_and_provenance(built, name):
     assert md.startswith("# ") and "**Question.**" in md and "## Answer" in md
     figures = IMG.findall(md)
     assert len(figures) >= 2
-    for rel in figures:
-        png = out / rel
+    for rel in figures:  # an SVG, and a PNG beside it
+        svg, png = out / rel, (out / rel).with_suffix(".png")
+        assert svg.suffix == ".svg" and b"<svg" in svg.read_bytes()[:2000]
         assert png.is_file() and png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
         assert b"matplotlib" not in png.read_bytes()  # no Software metadata
+        assert b"<dc:date>" not in svg.read_bytes()  # no date
     for rel in LINK.findall(md):  # every local link resolves (figures, CSV tables)
         if not rel.startswith("http"):
             assert (out / rel).exists(), rel
@@ -63,6 +65,73 @@ def test_page_exists_with_figures_and_provenance(built, name):
     assert re.search(r"`[0-9a-f]{16}`", md)  # a rules hash
     meta = json.loads((out / name / "page.json").read_text())
     assert meta["headline"] and meta["headline"] in md
+    # every figure the page names exists (its metadata and its Markdown agree)
+    assert meta["figures"] == figures and meta["main_figure"] in figures
+    assert (out / meta["main_figure"].replace(".svg", "-thumb.png")).is_file()
+
+
+def _blocks(md: str) -> list[str]:
+    """The Markdown blocks (separated by blank lines) of a page's answer section."""
+    answer = md.split("## Answer\n", 1)[1]
+    return [b.strip() for b in answer.split("\n\n") if b.strip()]
+
+
+@pytest.mark.parametrize("name", common.ANALYSES)
+def test_page_opens_with_its_answer_and_main_figure(built, name):
+    out, _ = built
+    md = (out / f"{name}.md").read_text()
+    meta = json.loads((out / name / "page.json").read_text())
+    blocks = _blocks(md)
+    # the opening: 1-3 plain sentences (the headline), then the main figure, then the
+    # rest; no table, list or other figure comes before them
+    assert blocks[0] == meta["headline"]
+    assert 1 <= len(re.findall(r"[.!?](?:\s|$)", re.sub(r"\d\.\d|e\.g\.", "", blocks[0]))) <= 3
+    assert blocks[1].startswith("![") and f"]({meta['main_figure']})" in blocks[1]
+    first_table = md.index("\n| ")
+    assert md.index(meta["headline"]) < md.index(meta["main_figure"]) < first_table
+    html = (out / f"{name}.html").read_text()
+    assert html.index('<p class="lead">') < html.index('<figure class="main">') \
+        < html.index("<table")
+
+
+def _csv(out, name: str, stem: str) -> pd.DataFrame:
+    return pd.read_csv(out / name / f"{stem}.csv")
+
+
+def test_opening_numbers_match_the_tables(built):
+    out, _ = built
+    lead = {n: json.loads((out / n / "page.json").read_text())["headline"]
+            for n in common.ANALYSES}
+    # seats: seat 0's 4-player win rate with random players
+    t = _csv(out, "seats", "seat-win-rates")
+    r = t[(t.strategies == "random") & (t.players == 4) & (t.seat == 0)]["rate"].iloc[0]
+    assert f"wins {num(100 * r, 1)}% of rounds" in lead["seats"]
+    # length: official's mean turns at 4 players
+    t = _csv(out, "length", "length")
+    m = t[(t.rules == "official") & (t.players == 4)]["turns_mean"].iloc[0]
+    assert f"lasts about {num(m, 0)} turns" in lead["length"]
+    # editions: the same number, from the editions table
+    t = _csv(out, "editions", "presets")
+    m2 = t[(t.strategies == "random") & (t.preset == "official")]["turns_mean"].iloc[0]
+    assert m2 == pytest.approx(m) and f"lasts {num(m2, 0)} turns" in lead["editions"]
+    # points: official's mean points at 4 players
+    t = _csv(out, "points", "points")
+    p = t[(t.edition == "official") & (t.players == 4)]["points_mean"].iloc[0]
+    assert f"worth about {num(p, 0)} points" in lead["points"]
+    # house rules: draw until playable alone, from the simple effects
+    t = _csv(out, "house-rules", "simple-effects")
+    d = t[(t.strategies == "random") & (t.switch == "draw_rule=until_playable")]
+    if "Draw until playable" in lead["house-rules"]:
+        assert f"+{num(d['turns_diff'].iloc[0], 2)}" in (out / "house-rules.md").read_text()
+
+
+@pytest.mark.parametrize("name", common.ANALYSES)
+def test_player_counts_2_to_10_where_a_page_speaks_of_players(built, name):
+    out, _ = built
+    for csv in (out / name).glob("*.csv"):
+        t = pd.read_csv(csv)
+        if "players" in t.columns and t["players"].nunique() > 1:
+            assert set(range(2, 11)) <= set(t["players"]), csv.name
 
 
 @pytest.mark.parametrize("name", common.ANALYSES)
@@ -71,7 +140,7 @@ def test_html_is_self_contained(built, name):
     html = (out / f"{name}.html").read_text()
     assert html.startswith("<!DOCTYPE html>") and PROVENANCE_HEADING in html
     srcs = re.findall(r'src="([^"]+)"', html)
-    assert srcs and all(s.startswith("data:image/png;base64,") for s in srcs)
+    assert srcs and all(s.startswith("data:image/svg+xml;base64,") for s in srcs)
     assert "<link" not in html and "<script" not in html
     n_md = len(IMG.findall((out / f"{name}.md").read_text()))
     assert len(srcs) == n_md
@@ -83,6 +152,15 @@ def test_index_lists_every_page(built):
     for name in common.ANALYSES:
         assert f"]({name}.md)" in index and f"({name}.html)" in index
     assert 'href="seats.html"' in (out / "index.html").read_text()
+    # a thumbnail of each page's main figure, in both versions
+    for name in common.ANALYSES:
+        meta = json.loads((out / name / "page.json").read_text())
+        thumb = meta["main_figure"].replace(".svg", "-thumb.png")
+        assert f"]({thumb})]({name}.md)" in index and (out / thumb).is_file()
+    html = (out / "index.html").read_text()
+    assert html.count('class="thumb" alt=') == len(common.ANALYSES)
+    assert all(s.startswith("data:image/png;base64,") for s in re.findall(r'src="([^"]+)"',
+                                                                           html))
 
 
 def test_numbers_come_from_the_results(built):
@@ -114,8 +192,8 @@ def test_rerun_reuses_the_cache_and_gives_the_same_bytes(built, tmp_path, monkey
         report_build.build_all([name], TINY, tmp_path, cache, quiet=True)
         assert (tmp_path / f"{name}.md").read_text() == (out / f"{name}.md").read_text()
         assert (tmp_path / f"{name}.html").read_bytes() == (out / f"{name}.html").read_bytes()
-        for png in (out / name).glob("*.png"):
-            assert (tmp_path / name / png.name).read_bytes() == png.read_bytes()
+        for fig in [*(out / name).glob("*.png"), *(out / name).glob("*.svg")]:
+            assert (tmp_path / name / fig.name).read_bytes() == fig.read_bytes()
 
 
 def test_cache_key_ignores_the_display_name_only(tmp_path):
@@ -162,14 +240,15 @@ def test_page_renders_markdown_and_html(tmp_path):
     page.provenance(["make x"], {"seed": "1"}, pd.DataFrame())
     md_path, html_path = page.write()
     md, html = md_path.read_text(), html_path.read_text()
-    assert "| x\\|y | 1 |" in md and "![a line](demo/line.png)" in md
+    assert "| x\\|y | 1 |" in md and "![a line](demo/line.svg)" in md and "(demo/line.png)" in md
     assert "<h1>A &lt;demo&gt;</h1>" in html and "<code>x</code> &gt; 1" in html
     assert '<a href="other.html">that</a>' in html and "<strong>this</strong>" in html
-    first = (tmp_path / "demo" / "line.png").read_bytes()
+    first = [(tmp_path / "demo" / f"line.{x}").read_bytes() for x in ("svg", "png")]
     fig, ax = plt.subplots()
     ax.plot([0, 1], [0, 1])
     page.figure(fig, "line", "a line")
-    assert (tmp_path / "demo" / "line.png").read_bytes() == first  # deterministic PNG
+    for x, b in zip(("svg", "png"), first):  # deterministic SVG and PNG
+        assert (tmp_path / "demo" / f"line.{x}").read_bytes() == b
     md_i, _ = write_index(tmp_path, ["demo"])
     assert "[A <demo>](demo.md)" in md_i.read_text()
 

@@ -1,16 +1,19 @@
-"""Open HTML pages in headless Chromium, as a reader would, and check them.
+"""Render HTML pages in headless Chromium and check them: `make check-pages`.
 
-Usage: python tools/check_pages.py [PAGE.html | DIR ...] [--screens DIR] [--width W] [--height H]
+Usage: python tools/check_pages.py [PAGE.html ...] [--sample] [--first-screen-figure]
+                                   [--screens results/screens]
 
-Every page (default: ``reports/*.html``) is loaded at 1280x800 over Chromium's DevTools
-protocol (``--remote-debugging-pipe``: no port, no network). A page fails when one of its
-images does not load (``<img>`` not complete or of zero width), when a script throws,
-when the browser logs an error (a resource that failed to load, for example), or when
-no figure starts on its first screen (a reader must see the answer and its figure
-without scrolling). A
-screenshot of each page's first screen is written to ``--screens`` (default
-``results/screens/NAME.png``) so a person can look. Exit code 0 when every page passes,
-1 otherwise, 2 when Chromium cannot be started.
+Default pages: every ``reports/*.html``; ``--sample`` also builds a small ``unosim
+report`` page (into ``results/check-pages/``) and checks it. Each page is opened at
+1280x800 from its file (no server); the check fails if the page throws a JavaScript
+error, logs an error, requests anything from the network, or shows an image that does
+not load (decode fails or has no size). A screenshot of the first screen (what a reader
+sees before scrolling) goes to ``<screens>/<page>.png`` (for ``DIR/report.html``, a
+``unosim report`` page: ``<screens>/DIR.png``).
+
+Chromium is driven through the DevTools protocol over a pipe
+(``--remote-debugging-pipe``: JSON messages separated by NUL bytes on file
+descriptors 3 and 4), so nothing listens on a port.
 """
 from __future__ import annotations
 
@@ -26,187 +29,217 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-BROWSERS = ("chromium", "chromium-browser", "google-chrome")
-FLAGS = ("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+WIDTH, HEIGHT = 1280, 800
+FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
          "--disable-background-networking", "--disable-component-update", "--disable-sync",
-         "--hide-scrollbars", "--mute-audio", "--remote-debugging-pipe")
-# images that did not load, read in the page after its load event
-BROKEN_IMAGES = ("Array.from(document.images).filter(i => !i.complete || i.naturalWidth === 0)"
-                 ".map(i => i.getAttribute('src').slice(0, 80))")
-# the top of the first image, in CSS pixels from the top of the page (-1: no image)
-FIRST_IMAGE_TOP = ("(() => { const t = Array.from(document.images).map("
-                   "i => i.getBoundingClientRect().top + window.scrollY);"
-                   " return t.length ? Math.min(...t) : -1; })()")
-TIMEOUT = 30.0  # seconds for one page to load
+         "--disable-extensions", "--hide-scrollbars", "--mute-audio",
+         "--remote-debugging-pipe", f"--window-size={WIDTH},{HEIGHT}"]
 
-
-def find_browser() -> str | None:
-    for name in BROWSERS:
-        path = shutil.which(name)
-        if path:
-            return path
-    return None
-
-
-def _to_fds_3_and_4(read_end: int, write_end: int) -> None:
-    """In the child: the command pipe on fd 3, the reply pipe on fd 4."""
-    r, w = os.dup(read_end), os.dup(write_end)  # copies first: dup2 must not clobber
-    os.dup2(r, 3)                               # an end that already sits on 3 or 4
-    os.dup2(w, 4)
+# every image decoded, with a size; the first screen's content for the record
+IMAGES_JS = """
+Promise.all(Array.from(document.images).map(img =>
+  img.decode().then(() => [img.alt.slice(0, 60), img.naturalWidth, img.naturalHeight, 1],
+                    () => [img.alt.slice(0, 60), img.naturalWidth, img.naturalHeight, 0])))
+"""
+FIRST_SCREEN_JS = f"""
+(() => {{
+  const seen = el => {{ const r = el.getBoundingClientRect();
+                        return r.top < {HEIGHT} && r.bottom > 0 && r.height > 0; }};
+  return {{images: Array.from(document.images).filter(seen).length,
+           headings: Array.from(document.querySelectorAll('h1,h2,h3')).filter(seen)
+                     .map(h => h.textContent.trim().slice(0, 80)),
+           height: document.documentElement.scrollHeight}};
+}})()
+"""
 
 
 class Browser:
-    """A headless Chromium driven over its DevTools pipe (fd 3 in, fd 4 out)."""
+    """A headless Chromium driven over the DevTools pipe."""
 
-    def __init__(self, exe: str):
-        self._profile = tempfile.mkdtemp(prefix="unosim-chromium-")
-        to_child_r, self._to_child = os.pipe()
-        self._from_child, from_child_w = os.pipe()
-        # the child reads commands on fd 3 and writes replies on fd 4
-        self._proc = subprocess.Popen(
-            [exe, *FLAGS, f"--user-data-dir={self._profile}", "about:blank"],
-            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-            pass_fds=(3, 4), preexec_fn=lambda: _to_fds_3_and_4(to_child_r, from_child_w))
+    def __init__(self, binary: str):
+        self.profile = tempfile.mkdtemp(prefix="unosim-chromium-")
+        to_child_r, self._w = os.pipe()
+        self._r, from_child_w = os.pipe()
+        # the child finds the pipe on descriptors 3 (commands in) and 4 (messages out)
+        self.proc = subprocess.Popen(
+            [binary, *FLAGS, f"--user-data-dir={self.profile}", "about:blank"],
+            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+            pass_fds=(3, 4), preexec_fn=lambda: (os.dup2(to_child_r, 3),
+                                                 os.dup2(from_child_w, 4)))
         os.close(to_child_r)
         os.close(from_child_w)
         self._buf = b""
         self._id = 0
         self.events: list[dict] = []
 
-    def close(self) -> None:
-        try:
-            self.call("Browser.close")
-        except Exception:  # noqa: BLE001 - closing a browser that is gone already
-            pass
-        try:
-            self._proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            self._proc.kill()
-        for fd in (self._to_child, self._from_child):
-            try:
-                os.close(fd)
-            except OSError:
-                pass
-        shutil.rmtree(self._profile, ignore_errors=True)
+    def _send(self, method: str, params: dict | None = None, session: str | None = None):
+        self._id += 1
+        msg = {"id": self._id, "method": method, "params": params or {}}
+        if session:
+            msg["sessionId"] = session
+        os.write(self._w, json.dumps(msg).encode() + b"\0")
+        return self._id
 
-    def _read(self, deadline: float) -> dict:
+    def _read(self, timeout: float) -> dict:
+        import select
+
         while b"\0" not in self._buf:
-            if time.monotonic() > deadline:
-                raise TimeoutError("the browser did not answer in time")
-            chunk = os.read(self._from_child, 1 << 16)
+            ready, _, _ = select.select([self._r], [], [], timeout)
+            if not ready:
+                raise TimeoutError("no answer from chromium")
+            chunk = os.read(self._r, 1 << 20)
             if not chunk:
-                raise ConnectionError("the browser closed its DevTools pipe")
+                err = self.proc.stderr.read().decode(errors="replace")[-800:]
+                raise RuntimeError(f"chromium exited: {err}")
             self._buf += chunk
         msg, self._buf = self._buf.split(b"\0", 1)
         return json.loads(msg)
 
-    def call(self, method: str, session: str | None = None, timeout: float = TIMEOUT,
-             **params) -> dict:
-        self._id += 1
-        msg = {"id": self._id, "method": method, "params": params}
-        if session:
-            msg["sessionId"] = session
-        os.write(self._to_child, json.dumps(msg).encode() + b"\0")
-        deadline = time.monotonic() + timeout
+    def call(self, method: str, params: dict | None = None, session: str | None = None,
+             timeout: float = 30.0) -> dict:
+        """Send a command and wait for its answer (events meanwhile are kept)."""
+        i = self._send(method, params, session)
+        end = time.monotonic() + timeout
         while True:
-            reply = self._read(deadline)
-            if reply.get("id") == self._id:
-                if "error" in reply:
-                    raise RuntimeError(f"{method}: {reply['error'].get('message')}")
-                return reply.get("result", {})
-            self.events.append(reply)
+            msg = self._read(max(0.1, end - time.monotonic()))
+            if msg.get("id") == i:
+                if "error" in msg:
+                    raise RuntimeError(f"{method}: {msg['error']}")
+                return msg.get("result", {})
+            self.events.append(msg)
 
-    def wait_for(self, method: str, session: str, timeout: float = TIMEOUT) -> None:
-        deadline = time.monotonic() + timeout
+    def wait_event(self, method: str, timeout: float = 30.0) -> dict:
+        end = time.monotonic() + timeout
+        for k, e in enumerate(self.events):
+            if e.get("method") == method:
+                return self.events.pop(k)
         while True:
-            for e in self.events:
-                if e.get("method") == method and e.get("sessionId") == session:
-                    return
-            self.events.append(self._read(deadline))
+            msg = self._read(max(0.1, end - time.monotonic()))
+            if msg.get("method") == method:
+                return msg
+            self.events.append(msg)
+
+    def close(self) -> None:
+        try:
+            self._send("Browser.close")
+            self.proc.wait(timeout=10)
+        except Exception:
+            self.proc.kill()
+            self.proc.wait()
+        for fd in (self._r, self._w):
+            try:
+                os.close(fd)
+            except OSError:
+                pass
+        shutil.rmtree(self.profile, ignore_errors=True)
 
 
-def check_page(browser: Browser, page: Path, screen: Path, width: int, height: int
+def check_page(br: Browser, page: Path, screen: Path, first_figure: bool = False
                ) -> list[str]:
-    """Load ``page``, write its first screen to ``screen``; the problems found."""
-    target = browser.call("Target.createTarget", url="about:blank")["targetId"]
-    session = browser.call("Target.attachToTarget", targetId=target,
-                           flatten=True)["sessionId"]
-    browser.events.clear()
-    for domain in ("Page", "Runtime", "Log"):
-        browser.call(f"{domain}.enable", session)
-    browser.call("Emulation.setDeviceMetricsOverride", session, width=width, height=height,
-                 deviceScaleFactor=1, mobile=False)
-    browser.call("Page.navigate", session, url=page.resolve().as_uri())
-    browser.wait_for("Page.loadEventFired", session)
+    """Open ``page``, return its problems (empty: fine), save the first screen; with
+    ``first_figure``, a first screen without an image is a problem too."""
+    target = br.call("Target.createTarget", {"url": "about:blank"})["targetId"]
+    sid = br.call("Target.attachToTarget", {"targetId": target, "flatten": True})["sessionId"]
+    for domain in ("Page", "Runtime", "Log", "Network"):
+        br.call(f"{domain}.enable", session=sid)
+    br.call("Emulation.setDeviceMetricsOverride", {"width": WIDTH, "height": HEIGHT,
+                                                   "deviceScaleFactor": 1, "mobile": False},
+            session=sid)
+    br.events.clear()
+    nav = br.call("Page.navigate", {"url": page.resolve().as_uri()}, session=sid)
     problems = []
-    broken = browser.call("Runtime.evaluate", session, expression=BROKEN_IMAGES,
-                          returnByValue=True)["result"].get("value", [])
-    problems += [f"image did not load: {src}" for src in broken]
-    n_images = browser.call("Runtime.evaluate", session, expression="document.images.length",
-                            returnByValue=True)["result"].get("value", 0)
-    top = browser.call("Runtime.evaluate", session, expression=FIRST_IMAGE_TOP,
-                       returnByValue=True)["result"].get("value", -1)
-    if not 0 <= top < height:
-        problems.append("no figure on the first screen" + (
-            f" (the first one starts {top:.0f} px down, the screen is {height})"
-            if top >= 0 else " (the page has no image)"))
-    for e in browser.events:
-        if e.get("sessionId") != session:
-            continue
-        if e.get("method") == "Runtime.exceptionThrown":
-            d = e["params"]["exceptionDetails"]
-            problems.append(f"script error: {d.get('exception', {}).get('description') or d.get('text')}")
-        elif e.get("method") == "Log.entryAdded" and e["params"]["entry"]["level"] == "error":
-            problems.append(f"browser error: {e['params']['entry']['text']}")
-    shot = browser.call("Page.captureScreenshot", session, format="png")["data"]
+    if nav.get("errorText"):
+        problems.append(f"navigation failed: {nav['errorText']}")
+    br.wait_event("Page.loadEventFired", timeout=60)
+    res = br.call("Runtime.evaluate", {"expression": IMAGES_JS, "awaitPromise": True,
+                                       "returnByValue": True}, session=sid, timeout=60)
+    images = res["result"].get("value", [])
+    for alt, w, h, ok in images:
+        if not ok or w == 0 or h == 0:
+            problems.append(f"image does not load: {alt!r}")
+    first = br.call("Runtime.evaluate", {"expression": FIRST_SCREEN_JS,
+                                         "returnByValue": True}, session=sid)["result"]["value"]
+    if first_figure and first["images"] == 0:
+        problems.append("no figure on the first screen")
+    shot = br.call("Page.captureScreenshot", {"format": "png"}, session=sid, timeout=60)
     screen.parent.mkdir(parents=True, exist_ok=True)
-    screen.write_bytes(base64.b64decode(shot))
-    browser.call("Target.closeTarget", targetId=target)
-    print(f"{'ok  ' if not problems else 'FAIL'} {page} ({n_images} images) -> {screen}")
+    screen.write_bytes(base64.b64decode(shot["data"]))
+    for e in br.events:
+        m, p = e.get("method"), e.get("params", {})
+        if m == "Runtime.exceptionThrown":
+            problems.append(f"script error: {p['exceptionDetails'].get('text')}")
+        elif m == "Log.entryAdded" and p["entry"]["level"] == "error":
+            problems.append(f"console error: {p['entry']['text'][:200]}")
+        elif m == "Runtime.consoleAPICalled" and p.get("type") == "error":
+            problems.append("console.error called")
+        elif m == "Network.requestWillBeSent":
+            url = p["request"]["url"]
+            if url.startswith(("http:", "https:", "ws:", "wss:")):
+                problems.append(f"network request: {url[:120]}")
+        elif m == "Network.loadingFailed" and not p.get("canceled"):
+            problems.append(f"failed to load: {p.get('errorText')}")
+    br.call("Target.closeTarget", {"targetId": target})
+    br.events.clear()
+    print(f"  {page.relative_to(ROOT) if page.is_relative_to(ROOT) else page}: "
+          f"{len(images)} images, {first['images']} on the first screen "
+          f"(headings: {'; '.join(first['headings'][:4]) or 'none'}), "
+          f"{first['height']} px tall -> {screen.relative_to(ROOT) if screen.is_relative_to(ROOT) else screen}"
+          + ("" if not problems else f"  PROBLEMS: {len(problems)}"), flush=True)
     return problems
 
 
-def pages_of(items: list[str]) -> list[Path]:
-    out = []
-    for item in items or [str(ROOT / "reports")]:
-        p = Path(item)
-        out += sorted(p.glob("*.html")) if p.is_dir() else [p]
-    return out
+def sample_report(folder: Path) -> Path:
+    """A small ``unosim report`` page (20,000 rounds per rule set)."""
+    unosim = Path(sys.executable).with_name("unosim")
+    cmd = [str(unosim) if unosim.exists() else "unosim", "report", "official", "stacking",
+           "draw-until-playable", "--players", "4", "--games", "20000", "--seed", "1",
+           "--out", str(folder), "--force", "--no-progress"]
+    subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL)
+    return folder / "report.html"
 
 
-def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("pages", nargs="*", help="HTML files or folders (default: reports/)")
-    ap.add_argument("--screens", default=str(ROOT / "results" / "screens"),
-                    help="folder for the screenshots")
-    ap.add_argument("--width", type=int, default=1280)
-    ap.add_argument("--height", type=int, default=800)
-    args = ap.parse_args(argv)
-    pages = pages_of(args.pages)
-    missing = [str(p) for p in pages if not p.is_file()]
-    if missing or not pages:
-        print(f"check_pages: no such page: {', '.join(missing) or 'none given'}", file=sys.stderr)
-        return 2
-    exe = find_browser()
-    if exe is None:
-        print("check_pages: Chromium not found (Debian: apt-get install chromium)",
-              file=sys.stderr)
-        return 2
-    browser = Browser(exe)
-    failed = 0
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("pages", nargs="*", type=Path)
+    ap.add_argument("--sample", action="store_true",
+                    help="also build and check a small `unosim report` page")
+    ap.add_argument("--screens", type=Path, default=ROOT / "results" / "screens")
+    ap.add_argument("--first-screen-figure", action="store_true",
+                    help="also fail a page whose first screen shows no image")
+    ap.add_argument("--chromium", default=shutil.which("chromium") or "/usr/bin/chromium")
+    a = ap.parse_args()
+    pages = list(a.pages) or sorted((ROOT / "reports").glob("*.html"))
+    if a.sample:
+        pages.append(sample_report(ROOT / "results" / "check-pages" / "sample-report"))
+    if not pages:
+        print("check-pages: no HTML page found", file=sys.stderr)
+        return 1
+    if not Path(a.chromium).exists():
+        print(f"check-pages: no chromium at {a.chromium}", file=sys.stderr)
+        return 1
+    print(f"check-pages: {len(pages)} pages at {WIDTH}x{HEIGHT} in {a.chromium}")
+    br = Browser(a.chromium)
+    failed = {}
     try:
+        br.call("Target.setDiscoverTargets", {"discover": False})
         for page in pages:
-            screen = Path(args.screens) / f"{page.parent.name}-{page.stem}.png"
-            problems = check_page(browser, page, screen, args.width, args.height)
-            for p in problems:
-                print(f"     {p}")
-            failed += bool(problems)
-    except (TimeoutError, ConnectionError, RuntimeError) as e:
-        print(f"check_pages: {e}", file=sys.stderr)
-        return 2
+            # a `unosim report` page is named by its folder (DIR/report.html)
+            stem = page.parent.name if page.name == "report.html" else page.stem
+            try:
+                problems = check_page(br, page, a.screens / f"{stem}.png",
+                                      a.first_screen_figure)
+            except (TimeoutError, RuntimeError, KeyError) as e:
+                problems = [f"could not render: {e}"]
+            if problems:
+                failed[page] = problems
     finally:
-        browser.close()
-    print(f"{len(pages) - failed} passed, {failed} failed")
+        br.close()
+    for page, problems in failed.items():
+        for p in problems:
+            print(f"check-pages: {page}: {p}", file=sys.stderr)
+    print(f"check-pages: {len(pages) - len(failed)} of {len(pages)} pages fine; "
+          f"screenshots in {a.screens}")
     return 1 if failed else 0
 
 

@@ -326,6 +326,62 @@ def compare(
 
 
 @app.command()
+def report(
+    rules: list[str] = typer.Argument(..., help="Two or more rule sets, each compared with "
+                                      "the first (the baseline): a preset, a TOML file, or "
+                                      "BASE+NAME=VALUE,... as for compare."),
+    house: Optional[str] = typer.Option(None, help="House switches added to every rule "
+                                        "set, e.g. 'seven_zero=true'."),
+    players: str = typer.Option("4", help="Players, 2 to 10: one count or several, "
+                                "e.g. '2,4,6'."),
+    strategies: str = typer.Option("random", help="One strategy, or one per seat "
+                                   "separated by commas (e.g. 'table')."),
+    games: Optional[int] = typer.Option(None, help="Rounds per rule set and player count "
+                                        "(default: 1,500,000 shared out, 20,000 to "
+                                        "500,000)."),
+    seed: int = typer.Option(0, help="Root seed: round i of every rule set is keyed by "
+                             "(seed, i)."),
+    out: Path = typer.Option(Path("report"), help="Folder to write: report.md, "
+                             "report.html, figures and CSVs in report/."),
+    title: Optional[str] = typer.Option(None, help="Title of the page."),
+    force: bool = typer.Option(False, "--force", help="Replace --out if it is not empty."),
+    threads: Optional[int] = typer.Option(None, help="Threads (default: all cores)."),
+    no_progress: bool = typer.Option(False, "--no-progress", help="No progress bar."),
+) -> None:
+    """A report page for your own question: rule sets compared with the first on the same
+    games, in plain sentences, figures and tables (Markdown, offline HTML, CSV)."""
+    import shlex
+    import time
+
+    from . import progress as pg
+    from .ask import Question, check_out, parse_players, prepare, write_report
+
+    t0 = time.perf_counter()
+    try:
+        if threads is not None and threads < 1:
+            raise UserError(f"--threads must be at least 1, got {threads}")
+        q = Question(list(rules), parse_players(players), strategies, games, seed, house,
+                     title)
+        prepare(q)
+        check_out(out, force)
+    except (ValueError, UserError) as e:
+        fail(str(e))
+    total = q.n_games * len(q.rules) * len(q.players)
+    command = "unosim report " + " ".join(shlex.quote(a) for a in sys.argv[2:]) \
+        if len(sys.argv) > 2 and sys.argv[1] == "report" else None
+    try:
+        with pg.progress_bar(total, 0, pg.wanted(total, no_progress)) as advance:
+            page = write_report(q, out, force, threads, advance, command)
+    except ValueError as e:
+        fail(str(e))
+    typer.echo(f"unosim report: {len(q.rules)} rule sets x {len(q.players)} player "
+               f"count{'s' if len(q.players) > 1 else ''}, {q.n_games:,} rounds each, "
+               f"seed {seed}, {time.perf_counter() - t0:.1f} s")
+    typer.echo(f"wrote            {out / (page.name + '.md')}, "
+               f"{out / (page.name + '.html')} and {len(page.figures)} figures")
+
+
+@app.command()
 def replay(
     rules: Optional[str] = typer.Option(None, help="Preset name or TOML rule file "
                                         "(default official)."),

@@ -288,23 +288,27 @@ def paired_metrics(a: pd.DataFrame, b: pd.DataFrame, confidence: float = 0.95,
 
 def run_arms(specs: Sequence["str | RuleSet"], n_players: int = 4, n_games: int = 100_000,
              seed: int = 0, strategies: str = "random", threads: int | None = None,
-             progress: Callable[[int], None] | None = None) -> list[pd.DataFrame]:
-    """Play every rule set on games ``0 .. n_games - 1`` of ``seed``.
+             progress: Callable[[int], None] | None = None,
+             columns: Sequence[str] = COLUMNS, house: str | None = None
+             ) -> list[pd.DataFrame]:
+    """Play every rule set (with the ``house`` switches, if any) on games
+    ``0 .. n_games - 1`` of ``seed``.
 
     Every spec is validated (rules, players, strategies) before any game is played.
-    Returns one frame per spec with the :data:`COLUMNS` and ``attrs['manifest']``.
+    Returns one frame per spec with the ``columns`` and ``attrs['manifest']``.
     """
     from .simulate import iter_frames, make_job
 
     if len(specs) < 2:
         raise ValueError("compare needs at least two rule sets")
     check_size(len(specs), n_games)
-    jobs = [make_job(parse_spec(s), n_games, n_players, strategies, seed) for s in specs]
+    jobs = [make_job(parse_spec(s), n_games, n_players, strategies, seed, house)
+            for s in specs]
     frames = []
     for job in jobs:
         parts = []
         for f in iter_frames(job, threads):
-            parts.append(f[list(COLUMNS)])
+            parts.append(f[list(columns)])
             if progress is not None:
                 progress(len(f))
         df = pd.concat(parts, ignore_index=True) if len(parts) > 1 else parts[0]

@@ -1,9 +1,13 @@
 """Report pages: Markdown with figures beside it, a self-contained HTML twin, an index.
 
-A :class:`Page` is a list of blocks (headings, paragraphs, lists, tables, figures, code),
-each rendered to both Markdown and HTML, so the two versions say the same thing. Figures
-are saved as PNG next to the Markdown (``<out>/<name>/<stem>.png``) with deterministic
-metadata, and embedded as base64 in the HTML, which then needs no other file. Paragraph
+A :class:`Page` opens with its answer in plain words (:meth:`Page.lead`) and its main
+figure (:meth:`Page.figure` with ``main=True``), then details. It is a list of blocks
+(headings, paragraphs, lists, tables, figures, code), each rendered to both Markdown and
+HTML, so the two versions say the same thing. Figures are saved as SVG and PNG next to
+the Markdown (``<out>/<name>/<stem>.svg``, ``.png``) with deterministic metadata
+(:mod:`unosim.figures`); the Markdown shows the SVG and links the PNG, and the HTML
+embeds the SVG as base64, so it needs no other file. The main figure's small PNG twin is
+the index's thumbnail. Paragraph
 text may use a small inline subset of Markdown: ``code``, ``**bold**`` and
 ``[text](target)`` (a target ending in ``.md`` becomes ``.html`` in the HTML version).
 
@@ -25,8 +29,8 @@ from pathlib import Path
 
 import pandas as pd
 
-__all__ = ["Page", "ci", "num", "pct", "pm", "savefig", "write_index", "PROVENANCE_HEADING",
-           "PAGE_META"]
+__all__ = ["Page", "ci", "num", "pct", "pm", "savefig", "save_figure", "write_index",
+           "PROVENANCE_HEADING", "PAGE_META"]
 
 PROVENANCE_HEADING = "How this was produced"
 PAGE_META = "page.json"  # per page, beside its figures: title, question, headline
@@ -62,14 +66,24 @@ def pct(x: float, digits: int = 1) -> str:
 
 
 def savefig(fig, path: Path) -> Path:
-    """Save a matplotlib figure as PNG with deterministic metadata and close it."""
-    import matplotlib.pyplot as plt
+    """Save a matplotlib figure as ``<path stem>.svg`` and ``.png`` with deterministic
+    metadata (:func:`unosim.figures.save`) and close it; returns the SVG's path."""
+    from .figures import save
 
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fig.savefig(path, format="png", dpi=100, metadata={"Software": None},
-                bbox_inches="tight")
-    plt.close(fig)
-    return path
+    return save(fig, Path(path).with_suffix(""))[0]
+
+
+THUMB_DPI = 40  # the index's thumbnails of each page's main figure
+
+
+def save_figure(fig, stem: Path, thumbnail: bool = False) -> Path:
+    """:func:`savefig` to ``stem.svg`` and ``stem.png``, with ``thumbnail`` also a small
+    ``stem-thumb.png`` (the index's); returns the SVG's path."""
+    if thumbnail:
+        Path(stem).parent.mkdir(parents=True, exist_ok=True)
+        fig.savefig(Path(stem).with_name(Path(stem).name + "-thumb.png"), format="png",
+                    dpi=THUMB_DPI, metadata={"Software": None}, bbox_inches="tight")
+    return savefig(fig, stem)
 
 
 # --------------------------------------------------------------------- inline markup
@@ -133,6 +147,7 @@ class Page:
     headline: str = ""
     blocks: list[_Block] = field(default_factory=list)
     figures: list[Path] = field(default_factory=list)
+    main_figure: Path | None = None
     has_provenance: bool = False
 
     def __post_init__(self) -> None:
@@ -150,6 +165,12 @@ class Page:
     def para(self, text: str) -> None:
         self.blocks.append(_Block("para", {"text": text}))
 
+    def lead(self, text: str) -> None:
+        """The page's opening: its answer in 1-3 plain sentences, shown first and used
+        as the index's headline."""
+        self.headline = text
+        self.blocks.append(_Block("lead", {"text": text}))
+
     def bullets(self, items: Iterable[str]) -> None:
         self.blocks.append(_Block("bullets", {"items": list(items)}))
 
@@ -165,11 +186,15 @@ class Page:
         self.blocks.append(_Block("table", {"header": header, "rows": rows,
                                             "align": list(align)}))
 
-    def figure(self, fig, stem: str, caption: str) -> Path:
-        """Save ``fig`` as ``<folder>/<stem>.png`` and show it with ``caption``."""
-        path = savefig(fig, self.folder / f"{stem}.png")
+    def figure(self, fig, stem: str, caption: str, main: bool = False) -> Path:
+        """Save ``fig`` as ``<folder>/<stem>.svg`` (+ ``.png``) and show it with
+        ``caption``; ``main``: the page's main figure (first screen, index thumbnail)."""
+        path = save_figure(fig, self.folder / stem, thumbnail=main)
         self.figures.append(path)
-        self.blocks.append(_Block("figure", {"path": path, "caption": caption}))
+        if main:
+            self.main_figure = path
+        self.blocks.append(_Block("figure", {"path": path, "caption": caption,
+                                             "main": main}))
         return path
 
     def data(self, df: pd.DataFrame, stem: str, what: str) -> Path:
@@ -207,7 +232,7 @@ class Page:
             d = b.data
             if b.kind == "heading":
                 out += ["#" * d["level"] + " " + d["text"], ""]
-            elif b.kind == "para":
+            elif b.kind in ("para", "lead"):
                 out += [d["text"], ""]
             elif b.kind == "bullets":
                 out += [f"- {i}" for i in d["items"]] + [""]
@@ -220,8 +245,10 @@ class Page:
                 out += ["| " + " | ".join(_md_cell(c) for c in r) + " |" for r in d["rows"]]
                 out.append("")
             elif b.kind == "figure":
-                out += [f"![{d['caption']}]({self._rel(d['path'])})", "",
-                        f"*{d['caption']}*", ""]
+                rel = self._rel(d["path"])
+                png = rel[:-len(".svg")] + ".png"
+                out += [f"![{d['caption']}]({rel})", "",
+                        f"*{d['caption']}* ([PNG]({png}))", ""]
         return "\n".join(out).rstrip("\n") + "\n"
 
     def html(self) -> str:
@@ -234,6 +261,8 @@ class Page:
                 body.append(f"<h{lv}>{html.escape(d['text'])}</h{lv}>")
             elif b.kind == "para":
                 body.append(f"<p>{_inline_html(d['text'])}</p>")
+            elif b.kind == "lead":
+                body.append(f'<p class="lead">{_inline_html(d["text"])}</p>')
             elif b.kind == "bullets":
                 body.append("<ul>" + "".join(f"<li>{_inline_html(i)}</li>"
                                              for i in d["items"]) + "</ul>")
@@ -250,9 +279,11 @@ class Page:
                             "</tbody></table>")
             elif b.kind == "figure":
                 data = base64.b64encode(Path(d["path"]).read_bytes()).decode("ascii")
-                cap = html.escape(d["caption"])
-                body.append(f'<figure><img alt="{cap}" src="data:image/png;base64,{data}">'
-                            f"<figcaption>{cap}</figcaption></figure>")
+                alt = html.escape(_CODE.sub(r"\1", d["caption"]))
+                cls = ' class="main"' if d.get("main") else ""
+                body.append(f'<figure{cls}><img alt="{alt}" '
+                            f'src="data:image/svg+xml;base64,{data}">'
+                            f"<figcaption>{_inline_html(d['caption'])}</figcaption></figure>")
         return _html_document(self.title, "\n".join(body))
 
     def write(self) -> tuple[Path, Path]:
@@ -264,8 +295,10 @@ class Page:
         md.write_text(self.markdown())
         page_html.write_text(self.html())
         self.folder.mkdir(parents=True, exist_ok=True)
+        main = self.main_figure or (self.figures[0] if self.figures else None)
         meta = {"name": self.name, "title": self.title, "question": self.question,
-                "headline": self.headline, "figures": [self._rel(p) for p in self.figures]}
+                "headline": self.headline, "figures": [self._rel(p) for p in self.figures],
+                "main_figure": self._rel(main) if main else None}
         (self.folder / PAGE_META).write_text(json.dumps(meta, indent=1, ensure_ascii=False)
                                              + "\n")
         return md, page_html
@@ -280,6 +313,9 @@ td.r,th.r{text-align:right}td.c,th.c{text-align:center}
 code{background:#f3f3f3;padding:0 .2rem;border-radius:3px}
 pre{background:#f6f6f6;padding:.6rem;overflow-x:auto}
 figure{margin:1.5rem 0}img{max-width:100%}figcaption{font-style:italic;color:#555}
+p.lead{font-size:1.1rem}figure.main{margin:.8rem 0}figure.main img{max-height:25rem}
+.thumb{float:right;margin:0 0 .5rem 1rem;width:20rem;border:1px solid #ddd}
+h2{clear:both}
 """
 
 
@@ -308,11 +344,21 @@ def write_index(out: Path, order: Sequence[str] = (), intro: str = "") -> tuple[
     body = ["<h1>unosim reports</h1>"] + ([f"<p>{_inline_html(intro)}</p>"] if intro else [])
     for n in names:
         m = metas[n]
-        md += [f"## [{m['title']}]({n}.md)", "", f"**Question.** {m['question']}", "",
-               f"**Answer.** {m['headline']}", "",
+        main = m.get("main_figure")
+        thumb = out / main.replace(".svg", "-thumb.png") if main else None
+        md += [f"## [{m['title']}]({n}.md)", ""]
+        if thumb is not None and thumb.exists():
+            md += [f"[![{m['title']}: main figure]({thumb.relative_to(out).as_posix()})]"
+                   f"({n}.md)", ""]
+        md += [f"**Question.** {m['question']}", "", f"**Answer.** {m['headline']}", "",
                f"[Markdown]({n}.md) · [HTML]({n}.html)", ""]
-        body += [f'<h2><a href="{n}.html">{html.escape(m["title"])}</a></h2>',
-                 f"<p><strong>Question.</strong> {_inline_html(m['question'])}</p>",
+        body.append(f'<h2><a href="{n}.html">{html.escape(m["title"])}</a></h2>')
+        if thumb is not None and thumb.exists():
+            data = base64.b64encode(thumb.read_bytes()).decode("ascii")
+            body.append(f'<a href="{n}.html"><img class="thumb" alt="'
+                        f'{html.escape(m["title"])}: main figure" '
+                        f'src="data:image/png;base64,{data}"></a>')
+        body += [f"<p><strong>Question.</strong> {_inline_html(m['question'])}</p>",
                  f"<p><strong>Answer.</strong> {_inline_html(m['headline'])}</p>"]
     out.mkdir(parents=True, exist_ok=True)
     md_path, html_path = out / "index.md", out / "index.html"

@@ -35,9 +35,27 @@ add bluffs, challenges and forgotten calls on top of that; its defaults are the 
   5. It always plays a legal drawn card, always jumps in (probability ``jump``), and
      with ``multi_play`` adds every identical copy, then a same-colour run upward (or,
      if none, downward) from a number.
-  6. Challenge policy ``smart`` by default: challenge when the chance that the player
-     of the Wild Draw Four still held a card of the previous colour is above 1/3,
-     where challenging costs 6 against 4 (estimated from the cards it cannot see).
+  6. Challenge policy ``smart`` by default: challenge when the expected cards won beat
+     the expected cards lost. A challenge of a bluff saves the 4 cards; a challenge of a
+     legal card costs ``challenge_penalty`` (2) more. The player of the Wild Draw Four
+     bluffs at its known rate ``b`` (its ``bluff`` parameter: the table knows who
+     bluffs, as regulars know each other's habits): with ``q`` = P(it held a card of
+     the previous colour), estimated from the cards the challenger cannot see
+     (hypergeometric, its hand size), P(bluff | it played the card) = q b / (q b + 1 - q)
+     (a legal card taken as always played, which understates the bluff probability), and
+     it challenges when ``4 P > challenge_penalty (1 - P)`` (P > 1/3 by default). So it
+     never challenges a player who never bluffs (``random``, ``heuristic``, the weighted
+     family by default), nor when ``wd4_restriction = none`` makes every play legal.
+
+``table`` (the heuristic with human imperfections) decides by rules 1-6 above, with
+other default rates: it bluffs a Wild Draw Four on 20% of the turns where it holds one
+and the colour in play (so a player who keeps one for a while bluffs sometimes), forgets
+the UNO call 10% of the time, stacks 80% of the times it can (it sometimes keeps a Draw
+Two for later), jumps in half the times it could (a jump-in needs attention out of
+turn), and challenges ``smart``. These rates are assumptions, not measurements of
+people; each is a parameter (``table:bluff=0.1;forget_uno=0.3``). Against one another,
+table players make the rules on bluffs, challenges and UNO penalties matter, which
+``random`` players (who never bluff or forget) cannot show.
 
 The weighted family (``points-dumper``, ``aggressive``, ``colour-counter``, ``weighted``)
 plays by one rule: every legal card is scored ``sum(weight[f] * feature[f])`` over the
@@ -79,7 +97,7 @@ would name after a wild-type card):
   ``weighted`` starts from a blend of the above; ``unosim tune`` searches its weights.
   The family stacks like the heuristic (a Draw Two before a Wild Draw Four), swaps with
   the opponent holding fewest cards, plays a legal drawn card, multi-plays like the
-  heuristic and challenges ``smart`` by default.
+  heuristic and challenges ``smart`` by default (rule 6).
 
 Parameters of every strategy: ``bluff`` (probability of playing a Wild Draw Four
 illegally when that is possible, on a turn's choice from the hand), ``challenge``
@@ -105,6 +123,10 @@ from .kernel.decide import (  # noqa: F401  (the ids, published here)
 from .kernel.layout import CHALLENGE_SMART, MAX_PLAYERS, N_PARAMS, N_WEIGHTS, P_W
 
 NAMES = ("random", "heuristic", "points-dumper", "aggressive", "colour-counter", "weighted")
+# every strategy name and the kernel id that plays it: `table` is the heuristic with
+# other default parameters (its human imperfections)
+KERNEL_ID = {**{name: i for i, name in enumerate(NAMES)}, "table": HEURISTIC}
+STRATEGIES = tuple(KERNEL_ID)
 BEHAVIOUR = ("bluff", "challenge", "forget_uno", "stack", "jump")
 FEATURES = ("points", "colour", "wild", "action", "attack", "switch", "short", "scarce",
             "swap", "name_short", "name_scarce")
@@ -119,6 +141,8 @@ _SMART = (0.0, CHALLENGE_SMART, 0.0, 1.0, 1.0)
 DEFAULTS = {
     "random": (0.0, 0.0, 0.0, 1.0, 1.0) + _NO_WEIGHTS,
     "heuristic": _SMART + _NO_WEIGHTS,
+    # bluff, challenge, forget_uno, stack, jump: why these, see the module docstring
+    "table": (0.2, CHALLENGE_SMART, 0.1, 0.8, 0.5) + _NO_WEIGHTS,
     #                   points colour wild action attack switch short scarce swap n_sh n_sc
     "points-dumper": _SMART + (1.0, 0.01, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0),
     "aggressive": _SMART + (0.005, 0.5, -5.0, -3.0, 8.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0),
@@ -186,14 +210,14 @@ def _load_file(name: str, path: str) -> dict[str, float]:
 
 
 def parse_one(text: str) -> tuple[int, np.ndarray, str]:
-    """``"heuristic:bluff=0.3;challenge=smart"`` -> (id, params, canonical label).
+    """``"heuristic:bluff=0.3;challenge=smart"`` -> (kernel id, params, canonical label).
 
     An item without ``=`` is a strategy file (``weighted:best.toml``)."""
     name, _, rest = text.strip().partition(":")
     name = name.strip()
-    if name not in NAMES:
-        raise StrategyError(f"unknown strategy {name!r} (known: {', '.join(NAMES)})")
-    sid = NAMES.index(name)
+    if name not in KERNEL_ID:
+        raise StrategyError(f"unknown strategy {name!r} (known: {', '.join(STRATEGIES)})")
+    sid = KERNEL_ID[name]
     params = np.array(DEFAULTS[name], dtype=np.float64)
     allowed = PARAM_NAMES if sid >= FIRST_WEIGHTED else BEHAVIOUR
     for item in filter(None, (s.strip() for s in rest.replace(";", ",").split(","))):
@@ -210,12 +234,13 @@ def parse_one(text: str) -> tuple[int, np.ndarray, str]:
             raise StrategyError(f"unknown strategy parameter {item!r} for {name!r} "
                                 f"(known: {', '.join(allowed)})")
         params[PARAM_NAMES.index(key)] = _param_value(key, val)
-    return sid, params, label(sid, params)
+    return sid, params, label(name, params)
 
 
-def label(sid: int, params: np.ndarray) -> str:
-    """Canonical text of a strategy: its name plus the parameters that differ."""
-    name = NAMES[sid]
+def label(strategy: "int | str", params: np.ndarray) -> str:
+    """Canonical text of a strategy (a name, or a kernel id for its first name): the
+    name plus the parameters that differ from its defaults."""
+    name = strategy if isinstance(strategy, str) else NAMES[strategy]
     extra = []
     for i, (v, d) in enumerate(zip(params, DEFAULTS[name])):
         if v != d:

@@ -55,8 +55,11 @@ from .layout import (
     P_STACK,
     P_W,
     R_BLANK_CARD,
+    R_CHALLENGE_PENALTY,
     R_SEVEN_ZERO,
+    R_WD4_RESTRICTION,
     S_SEAT0,
+    WD4_NONE,
 )
 from .legal import can_stack, legal_ranks, legal_wilds, lone_card_blocked, wd4_allowed
 from .rng import below, chance
@@ -82,7 +85,6 @@ H_ATTACK_WILD = -900.0  # Wild Draw Four, Snorlax, Greninja, Grayskull
 H_ATTACK_WILD_DANGER = 3000.0  # ... first of all against a next player on <= 2
 H_SWAP_WILD = 600.0  # Shuffle Hands / Customizable when they even out the hands
 DANGER = 2  # cards of the next player at which the heuristic attacks
-SMART_THRESHOLD = 1.0 / 3.0  # challenge when P(bluff) > 1/3: costs 6 against 4
 
 
 @hot
@@ -455,12 +457,17 @@ def forgets_uno(sid, sp, st, p):
 
 
 @kernel
-def will_challenge(sid, sp, g, hands, hinfo, disc, deck, st, p):
+def will_challenge(sid, sp, g, rules, hands, hinfo, disc, deck, st, p):
     """Does seat ``p`` challenge the pending Wild Draw Four (4.3)?"""
     pc = sp[p, P_CHALLENGE]
     if pc != CHALLENGE_SMART:
         return chance(st, S_SEAT0 + p, pc)
-    # smart: P(player held a card of the previous colour) from the unseen cards
+    # smart (rule 6 of the strategies docstring): challenge when the expected cards won
+    # beat the expected cards lost, given the bluff rate of the player of the card
+    b = sp[g[G_PEND_BY], P_BLUFF]
+    if b <= 0.0 or rules[R_WD4_RESTRICTION] == WD4_NONE:
+        return False  # it never bluffs, or no play of it is illegal
+    # q = P(it held a card of the previous colour), from the cards p cannot see
     prev = g[G_PREV_COLOUR]
     unseen_c = 0
     for k in range(prev * N_RANKS, (prev + 1) * N_RANKS):
@@ -474,7 +481,12 @@ def will_challenge(sid, sp, g, hands, hinfo, disc, deck, st, p):
         if unseen - i <= 0:
             break
         p_none *= max(0.0, (unseen - unseen_c - i) / (unseen - i))
-    return 1.0 - p_none > SMART_THRESHOLD
+    # P(bluff | it played the card) = q b / (q b + (1 - q)): a legal one taken as always
+    # played (a lower bound of the bluff probability; under `strict` a lower one still,
+    # since other legal cards also forbid it)
+    q_b = (1.0 - p_none) * b
+    bluff = q_b / (q_b + p_none)
+    return 4.0 * bluff > rules[R_CHALLENGE_PENALTY] * (1.0 - bluff)
 
 
 @kernel

@@ -259,8 +259,8 @@ def _facing_penalty(g, rules, sid, sp, deck, hands, hinfo, pile, disc, points, p
     challenges (a Wild Draw Four), stacks, or draws the whole penalty and loses its turn
     (which is not a turn taken). Returns the card it stacks, NO_CARD after a caught
     bluff (``p`` plays on normally), or NEXT_SEAT."""
-    if g[G_CHALLENGEABLE] == 1 and will_challenge(sid, sp, g, hands, hinfo, disc, deck,
-                                                  st, p):
+    if g[G_CHALLENGEABLE] == 1 and will_challenge(sid, sp, g, rules, hands, hinfo, disc,
+                                                  deck, st, p):
         return NO_CARD if _challenge(g, rules, hands, hinfo, pile, disc, points, pen, st,
                                      trace, p) else NEXT_SEAT
     k = NO_CARD

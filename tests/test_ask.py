@@ -1,0 +1,210 @@
+"""`unosim report` (unosim.ask), plain findings (unosim.findings), figures and palette:
+a small report page whose figures exist and whose opening sentences quote its tables."""
+from __future__ import annotations
+
+import math
+import re
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+from typer.testing import CliRunner
+
+from unosim import ask, palette
+from unosim.cli import app
+from unosim.findings import findings, findings_table
+
+NUMBER = re.compile(r"\d[\d,]*(?:\.\d+)?")
+IMG = re.compile(r"!\[[^\]]*\]\(([^)]+)\)")
+LINK = re.compile(r"\]\(([^)#]+)\)")
+
+
+def numbers(text: str) -> list[float]:
+    """Every number written in ``text`` (signs dropped: sentences say "shorter")."""
+    return [float(m.replace(",", "")) for m in NUMBER.findall(text)]
+
+
+def md_table_after(md: str, heading: str) -> list[list[str]]:
+    """The rows (cells) of the first Markdown table after ``heading``."""
+    rest = md.split(heading, 1)[1].lstrip("\n").splitlines()
+    rows = [ln for ln in rest[:rest.index("")] if ln.startswith("|")] if "" in rest else []
+    return [[c.strip() for c in r.strip("|").split("|")] for r in rows[2:]]
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory):
+    out = tmp_path_factory.mktemp("ask") / "mine"
+    r = CliRunner().invoke(app, ["report", "official", "stacking",
+                                 "official+seven_zero=true", "--players", "3,4",
+                                 "--games", "3000", "--seed", "5", "--out", str(out),
+                                 "--title", "My table", "--no-progress"])
+    assert r.exit_code == 0, r.output
+    return out, r.output
+
+
+def test_report_folder_has_the_page_figures_and_tables(built):
+    out, output = built
+    md = (out / "report.md").read_text()
+    assert md.startswith("# My table\n") and "## Answer" in md
+    figs = IMG.findall(md)
+    assert len(figs) >= 5  # changes, length, points, seats, by-players
+    for rel in figs:
+        svg = out / rel
+        assert svg.suffix == ".svg" and b"<svg" in svg.read_bytes()[:3000], rel
+        assert svg.with_suffix(".png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    for rel in LINK.findall(md):  # every local link resolves
+        assert (out / rel).exists(), rel
+    csvs = [r for r in LINK.findall(md) if r.endswith(".csv")]
+    assert len(csvs) >= 4
+    html = (out / "report.html").read_text()
+    srcs = re.findall(r'src="([^"]+)"', html)
+    assert len(srcs) == len(figs) and all(s.startswith("data:image/svg+xml;base64,")
+                                          for s in srcs)
+    assert "http" not in html.replace("http://www.w3.org", "")  # opens offline
+    assert "wrote" in output and not list(out.parent.glob(".mine.*"))  # no leftovers
+    # the answer comes first: the round lengths, then the main figure
+    answer = md.split("## Answer", 1)[1]
+    assert answer.index("- Rounds last") < answer.index("![") < answer.index("## Tables")
+
+
+def test_every_number_of_the_opening_sentences_is_in_the_tables(built):
+    out, _ = built
+    md = (out / "report.md").read_text()
+    answer = md.split("## Answer", 1)[1].split("**Precision.**", 1)[0]
+    sentences = [ln[2:] for ln in answer.splitlines() if ln.startswith("- ")]
+    rows = md_table_after(md, "### Differences from the baseline")
+    assert len(sentences) == len(rows) == 2 * 2 * 5  # 2 rule sets x 2 counts x 5 metrics
+    for s, row in zip(sentences, rows):
+        have = set(numbers(" ".join(row)))
+        for x in numbers(s):
+            assert x in have, (x, s, row)
+    # and the table's numbers are the results, rounded
+    data = pd.read_csv(out / "report" / "differences.csv")
+    assert len(data) == len(rows)
+    for row, d in zip(rows, data.itertuples()):
+        scale = 100.0 if d.metric == "seat0" else 1.0
+        shown = row[5]  # the rule set's value
+        digits = len(shown.split(".")[1]) if "." in shown else 0
+        assert float(shown.replace(",", "")) == pytest.approx(round(d.value * scale, digits))
+        assert row[1] == f"`{d.rules}`" and row[0] == str(d.players)
+
+
+def test_report_refuses_bad_input_with_one_line_and_writes_nothing(built, tmp_path):
+    out, _ = built
+    runner = CliRunner()
+    before = sorted(p.name for p in out.rglob("*"))
+    cases = [
+        (["report", "official", "nosuch"], "unknown preset 'nosuch'"),
+        (["report", "official"], "two or more rule sets"),
+        (["report", "official", "stacking", "--players", "4,11"], "between 2 and 10"),
+        (["report", "official", "stacking", "--players", "four"], "whole numbers"),
+        (["report", "official", "stacking", "--games", "0"], "games"),
+        (["report", "official", "stacking", "--strategies", "nobody"], "unknown strategy"),
+        (["report", "official", "official+bogus=1"], "unknown rule 'bogus'"),
+        (["report", "official", "stacking", "--out", str(out)], "not empty"),
+    ]
+    for args, msg in cases:
+        if "--out" not in args:
+            args = args + ["--out", str(tmp_path / "x")]
+        r = runner.invoke(app, args)
+        assert r.exit_code == 2, (args, r.output)
+        assert r.output.startswith("unosim: error: ") and msg in r.output, r.output
+        assert r.output.count("\n") == 1
+    assert not (tmp_path / "x").exists()
+    assert sorted(p.name for p in out.rglob("*")) == before
+
+
+def test_an_existing_folder_is_replaced_whole_or_not_at_all(tmp_path, monkeypatch):
+    out = tmp_path / "r"
+    out.mkdir()
+    (out / "keep.txt").write_text("mine")
+    q = ask.Question(["official", "stacking"], [3], games=300, seed=1)
+
+    def broken(*a, **k):
+        raise RuntimeError("interrupted")
+
+    monkeypatch.setattr(ask, "build_page", broken)
+    with pytest.raises(ValueError, match="not empty"):
+        ask.write_report(q, out)
+    with pytest.raises(RuntimeError):
+        ask.write_report(q, out, force=True)
+    assert [p.name for p in out.iterdir()] == ["keep.txt"]  # untouched
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["r"]  # no temporary folder left
+    monkeypatch.undo()
+    page = ask.write_report(q, out, force=True)
+    assert (out / "report.md").is_file() and not (out / "keep.txt").exists()
+    assert len(page.figures) >= 4
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["r"]
+
+
+def test_default_games_share_a_budget():
+    assert ask.default_games(3, 1) == 500_000  # the 60 s case: 3 rule sets at 4 players
+    assert ask.default_games(3, 3) == 166_666
+    assert ask.default_games(50, 9) == 20_000
+    assert ask.parse_players("6, 2,4,4") == [2, 4, 6]
+
+
+# ------------------------------------------------------------------------- findings
+
+def _frames(shift: int, n: int = 4000, seed: int = 0):
+    rng = np.random.default_rng(seed)
+    turns = rng.integers(10, 90, n)
+    base = pd.DataFrame({"turns": turns, "winner": rng.integers(0, 4, n),
+                         "points": rng.integers(0, 300, n), "truncated": np.zeros(n, bool),
+                         "cards_drawn": rng.integers(5, 50, n),
+                         "max_stack": rng.integers(0, 5, n)})
+    other = base.copy()
+    other["turns"] = turns + shift  # every round longer by `shift` turns
+    return base, other
+
+
+def test_findings_say_longer_shorter_or_no_difference():
+    a, b = _frames(5)
+    fs = {f.metric: f for f in findings([a, b], ["official", "mine"], 4)}
+    t = fs["turns"]
+    assert t.diff == pytest.approx(5) and t.lo == pytest.approx(5) and t.detectable
+    assert t.rel == pytest.approx(5 / a["turns"].mean())
+    assert t.text.startswith(f"Rounds last {t.shown['value']} turns under `mine`, ")
+    assert "longer than `official`'s" in t.text and "(+5.0 turns [+5.0, +5.0])" in t.text
+    assert fs["points"].identical and "no difference at all" in fs["points"].text
+    a2, b2 = _frames(-3)
+    t2 = findings([a2, b2], ["official", "mine"], 4)[0]
+    assert "shorter" in t2.text and t2.diff == pytest.approx(-3)
+    # noise only: no detectable difference
+    a3, _ = _frames(0, seed=1)
+    _, b3 = _frames(0, seed=2)
+    f3 = {f.metric: f for f in findings([a3, b3], ["official", "mine"], 4)}
+    assert f3["turns"].lo < 0 < f3["turns"].hi
+    assert "no detectable difference" in f3["turns"].text
+    table = findings_table(list(f3.values()))
+    for f, row in zip(f3.values(), table.itertuples(index=False)):
+        assert set(numbers(f.text)) <= set(numbers(" ".join(map(str, row))))
+
+
+def test_relative_interval_is_the_delta_method():
+    rng = np.random.default_rng(3)
+    x = rng.exponential(50, 20000)
+    y = x * 1.1 + rng.normal(0, 5, x.size)
+    a = pd.DataFrame({"turns": x, "winner": 0, "points": 1, "truncated": False,
+                      "cards_drawn": 1, "max_stack": 1})
+    b = a.assign(turns=y)
+    f = findings([a, b], ["a", "b"], 4, metrics=("turns",))[0]
+    r = y.mean() / x.mean()
+    se = np.std(y - r * x, ddof=1) / (math.sqrt(x.size) * x.mean())
+    assert f.rel == pytest.approx(r - 1)
+    assert f.rel_hi - f.rel == pytest.approx(1.959964 * se, rel=1e-4)
+
+
+def test_palette_is_fixed_and_distinct():
+    from unosim.rules import PRESETS
+    from unosim.strategies import STRATEGIES
+
+    cs = [palette.colour(p) for p in PRESETS]
+    assert len(set(cs)) == len(cs) and palette.colour("official") == "#000000"
+    assert len({palette.colour(s) for s in STRATEGIES}) == len(STRATEGIES)
+    assert palette.colour("x.toml+seven_zero=true") == palette.colour("x.toml+seven_zero=true")
+    c = palette.colours(["official", "a.toml", "b.toml", "c.toml"])
+    assert len(set(c.values())) == 4 and c["official"] == "#000000"
+    assert all(re.fullmatch(r"#[0-9A-F]{6}", v) for v in c.values())
+    assert Path(palette.__file__).name == "palette.py"

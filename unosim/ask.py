@@ -1,0 +1,408 @@
+"""``unosim report``: a report page for the user's own question.
+
+``RULES...`` (the syntax of ``unosim compare``: a preset, a TOML file, or
+``BASE+NAME=VALUE,...``; ``--house`` switches go on top of every one) are played on the
+same games (common random numbers, :mod:`unosim.compare`) at each player count asked,
+and compared with the first. The page is written by :class:`unosim.report.Page`, the
+code of the ``make reports`` pages: Markdown, an HTML twin with its figures embedded
+(it opens offline), the figures as SVG and PNG, a CSV of every table.
+
+It opens with one plain sentence per metric and rule set (:mod:`unosim.findings`),
+then the forest plot of every change against the baseline, the precision reached, the
+distributions of round length and points, the seat win rates, each metric against the
+number of players (with several counts), the tables, and how the page was made.
+
+The folder is built under a temporary name beside ``--out`` and renamed into place, so
+an existing folder is never half-overwritten; a folder that is not empty is refused
+unless ``force``.
+"""
+from __future__ import annotations
+
+import math
+import os
+import shutil
+import tempfile
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from . import figures
+from .compare import parse_spec, run_arms
+from .findings import METRICS as FINDING_METRICS
+from .findings import findings, findings_data, findings_table
+from .report import Page, num
+from .rules import RuleSet
+from .stats import mean_ci, quantile_ci, win_rates
+
+__all__ = ["Question", "default_games", "parse_players", "prepare", "build_page",
+           "write_report", "PAGE_NAME"]
+
+PAGE_NAME = "report"  # DIR/report.md, DIR/report.html, figures and CSVs in DIR/report/
+COLUMNS = ("game", "turns", "winner", "points", "truncated", "cards_drawn", "max_stack")
+BUDGET = 1_500_000  # default rounds in all; see default_games
+MAX_DEFAULT, MIN_DEFAULT = 500_000, 20_000
+
+
+def default_games(n_rules: int, n_counts: int) -> int:
+    """Rounds per rule set and player count by default: ``BUDGET`` shared out, between
+    20,000 and 500,000 (3 rule sets at 4 players: 500,000 each)."""
+    g = BUDGET // max(1, n_rules * n_counts)
+    return int(min(MAX_DEFAULT, max(MIN_DEFAULT, g)))
+
+
+def parse_players(text: "str | int | Sequence[int]") -> list[int]:
+    """``"4"`` or ``"2,4,6"`` -> sorted distinct counts (each checked by the rules later)."""
+    if isinstance(text, (int, np.integer)):
+        items = [int(text)]
+    elif isinstance(text, str):
+        items = []
+        for t in filter(None, (s.strip() for s in text.split(","))):
+            try:
+                items.append(int(t))
+            except ValueError:
+                raise ValueError(f"players must be whole numbers, got {t!r}") from None
+    else:
+        items = [int(t) for t in text]
+    if not items:
+        raise ValueError("no player count given")
+    for n in items:
+        if not 2 <= n <= 10:
+            raise ValueError(f"players must be between 2 and 10, got {n}")
+    return sorted(set(items))
+
+
+@dataclass
+class Question:
+    """What the user asks: rule sets (the first is the baseline), player counts,
+    strategies, games per rule set and count, seed, and an optional title."""
+
+    rules: list[str]
+    players: list[int]
+    strategies: str = "random"
+    games: int | None = None
+    seed: int = 0
+    house: str | None = None
+    title: str | None = None
+
+    @property
+    def n_games(self) -> int:
+        if self.games is None:
+            return default_games(len(self.rules), len(self.players))
+        return self.games
+
+
+def prepare(q: Question) -> list[RuleSet]:
+    """Validate everything before any game is played (the errors of ``simulate``);
+    returns the rule sets (with ``house``)."""
+    from .simulate import make_job
+
+    if len(q.rules) < 2:
+        raise ValueError("a report compares two or more rule sets (the first is the "
+                         "baseline)")
+    specs = [parse_spec(r) for r in q.rules]
+    out = []
+    for rs in specs:
+        for n in q.players:
+            job = make_job(rs, q.n_games, n, q.strategies, q.seed, q.house)
+        out.append(job.rules)
+    names = [rs.name for rs in out]
+    if len(set(names)) < len(names):
+        raise ValueError(f"a rule set is given twice: {', '.join(names)}")
+    return out
+
+
+# ---------------------------------------------------------------------------- page
+
+def _ci(t: tuple[float, float, float], digits: int, scale: float = 1.0) -> str:
+    e, lo, hi = (x * scale for x in t)
+    return f"{num(e, digits)} [{num(lo, digits)}, {num(hi, digits)}]"
+
+
+def _summary(frames: dict, names: list[str], counts: list[int]) -> tuple[pd.DataFrame,
+                                                                         pd.DataFrame]:
+    """Per rule set and count: shown table (strings) and its numbers (for the CSV and
+    the figure against players)."""
+    shown, data = [], []
+    for n in counts:
+        for name, df in zip(names, frames[n]):
+            turns = df["turns"].to_numpy(np.float64)
+            wr = win_rates(df["winner"].to_numpy(), n)  # seat 0: Wilson interval
+            m = {"turns": mean_ci(turns),
+                 "seat0": tuple(float(wr.loc[0, c]) for c in ("rate", "lo", "hi")),
+                 "points": mean_ci(df["points"].to_numpy(np.float64)),
+                 "cards_drawn": mean_ci(df["cards_drawn"].to_numpy(np.float64)),
+                 "max_stack": mean_ci(df["max_stack"].to_numpy(np.float64))}
+            med = quantile_ci(turns, 0.5)
+            trunc = int(df["truncated"].sum())
+            shown.append({"players": str(n), "rule set": f"`{name}`",
+                          "rounds": f"{len(df):,}",
+                          "mean turns [95%]": _ci(m["turns"], 2),
+                          "median turns": num(med[0], 0),
+                          "seat 0 wins, % [95%]": _ci(m["seat0"], 2, 100.0),
+                          "winner's points [95%]": _ci(m["points"], 2),
+                          "cards drawn [95%]": _ci(m["cards_drawn"], 2),
+                          "largest penalty, cards [95%]": _ci(m["max_stack"], 3),
+                          "truncated": f"{trunc:,}"})
+            for key, t in m.items():
+                data.append({"players": n, "rules": name, "metric": key, "est": t[0],
+                             "lo": t[1], "hi": t[2]})
+            data.append({"players": n, "rules": name, "metric": "median_turns",
+                         "est": med[0], "lo": med[1], "hi": med[2]})
+            data.append({"players": n, "rules": name, "metric": "truncated",
+                         "est": trunc / len(df), "lo": math.nan, "hi": math.nan})
+    return pd.DataFrame(shown), pd.DataFrame(data)
+
+
+def _rule_differences(rules: list[RuleSet]) -> pd.DataFrame:
+    """Every rule whose value differs between the rule sets, one column per rule set."""
+    dicts = [rs.to_dict(with_name=False) for rs in rules]
+    rows = []
+    for key in dicts[0]:
+        vals = [d.get(key) for d in dicts]
+        if any(v != vals[0] for v in vals[1:]):
+            rows.append({"rule": f"`{key}`", **{f"`{rs.name}`": _value(v)
+                                                for rs, v in zip(rules, vals)}})
+    return pd.DataFrame(rows)
+
+
+def _value(v) -> str:
+    if isinstance(v, dict):
+        return ", ".join(f"{k} {x}" for k, x in v.items())
+    if isinstance(v, (list, tuple)):
+        return " ".join(str(x) for x in v)
+    return str(v).lower() if isinstance(v, bool) else str(v)
+
+
+def _main_count(counts: list[int]) -> int:
+    return 4 if 4 in counts else counts[0]
+
+
+def build_page(q: Question, out: Path, rules: list[RuleSet] | None = None,
+               threads: int | None = None, progress: Callable[[int], None] | None = None,
+               command: str | None = None) -> Page:
+    """Simulate, then write the page into ``out`` (``out/report.md`` ...); returns it."""
+    import matplotlib
+    import numba
+
+    from . import __version__
+    from .kernel.rng import RNG_VERSION
+
+    rules = rules if rules is not None else prepare(q)
+    names = [rs.name for rs in rules]
+    counts = list(q.players)
+    main = _main_count(counts)
+    g = q.n_games
+    t0 = time.perf_counter()
+    frames = {n: run_arms(rules, n, g, q.seed, q.strategies, threads, progress,
+                          columns=COLUMNS) for n in counts}
+    sim_seconds = time.perf_counter() - t0
+    fs = {n: findings(frames[n], names, n) for n in counts}
+
+    base, others = names[0], names[1:]
+    who = f"{counts[0]} players" if len(counts) == 1 else \
+        f"{', '.join(map(str, counts[:-1]))} and {counts[-1]} players"
+    strategies = q.strategies
+    title = q.title or f"{', '.join(others)} against {base}"
+    question = (f"What do {', '.join(f'`{o}`' for o in others)} change against `{base}` "
+                f"with {who} (strategies `{strategies}`): how long rounds last, who wins, "
+                "how many points, how many cards are drawn, how large penalties grow?")
+    page = Page(PAGE_NAME, title, question, out)
+
+    # -- the answer: one sentence per finding. First the round lengths at the main
+    # count, then the main figure, then the other metrics (changes first), then the
+    # other counts; the table of differences lists them in the same order.
+    def key(f):
+        return (f.metric != "turns", others.index(f.rules), not f.detectable)
+
+    ordered = {n: sorted(fs[n], key=key) for n in counts}
+    lead = [f for f in ordered[main] if f.metric == "turns"]
+    page.heading("Answer")
+    if len(counts) > 1:
+        page.para(f"**With {main} players** ({g:,} rounds per rule set):")
+    page.bullets(f.text for f in lead)
+    page.headline = " ".join(f.text for f in lead)
+
+    # the main figure: every change against the baseline
+    rows = [{"group": FINDING_METRICS[f.metric].label, "name": f.rules,
+             "est": 100 * f.rel, "lo": 100 * f.rel_lo, "hi": 100 * f.rel_hi}
+            for f in fs[main] if math.isfinite(f.rel)]
+    page.figure(figures.forest(pd.DataFrame(rows),
+                               xlabel=f"change against {base} (% of {base}'s mean)",
+                               title=f"{main} players, {strategies}: relative change, "
+                                     "95% intervals"),
+                "changes", f"What each rule set changes against `{base}` ({main} players, "
+                "same games): the relative difference of each mean, with its 95% interval "
+                "(delta method on the paired rounds). 0 = no change.")
+    page.bullets(f.text for f in ordered[main][len(lead):])
+    for n in counts:
+        if n != main:
+            page.para(f"**With {n} players** ({g:,} rounds per rule set):")
+            page.bullets(f.text for f in ordered[n])
+    order = [f for n in [main, *(c for c in counts if c != main)] for f in ordered[n]]
+    half = {k: max(max(f.diff - f.lo, f.hi - f.diff) for f in fs[main] if f.metric == k)
+            for k in ("turns", "seat0", "points")}
+    page.para(f"**Precision.** {g:,} rounds per rule set and player count, played on the "
+              f"same games (seed {q.seed}). At {main} players the 95% intervals of the "
+              f"differences from `{base}` are within ±{num(half['turns'], 2)} turns, "
+              f"±{num(100 * half['seat0'], 2)} percentage points of seat 0's win rate and "
+              f"±{num(half['points'], 2)} points; a difference is called a change only "
+              "when its interval excludes 0. `--games` sets the rounds (the intervals "
+              "shrink as 1/√games).")
+
+    other_deck = [rs.name for rs in rules[1:] if rs.deck != rules[0].deck]
+    if other_deck:
+        page.para(f"{', '.join(f'`{n}`' for n in other_deck)} "
+                  f"{'uses' if len(other_deck) == 1 else 'use'} another deck than `{base}`: "
+                  "the same seeds deal other cards, so those rounds are paired by seed only "
+                  "and their intervals are wider than with a common deck.")
+
+    # -- figures ---------------------------------------------------------------------
+    page.heading("Figures")
+    fm = dict(zip(names, frames[main]))
+    page.figure(figures.distributions({k: v["turns"].to_numpy() for k, v in fm.items()},
+                                      "turns per round", "turns",
+                                      title=f"Round length, {main} players"),
+                "length", f"How long rounds last under each rule set, {main} players: share "
+                "of rounds at each length; the dashed line is the mean.")
+    done = {k: v.loc[~v["truncated"].to_numpy(bool), "points"].to_numpy() for k, v in fm.items()}
+    page.figure(figures.distributions(done, "points scored by the winner", "points",
+                                      title=f"Points per round, {main} players"),
+                "points", f"Points the winner of a round scores (the cards left in the other "
+                f"hands), {main} players, completed rounds; the dashed line is the mean.")
+    page.figure(figures.seat_rates({k: win_rates(v["winner"].to_numpy(), main)
+                                    for k, v in fm.items()}, main,
+                                   title=f"Who wins, {main} players"),
+                "seats", f"Share of rounds each seat wins, {main} players, with 95% Wilson "
+                "intervals; the dotted line is the fair share.")
+    shown, data = _summary(frames, names, counts)
+    if len(counts) > 1:
+        d = data.copy()
+        s0 = d["metric"] == "seat0"
+        for c in ("est", "lo", "hi"):  # seat 0's wins relative to the fair share 1/n
+            d.loc[s0, c] = d.loc[s0, c] * d.loc[s0, "players"]
+        page.figure(figures.by_players(d.rename(columns={"rules": "name"}), [
+            ("turns", "mean turns per round"), ("seat0", "seat 0 wins ÷ fair share 1/n"),
+            ("points", "winner's points per round"), ("cards_drawn", "cards drawn per round"),
+            ("max_stack", "largest draw penalty (cards)")],
+            title=f"Against the number of players ({strategies})"),
+            "by-players", "Each metric at every player count simulated (means with 95% "
+            "intervals; no line joins counts, only those shown were simulated).")
+
+    # -- tables ----------------------------------------------------------------------
+    page.heading("Tables")
+    page.heading("Differences from the baseline", 3)
+    page.table(findings_table(order))
+    page.para("Difference: rule set minus baseline on the same games, with its 95% interval "
+              "(Student t on the per-round differences; Newcombe's paired interval for seat "
+              "0's win rate, in percentage points, pp). Relative: the ratio of the means "
+              "minus 1, delta-method interval. Truncated rounds, if any, count with their "
+              "turns (max_turns) and 0 points.")
+    page.data(findings_data(order), "differences",
+              "This table at full precision")
+    page.heading("Each rule set", 3)
+    page.table(shown)
+    page.data(data, "summary", "Its numbers")
+    seats = []
+    for n in counts:
+        for name, df in zip(names, frames[n]):
+            wr = win_rates(df["winner"].to_numpy(), n)
+            seats += [{"players": n, "rules": name, "seat": int(r.seat), "wins": int(r.wins),
+                       "games": int(r.games), "rate": r.rate, "lo": r.lo, "hi": r.hi}
+                      for r in wr.itertuples()]
+    seats = pd.DataFrame(seats)
+    page.heading("Seat win rates", 3)
+    wide = seats[seats["players"] == main].pivot(index="seat", columns="rules")
+    tab = pd.DataFrame({"seat": [str(s) for s in wide.index]})
+    for name in names:
+        tab[f"`{name}`, % [95%]"] = [
+            _ci((wide["rate", name][s], wide["lo", name][s], wide["hi", name][s]), 2, 100.0)
+            for s in wide.index]
+    page.table(tab)
+    page.data(seats, "seats", f"Every player count ({main} shown above)")
+    page.heading("The rules compared", 3)
+    diffs = _rule_differences(rules)
+    if len(diffs):
+        page.table(diffs)
+        page.data(diffs.map(lambda v: str(v).strip("`")), "rules",
+                  "The rules that differ")
+    else:
+        page.para("The rule sets have the same rules (only their names differ).")
+
+    # -- provenance ------------------------------------------------------------------
+    runs = pd.DataFrame([{"rule set": f"`{rs.name}`", "rules hash": f"`{rs.hash()}`",
+                          "deck": f"{rs.deck_size()} cards",
+                          "players": ", ".join(map(str, counts)),
+                          "strategies": strategies, "rounds each": f"{g:,}",
+                          "seed": str(q.seed)} for rs in rules])
+    cmd = command or ("unosim report " + " ".join(q.rules)
+                      + (f" --house {q.house}" if q.house else "")
+                      + f" --players {','.join(map(str, counts))} --strategies {strategies}"
+                      f" --games {g} --seed {q.seed}")
+    page.provenance([cmd], {
+        "unosim": f"{__version__} (RNG {RNG_VERSION}); numba {numba.__version__}, numpy "
+                  f"{np.__version__}, pandas {pd.__version__}, matplotlib "
+                  f"{matplotlib.__version__}",
+        "games": f"rounds 0 .. {g - 1:,} of seed {q.seed} under every rule set: round `i` "
+                 "is keyed by `(seed, i)`, so with the same deck it starts from the same "
+                 "deal under each rule set (common random numbers)",
+        "simulated": f"{g * len(rules) * len(counts):,} rounds in {sim_seconds:.1f} s",
+        "intervals": "95%: Student t for means and paired differences, Wilson for win "
+                     "rates, Newcombe for paired rates, delta method for relative changes",
+    }, runs)
+    page.write()
+    return page
+
+
+# ---------------------------------------------------------------------- the folder
+
+def check_out(out: Path, force: bool = False) -> None:
+    """Refuse an ``out`` that is a file, a folder with files (unless ``force``), or in a
+    place that cannot be written: one-line ``ValueError``."""
+    out = Path(out)
+    if out.exists() and not out.is_dir():
+        raise ValueError(f"--out {out} exists and is not a folder")
+    if out.is_dir() and any(out.iterdir()) and not force:
+        raise ValueError(f"--out {out} is not empty (use --force to replace it)")
+    probe = out.parent if str(out.parent) else Path(".")
+    while not probe.exists():
+        probe = probe.parent
+    if not probe.is_dir() or not os.access(probe, os.W_OK | os.X_OK):
+        raise ValueError(f"--out {out}: cannot write in {probe}")
+
+
+def write_report(q: Question, out: Path, force: bool = False, threads: int | None = None,
+                 progress: Callable[[int], None] | None = None,
+                 command: str | None = None) -> Page:
+    """Validate, simulate and write the report folder ``out`` atomically: built under a
+    temporary name beside it, then renamed into place (an existing ``out``, with
+    ``force``, is replaced only once the new one is complete)."""
+    rules = prepare(q)
+    out = Path(out)
+    check_out(out, force)
+    try:
+        out.parent.mkdir(parents=True, exist_ok=True)
+        tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.tmp-", dir=out.parent))
+    except OSError as e:
+        raise ValueError(f"--out {out}: cannot write in {out.parent}: "
+                         f"{e.strerror or e}") from None
+    mask = os.umask(0)
+    os.umask(mask)
+    os.chmod(tmp, 0o777 & ~mask)  # mkdtemp makes it private; the folder is for reading
+    try:
+        page = build_page(q, tmp, rules, threads, progress, command)
+        old = None
+        if out.exists():
+            old = out.parent / f".{out.name}.old-{tmp.name.rsplit('-', 1)[-1]}"
+            os.replace(out, old)
+        os.replace(tmp, out)
+        if old is not None:
+            shutil.rmtree(old, ignore_errors=True)
+    finally:
+        if tmp.exists():
+            shutil.rmtree(tmp, ignore_errors=True)
+    page.out = out
+    return page
