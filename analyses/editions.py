@@ -42,7 +42,7 @@ def _rel3(r) -> tuple[float, float, float]:
 def build(ctx: Context) -> Page:
     strats = strategies()
     page = Page(NAME, "Editions and presets side by side",
-                "How do the presets of RULES.md section 9 (the editions and the named "
+                "How do the presets of docs/rules.md section 9 (the editions and the named "
                 "house-rule sets) differ in round length, seat 0's advantage, points and "
                 "penalty stacks, with four players?", ctx.out)
     names = list(PRESETS)

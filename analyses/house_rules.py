@@ -53,7 +53,8 @@ SWITCHES = (("stacking", "same"), ("stacking", "progressive"), ("seven_zero", Tr
 OUTCOMES = (("turns", "mean turns", 2), ("seat0", "seat 0 win rate", 4))
 # switches shown only alone against `official` (simple effects), not in the 48-cell
 # design; a rule this version does not know is skipped. Add e.g. ("last_card", "number").
-EXTRA_SWITCHES: tuple[tuple[str, object], ...] = ()
+EXTRA_SWITCHES: tuple[tuple[str, object], ...] = (
+    ("last_card", "number"), ("after_draw", "pass"), ("wd4_restriction", "strict"))
 
 
 def _label(sw: tuple[str, object]) -> str:
@@ -362,10 +363,15 @@ def build(ctx: Context) -> Page:
               "differences are the simple effects.")
     extra = [sw for sw in EXTRA_SWITCHES if sw in sr]
     if extra:
-        page.para("More switches, alone against `official` (simple effects only): "
-                  + "; ".join(f"`{_label(sw)}` {ci(*sr[sw]['turns'], 2, sign=True)} turns, "
-                              f"seat 0 {ci(*sr[sw]['seat0'], 4, sign=True)}"
-                              for sw in extra) + ".")
+        page.para("Three more house rules, each alone against `official` on the same "
+                  "games (random players; simple effects only, not in the 48 combinations): "
+                  + "; ".join(f"`{_label(sw)}` changes rounds by {num(rel(sr[sw]['turns'][0], base_t), 1, True)}% "
+                              f"({ci(*sr[sw]['turns'], 2, sign=True)} turns) and seat 0's "
+                              f"win rate by {ci(*sr[sw]['seat0'], 4, sign=True)}"
+                              for sw in extra) + ". `last_card=number`: a player may go "
+                  "out only on a number card; `after_draw=pass`: a drawn card is kept even "
+                  "when it could be played; `wd4_restriction=strict`: a Wild Draw Four only "
+                  "when no other card can be played (docs/rules.md 8.8-8.10).")
     hw_t = float(np.max(table["turns_hi"] - table["turns_effect"]))
     hw_s = float(np.max(table["seat0_hi"] - table["seat0_effect"]))
     ntrunc = int(cells_df["truncated"].sum())

@@ -126,7 +126,7 @@ def build(ctx: Context) -> Page:
     bullets.append(f"Whoever takes the first turn wins {num(100 * ow[0], 1)}% "
                    f"[{num(100 * ow[1], 1)}, {num(100 * ow[2], 1)}] of 4-player rounds with "
                    "random players: one turn ahead in a race to empty the hand. With 2 "
-                   "players a Reverse acts as a Skip (RULES.md 4.5), which hands the first "
+                   "players a Reverse acts as a Skip (docs/rules.md 4.5), which hands the first "
                    "turn to the dealer.")
     page.bullets(bullets)
     hw = {s: max(half(tuple(r)) for r in full[full.strategies == s][["rate", "lo", "hi"]]
@@ -165,7 +165,7 @@ def build(ctx: Context) -> Page:
     page.table(pd.DataFrame(rows))
     page.para("Seat 0 opens after a number or a wild card up; seat 1 after a Skip or a "
               "Draw Two (seat 0 is skipped); the dealer, seat 3, after a Reverse "
-              "(RULES.md section 3).")
+              "(docs/rules.md section 3).")
 
     # ---------------------------------------------------------------- figures
     page.heading("Figures")

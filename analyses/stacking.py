@@ -56,7 +56,7 @@ def _rel(r) -> tuple[float, float, float]:
 def build(ctx: Context) -> Page:
     strats = ("random", *realistic())
     page = Page(NAME, "Stacking Draw Twos and Wild Draw Fours",
-                "What does stacking (none, same, progressive; RULES.md 8.1) change in "
+                "What does stacking (none, same, progressive; docs/rules.md 8.1) change in "
                 "round length, seat advantage and points when the same games are played "
                 "under each rule, and how large do the stacks get?", ctx.out)
     cols = ("turns", "winner", "points", "max_stack", "truncated", "cards_drawn")
@@ -258,7 +258,7 @@ def build(ctx: Context) -> Page:
     page.table(pd.DataFrame(rows))
     page.para("Fraction of rounds whose largest pending draw penalty was exactly k cards "
               "(Wilson intervals); it counts the setup Draw Two's 2 and a last card's "
-              "penalty (RULES.md section 6).")
+              "penalty (docs/rules.md section 6).")
 
     rows = []
     for (a, b, n, st), t in res.items():

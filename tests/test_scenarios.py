@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # /work/main
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from tests.helpers import scripted
 from unosim.cards import COLOUR, parse_kind

@@ -196,7 +196,7 @@ def match(
                                        "and their rounds beside it (X.rounds.parquet)."),
     no_progress: bool = typer.Option(False, "--no-progress", help="No progress bar."),
 ) -> None:
-    """Simulate whole matches (RULES.md section 7) and print a summary."""
+    """Simulate whole matches (docs/rules.md section 7) and print a summary."""
     import time
 
     from .match import (
@@ -404,7 +404,7 @@ def replay(
                                  "object per game and line, instead of text."),
 ) -> None:
     """Replay rounds event by event, exactly as their run played them; every move is
-    checked against RULES.md (exit 1 if the checker finds a violation)."""
+    checked against docs/rules.md (exit 1 if the checker finds a violation)."""
     from .replay import NoMatch, dumps_json, format_text, plan_replays
 
     try:

@@ -1,7 +1,8 @@
 """Independent, slow, readable pure-Python reference engine for UNO.
 
-This engine implements /work/shared/RULES.md (sections 1-6, 8, the special cards of
-section 2, the presets of section 9 and the ``random`` strategy of section 10) without
+This engine implements the rules contract, RULES.md (stated in the project's words in
+docs/rules.md, same section numbers): sections 1-6, 8, the special cards of section 2,
+the presets of section 9 and the ``random`` strategy of section 10, without
 looking at the fast numba kernel in ``unosim/``.  It exists so that the kernel can be
 checked against it statistically.  Clarity comes before speed: cards are small named
 tuples, the round is an object whose methods follow the sections of RULES.md, and every
