@@ -292,10 +292,10 @@ def test_resume_refuses_a_run_of_another_kernel_behaviour(cli_run, tmp_path):
     out, _ = cli_run
     copy = tmp_path / "run"
     shutil.copytree(out, copy)
-    m = json.loads((copy / "manifest.json").read_text())
+    m = json.loads((copy / "_manifest.json").read_text())
     assert m["kernel_behaviour"] == KERNEL_BEHAVIOUR
     m["kernel_behaviour"] = KERNEL_BEHAVIOUR + 1
-    (copy / "manifest.json").write_text(json.dumps(m))
+    (copy / "_manifest.json").write_text(json.dumps(m))
     r = _cli(*CLI_ARGS, "--out", copy, "--resume")
     assert r.exit_code == 2, r.output
     assert r.stderr.startswith("unosim: error: --resume: ") and r.stderr.count("\n") == 1
