@@ -13,13 +13,16 @@ import pandas as pd
 from . import __version__
 from . import strategies as strat
 from .kernel import KERNEL_BEHAVIOUR
+from .expert import expert_array
 from .kernel.batch import run_rounds
+from .kernel.expert import run_rounds_expert
 from .kernel.rng import RNG_VERSION
 from .results import rounds_frame
 from .rules import RULES_FORMAT, RuleSet, resolve
 
 BLOCK = 1 << 20  # games per kernel call: bounds the memory of the raw records
 CHUNK = 1024  # games per parallel task inside a call; never changes results
+EXPERT_CHUNK = 16  # the same, with expert seats (a game costs ~1,000 times more)
 
 
 @dataclass(frozen=True)
@@ -78,6 +81,11 @@ def make_job(rules: "str | Path | RuleSet" = "official", n_games: int = 1000,
 def run_block(job: Job, first_game: int, count: int, chunk: int = CHUNK) -> np.ndarray:
     """Raw kernel records ``int32[count, N_COLS]`` of games ``first_game ..``."""
     rs = job.rules
+    xp = expert_array(job.labels, rs)
+    if xp is not None:  # expert seats search (kernel/expert.py); smaller chunks balance
+        return run_rounds_expert(rs.to_array(), job.sid, job.sparams, rs.deck_counts(),
+                                 rs.points_table(), job.n_players, job.seed, first_game,
+                                 count, min(chunk, EXPERT_CHUNK), xp)
     return run_rounds(rs.to_array(), job.sid, job.sparams, rs.deck_counts(),
                       rs.points_table(), job.n_players, job.seed, first_game, count, chunk)
 

@@ -218,9 +218,10 @@ def effect(g, rules, sid, sp, hands, hinfo, pile, disc, scratch, st, trace, p, k
 
 @hot
 def play(g, rules, sid, sp, hands, hinfo, pile, disc, points, pen, scratch, seq, st, trace,
-         p, k, how, bluff):
+         p, k, how, bluff, colour):
     """Seat ``p`` plays ``k`` (``how``: E_PLAY from the hand, E_DRAWN, E_STACK) and, with
-    ``multi_play``, more; returns the seat that played last (a jumper, maybe), whose next
+    ``multi_play``, more; ``colour`` >= 0 is the colour named after a wild-type card
+    (-1: the strategy names it); returns the seat that played last (a jumper, maybe), whose next
     player is the one to act."""
     stacked = how == E_STACK
     # move the cards to the discard pile (8.6: identical copies and/or a same-colour run)
@@ -250,7 +251,10 @@ def play(g, rules, sid, sp, hands, hinfo, pile, disc, points, pen, scratch, seq,
     last = seq[m - 1]
     if last >= N_COLOURED:
         g[G_PREV_COLOUR] = g[G_COLOUR]
-        g[G_COLOUR] = choose_colour(sid, sp, g, hinfo, st, p)
+        if colour >= 0:
+            g[G_COLOUR] = colour
+        else:
+            g[G_COLOUR] = choose_colour(sid, sp, g, hinfo, st, p)
         trace_event(g, trace, hands, E_COLOUR, p, g[G_COLOUR], 0, 0)
     # the cards seq[lo:m] were just played by p: first the turn's own, then each jumper's
     # (one call site of each inlined helper below, which keeps the cold compile short)
