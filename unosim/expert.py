@@ -1,6 +1,6 @@
 """The ``expert`` strategy on the Python side: its parameters and how a job runs it.
 
-``expert:rollouts=32;policy=tuned;horizon=0;crn=1;draw=1;model=policy`` (every
+``expert:rollouts=64;policy=tuned;horizon=0;crn=1;draw=0;model=policy;z=2;endgame=0`` (every
 parameter optional; defaults as shown). The search itself is ``kernel.expert``.
 
   rollouts  determinizations per decision, each candidate played out once on each
@@ -14,7 +14,10 @@ parameter optional; defaults as shown). The search itself is ``kernel.expert``.
   draw      1: drawing with a legal card in hand is a candidate (when the rules'
             ``voluntary_draw`` allows it);
   model     ``policy``: every seat plays the rollout policy in the rollouts; ``actual``:
-            the opponents play their own strategies (the expert knows them).
+            the opponents play their own strategies (the expert knows them);
+  z         the policy's own move is kept unless another beats it by more than ``z``
+            standard errors of the paired difference (0: plain best estimate);
+  endgame   search only once some hand holds at most this many cards (0: always).
 """
 from __future__ import annotations
 
@@ -22,10 +25,10 @@ import numpy as np
 
 from . import strategies as strat
 from .kernel import layout as L
-from .kernel.expert import N_X, X_CRN, X_DRAW, X_HORIZON, X_MODEL, X_ROLLOUTS
+from .kernel.expert import N_X, X_CRN, X_DRAW, X_HORIZON, X_ENDGAME, X_MODEL, X_ROLLOUTS, X_Z
 
 NAME = "expert"
-DEFAULT_ROLLOUTS = 32
+DEFAULT_ROLLOUTS = 64
 # The weighted player `unosim tune` found against 3 random (official, 4 players, seed 1,
 # 6,000,000 rounds): examples/weighted-official-random.toml, 0.3362 +- 0.0020.
 TUNED = ("weighted:points=-1.281228;colour=0.950727;wild=-2.25437;action=-0.547573;"
@@ -33,8 +36,9 @@ TUNED = ("weighted:points=-1.281228;colour=0.950727;wild=-2.25437;action=-0.5475
          "name_short=0.087087;name_scarce=2.341877;challenge=0;stack=1;jump=1;bluff=0;"
          "forget_uno=0")
 DEFAULTS = {"rollouts": DEFAULT_ROLLOUTS, "policy": "tuned", "horizon": 0, "crn": 1,
-            "draw": 1, "model": "policy"}
-_INTS = {"rollouts": (1, 1 << 20), "horizon": (0, 1 << 20), "crn": (0, 1), "draw": (0, 1)}
+            "draw": 0, "model": "policy", "z": 2.0, "endgame": 0}
+_INTS = {"rollouts": (1, 1 << 20), "horizon": (0, 1 << 20), "crn": (0, 1), "draw": (0, 1),
+         "endgame": (0, 1000)}
 
 
 def options(rest: str) -> dict:
@@ -55,6 +59,15 @@ def options(rest: str) -> dict:
                 raise strat.StrategyError(f"expert parameter {key!r} must be a whole "
                                           f"number in [{lo}, {hi}], got {val!r}")
             opts[key] = v
+        elif key == "z":
+            try:
+                v = float(val)
+            except ValueError:
+                v = -1.0
+            if not 0.0 <= v <= 100.0:
+                raise strat.StrategyError(f"expert parameter 'z' must be a number in "
+                                          f"[0, 100], got {val!r}")
+            opts[key] = round(v, 2)
         elif key == "policy":
             if val != "tuned" and val not in strat.NAMES:
                 raise strat.StrategyError(f"expert policy must be 'tuned' or one of "
@@ -99,4 +112,6 @@ def expert_array(labels, rules=None) -> np.ndarray | None:
         voluntary = True if rules is None else bool(getattr(rules, "voluntary_draw", True))
         xp[s, X_DRAW] = o["draw"] if voluntary else 0
         xp[s, X_MODEL] = 1 if o["model"] == "actual" else 0
+        xp[s, X_Z] = round(o["z"] * 100)
+        xp[s, X_ENDGAME] = o["endgame"]
     return xp if any_expert else None

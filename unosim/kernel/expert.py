@@ -51,13 +51,14 @@ from .layout import (
     S_SEAT0,
 )
 from .legal import is_legal
-from .piles import add_card
+from .piles import add_card, remove_card
 from .rng import _GAMMA, below, mix64, next_u64, seed_streams
 from .batch import work_arrays as _work
-from .round import FORCE_NONE, end_round, record, start_round, turn_loop
+from ..strategies import choose_card, choose_colour
+from .round import FORCE_NONE, FORCE_POLICY, end_round, record, start_round, turn_loop
 
-X_ROLLOUTS, X_HORIZON, X_CRN, X_DRAW, X_MODEL = range(5)
-N_X = 5
+X_ROLLOUTS, X_HORIZON, X_CRN, X_DRAW, X_MODEL, X_Z, X_ENDGAME = range(7)
+N_X = 7
 MAX_CANDIDATES = 4 * N_KINDS + 1
 
 
@@ -77,6 +78,7 @@ def search_arrays(deck_n):
             np.zeros(N_RULES, np.int64), np.zeros(MAX_PLAYERS, np.int64),
             np.zeros((MAX_PLAYERS, N_PARAMS), np.float64), np.zeros(deck_n, np.int8),
             np.zeros(MAX_CANDIDATES, np.int64), np.zeros(MAX_CANDIDATES, np.int64),
+            np.zeros(MAX_CANDIDATES, np.float64), np.zeros(MAX_CANDIDATES, np.float64),
             np.zeros(MAX_CANDIDATES, np.float64))
 
 
@@ -128,13 +130,17 @@ def _seed(st, key, i, n):
 
 
 @kernel
-def determinize(g, hands, hinfo, pile, p, bg, bhands, bhinfo, bpile, unseen, st):
+def determinize(g, hands, hinfo, pile, p, bg, bhands, bhinfo, bpile, unseen, st,
+                scripted):
     """Copy the state into ``b*`` with the opponents' hands and the draw pile dealt
-    anew from the cards seat ``p`` cannot see (stream 0 of ``st``), hand sizes kept."""
+    anew from the cards seat ``p`` cannot see (stream 0 of ``st``), hand sizes kept.
+
+    ``scripted`` 1 keeps the pile in its dealt order (a uniform shuffle) for the
+    rollouts' draws, so that every candidate meets the same sequence of cards drawn."""
     n = g[G_N]
     for j in range(N_G):
         bg[j] = g[j]
-    bg[G_SCRIPTED] = 0
+    bg[G_SCRIPTED] = scripted  # 1: draws take the pile in its dealt order
     m = 0
     for q in range(n):
         for j in range(N_H):
@@ -149,7 +155,7 @@ def determinize(g, hands, hinfo, pile, p, bg, bhands, bhinfo, bpile, unseen, st)
     for j in range(g[G_PILE_N]):
         unseen[m] = pile[j]
         m += 1
-    for j in range(hidden):  # partial Fisher-Yates: the opponents' cards come first
+    for j in range(m - 1):  # Fisher-Yates: opponents' cards first, then the pile's order
         x = j + below(st, 0, m - j)
         t = unseen[j]
         unseen[j] = unseen[x]
@@ -201,17 +207,58 @@ def _value(wg, whinfo, p, n, horizon):
 
 
 @kernel
+def _policy_move(g, rules, sid, sp, points, hands, hinfo, p, wg, whands, whinfo, wst, n,
+                 m, cand, ccol):
+    """The index of the rollout policy's own move among the ``m`` candidates, or -1
+    (asked on a copy, with the rollout streams: the game's streams are not touched)."""
+    for j in range(N_G):
+        wg[j] = g[j]
+    for q in range(n):
+        for k in range(N_KINDS):
+            whands[q, k] = hands[q, k]
+        for j in range(N_H):
+            whinfo[q, j] = hinfo[q, j]
+    k = choose_card(sid, sp, wg, rules, whands, whinfo, points, wst, p)
+    colour = -1
+    if k >= N_COLOURED:
+        remove_card(whands, whinfo, p, k)
+        colour = choose_colour(sid, sp, wg, whinfo, wst, p)
+    for c in range(m):
+        if cand[c] == k and ccol[c] == colour:
+            return c
+    return -1
+
+
+@kernel
 def search(g, rules, sid, sp, deck, points, hands, hinfo, pile, disc, st, n, p, xp,
            bg, bhands, bhinfo, bpile, bdisc, wg, whands, whinfo, wpile, wdisc, wpen, wst,
-           wscratch, wseq, wtrace, wrules, rsid, rsp, unseen, cand, ccol, score):
-    """The expert seat ``p``'s move: returns the index into ``cand``/``ccol``."""
+           wscratch, wseq, wtrace, wrules, rsid, rsp, unseen, cand, ccol, val, dsum, dsq):
+    """The expert seat ``p``'s move: returns its index into ``cand``/``ccol``, or -1
+    for the policy's own choice (not searched).
+
+    Every candidate is played out on the same ``rollouts`` deals; the rollout policy's
+    own move is kept unless another candidate beats it by more than ``z`` standard
+    errors of their paired difference (so a small budget's noise does not make the
+    expert weaker than its policy), then the best such candidate is played."""
     m = candidates(g, rules, hands, hinfo, p, xp[p, X_DRAW], cand, ccol)
     if m == 1:
         return 0
+    endgame = xp[p, X_ENDGAME]
+    if endgame > 0:  # search only once some hand is down to ``endgame`` cards
+        fewest = hinfo[p, H_TOTAL]
+        for q in range(n):
+            fewest = min(fewest, hinfo[q, H_TOTAL])
+        if fewest > endgame:
+            return -1
     rollouts = xp[p, X_ROLLOUTS]
     horizon = xp[p, X_HORIZON]
     crn = xp[p, X_CRN]
+    z = xp[p, X_Z] / 100.0
     key = next_u64(st, S_SEAT0 + p)
+    _seed(wst, key, MAX_CANDIDATES * rollouts, n)
+    base = _policy_move(g, rules, sid, sp, points, hands, hinfo, p, wg, whands, whinfo,
+                        wst, n, m, cand, ccol)
+    ref = base if base >= 0 else 0
     for j in range(N_RULES):
         wrules[j] = rules[j]
     if horizon > 0:
@@ -224,7 +271,8 @@ def search(g, rules, sid, sp, deck, points, hands, hinfo, pile, disc, st, n, p, 
     for k in range(N_KINDS):
         bdisc[k] = disc[k]
     for c in range(m):
-        score[c] = 0.0
+        dsum[c] = 0.0
+        dsq[c] = 0.0
     for i in range(rollouts):
         for c in range(m):
             # with crn, one deal and one set of rollout streams serve every candidate
@@ -232,17 +280,28 @@ def search(g, rules, sid, sp, deck, points, hands, hinfo, pile, disc, st, n, p, 
             if c == 0 or crn == 0:
                 _seed(wst, key, j, n)
                 determinize(g, hands, hinfo, pile, p, bg, bhands, bhinfo, bpile, unseen,
-                            wst)
+                            wst, crn)
             _seed(wst, key ^ np.uint64(0x5EED), j, n)
             _copy(bg, bhands, bhinfo, bpile, bdisc, wg, whands, whinfo, wpile, wdisc,
                   wpen, n)
             turn_loop(wg, wrules, rsid, rsp, deck, points, whands, whinfo, wpile, wdisc,
                       wpen, wscratch, wseq, wst, wtrace, n, p, np.int64(0), cand[c],
                       ccol[c])
-            score[c] += _value(wg, whinfo, p, n, horizon)
-    best = 0
-    for c in range(1, m):
-        if score[c] > score[best]:
+            val[c] = _value(wg, whinfo, p, n, horizon)
+        for c in range(m):
+            d = val[c] - val[ref]
+            dsum[c] += d
+            dsq[c] += d * d
+    best = ref
+    top = 0.0
+    for c in range(m):
+        mean = dsum[c] / rollouts
+        if base >= 0:
+            var = max(0.0, dsq[c] / rollouts - mean * mean)
+            if mean <= z * np.sqrt(var / rollouts):
+                continue
+        if mean > top:
+            top = mean
             best = c
     return best
 
@@ -252,7 +311,7 @@ def play_round_expert(g, rules, sid, sp, deck, points, hands, hinfo, pile, disc,
                       scratch, seq, st, trace, n, order, scripted, xp,
                       bg, bhands, bhinfo, bpile, bdisc, wg, whands, whinfo, wpile, wdisc,
                       wpen, wst, wscratch, wseq, wtrace, wrules, rsid, rsp, unseen, cand,
-                      ccol, score):
+                      ccol, val, dsum, dsq):
     """``round.play_round`` with the expert seats (``xp[:, X_ROLLOUTS] > 0``) searching
     their normal turns."""
     stop = np.int64(0)
@@ -271,9 +330,9 @@ def play_round_expert(g, rules, sid, sp, deck, points, hands, hinfo, pile, disc,
         c = search(g, rules, sid, sp, deck, points, hands, hinfo, pile, disc, st, n, p,
                    xp, bg, bhands, bhinfo, bpile, bdisc, wg, whands, whinfo, wpile, wdisc,
                    wpen, wst, wscratch, wseq, wtrace, wrules, rsid, rsp, unseen, cand, ccol,
-                   score)
-        force = cand[c]
-        colour = ccol[c]
+                   val, dsum, dsq)
+        force = cand[c] if c >= 0 else np.int64(FORCE_POLICY)
+        colour = ccol[c] if c >= 0 else np.int64(-1)
     end_round(g, hands, trace, p)
 
 
@@ -292,7 +351,7 @@ def run_chunk_expert(rules, sid, sp, deck, points, n, seed, first_game, out, lo,
     zero = np.int64(0)
     (g, hands, hinfo, pile, scratch, seq, disc, pen, st, trace) = _work(deck_n, zero)
     (bg, bhands, bhinfo, bpile, bdisc, wg, whands, whinfo, wpile, wdisc, wpen, wst,
-     wscratch, wseq, wtrace, wrules, rsid, rsp, unseen, cand, ccol, score) = \
+     wscratch, wseq, wtrace, wrules, rsid, rsp, unseen, cand, ccol, val, dsum, dsq) = \
         search_arrays(deck_n)
     for i in range(lo, hi):
         seed_streams(st, seed, first_game + i, zero, S_SEAT0 + n)
@@ -300,7 +359,7 @@ def run_chunk_expert(rules, sid, sp, deck, points, n, seed, first_game, out, lo,
                           scratch, seq, st, trace, n, order, zero, xp, bg, bhands, bhinfo,
                           bpile, bdisc, wg, whands, whinfo, wpile, wdisc, wpen, wst,
                           wscratch, wseq, wtrace, wrules, rsid, rsp, unseen, cand, ccol,
-                          score)
+                          val, dsum, dsq)
         record(g, hands, hinfo, points, pen, out[i], n)
 
 
@@ -323,7 +382,7 @@ def run_one_expert(rules, sid, sp, deck, points, n, seed, game, order, capacity,
     deck_n = order.size
     g, hands, hinfo, pile, scratch, seq, disc, pen, st, trace = _work(deck_n, capacity)
     (bg, bhands, bhinfo, bpile, bdisc, wg, whands, whinfo, wpile, wdisc, wpen, wst,
-     wscratch, wseq, wtrace, wrules, rsid, rsp, unseen, cand, ccol, score) = \
+     wscratch, wseq, wtrace, wrules, rsid, rsp, unseen, cand, ccol, val, dsum, dsq) = \
         search_arrays(deck_n)
     out = np.zeros(N_COLS, dtype=np.int32)
     zero = np.int64(0)
@@ -331,7 +390,7 @@ def run_one_expert(rules, sid, sp, deck, points, n, seed, game, order, capacity,
     play_round_expert(g, rules, sid, sp, deck, points, hands, hinfo, pile, disc, pen,
                       scratch, seq, st, trace, n, order, zero, xp, bg, bhands, bhinfo,
                       bpile, bdisc, wg, whands, whinfo, wpile, wdisc, wpen, wst, wscratch,
-                      wseq, wtrace, wrules, rsid, rsp, unseen, cand, ccol, score)
+                      wseq, wtrace, wrules, rsid, rsp, unseen, cand, ccol, val, dsum, dsq)
     record(g, hands, hinfo, points, pen, out, n)
     n_ev = min(g[G_TRACE_N], capacity)
     return out, trace[:n_ev].copy()
