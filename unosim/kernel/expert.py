@@ -13,9 +13,11 @@ wins is played (the first on ties, in candidate order). Its other decisions (sta
 challenging, playing a drawn card, jumping in, swap targets, multi-card extras, Greninja
 colours, bluffs) are the rollout policy's own.
 
-Randomness: each search draws one 64-bit key from the seat's own stream, and every
-determinization and rollout stream is hashed from that key and the rollout index, so a
-game depends on its (seed, game) only, on any number of threads.
+Randomness: each search hashes a 64-bit key from the state of the seat's own stream and
+the turn number (without drawing from the stream: an expert that keeps its policy's
+moves plays its policy's games exactly), and every determinization and rollout stream is
+hashed from that key and the rollout index, so a game depends on its (seed, game) only,
+on any number of threads.
 
 Expert parameters per seat, ``xp[seat, X_*]`` (int64): rollouts (0: not an expert),
 horizon (0: to the end of the round), crn (1: common random numbers), draw (1: drawing is
@@ -52,7 +54,7 @@ from .layout import (
 )
 from .legal import is_legal
 from .piles import add_card, remove_card
-from .rng import _GAMMA, below, mix64, next_u64, seed_streams
+from .rng import _GAMMA, below, mix64, seed_streams
 from .batch import work_arrays as _work
 from ..strategies import choose_card, choose_colour
 from .round import FORCE_NONE, FORCE_POLICY, end_round, record, start_round, turn_loop
@@ -254,7 +256,10 @@ def search(g, rules, sid, sp, deck, points, hands, hinfo, pile, disc, st, n, p, 
     horizon = xp[p, X_HORIZON]
     crn = xp[p, X_CRN]
     z = xp[p, X_Z] / 100.0
-    key = next_u64(st, S_SEAT0 + p)
+    # the search's key: a hash of the seat's stream state and the turn, which leaves
+    # the stream itself untouched (a search that keeps the policy's move changes nothing)
+    s = S_SEAT0 + p
+    key = mix64(st[s, 0] ^ mix64(st[s, 1] ^ (np.uint64(g[G_TURNS]) + _GAMMA)))
     _seed(wst, key, MAX_CANDIDATES * rollouts, n)
     base = _policy_move(g, rules, sid, sp, points, hands, hinfo, p, wg, whands, whinfo,
                         wst, n, m, cand, ccol)
@@ -297,12 +302,15 @@ def search(g, rules, sid, sp, deck, points, hands, hinfo, pile, disc, st, n, p, 
     for c in range(m):
         mean = dsum[c] / rollouts
         if base >= 0:
-            var = max(0.0, dsq[c] / rollouts - mean * mean)
+            # plus 1 / rollouts: a few identical differences are not a certainty
+            var = max(0.0, dsq[c] / rollouts - mean * mean) + 1.0 / rollouts
             if mean <= z * np.sqrt(var / rollouts):
                 continue
         if mean > top:
             top = mean
             best = c
+    if best == base:
+        return -1  # the policy decides in the game itself, with the game's streams
     return best
 
 
