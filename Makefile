@@ -27,6 +27,8 @@ $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
 	$(BIN)/pip install --quiet -e '.[test]'
+	@echo "compiling the kernels into numba's cache (once, about a minute)..."
+	$(BIN)/python -c "from unosim.simulate import warm; print(f'compiled in {warm():.0f} s')"
 	touch $(STAMP)
 
 install: $(STAMP)  ## create .venv and install unosim with its test extras

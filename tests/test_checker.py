@@ -76,6 +76,21 @@ CASES = {
                               {E.E_TRUNCATED}),
     "stacking+hand_size=12": (apply(PRESETS["stacking"], {"hand_size": 12}),
                               {E.E_RESHUFFLE}),
+    # RULES.md 8.8-8.10, alone and with the rules they interact with
+    "official+last_card=number": (apply(PRESETS["official"], {"last_card": "number"}),
+                                  {E.E_CHALLENGE}),
+    "copag+last_card=number,stacking,jump_in": (
+        apply(PRESETS["copag"], {"last_card": "number", "stacking": "progressive",
+                                 "jump_in": True}), {E.E_STACK, E.E_JUMP, E.E_EXTRA}),
+    "official+after_draw=pass": (apply(PRESETS["official"], {"after_draw": "pass"}),
+                                 {E.E_CHALLENGE}),
+    "official+wd4_restriction=strict": (
+        apply(PRESETS["official"], {"wd4_restriction": "strict"}), {E.E_CHALLENGE}),
+    "official-2018+all-three": (
+        apply(PRESETS["official-2018"], {"last_card": "number", "after_draw": "pass",
+                                         "wd4_restriction": "strict", "stacking": "same",
+                                         "jump_in": True, "multi_play": True}),
+        {E.E_CHALLENGE, E.E_STACK, E.E_JUMP, E.E_EXTRA}),
     # every special card and switch at once; max_turns 500 because heuristic seats swap
     # hands with whoever is about to win, so many such rounds never end (legal moves, slow)
     "all-specials+every-switch": (
@@ -118,6 +133,9 @@ def test_checker_passes_on_traced_rounds(case):
             rounds += 1
     assert rounds >= ROUNDS
     common = COMMON if rules.max_turns >= 100 else COMMON - {E.E_RESHUFFLE}
+    if rules.after_draw == "pass":  # 8.9: a drawn card is never played
+        common = common - {E.E_DRAWN}
+        assert E.E_DRAWN not in seen
     missing = (common | wanted) - seen
     assert not missing, f"{case}: no {', '.join(L.EVENT_NAMES[m] for m in missing)} event"
 
@@ -541,3 +559,45 @@ def test_a_cut_trace_is_a_violation():
     out, t, strict, _ = find(OFFICIAL, 4, "random", lambda t: 0)
     v = first_violation(t[:len(t) // 2], OFFICIAL, 4)
     assert "ends early" in v.message
+
+
+# ---------------------------------------------------------------------------------
+# RULES.md 8.8-8.10: official rounds judged by rules they break
+# ---------------------------------------------------------------------------------
+def test_catches_a_drawn_card_played_under_after_draw_pass():
+    out, t, strict, i = find(OFFICIAL, 4, "random",
+                             lambda t: next(iter(rows_of(t, L.E_DRAWN)), None))
+    rules = OFFICIAL.replace(after_draw="pass")
+    assert_caught(first_violation(t, rules, 4, out), i, "after_draw = pass")
+
+
+def test_catches_going_out_on_an_action_card_under_last_card_number():
+    def pred(t):
+        win = rows_of(t, L.E_WIN)
+        if len(win) == 0:
+            return None
+        plays = [i for i in range(int(win[0])) if t[i, L.EV_TYPE] in (L.E_PLAY, L.E_DRAWN)
+                 and t[i, L.EV_SEAT] == t[win[0], L.EV_SEAT]]
+        k = t[plays[-1], L.EV_KIND]
+        return plays[-1] if k >= N_COLOURED or RANK[k] > 9 else None
+
+    out, t, strict, i = find(OFFICIAL, 4, "random", pred)
+    assert_caught(first_violation(t, OFFICIAL.replace(last_card="number"), 4, out), i,
+                  "last_card = number")
+
+
+def test_catches_a_wild_draw_four_beside_a_matching_card_under_strict():
+    def pred(t):
+        for i in rows_of(t, L.E_PLAY):
+            if t[i, L.EV_KIND] != WILD_DRAW_FOUR:
+                continue
+            p, top = t[i, L.EV_SEAT], t[i - 1, L.EV_TOP]
+            before = hand(t, i - 1, p)
+            if before[N_COLOURED:].sum() > before[WILD_DRAW_FOUR] or (
+                    top < N_COLOURED and any(before[c * 13 + RANK[top]] for c in range(4))):
+                return i
+        return None
+
+    out, t, strict, i = find(OFFICIAL, 4, "random", pred)
+    assert_caught(first_violation(t, OFFICIAL.replace(wd4_restriction="strict"), 4, out),
+                  i, "illegal Wild Draw Four", "another legal card")

@@ -52,7 +52,8 @@ def test_simulate_exits_cleanly(sim):
     result, _ = sim
     assert result.exit_code == 0, result.output
     assert result.exception is None
-    assert result.stderr == ""
+    # only the one-off compile note (a cold numba cache) may go to stderr
+    assert all(line.startswith("compiled ") for line in result.stderr.splitlines())
 
 
 def test_simulate_prints_the_summary(sim):

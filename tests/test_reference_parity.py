@@ -70,6 +70,20 @@ CASES = [
      "random:bluff=0.5;challenge=0.5;forget_uno=0.5"),
     ("behaviour-stacking", "stacking", None, "stacking", 4,
      "random:bluff=0.7;challenge=0.4;forget_uno=0.3"),
+    # RULES.md 8.8-8.10
+    ("last-card", "official", "last_card=number",
+     {**ref.PRESETS["official"], "last_card": "number"}, 4, None),
+    ("last-card-house", "official", "last_card=number,stacking=progressive,jump_in=true",
+     {**ref.PRESETS["official"], "last_card": "number", "stacking": "progressive",
+      "jump_in": True}, 3, None),
+    ("after-draw-pass", "official", "after_draw=pass",
+     {**ref.PRESETS["official"], "after_draw": "pass"}, 4, None),
+    ("wd4-strict", "official", "wd4_restriction=strict",
+     {**ref.PRESETS["official"], "wd4_restriction": "strict"}, 4,
+     "random:bluff=0.5;challenge=0.5;forget_uno=0.2"),
+    ("all-new", "official", "last_card=number,after_draw=pass,wd4_restriction=strict",
+     {**ref.PRESETS["official"], "last_card": "number", "after_draw": "pass",
+      "wd4_restriction": "strict"}, 2, "random:bluff=0.3;challenge=0.6;forget_uno=0.1"),
 ]
 
 

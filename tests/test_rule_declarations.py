@@ -55,7 +55,6 @@ def test_choice_codes_are_the_declared_order():
 
 def _kernel_sources() -> str:
     paths = [p for p in KERNEL_DIR.glob("*.py") if p.name != "layout.py"]
-    paths.append(ROOT / "unosim" / "strategies.py")  # numba decisions, until they move
     return "\n".join(p.read_text() for p in paths)
 
 
@@ -64,6 +63,26 @@ def test_the_kernel_reads_every_rule_slot():
     unread = [r.slot_name for r in KERNEL_RULES
               if not re.search(rf"rules\[{r.slot_name}\]", src)]
     assert not unread, f"slots written by RuleSet.to_array but never read: {unread}"
+
+
+def test_the_kernel_imports_nothing_from_outside_it():
+    import ast
+
+    for path in KERNEL_DIR.glob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.ImportFrom):
+                assert node.level <= 1 and not (node.module or "").startswith("unosim"), \
+                    f"{path.name} imports from {'.' * node.level}{node.module}"
+            elif isinstance(node, ast.Import):
+                assert not any(a.name.startswith("unosim") for a in node.names), path.name
+
+
+def test_only_kernel_files_invalidate_the_compiled_cache():
+    from unosim.kernel import kernel_sources
+
+    names = {p.name for p in kernel_sources()}
+    assert {"decide.py", "legal.py", "round.py", "kinds.py"} <= names
+    assert all(p.parent == KERNEL_DIR for p in kernel_sources())  # not strategies.py
 
 
 def test_to_array_encodes_every_kernel_rule():

@@ -10,7 +10,6 @@ from __future__ import annotations
 import dataclasses
 import json
 import os
-import re
 import subprocess
 import sys
 
@@ -72,15 +71,19 @@ RULES_MD_DEFAULTS = {
     "seven_zero": False,  # 8.2
     "jump_in": False,  # 8.3
     "multi_play": False,  # 8.6
+    "last_card": "any",  # 8.8
+    "after_draw": "play",  # 8.9
 }
 # RULES.md section 8: the allowed values of the enumerated rules.
 RULES_MD_CHOICES = {
     "stacking": {"none", "same", "progressive"},
     "draw_rule": {"one", "until_playable"},
-    "wd4_restriction": {"colour", "none"},
+    "wd4_restriction": {"colour", "none", "strict"},  # 4.3, 8.5, 8.10
     "blank_card": {"wild", "swap_hands"},
     "scoring": {"winner_takes_all", "each_own_negative"},
     "next_dealer": {"rotate", "winner"},
+    "last_card": {"any", "number"},  # 8.8
+    "after_draw": {"play", "pass"},  # 8.9
 }
 # RULES.md section 9: each preset's deck size and its exact differences from official.
 PRESET_SPEC = {
@@ -210,7 +213,6 @@ def test_resolve_preset_by_name(name):
 def test_official_hash_is_the_recorded_literal():
     assert OFFICIAL.hash() == OFFICIAL_HASH
     assert RuleSet().hash() == OFFICIAL_HASH
-    assert re.fullmatch("[0-9a-f]{16}", OFFICIAL.hash())
 
 
 def test_hash_is_stable_across_processes():

@@ -825,3 +825,163 @@ def test_powers_of_grayskull_every_other_player_draws_three():
           hand_sizes=(0, 6, 6), hand_points=(0, 16, 30))
     for o in outs:
         assert o.hand(1) == names("Y1 Y2 B1 B2 B3 G7")
+
+
+# ======================================================================================
+# 8.8 last_card = number, 8.9 after_draw = pass, 8.10 wd4_restriction = strict
+# ======================================================================================
+
+def test_last_card_number_lone_action_card_must_draw():
+    # first R5, last_card=number.
+    # T1 s0: RS alone: red, but it would empty the hand and is not a number -> no legal
+    #        play: draws R7 ok (red; the hand holds 2 cards) -> plays R7.
+    # T2 s1: Y7 ok (rank 7), a number -> wins. points = RS 20
+    outs = run(["RS", "Y7"], "R5", "R7", last_card="number")
+    check(outs, **won(1, first_player=0, turns=2, cards_played=2, cards_drawn=1,
+                      points=20), hand_sizes=(1, 0))
+    # last_card=any: T1 s0: RS, its last card -> wins at once. points = Y7 7
+    check(run(["RS", "Y7"], "R5", "R7"),
+          **won(0, first_player=0, turns=1, cards_played=1, cards_drawn=0, points=7))
+
+
+@pytest.mark.parametrize("lone", ["W", "W+4", "R+2"])
+def test_last_card_number_lone_wild_or_draw_two_is_kept(lone):
+    # first R5, max_turns 1. T1 s0: a lone wild-type card or Draw Two would empty the
+    # hand -> no legal play: draws G3 (no: green 3 on red 5) -> the turn ends.
+    # turns 1 = max_turns: truncated; s0 holds its lone card and G3.
+    outs = run([lone, "B9"], "R5", "G3 G4", last_card="number", max_turns=1)
+    check(outs, winner=-1, truncated=True, turns=1, cards_played=0, cards_drawn=1,
+          hand_sizes=(2, 1))
+    for o in outs:
+        assert o.hand(0) == names(f"{lone} G3")
+
+
+def test_last_card_number_no_stack_with_the_last_card():
+    # stacking=same, last_card=number, 2 players, first RS: seat 0 skipped, s1 first.
+    # T1 s1: R1 ok (red), B+2 no -> plays R1; B+2 left.
+    # T2 s0: R+2 ok (red), G7 no -> plays R+2: 2 pending on s1.
+    # s1 holds only B+2: stacking it would empty its hand with a non-number card ->
+    #    draws 2 (Y3 Y4), loses its turn.
+    # T3 s0: G7 no (red +2 on top) -> draws Y5 no -> turn ends. max_turns 3: truncated.
+    outs = run(["R+2 G7", "R1 B+2"], "RS", "Y3 Y4 Y5 Y6", stacking="same",
+               last_card="number", max_turns=3)
+    check(outs, winner=-1, truncated=True, first_player=1, turns=3, cards_played=2,
+          cards_drawn=3, max_stack=2, hand_sizes=(2, 3))
+    # last_card=any: after T2, T3 s1 stacks B+2, its last card -> wins; s0 draws the
+    # 4 pending cards Y3 Y4 Y5 Y6. points = G7 7 + 3+4+5+6 = 25
+    check(run(["R+2 G7", "R1 B+2"], "RS", "Y3 Y4 Y5 Y6", stacking="same", max_turns=3),
+          **won(1, first_player=1, turns=3, cards_played=3, cards_drawn=4, points=25,
+                max_stack=4), hand_sizes=(5, 0))
+
+
+def test_last_card_number_no_jump_in_with_the_last_card():
+    # jump_in, last_card=number, 2 players, first G5, max_turns 4.
+    # T1 s0: RS no, B9 no -> draws Y1 no -> turn ends (RS B9 Y1).
+    # T2 s1: R5 ok (rank 5), RS no -> plays R5; RS left.
+    # T3 s0: RS ok (red), B9 no, Y1 no -> plays RS: s1 to be skipped. s1 holds an
+    #        identical RS, its last card, not a number -> may not jump in.
+    # s1 skipped. T4 s0: B9 no, Y1 no -> draws B2 no -> turn ends. Truncated.
+    outs = run(["RS B9", "R5 RS"], "G5", "Y1 B2", jump_in=True, last_card="number",
+               max_turns=4)
+    check(outs, winner=-1, truncated=True, turns=4, cards_played=2, cards_drawn=2,
+          hand_sizes=(3, 1))
+    # last_card=any: T4 s1 jumps in with RS, its last card -> wins. points = B9 9 + Y1 1
+    check(run(["RS B9", "R5 RS"], "G5", "Y1 B2", jump_in=True, max_turns=4),
+          **won(1, turns=4, cards_played=3, cards_drawn=1, points=10), hand_sizes=(2, 0))
+
+
+def test_last_card_number_multi_play_stops_before_emptying_the_hand_with_skips():
+    # multi_play, last_card=number, 2 players, first R5, seat 0 `heuristic`, max_turns 2.
+    # T1 s0: RS (both identical) -> would add the identical RS, but that empties the
+    #        hand with Skips -> plays one RS only; s1 skipped (4.5: 2 players).
+    # T2 s0: the lone RS -> no legal play: draws Y7 (no on a red Skip) -> turn ends.
+    outs = run(["RS RS", "G1 G2"], "R5", "Y7 Y8", multi_play=True, last_card="number",
+               strategies="heuristic,random", max_turns=2)
+    check(outs, winner=-1, truncated=True, turns=2, cards_played=1, cards_drawn=1,
+          hand_sizes=(2, 2))
+    # last_card=any: T1 s0 plays RS RS, its hand empty -> wins. points = G1 + G2 = 3
+    check(run(["RS RS", "G1 G2"], "R5", "Y7 Y8", multi_play=True,
+              strategies="heuristic,random", max_turns=2),
+          **won(0, turns=1, cards_played=2, cards_drawn=0, points=3))
+
+
+def test_last_card_number_a_run_of_numbers_may_empty_the_hand():
+    # multi_play, last_card=number, first R5, seat 0 `heuristic`: R6 R7 (a run of
+    # numbers, in either order) empties the hand -> wins. points = G1 + G2 = 3
+    outs = run(["R6 R7", "G1 G2"], "R5", "Y7", multi_play=True, last_card="number",
+               strategies="heuristic,random")
+    check(outs, **won(0, turns=1, cards_played=2, cards_drawn=0, points=3))
+
+
+def test_last_card_number_snorlax_discards_still_win():
+    # as test_snorlax_victim_discarding_last_card_wins: Snorlax's discards are not
+    # plays, so last_card=number does not stop the victim from going out (Reading).
+    outs = run(["SNX R1 R2", "R3 R4 R6"], "G5", "R7 R8 R9", rules="pokemon",
+               strategies="heuristic,random", last_card="number")
+    check(outs, **won(1, first_player=0, turns=2, cards_played=7, cards_drawn=3,
+                      points=3, max_stack=0), hand_sizes=(2, 0))
+
+
+def test_after_draw_pass_keeps_a_legal_drawn_card():
+    # after_draw=pass, first R5, max_turns 2.
+    # T1 s0: G1 no -> draws R9 (legal) -> keeps it, the turn ends.
+    # T2 s1: B9 no (blue 9 on red 5) -> draws Y3 no -> the turn ends. Truncated.
+    outs = run(["G1", "B9"], "R5", "R9 Y3", after_draw="pass", max_turns=2)
+    check(outs, winner=-1, truncated=True, turns=2, cards_played=0, cards_drawn=2,
+          hand_sizes=(2, 2))
+    for o in outs:
+        assert o.hand(0) == names("G1 R9")
+
+
+def test_after_draw_pass_with_until_playable_is_refused():
+    from unosim.rules import RuleError, resolve
+
+    with pytest.raises(RuleError, match="after_draw.*until_playable") as e:
+        resolve("draw-until-playable", "after_draw=pass")
+    assert "\n" not in str(e.value)
+
+
+def test_strict_wild_draw_four_forbidden_by_a_matching_number():
+    # wd4_restriction=strict, first G5, 2 players. Seat 0 holds no green, but Y5
+    # matches the rank: its W+4 is not legal (8.10).
+    # T1 s0: Y5 (its only legal card) -> yellow; W+4 left.
+    # T2 s1: B1 no, B2 no -> draws B3 no -> turn ends.
+    # T3 s0: W+4, now its only card and no other legal card -> legal, its last card:
+    #        s1 draws 4 (B4 B6 B7 B8).
+    # points = 1+2+3+4+6+7+8 = 31
+    outs = run(["W+4 Y5", "B1 B2"], "G5", "B3 B4 B6 B7 B8", wd4_restriction="strict")
+    check(outs, **won(0, first_player=0, turns=3, cards_played=2, cards_drawn=5,
+                      points=31, max_stack=4, bluffs=0), hand_sizes=(0, 7))
+
+
+def test_strict_wild_draw_four_forbidden_by_another_wild():
+    # wd4_restriction=strict, first G5, max_turns 1: W is legal, so W+4 is not.
+    # T1 s0: plays W (names a colour); W+4 kept. (With `colour`, either could go.)
+    outs = run(["W+4 W", "B1 B2"], "G5", "B3", wd4_restriction="strict", max_turns=1)
+    check(outs, winner=-1, truncated=True, turns=1, cards_played=1, bluffs=0,
+          hand_sizes=(1, 2))
+    for o in outs:
+        assert o.hand(0) == ["W+4"]
+
+
+def test_strict_challenge_catches_a_wild_draw_four_played_beside_a_matching_number():
+    # wd4_restriction=strict, first G5; seat 0 bluffs when it can, seat 1 challenges.
+    # T1 s0: holds Y5 (matches the rank 5), so W+4 is illegal: bluffs it (bluffs 1).
+    # s1 challenges (challenges 1): caught -> s0 draws 4 (B1 B2 B3 B4); s1 draws none.
+    # max_turns 1: s1's turn is not taken: truncated.
+    outs = run(["W+4 Y5", "W W"], "G5", "B1 B2 B3 B4",
+               strategies="random:bluff=1,random:challenge=1", wd4_restriction="strict",
+               max_turns=1)
+    check(outs, winner=-1, truncated=True, turns=1, cards_played=1, cards_drawn=4,
+          max_stack=4, challenges=1, bluffs=1, hand_sizes=(5, 2))
+
+
+def test_strict_legal_wild_draw_four_challenge_costs_six():
+    # wd4_restriction=strict, first G5: B1 matches neither colour nor rank, so W+4 is
+    # legal. T1 s0: W+4 (bluff=1 has nothing to bluff). s1 challenges and loses: draws
+    # 4 + 2 = 6 (Y1 Y2 Y3 Y4 Y6 Y7), loses its turn. max_turns 1: truncated.
+    outs = run(["W+4 B1", "W W"], "G5", "Y1 Y2 Y3 Y4 Y6 Y7",
+               strategies="random:bluff=1,random:challenge=1", wd4_restriction="strict",
+               max_turns=1)
+    check(outs, winner=-1, truncated=True, turns=1, cards_played=1, cards_drawn=6,
+          max_stack=4, challenges=1, bluffs=0, hand_sizes=(1, 8))

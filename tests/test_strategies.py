@@ -6,11 +6,20 @@ import numpy as np
 import pytest
 
 from unosim import strategies as strat
-from unosim.cards import COLOUR, N_COLOURED, N_COLOURS, N_KINDS, N_RANKS, kind_name, parse_kind
+from unosim.cards import (
+    COLOUR,
+    N_COLOURED,
+    N_COLOURS,
+    N_KINDS,
+    N_RANKS,
+    WILD_DRAW_FOUR,
+    kind_name,
+    parse_kind,
+)
 from unosim.kernel import layout as L
+from unosim.kernel.decide import choose_card, choose_colour
 from unosim.kernel.rng import seed_streams
 from unosim.rules import PRESETS, RuleSet
-from unosim.strategies import choose_card, choose_colour
 
 
 class Position:
@@ -138,22 +147,51 @@ def test_heuristic_keeps_its_choices():
     assert Position({0: "B3", 1: "G1 G2"}, "R5", FOUR.format("heuristic")).card() == "draw"
 
 
-@pytest.mark.parametrize("name", strat.NAMES[strat.FIRST_WEIGHTED:])
-def test_family_never_plays_an_illegal_card(name):
-    """Every family member, on random positions: a legal card, or a draw with none."""
+def _oracle_legal(kinds: list[int], top: int, rules: RuleSet) -> set[int]:
+    """RULES.md 4.1, 4.3, 8.8, 8.10, written from the text: the kinds of ``kinds`` (a hand)
+    that may be played on the coloured card ``top``."""
+    def matches(k):
+        return k >= N_COLOURED or COLOUR[k] == COLOUR[top] or (k % N_RANKS == top % N_RANKS)
+
+    out = set()
+    for k in kinds:
+        if len(kinds) == 1 and rules.last_card == "number" and (k >= N_COLOURED
+                                                                 or k % N_RANKS > 9):
+            continue
+        if k == WILD_DRAW_FOUR:
+            if rules.wd4_restriction == "colour" and any(
+                    x < N_COLOURED and COLOUR[x] == COLOUR[top] for x in kinds):
+                continue
+            if rules.wd4_restriction == "strict" and any(
+                    matches(x) for x in kinds if x != WILD_DRAW_FOUR):
+                continue
+        if matches(k):
+            out.add(k)
+    return out
+
+
+@pytest.mark.parametrize("changes", [{}, {"wd4_restriction": "strict"},
+                                     {"wd4_restriction": "none", "last_card": "number"}],
+                         ids=["official", "strict", "none+last_card"])
+@pytest.mark.parametrize("name", strat.NAMES)
+def test_every_strategy_plays_a_legal_card_or_draws_with_none(name, changes):
+    """Every strategy, on random positions with every kind of card (the special wilds
+    too): a legal card, or a draw with none."""
+    rules = PRESETS["official"].replace(**changes)
     rng = np.random.default_rng(5)
-    for _ in range(300):
-        kinds = rng.integers(0, N_KINDS - 5, size=rng.integers(1, 8))  # no Pokemon/MOTU
-        hand = " ".join(kind_name(int(k)) for k in kinds)
-        top = kind_name(int(rng.integers(0, N_COLOURED)))
-        pos = Position({0: hand, 1: "G1 G2", 2: "R1", 3: "B1 B2 B3"}, top,
-                       FOUR.format(name), short={1: int(rng.integers(0, 16))})
-        legal = [t for t in hand.split() if
-                 t[0] == top[0] or t == "W" or t == "WSH" or t == "WC"
-                 or (t == "W+4" and not any(h[0] == top[0] for h in hand.split()))
-                 or (len(t) > 1 and t[0] in "RYGB" and t[1:] == top[1:])]
+    seen = set()
+    for _ in range(400):
+        kinds = [int(k) for k in rng.integers(0, N_KINDS, size=rng.integers(1, 8))]
+        hand = " ".join(kind_name(k) for k in kinds)
+        top = int(rng.integers(0, N_COLOURED))
+        pos = Position({0: hand, 1: "G1 G2", 2: "R1", 3: "B1 B2 B3"}, kind_name(top),
+                       FOUR.format(name), short={1: int(rng.integers(0, 16))}, rules=rules)
+        legal = _oracle_legal(kinds, top, rules)
         got = pos.card()
-        assert (got in legal) if legal else got == "draw", (name, hand, top, got)
+        want = {kind_name(k) for k in legal}
+        assert (got in want) if legal else got == "draw", (name, hand, kind_name(top), got)
+        seen.add(got)
+    assert {"WSH", "WC", "SNX", "GRN", "PoG"} <= seen  # the special wilds are dealt
 
 
 # ------------------------------------------------------------------ the table's memory

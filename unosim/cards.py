@@ -11,40 +11,33 @@ from __future__ import annotations
 
 import numpy as np
 
+from .kernel.kinds import (  # noqa: F401  (the kernel's tables, published here)
+    COLOUR,
+    CUSTOMIZABLE,
+    DRAW_TWO,
+    GRAYSKULL,
+    GRENINJA,
+    N_COLOURED,
+    N_COLOURS,
+    N_KINDS,
+    N_RANKS,
+    RANK,
+    REVERSE,
+    SHUFFLE_HANDS,
+    SKIP,
+    SNORLAX,
+    WILD,
+    WILD_DRAW_FOUR,
+)
+
 COLOURS = ("red", "yellow", "green", "blue")
 COLOUR_LETTERS = "RYGB"
-N_COLOURS = 4
-
-# ranks of coloured cards
-SKIP, REVERSE, DRAW_TWO = 10, 11, 12
-N_RANKS = 13
 RANK_NAMES = tuple(str(r) for r in range(10)) + ("skip", "reverse", "draw_two")
 RANK_SYMBOLS = tuple(str(r) for r in range(10)) + ("S", "R", "+2")
-
-# wild-type kinds
-N_COLOURED = N_COLOURS * N_RANKS  # 52
-WILD = N_COLOURED  # 52
-WILD_DRAW_FOUR = 53
-SHUFFLE_HANDS = 54
-CUSTOMIZABLE = 55
-SNORLAX = 56
-GRENINJA = 57
-GRAYSKULL = 58
-N_KINDS = 59
 WILD_KINDS = (WILD, WILD_DRAW_FOUR, SHUFFLE_HANDS, CUSTOMIZABLE, SNORLAX, GRENINJA, GRAYSKULL)
 WILD_NAMES = ("wild", "wild_draw_four", "shuffle_hands", "customizable", "snorlax",
               "greninja", "grayskull")
 WILD_SYMBOLS = ("W", "W+4", "WSH", "WC", "SNX", "GRN", "PoG")
-
-# lookup tables, indexed by kind
-COLOUR = np.full(N_KINDS, -1, dtype=np.int8)
-RANK = np.full(N_KINDS, -1, dtype=np.int8)
-for _c in range(N_COLOURS):
-    for _r in range(N_RANKS):
-        COLOUR[_c * N_RANKS + _r] = _c
-        RANK[_c * N_RANKS + _r] = _r
-COLOUR.flags.writeable = False
-RANK.flags.writeable = False
 
 # Names used in rule files for the points of each card family (RULES.md section 2).
 POINT_FAMILIES = ("number", "skip", "reverse", "draw_two") + WILD_NAMES

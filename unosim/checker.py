@@ -76,13 +76,6 @@ assert L.EV_DISC - L.EV_TOP + 1 == len(_STATE_FIELDS)
 _ACTOR_EVENTS = frozenset((L.E_PLAY, L.E_DRAW, L.E_STACK, L.E_PENALTY, L.E_CHALLENGE,
                            L.E_SKIPPED, L.E_SNORLAX, L.E_GRENINJA))
 
-# Trace quirks accepted on purpose (each one is reported upstream as a kernel issue; set
-# to False to see them as violations):
-# - the draw penalty of a round's last card: the E_PENALTY row and its draws still show
-#   the penalty as pending (everywhere else, the E_PENALTY row shows it taken: 0).
-TOLERATE_END_PENALTY_PENDING = False
-
-
 @dataclass(frozen=True)
 class Violation:
     """One thing the trace does that RULES.md (or the trace format) does not allow."""
@@ -96,6 +89,10 @@ class Violation:
 
 class _Stop(Exception):
     """The trace cannot be followed further (a missing, extra or misplaced event)."""
+
+
+def _is_number(k: int) -> bool:
+    return 0 <= k < N_COLOURED and _RANK[k] <= 9
 
 
 def _card(k: int) -> str:
@@ -166,7 +163,9 @@ class _Checker:
         self.blank_swap = rules.blank_card == "swap_hands"
         self.voluntary = rules.voluntary_draw
         self.until = rules.draw_rule == "until_playable"
-        self.restrict = rules.wd4_restriction == "colour"
+        self.wd4_rule = rules.wd4_restriction
+        self.last_number = rules.last_card == "number"
+        self.after_pass = rules.after_draw == "pass"
         self.challenge_on = rules.challenge
         self.challenge_penalty = rules.challenge_penalty
         self.catch_uno = rules.catch_uno
@@ -209,8 +208,6 @@ class _Checker:
         self.exp_s: list[tuple] = []  # expected scalar state of each row read
         self.exp_h = np.zeros((self.T, n * N_KINDS), dtype=np.int16)
         self.first_row = self.T  # rows before it have no top card / colour yet
-        self.alt_pend: dict[int, int] = {}  # rows where a second EV_PEND value is accepted
-        self.alt = None
 
     # -- reading rows ------------------------------------------------------------------
     def where(self, i: int) -> str:
@@ -271,8 +268,6 @@ class _Checker:
         self.exp_s.append((self.top, self.colour, self.dir, self.pend, self.skip,
                            self.special, self.turns, self.pile_n, self.disc_n))
         self.exp_h[self.cur] = self.Hflat
-        if self.alt is not None:
-            self.alt_pend[self.cur] = self.alt
 
     # -- cards ---------------------------------------------------------------------------
     def add(self, p: int, k: int) -> None:
@@ -318,26 +313,40 @@ class _Checker:
             self.bad(f"a turn after max_turns ({self.max_turns}) turns")
         self.turns += 1
 
-    # -- legality (RULES.md 4.1, 4.3, 8.1) --------------------------------------------
-    def legal(self, p: int, k: int) -> bool:
+    # -- legality (RULES.md 4.1, 4.3, 8.1, 8.8, 8.10) ---------------------------------
+    def matches(self, k: int) -> bool:
+        """4.1 alone: the current colour, the top card's rank/symbol, or wild-type."""
         c = _COL[k]
-        if c < 0:
-            return k != WILD_DRAW_FOUR or not self.restrict or self.cc[p][self.colour] == 0
-        return c == self.colour or _RANK[k] == _RANK[self.top]  # a wild top has rank -1
+        return c < 0 or c == self.colour or _RANK[k] == _RANK[self.top]  # wild top: -1
+
+    def wd4_ok(self, p: int) -> bool:
+        """4.3, 8.10: may ``p`` play a Wild Draw Four from the hand?"""
+        if self.wd4_rule == "none":
+            return True
+        if self.wd4_rule == "colour":
+            return self.cc[p][self.colour] == 0
+        h = self.hl[p]  # strict: no other card of the hand is legal by 4.1
+        return not any(h[k] > 0 and self.matches(k) for k in range(N_KINDS)
+                       if k != WILD_DRAW_FOUR)
+
+    def goes_out_ok(self, cards: list[int]) -> bool:
+        """8.8: may a play of ``cards`` empty the hand?"""
+        return not self.last_number or all(_is_number(k) for k in cards)
+
+    def legal(self, p: int, k: int) -> bool:
+        """May ``p``, holding ``k``, play it alone now (not facing a penalty)?"""
+        if self.tot[p] == 1 and not self.goes_out_ok([k]):
+            return False
+        if k == WILD_DRAW_FOUR:
+            return self.wd4_ok(p)
+        return self.matches(k)
 
     def legal_held(self, p: int) -> list[int]:
         h = self.hl[p]
         return [k for k in range(N_KINDS) if h[k] > 0 and self.legal(p, k)]
 
     def has_legal(self, p: int) -> bool:
-        h = self.hl[p]
-        if self.cc[p][self.colour] > 0:
-            return True
-        r = _RANK[self.top]
-        if r >= 0 and any(h[c * N_RANKS + r] for c in range(N_COLOURS)):
-            return True
-        wilds = sum(h[N_COLOURED:])
-        return wilds > h[WILD_DRAW_FOUR] or (wilds > 0 and self.legal(p, WILD_DRAW_FOUR))
+        return bool(self.legal_held(p))
 
     def stackable(self, k: int) -> bool:
         if self.stacking == "none" or not 0 <= k < N_KINDS:
@@ -352,7 +361,8 @@ class _Checker:
         return False
 
     def stackable_held(self, p: int) -> list[int]:
-        return [k for k in range(N_KINDS) if self.hl[p][k] > 0 and self.stackable(k)]
+        return [k for k in range(N_KINDS) if self.hl[p][k] > 0 and self.stackable(k)
+                and (self.tot[p] > 1 or self.goes_out_ok([k]))]
 
     # -- the round -----------------------------------------------------------------------
     def run(self) -> list[Violation]:
@@ -517,6 +527,8 @@ class _Checker:
             elif not self.stackable(k):
                 self.bad(f"{_card(k)} cannot be stacked on {_card(self.top)} "
                          f"(stacking {self.stacking}, colour {_colour(self.colour)})")
+            elif self.tot[p] == 1 and not self.goes_out_ok([k]):
+                self.bad(f"stacks its last card, {_card(k)}: last_card = number")
             self.take_turn()
             q = self.play(p, k, L.E_STACK)
             return self.nxt(q)
@@ -557,10 +569,14 @@ class _Checker:
                 self.stop(f"plays an unknown card {k}", self.cur)
             bluff = False
             if k == WILD_DRAW_FOUR:
-                bluff = not self.legal(p, k)
+                if self.tot[p] == 1 and not self.goes_out_ok([k]):
+                    self.bad("plays a Wild Draw Four as its last card: last_card = number")
+                bluff = not self.wd4_ok(p)
                 if bluff and not flagged:
-                    self.bad(f"illegal Wild Draw Four: seat {p} holds a "
-                             f"{_colour(self.colour)} card (and it is not marked a bluff)")
+                    self.bad(f"illegal Wild Draw Four: seat {p} holds "
+                             + (f"a {_colour(self.colour)} card" if self.wd4_rule == "colour"
+                                else "another legal card")
+                             + " (and it is not marked a bluff)")
                 elif flagged and not bluff:
                     self.bad("a legal Wild Draw Four is marked as a bluff")
                 if bluff and self.strict[p]:
@@ -570,7 +586,9 @@ class _Checker:
                     self.bad(f"{_card(k)} is marked as a bluff")
                 if self.hl[p][k] > 0 and not self.legal(p, k):
                     self.bad(f"illegal play: {_card(k)} on {_card(self.top)} "
-                             f"(colour {_colour(self.colour)})")
+                             f"(colour {_colour(self.colour)})"
+                             + (" as its last card (last_card = number)"
+                                if self.matches(k) else ""))
             q = self.play(p, k, L.E_PLAY, bluff)
             return self.nxt(q)
         if typ == L.E_DRAW and self.peek_seat() == p:
@@ -596,6 +614,8 @@ class _Checker:
                     if not playable:
                         self.bad(f"illegal play of the drawn {_card(d)} on "
                                  f"{_card(self.top)} (colour {_colour(self.colour)})")
+                    if self.after_pass:
+                        self.bad(f"plays the drawn {_card(d)}, but after_draw = pass")
                     q = self.play(p, d, L.E_DRAWN)
                     return self.nxt(q)
                 if playable and self.until:
@@ -603,7 +623,7 @@ class _Checker:
                              "(draw_rule until_playable)", self.i if self.i < self.T
                              else self.cur)
                     return self.nxt(p)
-                if playable and self.strict[p]:
+                if playable and self.strict[p] and not self.after_pass:
                     self.bad(f"`random` always plays a legal drawn card ({_card(d)})",
                              self.i if self.i < self.T else self.cur)
                 if not self.until:
@@ -655,6 +675,9 @@ class _Checker:
                 self.counts["cards_played"] += 1
                 self.snap()
                 seq.append(x)
+                if self.tot[p] == 0 and not self.goes_out_ok(seq):
+                    self.bad(f"empties the hand with {_cards((c, 1) for c in seq)}: "
+                             "last_card = number")
         last = seq[-1]
         if last >= N_COLOURED:
             e = self.expect(L.E_COLOUR, p, aux=0, what=f" (after {_card(last)})")
@@ -765,7 +788,8 @@ class _Checker:
         q = p
         while True:
             order = [self.seat(q, j * self.dir) for j in range(1, self.n)]
-            holders = [s for s in order if self.hl[s][last] > 0]
+            holders = [s for s in order if self.hl[s][last] > 0
+                       and (self.tot[s] > 1 or self.goes_out_ok([last]))]  # 8.8
             if self.peek() == L.E_JUMP:
                 e = self.take()
                 j = e[1]
@@ -774,7 +798,9 @@ class _Checker:
                               self.cur)
                 if j not in holders:
                     self.stop(f"seat {j} jumps in with {_card(last)} but "
-                              + ("played it" if j == q else "does not hold one"), self.cur)
+                              + ("played it" if j == q else "does not hold one"
+                                 if self.hl[j][last] <= 0 else
+                                 "it is its last card (last_card = number)"), self.cur)
                 for s in holders[:holders.index(j)]:
                     if self.strict[s]:
                         self.bad(f"seat {s} holds {_card(last)} before seat {j} in the "
@@ -828,11 +854,8 @@ class _Checker:
             self.expect(L.E_PENALTY, q, kind=-1, aux=amount,
                         what=f" (the penalty of seat {p}'s last card)")
             self.pend = 0
-            if TOLERATE_END_PENALTY_PENDING:
-                self.alt = amount
             self.snap()
             self.draws(q, amount, " (the last card's penalty)")
-            self.alt = None
         self.over = True
         self.winner = p
 
@@ -962,9 +985,6 @@ class _Checker:
         exp = np.array(self.exp_s, dtype=np.int64)
         rec = self.t[:m, L.EV_TOP:L.EV_DISC + 1].astype(np.int64)
         exp[:self.first_row, 0:2] = rec[:self.first_row, 0:2]  # no top card yet
-        for i, alt in self.alt_pend.items():
-            if rec[i, 3] == alt:
-                exp[i, 3] = alt
         bad_s = exp != rec
         rec_h = self.t[:m, L.EV_HANDS:L.EV_HANDS + n * N_KINDS]
         bad_h = (rec_h != self.exp_h[:m]).any(axis=1)

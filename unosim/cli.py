@@ -119,6 +119,12 @@ def simulate(
                        chunk_games=chunk_games, summary_only=summary_only, resume=resume)
     except (ValueError, UserError) as e:
         fail(str(e))
+    from .simulate import warm
+
+    compile_s = warm(job)  # the kernels compile (once) before the clock starts
+    if compile_s > 10.0:  # a compile, not a load from the cache
+        typer.echo(f"compiled         the kernels in {compile_s:.1f} s (once: numba caches "
+                   "them; not counted in the speed below)", err=True)
     if resume and len(plan.todo) < len(plan.chunks):
         typer.echo(f"resuming        {len(plan.chunks) - len(plan.todo)} of "
                    f"{len(plan.chunks)} chunks already in {out}", err=True)

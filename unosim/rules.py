@@ -94,7 +94,7 @@ RULES: tuple[Rule, ...] = (
          "(which must be played)", choices=("one", "until_playable")),
     Rule("wd4_restriction", "4.3, 8.5, 8.10", "choice", "colour", "Wild Draw Four only "
          "without a card of the current colour, always, or only without another legal "
-         "card", choices=("colour", "none")),
+         "card", choices=("colour", "none", "strict")),
     Rule("challenge", "4.3", "bool", True, "the next player may challenge a Wild Draw Four"),
     Rule("challenge_penalty", "4.3, 8.7", "int", 2, "extra cards a failed challenger draws",
          bounds=(0, 100)),
@@ -113,14 +113,18 @@ RULES: tuple[Rule, ...] = (
          "points add up, a player reaching `elimination_score` is out"),
     Rule("elimination_score", "7", "int", 500, "penalty points that eliminate a player",
          bounds=(1, MAX_TOTAL)),
-    Rule("max_rounds", "7", "int", 1000, "rounds after which a match stops, flagged "
-         "`truncated`", bounds=(1, 1_000_000)),
+    Rule("max_rounds", "7", "int", 1000, "the project's safety stop (not in RULES.md): "
+         "rounds after which a match stops, flagged `truncated`", bounds=(1, 1_000_000)),
     Rule("stacking", "8.1", "choice", "none", "Draw Two / Wild Draw Four penalties may be "
          "stacked", choices=("none", "same", "progressive")),
     Rule("seven_zero", "8.2", "bool", False, "a 7 swaps hands, a 0 rotates every hand"),
     Rule("jump_in", "8.3", "bool", False, "an identical card may be played out of turn"),
     Rule("multi_play", "8.6", "bool", False, "identical cards and same-colour runs in one "
          "play"),
+    Rule("last_card", "8.8", "choice", "any", "a play that empties the hand may hold any "
+         "card, or number cards only", choices=("any", "number"), since=2),
+    Rule("after_draw", "8.9", "choice", "play", "a legal card just drawn may be played, or "
+         "the turn ends", choices=("play", "pass"), since=2),
 )
 RULE_BY_NAME = {r.name: r for r in RULES}
 RULE_NAMES = tuple(RULE_BY_NAME)
@@ -167,6 +171,9 @@ class RuleSet:
             raise RuleError(f"rule 'deck': at most {MAX_DECK} cards")
         if int(counts[:cards.N_COLOURED].sum()) == 0:
             raise RuleError("rule 'deck': the deck needs coloured cards")
+        if self.after_draw == "pass" and self.draw_rule == "until_playable":  # 8.9
+            raise RuleError("rule 'after_draw': pass cannot be combined with draw_rule "
+                            "until_playable (which requires the drawn card to be played)")
 
     # -- views -------------------------------------------------------------------------
     @property

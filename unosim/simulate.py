@@ -78,6 +78,17 @@ def make_job(rules: "str | Path | RuleSet" = "official", n_games: int = 1000,
                int(first_game))
 
 
+def warm(job: "Job | None" = None) -> float:
+    """Compile the round kernels (or load them from numba's cache) by playing one game
+    of ``job`` (default: official, 4 players, ``random``), before any clock starts.
+    Returns the seconds it took: the one-off compile time on a fresh install."""
+    import time
+
+    t = time.perf_counter()
+    run_block(job if job is not None else make_job(), 0, 1)
+    return time.perf_counter() - t
+
+
 def run_block(job: Job, first_game: int, count: int, chunk: int = CHUNK) -> np.ndarray:
     """Raw kernel records ``int32[count, N_COLS]`` of games ``first_game ..``."""
     rs = job.rules

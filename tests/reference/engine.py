@@ -72,6 +72,10 @@ class Card(namedtuple("Card", "colour rank")):
     def is_wild(self) -> bool:
         return self.colour is None
 
+    @property
+    def is_number(self) -> bool:
+        return self.colour is not None and self.rank in NUMBER_RANKS
+
     def __repr__(self) -> str:
         return self.rank if self.colour is None else f"{self.colour} {self.rank}"
 
@@ -112,7 +116,7 @@ DEFAULT_RULES: dict = {
     "seven_zero": False,  # 8.2
     "jump_in": False,  # 8.3
     "draw_rule": "one",  # 4.2 / 8.4: 'one' | 'until_playable'
-    "wd4_restriction": "colour",  # 4.3 / 8.5: 'colour' | 'none'
+    "wd4_restriction": "colour",  # 4.3 / 8.5 / 8.10: 'colour' | 'none' | 'strict'
     "challenge": True,  # 4.3
     "challenge_penalty": 2,  # 4.3 / 8.7
     "uno_penalty": 2,  # 4.4 / 8.7
@@ -120,6 +124,8 @@ DEFAULT_RULES: dict = {
     "voluntary_draw": True,  # 4.2 (the random strategy never draws voluntarily)
     "multi_play": False,  # 8.6 (the random strategy never multi-plays)
     "max_turns": 5000,  # 5
+    "last_card": "any",  # 8.8: 'any' | 'number'
+    "after_draw": "play",  # 8.9: 'play' | 'pass'
     "blank_card": "wild",  # 2: 'wild' | 'swap_hands'
     "shuffle_hands": 0,  # 2: special-card counts
     "customizable": 0,
@@ -177,12 +183,16 @@ def resolve_rules(rules: dict | str | None) -> dict:
     checks = {
         "stacking": ("none", "same", "progressive"),
         "draw_rule": ("one", "until_playable"),
-        "wd4_restriction": ("colour", "none"),
+        "wd4_restriction": ("colour", "none", "strict"),
         "blank_card": ("wild", "swap_hands"),
+        "last_card": ("any", "number"),
+        "after_draw": ("play", "pass"),
     }
     for name, allowed in checks.items():
         if r[name] not in allowed:
             raise ValueError(f"rule {name}={r[name]!r} not in {allowed}")
+    if r["after_draw"] == "pass" and r["draw_rule"] == "until_playable":
+        raise ValueError("after_draw = pass cannot be combined with until_playable (8.9)")
     if not 0.0 <= r["catch_uno"] <= 1.0:
         raise ValueError("catch_uno must be a probability")
     if r["hand_size"] < 1 or r["max_turns"] < 0:
@@ -426,14 +436,32 @@ class Round:
     def holds_colour(self, seat: int, colour: str) -> bool:
         return any(c.colour == colour for c in self.hands[seat])
 
+    def matches(self, c: Card) -> bool:
+        """4.1: the current colour, the top card's rank/symbol, or any wild-type card."""
+        return c.colour is None or c.colour == self.colour or c.rank == self.top.rank
+
+    def wd4_legal(self, seat: int) -> bool:
+        """4.3: `colour`: no card of the current colour; `none`: always; 8.10 `strict`:
+        no other card in hand is legal (Wild Draw Fours aside)."""
+        mode = self.rules["wd4_restriction"]
+        if mode == "colour":
+            return not self.holds_colour(seat, self.colour)
+        if mode == "strict":
+            return not any(self.matches(c) for c in self.hands[seat] if c.rank != "wild4")
+        return True
+
+    def may_go_out(self, seat: int, c: Card) -> bool:
+        """8.8: with last_card = number, one's last card may be played only if a number."""
+        return (len(self.hands[seat]) > 1 or self.rules["last_card"] == "any"
+                or c.is_number)
+
     def is_legal(self, seat: int, c: Card) -> bool:
-        """4.1: match the current colour or the top card's rank/symbol, or any wild-type;
-        4.3: with wd4_restriction = colour a Wild Draw Four needs no card of the current colour."""
-        if c.colour is None:
-            if c.rank == "wild4" and self.rules["wd4_restriction"] == "colour":
-                return not self.holds_colour(seat, self.colour)
-            return True
-        return c.colour == self.colour or c.rank == self.top.rank
+        """May ``seat`` play ``c`` from its hand on a normal turn (4.1, 4.3, 8.8, 8.10)?"""
+        if not self.may_go_out(seat, c):
+            return False
+        if c.rank == "wild4":
+            return self.wd4_legal(seat)
+        return self.matches(c)
 
     def is_stackable(self, c: Card) -> bool:
         """8.1: same = +2 on +2, +4 on +4; progressive also +4 on +2, and +2 on +4 when
@@ -571,7 +599,8 @@ class Round:
             return
         # 8.1 stacking: `random` stacks uniformly among its stackable cards if it has any
         if self.rules["stacking"] != "none":
-            options = [i for i, c in enumerate(self.hands[p]) if self.is_stackable(c)]
+            options = [i for i, c in enumerate(self.hands[p])
+                       if self.is_stackable(c) and self.may_go_out(p, c)]
             if options:
                 if self.begin_turn(p):
                     self.play_card(p, self.rng.choice(options), how="stack")
@@ -587,10 +616,8 @@ class Round:
 
     def normal_turn(self, p: int):
         hand = self.hands[p]
-        # param `bluff`: a Wild Draw Four illegal only because of the colour restriction
-        if self.rules["wd4_restriction"] == "colour" and self.holds_colour(
-            p, self.colour
-        ):
+        # param `bluff`: a Wild Draw Four illegal only because of its restriction
+        if not self.wd4_legal(p):
             wd4s = [i for i, c in enumerate(hand) if c.rank == "wild4"]
             if wd4s and self.chance(self.params[p]["bluff"]):
                 self.bluffs += 1
@@ -605,7 +632,8 @@ class Round:
         if self.rules["draw_rule"] == "one":
             c = self.draw_one(p)
             self._log("draw", p, 0 if c is None else 1, "turn")
-            if c is not None and self.is_legal(p, c):
+            # 8.9: with after_draw = pass the drawn card is kept, legal or not
+            if c is not None and self.is_legal(p, c) and self.rules["after_draw"] == "play":
                 self.play_card(p, len(hand) - 1, how="drawn")
                 return
         else:  # until_playable (8.4): keep drawing until a legal card, which must be played
@@ -642,9 +670,10 @@ class Round:
                 c.rank == "wild4" and not self.is_legal(p, c) and self.pending_draw == 0
             )
         elif how == "stack":
-            assert self.pending_draw > 0 and self.is_stackable(c)
+            assert self.pending_draw > 0 and self.is_stackable(c) and self.may_go_out(p, c)
         elif how == "jump_in":
             assert c.colour is not None and c == self.top and self.rules["jump_in"]
+            assert self.may_go_out(p, c)
         else:
             raise AssertionError(how)
 
@@ -774,7 +803,7 @@ class Round:
         plays it at once; `random` always jumps in. The jumper's play can itself be jumped."""
         s = self.next_seat(p)
         while s != p:
-            if c in self.hands[s]:
+            if c in self.hands[s] and self.may_go_out(s, c):  # 8.8
                 if self.begin_turn(s):
                     self.play_card(s, self.hands[s].index(c), how="jump_in")
                 return

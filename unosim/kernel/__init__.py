@@ -7,7 +7,9 @@ Two things happen on import, before anything is compiled:
   ``NUMBA_THREADING_LAYER`` in the environment still wins.
 * numba's on-disk cache only notices changes to a function's own file, not to the
   kernels it calls from other files; so when any kernel source changes, every cached
-  kernel of the package is dropped and recompiled.
+  kernel of the package is dropped and recompiled. Nothing in ``unosim/kernel`` imports
+  from outside it, so only its own files count: editing ``strategies.py`` (names,
+  defaults, parsing, documentation) or ``cards.py`` recompiles nothing.
 """
 import hashlib
 import os
@@ -36,11 +38,15 @@ def behaviour_mismatch(manifest: dict) -> str | None:
             f"{KERNEL_BEHAVIOUR}, so its games cannot be reproduced")
 
 
+def kernel_sources() -> list[Path]:
+    """The files whose text the compiled kernels depend on: this package's own (it
+    imports nothing from outside it)."""
+    return sorted((_PKG / "kernel").glob("*.py"))
+
+
 def _fingerprint() -> str:
     h = hashlib.sha256(numba.__version__.encode())
-    kernel_sources = [_PKG / "cards.py", _PKG / "strategies.py",
-                      *(_PKG / "kernel").glob("*.py")]
-    for path in sorted(kernel_sources):
+    for path in kernel_sources():
         h.update(path.name.encode())
         h.update(path.read_bytes())
     return h.hexdigest()

@@ -3,7 +3,7 @@
 import numpy as np
 from numba import njit, prange
 
-from ..cards import N_KINDS
+from .kinds import N_KINDS
 from .layout import (
     EV_W,
     G_PILE_N,

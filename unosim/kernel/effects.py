@@ -7,22 +7,7 @@ resolved by the turn loop when the next player would act.
 """
 import numpy as np
 
-from ..cards import (
-    COLOUR,
-    CUSTOMIZABLE,
-    DRAW_TWO,
-    GRAYSKULL,
-    GRENINJA,
-    N_COLOURED,
-    N_KINDS,
-    RANK,
-    REVERSE,
-    SHUFFLE_HANDS,
-    SKIP,
-    SNORLAX,
-    WILD_DRAW_FOUR,
-)
-from ..strategies import (
+from .decide import (
     choose_colour,
     choose_target,
     forgets_uno,
@@ -30,9 +15,30 @@ from ..strategies import (
     will_jump,
 )
 from .jit import hot, kernel
+from .kinds import (
+    COLOUR,
+    CUSTOMIZABLE,
+    DRAW_TWO,
+    DRAW_TWO_PENALTY,
+    GRAYSKULL,
+    GRENINJA,
+    N_COLOURED,
+    N_KINDS,
+    RANK,
+    REVERSE,
+    SEVEN,
+    SHUFFLE_HANDS,
+    SKIP,
+    SNORLAX,
+    SPECIAL_DRAW,
+    WILD_DRAW_FOUR,
+    WILD_DRAW_FOUR_PENALTY,
+    ZERO,
+)
 from .layout import (
     BLANK_SWAP_HANDS,
     E_COLOUR,
+    E_DRAWN,
     E_EFFECT,
     E_EXTRA,
     E_JUMP,
@@ -63,6 +69,9 @@ from .layout import (
     G_WINNER,
     H_TOTAL,
     N_H,
+    PLAY_DRAWN,
+    PLAY_HAND,
+    PLAY_STACK,
     R_BLANK_CARD,
     R_CATCH_UNO,
     R_CHALLENGE,
@@ -73,6 +82,7 @@ from .layout import (
     R_UNO_PENALTY,
     S_TABLE,
 )
+from .legal import may_empty_hand, may_go_out_with
 from .piles import add_card, discard, draw_n, hand_points, remove_card, shuffle
 from .rng import chance32
 from .seats import seat
@@ -148,6 +158,17 @@ def uno_check(g, rules, sid, sp, hands, hinfo, pile, disc, points, pen, st, trac
 
 
 @hot
+def take_turn(g, rules):
+    """6: the max_turns limit is checked before every turn (jump-ins included); True
+    when the turn may be taken (and is counted)."""
+    if g[G_TURNS] >= rules[R_MAX_TURNS]:
+        g[G_OVER] = OVER_TRUNCATED
+        return False
+    g[G_TURNS] += 1
+    return True
+
+
+@hot
 def add_penalty(g, amount):
     g[G_PEND_DRAW] += amount
     if g[G_PEND_DRAW] > g[G_MAX_STACK]:
@@ -180,19 +201,19 @@ def effect(g, rules, sid, sp, hands, hinfo, pile, disc, scratch, st, trace, p, k
             g[G_DIR] = -g[G_DIR]
             trace_event(g, trace, hands, E_EFFECT, p, k, 0, 0)
         elif r == DRAW_TWO:
-            add_penalty(g, 2)
+            add_penalty(g, DRAW_TWO_PENALTY)
             g[G_CHALLENGEABLE] = 0
             trace_event(g, trace, hands, E_EFFECT, p, k, 0, 0)
-        elif r == 7 and rules[R_SEVEN_ZERO] == 1:
+        elif r == SEVEN and rules[R_SEVEN_ZERO] == 1:
             q = choose_target(sid, sp, g, hinfo, st, p)
             swap_hands(g, hands, hinfo, p, q)
             trace_event(g, trace, hands, E_SWAP, p, -1, 0, q)
-        elif r == 0 and rules[R_SEVEN_ZERO] == 1:
+        elif r == ZERO and rules[R_SEVEN_ZERO] == 1:
             rotate_hands(g, hands, hinfo)
             trace_event(g, trace, hands, E_ROTATE, p, -1, 0, 0)
         return
     if k == WILD_DRAW_FOUR:
-        add_penalty(g, 4)
+        add_penalty(g, WILD_DRAW_FOUR_PENALTY)
         g[G_CHALLENGEABLE] = 1 if (rules[R_CHALLENGE] == 1 and not stacked) else 0
         g[G_BLUFF] = 1 if bluff else 0
         g[G_PEND_BY] = p
@@ -213,31 +234,32 @@ def effect(g, rules, sid, sp, hands, hinfo, pile, disc, scratch, st, trace, p, k
         trace_event(g, trace, hands, E_EFFECT, p, k, 0, 0)
         for i in range(1, n):
             draw_n(g, hands, hinfo, pile, disc, st, trace, seat(p, i * g[G_DIR], n),
-                   np.int64(3))
+                   np.int64(SPECIAL_DRAW))
 
 
 @hot
 def play(g, rules, sid, sp, hands, hinfo, pile, disc, points, pen, scratch, seq, st, trace,
          p, k, how, bluff, colour):
-    """Seat ``p`` plays ``k`` (``how``: E_PLAY from the hand, E_DRAWN, E_STACK) and, with
-    ``multi_play``, more; ``colour`` >= 0 is the colour named after a wild-type card
-    (-1: the strategy names it); returns the seat that played last (a jumper, maybe), whose next
-    player is the one to act."""
-    stacked = how == E_STACK
+    """Seat ``p`` plays ``k`` (``how``: ``PLAY_HAND``, ``PLAY_DRAWN`` or ``PLAY_STACK``)
+    and, with ``multi_play``, more; ``colour`` >= 0 is the colour named after a
+    wild-type card (-1: the strategy names it); returns the seat that played last (a
+    jumper, maybe), whose next player is the one to act."""
+    stacked = how == PLAY_STACK
     # move the cards to the discard pile (8.6: identical copies and/or a same-colour run)
     remove_card(hands, hinfo, p, k)
     discard(g, disc, k)
     if k < N_COLOURED:
         g[G_COLOUR] = COLOUR[k]
-    trace_event(g, trace, hands, how, p, k, F_BLUFF if bluff else 0, 0)
+    ev = E_PLAY if how == PLAY_HAND else (E_DRAWN if how == PLAY_DRAWN else E_STACK)
+    trace_event(g, trace, hands, ev, p, k, F_BLUFF if bluff else 0, 0)
     seq[0] = k
     m = 1
-    if how == E_PLAY and k < N_COLOURED and rules[R_MULTI_PLAY] == 1:
+    if how == PLAY_HAND and k < N_COLOURED and rules[R_MULTI_PLAY] == 1:
         step = 0
         while hinfo[p, H_TOTAL] > 0:
             e = next_extra(sid, sp, g, hands, p, k, seq[m - 1], step)
-            if e < 0:
-                break
+            if e < 0 or (hinfo[p, H_TOTAL] == 1 and not may_empty_hand(rules, seq, m, e)):
+                break  # 8.8: a play that empties the hand may have to end earlier
             if e != seq[m - 1]:
                 step = RANK[e] - RANK[seq[m - 1]]
             remove_card(hands, hinfo, p, e)
@@ -265,9 +287,9 @@ def play(g, rules, sid, sp, hands, hinfo, pile, disc, points, pen, scratch, seq,
             # 5: only the draw penalties of the last card(s) still apply
             for i in range(lo, m):
                 if seq[i] == WILD_DRAW_FOUR:
-                    add_penalty(g, 4)
+                    add_penalty(g, WILD_DRAW_FOUR_PENALTY)
                 elif RANK[seq[i]] == DRAW_TWO:
-                    add_penalty(g, 2)
+                    add_penalty(g, DRAW_TWO_PENALTY)
             win(g, hands, hinfo, pile, disc, st, trace, p)
             return p
         for i in range(lo, m):
@@ -280,16 +302,15 @@ def play(g, rules, sid, sp, hands, hinfo, pile, disc, points, pen, scratch, seq,
         q = -1
         for i in range(1, n):
             c = seat(p, i * g[G_DIR], n)
-            if hands[c, last] > 0 and will_jump(sid, sp, st, c):
+            if hands[c, last] > 0 and (hinfo[c, H_TOTAL] > 1 or may_go_out_with(rules, last)) \
+                    and will_jump(sid, sp, st, c):  # 8.8: a last card may have to stay
                 q = c
                 break
         if q < 0:
             return p
-        if g[G_TURNS] >= rules[R_MAX_TURNS]:  # 6: checked before every turn
-            g[G_OVER] = OVER_TRUNCATED
+        if not take_turn(g, rules):  # a jump-in is a turn of the jumper (4.6)
             return p
         p = q
-        g[G_TURNS] += 1
         remove_card(hands, hinfo, p, last)
         g[G_CARDS_PLAYED] += 1
         discard(g, disc, last)

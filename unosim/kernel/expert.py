@@ -27,9 +27,9 @@ in the rollouts; 1: the opponents play their own strategies).
 import numpy as np
 from numba import njit, prange
 
-from ..cards import N_COLOURED, N_COLOURS, N_KINDS, N_RANKS
 from .effects import OVER_WON
 from .jit import kernel
+from .kinds import N_COLOURED, N_COLOURS, N_KINDS, N_RANKS
 from .layout import (
     EV_W,
     G_N,
@@ -56,7 +56,7 @@ from .legal import is_legal
 from .piles import add_card, remove_card
 from .rng import _GAMMA, below, mix64, seed_streams
 from .batch import work_arrays as _work
-from ..strategies import choose_card, choose_colour
+from .decide import choose_card, choose_colour
 from .round import FORCE_NONE, FORCE_POLICY, end_round, record, start_round, turn_loop
 
 X_ROLLOUTS, X_HORIZON, X_CRN, X_DRAW, X_MODEL, X_Z, X_ENDGAME = range(7)

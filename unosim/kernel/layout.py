@@ -4,6 +4,8 @@ Module-level ints are compile-time constants for numba. Three small arrays carry
 ``rules`` (int64, ``R_*``), the scalar state ``g`` (int64, ``G_*``) and the output row
 (int32, ``C_*`` then per-seat columns).
 """
+from .kinds import N_COLOURS, N_KINDS
+
 MAX_PLAYERS = 10
 
 # -- rules array (RuleSet.to_array) ---------------------------------------------------
@@ -29,15 +31,19 @@ R_NEXT_DEALER = 15
 R_PENALTY_ELIMINATION = 16
 R_ELIMINATION_SCORE = 17
 R_MAX_ROUNDS = 18
-N_RULES = 19
+R_LAST_CARD = 19
+R_AFTER_DRAW = 20
+N_RULES = 21
 
 # codes of the rules with choices (their order in unosim/rules.py)
 BLANK_WILD, BLANK_SWAP_HANDS = 0, 1
 DRAW_ONE, DRAW_UNTIL_PLAYABLE = 0, 1
-WD4_COLOUR, WD4_NONE = 0, 1
+WD4_COLOUR, WD4_NONE, WD4_STRICT = 0, 1, 2
 STACK_NONE, STACK_SAME, STACK_PROGRESSIVE = 0, 1, 2
 SCORING_WINNER_TAKES_ALL, SCORING_EACH_OWN_NEGATIVE = 0, 1
 DEALER_ROTATE, DEALER_WINNER = 0, 1
+LAST_ANY, LAST_NUMBER = 0, 1
+AFTER_DRAW_PLAY, AFTER_DRAW_PASS = 0, 1
 
 # -- scalar state g --------------------------------------------------------------------
 G_N = 0  # players in the round
@@ -64,14 +70,14 @@ G_MAX_STACK = 20
 G_CHALLENGES = 21
 G_BLUFFS = 22
 G_UNO_PENALTIES = 23
-G_POINTS = 24
-G_DECK_N = 25
-G_SCRIPTED = 26  # draws take the pile's last card instead of a random one
-G_TRACE_N = 27  # events so far, written or not (trace mode, see trace.py)
-G_DECK_C = 28  # + colour: cards of that colour in the deck (set for weighted players)
-G_SHORT = 32  # + seat: bit c set when that seat is known to hold no card of colour c
+G_DECK_N = 24  # cards in the deck
+G_SCRIPTED = 25  # draws take the pile's last card instead of a random one
+G_TRACE_N = 26  # events so far, written or not (trace mode, see trace.py)
+G_DECK_C = 27  # + colour: cards of that colour in the deck (set for weighted players)
+G_SHORT = G_DECK_C + N_COLOURS  # + seat: bit c set when that seat is known to hold no
+#                                 card of colour c
 G_DISC_C = G_SHORT + MAX_PLAYERS  # + colour: cards of that colour in the discard pile
-N_G = G_DISC_C + 4
+N_G = G_DISC_C + N_COLOURS
 
 # -- hand summary hinfo[seat, :] ---------------------------------------------------------
 H_WILD = 4  # wild-type cards held (0..3 are the colour counts)
@@ -120,6 +126,9 @@ N_WEIGHTS = 11
 N_PARAMS = P_W + N_WEIGHTS
 CHALLENGE_SMART = -1.0
 
+# -- how a turn's card is played (effects.play) -----------------------------------------
+PLAY_HAND, PLAY_DRAWN, PLAY_STACK = 0, 1, 2  # chosen from the hand, just drawn, stacked
+
 # -- trace rows trace[i, :] (trace.py) --------------------------------------------------
 # Each row is one atomic step: what happened, then the state and every hand AFTER it.
 EV_TYPE = 0
@@ -136,8 +145,8 @@ EV_SPECIAL = 10  # pending Snorlax/Greninja kind, or -1
 EV_TURN = 11  # turns taken so far
 EV_PILE = 12  # cards in the draw pile
 EV_DISC = 13  # cards in the discard pile
-EV_HANDS = 14  # + seat * 59 + kind
-EV_W = EV_HANDS + MAX_PLAYERS * 59
+EV_HANDS = 14  # + seat * N_KINDS + kind
+EV_W = EV_HANDS + MAX_PLAYERS * N_KINDS
 E_DEAL = 1  # the hands are dealt
 E_RETURN = 2  # a Wild Draw Four turned at setup goes back into the pile
 E_START = 3  # the first card is turned and its setup effect applied; seat: first player

@@ -1,22 +1,110 @@
-"""Which cards may be played (RULES.md 4.1, 4.3, 8.1)."""
+"""Which cards may be played (RULES.md 4.1, 4.3, 8.1, 8.8, 8.10).
 
-from ..cards import COLOUR, DRAW_TWO, N_RANKS, RANK, WILD_DRAW_FOUR
+The one home of legality in the kernel: the turn code and every strategy ask here.
+``hinfo`` is the hand summary ``int16[MAX_PLAYERS, N_H]`` (``layout.H_*``), ``g`` the
+scalar state ``int64[N_G]``, ``rules`` the rule array ``int64[N_RULES]``.
+"""
+import numpy as np
+
 from .jit import hot, kernel
+from .kinds import (
+    COLOUR,
+    DRAW_TWO,
+    N_COLOURED,
+    N_COLOURS,
+    N_NUMBERS,
+    N_RANKS,
+    RANK,
+    SKIP,
+    WILD_DRAW_FOUR,
+)
 from .layout import (
     G_COLOUR,
     G_TOP,
+    H_MASK,
+    H_TOTAL,
+    H_WILD,
+    H_WILD_MASK,
+    LAST_ANY,
+    R_LAST_CARD,
     R_STACKING,
     R_WD4_RESTRICTION,
     STACK_NONE,
     STACK_PROGRESSIVE,
+    WD4_COLOUR,
     WD4_NONE,
 )
+
+WD4_BIT = 1 << (WILD_DRAW_FOUR - N_COLOURED)  # its bit in hinfo[p, H_WILD_MASK]
+ACTION_RANKS = (1 << N_RANKS) - (1 << SKIP)  # bits of Skip, Reverse, Draw Two in H_MASK
 
 
 @hot
 def wd4_allowed(g, rules, hinfo, p):
-    """4.3: with `wd4_restriction = colour`, only without a card of the current colour."""
-    return rules[R_WD4_RESTRICTION] == WD4_NONE or hinfo[p, g[G_COLOUR]] == 0
+    """4.3: may ``p`` play a Wild Draw Four from the hand? `colour`: only without a card
+    of the current colour; `none`: always; `strict` (8.10): only without any other
+    legal card but Wild Draw Fours."""
+    mode = rules[R_WD4_RESTRICTION]
+    if mode == WD4_NONE:
+        return True
+    if hinfo[p, g[G_COLOUR]] != 0:
+        return False
+    return mode == WD4_COLOUR or _no_other_legal(g, hinfo, p)
+
+
+@kernel
+def _no_other_legal(g, hinfo, p):
+    """8.10: ``p`` (holding no card of the current colour) holds no card of the top
+    card's rank/symbol and no wild-type card but Wild Draw Fours."""
+    if hinfo[p, H_WILD_MASK] & ~WD4_BIT:
+        return False
+    r = RANK[g[G_TOP]]
+    if r < 0:
+        return True
+    for c in range(N_COLOURS):
+        if hinfo[p, H_MASK + c] & (1 << r):
+            return False
+    return True
+
+
+@hot
+def is_number(k):
+    return k < N_COLOURED and RANK[k] < N_NUMBERS
+
+
+@hot
+def may_go_out_with(rules, k):
+    """8.8: may a single card ``k`` be played as the last card of a hand (a stack or a
+    jump-in with one's last card)?"""
+    return rules[R_LAST_CARD] == LAST_ANY or is_number(k)
+
+
+@hot
+def lone_card_blocked(rules, hinfo, p):
+    """8.8: with `last_card = number`, ``p`` holds one card, which is not a number card:
+    playing it would empty the hand, so ``p`` has no legal play and must draw."""
+    if rules[R_LAST_CARD] == LAST_ANY or hinfo[p, H_TOTAL] != 1:
+        return False
+    if hinfo[p, H_WILD] > 0:
+        return True
+    for c in range(N_COLOURS):
+        if hinfo[p, H_MASK + c] & ACTION_RANKS:
+            return True
+    return False
+
+
+@kernel
+def may_empty_hand(rules, seq, m, e):
+    """8.8: may a play of ``seq[:m]`` and then ``e`` (which empties the hand) be made?
+    With `last_card = number` only if every card of it is a number card."""
+    if rules[R_LAST_CARD] == LAST_ANY:
+        return True
+    if not is_number(e):
+        return False
+    for i in range(m):
+        if not is_number(seq[i]):
+            return False
+    return True
 
 
 @hot
@@ -52,3 +140,25 @@ def can_stack(g, rules, k):
 @kernel
 def draw_two_kind(c):
     return c * N_RANKS + DRAW_TWO
+
+
+@hot
+def legal_ranks(hinfo, p, c, cur, r_top):
+    """Bit mask of the ranks of colour ``c`` that ``p`` holds and may play (4.1): all
+    of them in the current colour, else only the top card's rank."""
+    m = np.int64(hinfo[p, H_MASK + c])
+    if c == cur:
+        return m
+    if r_top < 0:
+        return np.int64(0)
+    return m & (1 << r_top)
+
+
+@hot
+def legal_wilds(g, rules, hinfo, p):
+    """Bit mask of the wild-type kinds ``p`` holds and may play (4.3: Wild Draw Four
+    only as the restriction allows); bit ``i`` is kind ``N_COLOURED + i``."""
+    m = np.int64(hinfo[p, H_WILD_MASK])
+    if m != 0 and not wd4_allowed(g, rules, hinfo, p):
+        m &= ~(1 << (WILD_DRAW_FOUR - N_COLOURED))
+    return m

@@ -31,9 +31,9 @@ hand-built round records. Readings chosen here (see also ``unosim/match.py``):
 import numpy as np
 from numba import njit
 
-from ..cards import N_KINDS
 from .batch import work_arrays
 from .jit import kernel
+from .kinds import N_KINDS
 from .layout import (
     C_HAND_POINTS,
     C_PENALTY_POINTS,

@@ -14,8 +14,8 @@ the order instead: it draws ``pile[g[G_PILE_N] - 1]`` and shuffles on a reshuffl
 """
 import numpy as np
 
-from ..cards import COLOUR, N_COLOURED, N_KINDS, N_RANKS
 from .jit import hot, kernel
+from .kinds import COLOUR, N_COLOURED, N_COLOURS, N_KINDS, N_RANKS
 from .layout import (
     E_DREW,
     E_RESHUFFLE,
@@ -116,7 +116,7 @@ def reshuffle(g, hands, pile, disc, st, trace):
         disc[k] = 0
     disc[top] = 1
     g[G_DISC_N] = 1
-    for c in range(4):
+    for c in range(N_COLOURS):
         g[G_DISC_C + c] = 0
     if COLOUR[top] >= 0:
         g[G_DISC_C + COLOUR[top]] = 1

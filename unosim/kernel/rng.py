@@ -35,12 +35,6 @@ def round_key(seed, game, rnd):
 
 
 @kernel
-def stream_key(seed, game, rnd, purpose):
-    """Key of one stream of one round."""
-    return mix64(round_key(seed, game, rnd) ^ (np.uint64(purpose) + _GAMMA * np.uint64(4)))
-
-
-@kernel
 def seed_streams(st, seed, game, rnd, n_streams):
     """Fill ``st[:n_streams]`` (uint64[N_STREAMS, 4]) for one round of one game."""
     h = round_key(seed, game, rnd)

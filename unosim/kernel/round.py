@@ -1,9 +1,19 @@
 """One round: setup (RULES.md 3), the turn loop (4, 8) and its record (5, 6)."""
 import numpy as np
 
-from ..cards import (
+from .decide import (
+    FIRST_WEIGHTED,
+    choose_card,
+    choose_colour,
+    choose_stack,
+    will_challenge,
+)
+from .effects import OVER_WON, penalise, play, take_turn, uno_check, win
+from .jit import hot, kernel
+from .kinds import (
     COLOUR,
     DRAW_TWO,
+    DRAW_TWO_PENALTY,
     N_COLOURED,
     N_KINDS,
     N_RANKS,
@@ -11,22 +21,12 @@ from ..cards import (
     REVERSE,
     SKIP,
     SNORLAX,
+    SPECIAL_DRAW,
     WILD_DRAW_FOUR,
+    WILD_DRAW_FOUR_PENALTY,
 )
-from ..strategies import (
-    FIRST_WEIGHTED,
-    choose_card,
-    choose_colour,
-    choose_stack,
-    play_drawn,
-    will_challenge,
-)
-from .effects import OVER_TRUNCATED, OVER_WON, penalise, play, uno_check, win
-from .jit import hot, kernel
 from .layout import (
-    DRAW_ONE,
-    DRAW_UNTIL_PLAYABLE,
-    STACK_NONE,
+    AFTER_DRAW_PLAY,
     C_BLUFFS,
     C_CARDS_DRAWN,
     C_CARDS_PLAYED,
@@ -42,19 +42,17 @@ from .layout import (
     C_TURNS,
     C_UNO_PENALTIES,
     C_WINNER,
+    DRAW_ONE,
     E_CHALLENGE,
     E_COLOUR,
     E_DEAL,
     E_DISCARD,
     E_DRAW,
-    E_DRAWN,
     E_GRENINJA,
     E_PENALTY,
-    E_PLAY,
     E_RETURN,
     E_SKIPPED,
     E_SNORLAX,
-    E_STACK,
     E_START,
     E_TRUNCATED,
     E_WIN,
@@ -91,13 +89,17 @@ from .layout import (
     H_TOTAL,
     N_G,
     N_H,
+    PLAY_DRAWN,
+    PLAY_HAND,
+    PLAY_STACK,
+    R_AFTER_DRAW,
     R_CHALLENGE_PENALTY,
     R_DRAW_RULE,
     R_HAND_SIZE,
-    R_MAX_TURNS,
     R_STACKING,
     S_DEAL,
     S_SEAT0,
+    STACK_NONE,
 )
 from .legal import is_legal, wd4_allowed
 from .piles import add_card, draw_n, draw_one, hand_points, take
@@ -176,20 +178,11 @@ def setup(g, rules, sid, sp, deck, hands, hinfo, pile, disc, st, trace, n, order
         g[G_DIR] = -1
         return n - 1
     if r == DRAW_TWO:  # seat 0 draws 2 and is skipped, at once
-        draw_n(g, hands, hinfo, pile, disc, st, trace, np.int64(0), np.int64(2))
-        g[G_MAX_STACK] = 2
+        draw_n(g, hands, hinfo, pile, disc, st, trace, np.int64(0),
+               np.int64(DRAW_TWO_PENALTY))
+        g[G_MAX_STACK] = DRAW_TWO_PENALTY
         return 1
     return 0
-
-
-@hot
-def _take_turn(g, rules):
-    """6: the turn limit is checked before every turn."""
-    if g[G_TURNS] >= rules[R_MAX_TURNS]:
-        g[G_OVER] = OVER_TRUNCATED
-        return False
-    g[G_TURNS] += 1
-    return True
 
 
 @kernel
@@ -198,7 +191,7 @@ def _special(g, rules, sid, sp, hands, hinfo, pile, disc, points, pen, st, trace
     c = g[G_COLOUR]
     if g[G_PEND_SPECIAL] == SNORLAX:
         trace_event(g, trace, hands, E_SNORLAX, p, -1, 0, 0)
-        draw_n(g, hands, hinfo, pile, disc, st, trace, p, np.int64(3))
+        draw_n(g, hands, hinfo, pile, disc, st, trace, p, np.int64(SPECIAL_DRAW))
         m = np.int64(hinfo[p, c])
         if m > 0:  # discard every card of the named colour; a random one ends on top
             x = below(st, S_SEAT0 + p, m)
@@ -235,6 +228,79 @@ def _special(g, rules, sid, sp, hands, hinfo, pile, disc, points, pen, st, trace
     g[G_PEND_SPECIAL] = -1
 
 
+NO_CARD = -1  # no card chosen (yet): the seat takes a normal turn
+NEXT_SEAT = -2  # the seat's part is over: the next seat acts
+
+
+@kernel
+def _challenge(g, rules, hands, hinfo, pile, disc, points, pen, st, trace, p):
+    """4.3: seat ``p`` challenges the pending Wild Draw Four. Returns True when it was a
+    bluff (its player draws 4; ``p`` plays on normally), False when it was legal (``p``
+    draws 4 + challenge_penalty and loses its turn). The named colour stands."""
+    g[G_CHALLENGES] += 1
+    g[G_CHALLENGEABLE] = 0
+    g[G_PEND_DRAW] = 0
+    caught = g[G_BLUFF] == 1
+    trace_event(g, trace, hands, E_CHALLENGE, p, -1, F_CAUGHT if caught else 0, 0)
+    if caught:
+        b = g[G_PEND_BY]
+        penalise(hands, hinfo, points, pen, b)
+        draw_n(g, hands, hinfo, pile, disc, st, trace, b, np.int64(WILD_DRAW_FOUR_PENALTY))
+    else:
+        draw_n(g, hands, hinfo, pile, disc, st, trace, p,
+               WILD_DRAW_FOUR_PENALTY + rules[R_CHALLENGE_PENALTY])
+    return caught
+
+
+@hot
+def _facing_penalty(g, rules, sid, sp, deck, hands, hinfo, pile, disc, points, pen, st,
+                    trace, p):
+    """4.3, 4.6, 8.1: seat ``p`` faces a pending Draw Two / Wild Draw Four penalty: it
+    challenges (a Wild Draw Four), stacks, or draws the whole penalty and loses its turn
+    (which is not a turn taken). Returns the card it stacks, NO_CARD after a caught
+    bluff (``p`` plays on normally), or NEXT_SEAT."""
+    if g[G_CHALLENGEABLE] == 1 and will_challenge(sid, sp, g, hands, hinfo, disc, deck,
+                                                  st, p):
+        return NO_CARD if _challenge(g, rules, hands, hinfo, pile, disc, points, pen, st,
+                                     trace, p) else NEXT_SEAT
+    k = NO_CARD
+    if rules[R_STACKING] != STACK_NONE:
+        k = choose_stack(sid, sp, g, rules, hands, hinfo, st, p)
+    if k >= 0:
+        return k
+    amount = g[G_PEND_DRAW]
+    g[G_PEND_DRAW] = 0
+    g[G_CHALLENGEABLE] = 0
+    trace_event(g, trace, hands, E_PENALTY, p, -1, 0, amount)
+    draw_n(g, hands, hinfo, pile, disc, st, trace, p, amount)
+    return NEXT_SEAT
+
+
+@hot
+def _draw_turn(g, rules, hands, hinfo, pile, disc, st, trace, p):
+    """4.2, 8.4, 8.9: seat ``p`` draws instead of playing. Returns the drawn card it
+    plays (every strategy plays a legal drawn card), or NO_CARD: the turn ends."""
+    k = NO_CARD
+    trace_event(g, trace, hands, E_DRAW, p, -1, 0, 0)
+    drawn = g[G_CARDS_DRAWN]
+    lacks = 1 << g[G_COLOUR]  # seen by all: p holds none of the colour in play
+    while True:
+        d = draw_one(g, hands, hinfo, pile, disc, st, trace, p)
+        if d < 0:
+            break
+        if is_legal(g, rules, hinfo, p, d):
+            if rules[R_AFTER_DRAW] == AFTER_DRAW_PLAY:  # 8.9: pass keeps it
+                k = d
+            break
+        if rules[R_DRAW_RULE] == DRAW_ONE:
+            break
+    # a card drawn and kept may be of any other colour: only the colour in play stays
+    # known; if none was kept, what was known before still holds
+    kept = g[G_CARDS_DRAWN] - drawn - (1 if k >= 0 else 0)
+    g[G_SHORT + p] = lacks if kept > 0 else g[G_SHORT + p] | lacks
+    return k
+
+
 FORCE_NONE = -3  # ``turn_loop``: every seat decides by its strategy (and may stop)
 FORCE_POLICY = -2  # the first normal turn decides by its strategy, without stopping
 
@@ -242,7 +308,26 @@ FORCE_POLICY = -2  # the first normal turn decides by its strategy, without stop
 @kernel
 def play_round(g, rules, sid, sp, deck, points, hands, hinfo, pile, disc, pen, scratch,
                seq, st, trace, n, order, scripted):
-    """Play one round to its end or to ``max_turns``; the outcome stays in ``g``."""
+    """Play one round to its end or to ``max_turns``; the outcome stays in ``g``.
+
+    The loop: a pending penalty (``_facing_penalty``: challenge 4.3, stack 8.1, draw
+    4.6), a skip (4.6), the turn limit (``take_turn``, 6), Snorlax / Greninja turns
+    (``_special``, 2), a normal turn (``decide.choose_card``, 4.1-4.3, 8.8, 8.10) or a
+    draw (``_draw_turn``, 4.2, 8.4, 8.9), then the play and all it sets off
+    (``effects.play``: multi-play 8.6, UNO 4.4, end of round 5, effects, jump-ins 8.3).
+
+    Parameters
+    ----------
+    g : int64[N_G], the scalar state (``layout.G_*``), reset here
+    rules : int64[N_RULES] (``layout.R_*``, ``RuleSet.to_array``)
+    sid : int64[MAX_PLAYERS], sp : float64[MAX_PLAYERS, N_PARAMS]: each seat's strategy
+    deck : int16[N_KINDS] copies of each kind; points : int16[N_KINDS]
+    hands : int16[MAX_PLAYERS, N_KINDS]; hinfo : int16[MAX_PLAYERS, N_H] (``H_*``)
+    pile, scratch : int8[deck size]; seq : int64[deck size]; disc : int16[N_KINDS]
+    pen : int64[MAX_PLAYERS] penalised hand points; st : uint64[N_STREAMS, 4]
+    trace : int16[capacity, EV_W] (capacity 0: no trace)
+    n : players; order : int8[deck size], the deck (see ``setup``); scripted : 0 or 1
+    """
     p = start_round(g, rules, sid, sp, deck, hands, hinfo, pile, disc, pen, st, trace, n,
                     order, scripted)
     p = turn_loop(g, rules, sid, sp, deck, points, hands, hinfo, pile, disc, pen, scratch,
@@ -279,51 +364,29 @@ def turn_loop(g, rules, sid, sp, deck, points, hands, hinfo, pile, disc, pen, sc
 
     ``stop``: bit mask of seats whose normal turns (nothing pending, 4.2) stop the loop
     before they choose, returning that seat with ``g[G_OVER] == 0`` (the ``expert``
-    searches there). ``force``: the first normal turn's choice, a card (``colour``: the
-    colour named after it if wild-type, -1: the strategy's), -1 to draw,
-    ``FORCE_POLICY`` the strategy's, ``FORCE_NONE`` no first choice."""
+    searches there, ``kernel/expert.py``). ``force``: the first normal turn's choice, a
+    card (``colour``: the colour named after it if wild-type, -1: the strategy's), -1 to
+    draw, ``FORCE_POLICY`` the strategy's, ``FORCE_NONE`` no first choice."""
     while g[G_OVER] == 0:
         if (force == FORCE_NONE and stop != 0 and (stop >> p) & 1 == 1
                 and g[G_PEND_DRAW] == 0 and g[G_PEND_SKIP] == 0
                 and g[G_PEND_SPECIAL] < 0 and g[G_TURNS] < rules[R_MAX_TURNS]):
             return p
-        k = -1  # the card played this turn; one call site of ``play`` (it is inlined)
-        how = E_STACK
+        k = NO_CARD  # the card played this turn; one call site of ``play`` (it is inlined)
+        how = PLAY_STACK
         bluff = False
         if g[G_PEND_DRAW] > 0:
-            if g[G_CHALLENGEABLE] == 1 and will_challenge(sid, sp, g, hands, hinfo, disc,
-                                                          deck, st, p):
-                g[G_CHALLENGES] += 1
-                g[G_CHALLENGEABLE] = 0
-                g[G_PEND_DRAW] = 0
-                trace_event(g, trace, hands, E_CHALLENGE, p, -1,
-                            F_CAUGHT if g[G_BLUFF] == 1 else 0, 0)
-                if g[G_BLUFF] == 1:  # 4.3: caught; the challenger plays on normally
-                    b = g[G_PEND_BY]
-                    penalise(hands, hinfo, points, pen, b)
-                    draw_n(g, hands, hinfo, pile, disc, st, trace, b, np.int64(4))
-                else:
-                    draw_n(g, hands, hinfo, pile, disc, st, trace, p,
-                           4 + rules[R_CHALLENGE_PENALTY])
-                    p = seat(p, g[G_DIR], n)
-                    continue
-            else:
-                if rules[R_STACKING] != STACK_NONE:
-                    k = choose_stack(sid, sp, g, rules, hands, hinfo, st, p)
-                if k < 0:
-                    amount = g[G_PEND_DRAW]
-                    g[G_PEND_DRAW] = 0
-                    g[G_CHALLENGEABLE] = 0
-                    trace_event(g, trace, hands, E_PENALTY, p, -1, 0, amount)
-                    draw_n(g, hands, hinfo, pile, disc, st, trace, p, amount)
-                    p = seat(p, g[G_DIR], n)
-                    continue
-        if k < 0 and g[G_PEND_SKIP] > 0:
+            k = _facing_penalty(g, rules, sid, sp, deck, hands, hinfo, pile, disc, points,
+                                pen, st, trace, p)
+            if k == NEXT_SEAT:
+                p = seat(p, g[G_DIR], n)
+                continue
+        if k < 0 and g[G_PEND_SKIP] > 0:  # 4.6: a skipped player takes no turn
             g[G_PEND_SKIP] -= 1
             trace_event(g, trace, hands, E_SKIPPED, p, -1, 0, 0)
             p = seat(p, g[G_DIR], n)
             continue
-        if not _take_turn(g, rules):
+        if not take_turn(g, rules):
             break
         if k < 0:  # not a stack (8.1, the penalty passes on grown): a normal turn
             if g[G_PEND_SPECIAL] >= 0:
@@ -331,9 +394,8 @@ def turn_loop(g, rules, sid, sp, deck, points, hands, hinfo, pile, disc, pen, sc
                          trace, p)
                 p = seat(p, g[G_DIR], n)
                 continue
-            # a normal turn (4.2)
             if force == FORCE_NONE or force == FORCE_POLICY:
-                k = choose_card(sid, sp, g, rules, hands, hinfo, points, st, p)
+                k = choose_card(sid, sp, g, rules, hands, hinfo, points, st, p)  # 4.2
             else:
                 k = force
             force = FORCE_NONE
@@ -341,31 +403,15 @@ def turn_loop(g, rules, sid, sp, deck, points, hands, hinfo, pile, disc, pen, sc
                 bluff = k == WILD_DRAW_FOUR and not wd4_allowed(g, rules, hinfo, p)
                 if bluff:
                     g[G_BLUFFS] += 1
-                how = E_PLAY
+                how = PLAY_HAND
             else:
-                how = E_DRAWN
-                trace_event(g, trace, hands, E_DRAW, p, -1, 0, 0)
-                drawn = g[G_CARDS_DRAWN]
-                lacks = 1 << g[G_COLOUR]  # seen by all: p holds none of the colour in play
-                while True:
-                    d = draw_one(g, hands, hinfo, pile, disc, st, trace, p)
-                    if d < 0:
-                        break
-                    if is_legal(g, rules, hinfo, p, d):
-                        if rules[R_DRAW_RULE] == DRAW_UNTIL_PLAYABLE or play_drawn(sid, sp, g, p, d):
-                            k = d
-                        break
-                    if rules[R_DRAW_RULE] == DRAW_ONE:
-                        break
-                # a card drawn and kept may be of any other colour: only the colour in
-                # play stays known; if none was kept, what was known before still holds
-                kept = g[G_CARDS_DRAWN] - drawn - (1 if k >= 0 else 0)
-                g[G_SHORT + p] = lacks if kept > 0 else g[G_SHORT + p] | lacks
+                how = PLAY_DRAWN
+                k = _draw_turn(g, rules, hands, hinfo, pile, disc, st, trace, p)
                 if k < 0:
                     p = seat(p, g[G_DIR], n)
                     continue
         p = play(g, rules, sid, sp, hands, hinfo, pile, disc, points, pen, scratch, seq,
-                 st, trace, p, k, how, bluff, colour if how == E_PLAY else -1)
+                 st, trace, p, k, how, bluff, colour if how == PLAY_HAND else -1)
         colour = -1
         p = seat(p, g[G_DIR], n)
     return p

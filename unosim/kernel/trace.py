@@ -6,8 +6,8 @@ hand after it, so a checker outside the kernel can replay the round and judge ea
 """
 import numpy as np
 
-from ..cards import N_KINDS
 from .jit import hot, kernel
+from .kinds import N_KINDS
 from .layout import (
     EV_AUX,
     EV_COLOUR,

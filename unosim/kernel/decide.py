@@ -1,0 +1,499 @@
+"""Every strategy's decisions, inside the kernel (numba only).
+
+The decision rules are documented, with the strategies' names, parameters and defaults,
+in ``unosim/strategies.py`` (which holds no kernel code: editing it never forces a
+recompile). Every decision function takes the seat's strategy id ``sid[p]``
+(``int64[MAX_PLAYERS]``) and parameters ``sp[p]`` (``float64[MAX_PLAYERS, N_PARAMS]``,
+``layout.P_*``) and draws its randomness from the seat's own stream ``S_SEAT0 + p`` of
+``st`` (``uint64[N_STREAMS, 4]``). Legality comes from ``legal.py`` only. Every strategy
+plays a legal card it has just drawn when ``after_draw = play`` (RULES.md 4.2, 8.9).
+"""
+import numpy as np
+
+from .jit import hot, kernel
+from .kinds import (
+    COLOUR,
+    CUSTOMIZABLE,
+    DRAW_TWO,
+    GRAYSKULL,
+    GRENINJA,
+    N_COLOURED,
+    N_COLOURS,
+    N_KINDS,
+    N_NUMBERS,
+    N_RANKS,
+    RANK,
+    REVERSE,
+    SEVEN,
+    SHUFFLE_HANDS,
+    SKIP,
+    SNORLAX,
+    WILD_DRAW_FOUR,
+    ZERO,
+)
+from .layout import (
+    BLANK_SWAP_HANDS,
+    CHALLENGE_SMART,
+    G_COLOUR,
+    G_DECK_C,
+    G_DECK_N,
+    G_DIR,
+    G_DISC_C,
+    G_DISC_N,
+    G_N,
+    G_PEND_BY,
+    G_PREV_COLOUR,
+    G_SHORT,
+    G_TOP,
+    H_TOTAL,
+    H_WILD,
+    N_WEIGHTS,
+    P_BLUFF,
+    P_CHALLENGE,
+    P_FORGET_UNO,
+    P_JUMP,
+    P_STACK,
+    P_W,
+    R_BLANK_CARD,
+    R_SEVEN_ZERO,
+    S_SEAT0,
+)
+from .legal import can_stack, legal_ranks, legal_wilds, lone_card_blocked, wd4_allowed
+from .rng import below, chance
+from .seats import seat
+
+# strategy ids (unosim/strategies.py NAMES, in this order)
+RANDOM, HEURISTIC, POINTS_DUMPER, AGGRESSIVE, COLOUR_COUNTER, WEIGHTED = range(6)
+N_STRATEGIES = 6
+FIRST_WEIGHTED = POINTS_DUMPER  # ids from here on play by weights over the features
+# feature indices of the weighted family (unosim/strategies.py FEATURES, in this order)
+(F_POINTS, F_COLOUR, F_WILD, F_ACTION, F_ATTACK, F_SWITCH, F_SHORT, F_SCARCE, F_SWAP,
+ F_NAME_SHORT, F_NAME_SCARCE) = range(N_WEIGHTS)
+
+# scores of the heuristic (strategies.py rules 2-3): tiers that keep the order of
+# preference whatever the tie-breaks add
+H_BASE = 100.0  # a coloured card
+H_PER_HELD = 10.0  # per card of its colour held
+H_ATTACK = 1000.0  # Draw Two / Skip (/ Reverse with 2 players) against a next player on <= 2
+H_ATTACK_D2 = 500.0  # more for a Draw Two
+H_SEVEN = 300.0  # a 7 under Seven-Zero when an opponent holds fewer cards
+H_PLAIN_WILD = -1000.0  # a plain wild: kept for when nothing else fits
+H_ATTACK_WILD = -900.0  # Wild Draw Four, Snorlax, Greninja, Grayskull
+H_ATTACK_WILD_DANGER = 3000.0  # ... first of all against a next player on <= 2
+H_SWAP_WILD = 600.0  # Shuffle Hands / Customizable when they even out the hands
+DANGER = 2  # cards of the next player at which the heuristic attacks
+SMART_THRESHOLD = 1.0 / 3.0  # challenge when P(bluff) > 1/3: costs 6 against 4
+
+
+@hot
+def _random_legal(g, rules, hands, hinfo, p, st):
+    """A legal card uniformly among the physical legal cards in hand, or -1."""
+    s = S_SEAT0 + p
+    c = g[G_COLOUR]
+    r = RANK[g[G_TOP]]
+    nc = np.int64(hinfo[p, c])
+    nr = np.int64(0)
+    if r >= 0:
+        for c2 in range(N_COLOURS):
+            if c2 != c:
+                nr += hands[p, c2 * N_RANKS + r]
+    nw = np.int64(hinfo[p, H_WILD])
+    wd4_ok = wd4_allowed(g, rules, hinfo, p)
+    if not wd4_ok:
+        nw -= hands[p, WILD_DRAW_FOUR]
+    total = nc + nr + nw
+    if total == 0:
+        return -1
+    x = below(st, s, total)
+    if x < nc:
+        for k in range(c * N_RANKS, (c + 1) * N_RANKS):
+            x -= hands[p, k]
+            if x < 0:
+                return k
+    x -= nc
+    if x < nr:
+        for c2 in range(N_COLOURS):
+            if c2 != c:
+                x -= hands[p, c2 * N_RANKS + r]
+                if x < 0:
+                    return c2 * N_RANKS + r
+    x -= nr
+    for k in range(N_COLOURED, N_KINDS):
+        if k == WILD_DRAW_FOUR and not wd4_ok:
+            continue
+        x -= hands[p, k]
+        if x < 0:
+            return k
+    return -1  # unreachable
+
+
+BIT_INDEX = np.zeros(1 << N_RANKS, dtype=np.int8)  # BIT_INDEX[1 << i] = i
+for _i in range(N_RANKS):
+    BIT_INDEX[1 << _i] = _i
+BIT_INDEX.flags.writeable = False
+
+
+@hot
+def _only_legal(g, rules, hinfo, p):
+    """The kind of ``p``'s only legal card (copies aside); -1 if none, -2 if several.
+    Then no scoring is needed: every strategy plays it."""
+    cur = g[G_COLOUR]
+    r_top = RANK[g[G_TOP]]
+    found = -1
+    for c in range(N_COLOURS):
+        m = legal_ranks(hinfo, p, c, cur, r_top)
+        if m != 0:
+            if found != -1 or (m & (m - 1)) != 0:
+                return -2
+            found = c * N_RANKS + BIT_INDEX[m]
+    m = legal_wilds(g, rules, hinfo, p)
+    if m != 0:
+        if found != -1 or (m & (m - 1)) != 0:
+            return -2
+        found = N_COLOURED + BIT_INDEX[m]
+    return found
+
+
+@kernel
+def _heuristic_card(g, rules, hinfo, points, p):
+    """The heuristic's play (rules 2-3 of strategies.py's docstring), or -1.
+
+    Scores the legal cards in kind order and keeps the first best, visiting only the
+    kinds held that can be legal (``legal_ranks``, then the wild-type kinds held)."""
+    n = g[G_N]
+    nxt = seat(p, g[G_DIR], n)
+    danger = hinfo[nxt, H_TOTAL] <= DANGER
+    mine = hinfo[p, H_TOTAL] - 1  # cards left after this play
+    fewest = -1  # opponents' fewest and total cards, counted when first needed
+    others = 0
+    cur = g[G_COLOUR]
+    r_top = RANK[g[G_TOP]]
+    best = -1
+    best_s = -1e18
+    for c in range(N_COLOURS):
+        m = legal_ranks(hinfo, p, c, cur, r_top)
+        held = hinfo[p, c]
+        while m != 0:
+            low = m & -m
+            m ^= low
+            r = BIT_INDEX[low]
+            k = c * N_RANKS + r
+            sc = H_BASE + H_PER_HELD * held + points[k] / 10.0
+            if danger and (r == DRAW_TWO or r == SKIP or (r == REVERSE and n == 2)):
+                sc += H_ATTACK + (H_ATTACK_D2 if r == DRAW_TWO else 0.0)
+            if r == SEVEN and rules[R_SEVEN_ZERO] == 1:
+                if fewest < 0:
+                    fewest, others = _others(g, hinfo, p)
+                if fewest < mine:
+                    sc += H_SEVEN
+            if sc > best_s:
+                best_s = sc
+                best = k
+    m = legal_wilds(g, rules, hinfo, p)
+    while m != 0:
+        low = m & -m
+        m ^= low
+        k = N_COLOURED + BIT_INDEX[low]
+        sc = H_PLAIN_WILD  # a plain wild is kept for when nothing else fits
+        if k == WILD_DRAW_FOUR or k == SNORLAX or k == GRENINJA or k == GRAYSKULL:
+            sc = H_ATTACK_WILD + (H_ATTACK_WILD_DANGER if danger else 0.0)
+        elif k == SHUFFLE_HANDS or (k == CUSTOMIZABLE and rules[R_BLANK_CARD] == BLANK_SWAP_HANDS):
+            if fewest < 0:
+                fewest, others = _others(g, hinfo, p)
+            if k == SHUFFLE_HANDS and mine * (n - 1) > others + (n - 1):
+                sc = H_SWAP_WILD  # more cards than the average opponent: even the hands out
+            elif k == CUSTOMIZABLE and fewest < mine:
+                sc = H_SWAP_WILD  # swap with the opponent holding fewest cards
+        if sc > best_s:
+            best_s = sc
+            best = k
+    return best
+
+
+@hot
+def _unseen(g, hinfo, p, c):
+    """Cards of colour ``c`` that ``p`` cannot see: in other hands or the draw pile."""
+    return g[G_DECK_C + c] - hinfo[p, c] - g[G_DISC_C + c]
+
+
+@kernel
+def _others(g, hinfo, p):
+    """(fewest cards of an opponent, cards of all opponents)."""
+    fewest = 1000
+    others = 0
+    for q in range(g[G_N]):
+        if q != p:
+            others += hinfo[q, H_TOTAL]
+            fewest = min(fewest, hinfo[q, H_TOTAL])
+    return fewest, others
+
+
+@kernel
+def _unseen_inverse(sp, g, hinfo, p):
+    """1 / the coloured cards ``p`` cannot see, for ``_scarce``; 0 when ``p`` gives
+    scarcity no weight (then every ``_scarce`` is 0) or sees every card."""
+    if sp[p, P_W + F_SCARCE] == 0.0 and sp[p, P_W + F_NAME_SCARCE] == 0.0:
+        return 0.0
+    t = 0
+    for c in range(N_COLOURS):
+        t += _unseen(g, hinfo, p, c)
+    return 1.0 / t if t > 0 else 0.0
+
+
+@hot
+def _scarce(g, hinfo, p, c, inv):
+    """1/4 minus colour ``c``'s share of the coloured cards ``p`` cannot see (positive:
+    the others are short of it); ``inv`` from ``_unseen_inverse``."""
+    if inv == 0.0:
+        return 0.0
+    return 0.25 - _unseen(g, hinfo, p, c) * inv
+
+
+@hot
+def _name_score(sp, g, hinfo, p, c, per_card, short, inv):
+    """How much ``p`` wants to name colour ``c``; ``per_card`` = 1 / cards left in hand."""
+    return (hinfo[p, c] * per_card + sp[p, P_W + F_NAME_SHORT] * ((short >> c) & 1)
+            + sp[p, P_W + F_NAME_SCARCE] * _scarce(g, hinfo, p, c, inv))
+
+
+@kernel
+def _weighted_card(sp, g, rules, hinfo, points, p):
+    """The weighted family's play: the legal card of highest ``weights . features``
+    (``FEATURES``, module docstring), the first in kind order on ties; -1 if none.
+    Divisions are hoisted out of the loops (a division costs ~5 multiplications)."""
+    w = P_W
+    n = g[G_N]
+    d = g[G_DIR]
+    nxt = seat(p, d, n)
+    left = hinfo[p, H_TOTAL] - 1  # cards left after this play
+    per_card = 1.0 / max(1, left)
+    threat = 1.0 / max(1, hinfo[nxt, H_TOTAL])
+    fewest = -1  # opponents' fewest and total cards, counted when first needed
+    others = 0
+    short = g[G_SHORT + nxt]
+    inv = _unseen_inverse(sp, g, hinfo, p)
+    w_points = sp[p, w + F_POINTS] * 0.02  # per point: points / 50
+    w_colour = sp[p, w + F_COLOUR] * per_card
+    w_swap = sp[p, w + F_SWAP] * (1.0 / 7.0)
+    cur = g[G_COLOUR]
+    r_top = RANK[g[G_TOP]]
+    best = -1
+    best_s = -1e18
+    for c in range(N_COLOURS):
+        m = legal_ranks(hinfo, p, c, cur, r_top)
+        if m == 0:
+            continue
+        same = (w_colour * (hinfo[p, c] - 1) + sp[p, w + F_SHORT] * ((short >> c) & 1)
+                + sp[p, w + F_SCARCE] * _scarce(g, hinfo, p, c, inv))
+        if c != cur:
+            same += sp[p, w + F_SWITCH]
+        while m != 0:
+            low = m & -m
+            m ^= low
+            r = BIT_INDEX[low]
+            k = c * N_RANKS + r
+            sc = same + w_points * points[k]
+            if r >= SKIP:
+                sc += sp[p, w + F_ACTION]
+                if r != REVERSE or n == 2:
+                    sc += sp[p, w + F_ATTACK] * threat
+            elif rules[R_SEVEN_ZERO] == 1:
+                if r == SEVEN:  # swaps with the opponent holding fewest cards
+                    if fewest < 0:
+                        fewest, others = _others(g, hinfo, p)
+                    sc += w_swap * (left - fewest)
+                elif r == ZERO:  # receives the hand of the player before
+                    sc += w_swap * (left - hinfo[seat(p, -d, n), H_TOTAL])
+            if sc > best_s:
+                best_s = sc
+                best = k
+    m = legal_wilds(g, rules, hinfo, p)
+    if m == 0:
+        return best
+    named = 0  # the colour it would name (choose_colour, without its random tie-break)
+    top = -1e18
+    for c in range(N_COLOURS):
+        v = _name_score(sp, g, hinfo, p, c, per_card, short, inv)
+        if v > top:
+            top = v
+            named = c
+    same = (w_colour * hinfo[p, named] + sp[p, w + F_SHORT] * ((short >> named) & 1)
+            + sp[p, w + F_SCARCE] * _scarce(g, hinfo, p, named, inv))
+    if named != cur:
+        same += sp[p, w + F_SWITCH]
+    while m != 0:
+        low = m & -m
+        m ^= low
+        k = N_COLOURED + BIT_INDEX[low]
+        sc = same + w_points * points[k]
+        if k == WILD_DRAW_FOUR or k == SNORLAX or k == GRENINJA:
+            sc += sp[p, w + F_ACTION] + sp[p, w + F_ATTACK] * threat
+        elif k == GRAYSKULL:
+            if fewest < 0:
+                fewest, others = _others(g, hinfo, p)
+            sc += sp[p, w + F_ACTION] + sp[p, w + F_ATTACK] / max(1, fewest)
+        else:
+            sc += sp[p, w + F_WILD]
+            if k == SHUFFLE_HANDS or (k == CUSTOMIZABLE and rules[R_BLANK_CARD] == BLANK_SWAP_HANDS):
+                if fewest < 0:
+                    fewest, others = _others(g, hinfo, p)
+                if k == SHUFFLE_HANDS:  # everyone ends with about the average hand
+                    sc += w_swap * (left - (others + left) / n)
+                else:
+                    sc += w_swap * (left - fewest)
+        if sc > best_s:
+            best_s = sc
+            best = k
+    return best
+
+
+@hot
+def choose_card(sid, sp, g, rules, hands, hinfo, points, st, p):
+    """The card seat ``p`` plays on a normal turn, or -1 to draw.
+
+    May return an illegal Wild Draw Four (a bluff) when the ``bluff`` parameter fires.
+    """
+    s = S_SEAT0 + p
+    if lone_card_blocked(rules, hinfo, p):  # 8.8: no legal play
+        return -1
+    if hands[p, WILD_DRAW_FOUR] > 0 and sp[p, P_BLUFF] > 0.0 \
+            and not wd4_allowed(g, rules, hinfo, p):
+        if chance(st, s, sp[p, P_BLUFF]):
+            return WILD_DRAW_FOUR
+    if sid[p] == RANDOM:
+        return _random_legal(g, rules, hands, hinfo, p, st)
+    only = _only_legal(g, rules, hinfo, p)
+    if only != -2:
+        return only
+    if sid[p] == HEURISTIC:
+        return _heuristic_card(g, rules, hinfo, points, p)
+    return _weighted_card(sp, g, rules, hinfo, points, p)
+
+
+@kernel
+def choose_stack(sid, sp, g, rules, hands, hinfo, st, p):
+    """A card to stack on the pending penalty (8.1), or -1 to take it."""
+    s = S_SEAT0 + p
+    if lone_card_blocked(rules, hinfo, p):
+        return -1  # 8.8: stacking one's last card, never a number card
+    total = 0
+    for c in range(N_COLOURS):
+        k = c * N_RANKS + DRAW_TWO
+        if hands[p, k] > 0 and can_stack(g, rules, k):
+            total += hands[p, k]
+    n4 = 0
+    if hands[p, WILD_DRAW_FOUR] > 0 and can_stack(g, rules, WILD_DRAW_FOUR):
+        n4 = hands[p, WILD_DRAW_FOUR]
+    if total + n4 == 0 or not chance(st, s, sp[p, P_STACK]):
+        return -1
+    if sid[p] != RANDOM and total > 0:
+        n4 = 0  # a Draw Two before a Wild Draw Four
+    x = below(st, s, total + n4)
+    for c in range(N_COLOURS):
+        k = c * N_RANKS + DRAW_TWO
+        if hands[p, k] > 0 and can_stack(g, rules, k):
+            x -= hands[p, k]
+            if x < 0:
+                return k
+    return WILD_DRAW_FOUR
+
+
+@kernel
+def choose_colour(sid, sp, g, hinfo, st, p):
+    """The colour seat ``p`` names after a wild-type card: the best-scored one, ties
+    broken uniformly (random: uniformly among the four)."""
+    s = S_SEAT0 + p
+    if sid[p] == RANDOM:
+        return below(st, s, N_COLOURS)
+    per_card = 1.0 / max(1, hinfo[p, H_TOTAL])
+    short = 0
+    inv = 0.0
+    if sid[p] >= FIRST_WEIGHTED:
+        short = g[G_SHORT + seat(p, g[G_DIR], g[G_N])]
+        inv = _unseen_inverse(sp, g, hinfo, p)
+    best = -1e18
+    ties = 0
+    for c in range(N_COLOURS):
+        v = _name_score(sp, g, hinfo, p, c, per_card, short, inv)
+        if v > best:
+            best = v
+            ties = 1
+        elif v == best:
+            ties += 1
+    x = below(st, s, ties)
+    for c in range(N_COLOURS):
+        if _name_score(sp, g, hinfo, p, c, per_card, short, inv) == best:
+            if x == 0:
+                return c
+            x -= 1
+    return 0
+
+
+@kernel
+def choose_target(sid, sp, g, hinfo, st, p):
+    """The opponent seat ``p`` swaps hands with (Seven-Zero 7, Wild Customizable)."""
+    n = g[G_N]
+    if sid[p] == RANDOM:
+        q = below(st, S_SEAT0 + p, n - 1)
+        return q if q < p else q + 1
+    best = -1
+    for i in range(1, n):
+        q = seat(p, i * g[G_DIR], n)
+        if best < 0 or hinfo[q, H_TOTAL] < hinfo[best, H_TOTAL]:
+            best = q
+    return best
+
+
+@hot
+def will_jump(sid, sp, st, q):
+    return chance(st, S_SEAT0 + q, sp[q, P_JUMP])
+
+
+@hot
+def forgets_uno(sid, sp, st, p):
+    return chance(st, S_SEAT0 + p, sp[p, P_FORGET_UNO])
+
+
+@kernel
+def will_challenge(sid, sp, g, hands, hinfo, disc, deck, st, p):
+    """Does seat ``p`` challenge the pending Wild Draw Four (4.3)?"""
+    pc = sp[p, P_CHALLENGE]
+    if pc != CHALLENGE_SMART:
+        return chance(st, S_SEAT0 + p, pc)
+    # smart: P(player held a card of the previous colour) from the unseen cards
+    prev = g[G_PREV_COLOUR]
+    unseen_c = 0
+    for k in range(prev * N_RANKS, (prev + 1) * N_RANKS):
+        unseen_c += deck[k] - hands[p, k] - disc[k]
+    unseen = g[G_DECK_N] - hinfo[p, H_TOTAL] - g[G_DISC_N]
+    if unseen <= 0 or unseen_c <= 0:
+        return False
+    h = hinfo[g[G_PEND_BY], H_TOTAL]
+    p_none = 1.0
+    for i in range(h):  # hypergeometric: none of h unseen cards has the colour
+        if unseen - i <= 0:
+            break
+        p_none *= max(0.0, (unseen - unseen_c - i) / (unseen - i))
+    return 1.0 - p_none > SMART_THRESHOLD
+
+
+@kernel
+def next_extra(sid, sp, g, hands, p, first, last, step):
+    """8.6 multi-card play: the next card seat ``p`` adds after ``last``, or -1.
+
+    ``first`` is the turn's first card; ``step`` the run direction so far (0 if none).
+    Returns the kind; the caller derives the new step from it.
+    """
+    if sid[p] == RANDOM:
+        return -1  # random plays only one card (RULES.md section 10)
+    if step == 0 and hands[p, first] > 0:
+        return first  # identical copies first
+    r = RANK[last]
+    if r >= N_NUMBERS:
+        return -1
+    c = COLOUR[last]
+    if step >= 0 and r + 1 < N_NUMBERS and hands[p, c * N_RANKS + r + 1] > 0:
+        return c * N_RANKS + r + 1
+    if step <= 0 and r - 1 >= 0 and hands[p, c * N_RANKS + r - 1] > 0:
+        return c * N_RANKS + r - 1
+    return -1
