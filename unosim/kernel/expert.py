@@ -27,6 +27,8 @@ in the rollouts; 1: the opponents play their own strategies).
 import numpy as np
 from numba import njit, prange
 
+from .batch import work_arrays as _work
+from .decide import choose_card, choose_colour
 from .effects import OVER_WON
 from .jit import kernel
 from .kinds import N_COLOURED, N_COLOURS, N_KINDS, N_RANKS
@@ -55,8 +57,6 @@ from .layout import (
 from .legal import is_legal
 from .piles import add_card, remove_card
 from .rng import _GAMMA, below, mix64, seed_streams
-from .batch import work_arrays as _work
-from .decide import choose_card, choose_colour
 from .round import FORCE_NONE, FORCE_POLICY, end_round, record, start_round, turn_loop
 
 X_ROLLOUTS, X_HORIZON, X_CRN, X_DRAW, X_MODEL, X_Z, X_ENDGAME = range(7)

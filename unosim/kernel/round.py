@@ -96,6 +96,7 @@ from .layout import (
     R_CHALLENGE_PENALTY,
     R_DRAW_RULE,
     R_HAND_SIZE,
+    R_MAX_TURNS,
     R_STACKING,
     S_DEAL,
     S_SEAT0,
