@@ -68,7 +68,7 @@ MAX_CANDIDATES = 4 * N_KINDS + 1
 def search_arrays(deck_n):
     """The scratch arrays of the search, allocated once per chunk: a determinized state
     (``b*``), a rollout's state (``w*``), the rollout rules and strategies, the unseen
-    cards, the candidates and their scores."""
+    cards, the candidates and their scores, and a tally (searches, rollout turns)."""
     return (np.zeros(N_G, np.int64), np.zeros((MAX_PLAYERS, N_KINDS), np.int16),
             np.zeros((MAX_PLAYERS, N_H), np.int16), np.zeros(deck_n, np.int8),
             np.zeros(N_KINDS, np.int16),
@@ -81,7 +81,7 @@ def search_arrays(deck_n):
             np.zeros((MAX_PLAYERS, N_PARAMS), np.float64), np.zeros(deck_n, np.int8),
             np.zeros(MAX_CANDIDATES, np.int64), np.zeros(MAX_CANDIDATES, np.int64),
             np.zeros(MAX_CANDIDATES, np.float64), np.zeros(MAX_CANDIDATES, np.float64),
-            np.zeros(MAX_CANDIDATES, np.float64))
+            np.zeros(MAX_CANDIDATES, np.float64), np.zeros(2, np.int64))
 
 
 @kernel
@@ -234,7 +234,8 @@ def _policy_move(g, rules, sid, sp, points, hands, hinfo, p, wg, whands, whinfo,
 @kernel
 def search(g, rules, sid, sp, deck, points, hands, hinfo, pile, disc, st, n, p, xp,
            bg, bhands, bhinfo, bpile, bdisc, wg, whands, whinfo, wpile, wdisc, wpen, wst,
-           wscratch, wseq, wtrace, wrules, rsid, rsp, unseen, cand, ccol, val, dsum, dsq):
+           wscratch, wseq, wtrace, wrules, rsid, rsp, unseen, cand, ccol, val, dsum, dsq,
+           tally):
     """The expert seat ``p``'s move: returns its index into ``cand``/``ccol``, or -1
     for the policy's own choice (not searched).
 
@@ -273,6 +274,7 @@ def search(g, rules, sid, sp, deck, points, hands, hinfo, pile, disc, st, n, p, 
         rsid[q] = sid[q] if own else sid[p]
         for j in range(N_PARAMS):
             rsp[q, j] = sp[q, j] if own else sp[p, j]
+    tally[0] += 1
     for k in range(N_KINDS):
         bdisc[k] = disc[k]
     for c in range(m):
@@ -293,6 +295,7 @@ def search(g, rules, sid, sp, deck, points, hands, hinfo, pile, disc, st, n, p, 
                       wpen, wscratch, wseq, wst, wtrace, n, p, np.int64(0), cand[c],
                       ccol[c])
             val[c] = _value(wg, whinfo, p, n, horizon)
+            tally[1] += wg[G_TURNS] - g[G_TURNS]
         for c in range(m):
             d = val[c] - val[ref]
             dsum[c] += d
@@ -319,7 +322,7 @@ def play_round_expert(g, rules, sid, sp, deck, points, hands, hinfo, pile, disc,
                       scratch, seq, st, trace, n, order, scripted, xp,
                       bg, bhands, bhinfo, bpile, bdisc, wg, whands, whinfo, wpile, wdisc,
                       wpen, wst, wscratch, wseq, wtrace, wrules, rsid, rsp, unseen, cand,
-                      ccol, val, dsum, dsq):
+                      ccol, val, dsum, dsq, tally):
     """``round.play_round`` with the expert seats (``xp[:, X_ROLLOUTS] > 0``) searching
     their normal turns."""
     stop = np.int64(0)
@@ -338,7 +341,7 @@ def play_round_expert(g, rules, sid, sp, deck, points, hands, hinfo, pile, disc,
         c = search(g, rules, sid, sp, deck, points, hands, hinfo, pile, disc, st, n, p,
                    xp, bg, bhands, bhinfo, bpile, bdisc, wg, whands, whinfo, wpile, wdisc,
                    wpen, wst, wscratch, wseq, wtrace, wrules, rsid, rsp, unseen, cand, ccol,
-                   val, dsum, dsq)
+                   val, dsum, dsq, tally)
         force = cand[c] if c >= 0 else np.int64(FORCE_POLICY)
         colour = ccol[c] if c >= 0 else np.int64(-1)
     end_round(g, hands, trace, p)
@@ -359,7 +362,8 @@ def run_chunk_expert(rules, sid, sp, deck, points, n, seed, first_game, out, lo,
     zero = np.int64(0)
     (g, hands, hinfo, pile, scratch, seq, disc, pen, st, trace) = _work(deck_n, zero)
     (bg, bhands, bhinfo, bpile, bdisc, wg, whands, whinfo, wpile, wdisc, wpen, wst,
-     wscratch, wseq, wtrace, wrules, rsid, rsp, unseen, cand, ccol, val, dsum, dsq) = \
+     wscratch, wseq, wtrace, wrules, rsid, rsp, unseen, cand, ccol, val, dsum, dsq,
+     tally) = \
         search_arrays(deck_n)
     for i in range(lo, hi):
         seed_streams(st, seed, first_game + i, zero, S_SEAT0 + n)
@@ -367,7 +371,7 @@ def run_chunk_expert(rules, sid, sp, deck, points, n, seed, first_game, out, lo,
                           scratch, seq, st, trace, n, order, zero, xp, bg, bhands, bhinfo,
                           bpile, bdisc, wg, whands, whinfo, wpile, wdisc, wpen, wst,
                           wscratch, wseq, wtrace, wrules, rsid, rsp, unseen, cand, ccol,
-                          val, dsum, dsq)
+                          val, dsum, dsq, tally)
         record(g, hands, hinfo, points, pen, out[i], n)
 
 
@@ -390,7 +394,8 @@ def run_one_expert(rules, sid, sp, deck, points, n, seed, game, order, capacity,
     deck_n = order.size
     g, hands, hinfo, pile, scratch, seq, disc, pen, st, trace = _work(deck_n, capacity)
     (bg, bhands, bhinfo, bpile, bdisc, wg, whands, whinfo, wpile, wdisc, wpen, wst,
-     wscratch, wseq, wtrace, wrules, rsid, rsp, unseen, cand, ccol, val, dsum, dsq) = \
+     wscratch, wseq, wtrace, wrules, rsid, rsp, unseen, cand, ccol, val, dsum, dsq,
+     tally) = \
         search_arrays(deck_n)
     out = np.zeros(N_COLS, dtype=np.int32)
     zero = np.int64(0)
@@ -398,7 +403,33 @@ def run_one_expert(rules, sid, sp, deck, points, n, seed, game, order, capacity,
     play_round_expert(g, rules, sid, sp, deck, points, hands, hinfo, pile, disc, pen,
                       scratch, seq, st, trace, n, order, zero, xp, bg, bhands, bhinfo,
                       bpile, bdisc, wg, whands, whinfo, wpile, wdisc, wpen, wst, wscratch,
-                      wseq, wtrace, wrules, rsid, rsp, unseen, cand, ccol, val, dsum, dsq)
+                      wseq, wtrace, wrules, rsid, rsp, unseen, cand, ccol, val, dsum, dsq,
+                      tally)
     record(g, hands, hinfo, points, pen, out, n)
     n_ev = min(g[G_TRACE_N], capacity)
     return out, trace[:n_ev].copy()
+
+
+@njit(cache=True)
+def tally_rounds(rules, sid, sp, deck, points, n, seed, first_game, count, xp):
+    """Play games ``first_game ..`` on one thread as ``run_rounds_expert`` does; returns
+    int64[2]: the searches made and the turns played in their rollouts (benchmarks)."""
+    out = np.zeros((count, N_COLS), dtype=np.int32)
+    deck_n = 0
+    for k in range(N_KINDS):
+        deck_n += deck[k]
+    order = np.zeros(deck_n, dtype=np.int8)
+    m = 0
+    for k in range(N_KINDS):
+        for _ in range(deck[k]):
+            order[m] = k
+            m += 1
+    zero = np.int64(0)
+    g, hands, hinfo, pile, scratch, seq, disc, pen, st, trace = _work(deck_n, zero)
+    arrays = search_arrays(deck_n)
+    for i in range(count):
+        seed_streams(st, seed, first_game + i, zero, S_SEAT0 + n)
+        play_round_expert(g, rules, sid, sp, deck, points, hands, hinfo, pile, disc, pen,
+                          scratch, seq, st, trace, n, order, zero, xp, *arrays)
+        record(g, hands, hinfo, points, pen, out[i], n)
+    return arrays[-1].copy()
