@@ -45,11 +45,11 @@ def wd4_allowed(g, rules, hinfo, p):
     of the current colour; `none`: always; `strict` (8.10): only without any other
     legal card but Wild Draw Fours."""
     mode = rules[R_WD4_RESTRICTION]
+    if mode == WD4_COLOUR:  # the default first: this is on every turn's path
+        return hinfo[p, g[G_COLOUR]] == 0
     if mode == WD4_NONE:
         return True
-    if hinfo[p, g[G_COLOUR]] != 0:
-        return False
-    return mode == WD4_COLOUR or _no_other_legal(g, hinfo, p)
+    return hinfo[p, g[G_COLOUR]] == 0 and _no_other_legal(g, hinfo, p)
 
 
 @kernel
@@ -83,7 +83,7 @@ def may_go_out_with(rules, k):
 def lone_card_blocked(rules, hinfo, p):
     """8.8: with `last_card = number`, ``p`` holds one card, which is not a number card:
     playing it would empty the hand, so ``p`` has no legal play and must draw."""
-    if rules[R_LAST_CARD] == LAST_ANY or hinfo[p, H_TOTAL] != 1:
+    if hinfo[p, H_TOTAL] != 1 or rules[R_LAST_CARD] == LAST_ANY:
         return False
     if hinfo[p, H_WILD] > 0:
         return True
