@@ -8,8 +8,11 @@ it cannot see (the opponents' hands and the draw pile, which has no order in thi
 kernel, see ``piles``) uniformly at random into hands of the opponents' sizes, the rest
 forming the draw pile; then it plays every candidate from that same deal to the end of
 the round (or ``horizon`` turns) with the rollout policy at every seat, with the same
-random streams for every candidate (common random numbers). The candidate with the most
-wins is played (the first on ties, in candidate order). Its other decisions (stacking,
+random streams for every candidate (common random numbers: the determinized pile keeps
+its dealt order, so every candidate meets the same cards drawn). The rollout policy's own
+move is played unless another candidate beats it by more than ``z`` standard errors of
+their paired difference in wins; then the best such candidate is (in candidate order on
+ties). Its other decisions (stacking,
 challenging, playing a drawn card, jumping in, swap targets, multi-card extras, Greninja
 colours, bluffs) are the rollout policy's own.
 
@@ -22,7 +25,14 @@ on any number of threads.
 Expert parameters per seat, ``xp[seat, X_*]`` (int64): rollouts (0: not an expert),
 horizon (0: to the end of the round), crn (1: common random numbers), draw (1: drawing is
 a candidate; the rule ``voluntary_draw``), model (0: every seat plays the rollout policy
-in the rollouts; 1: the opponents play their own strategies).
+in the rollouts; 1: the opponents play their own strategies), z (in hundredths), endgame
+(search only once some hand holds at most this many cards; 0: always).
+
+How it sits on the kernel: ``round.turn_loop`` plays turns from any state a turn starts
+from and stops before an expert seat's normal turn (``stop``) or plays a forced first
+choice (``force``, ``colour``); ``play_round_expert`` alternates the two, and a rollout
+is a ``turn_loop`` call on a copy of the state (``search_arrays``, allocated once per
+chunk: no allocation per decision).
 """
 import numpy as np
 from numba import njit, prange
