@@ -763,3 +763,40 @@ def test_summary_win_rates_add_up():
     s = summarise(simulate("official", 3, 100, seed=2))
     assert abs(sum(s["win_rate"]) + s["truncated"] / 100 - 1.0) < 1e-12
     assert DEFAULT_RULES["max_turns"] == 5000
+
+
+# ---------------------------------------------------------------------------
+# RULES.md 8.8-8.10 in the reference engine
+# ---------------------------------------------------------------------------
+
+
+def test_last_card_number_lone_action_card_draws_then_plays_the_drawn_card():
+    # first red 5: seat 0's red skip is its last card, not a number -> draws red 7 and
+    # plays it (two cards in hand); seat 1's yellow 7 (rank) goes out. points = skip 20
+    rnd = scripted("official", 2, ["red skip", "yellow 7"], "red 5", ["red 7"],
+                   last_card="number")
+    row = rnd.play()
+    assert row["winner"] == 1 and row["points"] == 20 and row["cards_drawn"] == 1
+
+
+def test_after_draw_pass_keeps_the_legal_drawn_card():
+    # first red 5: seat 0's green 1 is not legal -> draws red 9 (legal), keeps it
+    rnd = scripted("official", 2, ["green 1", "blue 9"], "red 5", ["red 9", "yellow 3"],
+                   after_draw="pass", max_turns=2)
+    row = rnd.play()
+    assert row["truncated"] and row["cards_played"] == 0
+    assert sorted(map(repr, rnd.hands[0])) == ["green 1", "red 9"]
+
+
+def test_after_draw_pass_with_until_playable_is_refused():
+    with pytest.raises(ValueError, match="after_draw"):
+        Round({**PRESETS["draw-until-playable"], "after_draw": "pass"}, 2, random.Random(0))
+
+
+@pytest.mark.parametrize("hand,legal", [("wild4, yellow 5", False), ("wild4, wild", False),
+                                        ("wild4, blue 1", True), ("wild4, wild4", True)])
+def test_strict_wild_draw_four_needs_no_other_legal_card(hand, legal):
+    rnd = scripted("official", 2, [hand, "blue 2, blue 3"], "green 5",
+                   wd4_restriction="strict")
+    rnd.setup()
+    assert rnd.is_legal(0, card("wild4")) is legal

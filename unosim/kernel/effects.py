@@ -237,6 +237,53 @@ def effect(g, rules, sid, sp, hands, hinfo, pile, disc, scratch, st, trace, p, k
                    np.int64(SPECIAL_DRAW))
 
 
+@kernel
+def _extra_cards(g, rules, sid, sp, hands, hinfo, disc, seq, trace, p, k):
+    """8.6 multi-card play: after ``k`` (``seq[0]``), ``p`` adds identical copies and/or
+    a same-colour run of numbers, as its strategy chooses; a play that would empty the
+    hand stops early if 8.8 forbids it. Returns the number of cards in ``seq``."""
+    m = 1
+    step = 0
+    while hinfo[p, H_TOTAL] > 0:
+        e = next_extra(sid, sp, g, hands, p, k, seq[m - 1], step)
+        if e < 0 or (hinfo[p, H_TOTAL] == 1 and not may_empty_hand(rules, seq, m, e)):
+            break
+        if e != seq[m - 1]:
+            step = RANK[e] - RANK[seq[m - 1]]
+        remove_card(hands, hinfo, p, e)
+        discard(g, disc, e)
+        g[G_COLOUR] = COLOUR[e]
+        trace_event(g, trace, hands, E_EXTRA, p, e, 0, 0)
+        seq[m] = e
+        m += 1
+    return m
+
+
+@hot
+def _last_card_penalties(g, seq, lo, m):
+    """5: of the cards ``seq[lo:m]`` that emptied the hand, only the draw penalties
+    still apply (the next player draws them before the score)."""
+    for i in range(lo, m):
+        if seq[i] == WILD_DRAW_FOUR:
+            add_penalty(g, WILD_DRAW_FOUR_PENALTY)
+        elif RANK[seq[i]] == DRAW_TWO:
+            add_penalty(g, DRAW_TWO_PENALTY)
+
+
+@hot
+def _jumper(g, rules, sid, sp, hands, hinfo, st, p, last):
+    """8.3: the first other player after ``p`` in the direction of play who holds a card
+    identical to ``last`` and jumps in (8.8: not with a last card it may not go out on),
+    or -1."""
+    n = g[G_N]
+    for i in range(1, n):
+        c = seat(p, i * g[G_DIR], n)
+        if hands[c, last] > 0 and (hinfo[c, H_TOTAL] > 1 or may_go_out_with(rules, last)) \
+                and will_jump(sid, sp, st, c):
+            return c
+    return -1
+
+
 @hot
 def play(g, rules, sid, sp, hands, hinfo, pile, disc, points, pen, scratch, seq, st, trace,
          p, k, how, bluff, colour):
@@ -255,19 +302,7 @@ def play(g, rules, sid, sp, hands, hinfo, pile, disc, points, pen, scratch, seq,
     seq[0] = k
     m = 1
     if how == PLAY_HAND and k < N_COLOURED and rules[R_MULTI_PLAY] == 1:
-        step = 0
-        while hinfo[p, H_TOTAL] > 0:
-            e = next_extra(sid, sp, g, hands, p, k, seq[m - 1], step)
-            if e < 0 or (hinfo[p, H_TOTAL] == 1 and not may_empty_hand(rules, seq, m, e)):
-                break  # 8.8: a play that empties the hand may have to end earlier
-            if e != seq[m - 1]:
-                step = RANK[e] - RANK[seq[m - 1]]
-            remove_card(hands, hinfo, p, e)
-            discard(g, disc, e)
-            g[G_COLOUR] = COLOUR[e]
-            trace_event(g, trace, hands, E_EXTRA, p, e, 0, 0)
-            seq[m] = e
-            m += 1
+        m = _extra_cards(g, rules, sid, sp, hands, hinfo, disc, seq, trace, p, k)
     g[G_CARDS_PLAYED] += m
     g[G_CHALLENGEABLE] = 0
     last = seq[m - 1]
@@ -284,12 +319,7 @@ def play(g, rules, sid, sp, hands, hinfo, pile, disc, points, pen, scratch, seq,
     while True:
         uno_check(g, rules, sid, sp, hands, hinfo, pile, disc, points, pen, st, trace, p)
         if hinfo[p, H_TOTAL] == 0:
-            # 5: only the draw penalties of the last card(s) still apply
-            for i in range(lo, m):
-                if seq[i] == WILD_DRAW_FOUR:
-                    add_penalty(g, WILD_DRAW_FOUR_PENALTY)
-                elif RANK[seq[i]] == DRAW_TWO:
-                    add_penalty(g, DRAW_TWO_PENALTY)
+            _last_card_penalties(g, seq, lo, m)
             win(g, hands, hinfo, pile, disc, st, trace, p)
             return p
         for i in range(lo, m):
@@ -298,14 +328,7 @@ def play(g, rules, sid, sp, hands, hinfo, pile, disc, points, pen, scratch, seq,
         # 8.3 jump-in: an identical coloured card, out of turn, first in direction of play
         if rules[R_JUMP_IN] == 0 or last >= N_COLOURED:
             return p
-        n = g[G_N]
-        q = -1
-        for i in range(1, n):
-            c = seat(p, i * g[G_DIR], n)
-            if hands[c, last] > 0 and (hinfo[c, H_TOTAL] > 1 or may_go_out_with(rules, last)) \
-                    and will_jump(sid, sp, st, c):  # 8.8: a last card may have to stay
-                q = c
-                break
+        q = _jumper(g, rules, sid, sp, hands, hinfo, st, p, last)
         if q < 0:
             return p
         if not take_turn(g, rules):  # a jump-in is a turn of the jumper (4.6)
