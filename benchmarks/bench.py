@@ -103,6 +103,39 @@ def measure_matches(matches: int, threads: int, repeat: int) -> tuple[float, flo
     return best_m, best_r, rounds
 
 
+def measure_expert(games: int, threads: int, repeat: int) -> tuple[float, float, float]:
+    """(games/s with one default ``expert`` seat and 3 ``random`` on ``threads`` threads,
+    ns per rollout turn on 1 thread, rollout turns per game): best of ``repeat`` runs.
+    A rollout turn's cost includes its share of the determinizations and state copies."""
+    import numba
+
+    from unosim.expert import expert_array
+    from unosim.kernel.expert import tally_rounds
+    from unosim.simulate import make_job, run_block
+
+    job = make_job("official", games, 4, "expert,random,random,random", seed=12345)
+    rs = job.rules
+    args = (rs.to_array(), job.sid, job.sparams, rs.deck_counts(), rs.points_table(), 4,
+            job.seed)
+    xp = expert_array(job.labels, rs)
+    run_block(job, 0, 4)  # compile / load
+    tally_rounds(*args, 0, 2, xp)
+    best_g = 0.0
+    best_ns = float("inf")
+    turns = 0.0
+    for r in range(repeat):
+        numba.set_num_threads(threads)
+        t = time.perf_counter()
+        run_block(job, r * games, games)
+        best_g = max(best_g, games / (time.perf_counter() - t))
+        numba.set_num_threads(1)
+        t = time.perf_counter()
+        searches, rollout_turns = tally_rounds(*args, r * games, games, xp)
+        best_ns = min(best_ns, (time.perf_counter() - t) / rollout_turns * 1e9)
+        turns = rollout_turns / games
+    return best_g, best_ns, turns
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--games", type=int, default=300_000)
@@ -136,6 +169,10 @@ def main() -> None:
         g, ns, ratio, *_ = measure("official", 4, name, args.games, 1, args.repeat,
                                    against=("official", "random"))
         print(f"  {name:22s} {g:12,.0f} {ns:8.1f}   {ratio:6.2f}")
+    eg, ens, eturns = measure_expert(max(200, args.games // 1000), cores, args.repeat)
+    print(f"\nexpert (default budget) + 3 random, official, {cores} threads: {eg:8,.0f} "
+          f"games/s; {ens:.1f} ns per rollout turn (1 thread), {eturns:,.0f} rollout "
+          "turns per game")
     print()
     for th in sorted({1, cores}):  # issue: matches at >= 70% of the rounds' speed
         m, r, nr = measure_matches(args.games // 10, th, args.repeat)

@@ -25,6 +25,7 @@ import numba
 import numpy as np
 import pandas as pd
 
+from .expert import refuse_matches
 from .kernel import layout as L
 from .kernel import match as K
 from .results import MANIFEST_KEY, atomic_path, publish, rounds_frame
@@ -43,10 +44,12 @@ def make_match_job(rules: "str | Path | RuleSet" = "official", n_matches: int = 
     """Validate a match request (as :func:`unosim.simulate.make_job`; ``strategies`` are
     per player). ``n_games``/``first_game`` of the Job count matches."""
     try:
-        return make_job(rules, n_matches, n_players, strategies, seed, house, first_match)
+        job = make_job(rules, n_matches, n_players, strategies, seed, house, first_match)
     except ValueError as e:
         msg = str(e).replace("games must", "matches must").replace("first_game", "first_match")
         raise type(e)(msg) from None
+    refuse_matches(job.labels)
+    return job
 
 
 def match_manifest(job: Job, table: str = "matches") -> dict:

@@ -20,6 +20,8 @@ import pandas as pd
 
 from .cards import COLOURS, N_COLOURED, N_KINDS, N_RANKS, kind_name, parse_kind
 from .checker import Violation, check_trace, strict_seats
+from .expert import expert_array
+from .expert import trace_round as expert_trace_round
 from .kernel import behaviour_mismatch
 from .kernel import layout as L
 from .results import rounds_frame
@@ -99,8 +101,12 @@ def replay_job(job: Job, game: int) -> Replay:
             or not 0 <= game < MAX_GAMES):
         raise ReplayError(f"game must be a whole number from 0 to {MAX_GAMES - 1:,}, "
                           f"got {game!r}")
-    out, trace = trace_round(job.rules, job.n_players, job.sid, job.sparams, job.seed,
-                             int(game))
+    if expert_array(job.labels) is None:
+        out, trace = trace_round(job.rules, job.n_players, job.sid, job.sparams, job.seed,
+                                 int(game))
+    else:  # expert seats search (kernel/expert.py)
+        out, trace = expert_trace_round(job.rules, job.n_players, job.labels, job.seed,
+                                        int(game))
     rp = Replay(job.rules, job.n_players, tuple(job.labels), job.seed, int(game), out, trace)
     rp.check()
     return rp

@@ -13,13 +13,16 @@ import pandas as pd
 from . import __version__
 from . import strategies as strat
 from .kernel import KERNEL_BEHAVIOUR
+from .expert import expert_array
 from .kernel.batch import run_rounds
+from .kernel.expert import run_rounds_expert
 from .kernel.rng import RNG_VERSION
 from .results import rounds_frame
 from .rules import RULES_FORMAT, RuleSet, resolve
 
 BLOCK = 1 << 20  # games per kernel call: bounds the memory of the raw records
 CHUNK = 1024  # games per parallel task inside a call; never changes results
+EXPERT_CHUNK = 16  # the same, with expert seats (a game costs ~1,000 times more)
 MAX_BLOCK = 1 << 24  # games per kernel call at most: 16.7M records, 2.8 GB
 MAX_GAMES = 2**53  # game indices stay exact in float64 and far from int64's end
 
@@ -114,6 +117,11 @@ def warm(job: "Job | None" = None) -> float:
 def run_block(job: Job, first_game: int, count: int, chunk: int = CHUNK) -> np.ndarray:
     """Raw kernel records ``int32[count, N_COLS]`` of games ``first_game ..``."""
     rs = job.rules
+    xp = expert_array(job.labels, rs)
+    if xp is not None:  # expert seats search (kernel/expert.py); smaller chunks balance
+        return run_rounds_expert(rs.to_array(), job.sid, job.sparams, rs.deck_counts(),
+                                 rs.points_table(), job.n_players, job.seed, first_game,
+                                 count, min(chunk, EXPERT_CHUNK), xp)
     return run_rounds(rs.to_array(), job.sid, job.sparams, rs.deck_counts(),
                       rs.points_table(), job.n_players, job.seed, first_game, count, chunk)
 

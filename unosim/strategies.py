@@ -215,8 +215,12 @@ def parse_one(text: str) -> tuple[int, np.ndarray, str]:
     An item without ``=`` is a strategy file (``weighted:best.toml``)."""
     name, _, rest = text.strip().partition(":")
     name = name.strip()
+    if name == "expert":  # a search over a rollout policy (unosim/expert.py)
+        from .expert import parse_expert
+        return parse_expert(rest)
     if name not in KERNEL_ID:
-        raise StrategyError(f"unknown strategy {name!r} (known: {', '.join(STRATEGIES)})")
+        raise StrategyError(f"unknown strategy {name!r} (known: {', '.join(STRATEGIES)}, "
+                            "expert)")
     sid = KERNEL_ID[name]
     params = np.array(DEFAULTS[name], dtype=np.float64)
     allowed = PARAM_NAMES if sid >= FIRST_WEIGHTED else BEHAVIOUR

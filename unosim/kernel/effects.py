@@ -286,10 +286,11 @@ def _jumper(g, rules, sid, sp, hands, hinfo, st, p, last):
 
 @hot
 def play(g, rules, sid, sp, hands, hinfo, pile, disc, points, pen, scratch, seq, st, trace,
-         p, k, how, bluff):
+         p, k, how, bluff, colour):
     """Seat ``p`` plays ``k`` (``how``: ``PLAY_HAND``, ``PLAY_DRAWN`` or ``PLAY_STACK``)
-    and, with ``multi_play``, more; returns the seat that played last (a jumper, maybe),
-    whose next player is the one to act."""
+    and, with ``multi_play``, more; ``colour`` >= 0 is the colour named after a
+    wild-type card (-1: the strategy names it); returns the seat that played last (a
+    jumper, maybe), whose next player is the one to act."""
     stacked = how == PLAY_STACK
     # move the cards to the discard pile (8.6: identical copies and/or a same-colour run)
     remove_card(hands, hinfo, p, k)
@@ -307,7 +308,10 @@ def play(g, rules, sid, sp, hands, hinfo, pile, disc, points, pen, scratch, seq,
     last = seq[m - 1]
     if last >= N_COLOURED:
         g[G_PREV_COLOUR] = g[G_COLOUR]
-        g[G_COLOUR] = choose_colour(sid, sp, g, hinfo, st, p)
+        if colour >= 0:
+            g[G_COLOUR] = colour
+        else:
+            g[G_COLOUR] = choose_colour(sid, sp, g, hinfo, st, p)
         trace_event(g, trace, hands, E_COLOUR, p, g[G_COLOUR], 0, 0)
     # the cards seq[lo:m] were just played by p: first the turn's own, then each jumper's
     # (one call site of each inlined helper below, which keeps the cold compile short)

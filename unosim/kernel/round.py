@@ -96,6 +96,7 @@ from .layout import (
     R_CHALLENGE_PENALTY,
     R_DRAW_RULE,
     R_HAND_SIZE,
+    R_MAX_TURNS,
     R_STACKING,
     S_DEAL,
     S_SEAT0,
@@ -301,6 +302,10 @@ def _draw_turn(g, rules, hands, hinfo, pile, disc, st, trace, p):
     return k
 
 
+FORCE_NONE = -3  # ``turn_loop``: every seat decides by its strategy (and may stop)
+FORCE_POLICY = -2  # the first normal turn decides by its strategy, without stopping
+
+
 @kernel
 def play_round(g, rules, sid, sp, deck, points, hands, hinfo, pile, disc, pen, scratch,
                seq, st, trace, n, order, scripted):
@@ -324,14 +329,50 @@ def play_round(g, rules, sid, sp, deck, points, hands, hinfo, pile, disc, pen, s
     trace : int16[capacity, EV_W] (capacity 0: no trace)
     n : players; order : int8[deck size], the deck (see ``setup``); scripted : 0 or 1
     """
+    p = start_round(g, rules, sid, sp, deck, hands, hinfo, pile, disc, pen, st, trace, n,
+                    order, scripted)
+    p = turn_loop(g, rules, sid, sp, deck, points, hands, hinfo, pile, disc, pen, scratch,
+                  seq, st, trace, n, p, np.int64(0), np.int64(FORCE_NONE), np.int64(-1))
+    end_round(g, hands, trace, p)
+
+
+@kernel
+def start_round(g, rules, sid, sp, deck, hands, hinfo, pile, disc, pen, st, trace, n,
+                order, scripted):
+    """Setup (3) and the round's start event; returns the first seat to act."""
     p = setup(g, rules, sid, sp, deck, hands, hinfo, pile, disc, st, trace, n, order,
               scripted)
     g[G_FIRST] = p
     trace_event(g, trace, hands, E_START, p, g[G_TOP], 0, 0)
-
     for q in range(n):
         pen[q] = 0
+    return p
+
+
+@kernel
+def end_round(g, hands, trace, p):
+    if g[G_OVER] == OVER_WON:
+        trace_event(g, trace, hands, E_WIN, g[G_WINNER], -1, 0, 0)
+    else:
+        trace_event(g, trace, hands, E_TRUNCATED, p, -1, 0, 0)
+
+
+@kernel
+def turn_loop(g, rules, sid, sp, deck, points, hands, hinfo, pile, disc, pen, scratch,
+              seq, st, trace, n, p, stop, force, colour):
+    """The turns of a round from seat ``p``'s, in any state a turn starts from, until the
+    round is over (``g[G_OVER]`` set) or a stop; returns the seat to act next.
+
+    ``stop``: bit mask of seats whose normal turns (nothing pending, 4.2) stop the loop
+    before they choose, returning that seat with ``g[G_OVER] == 0`` (the ``expert``
+    searches there, ``kernel/expert.py``). ``force``: the first normal turn's choice, a
+    card (``colour``: the colour named after it if wild-type, -1: the strategy's), -1 to
+    draw, ``FORCE_POLICY`` the strategy's, ``FORCE_NONE`` no first choice."""
     while g[G_OVER] == 0:
+        if (force == FORCE_NONE and stop != 0 and (stop >> p) & 1 == 1
+                and g[G_PEND_DRAW] == 0 and g[G_PEND_SKIP] == 0
+                and g[G_PEND_SPECIAL] < 0 and g[G_TURNS] < rules[R_MAX_TURNS]):
+            return p
         k = NO_CARD  # the card played this turn; one call site of ``play`` (it is inlined)
         how = PLAY_STACK
         bluff = False
@@ -354,7 +395,11 @@ def play_round(g, rules, sid, sp, deck, points, hands, hinfo, pile, disc, pen, s
                          trace, p)
                 p = seat(p, g[G_DIR], n)
                 continue
-            k = choose_card(sid, sp, g, rules, hands, hinfo, points, st, p)  # 4.2
+            if force == FORCE_NONE or force == FORCE_POLICY:
+                k = choose_card(sid, sp, g, rules, hands, hinfo, points, st, p)  # 4.2
+            else:
+                k = force
+            force = FORCE_NONE
             if k >= 0:
                 bluff = k == WILD_DRAW_FOUR and not wd4_allowed(g, rules, hinfo, p)
                 if bluff:
@@ -367,12 +412,10 @@ def play_round(g, rules, sid, sp, deck, points, hands, hinfo, pile, disc, pen, s
                     p = seat(p, g[G_DIR], n)
                     continue
         p = play(g, rules, sid, sp, hands, hinfo, pile, disc, points, pen, scratch, seq,
-                 st, trace, p, k, how, bluff)
+                 st, trace, p, k, how, bluff, colour if how == PLAY_HAND else -1)
+        colour = -1
         p = seat(p, g[G_DIR], n)
-    if g[G_OVER] == OVER_WON:
-        trace_event(g, trace, hands, E_WIN, g[G_WINNER], -1, 0, 0)
-    else:
-        trace_event(g, trace, hands, E_TRUNCATED, p, -1, 0, 0)
+    return p
 
 
 @kernel

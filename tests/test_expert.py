@@ -1,0 +1,86 @@
+"""The ``expert`` player (issue 16): reproducible on any number of threads, legal under
+every preset (the move checker), stronger than ``random`` players, and its parameters."""
+from __future__ import annotations
+
+import numba
+import numpy as np
+import pytest
+
+from unosim import strategies as strat
+from unosim.checker import check_trace, strict_seats
+from unosim.expert import TUNED, expert_array, trace_round
+from unosim.match import make_match_job
+from unosim.rules import PRESETS
+from unosim.simulate import make_job, run_block
+from unosim.tournament import tournament
+
+SEED = 16
+# small budgets; z=0 and draw=1 make the search's own choices (a voluntary draw too)
+# replace the policy's as often as possible, so the checker judges them
+SEARCHING = "expert:rollouts=4;z=0;draw=1"
+
+
+def test_same_games_on_one_and_two_threads_and_any_chunking():
+    job = make_job("official", 48, 4, f"{SEARCHING},heuristic,random,expert:rollouts=3",
+                   SEED)
+    old = numba.get_num_threads()
+    try:
+        numba.set_num_threads(1)
+        one = run_block(job, 0, 48, chunk=48)
+        numba.set_num_threads(min(2, numba.config.NUMBA_NUM_THREADS))
+        two = run_block(job, 0, 48, chunk=5)
+    finally:
+        numba.set_num_threads(old)
+    assert np.array_equal(one, two)
+    assert np.array_equal(run_block(job, 40, 8), one[40:])  # a game is its (seed, index)
+
+
+def test_the_search_changes_the_games():
+    """An expert seat that never leaves its policy's move (z too high) plays exactly its
+    policy's games (the search draws nothing from the game's streams); a searching one
+    does not."""
+    rest = ["random"] * 3
+    kept = make_job("official", 64, 4, ["expert:rollouts=2;z=100"] + rest, SEED)
+    policy = make_job("official", 64, 4, [TUNED] + rest, SEED)
+    searching = make_job("official", 64, 4, [SEARCHING] + rest, SEED)
+    base = run_block(policy, 0, 64)
+    assert np.array_equal(run_block(kept, 0, 64), base)
+    assert (run_block(searching, 0, 64)[:, 0] != base[:, 0]).mean() > 0.2
+
+
+@pytest.mark.parametrize("preset", sorted(PRESETS))
+def test_move_checker_finds_no_illegal_move(preset):
+    rules = PRESETS[preset]
+    n = 4
+    labels = [SEARCHING, "heuristic", "random", SEARCHING]
+    _, _, canon = strat.parse(labels, n)
+    for game in range(12):
+        out, trace = trace_round(rules, n, labels, SEED, game)
+        assert not check_trace(trace, rules, n, row=out, strict=strict_seats(canon)), \
+            (preset, game)
+        # the traced game is the game the batch kernel plays
+        assert np.array_equal(out, run_block(make_job(rules, 1, n, labels, SEED), game, 1)[0])
+
+
+def test_beats_random_players():
+    """A small budget still plays well above the 1/4 of 3 random opponents: 5 sigma."""
+    df = tournament("official", 4, "expert:rollouts=8,random,random,random", 2000, SEED)
+    r = df.iloc[0]
+    se = (r.win_hi - r.win_rate) / 1.96
+    assert r.win_rate - 5 * se > 0.25, (r.win_rate, se)
+
+
+def test_parameters():
+    sid, sp, labels = strat.parse("expert:rollouts=8;policy=heuristic,random", 2)
+    assert labels[0] == "expert:rollouts=8;policy=heuristic"
+    assert sid[0] == strat.HEURISTIC
+    xp = expert_array(labels)
+    assert xp[0, 0] == 8 and xp[1, 0] == 0
+    assert strat.parse("expert", 2)[2][0] == "expert"
+    assert expert_array(["random", "heuristic"]) is None
+    for bad in ("expert:rollouts=0", "expert:policy=nobody", "expert:depth=3",
+                "expert:z=-1", "expert:model=psychic"):
+        with pytest.raises(strat.StrategyError):
+            strat.parse(bad, 2)
+    with pytest.raises(ValueError, match="matches with an expert"):
+        make_match_job("official", 4, 4, "expert,random,random,random")

@@ -1,0 +1,144 @@
+"""The ``expert`` strategy on the Python side: its parameters and how a job runs it.
+
+``expert:rollouts=64;policy=tuned;horizon=0;crn=1;draw=0;model=policy;z=2;endgame=0`` (every
+parameter optional; defaults as shown). The search itself is ``kernel.expert``.
+
+  rollouts  determinizations per decision, each candidate played out once on each
+            (the budget);
+  policy    the rollout policy, which also makes the decisions the expert does not
+            search: ``tuned`` (the weighted player tuned against 3 ``random`` under
+            official rules, ``examples/weighted-official-random.toml``) or any strategy
+            name without parameters;
+  horizon   turns a rollout plays before it is scored by hand sizes (0: to the end);
+  crn       1: every candidate is played out on the same deals and random streams;
+  draw      1: drawing with a legal card in hand is a candidate (when the rules'
+            ``voluntary_draw`` allows it);
+  model     ``policy``: every seat plays the rollout policy in the rollouts; ``actual``:
+            the opponents play their own strategies (the expert knows them);
+  z         the policy's own move is kept unless another beats it by more than ``z``
+            standard errors of the paired difference (0: plain best estimate);
+  endgame   search only once some hand holds at most this many cards (0: always).
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from . import strategies as strat
+from .kernel import layout as L
+from .kernel.expert import N_X, X_CRN, X_DRAW, X_HORIZON, X_ENDGAME, X_MODEL, X_ROLLOUTS, X_Z
+
+NAME = "expert"
+DEFAULT_ROLLOUTS = 64
+# The weighted player `unosim tune` found against 3 random (official, 4 players, seed 1,
+# 6,000,000 rounds): examples/weighted-official-random.toml, 0.3362 +- 0.0020.
+TUNED = ("weighted:points=-1.281228;colour=0.950727;wild=-2.25437;action=-0.547573;"
+         "attack=3.18358;switch=0.004411;short=1.00731;scarce=4.373092;swap=2.076776;"
+         "name_short=0.087087;name_scarce=2.341877;challenge=0;stack=1;jump=1;bluff=0;"
+         "forget_uno=0")
+DEFAULTS = {"rollouts": DEFAULT_ROLLOUTS, "policy": "tuned", "horizon": 0, "crn": 1,
+            "draw": 0, "model": "policy", "z": 2.0, "endgame": 0}
+_INTS = {"rollouts": (1, 1 << 20), "horizon": (0, 1 << 20), "crn": (0, 1), "draw": (0, 1),
+         "endgame": (0, 1000)}
+
+
+def options(rest: str) -> dict:
+    """The parameters of ``expert:<rest>``, validated, defaults filled in."""
+    opts = dict(DEFAULTS)
+    for item in filter(None, (s.strip() for s in rest.replace(",", ";").split(";"))):
+        key, eq, val = (x.strip() for x in item.partition("="))
+        if not eq or key not in DEFAULTS:
+            raise strat.StrategyError(f"unknown strategy parameter {item!r} for 'expert' "
+                                      f"(known: {', '.join(DEFAULTS)})")
+        if key in _INTS:
+            lo, hi = _INTS[key]
+            try:
+                v = int(val)
+            except ValueError:
+                v = None
+            if v is None or not lo <= v <= hi:
+                raise strat.StrategyError(f"expert parameter {key!r} must be a whole "
+                                          f"number in [{lo}, {hi}], got {val!r}")
+            opts[key] = v
+        elif key == "z":
+            try:
+                v = float(val)
+            except ValueError:
+                v = -1.0
+            if not 0.0 <= v <= 100.0:
+                raise strat.StrategyError(f"expert parameter 'z' must be a number in "
+                                          f"[0, 100], got {val!r}")
+            opts[key] = round(v, 2)
+        elif key == "policy":
+            if val != "tuned" and val not in strat.NAMES:
+                raise strat.StrategyError(f"expert policy must be 'tuned' or one of "
+                                          f"{', '.join(strat.NAMES)}, got {val!r}")
+            opts[key] = val
+        else:
+            if val not in ("policy", "actual"):
+                raise strat.StrategyError(f"expert model must be 'policy' or 'actual', "
+                                          f"got {val!r}")
+            opts[key] = val
+    return opts
+
+
+def label(opts: dict) -> str:
+    extra = [f"{k}={v}" for k, v in opts.items() if v != DEFAULTS[k]]
+    return NAME + (":" + ";".join(extra) if extra else "")
+
+
+def parse_expert(rest: str) -> tuple[int, np.ndarray, str]:
+    """(id, params, label) of ``expert:<rest>``: the id and parameters are the rollout
+    policy's (the kernel's decisions outside the search), the label says ``expert``."""
+    opts = options(rest)
+    policy = TUNED if opts["policy"] == "tuned" else opts["policy"]
+    sid, params, _ = strat.parse_one(policy)
+    return sid, params, label(opts)
+
+
+def expert_array(labels, rules=None) -> np.ndarray | None:
+    """``int64[MAX_PLAYERS, N_X]`` expert parameters of each seat (``kernel.expert``), or
+    None when no seat is an expert. ``rules`` (a RuleSet) gives ``voluntary_draw``."""
+    xp = np.zeros((L.MAX_PLAYERS, N_X), dtype=np.int64)
+    any_expert = False
+    for s, lab in enumerate(labels):
+        name, _, rest = lab.partition(":")
+        if name.strip() != NAME:
+            continue
+        any_expert = True
+        o = options(rest)
+        xp[s, X_ROLLOUTS] = o["rollouts"]
+        xp[s, X_HORIZON] = o["horizon"]
+        xp[s, X_CRN] = o["crn"]
+        voluntary = True if rules is None else bool(getattr(rules, "voluntary_draw", True))
+        xp[s, X_DRAW] = o["draw"] if voluntary else 0
+        xp[s, X_MODEL] = 1 if o["model"] == "actual" else 0
+        xp[s, X_Z] = round(o["z"] * 100)
+        xp[s, X_ENDGAME] = o["endgame"]
+    return xp if any_expert else None
+
+
+def trace_round(rules, n_players: int, labels, seed: int, game: int,
+                capacity: int = 4096) -> tuple[np.ndarray, np.ndarray]:
+    """``replay.trace_round`` for a run with expert seats: game ``game`` of the run with
+    root ``seed``, exactly as ``simulate.run_block`` plays it, with its trace."""
+    from .cards import N_KINDS
+    from .kernel.expert import run_one_expert
+
+    sid, sp, labels = strat.parse(list(labels), n_players)
+    xp = expert_array(labels, rules)
+    deck = rules.deck_counts()
+    order = np.repeat(np.arange(N_KINDS), deck).astype(np.int8)
+    while True:
+        out, trace = run_one_expert(rules.to_array(), sid, sp, deck, rules.points_table(),
+                                    n_players, seed, game, order, capacity, xp)
+        if len(trace) < capacity:
+            return out, trace
+        capacity *= 4
+
+
+def refuse_matches(labels) -> None:
+    """Matches run in ``kernel.match``, which has no search yet: an expert would
+    silently play as its rollout policy there, so it is refused."""
+    if any(lab.partition(":")[0].strip() == NAME for lab in labels):
+        raise strat.StrategyError("the expert plays single rounds (simulate, tournament); "
+                                  "matches with an expert are not supported yet")

@@ -1,0 +1,445 @@
+"""The ``expert`` player: flat Monte Carlo search with the kernel's own turn loop.
+
+At each of its normal turns (RULES.md 4.2) with more than one candidate move, the
+expert seat stops the turn loop (``round.turn_loop``'s ``stop`` mask) and scores every
+candidate: each legal card (a wild-type card once per colour it could name) and, under
+``voluntary_draw``, drawing. For each of ``rollouts`` determinizations it deals the cards
+it cannot see (the opponents' hands and the draw pile, which has no order in this
+kernel, see ``piles``) uniformly at random into hands of the opponents' sizes, the rest
+forming the draw pile; then it plays every candidate from that same deal to the end of
+the round (or ``horizon`` turns) with the rollout policy at every seat, with the same
+random streams for every candidate (common random numbers: the determinized pile keeps
+its dealt order, so every candidate meets the same cards drawn). The rollout policy's own
+move is played unless another candidate beats it by more than ``z`` standard errors of
+their paired difference in wins; then the best such candidate is (in candidate order on
+ties). Its other decisions (stacking,
+challenging, playing a drawn card, jumping in, swap targets, multi-card extras, Greninja
+colours, bluffs) are the rollout policy's own.
+
+Randomness: each search hashes a 64-bit key from the state of the seat's own stream and
+the turn number (without drawing from the stream: an expert that keeps its policy's
+moves plays its policy's games exactly), and every determinization and rollout stream is
+hashed from that key and the rollout index, so a game depends on its (seed, game) only,
+on any number of threads.
+
+Expert parameters per seat, ``xp[seat, X_*]`` (int64): rollouts (0: not an expert),
+horizon (0: to the end of the round), crn (1: common random numbers), draw (1: drawing is
+a candidate; the rule ``voluntary_draw``), model (0: every seat plays the rollout policy
+in the rollouts; 1: the opponents play their own strategies), z (in hundredths), endgame
+(search only once some hand holds at most this many cards; 0: always).
+
+How it sits on the kernel: ``round.turn_loop`` plays turns from any state a turn starts
+from and stops before an expert seat's normal turn (``stop``) or plays a forced first
+choice (``force``, ``colour``); ``play_round_expert`` alternates the two, and a rollout
+is a ``turn_loop`` call on a copy of the state (``search_arrays``, allocated once per
+chunk: no allocation per decision).
+"""
+import numpy as np
+from numba import njit, prange
+
+from .batch import work_arrays as _work
+from .decide import choose_card, choose_colour
+from .effects import OVER_WON
+from .jit import kernel
+from .kinds import N_COLOURED, N_COLOURS, N_KINDS, N_RANKS
+from .layout import (
+    EV_W,
+    G_N,
+    G_OVER,
+    G_PILE_N,
+    G_SCRIPTED,
+    G_TRACE_N,
+    G_TURNS,
+    G_WINNER,
+    H_MASK,
+    H_TOTAL,
+    H_WILD_MASK,
+    MAX_PLAYERS,
+    N_COLS,
+    N_G,
+    N_H,
+    N_PARAMS,
+    N_RULES,
+    N_STREAMS,
+    R_MAX_TURNS,
+    S_SEAT0,
+)
+from .legal import is_legal
+from .piles import add_card, remove_card
+from .rng import _GAMMA, below, mix64, seed_streams
+from .round import FORCE_NONE, FORCE_POLICY, end_round, record, start_round, turn_loop
+
+X_ROLLOUTS, X_HORIZON, X_CRN, X_DRAW, X_MODEL, X_Z, X_ENDGAME = range(7)
+N_X = 7
+MAX_CANDIDATES = 4 * N_KINDS + 1
+
+
+@njit(cache=True)
+def search_arrays(deck_n):
+    """The scratch arrays of the search, allocated once per chunk: a determinized state
+    (``b*``), a rollout's state (``w*``), the rollout rules and strategies, the unseen
+    cards, the candidates and their scores, and a tally (searches, rollout turns)."""
+    return (np.zeros(N_G, np.int64), np.zeros((MAX_PLAYERS, N_KINDS), np.int16),
+            np.zeros((MAX_PLAYERS, N_H), np.int16), np.zeros(deck_n, np.int8),
+            np.zeros(N_KINDS, np.int16),
+            np.zeros(N_G, np.int64), np.zeros((MAX_PLAYERS, N_KINDS), np.int16),
+            np.zeros((MAX_PLAYERS, N_H), np.int16), np.zeros(deck_n, np.int8),
+            np.zeros(N_KINDS, np.int16), np.zeros(MAX_PLAYERS, np.int64),
+            np.zeros((N_STREAMS, 4), np.uint64), np.zeros(deck_n, np.int8),
+            np.zeros(deck_n, np.int64), np.zeros((0, EV_W), np.int16),
+            np.zeros(N_RULES, np.int64), np.zeros(MAX_PLAYERS, np.int64),
+            np.zeros((MAX_PLAYERS, N_PARAMS), np.float64), np.zeros(deck_n, np.int8),
+            np.zeros(MAX_CANDIDATES, np.int64), np.zeros(MAX_CANDIDATES, np.int64),
+            np.zeros(MAX_CANDIDATES, np.float64), np.zeros(MAX_CANDIDATES, np.float64),
+            np.zeros(MAX_CANDIDATES, np.float64), np.zeros(2, np.int64))
+
+
+@kernel
+def candidates(g, rules, hands, hinfo, p, draw, cand, ccol):
+    """Seat ``p``'s moves on a normal turn into ``cand``/``ccol`` (card, colour named or
+    -1); drawing is card -1. Returns how many."""
+    m = 0
+    for c in range(N_COLOURS):
+        mask = np.int64(hinfo[p, H_MASK + c])
+        r = 0
+        while mask != 0:
+            if mask & 1:
+                k = c * N_RANKS + r
+                if is_legal(g, rules, hinfo, p, k):
+                    cand[m] = k
+                    ccol[m] = -1
+                    m += 1
+            mask >>= 1
+            r += 1
+    mask = np.int64(hinfo[p, H_WILD_MASK])
+    i = 0
+    while mask != 0:
+        if mask & 1:
+            k = N_COLOURED + i
+            if is_legal(g, rules, hinfo, p, k):
+                for c in range(N_COLOURS):
+                    cand[m] = k
+                    ccol[m] = c
+                    m += 1
+        mask >>= 1
+        i += 1
+    if draw == 1 or m == 0:
+        cand[m] = -1
+        ccol[m] = -1
+        m += 1
+    return m
+
+
+@kernel
+def _seed(st, key, i, n):
+    """Rollout streams ``st[:S_SEAT0 + n]`` for rollout ``i`` of the search ``key``."""
+    h = mix64(key ^ (np.uint64(i) + _GAMMA * np.uint64(5)))
+    for s in range(S_SEAT0 + n):
+        x = mix64(h ^ (np.uint64(s) + _GAMMA * np.uint64(4)))
+        for j in range(4):
+            x = x + _GAMMA
+            st[s, j] = mix64(x)
+
+
+@kernel
+def determinize(g, hands, hinfo, pile, p, bg, bhands, bhinfo, bpile, unseen, st,
+                scripted):
+    """Copy the state into ``b*`` with the opponents' hands and the draw pile dealt
+    anew from the cards seat ``p`` cannot see (stream 0 of ``st``), hand sizes kept.
+
+    ``scripted`` 1 keeps the pile in its dealt order (a uniform shuffle) for the
+    rollouts' draws, so that every candidate meets the same sequence of cards drawn."""
+    n = g[G_N]
+    for j in range(N_G):
+        bg[j] = g[j]
+    bg[G_SCRIPTED] = scripted  # 1: draws take the pile in its dealt order
+    m = 0
+    for q in range(n):
+        for j in range(N_H):
+            bhinfo[q, j] = hinfo[q, j]
+        for k in range(N_KINDS):
+            bhands[q, k] = hands[q, k]
+            if q != p:
+                for _ in range(hands[q, k]):
+                    unseen[m] = k
+                    m += 1
+    hidden = m
+    for j in range(g[G_PILE_N]):
+        unseen[m] = pile[j]
+        m += 1
+    for j in range(m - 1):  # Fisher-Yates: opponents' cards first, then the pile's order
+        x = j + below(st, 0, m - j)
+        t = unseen[j]
+        unseen[j] = unseen[x]
+        unseen[x] = t
+    j = 0
+    for q in range(n):
+        if q == p:
+            continue
+        size = hinfo[q, H_TOTAL]
+        for k in range(N_KINDS):
+            bhands[q, k] = 0
+        for c in range(N_H):
+            bhinfo[q, c] = 0
+        for _ in range(size):
+            add_card(bhands, bhinfo, q, np.int64(unseen[j]))
+            j += 1
+    for i in range(m - hidden):
+        bpile[i] = unseen[hidden + i]
+
+
+@kernel
+def _copy(bg, bhands, bhinfo, bpile, bdisc, wg, whands, whinfo, wpile, wdisc, wpen, n):
+    for j in range(N_G):
+        wg[j] = bg[j]
+    for q in range(n):
+        wpen[q] = 0
+        for k in range(N_KINDS):
+            whands[q, k] = bhands[q, k]
+        for j in range(N_H):
+            whinfo[q, j] = bhinfo[q, j]
+    for k in range(N_KINDS):
+        wdisc[k] = bdisc[k]
+    for j in range(bg[G_PILE_N]):
+        wpile[j] = bpile[j]
+
+
+@kernel
+def _value(wg, whinfo, p, n, horizon):
+    """1 for a win of ``p``; a round cut by the horizon scores ``p``'s share of the
+    inverse hand sizes (an estimate of its chance to go out first)."""
+    if wg[G_OVER] == OVER_WON:
+        return 1.0 if wg[G_WINNER] == p else 0.0
+    if horizon == 0:
+        return 0.0
+    tot = 0.0
+    for q in range(n):
+        tot += 1.0 / max(1, whinfo[q, H_TOTAL])
+    return (1.0 / max(1, whinfo[p, H_TOTAL])) / tot
+
+
+@kernel
+def _policy_move(g, rules, sid, sp, points, hands, hinfo, p, wg, whands, whinfo, wst, n,
+                 m, cand, ccol):
+    """The index of the rollout policy's own move among the ``m`` candidates, or -1
+    (asked on a copy, with the rollout streams: the game's streams are not touched)."""
+    for j in range(N_G):
+        wg[j] = g[j]
+    for q in range(n):
+        for k in range(N_KINDS):
+            whands[q, k] = hands[q, k]
+        for j in range(N_H):
+            whinfo[q, j] = hinfo[q, j]
+    k = choose_card(sid, sp, wg, rules, whands, whinfo, points, wst, p)
+    colour = -1
+    if k >= N_COLOURED:
+        remove_card(whands, whinfo, p, k)
+        colour = choose_colour(sid, sp, wg, whinfo, wst, p)
+    for c in range(m):
+        if cand[c] == k and ccol[c] == colour:
+            return c
+    return -1
+
+
+@kernel
+def search(g, rules, sid, sp, deck, points, hands, hinfo, pile, disc, st, n, p, xp,
+           bg, bhands, bhinfo, bpile, bdisc, wg, whands, whinfo, wpile, wdisc, wpen, wst,
+           wscratch, wseq, wtrace, wrules, rsid, rsp, unseen, cand, ccol, val, dsum, dsq,
+           tally):
+    """The expert seat ``p``'s move: returns its index into ``cand``/``ccol``, or -1
+    for the policy's own choice (not searched).
+
+    Every candidate is played out on the same ``rollouts`` deals; the rollout policy's
+    own move is kept unless another candidate beats it by more than ``z`` standard
+    errors of their paired difference (so a small budget's noise does not make the
+    expert weaker than its policy), then the best such candidate is played."""
+    m = candidates(g, rules, hands, hinfo, p, xp[p, X_DRAW], cand, ccol)
+    if m == 1:
+        return 0
+    endgame = xp[p, X_ENDGAME]
+    if endgame > 0:  # search only once some hand is down to ``endgame`` cards
+        fewest = hinfo[p, H_TOTAL]
+        for q in range(n):
+            fewest = min(fewest, hinfo[q, H_TOTAL])
+        if fewest > endgame:
+            return -1
+    rollouts = xp[p, X_ROLLOUTS]
+    horizon = xp[p, X_HORIZON]
+    crn = xp[p, X_CRN]
+    z = xp[p, X_Z] / 100.0
+    # the search's key: a hash of the seat's stream state and the turn, which leaves
+    # the stream itself untouched (a search that keeps the policy's move changes nothing)
+    s = S_SEAT0 + p
+    key = mix64(st[s, 0] ^ mix64(st[s, 1] ^ (np.uint64(g[G_TURNS]) + _GAMMA)))
+    _seed(wst, key, MAX_CANDIDATES * rollouts, n)
+    base = _policy_move(g, rules, sid, sp, points, hands, hinfo, p, wg, whands, whinfo,
+                        wst, n, m, cand, ccol)
+    ref = base if base >= 0 else 0
+    for j in range(N_RULES):
+        wrules[j] = rules[j]
+    if horizon > 0:
+        wrules[R_MAX_TURNS] = min(rules[R_MAX_TURNS], g[G_TURNS] + horizon)
+    for q in range(n):  # the rollout players
+        own = xp[p, X_MODEL] == 1 and q != p
+        rsid[q] = sid[q] if own else sid[p]
+        for j in range(N_PARAMS):
+            rsp[q, j] = sp[q, j] if own else sp[p, j]
+    tally[0] += 1
+    for k in range(N_KINDS):
+        bdisc[k] = disc[k]
+    for c in range(m):
+        dsum[c] = 0.0
+        dsq[c] = 0.0
+    for i in range(rollouts):
+        for c in range(m):
+            # with crn, one deal and one set of rollout streams serve every candidate
+            j = i * MAX_CANDIDATES + (0 if crn == 1 else c)
+            if c == 0 or crn == 0:
+                _seed(wst, key, j, n)
+                determinize(g, hands, hinfo, pile, p, bg, bhands, bhinfo, bpile, unseen,
+                            wst, crn)
+            _seed(wst, key ^ np.uint64(0x5EED), j, n)
+            _copy(bg, bhands, bhinfo, bpile, bdisc, wg, whands, whinfo, wpile, wdisc,
+                  wpen, n)
+            turn_loop(wg, wrules, rsid, rsp, deck, points, whands, whinfo, wpile, wdisc,
+                      wpen, wscratch, wseq, wst, wtrace, n, p, np.int64(0), cand[c],
+                      ccol[c])
+            val[c] = _value(wg, whinfo, p, n, horizon)
+            tally[1] += wg[G_TURNS] - g[G_TURNS]
+        for c in range(m):
+            d = val[c] - val[ref]
+            dsum[c] += d
+            dsq[c] += d * d
+    best = ref
+    top = 0.0
+    for c in range(m):
+        mean = dsum[c] / rollouts
+        if base >= 0:
+            # plus 1 / rollouts: a few identical differences are not a certainty
+            var = max(0.0, dsq[c] / rollouts - mean * mean) + 1.0 / rollouts
+            if mean <= z * np.sqrt(var / rollouts):
+                continue
+        if mean > top:
+            top = mean
+            best = c
+    if best == base:
+        return -1  # the policy decides in the game itself, with the game's streams
+    return best
+
+
+@kernel
+def play_round_expert(g, rules, sid, sp, deck, points, hands, hinfo, pile, disc, pen,
+                      scratch, seq, st, trace, n, order, scripted, xp,
+                      bg, bhands, bhinfo, bpile, bdisc, wg, whands, whinfo, wpile, wdisc,
+                      wpen, wst, wscratch, wseq, wtrace, wrules, rsid, rsp, unseen, cand,
+                      ccol, val, dsum, dsq, tally):
+    """``round.play_round`` with the expert seats (``xp[:, X_ROLLOUTS] > 0``) searching
+    their normal turns."""
+    stop = np.int64(0)
+    for q in range(n):
+        if xp[q, X_ROLLOUTS] > 0:
+            stop |= np.int64(1) << q
+    p = start_round(g, rules, sid, sp, deck, hands, hinfo, pile, disc, pen, st, trace, n,
+                    order, scripted)
+    force = np.int64(FORCE_NONE)
+    colour = np.int64(-1)
+    while True:
+        p = turn_loop(g, rules, sid, sp, deck, points, hands, hinfo, pile, disc, pen,
+                      scratch, seq, st, trace, n, p, stop, force, colour)
+        if g[G_OVER] != 0:
+            break
+        c = search(g, rules, sid, sp, deck, points, hands, hinfo, pile, disc, st, n, p,
+                   xp, bg, bhands, bhinfo, bpile, bdisc, wg, whands, whinfo, wpile, wdisc,
+                   wpen, wst, wscratch, wseq, wtrace, wrules, rsid, rsp, unseen, cand, ccol,
+                   val, dsum, dsq, tally)
+        force = cand[c] if c >= 0 else np.int64(FORCE_POLICY)
+        colour = ccol[c] if c >= 0 else np.int64(-1)
+    end_round(g, hands, trace, p)
+
+
+@njit(cache=True)
+def run_chunk_expert(rules, sid, sp, deck, points, n, seed, first_game, out, lo, hi, xp):
+    """``batch.run_chunk`` with expert seats."""
+    deck_n = 0
+    for k in range(N_KINDS):
+        deck_n += deck[k]
+    order = np.zeros(deck_n, dtype=np.int8)
+    m = 0
+    for k in range(N_KINDS):
+        for _ in range(deck[k]):
+            order[m] = k
+            m += 1
+    zero = np.int64(0)
+    (g, hands, hinfo, pile, scratch, seq, disc, pen, st, trace) = _work(deck_n, zero)
+    (bg, bhands, bhinfo, bpile, bdisc, wg, whands, whinfo, wpile, wdisc, wpen, wst,
+     wscratch, wseq, wtrace, wrules, rsid, rsp, unseen, cand, ccol, val, dsum, dsq,
+     tally) = \
+        search_arrays(deck_n)
+    for i in range(lo, hi):
+        seed_streams(st, seed, first_game + i, zero, S_SEAT0 + n)
+        play_round_expert(g, rules, sid, sp, deck, points, hands, hinfo, pile, disc, pen,
+                          scratch, seq, st, trace, n, order, zero, xp, bg, bhands, bhinfo,
+                          bpile, bdisc, wg, whands, whinfo, wpile, wdisc, wpen, wst,
+                          wscratch, wseq, wtrace, wrules, rsid, rsp, unseen, cand, ccol,
+                          val, dsum, dsq, tally)
+        record(g, hands, hinfo, points, pen, out[i], n)
+
+
+@njit(cache=True, parallel=True)
+def run_rounds_expert(rules, sid, sp, deck, points, n, seed, first_game, count, chunk, xp):
+    """``batch.run_rounds`` with expert seats; the same games on any number of threads."""
+    out = np.zeros((count, N_COLS), dtype=np.int32)
+    n_chunks = (count + chunk - 1) // chunk
+    for c in prange(n_chunks):
+        lo = c * chunk
+        hi = min(count, lo + chunk)
+        run_chunk_expert(rules, sid, sp, deck, points, n, seed, first_game, out, lo, hi,
+                         xp)
+    return out
+
+
+@njit(cache=True)
+def run_one_expert(rules, sid, sp, deck, points, n, seed, game, order, capacity, xp):
+    """One round with its trace, as ``run_rounds_expert`` plays it (``batch.run_one``)."""
+    deck_n = order.size
+    g, hands, hinfo, pile, scratch, seq, disc, pen, st, trace = _work(deck_n, capacity)
+    (bg, bhands, bhinfo, bpile, bdisc, wg, whands, whinfo, wpile, wdisc, wpen, wst,
+     wscratch, wseq, wtrace, wrules, rsid, rsp, unseen, cand, ccol, val, dsum, dsq,
+     tally) = \
+        search_arrays(deck_n)
+    out = np.zeros(N_COLS, dtype=np.int32)
+    zero = np.int64(0)
+    seed_streams(st, seed, game, zero, S_SEAT0 + n)
+    play_round_expert(g, rules, sid, sp, deck, points, hands, hinfo, pile, disc, pen,
+                      scratch, seq, st, trace, n, order, zero, xp, bg, bhands, bhinfo,
+                      bpile, bdisc, wg, whands, whinfo, wpile, wdisc, wpen, wst, wscratch,
+                      wseq, wtrace, wrules, rsid, rsp, unseen, cand, ccol, val, dsum, dsq,
+                      tally)
+    record(g, hands, hinfo, points, pen, out, n)
+    n_ev = min(g[G_TRACE_N], capacity)
+    return out, trace[:n_ev].copy()
+
+
+@njit(cache=True)
+def tally_rounds(rules, sid, sp, deck, points, n, seed, first_game, count, xp):
+    """Play games ``first_game ..`` on one thread as ``run_rounds_expert`` does; returns
+    int64[2]: the searches made and the turns played in their rollouts (benchmarks)."""
+    out = np.zeros((count, N_COLS), dtype=np.int32)
+    deck_n = 0
+    for k in range(N_KINDS):
+        deck_n += deck[k]
+    order = np.zeros(deck_n, dtype=np.int8)
+    m = 0
+    for k in range(N_KINDS):
+        for _ in range(deck[k]):
+            order[m] = k
+            m += 1
+    zero = np.int64(0)
+    g, hands, hinfo, pile, scratch, seq, disc, pen, st, trace = _work(deck_n, zero)
+    arrays = search_arrays(deck_n)
+    for i in range(count):
+        seed_streams(st, seed, first_game + i, zero, S_SEAT0 + n)
+        play_round_expert(g, rules, sid, sp, deck, points, hands, hinfo, pile, disc, pen,
+                          scratch, seq, st, trace, n, order, zero, xp, *arrays)
+        record(g, hands, hinfo, points, pen, out[i], n)
+    return arrays[-1].copy()
