@@ -8,6 +8,7 @@ import pytest
 
 from unosim import strategies as strat
 from unosim.challenges import CHALLENGERS, challenge_outcomes
+from unosim.cards import WILD_DRAW_FOUR
 from unosim.checker import check_trace, strict_seats
 from unosim.compare import compare
 from unosim.kernel import layout as L
@@ -58,7 +59,7 @@ def _wd4_plays(rules, spec: str, games: int) -> tuple[int, int]:
         _, t = trace_round(rules, 4, sid, sp, 3, game)
         ch += int(np.count_nonzero((t[:, L.EV_TYPE] == L.E_CHALLENGE) & (t[:, L.EV_SEAT] == 0)))
         plays += int(np.count_nonzero((t[:, L.EV_TYPE] == L.E_PLAY) & (t[:, L.EV_SEAT] != 0)
-                                      & (t[:, L.EV_KIND] == strat.WILD_DRAW_FOUR)))
+                                      & (t[:, L.EV_KIND] == WILD_DRAW_FOUR)))
     return ch, plays
 
 
