@@ -154,7 +154,9 @@ def build(ctx: Context) -> Page:
     lead += (f" Over a whole official match to 500 points it wins "
              f"{num(100 * odds['random'][0], 0)}% of matches against 3 random players and "
              f"{num(100 * odds['heuristic'][0], 0)}% against 3 heuristic players, where "
-             f"luck alone would give 25%.")
+             f"luck alone would give 25%"
+             + ("; against heuristic players its extra rounds do not show in matches won."
+                if odds["heuristic"][1] <= fair <= odds["heuristic"][2] else "."))
     page.lead(lead)
     fig, ax = plt.subplots(figsize=(10, 3.4))
     x = np.arange(len(RULE_SETS))
