@@ -38,19 +38,28 @@ def work_arrays(deck_n, capacity):
 
 
 @njit(cache=True)
-def run_chunk(rules, sid, sp, deck, points, n, seed, first_game, out, lo, hi):
-    """Play games ``first_game + lo .. first_game + hi - 1`` into ``out[lo:hi]``.
-
-    The work arrays are allocated once per chunk, never per game."""
-    deck_n = 0
+def deck_order(deck):
+    """Every card of the deck in kind order, ``int8[cards]``, from ``deck`` (copies of
+    each kind, ``int16[N_KINDS]``)."""
+    n = 0
     for k in range(N_KINDS):
-        deck_n += deck[k]
-    order = np.zeros(deck_n, dtype=np.int8)  # every card of the deck, in kind order
+        n += deck[k]
+    order = np.zeros(n, dtype=np.int8)
     m = 0
     for k in range(N_KINDS):
         for _ in range(deck[k]):
             order[m] = k
             m += 1
+    return order
+
+
+@njit(cache=True)
+def run_chunk(rules, sid, sp, deck, points, n, seed, first_game, out, lo, hi):
+    """Play games ``first_game + lo .. first_game + hi - 1`` into ``out[lo:hi]``.
+
+    The work arrays are allocated once per chunk, never per game."""
+    order = deck_order(deck)
+    deck_n = order.size
     zero = np.int64(0)  # not the literal 0: see ``jit.py``
     g, hands, hinfo, pile, scratch, seq, disc, pen, st, trace = work_arrays(deck_n, zero)
     for i in range(lo, hi):

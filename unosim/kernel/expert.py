@@ -37,6 +37,7 @@ chunk: no allocation per decision).
 import numpy as np
 from numba import njit, prange
 
+from .batch import deck_order
 from .batch import work_arrays as _work
 from .decide import choose_card, choose_colour
 from .effects import OVER_WON
@@ -360,15 +361,8 @@ def play_round_expert(g, rules, sid, sp, deck, points, hands, hinfo, pile, disc,
 @njit(cache=True)
 def run_chunk_expert(rules, sid, sp, deck, points, n, seed, first_game, out, lo, hi, xp):
     """``batch.run_chunk`` with expert seats."""
-    deck_n = 0
-    for k in range(N_KINDS):
-        deck_n += deck[k]
-    order = np.zeros(deck_n, dtype=np.int8)
-    m = 0
-    for k in range(N_KINDS):
-        for _ in range(deck[k]):
-            order[m] = k
-            m += 1
+    order = deck_order(deck)
+    deck_n = order.size
     zero = np.int64(0)
     (g, hands, hinfo, pile, scratch, seq, disc, pen, st, trace) = _work(deck_n, zero)
     (bg, bhands, bhinfo, bpile, bdisc, wg, whands, whinfo, wpile, wdisc, wpen, wst,
@@ -425,15 +419,8 @@ def tally_rounds(rules, sid, sp, deck, points, n, seed, first_game, count, xp):
     """Play games ``first_game ..`` on one thread as ``run_rounds_expert`` does; returns
     int64[2]: the searches made and the turns played in their rollouts (benchmarks)."""
     out = np.zeros((count, N_COLS), dtype=np.int32)
-    deck_n = 0
-    for k in range(N_KINDS):
-        deck_n += deck[k]
-    order = np.zeros(deck_n, dtype=np.int8)
-    m = 0
-    for k in range(N_KINDS):
-        for _ in range(deck[k]):
-            order[m] = k
-            m += 1
+    order = deck_order(deck)
+    deck_n = order.size
     zero = np.int64(0)
     g, hands, hinfo, pile, scratch, seq, disc, pen, st, trace = _work(deck_n, zero)
     arrays = search_arrays(deck_n)
