@@ -255,8 +255,8 @@ def build(ctx: Context) -> Page:
                   "):")
         page.table(pd.DataFrame(rows))
     page.para("Tuned weights (the features are defined in `unosim/strategies.py`): "
-              + "; ".join(f"vs {o}: " + ", ".join(f"{k} {v:.3g}" for k, v in
-                                                    t[o]["weights"].items())
+              + "; ".join(f"vs {o}: " + ", ".join(f"{k} {t[o]['weights'][k]:.3g}"
+                                                    for k in strat.FEATURES)
                           for o in OPPONENTS) + ".")
 
     # ---------------------------------------------------------------- figures
