@@ -25,19 +25,33 @@ import numpy as np
 
 from . import strategies as strat
 from .kernel import layout as L
-from .kernel.expert import N_X, X_CRN, X_DRAW, X_HORIZON, X_ENDGAME, X_MODEL, X_ROLLOUTS, X_Z
+from .kernel.expert import (
+    N_X,
+    X_BLUFF,
+    X_CRN,
+    X_DEAL,
+    X_DRAW,
+    X_ENDGAME,
+    X_HORIZON,
+    X_MODEL,
+    X_ROLLOUTS,
+    X_Z,
+)
 
 NAME = "expert"
-DEFAULT_ROLLOUTS = 64
+DEFAULT_ROLLOUTS = 128
 # The weighted player `unosim tune` found against 3 random (official, 4 players, seed 1,
 # 6,000,000 rounds): examples/weighted-official-random.toml, 0.3362 +- 0.0020.
 TUNED = ("weighted:points=-1.281228;colour=0.950727;wild=-2.25437;action=-0.547573;"
          "attack=3.18358;switch=0.004411;short=1.00731;scarce=4.373092;swap=2.076776;"
          "name_short=0.087087;name_scarce=2.341877;challenge=0;stack=1;jump=1;bluff=0;"
          "forget_uno=0")
-DEFAULTS = {"rollouts": DEFAULT_ROLLOUTS, "policy": "tuned", "horizon": 0, "crn": 1,
-            "draw": 0, "model": "policy", "z": 2.0, "endgame": 0}
-_INTS = {"rollouts": (1, 1 << 20), "horizon": (0, 1 << 20), "crn": (0, 1), "draw": (0, 1),
+DEFAULT_HORIZON = 16
+DEFAULTS = {"rollouts": DEFAULT_ROLLOUTS, "policy": "tuned", "horizon": DEFAULT_HORIZON,
+            "crn": 1, "draw": 0, "model": "policy", "z": 2.0, "endgame": 0, "deal": "voids",
+            "bluff": 0}
+DEALS = ("uniform", "voids", "open")  # kernel.expert DEAL_* in this order
+_INTS = {"rollouts": (1, 1 << 20), "horizon": (0, 1 << 20), "crn": (0, 1), "draw": (0, 1), "bluff": (0, 1),
          "endgame": (0, 1000)}
 
 
@@ -72,6 +86,11 @@ def options(rest: str) -> dict:
             if val != "tuned" and val not in strat.NAMES:
                 raise strat.StrategyError(f"expert policy must be 'tuned' or one of "
                                           f"{', '.join(strat.NAMES)}, got {val!r}")
+            opts[key] = val
+        elif key == "deal":
+            if val not in DEALS:
+                raise strat.StrategyError(f"expert deal must be one of {', '.join(DEALS)}, "
+                                          f"got {val!r}")
             opts[key] = val
         else:
             if val not in ("policy", "actual"):
@@ -114,6 +133,8 @@ def expert_array(labels, rules=None) -> np.ndarray | None:
         xp[s, X_MODEL] = 1 if o["model"] == "actual" else 0
         xp[s, X_Z] = round(o["z"] * 100)
         xp[s, X_ENDGAME] = o["endgame"]
+        xp[s, X_DEAL] = DEALS.index(o["deal"])
+        xp[s, X_BLUFF] = o["bluff"]
     return xp if any_expert else None
 
 

@@ -42,13 +42,14 @@ from .batch import work_arrays as _work
 from .decide import choose_card, choose_colour
 from .effects import OVER_WON
 from .jit import kernel
-from .kinds import N_COLOURED, N_COLOURS, N_KINDS, N_RANKS
+from .kinds import COLOUR, N_COLOURED, N_COLOURS, N_KINDS, N_RANKS, RANK, WILD_DRAW_FOUR
 from .layout import (
     EV_W,
     G_N,
     G_OVER,
     G_PILE_N,
     G_SCRIPTED,
+    G_SHORT,
     G_TRACE_N,
     G_TURNS,
     G_WINNER,
@@ -64,14 +65,20 @@ from .layout import (
     N_STREAMS,
     R_MAX_TURNS,
     S_SEAT0,
+    SHORT_RANK,
+    SHORT_WILD,
 )
-from .legal import is_legal
+from .legal import is_legal, lone_card_blocked
 from .piles import add_card, remove_card
 from .rng import _GAMMA, below, mix64, seed_streams
 from .round import FORCE_NONE, FORCE_POLICY, end_round, record, start_round, turn_loop
 
-X_ROLLOUTS, X_HORIZON, X_CRN, X_DRAW, X_MODEL, X_Z, X_ENDGAME = range(7)
-N_X = 7
+X_ROLLOUTS, X_HORIZON, X_CRN, X_DRAW, X_MODEL, X_Z, X_ENDGAME, X_DEAL, X_BLUFF = range(9)
+N_X = 9
+# X_DEAL: how the hidden cards are dealt in a determinization
+DEAL_UNIFORM = 0  # uniformly, hand sizes kept
+DEAL_VOIDS = 1  # ... and no card of a colour a seat is known to lack (``G_SHORT``)
+DEAL_OPEN = 2  # the true hands (a diagnostic: the expert sees every hand)
 MAX_CANDIDATES = 4 * N_KINDS + 1
 
 
@@ -96,10 +103,15 @@ def search_arrays(deck_n):
 
 
 @kernel
-def candidates(g, rules, hands, hinfo, p, draw, cand, ccol):
+def candidates(g, rules, hands, hinfo, p, draw, bluff, cand, ccol):
     """Seat ``p``'s moves on a normal turn into ``cand``/``ccol`` (card, colour named or
-    -1); drawing is card -1. Returns how many."""
+    -1); drawing is card -1; ``bluff`` 1 adds an illegal Wild Draw Four (4.3) when held.
+    Returns how many."""
     m = 0
+    if lone_card_blocked(rules, hinfo, p):  # 8.8: no legal play, it draws
+        cand[0] = -1
+        ccol[0] = -1
+        return 1
     for c in range(N_COLOURS):
         mask = np.int64(hinfo[p, H_MASK + c])
         r = 0
@@ -117,7 +129,7 @@ def candidates(g, rules, hands, hinfo, p, draw, cand, ccol):
     while mask != 0:
         if mask & 1:
             k = N_COLOURED + i
-            if is_legal(g, rules, hinfo, p, k):
+            if is_legal(g, rules, hinfo, p, k) or (bluff == 1 and k == WILD_DRAW_FOUR):
                 for c in range(N_COLOURS):
                     cand[m] = k
                     ccol[m] = c
@@ -143,8 +155,17 @@ def _seed(st, key, i, n):
 
 
 @kernel
+def may_hold(void, k):
+    """May a seat whose known lacks are ``void`` (``G_SHORT`` bits) hold kind ``k``?"""
+    c = COLOUR[k]
+    if c < 0:
+        return void & SHORT_WILD == 0
+    return (void >> c) & 1 == 0 and (void >> (SHORT_RANK + RANK[k])) & 1 == 0
+
+
+@kernel
 def determinize(g, hands, hinfo, pile, p, bg, bhands, bhinfo, bpile, unseen, st,
-                scripted):
+                scripted, deal):
     """Copy the state into ``b*`` with the opponents' hands and the draw pile dealt
     anew from the cards seat ``p`` cannot see (stream 0 of ``st``), hand sizes kept.
 
@@ -173,16 +194,28 @@ def determinize(g, hands, hinfo, pile, p, bg, bhands, bhinfo, bpile, unseen, st,
         t = unseen[j]
         unseen[j] = unseen[x]
         unseen[x] = t
+    if deal == DEAL_OPEN:
+        for i in range(m - hidden):
+            bpile[i] = unseen[hidden + i]
+        return
     j = 0
     for q in range(n):
         if q == p:
             continue
         size = hinfo[q, H_TOTAL]
+        void = g[G_SHORT + q] if deal == DEAL_VOIDS else 0
         for k in range(N_KINDS):
             bhands[q, k] = 0
         for c in range(N_H):
             bhinfo[q, c] = 0
         for _ in range(size):
+            if void != 0:  # the next card it may hold; none left: any card
+                for x in range(j, m):
+                    if may_hold(void, unseen[x]):
+                        t = unseen[j]
+                        unseen[j] = unseen[x]
+                        unseen[x] = t
+                        break
             add_card(bhands, bhinfo, q, np.int64(unseen[j]))
             j += 1
     for i in range(m - hidden):
@@ -254,7 +287,7 @@ def search(g, rules, sid, sp, deck, points, hands, hinfo, pile, disc, st, n, p, 
     own move is kept unless another candidate beats it by more than ``z`` standard
     errors of their paired difference (so a small budget's noise does not make the
     expert weaker than its policy), then the best such candidate is played."""
-    m = candidates(g, rules, hands, hinfo, p, xp[p, X_DRAW], cand, ccol)
+    m = candidates(g, rules, hands, hinfo, p, xp[p, X_DRAW], xp[p, X_BLUFF], cand, ccol)
     if m == 1:
         return 0
     endgame = xp[p, X_ENDGAME]
@@ -298,7 +331,7 @@ def search(g, rules, sid, sp, deck, points, hands, hinfo, pile, disc, st, n, p, 
             if c == 0 or crn == 0:
                 _seed(wst, key, j, n)
                 determinize(g, hands, hinfo, pile, p, bg, bhands, bhinfo, bpile, unseen,
-                            wst, crn)
+                            wst, crn, xp[p, X_DEAL])
             _seed(wst, key ^ np.uint64(0x5EED), j, n)
             _copy(bg, bhands, bhinfo, bpile, bdisc, wg, whands, whinfo, wpile, wdisc,
                   wpen, n)

@@ -87,6 +87,7 @@ from .layout import (
     G_WINNER,
     H_MASK,
     H_TOTAL,
+    LAST_ANY,
     N_G,
     N_H,
     PLAY_DRAWN,
@@ -96,10 +97,13 @@ from .layout import (
     R_CHALLENGE_PENALTY,
     R_DRAW_RULE,
     R_HAND_SIZE,
+    R_LAST_CARD,
     R_MAX_TURNS,
     R_STACKING,
     S_DEAL,
     S_SEAT0,
+    SHORT_RANK,
+    SHORT_WILD,
     STACK_NONE,
 )
 from .legal import is_legal, wd4_allowed
@@ -285,6 +289,11 @@ def _draw_turn(g, rules, hands, hinfo, pile, disc, st, trace, p):
     trace_event(g, trace, hands, E_DRAW, p, -1, 0, 0)
     drawn = g[G_CARDS_DRAWN]
     lacks = 1 << g[G_COLOUR]  # seen by all: p holds none of the colour in play
+    if rules[R_AFTER_DRAW] == AFTER_DRAW_PLAY and (rules[R_LAST_CARD] == LAST_ANY
+                                                   or hinfo[p, H_TOTAL] > 1):
+        lacks |= SHORT_WILD  # nor a wild-type card, nor the top card's rank (the
+        if RANK[g[G_TOP]] >= 0:  # cards it keeps cannot be played either)
+            lacks |= 1 << (SHORT_RANK + RANK[g[G_TOP]])
     while True:
         d = draw_one(g, hands, hinfo, pile, disc, st, trace, p)
         if d < 0:

@@ -1,0 +1,27 @@
+"""Matches assembled from single rounds (``unosim.assembled``) have the distribution of
+the match kernel's for players both can run: match winner and match length, 5 sigma."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from unosim.assembled import assembled_matches
+from unosim.match import simulate_matches
+
+N = 3000
+
+
+@pytest.mark.parametrize("house", [None, "next_dealer=winner,scoring=each_own_negative"])
+def test_assembled_matches_match_the_kernel(house):
+    players = ["heuristic", "random", "random", "random"]
+    kernel, _ = simulate_matches("official", N, 4, players, seed=7, house=house)
+    built = assembled_matches("official", players, N, seed=8, house=house)
+    for who in (0, 1):
+        p1 = (kernel["winner"] == who).mean()
+        p2 = (built["winner"] == who).mean()
+        p = (p1 + p2) / 2
+        assert abs(p1 - p2) < 5 * np.sqrt(p * (1 - p) * 2 / N), (who, p1, p2)
+    a, b = kernel["rounds"].to_numpy(), built["rounds"].to_numpy()
+    se = np.sqrt(a.var() / N + b.var() / N)
+    assert abs(a.mean() - b.mean()) < 5 * se, (a.mean(), b.mean())
+    assert (kernel["winner"] == 0).mean() > 0.4  # the heuristic's edge shows in both
