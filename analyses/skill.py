@@ -10,12 +10,20 @@ the weighted family with their default weights, and the `weighted` player tuned 
 `official` against each kind of opponent (`unosim.tune`, run here and cached). The best
 candidate per rule set and opponent is chosen on one set of deals and its win rate is
 then measured on fresh deals (games from 2**40 on), so the choice does not inflate it.
+
+The ``expert`` (issue 16, ``unosim/expert.py``) searches over the best candidate of each
+rule set and opponent, so it is the best known strategy; it is measured against 3
+``random``, 3 ``heuristic`` and 3 ``table`` players on deals from 2**42 on
+(``analyses/expert_skill.py``), and its matches to 500 are assembled from independent
+rounds (``unosim/assembled.py``).
 """
 from __future__ import annotations
 
 import numpy as np
 import pandas as pd
-from common import Context, colour, main, rate
+from common import REALISTIC, Context, colour, main, rate
+from expert_skill import FIRST as EXPERT_FIRST
+from expert_skill import expert_matches, expert_rate, policy_file
 
 import matplotlib.pyplot as plt
 from unosim import strategies as strat
@@ -37,6 +45,10 @@ BASE_TUNE = 4_000_000  # rounds spent on each tuning at the default scale
 BASE_SELECT = 40_000  # rounds per candidate and rule set for the choice
 BASE_EVAL = 400_000  # rounds of the best candidate on fresh deals
 BASE_MATCHES = 8_000  # matches to 500 of the best candidate, 1/4 in each seat
+EXPERT = "expert"  # at its default budget (unosim/expert.py)
+EXPERT_OPPONENTS = ("random", "heuristic", REALISTIC)
+BASE_EXPERT_DEALS = 500  # deals (x 4 seats) of the expert per rule set and opponent
+BASE_EXPERT_MATCHES = 1_200  # assembled matches to 500 of the expert per opponent
 Z95 = 1.959964  # two-sided 95%
 
 
@@ -101,11 +113,80 @@ def rounds_to_show(p: float) -> float:
     return Z95**2 * p * (1 - p) / (p - fair) ** 2 if p > fair else float("inf")
 
 
+def _policies(ctx: Context, tuned: dict, names: dict) -> dict[str, tuple[str, str]]:
+    """Candidate name -> (the expert's ``policy=`` value, a description for cache keys
+    that holds no machine path). The tuned players go through strategy files."""
+    out = {}
+    for item, name in names.items():
+        if name in FAMILY:
+            out[name] = (name, name)
+            continue
+        _, params, _ = strat.parse_one(item)
+        vals = {k: float(v) for k, v in zip(strat.PARAM_NAMES, params)}
+        weights = {k: vals[k] for k in strat.FEATURES}
+        behaviour = {k: vals[k] for k in strat.BEHAVIOUR if k != "challenge"}
+        behaviour["challenge"] = vals["challenge"]
+        if behaviour["challenge"] < 0:
+            raise ValueError("a tuned policy with the smart challenge rule cannot be "
+                             "written as probabilities")
+        path = policy_file(ctx.results, f"skill-policy-{name.replace(' ', '-')}", weights,
+                           behaviour)
+        out[name] = (path, item)
+    return out
+
+
+def _expert(ctx: Context, rules: str, policy: tuple[str, str], opp: str
+            ) -> dict:
+    """The expert over ``policy`` against 3 ``opp`` under ``rules`` (cached)."""
+    deals = max(50, int(round(BASE_EXPERT_DEALS * ctx.scale)))
+    rs = PRESETS[rules]
+    item = f"{EXPERT}:policy={policy[0]}"
+    pol = policy[0] if not policy[0].endswith(".toml") else f"weighted:{policy[0]}"
+    spec = {"rules": rs.hash(), "expert": EXPERT, "policy": policy[1], "opponents": opp,
+            "deals": deals, "seed": ctx.seed, "first": EXPERT_FIRST}
+
+    def run():
+        ctx.log(f"expert vs 3 {opp} under {rules}: {deals * PLAYERS:,} rounds")
+        return expert_rate(rules, item, pol, opp, deals, ctx.seed, ctx.threads)
+
+    return ctx.cached_json("expert", spec, run, rs, PLAYERS, f"expert vs 3 {opp}, rotated",
+                           deals * PLAYERS)
+
+
+def _expert_odds(ctx: Context, policy: tuple[str, str], opp: str) -> tuple:
+    """Assembled official matches to 500 of the expert against 3 ``opp``: (share won,
+    lo, hi, mean rounds a match)."""
+    n = max(40, int(round(BASE_EXPERT_MATCHES * ctx.scale)))
+    rs = PRESETS["official"]
+    spec = {"rules": rs.hash(), "expert": EXPERT, "policy": policy[1], "opponents": opp,
+            "matches": n, "seed": ctx.seed}
+
+    def run():
+        ctx.log(f"expert: {n:,} matches to 500 vs 3 {opp}")
+        return expert_matches("official", f"{EXPERT}:policy={policy[0]}", opp, n,
+                              ctx.seed, ctx.threads)
+
+    res = ctx.cached_json("expert-matches", spec, run, rs, PLAYERS,
+                          f"expert matches vs 3 {opp}", n)
+    return (*rate(res["won"], res["matches"]), res["rounds"])
+
+
+def _lead_clear(n_show: dict) -> str:
+    """A sentence on the rounds after which the expert's lead shows, per opponent."""
+    def when(o, who):
+        n = n_show[o]
+        return (f"after about {num(n, 0)} rounds against {who}" if np.isfinite(n)
+                else f"never against {who} at this precision")
+    return (f"its lead in rounds won is clear {when('random', 'random players')} and "
+            f"{when('heuristic', 'sensible ones')}. ")
+
+
 def build(ctx: Context) -> Page:
     page = Page(NAME, "Skill: how much does each rule set reward good play?",
-                "Against random and against heuristic opponents, how far above a fair "
-                "1/4 does the best known strategy win, under official rules, each house "
-                "rule and each edition?", ctx.out)
+                "Is UNO luck or skill? Against random, heuristic and realistic (table) "
+                "opponents, how far above a fair 1/4 does the best known strategy win, "
+                "under official rules, each house rule and each edition, and how soon "
+                "does its skill show?", ctx.out)
     tuned = {o: _tuned(ctx, o) for o in OPPONENTS}
     names = {**{f: f for f in FAMILY}, **{tuned[o][0]: f"weighted tuned vs {o}"
                                           for o in OPPONENTS}}
@@ -129,104 +210,151 @@ def build(ctx: Context) -> Page:
         r, lo, hi = skill[rules, opp]
         return r - fair, lo - fair, hi - fair
 
+    # ---------------------------------------------------------------- the expert
+    pols = _policies(ctx, tuned, names)
+    xrow: dict[tuple[str, str], dict] = {}
+    for opp in EXPERT_OPPONENTS:
+        for rules in RULE_SETS:
+            chosen = best[rules, opp if opp in OPPONENTS else "heuristic"]
+            xrow[rules, opp] = {**_expert(ctx, rules, pols[chosen], opp), "policy_name": chosen}
+
+    def xs(rules, opp):  # the expert's skill margin (rate - 1/4, lo, hi)
+        x = xrow[rules, opp]
+        return x["rate"] - fair, x["rate"] - x["half"] - fair, x["rate"] + x["half"] - fair
+
+    x_odds = {o: _expert_odds(ctx, pols[best["official", o]], o) for o in OPPONENTS}
+
     # ---------------------------------------------------------------- the answer
     page.heading("Answer")
-    off_r, off_h = sk("official", "random"), sk("official", "heuristic")
-    order_r = sorted(RULE_SETS, key=lambda r: sk(r, "random")[0])
-    order_h = sorted(RULE_SETS, key=lambda r: sk(r, "heuristic")[0])
-    m_r = 100 * off_r[0] / fair
-    m_h = 100 * off_h[0] / fair
-    def rel_margin(r: str, opp: str) -> str:
-        return f"{num(100 * sk(r, opp)[0] / fair, 0, True)}%"
+    order = {o: sorted(RULE_SETS, key=lambda r: xs(r, o)[0]) for o in EXPERT_OPPONENTS}
+    off = {o: xrow["official", o]["rate"] for o in EXPERT_OPPONENTS}
+    n_show = {o: rounds_to_show(off[o]) for o in OPPONENTS}
 
-    lead = (f"Good play pays, and more under some rules than others: under official rules "
-            f"the best known strategy wins {num(100 * skill['official', 'random'][0], 1)}% "
-            f"of 4-player rounds against 3 random players, {num(m_r, 0)}% more than a fair "
-            f"25%, and {num(100 * skill['official', 'heuristic'][0], 1)}% against 3 "
-            f"heuristic players ({num(m_h, 0, True)}%). Against random players skill pays "
-            f"most under `{order_r[-1]}` ({rel_margin(order_r[-1], 'random')} over a fair "
-            f"share) and least under `{order_r[0]}` ({rel_margin(order_r[0], 'random')}); "
-            f"against heuristic players most under `{order_h[-1]}` "
-            f"({rel_margin(order_h[-1], 'heuristic')}) and least under `{order_h[0]}` "
-            f"({rel_margin(order_h[0], 'heuristic')}).")
-    odds = {o: _match_odds(ctx, next(i for i, n in names.items() if n == best["official", o]),
-                           o) for o in OPPONENTS}
-    lead += (f" Over a whole official match to 500 points it wins "
-             f"{num(100 * odds['random'][0], 0)}% of matches against 3 random players and "
-             f"{num(100 * odds['heuristic'][0], 0)}% against 3 heuristic players, where "
-             f"luck alone would give 25%"
-             + ("; against heuristic players its extra rounds do not show in matches won."
-                if odds["heuristic"][1] <= fair <= odds["heuristic"][2] else "."))
-    page.lead(lead)
-    fig, ax = plt.subplots(figsize=(10, 3.4))
+    def pct(v: float) -> str:
+        return f"{num(100 * v, 0)}%"
+
+    def margin(r: str, o: str) -> str:
+        return f"{num(100 * xs(r, o)[0], 1, True)} percentage points"
+
+    same_top = order["random"][-1] == order[REALISTIC][-1]
+    same_low = order["random"][0] == order[REALISTIC][0]
+    page.lead(
+        f"Is UNO luck or skill? A single round is mostly luck; a match shows skill. The "
+        f"best player we know (`expert`, which thinks ahead by playing each possible "
+        f"move out many times) wins {pct(off['random'])} of official 4-player rounds "
+        f"against 3 players who play at random and {pct(off['heuristic'])} against 3 "
+        f"sensible players (heuristic), where pure luck would give 25%. Over a match to "
+        f"500 points it wins {pct(x_odds['random'][0])} of matches against random "
+        f"players and {pct(x_odds['heuristic'][0])} against sensible ones; "
+        + _lead_clear(n_show) +
+        f"Among the rule sets here, skill pays most under `{order['random'][-1]}` "
+        f"({margin(order['random'][-1], 'random')} above a fair 25% against random "
+        f"players) and least under `{order['random'][0]}` "
+        f"({margin(order['random'][0], 'random')}); against realistic {REALISTIC} players "
+        f"the most is `{order[REALISTIC][-1]}` and the least `{order[REALISTIC][0]}`"
+        + (" too." if same_top and same_low else
+           ", so the ranking " + ("holds at the top but not at the bottom."
+                                  if same_top else "holds at the bottom but not at the top."
+                                  if same_low else "does not carry over.")))
+    fig, ax = plt.subplots(figsize=(10, 3.6))
     x = np.arange(len(RULE_SETS))
-    for j, opp in enumerate(OPPONENTS):
-        v = 100 * np.array([sk(r, opp) for r in RULE_SETS])
-        ax.errorbar(x + (j - 0.5) * 0.25, v[:, 0], yerr=[v[:, 0] - v[:, 1], v[:, 2] - v[:, 0]],
-                    fmt="o", ms=5, capsize=2, color=colour(opp), label=f"against 3 {opp}")
+    k = len(EXPERT_OPPONENTS)
+    for j, opp in enumerate(EXPERT_OPPONENTS):
+        v = 100 * np.array([xs(r, opp) for r in RULE_SETS])
+        ax.errorbar(x + (j - (k - 1) / 2) * 0.22, v[:, 0],
+                    yerr=[v[:, 0] - v[:, 1], v[:, 2] - v[:, 0]], fmt="o", ms=5, capsize=2,
+                    color=colour(opp), label=f"expert against 3 {opp}")
+        if opp in OPPONENTS:
+            b = 100 * np.array([sk(r, opp)[0] for r in RULE_SETS])
+            ax.plot(x + (j - (k - 1) / 2) * 0.22, b, "_", ms=10, color=colour(opp),
+                    label=f"best simple strategy against 3 {opp}")
     ax.axhline(0, color="grey", lw=0.8)
     ax.set_xticks(x, RULE_SETS, rotation=30, ha="right")
-    ax.set_ylabel("best win rate − 25%\n(percentage points)")
-    ax.legend(fontsize=8)
-    page.figure(fig, "skill", "Skill margin of the best known strategy per rule set: its "
-                "win rate minus a fair 25%, with 95% intervals (fresh deals, seats "
-                "rotated).", main=True)
+    ax.set_ylabel("win rate − 25%\n(percentage points)")
+    ax.legend(fontsize=7, ncol=2)
+    page.figure(fig, "skill", "Skill margin per rule set: the expert's win rate minus a "
+                "fair 25% with 95% intervals (4-player rounds, fresh deals, seats rotated); "
+                "dashes: the best simple strategy (no search) on its own fresh deals.",
+                main=True)
     bullets = []
-    for opp, order in (("random", order_r), ("heuristic", order_h)):
+    for opp in EXPERT_OPPONENTS:
         below = [r for r in RULE_SETS if r != "official"
-                 and sk(r, opp)[2] < sk("official", opp)[1]]
+                 and xs(r, opp)[2] < xs("official", opp)[1]]
         above = [r for r in RULE_SETS if r != "official"
-                 and sk(r, opp)[1] > sk("official", opp)[2]]
+                 and xs(r, opp)[1] > xs("official", opp)[2]]
         bullets.append(
-            f"Against {opp} opponents, rule sets whose skill margin lies wholly below "
-            f"official's (non-overlapping 95% intervals): "
+            f"Against {opp} opponents, rule sets whose expert skill margin lies wholly "
+            f"below official's (non-overlapping 95% intervals): "
             + (", ".join(f"`{r}`" for r in below) or "none")
             + "; wholly above: " + (", ".join(f"`{r}`" for r in above) or "none") + ".")
+    gains = [xrow[r, o]["gain"] for r in RULE_SETS for o in EXPERT_OPPONENTS]
+    clear = sum(xrow[r, o]["gain"] - xrow[r, o]["gain_half"] > 0
+                for r in RULE_SETS for o in EXPERT_OPPONENTS)
+    bullets.append(
+        f"What the search adds over the strategy it searches with (paired on the same "
+        f"deals): from {num(100 * min(gains), 1, True)} to {num(100 * max(gains), 1, True)} "
+        f"percentage points across rule sets and opponents; clearly above zero (95%) in "
+        f"{clear} of {len(gains)} cases. Most of the margin comes from the tuned strategy "
+        f"itself.")
     t = {o: tuned[o][1] for o in OPPONENTS}
     for o in OPPONENTS:
-        s, h = t[o]["start"], t[o]["tuned"]
+        s0, h = t[o]["start"], t[o]["tuned"]
         bullets.append(f"Tuning against {o} (official, {t[o]['eval_rounds']:,} fresh "
-                       f"rounds): the weighted player went from {num(s[0], 4)} ± "
-                       f"{num(s[1], 4)} to {num(h[0], 4)} ± {num(h[1], 4)}.")
+                       f"rounds): the weighted player went from {num(s0[0], 4)} ± "
+                       f"{num(s0[1], 4)} to {num(h[0], 4)} ± {num(h[1], 4)}.")
     page.bullets(bullets)
+    x_deals = max(50, int(round(BASE_EXPERT_DEALS * ctx.scale)))
     half_max = max((v[2] - v[1]) / 2 for v in skill.values())
-    page.para(f"Precision: each skill margin rests on {max(50, ev_rounds // PLAYERS) * PLAYERS:,} "
-              f"rounds on fresh deals ({max(50, ev_rounds // PLAYERS):,} deals × 4 seat "
-              f"rotations); every 95% interval is within ±{num(half_max, 4)}. The choice "
-              f"of the best strategy used {max(50, sel_rounds // PLAYERS) * PLAYERS:,} "
-              "other rounds per candidate. Intervals come from per-deal means over the "
-              "rotations. A difference between rule sets is stated only where the "
-              "intervals do not overlap.")
+    x_half = max(v["half"] for v in xrow.values())
+    page.para(f"Precision: each expert margin rests on {x_deals * PLAYERS:,} rounds "
+              f"({x_deals:,} deals × 4 seat rotations, deals from 2^42 on); every 95% "
+              f"interval is within ±{num(x_half, 3)}. Each best simple strategy's margin "
+              f"rests on {max(50, ev_rounds // PLAYERS) * PLAYERS:,} rounds on fresh deals "
+              f"(intervals within ±{num(half_max, 4)}); its choice used "
+              f"{max(50, sel_rounds // PLAYERS) * PLAYERS:,} other rounds per candidate. "
+              "Intervals come from per-deal means over the rotations. A difference "
+              "between rule sets is stated only where the intervals do not overlap.")
 
     page.heading("How long until skill shows")
+    odds = {o: _match_odds(ctx, next(i for i, n in names.items() if n == best["official", o]),
+                           o) for o in OPPONENTS}
     rows = []
     for o in OPPONENTS:
-        r, lo, hi = skill["official", o]
-        m = odds[o]
-        rows.append({"opponents": f"3 {o}", "best strategy": best["official", o],
-                     "round win rate": ci(r, lo, hi, 4),
-                     "match win rate (to 500)": ci(*m[:3], 3),
-                     "rounds a match": num(m[3], 1),
-                     "rounds until its lead is clear": f"{num(rounds_to_show(r), 0)} "
-                     f"[{num(rounds_to_show(hi), 0)}, {num(rounds_to_show(lo), 0)}]"})
+        xr = xrow["official", o]
+        for who, (r, lo, hi), m in (
+                ("expert", (xr["rate"], xr["rate"] - xr["half"], xr["rate"] + xr["half"]),
+                 x_odds[o]),
+                (best["official", o], skill["official", o], odds[o])):
+            rows.append({"opponents": f"3 {o}", "player": who,
+                         "round win rate": ci(r, lo, hi, 4),
+                         "match win rate (to 500)": ci(*m[:3], 3),
+                         "rounds a match": num(m[3], 1),
+                         "rounds until its lead is clear": f"{num(rounds_to_show(r), 0)} "
+                         f"[{num(rounds_to_show(hi), 0)}, {num(rounds_to_show(lo), 0)}]"})
     page.para(
-        f"Under official rules a match to 500 lasts about {num(odds['random'][3], 0)} "
-        f"rounds, and one round is mostly luck: the best known strategy wins "
-        f"{num(100 * skill['official', 'random'][0], 1)}% of rounds against random "
-        f"players instead of 25%. Its lead in rounds won becomes clear (its count of "
-        f"rounds won 1.96 standard errors above a fair quarter, in expectation) after "
-        f"about {num(rounds_to_show(skill['official', 'random'][0]), 0)} rounds against "
-        f"random players and {num(rounds_to_show(skill['official', 'heuristic'][0]), 0)} "
-        f"against heuristic players: "
-        f"{num(rounds_to_show(skill['official', 'random'][0]) / odds['random'][3], 0)} "
-        f"and {num(rounds_to_show(skill['official', 'heuristic'][0]) / odds['heuristic'][3], 0)}"
-        f" matches. Matches: {BASE_MATCHES:,} per opponent at the default scale, the "
-        f"strategy in each of the 4 places a quarter of the time.")
+        f"Under official rules a match to 500 lasts about {num(x_odds['random'][3], 0)} "
+        f"rounds, and one round is mostly luck: the expert wins "
+        f"{num(100 * off['random'], 1)}% of rounds against random players instead of 25%. "
+        f"Its lead in rounds won becomes clear (its count of rounds won 1.96 standard "
+        f"errors above a fair quarter, in expectation) after about "
+        f"{num(n_show['random'], 0)} rounds against random players and "
+        f"{num(n_show['heuristic'], 0)} against heuristic players: "
+        f"{num(n_show['random'] / x_odds['random'][3], 0)} and "
+        f"{num(n_show['heuristic'] / x_odds['heuristic'][3], 0)} matches. The expert's "
+        f"matches ({max(40, int(round(BASE_EXPERT_MATCHES * ctx.scale))):,} per opponent) "
+        f"are assembled from independent rounds, exact in distribution because no "
+        f"strategy reads the scores (`unosim/assembled.py`); the best simple strategy's "
+        f"({BASE_MATCHES:,} per opponent) are played by the match kernel; each player sits "
+        f"in each of the 4 places a quarter of the time.")
     page.table(pd.DataFrame(rows))
-    page.para("The search player `expert` (flat Monte Carlo over the tuned weighted "
-              "player) is not among the candidates yet: in its first measurements it was "
-              "barely stronger than the player it searches over, so every margin on this "
-              "page remains a lower bound of what skill can win.")
+    page.para("The expert searches at its default budget (`unosim/expert.py`: 128 "
+              "determinizations per decision, rollouts of 16 turns scored by hand sizes) "
+              "over the best simple strategy for that rule set and opponent (against "
+              f"{REALISTIC} players: the best against heuristic players). It searches the "
+              "card to play and the colour named with it; stacking, challenges, jump-ins, "
+              "swap targets and the colour named after a drawn wild are its policy's. "
+              "Stronger players surely exist, so every margin here is a lower bound of "
+              "what skill can win.")
 
     # ---------------------------------------------------------------- tables
     page.heading("Skill by rule set")
@@ -241,6 +369,19 @@ def build(ctx: Context) -> Page:
     page.table(pd.DataFrame(rows))
     page.para("skill = win rate of the best candidate against 3 opponents − 1/4, on "
               "fresh deals, 95% intervals.")
+    rows = []
+    for rules in RULE_SETS:
+        row = {"rule set": f"`{rules}`"}
+        for opp in EXPERT_OPPONENTS:
+            g = xrow[rules, opp]
+            row[f"vs {opp}: skill"] = ci(*xs(rules, opp), 3, sign=True)
+            row[f"vs {opp}: search gain"] = ci(g["gain"], g["gain"] - g["gain_half"],
+                                               g["gain"] + g["gain_half"], 3, sign=True)
+        rows.append(row)
+    page.para("The expert per rule set: its skill margin (win rate − 1/4) and the search "
+              "gain, its win rate minus its rollout policy's on the same deals (paired), "
+              "95% intervals:")
+    page.table(pd.DataFrame(rows))
     page.heading("Every strategy, every rule set")
     for opp in OPPONENTS:
         rows = []
@@ -301,7 +442,11 @@ def build(ctx: Context) -> Page:
                          for (r, o, n), v in select.items()]
                         + [{"rules": r, "opponents": o, "candidate": best[r, o],
                             "win_rate": v[0], "lo": v[1], "hi": v[2], "deals": "fresh"}
-                           for (r, o), v in skill.items()])
+                           for (r, o), v in skill.items()]
+                        + [{"rules": r, "opponents": o, "candidate": f"expert over {v['policy_name']}",
+                            "win_rate": v["rate"], "lo": v["rate"] - v["half"],
+                            "hi": v["rate"] + v["half"], "deals": "expert"}
+                           for (r, o), v in xrow.items()])
     page.data(data, "skill", "Every win rate on this page")
     ctx.provenance(page, table=False, notes=[
         f"Tuning: `unosim tune --rules official --players 4 --opponents OPP --budget "
@@ -310,6 +455,11 @@ def build(ctx: Context) -> Page:
         "Tournament deals: the choice plays games 0 .. k − 1 of the root seed; the fresh "
         "evaluation plays games from 2^40 on, which neither the choice nor the tuning "
         "played.",
+        f"Expert: `expert:policy=P` (its default budget) over the best candidate P, "
+        f"{max(50, int(round(BASE_EXPERT_DEALS * ctx.scale))):,} deals × 4 rotations per "
+        f"rule set and opponent from game 2^42 on, paired with P on the same deals; its "
+        f"matches to 500 assembled from single rounds (`unosim/assembled.py`), games from "
+        f"2^42 + 4·2^38 on.",
         "Rule hashes: " + ", ".join(f"`{r}` `{PRESETS[r].hash()}`" for r in RULE_SETS) + "."])
     return page
 

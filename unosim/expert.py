@@ -1,14 +1,16 @@
 """The ``expert`` strategy on the Python side: its parameters and how a job runs it.
 
-``expert:rollouts=64;policy=tuned;horizon=0;crn=1;draw=0;model=policy;z=2;endgame=0`` (every
-parameter optional; defaults as shown). The search itself is ``kernel.expert``.
+``expert:rollouts=128;policy=tuned;horizon=16;crn=1;draw=0;model=policy;z=2;endgame=0;
+deal=voids;bluff=0`` (every parameter optional; defaults as shown). The search itself is
+``kernel.expert``.
 
   rollouts  determinizations per decision, each candidate played out once on each
             (the budget);
   policy    the rollout policy, which also makes the decisions the expert does not
             search: ``tuned`` (the weighted player tuned against 3 ``random`` under
-            official rules, ``examples/weighted-official-random.toml``) or any strategy
-            name without parameters;
+            official rules, ``examples/weighted-official-random.toml``), any strategy
+            name without parameters, or a weighted strategy file (``x.toml``, as
+            ``unosim tune`` writes them);
   horizon   turns a rollout plays before it is scored by hand sizes (0: to the end);
   crn       1: every candidate is played out on the same deals and random streams;
   draw      1: drawing with a legal card in hand is a candidate (when the rules'
@@ -17,7 +19,14 @@ parameter optional; defaults as shown). The search itself is ``kernel.expert``.
             the opponents play their own strategies (the expert knows them);
   z         the policy's own move is kept unless another beats it by more than ``z``
             standard errors of the paired difference (0: plain best estimate);
-  endgame   search only once some hand holds at most this many cards (0: always).
+  endgame   search only once some hand holds at most this many cards (0: always);
+  deal      how the cards it cannot see are dealt in each determinization: ``uniform``,
+            ``voids`` (no opponent gets a card of a colour or rank, or a wild-type card,
+            that the table saw it lack when it last drew: ``layout.G_SHORT``), or
+            ``open`` (the true hands: a diagnostic of what the hidden cards cost, not a
+            fair player);
+  bluff     1: an illegal Wild Draw Four is a candidate too (4.3; none of the built-in
+            players ever challenges this expert, so a bluff is never punished).
 """
 from __future__ import annotations
 
@@ -83,9 +92,10 @@ def options(rest: str) -> dict:
                                           f"[0, 100], got {val!r}")
             opts[key] = round(v, 2)
         elif key == "policy":
-            if val != "tuned" and val not in strat.NAMES:
-                raise strat.StrategyError(f"expert policy must be 'tuned' or one of "
-                                          f"{', '.join(strat.NAMES)}, got {val!r}")
+            if val != "tuned" and val not in strat.NAMES and not val.endswith(".toml"):
+                raise strat.StrategyError(f"expert policy must be 'tuned', one of "
+                                          f"{', '.join(strat.NAMES)} or a weighted "
+                                          f"strategy file (.toml), got {val!r}")
             opts[key] = val
         elif key == "deal":
             if val not in DEALS:
@@ -109,7 +119,11 @@ def parse_expert(rest: str) -> tuple[int, np.ndarray, str]:
     """(id, params, label) of ``expert:<rest>``: the id and parameters are the rollout
     policy's (the kernel's decisions outside the search), the label says ``expert``."""
     opts = options(rest)
-    policy = TUNED if opts["policy"] == "tuned" else opts["policy"]
+    policy = opts["policy"]
+    if policy == "tuned":
+        policy = TUNED
+    elif policy.endswith(".toml"):  # a file written by ``unosim tune``
+        policy = f"weighted:{policy}"
     sid, params, _ = strat.parse_one(policy)
     return sid, params, label(opts)
 

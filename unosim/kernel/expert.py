@@ -2,19 +2,22 @@
 
 At each of its normal turns (RULES.md 4.2) with more than one candidate move, the
 expert seat stops the turn loop (``round.turn_loop``'s ``stop`` mask) and scores every
-candidate: each legal card (a wild-type card once per colour it could name) and, under
-``voluntary_draw``, drawing. For each of ``rollouts`` determinizations it deals the cards
-it cannot see (the opponents' hands and the draw pile, which has no order in this
-kernel, see ``piles``) uniformly at random into hands of the opponents' sizes, the rest
-forming the draw pile; then it plays every candidate from that same deal to the end of
-the round (or ``horizon`` turns) with the rollout policy at every seat, with the same
-random streams for every candidate (common random numbers: the determinized pile keeps
-its dealt order, so every candidate meets the same cards drawn). The rollout policy's own
-move is played unless another candidate beats it by more than ``z`` standard errors of
-their paired difference in wins; then the best such candidate is (in candidate order on
-ties). Its other decisions (stacking,
+candidate: each legal card (a wild-type card once per colour it could name), under
+``voluntary_draw`` drawing, and with ``bluff`` an illegal Wild Draw Four (4.3). For each
+of ``rollouts`` determinizations it deals the cards it cannot see (the opponents' hands
+and the draw pile, which has no order in this kernel, see ``piles``) at random into hands
+of the opponents' sizes, the rest forming the draw pile: uniformly, or (``DEAL_VOIDS``)
+giving no opponent a card the table saw it lack (``G_SHORT``: the colour in play, the top
+card's rank and every wild-type card when it last drew for want of a play). Then it plays
+every candidate from that same deal with the rollout policy at every seat, to the end of
+the round or for ``horizon`` turns, after which the seat scores its share of the inverse
+hand sizes (``_value``); every candidate gets the same random streams (common random
+numbers: the determinized pile keeps its dealt order, so every candidate meets the same
+cards drawn). The rollout policy's own move is played unless another candidate beats it
+by more than ``z`` standard errors of their paired difference in value; then the best
+such candidate is (in candidate order on ties). Its other decisions (stacking,
 challenging, playing a drawn card, jumping in, swap targets, multi-card extras, Greninja
-colours, bluffs) are the rollout policy's own.
+colours, the colour named after a drawn wild) are the rollout policy's own.
 
 Randomness: each search hashes a 64-bit key from the state of the seat's own stream and
 the turn number (without drawing from the stream: an expert that keeps its policy's
@@ -26,7 +29,8 @@ Expert parameters per seat, ``xp[seat, X_*]`` (int64): rollouts (0: not an exper
 horizon (0: to the end of the round), crn (1: common random numbers), draw (1: drawing is
 a candidate; the rule ``voluntary_draw``), model (0: every seat plays the rollout policy
 in the rollouts; 1: the opponents play their own strategies), z (in hundredths), endgame
-(search only once some hand holds at most this many cards; 0: always).
+(search only once some hand holds at most this many cards; 0: always), deal (``DEAL_*``),
+bluff (1: an illegal Wild Draw Four is a candidate).
 
 How it sits on the kernel: ``round.turn_loop`` plays turns from any state a turn starts
 from and stops before an expert seat's normal turn (``stop``) or plays a forced first
