@@ -86,10 +86,10 @@ def test_strength_at_a_small_budget():
     fall towards 1/4); and when it sees every hand (deal=open, a diagnostic) the same
     search finds clearly better moves than its policy (about +0.06), which shows the
     search itself works: what the fair expert lacks is information, not search."""
-    rate, se, gain, gse = _paired("expert:rollouts=16", 800)
+    rate, se, gain, gse = _paired("expert:rollouts=16", 2000)
     assert rate - 5 * se > 0.29, (rate, se)
     assert gain + 5 * gse > 0, (gain, gse)
-    rate, se, gain, gse = _paired("expert:rollouts=16;deal=open", 800)
+    rate, se, gain, gse = _paired("expert:rollouts=16;deal=open", 1000)
     assert gain - 5 * gse > 0.01, (gain, gse)
 
 
