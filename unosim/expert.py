@@ -172,8 +172,11 @@ def trace_round(rules, n_players: int, labels, seed: int, game: int,
 
 
 def refuse_matches(labels) -> None:
-    """Matches run in ``kernel.match``, which has no search yet: an expert would
-    silently play as its rollout policy there, so it is refused."""
+    """Matches run in ``kernel.match``, which has no search: an expert would silently
+    play as its rollout policy there, so it is refused. ``unosim.assembled`` builds
+    matches with an expert from independent single rounds instead."""
     if any(lab.partition(":")[0].strip() == NAME for lab in labels):
         raise strat.StrategyError("the expert plays single rounds (simulate, tournament); "
-                                  "matches with an expert are not supported yet")
+                                  "matches with an expert are not run by the match kernel "
+                                  "(unosim.assembled.assembled_matches builds them from "
+                                  "single rounds)")
