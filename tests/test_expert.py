@@ -23,8 +23,8 @@ SEARCHING = "expert:rollouts=4;z=0;draw=1;bluff=1"
 
 
 def test_same_games_on_one_and_two_threads_and_any_chunking():
-    job = make_job("official", 48, 4, f"{SEARCHING},heuristic,random,expert:rollouts=3",
-                   SEED)
+    racing = "expert:rollouts=6;race=2;pad=10"
+    job = make_job("official", 48, 4, f"{SEARCHING},heuristic,random,{racing}", SEED)
     old = numba.get_num_threads()
     try:
         numba.set_num_threads(1)

@@ -30,7 +30,9 @@ horizon (0: to the end of the round), crn (1: common random numbers), draw (1: d
 a candidate; the rule ``voluntary_draw``), model (0: every seat plays the rollout policy
 in the rollouts; 1: the opponents play their own strategies), z (in hundredths), endgame
 (search only once some hand holds at most this many cards; 0: always), deal (``DEAL_*``),
-bluff (1: an illegal Wild Draw Four is a candidate).
+bluff (1: an illegal Wild Draw Four is a candidate), race (every this many rollouts,
+candidates clearly worse than the policy's move are dropped; 0: never), pad (in
+thousandths of 1 / rollouts, added to a paired difference's variance).
 
 How it sits on the kernel: ``round.turn_loop`` plays turns from any state a turn starts
 from and stops before an expert seat's normal turn (``stop``) or plays a forced first
@@ -77,8 +79,10 @@ from .piles import add_card, remove_card
 from .rng import _GAMMA, below, mix64, seed_streams
 from .round import FORCE_NONE, FORCE_POLICY, end_round, record, start_round, turn_loop
 
-X_ROLLOUTS, X_HORIZON, X_CRN, X_DRAW, X_MODEL, X_Z, X_ENDGAME, X_DEAL, X_BLUFF = range(9)
-N_X = 9
+(X_ROLLOUTS, X_HORIZON, X_CRN, X_DRAW, X_MODEL, X_Z, X_ENDGAME, X_DEAL, X_BLUFF, X_RACE,
+ X_PAD) = range(11)
+N_X = 11
+DEAD = -np.inf  # ``dsum`` of a candidate dropped by racing
 # X_DEAL: how the hidden cards are dealt in a determinization
 DEAL_UNIFORM = 0  # uniformly, hand sizes kept
 DEAL_VOIDS = 1  # ... and no card of a colour a seat is known to lack (``G_SHORT``)
@@ -328,11 +332,17 @@ def search(g, rules, sid, sp, deck, points, hands, hinfo, pile, disc, st, n, p, 
     for c in range(m):
         dsum[c] = 0.0
         dsq[c] = 0.0
+    race = xp[p, X_RACE]
+    pad = xp[p, X_PAD] / 1000.0
     for i in range(rollouts):
+        dealt = False
         for c in range(m):
+            if dsum[c] == DEAD:
+                continue
             # with crn, one deal and one set of rollout streams serve every candidate
             j = i * MAX_CANDIDATES + (0 if crn == 1 else c)
-            if c == 0 or crn == 0:
+            if crn == 0 or not dealt:
+                dealt = True
                 _seed(wst, key, j, n)
                 determinize(g, hands, hinfo, pile, p, bg, bhands, bhinfo, bpile, unseen,
                             wst, crn, xp[p, X_DEAL])
@@ -345,16 +355,28 @@ def search(g, rules, sid, sp, deck, points, hands, hinfo, pile, disc, st, n, p, 
             val[c] = _value(wg, whinfo, p, n, horizon)
             tally[1] += wg[G_TURNS] - g[G_TURNS]
         for c in range(m):
-            d = val[c] - val[ref]
-            dsum[c] += d
-            dsq[c] += d * d
+            if dsum[c] != DEAD:
+                d = val[c] - val[ref]
+                dsum[c] += d
+                dsq[c] += d * d
+        k = i + 1
+        if race > 0 and k % race == 0 and k < rollouts:
+            # racing: drop the candidates already clearly worse than the policy's move
+            for c in range(m):
+                if c != ref and dsum[c] != DEAD:
+                    mean = dsum[c] / k
+                    var = max(0.0, dsq[c] / k - mean * mean) + pad / k
+                    if mean + z * np.sqrt(var / k) < 0.0:
+                        dsum[c] = DEAD
     best = ref
     top = 0.0
     for c in range(m):
+        if dsum[c] == DEAD:
+            continue
         mean = dsum[c] / rollouts
         if base >= 0:
-            # plus 1 / rollouts: a few identical differences are not a certainty
-            var = max(0.0, dsq[c] / rollouts - mean * mean) + 1.0 / rollouts
+            # plus pad / rollouts: a few identical differences are not a certainty
+            var = max(0.0, dsq[c] / rollouts - mean * mean) + pad / rollouts
             if mean <= z * np.sqrt(var / rollouts):
                 continue
         if mean > top:
