@@ -428,17 +428,23 @@ def choose_stack(tb, rd, p):
     return WILD_DRAW_FOUR
 
 
-@kernel
+@hot
 def choose_colour(tb, rd, p):
     """The colour seat ``p`` names after a wild-type card: the best-scored one, ties
     broken uniformly (random: uniformly among the four)."""
+    if tb.sid[p] == RANDOM:  # inlined: no call on the path of the most played strategy
+        return below(rd.streams, S_SEAT0 + p, N_COLOURS)
+    return _scored_colour(tb, rd, p)
+
+
+@kernel
+def _scored_colour(tb, rd, p):
+    """``choose_colour`` of the strategies that score the colours."""
     sid = tb.sid
     g = rd.g
     hinfo = rd.hinfo
     st = rd.streams
     s = S_SEAT0 + p
-    if sid[p] == RANDOM:
-        return below(st, s, N_COLOURS)
     per_card = 1.0 / max(1, hinfo[p, H_TOTAL])
     short = 0
     inv = 0.0
@@ -492,7 +498,7 @@ def forgets_uno(tb, rd, p):
     return chance(rd.streams, S_SEAT0 + p, tb.sp[p, P_FORGET_UNO])
 
 
-@kernel
+@hot
 def will_challenge(tb, rd, p):
     """Does seat ``p`` challenge the pending Wild Draw Four (4.3)?"""
     sp = tb.sp

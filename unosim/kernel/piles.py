@@ -154,11 +154,13 @@ def draw_one(rd, p):
     return k
 
 
-@kernel
-def draw_n(rd, p, count):
+@hot
+def draw_cards(rd, p, count):
     """Seat ``p`` draws up to ``count`` cards; stops when nothing is left to draw.
 
-    Cards drawn for a penalty are unseen: what the table knew ``p`` lacked is void."""
+    Cards drawn for a penalty are unseen: what the table knew ``p`` lacked is void.
+    Inlined where penalties are drawn on every other turn (``round._facing_penalty``);
+    ``draw_n`` elsewhere."""
     rd.mem[MEM_SHORT + p] = 0
     for _ in range(count):
         if draw_one(rd, p) < 0:
@@ -166,6 +168,12 @@ def draw_n(rd, p, count):
 
 
 @kernel
+def draw_n(rd, p, count):
+    """``draw_cards``, not inlined."""
+    draw_cards(rd, p, count)
+
+
+@hot
 def hand_points(tb, rd, p):
     """Points of seat ``p``'s hand (``tb``: a ``state.Table``)."""
     s = 0

@@ -110,13 +110,13 @@ from .layout import (
     TR_SCRIPTED,
 )
 from .legal import is_legal, wd4_allowed
-from .piles import add_card, draw_n, draw_one, hand_points, take
+from .piles import add_card, draw_cards, draw_n, draw_one, hand_points, take
 from .rng import below
 from .seats import seat
 from .trace import trace_event
 
 
-@kernel
+@hot
 def setup(tb, rd, n, order, scripted):
     """3: shuffle, deal, turn the first card and apply its setup effect.
 
@@ -304,7 +304,7 @@ def _facing_penalty(tb, rd, p):
     g[G_PEND_DRAW] = 0
     g[G_CHALLENGEABLE] = 0
     trace_event(rd, E_PENALTY, p, -1, 0, amount)
-    draw_n(rd, p, amount)
+    draw_cards(rd, p, amount)
     return NEXT_SEAT
 
 
@@ -376,7 +376,7 @@ def start_round(tb, rd, n, order, scripted):
     return p
 
 
-@kernel
+@hot
 def end_round(rd, p):
     g = rd.g
     if g[G_OVER] == OVER_WON:
