@@ -35,12 +35,12 @@ is a ``turn_loop`` call on a copy of the state (``search_arrays``, allocated onc
 chunk: no allocation per decision).
 """
 import numpy as np
-from numba import njit, prange
+from numba import njit
 
-from .batch import deck_order
+from .batch import deck_order, in_chunks
 from .decide import choose_card, choose_colour
 from .effects import OVER_WON
-from .jit import kernel
+from .jit import hot, kernel
 from .kinds import N_COLOURED, N_COLOURS, N_KINDS, N_RANKS
 from .layout import (
     G_N,
@@ -316,7 +316,7 @@ def search(tb, rd, n, p, xp, b, w, wtb, unseen, cand, ccol, val, dsum, dsq, tall
     return best
 
 
-@kernel
+@hot
 def play_round_expert(tb, rd, n, order, scripted, xp, b, w, wtb, unseen, cand, ccol, val,
                       dsum, dsq, tally):
     """``round.play_round`` with the expert seats (``xp[:, X_ROLLOUTS] > 0``) searching
@@ -338,7 +338,7 @@ def play_round_expert(tb, rd, n, order, scripted, xp, b, w, wtb, unseen, cand, c
     end_round(rd, p)
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def run_chunk_expert(rules, sid, sp, deck, points, n, seed, first_game, out, lo, hi, xp):
     """``batch.run_chunk`` with expert seats."""
     tb = Table(rules, sid, sp, deck, points)
@@ -353,16 +353,11 @@ def run_chunk_expert(rules, sid, sp, deck, points, n, seed, first_game, out, lo,
         record(tb, rd, out[i], n)
 
 
-@njit(cache=True, parallel=True)
 def run_rounds_expert(rules, sid, sp, deck, points, n, seed, first_game, count, chunk, xp):
     """``batch.run_rounds`` with expert seats; the same games on any number of threads."""
     out = np.zeros((count, N_COLS), dtype=np.int32)
-    n_chunks = (count + chunk - 1) // chunk
-    for c in prange(n_chunks):
-        lo = c * chunk
-        hi = min(count, lo + chunk)
-        run_chunk_expert(rules, sid, sp, deck, points, n, seed, first_game, out, lo, hi,
-                         xp)
+    in_chunks(run_chunk_expert, (rules, sid, sp, deck, points, n, seed, first_game, out),
+              count, chunk, (xp,))
     return out
 
 

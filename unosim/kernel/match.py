@@ -185,7 +185,7 @@ def _grow(a):
     return b
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")
 def _play_match(players, seats, rd, n, seed, m, orders, scripted, local, mrow, rhead,
                 rrec, nr, seat_player, score, penalty, alive):
     """Play match ``m`` into ``mrow`` and round rows ``nr ..`` of ``rhead``/``rrec``
@@ -239,7 +239,7 @@ def _play_match(players, seats, rd, n, seed, m, orders, scripted, local, mrow, r
     return rhead, rrec, nr
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")
 def _matches(rules, sid, sp, deck, points, n, seed, lo, hi, orders, scripted):
     zero = np.int64(0)  # not the literal 0: see ``jit.py``
     rd = new_round(orders.shape[1], zero)

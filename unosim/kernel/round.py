@@ -341,7 +341,7 @@ FORCE_NONE = -3  # ``turn_loop``: every seat decides by its strategy (and may st
 FORCE_POLICY = -2  # the first normal turn decides by its strategy, without stopping
 
 
-@kernel
+@hot
 def play_round(tb, rd, n, order, scripted):
     """Play one round to its end or to ``max_turns``; the outcome stays in ``rd``.
 
