@@ -17,7 +17,7 @@ from unosim.rules import RuleSet, resolve
 @dataclass
 class Outcome:
     row: dict  # the RULES.md section 6 row
-    g: np.ndarray  # final scalar state (layout.G_*)
+    g: np.ndarray  # final game state (layout.G_*)
     hands: np.ndarray  # int16[n, N_KINDS] final hands
     pile: np.ndarray  # kinds left in the draw pile, top last
     disc: np.ndarray  # int16[N_KINDS] discard pile counts
@@ -60,7 +60,7 @@ def scripted(hands: list[str], first: str, draw: str = "", rules: "str | RuleSet
     order = np.array(seq[::-1], dtype=np.int8)  # the kernel deals from the end
     deck = np.bincount(order, minlength=N_KINDS).astype(np.int16)
     sid, sp, _ = strat.parse(strategies, n)
-    out, g, hands_arr, hinfo, pile, disc, _ = run_one(
+    out, rd, hands_arr, hinfo, pile, disc, _ = run_one(
         rs.to_array(), sid, sp, deck, rs.points_table(), n, seed, 0, order, 1, 0)
     row = rounds_frame(out[None, :], n, 0).iloc[0].to_dict()
-    return Outcome(row, g, hands_arr[:n].copy(), pile, disc)
+    return Outcome(row, rd.g, hands_arr[:n].copy(), pile, disc)

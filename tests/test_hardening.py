@@ -204,18 +204,18 @@ def test_api_arguments(kw, exc, word):
 
 # ------------------------------------------------------------------ trace
 def test_trace_turns_are_wide_enough():
-    from unosim.kernel.batch import work_arrays
+    from unosim.kernel.state import new_round
     from unosim.kernel.trace import _write_event
 
-    g, hands, *_, trace = work_arrays(np.int64(108), np.int64(2))
-    assert trace.dtype == np.int32
-    g[L.G_N] = 2
+    rd = new_round(np.int64(108), np.int64(2))
+    assert rd.trace.dtype == np.int32
+    rd.g[L.G_N] = 2
     for turns in (32_767, 1_000_000):
-        g[L.G_TURNS] = turns
-        g[L.G_TRACE_N] = 0
-        _write_event(g, trace, hands, np.int64(L.E_PLAY), np.int64(0), np.int64(3),
-                     np.int64(0), np.int64(0))
-        assert trace[0, L.EV_TURN] == turns
+        rd.count[L.K_TURNS] = turns
+        rd.tr[L.TR_EVENTS] = 0
+        _write_event(rd, np.int64(L.E_PLAY), np.int64(0), np.int64(3), np.int64(0),
+                     np.int64(0))
+        assert rd.trace[0, L.EV_TURN] == turns
 
 
 def test_trace_memory_is_bounded(monkeypatch):

@@ -40,13 +40,13 @@ def play_once(rules, n, strategies, seed):
 
 
 def check_round(rules, n, deck, result):
-    out, g, hands, hinfo, pile, disc = result
+    out, rd, hands, hinfo, pile, disc = result
     # every card is in a hand, the draw pile or the discard pile, kind by kind
     held = hands[:n].sum(axis=0) + np.bincount(pile, minlength=N_KINDS) + disc
     np.testing.assert_array_equal(held, deck)
     np.testing.assert_array_equal(hinfo[:n, L.H_TOTAL], hands[:n].sum(axis=1))
-    assert disc[int(g[L.G_TOP])] >= 1
-    assert 0 <= g[L.G_COLOUR] < 4
+    assert disc[int(rd.g[L.G_TOP])] >= 1
+    assert 0 <= rd.g[L.G_COLOUR] < 4
     winner, truncated = out[L.C_WINNER], out[L.C_TRUNCATED]
     points = rules.points_table().astype(int)
     hp = hands[:n].astype(int) @ points

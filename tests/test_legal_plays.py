@@ -49,11 +49,11 @@ def traced(rules, sid, sp, deck, order, n, game, seed=7):
     short."""
     cap = 4096
     while True:
-        out, g, *_, trace = run_one(rules.to_array(), sid, sp, deck, rules.points_table(),
-                                    n, seed, game, order, 0, cap)
-        if g[L.G_TRACE_N] <= cap:
+        out, rd, *_, trace = run_one(rules.to_array(), sid, sp, deck, rules.points_table(),
+                                     n, seed, game, order, 0, cap)
+        if rd.tr[L.TR_EVENTS] <= cap:
             return out, trace
-        cap = int(g[L.G_TRACE_N])
+        cap = int(rd.tr[L.TR_EVENTS])
 
 
 def test_trace_replays_the_run():

@@ -19,6 +19,7 @@ from unosim.cards import (
 from unosim.kernel import layout as L
 from unosim.kernel.decide import choose_card, choose_colour
 from unosim.kernel.rng import seed_streams
+from unosim.kernel.state import Table, new_round
 from unosim.rules import PRESETS, RuleSet
 
 
@@ -29,10 +30,12 @@ class Position:
                  colour: int | None = None, short: dict[int, int] | None = None,
                  direction: int = 1, rules: RuleSet = PRESETS["official"],
                  discarded: str = ""):
-        self.rules = rules
-        self.sid, self.sp, _ = strat.parse(strategies, n)
-        self.hands = np.zeros((L.MAX_PLAYERS, N_KINDS), np.int16)
-        self.hinfo = np.zeros((L.MAX_PLAYERS, L.N_H), np.int16)
+        sid, sp, _ = strat.parse(strategies, n)
+        deck = rules.deck_counts()
+        self.tb = Table(rules.to_array(), sid, sp, deck, rules.points_table())
+        self.rd = rd = new_round(np.int64(deck.sum()), np.int64(0))
+        self.hands = rd.hands
+        self.hinfo = rd.hinfo
         for q, text in hands.items():
             for t in text.split():
                 k = int(parse_kind(t))
@@ -44,13 +47,12 @@ class Position:
                     self.hinfo[q, L.H_MASK + c] |= 1 << (k - c * N_RANKS)
                 else:
                     self.hinfo[q, L.H_WILD_MASK] |= 1 << (k - N_COLOURED)
-        self.disc = np.zeros(N_KINDS, np.int16)
+        self.disc = rd.disc
         top_k = parse_kind(top)
         self.disc[top_k] += 1
         for t in discarded.split():
             self.disc[parse_kind(t)] += 1
-        deck = rules.deck_counts()
-        self.g = np.zeros(L.N_G, np.int64)
+        self.g = rd.g
         self.g[L.G_N] = n
         self.g[L.G_DIR] = direction
         self.g[L.G_TOP] = top_k
@@ -58,21 +60,18 @@ class Position:
         self.g[L.G_DECK_N] = deck.sum()
         self.g[L.G_DISC_N] = self.disc.sum()
         for c in range(N_COLOURS):
-            self.g[L.G_DECK_C + c] = deck[c * N_RANKS:(c + 1) * N_RANKS].sum()
-            self.g[L.G_DISC_C + c] = self.disc[c * N_RANKS:(c + 1) * N_RANKS].sum()
+            rd.mem[L.MEM_DECK_C + c] = deck[c * N_RANKS:(c + 1) * N_RANKS].sum()
+            rd.mem[L.MEM_DISC_C + c] = self.disc[c * N_RANKS:(c + 1) * N_RANKS].sum()
         for q, mask in (short or {}).items():
-            self.g[L.G_SHORT + q] = mask
-        self.points = rules.points_table()
-        self.st = np.zeros((L.N_STREAMS, 4), np.uint64)
-        seed_streams(self.st, 1, 0, 0, L.N_STREAMS)
+            rd.mem[L.MEM_SHORT + q] = mask
+        seed_streams(rd.streams, 1, 0, 0, L.N_STREAMS)
 
     def card(self, p: int = 0) -> str:
-        k = choose_card(self.sid, self.sp, self.g, self.rules.to_array(), self.hands,
-                        self.hinfo, self.points, self.st, p)
+        k = choose_card(self.tb, self.rd, p)
         return "draw" if k < 0 else kind_name(k)
 
     def colour(self, p: int = 0) -> int:
-        return choose_colour(self.sid, self.sp, self.g, self.hinfo, self.st, p)
+        return choose_colour(self.tb, self.rd, p)
 
 
 FOUR = "{},random,random,random"
@@ -213,11 +212,11 @@ def test_memory_of_missing_colours_is_never_wrong():
             sid, sp, _ = strat.parse("colour-counter,random,heuristic,weighted", 4)
             deck = rules.deck_counts()
             order = np.repeat(np.arange(N_KINDS), deck).astype(np.int8)
-            _, g, hands, hinfo, _, disc, _ = run_one(rules.to_array(), sid, sp, deck,
+            _, rd, hands, hinfo, _, disc, _ = run_one(rules.to_array(), sid, sp, deck,
                                                  rules.points_table(), 4, 3, game, order,
                                                  0, 0)
             for c in range(N_COLOURS):  # the colour counts of the discard pile
-                assert g[L.G_DISC_C + c] == disc[c * N_RANKS:(c + 1) * N_RANKS].sum()
+                assert rd.mem[L.MEM_DISC_C + c] == disc[c * N_RANKS:(c + 1) * N_RANKS].sum()
             for q in range(4):  # the masks of kinds held
                 held = hands[q] > 0
                 for c in range(N_COLOURS):
@@ -228,7 +227,7 @@ def test_memory_of_missing_colours_is_never_wrong():
                 assert hinfo[q, L.H_WILD_MASK] == want
             for q in range(4):
                 for c in range(N_COLOURS):
-                    if g[L.G_SHORT + q] >> c & 1:
+                    if rd.mem[L.MEM_SHORT + q] >> c & 1:
                         checked += 1
                         assert hands[q, c * N_RANKS:(c + 1) * N_RANKS].sum() == 0, \
                             (preset, extra, game, q, c)

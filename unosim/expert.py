@@ -22,7 +22,7 @@ deal=voids;bluff=0`` (every parameter optional; defaults as shown). The search i
   endgame   search only once some hand holds at most this many cards (0: always);
   deal      how the cards it cannot see are dealt in each determinization: ``uniform``,
             ``voids`` (no opponent gets a card of a colour or rank, or a wild-type card,
-            that the table saw it lack when it last drew: ``layout.G_SHORT``), or
+            that the table saw it lack when it last drew: ``layout.MEM_SHORT``), or
             ``open`` (the true hands: a diagnostic of what the hidden cards cost, not a
             fair player);
   bluff     1: an illegal Wild Draw Four is a candidate too (4.3; none of the built-in

@@ -80,9 +80,9 @@ def trace_round(rules: RuleSet, n_players: int, sid: np.ndarray, sparams: np.nda
     order = np.repeat(np.arange(N_KINDS), deck).astype(np.int8)
     ra, pts = rules.to_array(), rules.points_table()
     while True:
-        out, g, *_, trace = run_one(ra, sid, sparams, deck, pts, n_players, seed, game,
-                                    order, 0, capacity)
-        need = int(g[L.G_TRACE_N])
+        out, rd, *_, trace = run_one(ra, sid, sparams, deck, pts, n_players, seed, game,
+                                     order, 0, capacity)
+        need = int(rd.tr[L.TR_EVENTS])
         size = need * L.EV_W * trace.itemsize
         if size > TRACE_MAX_BYTES:
             raise ReplayError(f"game {game} has {need:,} events ({int(out[L.C_TURNS]):,} "

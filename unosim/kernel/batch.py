@@ -1,40 +1,22 @@
 """Many rounds in one call, across threads: each game's outcome depends only on its
-(seed, game index), so the split into chunks and threads never changes a result."""
+(seed, game index), so the split into chunks and threads never changes a result.
+
+The threads are Python's, each running a compiled chunk with the GIL released, not
+numba's ``prange``: a parallel function compiles three more copies of everything it
+calls (its loop body, and two wrappers, each optimised by LLVM anew), which took half
+the cold compile. The thread count is numba's (``numba.set_num_threads``).
+"""
+from concurrent.futures import ThreadPoolExecutor
+
+import numba
 import numpy as np
-from numba import njit, prange
+from numba import njit
 
 from .kinds import N_KINDS
-from .layout import (
-    EV_W,
-    G_PILE_N,
-    G_TRACE_N,
-    MAX_PLAYERS,
-    N_COLS,
-    N_G,
-    N_H,
-    N_STREAMS,
-    S_SEAT0,
-)
+from .layout import G_PILE_N, N_COLS, S_SEAT0, TR_EVENTS
 from .rng import seed_streams
 from .round import play_round, record
-
-
-@njit(cache=True)
-def work_arrays(deck_n, capacity):
-    """The arrays one round is played in, for a deck of ``deck_n`` cards and a trace
-    of ``capacity`` rows (0: trace mode off). Allocated once per chunk, never per game.
-
-    Returns (g, hands, hinfo, pile, scratch, seq, disc, pen, st, trace)."""
-    return (np.zeros(N_G, dtype=np.int64),
-            np.zeros((MAX_PLAYERS, N_KINDS), dtype=np.int16),
-            np.zeros((MAX_PLAYERS, N_H), dtype=np.int16),
-            np.zeros(deck_n, dtype=np.int8),
-            np.zeros(deck_n, dtype=np.int8),
-            np.zeros(deck_n, dtype=np.int64),
-            np.zeros(N_KINDS, dtype=np.int16),
-            np.zeros(MAX_PLAYERS, dtype=np.int64),
-            np.zeros((N_STREAMS, 4), dtype=np.uint64),
-            np.zeros((capacity, EV_W), dtype=np.int32))
+from .state import Table, new_round
 
 
 @njit(cache=True)
@@ -53,31 +35,40 @@ def deck_order(deck):
     return order
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def run_chunk(rules, sid, sp, deck, points, n, seed, first_game, out, lo, hi):
     """Play games ``first_game + lo .. first_game + hi - 1`` into ``out[lo:hi]``.
 
     The work arrays are allocated once per chunk, never per game."""
+    tb = Table(rules, sid, sp, deck, points)
     order = deck_order(deck)
-    deck_n = order.size
     zero = np.int64(0)  # not the literal 0: see ``jit.py``
-    g, hands, hinfo, pile, scratch, seq, disc, pen, st, trace = work_arrays(deck_n, zero)
+    rd = new_round(order.size, zero)
     for i in range(lo, hi):
-        seed_streams(st, seed, first_game + i, zero, S_SEAT0 + n)
-        play_round(g, rules, sid, sp, deck, points, hands, hinfo, pile, disc, pen, scratch,
-                   seq, st, trace, n, order, zero)
-        record(g, hands, hinfo, points, pen, out[i], n)
+        seed_streams(rd.streams, seed, first_game + i, zero, S_SEAT0 + n)
+        play_round(tb, rd, n, order, zero)
+        record(tb, rd, out[i], n)
 
 
-@njit(cache=True, parallel=True)
+def in_chunks(run, args, count, chunk, extra=()):
+    """``run(*args, lo, hi, *extra)`` over ``[0, count)`` in chunks of ``chunk`` on
+    ``numba.get_num_threads()`` threads (one thread: one call for the whole range)."""
+    bounds = [(lo, min(count, lo + chunk)) for lo in range(0, count, chunk)]
+    threads = min(numba.get_num_threads(), len(bounds))
+    if threads <= 1:
+        run(*args, 0, count, *extra)
+        return
+    with ThreadPoolExecutor(max_workers=threads) as pool:
+        for f in [pool.submit(run, *args, lo, hi, *extra) for lo, hi in bounds]:
+            f.result()
+
+
 def run_rounds(rules, sid, sp, deck, points, n, seed, first_game, count, chunk):
-    """Play ``count`` single rounds (games ``first_game ..``); returns int32[count, N_COLS]."""
+    """Play ``count`` single rounds (games ``first_game ..``) in chunks of ``chunk`` on
+    numba's thread count; returns int32[count, N_COLS]."""
     out = np.zeros((count, N_COLS), dtype=np.int32)
-    n_chunks = (count + chunk - 1) // chunk
-    for c in prange(n_chunks):
-        lo = c * chunk
-        hi = min(count, lo + chunk)
-        run_chunk(rules, sid, sp, deck, points, n, seed, first_game, out, lo, hi)
+    in_chunks(run_chunk, (rules, sid, sp, deck, points, n, seed, first_game, out), count,
+              chunk)
     return out
 
 
@@ -87,14 +78,16 @@ def run_one(rules, sid, sp, deck, points, n, seed, game, order, scripted, capaci
 
     ``scripted`` 0: game ``game`` of a run with root ``seed``, exactly as ``run_rounds``
     plays it (``order`` is any arrangement of the deck); 1: the pile ``order``, its last
-    card dealt first (``round.setup``). Returns (row int32[N_COLS], g, hands, hinfo, pile,
-    disc, trace int32[events, EV_W])."""
-    deck_n = order.size
-    g, hands, hinfo, pile, scratch, seq, disc, pen, st, trace = work_arrays(deck_n, capacity)
+    card dealt first (``round.setup``). Returns (row int32[N_COLS], the final
+    ``state.Round``, and of it: hands, hinfo, the draw pile's cards ``pile[:G_PILE_N]``,
+    disc, the trace's rows int32[events, EV_W]). ``rd.tr[TR_EVENTS]`` counts every
+    event, also those past ``capacity``."""
+    tb = Table(rules, sid, sp, deck, points)
+    rd = new_round(order.size, capacity)
     out = np.zeros(N_COLS, dtype=np.int32)
-    seed_streams(st, seed, game, np.int64(0), S_SEAT0 + n)
-    play_round(g, rules, sid, sp, deck, points, hands, hinfo, pile, disc, pen, scratch, seq,
-               st, trace, n, order, scripted)
-    record(g, hands, hinfo, points, pen, out, n)
-    n_ev = min(g[G_TRACE_N], capacity)
-    return out, g, hands, hinfo, pile[:g[G_PILE_N]].copy(), disc, trace[:n_ev].copy()
+    seed_streams(rd.streams, seed, game, np.int64(0), S_SEAT0 + n)
+    play_round(tb, rd, n, order, scripted)
+    record(tb, rd, out, n)
+    n_ev = min(rd.tr[TR_EVENTS], capacity)
+    return (out, rd, rd.hands, rd.hinfo, rd.pile[:rd.g[G_PILE_N]].copy(), rd.disc,
+            rd.trace[:n_ev].copy())

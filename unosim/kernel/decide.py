@@ -2,11 +2,12 @@
 
 The decision rules are documented, with the strategies' names, parameters and defaults,
 in ``unosim/strategies.py`` (which holds no kernel code: editing it never forces a
-recompile). Every decision function takes the seat's strategy id ``sid[p]``
-(``int64[MAX_PLAYERS]``) and parameters ``sp[p]`` (``float64[MAX_PLAYERS, N_PARAMS]``,
-``layout.P_*``) and draws its randomness from the seat's own stream ``S_SEAT0 + p`` of
-``st`` (``uint64[N_STREAMS, 4]``). Legality comes from ``legal.py`` only. Every strategy
-plays a legal card it has just drawn when ``after_draw = play`` (RULES.md 4.2, 8.9).
+recompile). Every decision function takes the round's ``state.Table`` ``tb`` and
+``state.Round`` ``rd`` and the seat ``p``; it reads the seat's strategy id
+``tb.sid[p]`` and parameters ``tb.sp[p]`` (``layout.P_*``) and draws its randomness
+from the seat's own stream ``S_SEAT0 + p`` of ``rd.streams``. Legality comes from
+``legal.py`` only. Every strategy plays a legal card it has just drawn when
+``after_draw = play`` (RULES.md 4.2, 8.9).
 """
 import numpy as np
 
@@ -35,18 +36,18 @@ from .layout import (
     BLANK_SWAP_HANDS,
     CHALLENGE_SMART,
     G_COLOUR,
-    G_DECK_C,
     G_DECK_N,
     G_DIR,
-    G_DISC_C,
     G_DISC_N,
     G_N,
     G_PEND_BY,
     G_PREV_COLOUR,
-    G_SHORT,
     G_TOP,
     H_TOTAL,
     H_WILD,
+    MEM_DECK_C,
+    MEM_DISC_C,
+    MEM_SHORT,
     N_WEIGHTS,
     P_BLUFF,
     P_CHALLENGE,
@@ -88,8 +89,12 @@ DANGER = 2  # cards of the next player at which the heuristic attacks
 
 
 @hot
-def _random_legal(g, rules, hands, hinfo, p, st):
+def _random_legal(tb, rd, p):
     """A legal card uniformly among the physical legal cards in hand, or -1."""
+    g = rd.g
+    hands = rd.hands
+    hinfo = rd.hinfo
+    st = rd.streams
     s = S_SEAT0 + p
     c = g[G_COLOUR]
     r = RANK[g[G_TOP]]
@@ -100,7 +105,7 @@ def _random_legal(g, rules, hands, hinfo, p, st):
             if c2 != c:
                 nr += hands[p, c2 * N_RANKS + r]
     nw = np.int64(hinfo[p, H_WILD])
-    wd4_ok = wd4_allowed(g, rules, hinfo, p)
+    wd4_ok = wd4_allowed(tb, rd, p)
     if not wd4_ok:
         nw -= hands[p, WILD_DRAW_FOUR]
     total = nc + nr + nw
@@ -136,19 +141,20 @@ BIT_INDEX.flags.writeable = False
 
 
 @hot
-def _only_legal(g, rules, hinfo, p):
+def _only_legal(tb, rd, p):
     """The kind of ``p``'s only legal card (copies aside); -1 if none, -2 if several.
     Then no scoring is needed: every strategy plays it."""
+    g = rd.g
     cur = g[G_COLOUR]
     r_top = RANK[g[G_TOP]]
     found = -1
     for c in range(N_COLOURS):
-        m = legal_ranks(hinfo, p, c, cur, r_top)
+        m = legal_ranks(rd, p, c, cur, r_top)
         if m != 0:
             if found != -1 or (m & (m - 1)) != 0:
                 return -2
             found = c * N_RANKS + BIT_INDEX[m]
-    m = legal_wilds(g, rules, hinfo, p)
+    m = legal_wilds(tb, rd, p)
     if m != 0:
         if found != -1 or (m & (m - 1)) != 0:
             return -2
@@ -157,11 +163,15 @@ def _only_legal(g, rules, hinfo, p):
 
 
 @kernel
-def _heuristic_card(g, rules, hinfo, points, p):
+def _heuristic_card(tb, rd, p):
     """The heuristic's play (rules 2-3 of strategies.py's docstring), or -1.
 
     Scores the legal cards in kind order and keeps the first best, visiting only the
     kinds held that can be legal (``legal_ranks``, then the wild-type kinds held)."""
+    g = rd.g
+    rules = tb.rules
+    hinfo = rd.hinfo
+    points = tb.points
     n = g[G_N]
     nxt = seat(p, g[G_DIR], n)
     danger = hinfo[nxt, H_TOTAL] <= DANGER
@@ -173,7 +183,7 @@ def _heuristic_card(g, rules, hinfo, points, p):
     best = -1
     best_s = -1e18
     for c in range(N_COLOURS):
-        m = legal_ranks(hinfo, p, c, cur, r_top)
+        m = legal_ranks(rd, p, c, cur, r_top)
         held = hinfo[p, c]
         while m != 0:
             low = m & -m
@@ -185,13 +195,13 @@ def _heuristic_card(g, rules, hinfo, points, p):
                 sc += H_ATTACK + (H_ATTACK_D2 if r == DRAW_TWO else 0.0)
             if r == SEVEN and rules[R_SEVEN_ZERO] == 1:
                 if fewest < 0:
-                    fewest, others = _others(g, hinfo, p)
+                    fewest, others = _others(rd, p)
                 if fewest < mine:
                     sc += H_SEVEN
             if sc > best_s:
                 best_s = sc
                 best = k
-    m = legal_wilds(g, rules, hinfo, p)
+    m = legal_wilds(tb, rd, p)
     while m != 0:
         low = m & -m
         m ^= low
@@ -201,7 +211,7 @@ def _heuristic_card(g, rules, hinfo, points, p):
             sc = H_ATTACK_WILD + (H_ATTACK_WILD_DANGER if danger else 0.0)
         elif k == SHUFFLE_HANDS or (k == CUSTOMIZABLE and rules[R_BLANK_CARD] == BLANK_SWAP_HANDS):
             if fewest < 0:
-                fewest, others = _others(g, hinfo, p)
+                fewest, others = _others(rd, p)
             if k == SHUFFLE_HANDS and mine * (n - 1) > others + (n - 1):
                 sc = H_SWAP_WILD  # more cards than the average opponent: even the hands out
             elif k == CUSTOMIZABLE and fewest < mine:
@@ -213,14 +223,16 @@ def _heuristic_card(g, rules, hinfo, points, p):
 
 
 @hot
-def _unseen(g, hinfo, p, c):
+def _unseen(rd, p, c):
     """Cards of colour ``c`` that ``p`` cannot see: in other hands or the draw pile."""
-    return g[G_DECK_C + c] - hinfo[p, c] - g[G_DISC_C + c]
+    return rd.mem[MEM_DECK_C + c] - rd.hinfo[p, c] - rd.mem[MEM_DISC_C + c]
 
 
 @kernel
-def _others(g, hinfo, p):
+def _others(rd, p):
     """(fewest cards of an opponent, cards of all opponents)."""
+    g = rd.g
+    hinfo = rd.hinfo
     fewest = 1000
     others = 0
     for q in range(g[G_N]):
@@ -231,38 +243,46 @@ def _others(g, hinfo, p):
 
 
 @kernel
-def _unseen_inverse(sp, g, hinfo, p):
+def _unseen_inverse(tb, rd, p):
     """1 / the coloured cards ``p`` cannot see, for ``_scarce``; 0 when ``p`` gives
     scarcity no weight (then every ``_scarce`` is 0) or sees every card."""
+    sp = tb.sp
     if sp[p, P_W + F_SCARCE] == 0.0 and sp[p, P_W + F_NAME_SCARCE] == 0.0:
         return 0.0
     t = 0
     for c in range(N_COLOURS):
-        t += _unseen(g, hinfo, p, c)
+        t += _unseen(rd, p, c)
     return 1.0 / t if t > 0 else 0.0
 
 
 @hot
-def _scarce(g, hinfo, p, c, inv):
+def _scarce(rd, p, c, inv):
     """1/4 minus colour ``c``'s share of the coloured cards ``p`` cannot see (positive:
     the others are short of it); ``inv`` from ``_unseen_inverse``."""
     if inv == 0.0:
         return 0.0
-    return 0.25 - _unseen(g, hinfo, p, c) * inv
+    return 0.25 - _unseen(rd, p, c) * inv
 
 
 @hot
-def _name_score(sp, g, hinfo, p, c, per_card, short, inv):
+def _name_score(tb, rd, p, c, per_card, short, inv):
     """How much ``p`` wants to name colour ``c``; ``per_card`` = 1 / cards left in hand."""
+    sp = tb.sp
+    hinfo = rd.hinfo
     return (hinfo[p, c] * per_card + sp[p, P_W + F_NAME_SHORT] * ((short >> c) & 1)
-            + sp[p, P_W + F_NAME_SCARCE] * _scarce(g, hinfo, p, c, inv))
+            + sp[p, P_W + F_NAME_SCARCE] * _scarce(rd, p, c, inv))
 
 
 @kernel
-def _weighted_card(sp, g, rules, hinfo, points, p):
+def _weighted_card(tb, rd, p):
     """The weighted family's play: the legal card of highest ``weights . features``
     (``FEATURES``, module docstring), the first in kind order on ties; -1 if none.
     Divisions are hoisted out of the loops (a division costs ~5 multiplications)."""
+    sp = tb.sp
+    g = rd.g
+    rules = tb.rules
+    hinfo = rd.hinfo
+    points = tb.points
     w = P_W
     n = g[G_N]
     d = g[G_DIR]
@@ -272,8 +292,8 @@ def _weighted_card(sp, g, rules, hinfo, points, p):
     threat = 1.0 / max(1, hinfo[nxt, H_TOTAL])
     fewest = -1  # opponents' fewest and total cards, counted when first needed
     others = 0
-    short = g[G_SHORT + nxt]
-    inv = _unseen_inverse(sp, g, hinfo, p)
+    short = rd.mem[MEM_SHORT + nxt]
+    inv = _unseen_inverse(tb, rd, p)
     w_points = sp[p, w + F_POINTS] * 0.02  # per point: points / 50
     w_colour = sp[p, w + F_COLOUR] * per_card
     w_swap = sp[p, w + F_SWAP] * (1.0 / 7.0)
@@ -282,11 +302,11 @@ def _weighted_card(sp, g, rules, hinfo, points, p):
     best = -1
     best_s = -1e18
     for c in range(N_COLOURS):
-        m = legal_ranks(hinfo, p, c, cur, r_top)
+        m = legal_ranks(rd, p, c, cur, r_top)
         if m == 0:
             continue
         same = (w_colour * (hinfo[p, c] - 1) + sp[p, w + F_SHORT] * ((short >> c) & 1)
-                + sp[p, w + F_SCARCE] * _scarce(g, hinfo, p, c, inv))
+                + sp[p, w + F_SCARCE] * _scarce(rd, p, c, inv))
         if c != cur:
             same += sp[p, w + F_SWITCH]
         while m != 0:
@@ -302,25 +322,25 @@ def _weighted_card(sp, g, rules, hinfo, points, p):
             elif rules[R_SEVEN_ZERO] == 1:
                 if r == SEVEN:  # swaps with the opponent holding fewest cards
                     if fewest < 0:
-                        fewest, others = _others(g, hinfo, p)
+                        fewest, others = _others(rd, p)
                     sc += w_swap * (left - fewest)
                 elif r == ZERO:  # receives the hand of the player before
                     sc += w_swap * (left - hinfo[seat(p, -d, n), H_TOTAL])
             if sc > best_s:
                 best_s = sc
                 best = k
-    m = legal_wilds(g, rules, hinfo, p)
+    m = legal_wilds(tb, rd, p)
     if m == 0:
         return best
     named = 0  # the colour it would name (choose_colour, without its random tie-break)
     top = -1e18
     for c in range(N_COLOURS):
-        v = _name_score(sp, g, hinfo, p, c, per_card, short, inv)
+        v = _name_score(tb, rd, p, c, per_card, short, inv)
         if v > top:
             top = v
             named = c
     same = (w_colour * hinfo[p, named] + sp[p, w + F_SHORT] * ((short >> named) & 1)
-            + sp[p, w + F_SCARCE] * _scarce(g, hinfo, p, named, inv))
+            + sp[p, w + F_SCARCE] * _scarce(rd, p, named, inv))
     if named != cur:
         same += sp[p, w + F_SWITCH]
     while m != 0:
@@ -332,13 +352,13 @@ def _weighted_card(sp, g, rules, hinfo, points, p):
             sc += sp[p, w + F_ACTION] + sp[p, w + F_ATTACK] * threat
         elif k == GRAYSKULL:
             if fewest < 0:
-                fewest, others = _others(g, hinfo, p)
+                fewest, others = _others(rd, p)
             sc += sp[p, w + F_ACTION] + sp[p, w + F_ATTACK] / max(1, fewest)
         else:
             sc += sp[p, w + F_WILD]
             if k == SHUFFLE_HANDS or (k == CUSTOMIZABLE and rules[R_BLANK_CARD] == BLANK_SWAP_HANDS):
                 if fewest < 0:
-                    fewest, others = _others(g, hinfo, p)
+                    fewest, others = _others(rd, p)
                 if k == SHUFFLE_HANDS:  # everyone ends with about the average hand
                     sc += w_swap * (left - (others + left) / n)
                 else:
@@ -350,41 +370,49 @@ def _weighted_card(sp, g, rules, hinfo, points, p):
 
 
 @hot
-def choose_card(sid, sp, g, rules, hands, hinfo, points, st, p):
+def choose_card(tb, rd, p):
     """The card seat ``p`` plays on a normal turn, or -1 to draw.
 
     May return an illegal Wild Draw Four (a bluff) when the ``bluff`` parameter fires.
     """
+    sid = tb.sid
+    sp = tb.sp
+    hands = rd.hands
+    st = rd.streams
     s = S_SEAT0 + p
-    if lone_card_blocked(rules, hinfo, p):  # 8.8: no legal play
+    if lone_card_blocked(tb, rd, p):  # 8.8: no legal play
         return -1
     if hands[p, WILD_DRAW_FOUR] > 0 and sp[p, P_BLUFF] > 0.0 \
-            and not wd4_allowed(g, rules, hinfo, p):
+            and not wd4_allowed(tb, rd, p):
         if chance(st, s, sp[p, P_BLUFF]):
             return WILD_DRAW_FOUR
     if sid[p] == RANDOM:
-        return _random_legal(g, rules, hands, hinfo, p, st)
-    only = _only_legal(g, rules, hinfo, p)
+        return _random_legal(tb, rd, p)
+    only = _only_legal(tb, rd, p)
     if only != -2:
         return only
     if sid[p] == HEURISTIC:
-        return _heuristic_card(g, rules, hinfo, points, p)
-    return _weighted_card(sp, g, rules, hinfo, points, p)
+        return _heuristic_card(tb, rd, p)
+    return _weighted_card(tb, rd, p)
 
 
 @kernel
-def choose_stack(sid, sp, g, rules, hands, hinfo, st, p):
+def choose_stack(tb, rd, p):
     """A card to stack on the pending penalty (8.1), or -1 to take it."""
+    sid = tb.sid
+    sp = tb.sp
+    hands = rd.hands
+    st = rd.streams
     s = S_SEAT0 + p
-    if lone_card_blocked(rules, hinfo, p):
+    if lone_card_blocked(tb, rd, p):
         return -1  # 8.8: stacking one's last card, never a number card
     total = 0
     for c in range(N_COLOURS):
         k = c * N_RANKS + DRAW_TWO
-        if hands[p, k] > 0 and can_stack(g, rules, k):
+        if hands[p, k] > 0 and can_stack(tb, rd, k):
             total += hands[p, k]
     n4 = 0
-    if hands[p, WILD_DRAW_FOUR] > 0 and can_stack(g, rules, WILD_DRAW_FOUR):
+    if hands[p, WILD_DRAW_FOUR] > 0 and can_stack(tb, rd, WILD_DRAW_FOUR):
         n4 = hands[p, WILD_DRAW_FOUR]
     if total + n4 == 0 or not chance(st, s, sp[p, P_STACK]):
         return -1
@@ -393,30 +421,40 @@ def choose_stack(sid, sp, g, rules, hands, hinfo, st, p):
     x = below(st, s, total + n4)
     for c in range(N_COLOURS):
         k = c * N_RANKS + DRAW_TWO
-        if hands[p, k] > 0 and can_stack(g, rules, k):
+        if hands[p, k] > 0 and can_stack(tb, rd, k):
             x -= hands[p, k]
             if x < 0:
                 return k
     return WILD_DRAW_FOUR
 
 
-@kernel
-def choose_colour(sid, sp, g, hinfo, st, p):
+@hot
+def choose_colour(tb, rd, p):
     """The colour seat ``p`` names after a wild-type card: the best-scored one, ties
     broken uniformly (random: uniformly among the four)."""
+    if tb.sid[p] == RANDOM:  # inlined: no call on the path of the most played strategy
+        return below(rd.streams, S_SEAT0 + p, N_COLOURS)
+    return _scored_colour(tb, rd, p)
+
+
+@kernel
+def _scored_colour(tb, rd, p):
+    """``choose_colour`` of the strategies that score the colours."""
+    sid = tb.sid
+    g = rd.g
+    hinfo = rd.hinfo
+    st = rd.streams
     s = S_SEAT0 + p
-    if sid[p] == RANDOM:
-        return below(st, s, N_COLOURS)
     per_card = 1.0 / max(1, hinfo[p, H_TOTAL])
     short = 0
     inv = 0.0
     if sid[p] >= FIRST_WEIGHTED:
-        short = g[G_SHORT + seat(p, g[G_DIR], g[G_N])]
-        inv = _unseen_inverse(sp, g, hinfo, p)
+        short = rd.mem[MEM_SHORT + seat(p, g[G_DIR], g[G_N])]
+        inv = _unseen_inverse(tb, rd, p)
     best = -1e18
     ties = 0
     for c in range(N_COLOURS):
-        v = _name_score(sp, g, hinfo, p, c, per_card, short, inv)
+        v = _name_score(tb, rd, p, c, per_card, short, inv)
         if v > best:
             best = v
             ties = 1
@@ -424,7 +462,7 @@ def choose_colour(sid, sp, g, hinfo, st, p):
             ties += 1
     x = below(st, s, ties)
     for c in range(N_COLOURS):
-        if _name_score(sp, g, hinfo, p, c, per_card, short, inv) == best:
+        if _name_score(tb, rd, p, c, per_card, short, inv) == best:
             if x == 0:
                 return c
             x -= 1
@@ -432,8 +470,12 @@ def choose_colour(sid, sp, g, hinfo, st, p):
 
 
 @kernel
-def choose_target(sid, sp, g, hinfo, st, p):
+def choose_target(tb, rd, p):
     """The opponent seat ``p`` swaps hands with (Seven-Zero 7, Wild Customizable)."""
+    sid = tb.sid
+    g = rd.g
+    hinfo = rd.hinfo
+    st = rd.streams
     n = g[G_N]
     if sid[p] == RANDOM:
         q = below(st, S_SEAT0 + p, n - 1)
@@ -447,18 +489,26 @@ def choose_target(sid, sp, g, hinfo, st, p):
 
 
 @hot
-def will_jump(sid, sp, st, q):
-    return chance(st, S_SEAT0 + q, sp[q, P_JUMP])
+def will_jump(tb, rd, q):
+    return chance(rd.streams, S_SEAT0 + q, tb.sp[q, P_JUMP])
 
 
 @hot
-def forgets_uno(sid, sp, st, p):
-    return chance(st, S_SEAT0 + p, sp[p, P_FORGET_UNO])
+def forgets_uno(tb, rd, p):
+    return chance(rd.streams, S_SEAT0 + p, tb.sp[p, P_FORGET_UNO])
 
 
-@kernel
-def will_challenge(sid, sp, g, rules, hands, hinfo, disc, deck, st, p):
+@hot
+def will_challenge(tb, rd, p):
     """Does seat ``p`` challenge the pending Wild Draw Four (4.3)?"""
+    sp = tb.sp
+    g = rd.g
+    rules = tb.rules
+    hands = rd.hands
+    hinfo = rd.hinfo
+    disc = rd.disc
+    deck = tb.deck
+    st = rd.streams
     pc = sp[p, P_CHALLENGE]
     if pc != CHALLENGE_SMART:
         return chance(st, S_SEAT0 + p, pc)
@@ -490,12 +540,14 @@ def will_challenge(sid, sp, g, rules, hands, hinfo, disc, deck, st, p):
 
 
 @kernel
-def next_extra(sid, sp, g, hands, p, first, last, step):
+def next_extra(tb, rd, p, first, last, step):
     """8.6 multi-card play: the next card seat ``p`` adds after ``last``, or -1.
 
     ``first`` is the turn's first card; ``step`` the run direction so far (0 if none).
     Returns the kind; the caller derives the new step from it.
     """
+    sid = tb.sid
+    hands = rd.hands
     if sid[p] == RANDOM:
         return -1  # random plays only one card (RULES.md section 10)
     if step == 0 and hands[p, first] > 0:

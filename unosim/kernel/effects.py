@@ -2,8 +2,9 @@
 
 ``play`` moves the card(s) from a hand to the discard pile, names a colour, checks the
 UNO call and the end of the round, applies each card's effect and lets players jump
-in. Pending effects (skips, draw penalties, Snorlax, Greninja) stay in ``g`` and are
-resolved by the turn loop when the next player would act.
+in. Pending effects (skips, draw penalties, Snorlax, Greninja) stay in the game state
+``rd.g`` and are resolved by the turn loop when the next player would act. Functions take
+the round's ``state.Table`` ``tb`` and ``state.Round`` ``rd``, then scalars.
 """
 import numpy as np
 
@@ -51,11 +52,9 @@ from .layout import (
     E_UNO,
     F_BLUFF,
     G_BLUFF,
-    G_CARDS_PLAYED,
     G_CHALLENGEABLE,
     G_COLOUR,
     G_DIR,
-    G_MAX_STACK,
     G_N,
     G_OVER,
     G_PEND_BY,
@@ -63,11 +62,13 @@ from .layout import (
     G_PEND_SKIP,
     G_PEND_SPECIAL,
     G_PREV_COLOUR,
-    G_SHORT,
-    G_TURNS,
-    G_UNO_PENALTIES,
     G_WINNER,
     H_TOTAL,
+    K_CARDS_PLAYED,
+    K_MAX_STACK,
+    K_TURNS,
+    K_UNO_PENALTIES,
+    MEM_SHORT,
     N_H,
     PLAY_DRAWN,
     PLAY_HAND,
@@ -92,11 +93,14 @@ OVER_WON, OVER_TRUNCATED = 1, 2
 
 
 @kernel
-def swap_hands(g, hands, hinfo, a, b):
+def swap_hands(rd, a, b):
     """Seats ``a`` and ``b`` exchange hands (and what the table knows they lack)."""
-    t = g[G_SHORT + a]
-    g[G_SHORT + a] = g[G_SHORT + b]
-    g[G_SHORT + b] = t
+    mem = rd.mem
+    hands = rd.hands
+    hinfo = rd.hinfo
+    t = mem[MEM_SHORT + a]
+    mem[MEM_SHORT + a] = mem[MEM_SHORT + b]
+    mem[MEM_SHORT + b] = t
     for k in range(N_KINDS):
         t = hands[a, k]
         hands[a, k] = hands[b, k]
@@ -108,21 +112,28 @@ def swap_hands(g, hands, hinfo, a, b):
 
 
 @kernel
-def rotate_hands(g, hands, hinfo):
+def rotate_hands(rd):
     """8.2 Seven-Zero's 0: every hand passes to the next player in the direction of play."""
+    g = rd.g
     n = g[G_N]
     d = g[G_DIR]
     # a chain of swaps along the direction of play moves each hand one seat onward
     q = 0
     for _ in range(n - 1):
         nxt = seat(q, -d, n)
-        swap_hands(g, hands, hinfo, q, nxt)
+        swap_hands(rd, q, nxt)
         q = nxt
 
 
 @kernel
-def shuffle_all_hands(g, hands, hinfo, scratch, st, p):
+def shuffle_all_hands(rd, p):
     """Wild Shuffle Hands: collect, shuffle, deal one at a time from the next player."""
+    g = rd.g
+    mem = rd.mem
+    hands = rd.hands
+    hinfo = rd.hinfo
+    st = rd.streams
+    scratch = rd.scratch
     n = g[G_N]
     m = 0
     for q in range(n):
@@ -133,177 +144,200 @@ def shuffle_all_hands(g, hands, hinfo, scratch, st, p):
             hands[q, k] = 0
         for j in range(N_H):
             hinfo[q, j] = 0
-        g[G_SHORT + q] = 0
+        mem[MEM_SHORT + q] = 0
     shuffle(scratch, m, st, S_TABLE)
     d = g[G_DIR]
     for i in range(m):
-        add_card(hands, hinfo, (p + d * (1 + i % n)) % n, np.int64(scratch[i]))
+        add_card(rd, (p + d * (1 + i % n)) % n, np.int64(scratch[i]))
 
 
 @kernel
-def penalise(hands, hinfo, points, pen, p):
+def penalise(tb, rd, p):
     """7: a penalised player's hand points go to their penalty total (for matches)."""
-    pen[p] += hand_points(hands, points, p)
+    pen = rd.pen
+    pen[p] += hand_points(tb, rd, p)
 
 
 @hot
-def uno_check(g, rules, sid, sp, hands, hinfo, pile, disc, points, pen, st, trace, p):
+def uno_check(tb, rd, p):
     """4.4: a player left with one card after a play may forget UNO and be caught."""
-    if hinfo[p, H_TOTAL] == 1 and forgets_uno(sid, sp, st, p):
+    count = rd.count
+    hinfo = rd.hinfo
+    st = rd.streams
+    rules = tb.rules
+    if hinfo[p, H_TOTAL] == 1 and forgets_uno(tb, rd, p):
         if chance32(st, S_TABLE, rules[R_CATCH_UNO]):
-            g[G_UNO_PENALTIES] += 1
-            trace_event(g, trace, hands, E_UNO, p, -1, 0, rules[R_UNO_PENALTY])
-            penalise(hands, hinfo, points, pen, p)
-            draw_n(g, hands, hinfo, pile, disc, st, trace, p, rules[R_UNO_PENALTY])
+            count[K_UNO_PENALTIES] += 1
+            trace_event(rd, E_UNO, p, -1, 0, rules[R_UNO_PENALTY])
+            penalise(tb, rd, p)
+            draw_n(rd, p, rules[R_UNO_PENALTY])
 
 
 @hot
-def take_turn(g, rules):
+def take_turn(tb, rd):
     """6: the max_turns limit is checked before every turn (jump-ins included); True
     when the turn may be taken (and is counted)."""
-    if g[G_TURNS] >= rules[R_MAX_TURNS]:
+    g = rd.g
+    count = rd.count
+    rules = tb.rules
+    if count[K_TURNS] >= rules[R_MAX_TURNS]:
         g[G_OVER] = OVER_TRUNCATED
         return False
-    g[G_TURNS] += 1
+    count[K_TURNS] += 1
     return True
 
 
 @hot
-def add_penalty(g, amount):
+def add_penalty(rd, amount):
+    g = rd.g
+    count = rd.count
     g[G_PEND_DRAW] += amount
-    if g[G_PEND_DRAW] > g[G_MAX_STACK]:
-        g[G_MAX_STACK] = g[G_PEND_DRAW]
+    if g[G_PEND_DRAW] > count[K_MAX_STACK]:
+        count[K_MAX_STACK] = g[G_PEND_DRAW]
 
 
 @hot
-def win(g, hands, hinfo, pile, disc, st, trace, p):
+def win(rd, p):
     """5: ``p`` has no cards; the next player first draws any pending penalty."""
+    g = rd.g
     if g[G_PEND_DRAW] > 0:
         nxt = seat(p, g[G_DIR], g[G_N])
         amount = g[G_PEND_DRAW]
         g[G_PEND_DRAW] = 0
-        trace_event(g, trace, hands, E_PENALTY, nxt, -1, 0, amount)
-        draw_n(g, hands, hinfo, pile, disc, st, trace, nxt, amount)
+        trace_event(rd, E_PENALTY, nxt, -1, 0, amount)
+        draw_n(rd, nxt, amount)
     g[G_OVER] = OVER_WON
     g[G_WINNER] = p
 
 
 @hot
-def effect(g, rules, sid, sp, hands, hinfo, pile, disc, scratch, st, trace, p, k, stacked, bluff):
+def effect(tb, rd, p, k, stacked, bluff):
     """Apply the effect of card ``k`` just played by ``p`` (4.6, 8.2, section 2)."""
+    g = rd.g
+    rules = tb.rules
     n = g[G_N]
     if k < N_COLOURED:
         r = RANK[k]
         if r == SKIP or (r == REVERSE and n == 2):  # 4.5: Reverse acts as Skip
             g[G_PEND_SKIP] += 1
-            trace_event(g, trace, hands, E_EFFECT, p, k, 0, 0)
+            trace_event(rd, E_EFFECT, p, k, 0, 0)
         elif r == REVERSE:
             g[G_DIR] = -g[G_DIR]
-            trace_event(g, trace, hands, E_EFFECT, p, k, 0, 0)
+            trace_event(rd, E_EFFECT, p, k, 0, 0)
         elif r == DRAW_TWO:
-            add_penalty(g, DRAW_TWO_PENALTY)
+            add_penalty(rd, DRAW_TWO_PENALTY)
             g[G_CHALLENGEABLE] = 0
-            trace_event(g, trace, hands, E_EFFECT, p, k, 0, 0)
+            trace_event(rd, E_EFFECT, p, k, 0, 0)
         elif r == SEVEN and rules[R_SEVEN_ZERO] == 1:
-            q = choose_target(sid, sp, g, hinfo, st, p)
-            swap_hands(g, hands, hinfo, p, q)
-            trace_event(g, trace, hands, E_SWAP, p, -1, 0, q)
+            q = choose_target(tb, rd, p)
+            swap_hands(rd, p, q)
+            trace_event(rd, E_SWAP, p, -1, 0, q)
         elif r == ZERO and rules[R_SEVEN_ZERO] == 1:
-            rotate_hands(g, hands, hinfo)
-            trace_event(g, trace, hands, E_ROTATE, p, -1, 0, 0)
+            rotate_hands(rd)
+            trace_event(rd, E_ROTATE, p, -1, 0, 0)
         return
     if k == WILD_DRAW_FOUR:
-        add_penalty(g, WILD_DRAW_FOUR_PENALTY)
+        add_penalty(rd, WILD_DRAW_FOUR_PENALTY)
         g[G_CHALLENGEABLE] = 1 if (rules[R_CHALLENGE] == 1 and not stacked) else 0
         g[G_BLUFF] = 1 if bluff else 0
         g[G_PEND_BY] = p
-        trace_event(g, trace, hands, E_EFFECT, p, k, 0, 0)
+        trace_event(rd, E_EFFECT, p, k, 0, 0)
     elif k == SHUFFLE_HANDS:
-        shuffle_all_hands(g, hands, hinfo, scratch, st, p)
-        trace_event(g, trace, hands, E_SHUFFLE, p, -1, 0, 0)
+        shuffle_all_hands(rd, p)
+        trace_event(rd, E_SHUFFLE, p, -1, 0, 0)
     elif k == CUSTOMIZABLE:
         if rules[R_BLANK_CARD] == BLANK_SWAP_HANDS:
-            q = choose_target(sid, sp, g, hinfo, st, p)
-            swap_hands(g, hands, hinfo, p, q)
-            trace_event(g, trace, hands, E_SWAP, p, -1, 0, q)
+            q = choose_target(tb, rd, p)
+            swap_hands(rd, p, q)
+            trace_event(rd, E_SWAP, p, -1, 0, q)
     elif k == SNORLAX or k == GRENINJA:
         g[G_PEND_SPECIAL] = k
         g[G_PEND_BY] = p
-        trace_event(g, trace, hands, E_EFFECT, p, k, 0, 0)
+        trace_event(rd, E_EFFECT, p, k, 0, 0)
     elif k == GRAYSKULL:  # every other player draws 3, from the next player on
-        trace_event(g, trace, hands, E_EFFECT, p, k, 0, 0)
+        trace_event(rd, E_EFFECT, p, k, 0, 0)
         for i in range(1, n):
-            draw_n(g, hands, hinfo, pile, disc, st, trace, seat(p, i * g[G_DIR], n),
-                   np.int64(SPECIAL_DRAW))
+            draw_n(rd, seat(p, i * g[G_DIR], n), np.int64(SPECIAL_DRAW))
 
 
 @kernel
-def _extra_cards(g, rules, sid, sp, hands, hinfo, disc, seq, trace, p, k):
+def _extra_cards(tb, rd, p, k):
     """8.6 multi-card play: after ``k`` (``seq[0]``), ``p`` adds identical copies and/or
     a same-colour run of numbers, as its strategy chooses; a play that would empty the
     hand stops early if 8.8 forbids it. Returns the number of cards in ``seq``."""
+    g = rd.g
+    hinfo = rd.hinfo
+    seq = rd.seq
     m = 1
     step = 0
     while hinfo[p, H_TOTAL] > 0:
-        e = next_extra(sid, sp, g, hands, p, k, seq[m - 1], step)
-        if e < 0 or (hinfo[p, H_TOTAL] == 1 and not may_empty_hand(rules, seq, m, e)):
+        e = next_extra(tb, rd, p, k, seq[m - 1], step)
+        if e < 0 or (hinfo[p, H_TOTAL] == 1 and not may_empty_hand(tb, rd, m, e)):
             break
         if e != seq[m - 1]:
             step = RANK[e] - RANK[seq[m - 1]]
-        remove_card(hands, hinfo, p, e)
-        discard(g, disc, e)
+        remove_card(rd, p, e)
+        discard(rd, e)
         g[G_COLOUR] = COLOUR[e]
-        trace_event(g, trace, hands, E_EXTRA, p, e, 0, 0)
+        trace_event(rd, E_EXTRA, p, e, 0, 0)
         seq[m] = e
         m += 1
     return m
 
 
 @hot
-def _last_card_penalties(g, seq, lo, m):
+def _last_card_penalties(rd, lo, m):
     """5: of the cards ``seq[lo:m]`` that emptied the hand, only the draw penalties
     still apply (the next player draws them before the score)."""
+    seq = rd.seq
     for i in range(lo, m):
         if seq[i] == WILD_DRAW_FOUR:
-            add_penalty(g, WILD_DRAW_FOUR_PENALTY)
+            add_penalty(rd, WILD_DRAW_FOUR_PENALTY)
         elif RANK[seq[i]] == DRAW_TWO:
-            add_penalty(g, DRAW_TWO_PENALTY)
+            add_penalty(rd, DRAW_TWO_PENALTY)
 
 
 @hot
-def _jumper(g, rules, sid, sp, hands, hinfo, st, p, last):
+def _jumper(tb, rd, p, last):
     """8.3: the first other player after ``p`` in the direction of play who holds a card
     identical to ``last`` and jumps in (8.8: not with a last card it may not go out on),
     or -1."""
+    g = rd.g
+    hands = rd.hands
+    hinfo = rd.hinfo
     n = g[G_N]
     for i in range(1, n):
         c = seat(p, i * g[G_DIR], n)
-        if hands[c, last] > 0 and (hinfo[c, H_TOTAL] > 1 or may_go_out_with(rules, last)) \
-                and will_jump(sid, sp, st, c):
+        if hands[c, last] > 0 and (hinfo[c, H_TOTAL] > 1 or may_go_out_with(tb, last)) \
+                and will_jump(tb, rd, c):
             return c
     return -1
 
 
 @hot
-def play(g, rules, sid, sp, hands, hinfo, pile, disc, points, pen, scratch, seq, st, trace,
-         p, k, how, bluff, colour):
+def play(tb, rd, p, k, how, bluff, colour):
     """Seat ``p`` plays ``k`` (``how``: ``PLAY_HAND``, ``PLAY_DRAWN`` or ``PLAY_STACK``)
     and, with ``multi_play``, more; ``colour`` >= 0 is the colour named after a
     wild-type card (-1: the strategy names it); returns the seat that played last (a
     jumper, maybe), whose next player is the one to act."""
+    g = rd.g
+    count = rd.count
+    hinfo = rd.hinfo
+    seq = rd.seq
+    rules = tb.rules
     stacked = how == PLAY_STACK
     # move the cards to the discard pile (8.6: identical copies and/or a same-colour run)
-    remove_card(hands, hinfo, p, k)
-    discard(g, disc, k)
+    remove_card(rd, p, k)
+    discard(rd, k)
     if k < N_COLOURED:
         g[G_COLOUR] = COLOUR[k]
     ev = E_PLAY if how == PLAY_HAND else (E_DRAWN if how == PLAY_DRAWN else E_STACK)
-    trace_event(g, trace, hands, ev, p, k, F_BLUFF if bluff else 0, 0)
+    trace_event(rd, ev, p, k, F_BLUFF if bluff else 0, 0)
     seq[0] = k
     m = 1
     if how == PLAY_HAND and k < N_COLOURED and rules[R_MULTI_PLAY] == 1:
-        m = _extra_cards(g, rules, sid, sp, hands, hinfo, disc, seq, trace, p, k)
-    g[G_CARDS_PLAYED] += m
+        m = _extra_cards(tb, rd, p, k)
+    count[K_CARDS_PLAYED] += m
     g[G_CHALLENGEABLE] = 0
     last = seq[m - 1]
     if last >= N_COLOURED:
@@ -311,34 +345,33 @@ def play(g, rules, sid, sp, hands, hinfo, pile, disc, points, pen, scratch, seq,
         if colour >= 0:
             g[G_COLOUR] = colour
         else:
-            g[G_COLOUR] = choose_colour(sid, sp, g, hinfo, st, p)
-        trace_event(g, trace, hands, E_COLOUR, p, g[G_COLOUR], 0, 0)
+            g[G_COLOUR] = choose_colour(tb, rd, p)
+        trace_event(rd, E_COLOUR, p, g[G_COLOUR], 0, 0)
     # the cards seq[lo:m] were just played by p: first the turn's own, then each jumper's
     # (one call site of each inlined helper below, which keeps the cold compile short)
     lo = 0
     while True:
-        uno_check(g, rules, sid, sp, hands, hinfo, pile, disc, points, pen, st, trace, p)
+        uno_check(tb, rd, p)
         if hinfo[p, H_TOTAL] == 0:
-            _last_card_penalties(g, seq, lo, m)
-            win(g, hands, hinfo, pile, disc, st, trace, p)
+            _last_card_penalties(rd, lo, m)
+            win(rd, p)
             return p
         for i in range(lo, m):
-            effect(g, rules, sid, sp, hands, hinfo, pile, disc, scratch, st, trace, p,
-                   seq[i], stacked, bluff)
+            effect(tb, rd, p, seq[i], stacked, bluff)
         # 8.3 jump-in: an identical coloured card, out of turn, first in direction of play
         if rules[R_JUMP_IN] == 0 or last >= N_COLOURED:
             return p
-        q = _jumper(g, rules, sid, sp, hands, hinfo, st, p, last)
+        q = _jumper(tb, rd, p, last)
         if q < 0:
             return p
-        if not take_turn(g, rules):  # a jump-in is a turn of the jumper (4.6)
+        if not take_turn(tb, rd):  # a jump-in is a turn of the jumper (4.6)
             return p
         p = q
-        remove_card(hands, hinfo, p, last)
-        g[G_CARDS_PLAYED] += 1
-        discard(g, disc, last)
+        remove_card(rd, p, last)
+        count[K_CARDS_PLAYED] += 1
+        discard(rd, last)
         g[G_PEND_SKIP] = 0  # replaced by the jumper's own card's effect
-        trace_event(g, trace, hands, E_JUMP, p, last, 0, 0)
+        trace_event(rd, E_JUMP, p, last, 0, 0)
         lo = m - 1  # seq[m - 1] is ``last``, the jumper's card
         stacked = False
         bluff = False

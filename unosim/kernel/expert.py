@@ -7,7 +7,7 @@ candidate: each legal card (a wild-type card once per colour it could name), und
 of ``rollouts`` determinizations it deals the cards it cannot see (the opponents' hands
 and the draw pile, which has no order in this kernel, see ``piles``) at random into hands
 of the opponents' sizes, the rest forming the draw pile: uniformly, or (``DEAL_VOIDS``)
-giving no opponent a card the table saw it lack (``G_SHORT``: the colour in play, the top
+giving no opponent a card the table saw it lack (``MEM_SHORT``: the colour in play, the top
 card's rank and every wild-type card when it last drew for want of a play). Then it plays
 every candidate from that same deal with the rollout policy at every seat, to the end of
 the round or for ``horizon`` turns, after which the seat scores its share of the inverse
@@ -41,43 +41,40 @@ is a ``turn_loop`` call on a copy of the state (``search_arrays``, allocated onc
 chunk: no allocation per decision).
 """
 import numpy as np
-from numba import njit, prange
+from numba import njit
 
-from .batch import deck_order
-from .batch import work_arrays as _work
+from .batch import deck_order, in_chunks
 from .decide import choose_card, choose_colour
 from .effects import OVER_WON
-from .jit import kernel
+from .jit import hot, kernel
 from .kinds import COLOUR, N_COLOURED, N_COLOURS, N_KINDS, N_RANKS, RANK, WILD_DRAW_FOUR
 from .layout import (
-    EV_W,
     G_N,
     G_OVER,
     G_PILE_N,
-    G_SCRIPTED,
-    G_SHORT,
-    G_TRACE_N,
-    G_TURNS,
     G_WINNER,
     H_MASK,
     H_TOTAL,
     H_WILD_MASK,
+    K_TURNS,
     MAX_PLAYERS,
+    MEM_SHORT,
     N_COLS,
-    N_G,
     N_H,
     N_PARAMS,
     N_RULES,
-    N_STREAMS,
     R_MAX_TURNS,
     S_SEAT0,
     SHORT_RANK,
     SHORT_WILD,
+    TR_EVENTS,
+    TR_SCRIPTED,
 )
 from .legal import is_legal, lone_card_blocked
 from .piles import add_card, remove_card
 from .rng import _GAMMA, below, mix64, seed_streams
 from .round import FORCE_NONE, FORCE_POLICY, end_round, record, start_round, turn_loop
+from .state import Table, copy_scalars, new_round
 
 (X_ROLLOUTS, X_HORIZON, X_CRN, X_DRAW, X_MODEL, X_Z, X_ENDGAME, X_DEAL, X_BLUFF, X_RACE,
  X_PAD) = range(11)
@@ -85,38 +82,35 @@ N_X = 11
 DEAD = -np.inf  # ``dsum`` of a candidate dropped by racing
 # X_DEAL: how the hidden cards are dealt in a determinization
 DEAL_UNIFORM = 0  # uniformly, hand sizes kept
-DEAL_VOIDS = 1  # ... and no card of a colour a seat is known to lack (``G_SHORT``)
+DEAL_VOIDS = 1  # ... and no card of a colour a seat is known to lack (``MEM_SHORT``)
 DEAL_OPEN = 2  # the true hands (a diagnostic: the expert sees every hand)
 MAX_CANDIDATES = 4 * N_KINDS + 1
 
 
 @njit(cache=True)
-def search_arrays(deck_n):
-    """The scratch arrays of the search, allocated once per chunk: a determinized state
-    (``b*``), a rollout's state (``w*``), the rollout rules and strategies, the unseen
+def search_arrays(tb, deck_n):
+    """The scratch of the search, allocated once per chunk: a determinized state ``b``
+    and a rollout's state ``w`` (``state.Round``), the rollout ``state.Table`` ``wtb``
+    (rules and strategies filled in per search; ``tb``'s deck and points), the unseen
     cards, the candidates and their scores, and a tally (searches, rollout turns)."""
-    return (np.zeros(N_G, np.int64), np.zeros((MAX_PLAYERS, N_KINDS), np.int16),
-            np.zeros((MAX_PLAYERS, N_H), np.int16), np.zeros(deck_n, np.int8),
-            np.zeros(N_KINDS, np.int16),
-            np.zeros(N_G, np.int64), np.zeros((MAX_PLAYERS, N_KINDS), np.int16),
-            np.zeros((MAX_PLAYERS, N_H), np.int16), np.zeros(deck_n, np.int8),
-            np.zeros(N_KINDS, np.int16), np.zeros(MAX_PLAYERS, np.int64),
-            np.zeros((N_STREAMS, 4), np.uint64), np.zeros(deck_n, np.int8),
-            np.zeros(deck_n, np.int64), np.zeros((0, EV_W), np.int16),
-            np.zeros(N_RULES, np.int64), np.zeros(MAX_PLAYERS, np.int64),
-            np.zeros((MAX_PLAYERS, N_PARAMS), np.float64), np.zeros(deck_n, np.int8),
+    zero = np.int64(0)  # not the literal 0: see ``jit.py``
+    wtb = Table(np.zeros(N_RULES, np.int64), np.zeros(MAX_PLAYERS, np.int64),
+                np.zeros((MAX_PLAYERS, N_PARAMS), np.float64), tb.deck, tb.points)
+    return (new_round(deck_n, zero), new_round(deck_n, zero), wtb,
+            np.zeros(deck_n, np.int8),
             np.zeros(MAX_CANDIDATES, np.int64), np.zeros(MAX_CANDIDATES, np.int64),
             np.zeros(MAX_CANDIDATES, np.float64), np.zeros(MAX_CANDIDATES, np.float64),
             np.zeros(MAX_CANDIDATES, np.float64), np.zeros(2, np.int64))
 
 
 @kernel
-def candidates(g, rules, hands, hinfo, p, draw, bluff, cand, ccol):
+def candidates(tb, rd, p, draw, bluff, cand, ccol):
     """Seat ``p``'s moves on a normal turn into ``cand``/``ccol`` (card, colour named or
     -1); drawing is card -1; ``bluff`` 1 adds an illegal Wild Draw Four (4.3) when held.
     Returns how many."""
+    hinfo = rd.hinfo
     m = 0
-    if lone_card_blocked(rules, hinfo, p):  # 8.8: no legal play, it draws
+    if lone_card_blocked(tb, rd, p):  # 8.8: no legal play, it draws
         cand[0] = -1
         ccol[0] = -1
         return 1
@@ -126,7 +120,7 @@ def candidates(g, rules, hands, hinfo, p, draw, bluff, cand, ccol):
         while mask != 0:
             if mask & 1:
                 k = c * N_RANKS + r
-                if is_legal(g, rules, hinfo, p, k):
+                if is_legal(tb, rd, p, k):
                     cand[m] = k
                     ccol[m] = -1
                     m += 1
@@ -137,7 +131,7 @@ def candidates(g, rules, hands, hinfo, p, draw, bluff, cand, ccol):
     while mask != 0:
         if mask & 1:
             k = N_COLOURED + i
-            if is_legal(g, rules, hinfo, p, k) or (bluff == 1 and k == WILD_DRAW_FOUR):
+            if is_legal(tb, rd, p, k) or (bluff == 1 and k == WILD_DRAW_FOUR):
                 for c in range(N_COLOURS):
                     cand[m] = k
                     ccol[m] = c
@@ -164,7 +158,7 @@ def _seed(st, key, i, n):
 
 @kernel
 def may_hold(void, k):
-    """May a seat whose known lacks are ``void`` (``G_SHORT`` bits) hold kind ``k``?"""
+    """May a seat whose known lacks are ``void`` (``MEM_SHORT`` bits) hold kind ``k``?"""
     c = COLOUR[k]
     if c < 0:
         return void & SHORT_WILD == 0
@@ -172,17 +166,17 @@ def may_hold(void, k):
 
 
 @kernel
-def determinize(g, hands, hinfo, pile, p, bg, bhands, bhinfo, bpile, unseen, st,
-                scripted, deal):
+def determinize(rd, p, b, unseen, st, scripted, deal):
     """Copy the state into ``b*`` with the opponents' hands and the draw pile dealt
     anew from the cards seat ``p`` cannot see (stream 0 of ``st``), hand sizes kept.
 
     ``scripted`` 1 keeps the pile in its dealt order (a uniform shuffle) for the
     rollouts' draws, so that every candidate meets the same sequence of cards drawn."""
+    g, hands, hinfo, pile = rd.g, rd.hands, rd.hinfo, rd.pile
+    bhands, bhinfo, bpile = b.hands, b.hinfo, b.pile
     n = g[G_N]
-    for j in range(N_G):
-        bg[j] = g[j]
-    bg[G_SCRIPTED] = scripted  # 1: draws take the pile in its dealt order
+    copy_scalars(rd, b)
+    b.tr[TR_SCRIPTED] = scripted  # 1: draws take the pile in its dealt order
     m = 0
     for q in range(n):
         for j in range(N_H):
@@ -211,7 +205,7 @@ def determinize(g, hands, hinfo, pile, p, bg, bhands, bhinfo, bpile, unseen, st,
         if q == p:
             continue
         size = hinfo[q, H_TOTAL]
-        void = g[G_SHORT + q] if deal == DEAL_VOIDS else 0
+        void = rd.mem[MEM_SHORT + q] if deal == DEAL_VOIDS else 0
         for k in range(N_KINDS):
             bhands[q, k] = 0
         for c in range(N_H):
@@ -224,32 +218,33 @@ def determinize(g, hands, hinfo, pile, p, bg, bhands, bhinfo, bpile, unseen, st,
                         unseen[j] = unseen[x]
                         unseen[x] = t
                         break
-            add_card(bhands, bhinfo, q, np.int64(unseen[j]))
+            add_card(b, q, np.int64(unseen[j]))
             j += 1
     for i in range(m - hidden):
         bpile[i] = unseen[hidden + i]
 
 
 @kernel
-def _copy(bg, bhands, bhinfo, bpile, bdisc, wg, whands, whinfo, wpile, wdisc, wpen, n):
-    for j in range(N_G):
-        wg[j] = bg[j]
+def _copy(b, w, n):
+    """The rollout state ``w`` from the determinized ``b`` (``state.Round``)."""
+    copy_scalars(b, w)
     for q in range(n):
-        wpen[q] = 0
+        w.pen[q] = 0
         for k in range(N_KINDS):
-            whands[q, k] = bhands[q, k]
+            w.hands[q, k] = b.hands[q, k]
         for j in range(N_H):
-            whinfo[q, j] = bhinfo[q, j]
+            w.hinfo[q, j] = b.hinfo[q, j]
     for k in range(N_KINDS):
-        wdisc[k] = bdisc[k]
-    for j in range(bg[G_PILE_N]):
-        wpile[j] = bpile[j]
+        w.disc[k] = b.disc[k]
+    for j in range(b.g[G_PILE_N]):
+        w.pile[j] = b.pile[j]
 
 
 @kernel
-def _value(wg, whinfo, p, n, horizon):
+def _value(w, p, n, horizon):
     """1 for a win of ``p``; a round cut by the horizon scores ``p``'s share of the
     inverse hand sizes (an estimate of its chance to go out first)."""
+    wg, whinfo = w.g, w.hinfo
     if wg[G_OVER] == OVER_WON:
         return 1.0 if wg[G_WINNER] == p else 0.0
     if horizon == 0:
@@ -261,22 +256,20 @@ def _value(wg, whinfo, p, n, horizon):
 
 
 @kernel
-def _policy_move(g, rules, sid, sp, points, hands, hinfo, p, wg, whands, whinfo, wst, n,
-                 m, cand, ccol):
+def _policy_move(tb, rd, p, w, n, m, cand, ccol):
     """The index of the rollout policy's own move among the ``m`` candidates, or -1
-    (asked on a copy, with the rollout streams: the game's streams are not touched)."""
-    for j in range(N_G):
-        wg[j] = g[j]
+    (asked on a copy ``w``, with its rollout streams: the game's are not touched)."""
+    copy_scalars(rd, w)
     for q in range(n):
         for k in range(N_KINDS):
-            whands[q, k] = hands[q, k]
+            w.hands[q, k] = rd.hands[q, k]
         for j in range(N_H):
-            whinfo[q, j] = hinfo[q, j]
-    k = choose_card(sid, sp, wg, rules, whands, whinfo, points, wst, p)
+            w.hinfo[q, j] = rd.hinfo[q, j]
+    k = choose_card(tb, w, p)
     colour = -1
     if k >= N_COLOURED:
-        remove_card(whands, whinfo, p, k)
-        colour = choose_colour(sid, sp, wg, whinfo, wst, p)
+        remove_card(w, p, k)
+        colour = choose_colour(tb, w, p)
     for c in range(m):
         if cand[c] == k and ccol[c] == colour:
             return c
@@ -284,10 +277,7 @@ def _policy_move(g, rules, sid, sp, points, hands, hinfo, p, wg, whands, whinfo,
 
 
 @kernel
-def search(g, rules, sid, sp, deck, points, hands, hinfo, pile, disc, st, n, p, xp,
-           bg, bhands, bhinfo, bpile, bdisc, wg, whands, whinfo, wpile, wdisc, wpen, wst,
-           wscratch, wseq, wtrace, wrules, rsid, rsp, unseen, cand, ccol, val, dsum, dsq,
-           tally):
+def search(tb, rd, n, p, xp, b, w, wtb, unseen, cand, ccol, val, dsum, dsq, tally):
     """The expert seat ``p``'s move: returns its index into ``cand``/``ccol``, or -1
     for the policy's own choice (not searched).
 
@@ -295,7 +285,10 @@ def search(g, rules, sid, sp, deck, points, hands, hinfo, pile, disc, st, n, p, 
     own move is kept unless another candidate beats it by more than ``z`` standard
     errors of their paired difference (so a small budget's noise does not make the
     expert weaker than its policy), then the best such candidate is played."""
-    m = candidates(g, rules, hands, hinfo, p, xp[p, X_DRAW], xp[p, X_BLUFF], cand, ccol)
+    hinfo, st = rd.hinfo, rd.streams
+    rules, sid, sp = tb.rules, tb.sid, tb.sp
+    wrules, rsid, rsp, wst = wtb.rules, wtb.sid, wtb.sp, w.streams
+    m = candidates(tb, rd, p, xp[p, X_DRAW], xp[p, X_BLUFF], cand, ccol)
     if m == 1:
         return 0
     endgame = xp[p, X_ENDGAME]
@@ -312,15 +305,14 @@ def search(g, rules, sid, sp, deck, points, hands, hinfo, pile, disc, st, n, p, 
     # the search's key: a hash of the seat's stream state and the turn, which leaves
     # the stream itself untouched (a search that keeps the policy's move changes nothing)
     s = S_SEAT0 + p
-    key = mix64(st[s, 0] ^ mix64(st[s, 1] ^ (np.uint64(g[G_TURNS]) + _GAMMA)))
+    key = mix64(st[s, 0] ^ mix64(st[s, 1] ^ (np.uint64(rd.count[K_TURNS]) + _GAMMA)))
     _seed(wst, key, MAX_CANDIDATES * rollouts, n)
-    base = _policy_move(g, rules, sid, sp, points, hands, hinfo, p, wg, whands, whinfo,
-                        wst, n, m, cand, ccol)
+    base = _policy_move(tb, rd, p, w, n, m, cand, ccol)
     ref = base if base >= 0 else 0
     for j in range(N_RULES):
         wrules[j] = rules[j]
     if horizon > 0:
-        wrules[R_MAX_TURNS] = min(rules[R_MAX_TURNS], g[G_TURNS] + horizon)
+        wrules[R_MAX_TURNS] = min(rules[R_MAX_TURNS], rd.count[K_TURNS] + horizon)
     for q in range(n):  # the rollout players
         own = xp[p, X_MODEL] == 1 and q != p
         rsid[q] = sid[q] if own else sid[p]
@@ -328,7 +320,7 @@ def search(g, rules, sid, sp, deck, points, hands, hinfo, pile, disc, st, n, p, 
             rsp[q, j] = sp[q, j] if own else sp[p, j]
     tally[0] += 1
     for k in range(N_KINDS):
-        bdisc[k] = disc[k]
+        b.disc[k] = rd.disc[k]
     for c in range(m):
         dsum[c] = 0.0
         dsq[c] = 0.0
@@ -344,16 +336,12 @@ def search(g, rules, sid, sp, deck, points, hands, hinfo, pile, disc, st, n, p, 
             if crn == 0 or not dealt:
                 dealt = True
                 _seed(wst, key, j, n)
-                determinize(g, hands, hinfo, pile, p, bg, bhands, bhinfo, bpile, unseen,
-                            wst, crn, xp[p, X_DEAL])
+                determinize(rd, p, b, unseen, wst, crn, xp[p, X_DEAL])
             _seed(wst, key ^ np.uint64(0x5EED), j, n)
-            _copy(bg, bhands, bhinfo, bpile, bdisc, wg, whands, whinfo, wpile, wdisc,
-                  wpen, n)
-            turn_loop(wg, wrules, rsid, rsp, deck, points, whands, whinfo, wpile, wdisc,
-                      wpen, wscratch, wseq, wst, wtrace, n, p, np.int64(0), cand[c],
-                      ccol[c])
-            val[c] = _value(wg, whinfo, p, n, horizon)
-            tally[1] += wg[G_TURNS] - g[G_TURNS]
+            _copy(b, w, n)
+            turn_loop(wtb, w, n, p, np.int64(0), cand[c], ccol[c])
+            val[c] = _value(w, p, n, horizon)
+            tally[1] += w.count[K_TURNS] - rd.count[K_TURNS]
         for c in range(m):
             if dsum[c] != DEAD:
                 d = val[c] - val[ref]
@@ -387,90 +375,65 @@ def search(g, rules, sid, sp, deck, points, hands, hinfo, pile, disc, st, n, p, 
     return best
 
 
-@kernel
-def play_round_expert(g, rules, sid, sp, deck, points, hands, hinfo, pile, disc, pen,
-                      scratch, seq, st, trace, n, order, scripted, xp,
-                      bg, bhands, bhinfo, bpile, bdisc, wg, whands, whinfo, wpile, wdisc,
-                      wpen, wst, wscratch, wseq, wtrace, wrules, rsid, rsp, unseen, cand,
-                      ccol, val, dsum, dsq, tally):
+@hot
+def play_round_expert(tb, rd, n, order, scripted, xp, b, w, wtb, unseen, cand, ccol, val,
+                      dsum, dsq, tally):
     """``round.play_round`` with the expert seats (``xp[:, X_ROLLOUTS] > 0``) searching
-    their normal turns."""
+    their normal turns; ``b`` .. ``tally`` are the ``search_arrays``."""
     stop = np.int64(0)
     for q in range(n):
         if xp[q, X_ROLLOUTS] > 0:
             stop |= np.int64(1) << q
-    p = start_round(g, rules, sid, sp, deck, hands, hinfo, pile, disc, pen, st, trace, n,
-                    order, scripted)
+    p = start_round(tb, rd, n, order, scripted)
     force = np.int64(FORCE_NONE)
     colour = np.int64(-1)
     while True:
-        p = turn_loop(g, rules, sid, sp, deck, points, hands, hinfo, pile, disc, pen,
-                      scratch, seq, st, trace, n, p, stop, force, colour)
-        if g[G_OVER] != 0:
+        p = turn_loop(tb, rd, n, p, stop, force, colour)
+        if rd.g[G_OVER] != 0:
             break
-        c = search(g, rules, sid, sp, deck, points, hands, hinfo, pile, disc, st, n, p,
-                   xp, bg, bhands, bhinfo, bpile, bdisc, wg, whands, whinfo, wpile, wdisc,
-                   wpen, wst, wscratch, wseq, wtrace, wrules, rsid, rsp, unseen, cand, ccol,
-                   val, dsum, dsq, tally)
+        c = search(tb, rd, n, p, xp, b, w, wtb, unseen, cand, ccol, val, dsum, dsq, tally)
         force = cand[c] if c >= 0 else np.int64(FORCE_POLICY)
         colour = ccol[c] if c >= 0 else np.int64(-1)
-    end_round(g, hands, trace, p)
+    end_round(rd, p)
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def run_chunk_expert(rules, sid, sp, deck, points, n, seed, first_game, out, lo, hi, xp):
     """``batch.run_chunk`` with expert seats."""
+    tb = Table(rules, sid, sp, deck, points)
     order = deck_order(deck)
-    deck_n = order.size
     zero = np.int64(0)
-    (g, hands, hinfo, pile, scratch, seq, disc, pen, st, trace) = _work(deck_n, zero)
-    (bg, bhands, bhinfo, bpile, bdisc, wg, whands, whinfo, wpile, wdisc, wpen, wst,
-     wscratch, wseq, wtrace, wrules, rsid, rsp, unseen, cand, ccol, val, dsum, dsq,
-     tally) = \
-        search_arrays(deck_n)
+    rd = new_round(order.size, zero)
+    b, w, wtb, unseen, cand, ccol, val, dsum, dsq, tally = search_arrays(tb, order.size)
     for i in range(lo, hi):
-        seed_streams(st, seed, first_game + i, zero, S_SEAT0 + n)
-        play_round_expert(g, rules, sid, sp, deck, points, hands, hinfo, pile, disc, pen,
-                          scratch, seq, st, trace, n, order, zero, xp, bg, bhands, bhinfo,
-                          bpile, bdisc, wg, whands, whinfo, wpile, wdisc, wpen, wst,
-                          wscratch, wseq, wtrace, wrules, rsid, rsp, unseen, cand, ccol,
-                          val, dsum, dsq, tally)
-        record(g, hands, hinfo, points, pen, out[i], n)
+        seed_streams(rd.streams, seed, first_game + i, zero, S_SEAT0 + n)
+        play_round_expert(tb, rd, n, order, zero, xp, b, w, wtb, unseen, cand, ccol, val,
+                          dsum, dsq, tally)
+        record(tb, rd, out[i], n)
 
 
-@njit(cache=True, parallel=True)
 def run_rounds_expert(rules, sid, sp, deck, points, n, seed, first_game, count, chunk, xp):
     """``batch.run_rounds`` with expert seats; the same games on any number of threads."""
     out = np.zeros((count, N_COLS), dtype=np.int32)
-    n_chunks = (count + chunk - 1) // chunk
-    for c in prange(n_chunks):
-        lo = c * chunk
-        hi = min(count, lo + chunk)
-        run_chunk_expert(rules, sid, sp, deck, points, n, seed, first_game, out, lo, hi,
-                         xp)
+    in_chunks(run_chunk_expert, (rules, sid, sp, deck, points, n, seed, first_game, out),
+              count, chunk, (xp,))
     return out
 
 
 @njit(cache=True)
 def run_one_expert(rules, sid, sp, deck, points, n, seed, game, order, capacity, xp):
     """One round with its trace, as ``run_rounds_expert`` plays it (``batch.run_one``)."""
-    deck_n = order.size
-    g, hands, hinfo, pile, scratch, seq, disc, pen, st, trace = _work(deck_n, capacity)
-    (bg, bhands, bhinfo, bpile, bdisc, wg, whands, whinfo, wpile, wdisc, wpen, wst,
-     wscratch, wseq, wtrace, wrules, rsid, rsp, unseen, cand, ccol, val, dsum, dsq,
-     tally) = \
-        search_arrays(deck_n)
+    tb = Table(rules, sid, sp, deck, points)
+    rd = new_round(order.size, capacity)
+    b, w, wtb, unseen, cand, ccol, val, dsum, dsq, tally = search_arrays(tb, order.size)
     out = np.zeros(N_COLS, dtype=np.int32)
     zero = np.int64(0)
-    seed_streams(st, seed, game, zero, S_SEAT0 + n)
-    play_round_expert(g, rules, sid, sp, deck, points, hands, hinfo, pile, disc, pen,
-                      scratch, seq, st, trace, n, order, zero, xp, bg, bhands, bhinfo,
-                      bpile, bdisc, wg, whands, whinfo, wpile, wdisc, wpen, wst, wscratch,
-                      wseq, wtrace, wrules, rsid, rsp, unseen, cand, ccol, val, dsum, dsq,
-                      tally)
-    record(g, hands, hinfo, points, pen, out, n)
-    n_ev = min(g[G_TRACE_N], capacity)
-    return out, trace[:n_ev].copy()
+    seed_streams(rd.streams, seed, game, zero, S_SEAT0 + n)
+    play_round_expert(tb, rd, n, order, zero, xp, b, w, wtb, unseen, cand, ccol, val, dsum,
+                      dsq, tally)
+    record(tb, rd, out, n)
+    n_ev = min(rd.tr[TR_EVENTS], capacity)
+    return out, rd.trace[:n_ev].copy()
 
 
 @njit(cache=True)
@@ -478,14 +441,14 @@ def tally_rounds(rules, sid, sp, deck, points, n, seed, first_game, count, xp):
     """Play games ``first_game ..`` on one thread as ``run_rounds_expert`` does; returns
     int64[2]: the searches made and the turns played in their rollouts (benchmarks)."""
     out = np.zeros((count, N_COLS), dtype=np.int32)
+    tb = Table(rules, sid, sp, deck, points)
     order = deck_order(deck)
-    deck_n = order.size
     zero = np.int64(0)
-    g, hands, hinfo, pile, scratch, seq, disc, pen, st, trace = _work(deck_n, zero)
-    arrays = search_arrays(deck_n)
+    rd = new_round(order.size, zero)
+    b, w, wtb, unseen, cand, ccol, val, dsum, dsq, tally = search_arrays(tb, order.size)
     for i in range(count):
-        seed_streams(st, seed, first_game + i, zero, S_SEAT0 + n)
-        play_round_expert(g, rules, sid, sp, deck, points, hands, hinfo, pile, disc, pen,
-                          scratch, seq, st, trace, n, order, zero, xp, *arrays)
-        record(g, hands, hinfo, points, pen, out[i], n)
-    return arrays[-1].copy()
+        seed_streams(rd.streams, seed, first_game + i, zero, S_SEAT0 + n)
+        play_round_expert(tb, rd, n, order, zero, xp, b, w, wtb, unseen, cand, ccol, val,
+                          dsum, dsq, tally)
+        record(tb, rd, out[i], n)
+    return tally.copy()

@@ -1,8 +1,10 @@
 """Index constants shared by the kernels and the Python side.
 
-Module-level ints are compile-time constants for numba. Three small arrays carry a game:
-``rules`` (int64, ``R_*``), the scalar state ``g`` (int64, ``G_*``) and the output row
-(int32, ``C_*`` then per-seat columns).
+Module-level ints are compile-time constants for numba. Small arrays carry a game:
+``rules`` (int64, ``R_*``), the round's scalar state in four arrays of one concern each
+(``G_*`` game state, ``K_*`` counters, ``MEM_*`` strategy memory, ``TR_*`` trace and test
+flags; bundled with the hands and piles in ``state.Round``) and the output row (int32,
+``C_*`` then per-seat columns).
 """
 from .kinds import N_COLOURS, N_KINDS, N_RANKS
 
@@ -45,7 +47,8 @@ DEALER_ROTATE, DEALER_WINNER = 0, 1
 LAST_ANY, LAST_NUMBER = 0, 1
 AFTER_DRAW_PLAY, AFTER_DRAW_PASS = 0, 1
 
-# -- scalar state g --------------------------------------------------------------------
+# -- the state of a round (state.Round): four small int64 arrays, each of one concern --
+# game state g[G_*]: what the rules act on
 G_N = 0  # players in the round
 G_DIR = 1  # +1 clockwise (seat order), -1 counter-clockwise
 G_TOP = 2  # kind on top of the discard pile
@@ -62,25 +65,32 @@ G_PREV_COLOUR = 12  # colour before the last wild (what a challenge checks)
 G_OVER = 13  # round over: 1 won, 2 truncated
 G_WINNER = 14
 G_FIRST = 15
-G_TURNS = 16
-G_CARDS_PLAYED = 17
-G_CARDS_DRAWN = 18
-G_RESHUFFLES = 19
-G_MAX_STACK = 20
-G_CHALLENGES = 21
-G_BLUFFS = 22
-G_UNO_PENALTIES = 23
-G_DECK_N = 24  # cards in the deck
-G_SCRIPTED = 25  # draws take the pile's last card instead of a random one
-G_TRACE_N = 26  # events so far, written or not (trace mode, see trace.py)
-G_DECK_C = 27  # + colour: cards of that colour in the deck (set for weighted players)
-G_SHORT = G_DECK_C + N_COLOURS  # + seat: bit c set when that seat is known to hold no
-#                                 card of colour c
-SHORT_WILD = 1 << N_COLOURS  # G_SHORT bit: known to hold no wild-type card
-SHORT_RANK = N_COLOURS + 1  # G_SHORT bit SHORT_RANK + r: no card of rank r (any colour)
+G_DECK_N = 16  # cards in the deck
+N_G = 17
+# counters count[K_*]: what the round's record reports (RULES.md section 6); turns
+# also bound the round (max_turns)
+K_TURNS = 0
+K_CARDS_PLAYED = 1
+K_CARDS_DRAWN = 2
+K_RESHUFFLES = 3
+K_MAX_STACK = 4
+K_CHALLENGES = 5
+K_BLUFFS = 6
+K_UNO_PENALTIES = 7
+N_K = 8
+# strategy memory mem[MEM_*]: what the table has seen (card counters use it)
+MEM_DECK_C = 0  # + colour: cards of that colour in the deck (set for weighted players)
+MEM_SHORT = MEM_DECK_C + N_COLOURS  # + seat: bit c set when that seat is known to hold
+#                                     no card of colour c
+SHORT_WILD = 1 << N_COLOURS  # MEM_SHORT bit: known to hold no wild-type card
+SHORT_RANK = N_COLOURS + 1  # MEM_SHORT bit SHORT_RANK + r: no card of rank r (any colour)
 SHORT_ALL = (1 << (SHORT_RANK + N_RANKS)) - 1
-G_DISC_C = G_SHORT + MAX_PLAYERS  # + colour: cards of that colour in the discard pile
-N_G = G_DISC_C + N_COLOURS
+MEM_DISC_C = MEM_SHORT + MAX_PLAYERS  # + colour: cards of that colour in the discard pile
+N_MEM = MEM_DISC_C + N_COLOURS
+# trace and test flags tr[TR_*]
+TR_SCRIPTED = 0  # draws take the pile's last card instead of a random one
+TR_EVENTS = 1  # events so far, written or not (trace mode, see trace.py)
+N_TR = 2
 
 # -- hand summary hinfo[seat, :] ---------------------------------------------------------
 H_WILD = 4  # wild-type cards held (0..3 are the colour counts)

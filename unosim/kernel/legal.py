@@ -1,8 +1,8 @@
 """Which cards may be played (RULES.md 4.1, 4.3, 8.1, 8.8, 8.10).
 
 The one home of legality in the kernel: the turn code and every strategy ask here.
-``hinfo`` is the hand summary ``int16[MAX_PLAYERS, N_H]`` (``layout.H_*``), ``g`` the
-scalar state ``int64[N_G]``, ``rules`` the rule array ``int64[N_RULES]``.
+Functions take the round's ``state.Table`` ``tb`` (the rules) and ``state.Round``
+``rd`` (the game state ``rd.g`` and the hand summaries ``rd.hinfo``, ``layout.H_*``).
 """
 import numpy as np
 
@@ -40,29 +40,29 @@ ACTION_RANKS = (1 << N_RANKS) - (1 << SKIP)  # bits of Skip, Reverse, Draw Two i
 
 
 @hot
-def wd4_allowed(g, rules, hinfo, p):
+def wd4_allowed(tb, rd, p):
     """4.3: may ``p`` play a Wild Draw Four from the hand? `colour`: only without a card
     of the current colour; `none`: always; `strict` (8.10): only without any other
     legal card but Wild Draw Fours."""
-    mode = rules[R_WD4_RESTRICTION]
+    mode = tb.rules[R_WD4_RESTRICTION]
     if mode == WD4_COLOUR:  # the default first: this is on every turn's path
-        return hinfo[p, g[G_COLOUR]] == 0
+        return rd.hinfo[p, rd.g[G_COLOUR]] == 0
     if mode == WD4_NONE:
         return True
-    return hinfo[p, g[G_COLOUR]] == 0 and _no_other_legal(g, hinfo, p)
+    return rd.hinfo[p, rd.g[G_COLOUR]] == 0 and _no_other_legal(rd, p)
 
 
 @kernel
-def _no_other_legal(g, hinfo, p):
+def _no_other_legal(rd, p):
     """8.10: ``p`` (holding no card of the current colour) holds no card of the top
     card's rank/symbol and no wild-type card but Wild Draw Fours."""
-    if hinfo[p, H_WILD_MASK] & ~WD4_BIT:
+    if rd.hinfo[p, H_WILD_MASK] & ~WD4_BIT:
         return False
-    r = RANK[g[G_TOP]]
+    r = RANK[rd.g[G_TOP]]
     if r < 0:
         return True
     for c in range(N_COLOURS):
-        if hinfo[p, H_MASK + c] & (1 << r):
+        if rd.hinfo[p, H_MASK + c] & (1 << r):
             return False
     return True
 
@@ -73,17 +73,18 @@ def is_number(k):
 
 
 @hot
-def may_go_out_with(rules, k):
+def may_go_out_with(tb, k):
     """8.8: may a single card ``k`` be played as the last card of a hand (a stack or a
     jump-in with one's last card)?"""
-    return rules[R_LAST_CARD] == LAST_ANY or is_number(k)
+    return tb.rules[R_LAST_CARD] == LAST_ANY or is_number(k)
 
 
 @hot
-def lone_card_blocked(rules, hinfo, p):
+def lone_card_blocked(tb, rd, p):
     """8.8: with `last_card = number`, ``p`` holds one card, which is not a number card:
     playing it would empty the hand, so ``p`` has no legal play and must draw."""
-    if hinfo[p, H_TOTAL] != 1 or rules[R_LAST_CARD] == LAST_ANY:
+    hinfo = rd.hinfo
+    if hinfo[p, H_TOTAL] != 1 or tb.rules[R_LAST_CARD] == LAST_ANY:
         return False
     if hinfo[p, H_WILD] > 0:
         return True
@@ -94,10 +95,11 @@ def lone_card_blocked(rules, hinfo, p):
 
 
 @kernel
-def may_empty_hand(rules, seq, m, e):
-    """8.8: may a play of ``seq[:m]`` and then ``e`` (which empties the hand) be made?
+def may_empty_hand(tb, rd, m, e):
+    """8.8: may a play of ``rd.seq[:m]`` and then ``e`` (which empties the hand) be made?
     With `last_card = number` only if every card of it is a number card."""
-    if rules[R_LAST_CARD] == LAST_ANY:
+    seq = rd.seq
+    if tb.rules[R_LAST_CARD] == LAST_ANY:
         return True
     if not is_number(e):
         return False
@@ -108,30 +110,30 @@ def may_empty_hand(rules, seq, m, e):
 
 
 @hot
-def is_legal(g, rules, hinfo, p, k):
+def is_legal(tb, rd, p, k):
     """4.1: matches the current colour, or the top card's rank/symbol, or is wild-type."""
     c = COLOUR[k]
     if c < 0:
         if k == WILD_DRAW_FOUR:
-            return wd4_allowed(g, rules, hinfo, p)
+            return wd4_allowed(tb, rd, p)
         return True
-    if c == g[G_COLOUR]:
+    if c == rd.g[G_COLOUR]:
         return True
-    r = RANK[g[G_TOP]]
+    r = RANK[rd.g[G_TOP]]
     return r >= 0 and RANK[k] == r
 
 
 @kernel
-def can_stack(g, rules, k):
+def can_stack(tb, rd, k):
     """8.1: may ``k`` be stacked on the pending penalty (whose card is the top card)?"""
-    mode = rules[R_STACKING]
+    mode = tb.rules[R_STACKING]
     if mode == STACK_NONE:
         return False
-    if g[G_TOP] == WILD_DRAW_FOUR:
+    if rd.g[G_TOP] == WILD_DRAW_FOUR:
         if k == WILD_DRAW_FOUR:
             return True
         # progressive: +2 on +4 when the +2 has the colour just named
-        return mode == STACK_PROGRESSIVE and RANK[k] == DRAW_TWO and COLOUR[k] == g[G_COLOUR]
+        return mode == STACK_PROGRESSIVE and RANK[k] == DRAW_TWO and COLOUR[k] == rd.g[G_COLOUR]
     if RANK[k] == DRAW_TWO:
         return True
     return mode == STACK_PROGRESSIVE and k == WILD_DRAW_FOUR
@@ -143,10 +145,10 @@ def draw_two_kind(c):
 
 
 @hot
-def legal_ranks(hinfo, p, c, cur, r_top):
+def legal_ranks(rd, p, c, cur, r_top):
     """Bit mask of the ranks of colour ``c`` that ``p`` holds and may play (4.1): all
     of them in the current colour, else only the top card's rank."""
-    m = np.int64(hinfo[p, H_MASK + c])
+    m = np.int64(rd.hinfo[p, H_MASK + c])
     if c == cur:
         return m
     if r_top < 0:
@@ -155,10 +157,10 @@ def legal_ranks(hinfo, p, c, cur, r_top):
 
 
 @hot
-def legal_wilds(g, rules, hinfo, p):
+def legal_wilds(tb, rd, p):
     """Bit mask of the wild-type kinds ``p`` holds and may play (4.3: Wild Draw Four
     only as the restriction allows); bit ``i`` is kind ``N_COLOURED + i``."""
-    m = np.int64(hinfo[p, H_WILD_MASK])
-    if m != 0 and not wd4_allowed(g, rules, hinfo, p):
+    m = np.int64(rd.hinfo[p, H_WILD_MASK])
+    if m != 0 and not wd4_allowed(tb, rd, p):
         m &= ~(1 << (WILD_DRAW_FOUR - N_COLOURED))
     return m

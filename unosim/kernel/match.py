@@ -31,9 +31,8 @@ hand-built round records. Readings chosen here (see also ``unosim/match.py``):
 import numpy as np
 from numba import njit
 
-from .batch import work_arrays
+from .batch import deck_order
 from .jit import kernel
-from .kinds import N_KINDS
 from .layout import (
     C_HAND_POINTS,
     C_PENALTY_POINTS,
@@ -55,6 +54,7 @@ from .layout import (
 )
 from .rng import seed_streams
 from .round import play_round, record
+from .state import Table, new_round
 
 # -- one row per match: int32[N_MCOLS] -------------------------------------------------
 M_WINNER = 0  # player index, -1 when truncated
@@ -185,12 +185,15 @@ def _grow(a):
     return b
 
 
-@njit(cache=True, nogil=True)
-def _play_match(rules, sid, sp, deck, points, n, seed, m, orders, scripted, local, mrow,
-                rhead, rrec, nr, g, hands, hinfo, pile, scratch, seq, disc, pen, st, trace,
-                rsid, rsp, seat_player, score, penalty, alive):
+@njit(cache=True, nogil=True, inline="always")
+def _play_match(players, seats, rd, n, seed, m, orders, scripted, local, mrow, rhead,
+                rrec, nr, seat_player, score, penalty, alive):
     """Play match ``m`` into ``mrow`` and round rows ``nr ..`` of ``rhead``/``rrec``
-    (grown by doubling when full). Returns (rhead, rrec, nr)."""
+    (grown by doubling when full). Returns (rhead, rrec, nr).
+
+    ``players``: the ``state.Table`` with each player's strategy; ``seats``: the same
+    rules and deck, its strategies filled in per round for the players in each seat."""
+    rules = players.rules
     for p in range(MAX_PLAYERS):
         score[p] = 0
         penalty[p] = 0
@@ -203,17 +206,16 @@ def _play_match(rules, sid, sp, deck, points, n, seed, m, orders, scripted, loca
         n_act = seat_players(alive, n, dealer, seat_player)
         for s in range(n_act):  # each player keeps their strategy in any seat
             p = seat_player[s]
-            rsid[s] = sid[p]
+            seats.sid[s] = players.sid[p]
             for j in range(N_PARAMS):
-                rsp[s, j] = sp[p, j]
-        seed_streams(st, seed, m, r, S_SEAT0 + n_act)
-        play_round(g, rules, rsid, rsp, deck, points, hands, hinfo, pile, disc, pen,
-                   scratch, seq, st, trace, n_act, orders[r % n_orders], scripted)
+                seats.sp[s, j] = players.sp[p, j]
+        seed_streams(rd.streams, seed, m, r, S_SEAT0 + n_act)
+        play_round(seats, rd, n_act, orders[r % n_orders], scripted)
         if nr == rhead.shape[0]:
             rhead = _grow(rhead)
             rrec = _grow(rrec)
         row = rrec[nr]
-        record(g, hands, hinfo, points, pen, row, n_act)
+        record(seats, rd, row, n_act)
         head = rhead[nr]
         head[RH_MATCH] = local
         head[RH_ROUND] = r
@@ -237,13 +239,13 @@ def _play_match(rules, sid, sp, deck, points, n, seed, m, orders, scripted, loca
     return rhead, rrec, nr
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")
 def _matches(rules, sid, sp, deck, points, n, seed, lo, hi, orders, scripted):
-    deck_n = orders.shape[1]
     zero = np.int64(0)  # not the literal 0: see ``jit.py``
-    g, hands, hinfo, pile, scratch, seq, disc, pen, st, trace = work_arrays(deck_n, zero)
-    rsid = np.zeros(MAX_PLAYERS, dtype=np.int64)
-    rsp = np.zeros((MAX_PLAYERS, N_PARAMS), dtype=np.float64)
+    rd = new_round(orders.shape[1], zero)
+    players = Table(rules, sid, sp, deck, points)
+    seats = Table(rules, np.zeros(MAX_PLAYERS, dtype=np.int64),
+                  np.zeros((MAX_PLAYERS, N_PARAMS), dtype=np.float64), deck, points)
     seat_player = np.full(MAX_PLAYERS, -1, dtype=np.int64)
     score = np.zeros(MAX_PLAYERS, dtype=np.int64)
     penalty = np.zeros(MAX_PLAYERS, dtype=np.int64)
@@ -256,9 +258,8 @@ def _matches(rules, sid, sp, deck, points, n, seed, lo, hi, orders, scripted):
     nr = zero
     for i in range(count):
         rhead, rrec, nr = _play_match(
-            rules, sid, sp, deck, points, n, seed, lo + i, orders, scripted, i, mout[i],
-            rhead, rrec, nr, g, hands, hinfo, pile, scratch, seq, disc, pen, st, trace,
-            rsid, rsp, seat_player, score, penalty, alive)
+            players, seats, rd, n, seed, lo + i, orders, scripted, i, mout[i], rhead, rrec,
+            nr, seat_player, score, penalty, alive)
     return mout, rhead[:nr].copy(), rrec[:nr].copy()
 
 
@@ -277,15 +278,7 @@ def run_matches(rules, sid, sp, deck, points, n, seed, lo, hi):
     heads : int32[rounds, N_RH] (``RH_*``; ``RH_MATCH`` counts from ``lo``)
     records : int32[rounds, N_COLS], the round records (``layout.C_*``), per seat
     """
-    deck_n = 0
-    for k in range(N_KINDS):
-        deck_n += deck[k]
-    orders = np.zeros((1, deck_n), dtype=np.int8)  # every card, in kind order
-    m = 0
-    for k in range(N_KINDS):
-        for _ in range(deck[k]):
-            orders[0, m] = k
-            m += 1
+    orders = deck_order(deck).reshape((1, -1))  # every card, in kind order
     return _matches(rules, sid, sp, deck, points, n, seed, lo, hi, orders, np.int64(0))
 
 

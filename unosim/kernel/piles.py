@@ -3,7 +3,7 @@
 A hand is a count per kind, ``hands[seat, kind]`` (int16), with ``hinfo[seat]`` holding
 its colour counts, wild-type count and total, and bit masks of the kinds held (per
 colour, and of the wild-type kinds) so that strategies visit only the cards held. The
-discard pile is a count per kind plus its top kind ``g[G_TOP]``: its order never
+discard pile is a count per kind plus its top kind ``rd.g[G_TOP]``: its order never
 matters, because a reshuffle shuffles it.
 
 The draw pile is an int8 array of the kinds it holds, ``pile[:g[G_PILE_N]]``, kept in
@@ -19,20 +19,20 @@ from .kinds import COLOUR, N_COLOURED, N_COLOURS, N_KINDS, N_RANKS
 from .layout import (
     E_DREW,
     E_RESHUFFLE,
-    G_CARDS_DRAWN,
-    G_DISC_C,
     G_DISC_N,
     G_PILE_N,
-    G_RESHUFFLES,
-    G_SCRIPTED,
-    G_SHORT,
     G_TOP,
     H_MASK,
     H_TOTAL,
     H_WILD,
     H_WILD_MASK,
+    K_CARDS_DRAWN,
+    K_RESHUFFLES,
+    MEM_DISC_C,
+    MEM_SHORT,
     S_DEAL,
     S_TABLE,
+    TR_SCRIPTED,
 )
 from .rng import below
 from .trace import trace_event
@@ -48,7 +48,10 @@ def _bit(k):
 
 
 @hot
-def add_card(hands, hinfo, p, k):
+def add_card(rd, p, k):
+    """Card ``k`` into seat ``p``'s hand (``rd``: a ``state.Round``)."""
+    hands = rd.hands
+    hinfo = rd.hinfo
     hands[p, k] += 1
     c = COLOUR[k]
     hinfo[p, c if c >= 0 else H_WILD] += 1
@@ -59,7 +62,10 @@ def add_card(hands, hinfo, p, k):
 
 
 @hot
-def remove_card(hands, hinfo, p, k):
+def remove_card(rd, p, k):
+    """Card ``k`` out of seat ``p``'s hand."""
+    hands = rd.hands
+    hinfo = rd.hinfo
     hands[p, k] -= 1
     c = COLOUR[k]
     hinfo[p, c if c >= 0 else H_WILD] -= 1
@@ -71,7 +77,8 @@ def remove_card(hands, hinfo, p, k):
 
 @kernel
 def shuffle(arr, n, st, s):
-    """Fisher-Yates shuffle of ``arr[:n]`` with stream ``s``."""
+    """Fisher-Yates shuffle of ``arr[:n]`` with stream ``s`` of ``st`` (``uint64[N_STREAMS,
+    4]``)."""
     for i in range(n - 1, 0, -1):
         j = below(st, s, i + 1)
         t = arr[i]
@@ -80,22 +87,24 @@ def shuffle(arr, n, st, s):
 
 
 @hot
-def discard(g, disc, k):
+def discard(rd, k):
     """Put ``k`` on the discard pile as its new top card."""
-    disc[k] += 1
+    rd.disc[k] += 1
     c = COLOUR[k]
     if c >= 0:
-        g[G_DISC_C + c] += 1
-    g[G_DISC_N] += 1
-    g[G_TOP] = k
+        rd.mem[MEM_DISC_C + c] += 1
+    rd.g[G_DISC_N] += 1
+    rd.g[G_TOP] = k
 
 
 @hot
-def take(g, pile, st):
+def take(rd):
     """Take a card from the (non-empty) draw pile; see the module's docstring."""
+    g = rd.g
+    pile = rd.pile
     m = g[G_PILE_N] - 1
-    if g[G_SCRIPTED] == 0:
-        j = below(st, S_DEAL, m + 1)
+    if rd.tr[TR_SCRIPTED] == 0:
+        j = below(rd.streams, S_DEAL, m + 1)
         t = pile[j]
         pile[j] = pile[m]
         pile[m] = t
@@ -104,8 +113,11 @@ def take(g, pile, st):
 
 
 @kernel
-def reshuffle(g, hands, pile, disc, st, trace):
+def reshuffle(rd):
     """4.2: keep the discard pile's top card; the rest becomes the new draw pile."""
+    g = rd.g
+    disc = rd.disc
+    pile = rd.pile
     top = g[G_TOP]
     disc[top] -= 1
     n = 0
@@ -117,45 +129,54 @@ def reshuffle(g, hands, pile, disc, st, trace):
     disc[top] = 1
     g[G_DISC_N] = 1
     for c in range(N_COLOURS):
-        g[G_DISC_C + c] = 0
+        rd.mem[MEM_DISC_C + c] = 0
     if COLOUR[top] >= 0:
-        g[G_DISC_C + COLOUR[top]] = 1
-    if g[G_SCRIPTED] == 1:
-        shuffle(pile, n, st, S_TABLE)
+        rd.mem[MEM_DISC_C + COLOUR[top]] = 1
+    if rd.tr[TR_SCRIPTED] == 1:
+        shuffle(pile, n, rd.streams, S_TABLE)
     g[G_PILE_N] = n
     if n > 0:
-        g[G_RESHUFFLES] += 1
-        trace_event(g, trace, hands, E_RESHUFFLE, -1, -1, 0, n)
+        rd.count[K_RESHUFFLES] += 1
+        trace_event(rd, E_RESHUFFLE, -1, -1, 0, n)
 
 
 @hot
-def draw_one(g, hands, hinfo, pile, disc, st, trace, p):
+def draw_one(rd, p):
     """Seat ``p`` draws one card (reshuffling if needed); the kind, or -1 if none exists."""
-    if g[G_PILE_N] == 0:
-        if g[G_DISC_N] <= 1:
+    if rd.g[G_PILE_N] == 0:
+        if rd.g[G_DISC_N] <= 1:
             return -1
-        reshuffle(g, hands, pile, disc, st, trace)
-    k = take(g, pile, st)
-    add_card(hands, hinfo, p, k)
-    g[G_CARDS_DRAWN] += 1
-    trace_event(g, trace, hands, E_DREW, p, k, 0, 0)
+        reshuffle(rd)
+    k = take(rd)
+    add_card(rd, p, k)
+    rd.count[K_CARDS_DRAWN] += 1
+    trace_event(rd, E_DREW, p, k, 0, 0)
     return k
 
 
-@kernel
-def draw_n(g, hands, hinfo, pile, disc, st, trace, p, count):
+@hot
+def draw_cards(rd, p, count):
     """Seat ``p`` draws up to ``count`` cards; stops when nothing is left to draw.
 
-    Cards drawn for a penalty are unseen: what the table knew ``p`` lacked is void."""
-    g[G_SHORT + p] = 0
+    Cards drawn for a penalty are unseen: what the table knew ``p`` lacked is void.
+    Inlined where penalties are drawn on every other turn (``round._facing_penalty``);
+    ``draw_n`` elsewhere."""
+    rd.mem[MEM_SHORT + p] = 0
     for _ in range(count):
-        if draw_one(g, hands, hinfo, pile, disc, st, trace, p) < 0:
+        if draw_one(rd, p) < 0:
             return
 
 
 @kernel
-def hand_points(hands, points, p):
+def draw_n(rd, p, count):
+    """``draw_cards``, not inlined."""
+    draw_cards(rd, p, count)
+
+
+@hot
+def hand_points(tb, rd, p):
+    """Points of seat ``p``'s hand (``tb``: a ``state.Table``)."""
     s = 0
     for k in range(N_KINDS):
-        s += hands[p, k] * points[k]
+        s += rd.hands[p, k] * tb.points[k]
     return s

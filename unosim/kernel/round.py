@@ -1,4 +1,8 @@
-"""One round: setup (RULES.md 3), the turn loop (4, 8) and its record (5, 6)."""
+"""One round: setup (RULES.md 3), the turn loop (4, 8) and its record (5, 6).
+
+Like every kernel function, these take the round's ``state.Table`` ``tb`` and
+``state.Round`` ``rd`` (their fields' shapes and dtypes: ``state``), then scalars.
+"""
 import numpy as np
 
 from .decide import (
@@ -58,19 +62,12 @@ from .layout import (
     E_WIN,
     F_CAUGHT,
     G_BLUFF,
-    G_BLUFFS,
-    G_CARDS_DRAWN,
-    G_CARDS_PLAYED,
     G_CHALLENGEABLE,
-    G_CHALLENGES,
     G_COLOUR,
-    G_DECK_C,
     G_DECK_N,
     G_DIR,
-    G_DISC_C,
     G_DISC_N,
     G_FIRST,
-    G_MAX_STACK,
     G_N,
     G_OVER,
     G_PEND_BY,
@@ -78,18 +75,27 @@ from .layout import (
     G_PEND_SKIP,
     G_PEND_SPECIAL,
     G_PILE_N,
-    G_RESHUFFLES,
-    G_SCRIPTED,
-    G_SHORT,
     G_TOP,
-    G_TURNS,
-    G_UNO_PENALTIES,
     G_WINNER,
     H_MASK,
     H_TOTAL,
     LAST_ANY,
+    K_BLUFFS,
+    K_CARDS_DRAWN,
+    K_CARDS_PLAYED,
+    K_CHALLENGES,
+    K_MAX_STACK,
+    K_RESHUFFLES,
+    K_TURNS,
+    K_UNO_PENALTIES,
+    MEM_DECK_C,
+    MEM_DISC_C,
+    MEM_SHORT,
     N_G,
     N_H,
+    N_K,
+    N_MEM,
+    N_TR,
     PLAY_DRAWN,
     PLAY_HAND,
     PLAY_STACK,
@@ -105,29 +111,47 @@ from .layout import (
     SHORT_RANK,
     SHORT_WILD,
     STACK_NONE,
+    TR_SCRIPTED,
 )
 from .legal import is_legal, wd4_allowed
-from .piles import add_card, draw_n, draw_one, hand_points, take
+from .piles import add_card, draw_cards, draw_n, draw_one, hand_points, take
 from .rng import below
 from .seats import seat
 from .trace import trace_event
 
 
-@kernel
-def setup(g, rules, sid, sp, deck, hands, hinfo, pile, disc, st, trace, n, order,
-          scripted):
+@hot
+def setup(tb, rd, n, order, scripted):
     """3: shuffle, deal, turn the first card and apply its setup effect.
 
     ``order`` holds every card of the deck (``deck`` counts them per kind). Unscripted,
     its order does not matter (draws are random, see ``piles``); scripted, its last
     element is dealt first. Returns the seat that takes the first turn."""
+    g = rd.g
+    count = rd.count
+    mem = rd.mem
+    tr = rd.tr
+    hands = rd.hands
+    hinfo = rd.hinfo
+    pile = rd.pile
+    disc = rd.disc
+    st = rd.streams
+    rules = tb.rules
+    sid = tb.sid
+    deck = tb.deck
     for i in range(N_G):
         g[i] = 0
+    for i in range(N_K):
+        count[i] = 0
+    for i in range(N_MEM):
+        mem[i] = 0
+    for i in range(N_TR):
+        tr[i] = 0
     g[G_N] = n
     g[G_DIR] = 1
     g[G_PEND_SPECIAL] = -1
     g[G_WINNER] = -1
-    g[G_SCRIPTED] = scripted
+    tr[TR_SCRIPTED] = scripted
     m = order.size
     for i in range(m):
         pile[i] = order[i]
@@ -138,7 +162,7 @@ def setup(g, rules, sid, sp, deck, hands, hinfo, pile, disc, st, trace, n, order
     for q in range(n):
         if sid[q] >= FIRST_WEIGHTED:  # card counters know the colours of the deck
             for k in range(N_COLOURED):
-                g[G_DECK_C + COLOUR[k]] += deck[k]
+                mem[MEM_DECK_C + COLOUR[k]] += deck[k]
             break
     for q in range(n):
         for k in range(N_KINDS):
@@ -148,11 +172,11 @@ def setup(g, rules, sid, sp, deck, hands, hinfo, pile, disc, st, trace, n, order
     h = rules[R_HAND_SIZE]
     for q in range(n):
         for _ in range(h):
-            add_card(hands, hinfo, q, take(g, pile, st))
-    trace_event(g, trace, hands, E_DEAL, -1, -1, 0, 0)
+            add_card(rd, q, take(rd))
+    trace_event(rd, E_DEAL, -1, -1, 0, 0)
     # turn the top card; a Wild Draw Four goes back at a uniformly random position
     while True:
-        k = take(g, pile, st)
+        k = take(rd)
         if k != WILD_DRAW_FOUR:
             break
         m = g[G_PILE_N]
@@ -163,15 +187,15 @@ def setup(g, rules, sid, sp, deck, hands, hinfo, pile, disc, st, trace, n, order
             pile[i] = pile[i - 1]
         pile[j] = k
         g[G_PILE_N] = m + 1
-        trace_event(g, trace, hands, E_RETURN, -1, k, 0, j)
+        trace_event(rd, E_RETURN, -1, k, 0, j)
     disc[k] = 1
     g[G_DISC_N] = 1
     if COLOUR[k] >= 0:
-        g[G_DISC_C + COLOUR[k]] = 1
+        mem[MEM_DISC_C + COLOUR[k]] = 1
     g[G_TOP] = k
     if k >= N_COLOURED:  # wild-type: seat 0 names the colour; no other effect
-        g[G_COLOUR] = choose_colour(sid, sp, g, hinfo, st, 0)
-        trace_event(g, trace, hands, E_COLOUR, 0, g[G_COLOUR], 0, 0)
+        g[G_COLOUR] = choose_colour(tb, rd, 0)
+        trace_event(rd, E_COLOUR, 0, g[G_COLOUR], 0, 0)
         return 0
     g[G_COLOUR] = COLOUR[k]
     r = RANK[k]
@@ -183,20 +207,26 @@ def setup(g, rules, sid, sp, deck, hands, hinfo, pile, disc, st, trace, n, order
         g[G_DIR] = -1
         return n - 1
     if r == DRAW_TWO:  # seat 0 draws 2 and is skipped, at once
-        draw_n(g, hands, hinfo, pile, disc, st, trace, np.int64(0),
-               np.int64(DRAW_TWO_PENALTY))
-        g[G_MAX_STACK] = DRAW_TWO_PENALTY
+        draw_n(rd, np.int64(0), np.int64(DRAW_TWO_PENALTY))
+        count[K_MAX_STACK] = DRAW_TWO_PENALTY
         return 1
     return 0
 
 
 @kernel
-def _special(g, rules, sid, sp, hands, hinfo, pile, disc, points, pen, st, trace, p):
+def _special(tb, rd, p):
     """Seat ``p``'s turn under a pending Snorlax or Greninja (section 2)."""
+    g = rd.g
+    count = rd.count
+    mem = rd.mem
+    hands = rd.hands
+    hinfo = rd.hinfo
+    disc = rd.disc
+    st = rd.streams
     c = g[G_COLOUR]
     if g[G_PEND_SPECIAL] == SNORLAX:
-        trace_event(g, trace, hands, E_SNORLAX, p, -1, 0, 0)
-        draw_n(g, hands, hinfo, pile, disc, st, trace, p, np.int64(SPECIAL_DRAW))
+        trace_event(rd, E_SNORLAX, p, -1, 0, 0)
+        draw_n(rd, p, np.int64(SPECIAL_DRAW))
         m = np.int64(hinfo[p, c])
         if m > 0:  # discard every card of the named colour; a random one ends on top
             x = below(st, S_SEAT0 + p, m)
@@ -213,23 +243,23 @@ def _special(g, rules, sid, sp, hands, hinfo, pile, disc, points, pen, st, trace
             hinfo[p, H_MASK + c] = 0
             hinfo[p, H_TOTAL] -= m
             g[G_DISC_N] += m
-            g[G_DISC_C + c] += m
-            g[G_CARDS_PLAYED] += m
+            mem[MEM_DISC_C + c] += m
+            count[K_CARDS_PLAYED] += m
             g[G_TOP] = top  # its rank counts; the colour stays the named one
-            trace_event(g, trace, hands, E_DISCARD, p, top, 0, m)
+            trace_event(rd, E_DISCARD, p, top, 0, m)
             if hinfo[p, H_TOTAL] == 0:
-                win(g, hands, hinfo, pile, disc, st, trace, p)
+                win(rd, p)
             else:  # 4.4: discarding down to one card is a play: call UNO
-                uno_check(g, rules, sid, sp, hands, hinfo, pile, disc, points, pen, st, trace, p)
+                uno_check(tb, rd, p)
     else:  # Greninja: draw until a card of the named colour, then its player renames
-        trace_event(g, trace, hands, E_GRENINJA, p, -1, 0, 0)
+        trace_event(rd, E_GRENINJA, p, -1, 0, 0)
         while True:
-            d = draw_one(g, hands, hinfo, pile, disc, st, trace, p)
+            d = draw_one(rd, p)
             if d < 0 or COLOUR[d] == c:
                 break
-        g[G_SHORT + p] = 0
-        g[G_COLOUR] = choose_colour(sid, sp, g, hinfo, st, g[G_PEND_BY])
-        trace_event(g, trace, hands, E_COLOUR, g[G_PEND_BY], g[G_COLOUR], 0, 0)
+        mem[MEM_SHORT + p] = 0
+        g[G_COLOUR] = choose_colour(tb, rd, g[G_PEND_BY])
+        trace_event(rd, E_COLOUR, g[G_PEND_BY], g[G_COLOUR], 0, 0)
     g[G_PEND_SPECIAL] = -1
 
 
@@ -238,56 +268,62 @@ NEXT_SEAT = -2  # the seat's part is over: the next seat acts
 
 
 @kernel
-def _challenge(g, rules, hands, hinfo, pile, disc, points, pen, st, trace, p):
+def _challenge(tb, rd, p):
     """4.3: seat ``p`` challenges the pending Wild Draw Four. Returns True when it was a
     bluff (its player draws 4; ``p`` plays on normally), False when it was legal (``p``
     draws 4 + challenge_penalty and loses its turn). The named colour stands."""
-    g[G_CHALLENGES] += 1
+    g = rd.g
+    count = rd.count
+    rules = tb.rules
+    count[K_CHALLENGES] += 1
     g[G_CHALLENGEABLE] = 0
     g[G_PEND_DRAW] = 0
     caught = g[G_BLUFF] == 1
-    trace_event(g, trace, hands, E_CHALLENGE, p, -1, F_CAUGHT if caught else 0, 0)
+    trace_event(rd, E_CHALLENGE, p, -1, F_CAUGHT if caught else 0, 0)
     if caught:
         b = g[G_PEND_BY]
-        penalise(hands, hinfo, points, pen, b)
-        draw_n(g, hands, hinfo, pile, disc, st, trace, b, np.int64(WILD_DRAW_FOUR_PENALTY))
+        penalise(tb, rd, b)
+        draw_n(rd, b, np.int64(WILD_DRAW_FOUR_PENALTY))
     else:
-        draw_n(g, hands, hinfo, pile, disc, st, trace, p,
-               WILD_DRAW_FOUR_PENALTY + rules[R_CHALLENGE_PENALTY])
+        draw_n(rd, p, WILD_DRAW_FOUR_PENALTY + rules[R_CHALLENGE_PENALTY])
     return caught
 
 
 @hot
-def _facing_penalty(g, rules, sid, sp, deck, hands, hinfo, pile, disc, points, pen, st,
-                    trace, p):
+def _facing_penalty(tb, rd, p):
     """4.3, 4.6, 8.1: seat ``p`` faces a pending Draw Two / Wild Draw Four penalty: it
     challenges (a Wild Draw Four), stacks, or draws the whole penalty and loses its turn
     (which is not a turn taken). Returns the card it stacks, NO_CARD after a caught
     bluff (``p`` plays on normally), or NEXT_SEAT."""
-    if g[G_CHALLENGEABLE] == 1 and will_challenge(sid, sp, g, rules, hands, hinfo, disc,
-                                                  deck, st, p):
-        return NO_CARD if _challenge(g, rules, hands, hinfo, pile, disc, points, pen, st,
-                                     trace, p) else NEXT_SEAT
+    g = rd.g
+    rules = tb.rules
+    if g[G_CHALLENGEABLE] == 1 and will_challenge(tb, rd, p):
+        return NO_CARD if _challenge(tb, rd, p) else NEXT_SEAT
     k = NO_CARD
     if rules[R_STACKING] != STACK_NONE:
-        k = choose_stack(sid, sp, g, rules, hands, hinfo, st, p)
+        k = choose_stack(tb, rd, p)
     if k >= 0:
         return k
     amount = g[G_PEND_DRAW]
     g[G_PEND_DRAW] = 0
     g[G_CHALLENGEABLE] = 0
-    trace_event(g, trace, hands, E_PENALTY, p, -1, 0, amount)
-    draw_n(g, hands, hinfo, pile, disc, st, trace, p, amount)
+    trace_event(rd, E_PENALTY, p, -1, 0, amount)
+    draw_cards(rd, p, amount)
     return NEXT_SEAT
 
 
 @hot
-def _draw_turn(g, rules, hands, hinfo, pile, disc, st, trace, p):
+def _draw_turn(tb, rd, p):
     """4.2, 8.4, 8.9: seat ``p`` draws instead of playing. Returns the drawn card it
     plays (every strategy plays a legal drawn card), or NO_CARD: the turn ends."""
+    g = rd.g
+    count = rd.count
+    mem = rd.mem
+    hinfo = rd.hinfo
+    rules = tb.rules
     k = NO_CARD
-    trace_event(g, trace, hands, E_DRAW, p, -1, 0, 0)
-    drawn = g[G_CARDS_DRAWN]
+    trace_event(rd, E_DRAW, p, -1, 0, 0)
+    drawn = count[K_CARDS_DRAWN]
     lacks = 1 << g[G_COLOUR]  # seen by all: p holds none of the colour in play
     if rules[R_AFTER_DRAW] == AFTER_DRAW_PLAY and (rules[R_LAST_CARD] == LAST_ANY
                                                    or hinfo[p, H_TOTAL] > 1):
@@ -295,10 +331,10 @@ def _draw_turn(g, rules, hands, hinfo, pile, disc, st, trace, p):
         if RANK[g[G_TOP]] >= 0:  # cards it keeps cannot be played either)
             lacks |= 1 << (SHORT_RANK + RANK[g[G_TOP]])
     while True:
-        d = draw_one(g, hands, hinfo, pile, disc, st, trace, p)
+        d = draw_one(rd, p)
         if d < 0:
             break
-        if is_legal(g, rules, hinfo, p, d):
+        if is_legal(tb, rd, p, d):
             if rules[R_AFTER_DRAW] == AFTER_DRAW_PLAY:  # 8.9: pass keeps it
                 k = d
             break
@@ -306,8 +342,8 @@ def _draw_turn(g, rules, hands, hinfo, pile, disc, st, trace, p):
             break
     # a card drawn and kept may be of any other colour: only the colour in play stays
     # known; if none was kept, what was known before still holds
-    kept = g[G_CARDS_DRAWN] - drawn - (1 if k >= 0 else 0)
-    g[G_SHORT + p] = lacks if kept > 0 else g[G_SHORT + p] | lacks
+    kept = count[K_CARDS_DRAWN] - drawn - (1 if k >= 0 else 0)
+    mem[MEM_SHORT + p] = lacks if kept > 0 else mem[MEM_SHORT + p] | lacks
     return k
 
 
@@ -315,10 +351,9 @@ FORCE_NONE = -3  # ``turn_loop``: every seat decides by its strategy (and may st
 FORCE_POLICY = -2  # the first normal turn decides by its strategy, without stopping
 
 
-@kernel
-def play_round(g, rules, sid, sp, deck, points, hands, hinfo, pile, disc, pen, scratch,
-               seq, st, trace, n, order, scripted):
-    """Play one round to its end or to ``max_turns``; the outcome stays in ``g``.
+@hot
+def play_round(tb, rd, n, order, scripted):
+    """Play one round to its end or to ``max_turns``; the outcome stays in ``rd``.
 
     The loop: a pending penalty (``_facing_penalty``: challenge 4.3, stack 8.1, draw
     4.6), a skip (4.6), the turn limit (``take_turn``, 6), Snorlax / Greninja turns
@@ -328,124 +363,121 @@ def play_round(g, rules, sid, sp, deck, points, hands, hinfo, pile, disc, pen, s
 
     Parameters
     ----------
-    g : int64[N_G], the scalar state (``layout.G_*``), reset here
-    rules : int64[N_RULES] (``layout.R_*``, ``RuleSet.to_array``)
-    sid : int64[MAX_PLAYERS], sp : float64[MAX_PLAYERS, N_PARAMS]: each seat's strategy
-    deck : int16[N_KINDS] copies of each kind; points : int16[N_KINDS]
-    hands : int16[MAX_PLAYERS, N_KINDS]; hinfo : int16[MAX_PLAYERS, N_H] (``H_*``)
-    pile, scratch : int8[deck size]; seq : int64[deck size]; disc : int16[N_KINDS]
-    pen : int64[MAX_PLAYERS] penalised hand points; st : uint64[N_STREAMS, 4]
-    trace : int16[capacity, EV_W] (capacity 0: no trace)
+    tb : state.Table, what the round is played with (rules, strategies, deck, points)
+    rd : state.Round, every array the round writes; its game state, counters, memory and
+        flags are reset here (shapes and dtypes: ``state``)
     n : players; order : int8[deck size], the deck (see ``setup``); scripted : 0 or 1
     """
-    p = start_round(g, rules, sid, sp, deck, hands, hinfo, pile, disc, pen, st, trace, n,
-                    order, scripted)
-    p = turn_loop(g, rules, sid, sp, deck, points, hands, hinfo, pile, disc, pen, scratch,
-                  seq, st, trace, n, p, np.int64(0), np.int64(FORCE_NONE), np.int64(-1))
-    end_round(g, hands, trace, p)
+    p = start_round(tb, rd, n, order, scripted)
+    p = turn_loop(tb, rd, n, p, np.int64(0), np.int64(FORCE_NONE), np.int64(-1))
+    end_round(rd, p)
 
 
 @kernel
-def start_round(g, rules, sid, sp, deck, hands, hinfo, pile, disc, pen, st, trace, n,
-                order, scripted):
+def start_round(tb, rd, n, order, scripted):
     """Setup (3) and the round's start event; returns the first seat to act."""
-    p = setup(g, rules, sid, sp, deck, hands, hinfo, pile, disc, st, trace, n, order,
-              scripted)
+    g = rd.g
+    pen = rd.pen
+    p = setup(tb, rd, n, order, scripted)
     g[G_FIRST] = p
-    trace_event(g, trace, hands, E_START, p, g[G_TOP], 0, 0)
+    trace_event(rd, E_START, p, g[G_TOP], 0, 0)
     for q in range(n):
         pen[q] = 0
     return p
 
 
-@kernel
-def end_round(g, hands, trace, p):
+@hot
+def end_round(rd, p):
+    g = rd.g
     if g[G_OVER] == OVER_WON:
-        trace_event(g, trace, hands, E_WIN, g[G_WINNER], -1, 0, 0)
+        trace_event(rd, E_WIN, g[G_WINNER], -1, 0, 0)
     else:
-        trace_event(g, trace, hands, E_TRUNCATED, p, -1, 0, 0)
+        trace_event(rd, E_TRUNCATED, p, -1, 0, 0)
 
 
 @kernel
-def turn_loop(g, rules, sid, sp, deck, points, hands, hinfo, pile, disc, pen, scratch,
-              seq, st, trace, n, p, stop, force, colour):
+def turn_loop(tb, rd, n, p, stop, force, colour):
     """The turns of a round from seat ``p``'s, in any state a turn starts from, until the
-    round is over (``g[G_OVER]`` set) or a stop; returns the seat to act next.
+    round is over (``rd.g[G_OVER]`` set) or a stop; returns the seat to act next.
 
     ``stop``: bit mask of seats whose normal turns (nothing pending, 4.2) stop the loop
-    before they choose, returning that seat with ``g[G_OVER] == 0`` (the ``expert``
+    before they choose, returning that seat with ``rd.g[G_OVER] == 0`` (the ``expert``
     searches there, ``kernel/expert.py``). ``force``: the first normal turn's choice, a
     card (``colour``: the colour named after it if wild-type, -1: the strategy's), -1 to
     draw, ``FORCE_POLICY`` the strategy's, ``FORCE_NONE`` no first choice."""
+    g = rd.g
+    count = rd.count
+    rules = tb.rules
     while g[G_OVER] == 0:
         if (force == FORCE_NONE and stop != 0 and (stop >> p) & 1 == 1
                 and g[G_PEND_DRAW] == 0 and g[G_PEND_SKIP] == 0
-                and g[G_PEND_SPECIAL] < 0 and g[G_TURNS] < rules[R_MAX_TURNS]):
+                and g[G_PEND_SPECIAL] < 0 and count[K_TURNS] < rules[R_MAX_TURNS]):
             return p
         k = NO_CARD  # the card played this turn; one call site of ``play`` (it is inlined)
         how = PLAY_STACK
         bluff = False
         if g[G_PEND_DRAW] > 0:
-            k = _facing_penalty(g, rules, sid, sp, deck, hands, hinfo, pile, disc, points,
-                                pen, st, trace, p)
+            k = _facing_penalty(tb, rd, p)
             if k == NEXT_SEAT:
                 p = seat(p, g[G_DIR], n)
                 continue
         if k < 0 and g[G_PEND_SKIP] > 0:  # 4.6: a skipped player takes no turn
             g[G_PEND_SKIP] -= 1
-            trace_event(g, trace, hands, E_SKIPPED, p, -1, 0, 0)
+            trace_event(rd, E_SKIPPED, p, -1, 0, 0)
             p = seat(p, g[G_DIR], n)
             continue
-        if not take_turn(g, rules):
+        if not take_turn(tb, rd):
             break
         if k < 0:  # not a stack (8.1, the penalty passes on grown): a normal turn
             if g[G_PEND_SPECIAL] >= 0:
-                _special(g, rules, sid, sp, hands, hinfo, pile, disc, points, pen, st,
-                         trace, p)
+                _special(tb, rd, p)
                 p = seat(p, g[G_DIR], n)
                 continue
             if force == FORCE_NONE or force == FORCE_POLICY:
-                k = choose_card(sid, sp, g, rules, hands, hinfo, points, st, p)  # 4.2
+                k = choose_card(tb, rd, p)  # 4.2
             else:
                 k = force
             force = FORCE_NONE
             if k >= 0:
-                bluff = k == WILD_DRAW_FOUR and not wd4_allowed(g, rules, hinfo, p)
+                bluff = k == WILD_DRAW_FOUR and not wd4_allowed(tb, rd, p)
                 if bluff:
-                    g[G_BLUFFS] += 1
+                    count[K_BLUFFS] += 1
                 how = PLAY_HAND
             else:
                 how = PLAY_DRAWN
-                k = _draw_turn(g, rules, hands, hinfo, pile, disc, st, trace, p)
+                k = _draw_turn(tb, rd, p)
                 if k < 0:
                     p = seat(p, g[G_DIR], n)
                     continue
-        p = play(g, rules, sid, sp, hands, hinfo, pile, disc, points, pen, scratch, seq,
-                 st, trace, p, k, how, bluff, colour if how == PLAY_HAND else -1)
+        p = play(tb, rd, p, k, how, bluff, colour if how == PLAY_HAND else -1)
         colour = -1
         p = seat(p, g[G_DIR], n)
     return p
 
 
 @kernel
-def record(g, hands, hinfo, points, pen, out_row, n):
+def record(tb, rd, out_row, n):
     """Write the RULES.md section 6 row of the finished round into ``out_row``."""
+    g = rd.g
+    count = rd.count
+    hinfo = rd.hinfo
+    pen = rd.pen
     won = g[G_OVER] == OVER_WON
     w = g[G_WINNER] if won else -1
     out_row[C_WINNER] = w
     out_row[C_FIRST] = g[G_FIRST]
-    out_row[C_TURNS] = g[G_TURNS]
-    out_row[C_CARDS_PLAYED] = g[G_CARDS_PLAYED]
-    out_row[C_CARDS_DRAWN] = g[G_CARDS_DRAWN]
-    out_row[C_RESHUFFLES] = g[G_RESHUFFLES]
-    out_row[C_MAX_STACK] = g[G_MAX_STACK]
-    out_row[C_CHALLENGES] = g[G_CHALLENGES]
-    out_row[C_BLUFFS] = g[G_BLUFFS]
-    out_row[C_UNO_PENALTIES] = g[G_UNO_PENALTIES]
+    out_row[C_TURNS] = count[K_TURNS]
+    out_row[C_CARDS_PLAYED] = count[K_CARDS_PLAYED]
+    out_row[C_CARDS_DRAWN] = count[K_CARDS_DRAWN]
+    out_row[C_RESHUFFLES] = count[K_RESHUFFLES]
+    out_row[C_MAX_STACK] = count[K_MAX_STACK]
+    out_row[C_CHALLENGES] = count[K_CHALLENGES]
+    out_row[C_BLUFFS] = count[K_BLUFFS]
+    out_row[C_UNO_PENALTIES] = count[K_UNO_PENALTIES]
     out_row[C_TRUNCATED] = 0 if won else 1
     total = 0
     for q in range(n):
-        hp = hand_points(hands, points, q)
+        hp = hand_points(tb, rd, q)
         out_row[C_HAND_POINTS + q] = hp
         out_row[C_HAND_SIZE + q] = hinfo[q, H_TOTAL]
         out_row[C_PENALTY_POINTS + q] = pen[q]

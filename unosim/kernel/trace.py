@@ -33,26 +33,30 @@ from .layout import (
     G_PEND_SPECIAL,
     G_PILE_N,
     G_TOP,
-    G_TRACE_N,
-    G_TURNS,
+    K_TURNS,
+    TR_EVENTS,
 )
 
 
 @hot
-def trace_event(g, trace, hands, typ, p, k, flags, aux):
-    if trace.shape[0] != 0:
+def trace_event(rd, typ, p, k, flags, aux):
+    """Seat ``p``'s step ``typ`` (``layout.E_*``) with card ``k``, into ``rd.trace``
+    (``state.Round``) when it has room at all."""
+    if rd.trace.shape[0] != 0:
         # int64 arguments: one compiled ``_write_event`` instead of one per literal mix
-        _write_event(g, trace, hands, np.int64(typ), np.int64(p), np.int64(k),
-                     np.int64(flags), np.int64(aux))
+        _write_event(rd, np.int64(typ), np.int64(p), np.int64(k), np.int64(flags),
+                     np.int64(aux))
 
 
 @kernel
-def _write_event(g, trace, hands, typ, p, k, flags, aux):
+def _write_event(rd, typ, p, k, flags, aux):
     """The row itself, not inlined: ``trace_event`` is called from some sixty places of
     the turn path, and inlining this body at each made the cold compile much longer."""
+    trace = rd.trace
+    g = rd.g
     cap = trace.shape[0]
-    i = g[G_TRACE_N]
-    g[G_TRACE_N] = i + 1  # counts every event, so a caller can retry with room for all
+    i = rd.tr[TR_EVENTS]
+    rd.tr[TR_EVENTS] = i + 1  # counts every event, so a caller can retry with room for all
     if i < cap:
         trace[i, EV_TYPE] = typ
         trace[i, EV_SEAT] = p
@@ -65,9 +69,9 @@ def _write_event(g, trace, hands, typ, p, k, flags, aux):
         trace[i, EV_PEND] = g[G_PEND_DRAW]
         trace[i, EV_SKIP] = g[G_PEND_SKIP]
         trace[i, EV_SPECIAL] = g[G_PEND_SPECIAL]
-        trace[i, EV_TURN] = g[G_TURNS]
+        trace[i, EV_TURN] = rd.count[K_TURNS]
         trace[i, EV_PILE] = g[G_PILE_N]
         trace[i, EV_DISC] = g[G_DISC_N]
         for q in range(g[G_N]):
             for kk in range(N_KINDS):
-                trace[i, EV_HANDS + q * N_KINDS + kk] = hands[q, kk]
+                trace[i, EV_HANDS + q * N_KINDS + kk] = rd.hands[q, kk]
