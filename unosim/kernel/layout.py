@@ -4,7 +4,7 @@ Module-level ints are compile-time constants for numba. Three small arrays carry
 ``rules`` (int64, ``R_*``), the scalar state ``g`` (int64, ``G_*``) and the output row
 (int32, ``C_*`` then per-seat columns).
 """
-from .kinds import N_COLOURS, N_KINDS, N_RANKS
+from .kinds import N_COLOURS, N_KINDS
 
 MAX_PLAYERS = 10
 
@@ -78,7 +78,6 @@ G_SHORT = G_DECK_C + N_COLOURS  # + seat: bit c set when that seat is known to h
 #                                 card of colour c
 SHORT_WILD = 1 << N_COLOURS  # G_SHORT bit: known to hold no wild-type card
 SHORT_RANK = N_COLOURS + 1  # G_SHORT bit SHORT_RANK + r: no card of rank r (any colour)
-SHORT_ALL = (1 << (SHORT_RANK + N_RANKS)) - 1
 G_DISC_C = G_SHORT + MAX_PLAYERS  # + colour: cards of that colour in the discard pile
 N_G = G_DISC_C + N_COLOURS
 
