@@ -16,7 +16,7 @@ REPORT_DEPS := analyses/common.py unosim/report.py unosim/compare.py unosim/stat
                unosim/figures.py unosim/palette.py unosim/findings.py \
                unosim/cards.py unosim/strategies.py unosim/rules.py unosim/simulate.py \
                unosim/results.py unosim/match.py unosim/tournament.py unosim/tune.py \
-               $(wildcard unosim/kernel/*.py)
+               unosim/expert.py unosim/assembled.py $(wildcard unosim/kernel/*.py)
 SCALE_STAMP := results/reports/.scale
 
 .PHONY: help install test test-all bench demo lint clean reports check-pages FORCE
@@ -71,6 +71,8 @@ report-%: reports/%.md  ## build one page: make report-seats (length, points, st
 .SECONDEXPANSION:
 $(PAGES): reports/%.md: analyses/$$(subst -,_,$$*).py $(REPORT_DEPS) $(SCALE_STAMP) | $(STAMP)
 	$(BIN)/python analyses/$(subst -,_,$*).py --scale $(SCALE)
+
+reports/skill.md: analyses/expert_skill.py
 
 # rewritten only when SCALE differs from the last build's
 $(SCALE_STAMP): FORCE

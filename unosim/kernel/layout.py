@@ -6,7 +6,7 @@ Module-level ints are compile-time constants for numba. Small arrays carry a gam
 flags; bundled with the hands and piles in ``state.Round``) and the output row (int32,
 ``C_*`` then per-seat columns).
 """
-from .kinds import N_COLOURS, N_KINDS, N_RANKS
+from .kinds import N_COLOURS, N_KINDS
 
 MAX_PLAYERS = 10
 
@@ -84,7 +84,6 @@ MEM_SHORT = MEM_DECK_C + N_COLOURS  # + seat: bit c set when that seat is known 
 #                                     no card of colour c
 SHORT_WILD = 1 << N_COLOURS  # MEM_SHORT bit: known to hold no wild-type card
 SHORT_RANK = N_COLOURS + 1  # MEM_SHORT bit SHORT_RANK + r: no card of rank r (any colour)
-SHORT_ALL = (1 << (SHORT_RANK + N_RANKS)) - 1
 MEM_DISC_C = MEM_SHORT + MAX_PLAYERS  # + colour: cards of that colour in the discard pile
 N_MEM = MEM_DISC_C + N_COLOURS
 # trace and test flags tr[TR_*]
