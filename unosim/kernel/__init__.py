@@ -2,9 +2,10 @@
 
 Three things happen on import, before anything is compiled:
 
-* the threading layer defaults to ``workqueue``: on the 2-core reference machine the
-  OpenMP layer gave no speed-up from a second thread (1.25x), workqueue gave 2.2x.
-  ``NUMBA_THREADING_LAYER`` in the environment still wins.
+* the threading layer defaults to ``workqueue`` (on the 2-core reference machine the
+  OpenMP layer gave no speed-up from a second thread); the kernels no longer run
+  numba's parallel loops (``batch`` runs Python threads), but ``numba.set_num_threads``
+  still sets how many. ``NUMBA_THREADING_LAYER`` in the environment still wins.
 * numba's on-disk cache only notices changes to a function's own file, not to the
   kernels it calls from other files; so when any kernel source changes, every cached
   kernel of the package is dropped and recompiled. Nothing in ``unosim/kernel`` imports

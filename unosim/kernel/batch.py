@@ -12,6 +12,7 @@ import numba
 import numpy as np
 from numba import njit
 
+from .jit import kernel
 from .kinds import N_KINDS
 from .layout import G_PILE_N, N_COLS, S_SEAT0, TR_EVENTS
 from .rng import seed_streams
@@ -35,31 +36,38 @@ def deck_order(deck):
     return order
 
 
-@njit(cache=True, nogil=True)
-def run_chunk(rules, sid, sp, deck, points, n, seed, first_game, out, lo, hi):
-    """Play games ``first_game + lo .. first_game + hi - 1`` into ``out[lo:hi]``.
+@njit(cache=True, _nrt=False, nogil=True)
+def run_chunk(tb, rd, order, n, seed, first_game, out, lo, hi):
+    """Play games ``first_game + lo .. first_game + hi - 1`` into ``out[lo:hi]`` in the
+    work arrays ``rd`` (a ``state.Round``, one per thread, never one per game).
 
-    The work arrays are allocated once per chunk, never per game."""
-    tb = Table(rules, sid, sp, deck, points)
-    order = deck_order(deck)
+    Without numba's runtime (``jit.kernel``): the round is inlined here, and in a
+    function with the runtime every use of ``tb`` and ``rd`` counted references."""
     zero = np.int64(0)  # not the literal 0: see ``jit.py``
-    rd = new_round(order.size, zero)
     for i in range(lo, hi):
         seed_streams(rd.streams, seed, first_game + i, zero, S_SEAT0 + n)
         play_round(tb, rd, n, order, zero)
         record(tb, rd, out[i], n)
 
 
-def in_chunks(run, args, count, chunk, extra=()):
-    """``run(*args, lo, hi, *extra)`` over ``[0, count)`` in chunks of ``chunk`` on
+@kernel
+def play_and_record(tb, rd, n, order, scripted, out_row):
+    """``round.play_round`` then ``round.record`` into ``out_row``, for the callers that
+    allocate (which count references: see ``run_chunk``)."""
+    play_round(tb, rd, n, order, scripted)
+    record(tb, rd, out_row, n)
+
+
+def in_chunks(play, count, chunk):
+    """``play(lo, hi)`` over ``[0, count)`` in chunks of ``chunk`` on
     ``numba.get_num_threads()`` threads (one thread: one call for the whole range)."""
     bounds = [(lo, min(count, lo + chunk)) for lo in range(0, count, chunk)]
     threads = min(numba.get_num_threads(), len(bounds))
     if threads <= 1:
-        run(*args, 0, count, *extra)
+        play(0, count)
         return
     with ThreadPoolExecutor(max_workers=threads) as pool:
-        for f in [pool.submit(run, *args, lo, hi, *extra) for lo, hi in bounds]:
+        for f in [pool.submit(play, lo, hi) for lo, hi in bounds]:
             f.result()
 
 
@@ -67,8 +75,13 @@ def run_rounds(rules, sid, sp, deck, points, n, seed, first_game, count, chunk):
     """Play ``count`` single rounds (games ``first_game ..``) in chunks of ``chunk`` on
     numba's thread count; returns int32[count, N_COLS]."""
     out = np.zeros((count, N_COLS), dtype=np.int32)
-    in_chunks(run_chunk, (rules, sid, sp, deck, points, n, seed, first_game, out), count,
-              chunk)
+    tb = Table(rules, sid, sp, deck, points)
+    order = deck_order(deck)
+
+    def play(lo, hi):
+        run_chunk(tb, new_round(order.size, 0), order, n, seed, first_game, out, lo, hi)
+
+    in_chunks(play, count, chunk)
     return out
 
 
@@ -86,8 +99,7 @@ def run_one(rules, sid, sp, deck, points, n, seed, game, order, scripted, capaci
     rd = new_round(order.size, capacity)
     out = np.zeros(N_COLS, dtype=np.int32)
     seed_streams(rd.streams, seed, game, np.int64(0), S_SEAT0 + n)
-    play_round(tb, rd, n, order, scripted)
-    record(tb, rd, out, n)
+    play_and_record(tb, rd, n, order, scripted, out)
     n_ev = min(rd.tr[TR_EVENTS], capacity)
     return (out, rd, rd.hands, rd.hinfo, rd.pile[:rd.g[G_PILE_N]].copy(), rd.disc,
             rd.trace[:n_ev].copy())

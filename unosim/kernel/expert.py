@@ -415,8 +415,11 @@ def run_chunk_expert(rules, sid, sp, deck, points, n, seed, first_game, out, lo,
 def run_rounds_expert(rules, sid, sp, deck, points, n, seed, first_game, count, chunk, xp):
     """``batch.run_rounds`` with expert seats; the same games on any number of threads."""
     out = np.zeros((count, N_COLS), dtype=np.int32)
-    in_chunks(run_chunk_expert, (rules, sid, sp, deck, points, n, seed, first_game, out),
-              count, chunk, (xp,))
+
+    def play(lo, hi):
+        run_chunk_expert(rules, sid, sp, deck, points, n, seed, first_game, out, lo, hi, xp)
+
+    in_chunks(play, count, chunk)
     return out
 
 

@@ -14,9 +14,22 @@ Compile time (the cold compile was minutes; numba's own profile, not LLVM, domin
   passing ``scripted=0`` while ``run_one`` passed an int64 compiled ``play_round``
   twice. Calls between non-inlined functions pass ``np.int64(0)``, not ``0``.
 * numba inlines a ``hot`` function by re-running its whole front end (and that of
-  every ``hot`` function it calls) at each call site, so a large ``hot`` function is
-  best called from one place (``play``, ``effect``), and rarely taken bulky paths
+  every ``hot`` function it calls) at each call site, then deep-copies its IR block by
+  block, each block with every variable of the function (a cost of blocks times
+  variables: ``play`` alone takes about 4 s), so a large ``hot`` function is best
+  called from one place (``play``, ``effect``), and rarely taken bulky paths
   (``trace._write_event``) are not ``hot``.
+* LLVM optimises and emits every non-inlined function's whole call tree again (numba
+  links the callees' code into each caller and optimises the result), so each level of
+  non-inlined functions above ``round.turn_loop`` costs a few seconds: ``batch`` runs
+  its threads in Python rather than with ``prange`` (a parallel loop made four more such
+  levels), and ``round.play_round`` is inlined into its callers.
+* Calls of non-inlined functions pass ``state.Table`` and ``state.Round`` as some 140
+  machine words: a function called on many turns is ``hot`` (``choose_colour`` is, for
+  ``random``; the scoring strategies call ``_scored_colour``).
+* Tried and dropped: numba's ``forceinline`` (LLVM inlining instead of numba's) for the
+  large single-site functions cut the cold compile by about 15% but made a turn about
+  8% slower; ``NUMBA_OPT`` 1 or 2 saved no compile time worth its speed.
 """
 from numba import njit
 

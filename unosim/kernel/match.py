@@ -31,7 +31,7 @@ hand-built round records. Readings chosen here (see also ``unosim/match.py``):
 import numpy as np
 from numba import njit
 
-from .batch import deck_order
+from .batch import deck_order, play_and_record
 from .jit import kernel
 from .layout import (
     C_HAND_POINTS,
@@ -53,7 +53,6 @@ from .layout import (
     SCORING_EACH_OWN_NEGATIVE,
 )
 from .rng import seed_streams
-from .round import play_round, record
 from .state import Table, new_round
 
 # -- one row per match: int32[N_MCOLS] -------------------------------------------------
@@ -210,12 +209,11 @@ def _play_match(players, seats, rd, n, seed, m, orders, scripted, local, mrow, r
             for j in range(N_PARAMS):
                 seats.sp[s, j] = players.sp[p, j]
         seed_streams(rd.streams, seed, m, r, S_SEAT0 + n_act)
-        play_round(seats, rd, n_act, orders[r % n_orders], scripted)
         if nr == rhead.shape[0]:
             rhead = _grow(rhead)
             rrec = _grow(rrec)
         row = rrec[nr]
-        record(seats, rd, row, n_act)
+        play_and_record(seats, rd, n_act, orders[r % n_orders], scripted, row)
         head = rhead[nr]
         head[RH_MATCH] = local
         head[RH_ROUND] = r

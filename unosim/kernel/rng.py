@@ -46,25 +46,22 @@ def seed_streams(st, seed, game, rnd, n_streams):
 
 
 @hot
-def _rotl(x, k):
-    return (x << np.uint64(k)) | (x >> np.uint64(64 - k))
-
-
-@hot
 def next_u64(st, s):
-    """xoshiro256** step of stream ``s``."""
+    """xoshiro256** step of stream ``s``. (Its two rotations are written out: this is
+    inlined at some fifty places, and each inlined call costs compile time.)"""
     s0 = st[s, 0]
     s1 = st[s, 1]
     s2 = st[s, 2]
     s3 = st[s, 3]
-    result = _rotl(s1 * np.uint64(5), 7) * np.uint64(9)
+    x = s1 * np.uint64(5)
+    result = ((x << np.uint64(7)) | (x >> np.uint64(57))) * np.uint64(9)
     t = s1 << np.uint64(17)
     s2 ^= s0
     s3 ^= s1
     s1 ^= s2
     s0 ^= s3
     s2 ^= t
-    s3 = _rotl(s3, 45)
+    s3 = (s3 << np.uint64(45)) | (s3 >> np.uint64(19))
     st[s, 0] = s0
     st[s, 1] = s1
     st[s, 2] = s2
