@@ -172,28 +172,28 @@ def _expert_odds(ctx: Context, policy: tuple[str, str], opp: str) -> tuple:
 
 
 def _lead_clear(n_show: dict) -> str:
-    """A sentence on the rounds after which the expert's lead shows, per opponent."""
+    """The sentence on the rounds after which the expert's lead shows, per opponent."""
     def when(o, who):
         n = n_show[o]
         return (f"after about {num(n, 0)} rounds against {who}" if np.isfinite(n)
                 else f"never against {who} at this precision")
-    return (f"its lead in rounds won is clear {when('random', 'random players')} and "
+    return (f"Its lead in rounds won is clear {when('random', 'random players')} and "
             f"{when('heuristic', 'sensible ones')}. ")
 
 
 def _realistic(order: dict, xs) -> str:
     """Whether the ranking of rule sets against random players holds against realistic
-    (table) players: a sentence."""
+    (table) players: the end of a sentence."""
     o = REALISTIC
     top, low = order[o][-1], order[o][0]
-    head = (f"Against realistic {o} players the margins are smaller and the order "
-            f"changes: most under `{top}`, least under `{low}`")
-    if top == order["random"][-1] and low == order["random"][0]:
-        head = f"Against realistic {o} players the order holds: most under `{top}`, least under `{low}`"
-    if xs(top, o)[1] > xs(low, o)[2]:
-        return head + ", a clear gap (95% intervals apart)."
-    return (head + ", though their 95% intervals overlap: against such players no rule "
-            "set stands clearly apart in what skill wins.")
+    size = ("smaller" if np.mean([xs(r, o)[0] for r in order[o]])
+            < np.mean([xs(r, "random")[0] for r in order[o]]) else "larger")
+    same = top == order["random"][-1] and low == order["random"][0]
+    gap = ("95% intervals apart" if xs(top, o)[1] > xs(low, o)[2]
+           else "their 95% intervals overlap, so no rule set stands clearly apart")
+    return (f"against realistic {o} players the margins are {size} and the order "
+            f"{'holds' if same else 'changes'}: most under `{top}`, least under `{low}` "
+            f"({gap}).")
 
 
 def build(ctx: Context) -> Page:
@@ -261,18 +261,17 @@ def build(ctx: Context) -> Page:
         return f"{num(100 * xs(r, o)[0], 1, True)} percentage points"
 
     page.lead(
-        f"Is UNO luck or skill? A single round is mostly luck; a match shows skill. The "
-        f"best player we know (`expert`, which thinks ahead by playing each possible "
-        f"move out many times) wins {pct(off['random'])} of official 4-player rounds "
-        f"against 3 players who play at random and {pct(off['heuristic'])} against 3 "
-        f"sensible players (heuristic), where pure luck would give 25%. Over a match to "
-        f"500 points it wins {pct(x_odds['random'][0])} of matches against random "
-        f"players and {pct(x_odds['heuristic'][0])} against sensible ones; "
-        + _lead_clear(n_show) +
-        f"Among the rule sets here, skill pays most under `{order['random'][-1]}` "
+        f"A single round of UNO is mostly luck, but skill shows over a match: the best "
+        f"player we know (`expert`, which thinks ahead by playing each possible move out "
+        f"many times) wins {pct(off['random'])} of official 4-player rounds against 3 "
+        f"players who play at random and {pct(off['heuristic'])} against 3 sensible "
+        f"(heuristic) players, where luck alone gives 25%, and "
+        f"{pct(x_odds['random'][0])} and {pct(x_odds['heuristic'][0])} of matches to 500 "
+        f"points. " + _lead_clear(n_show)
+        + f"Skill pays most under `{order['random'][-1]}` "
         f"({margin(order['random'][-1], 'random')} above a fair 25% against random "
         f"players) and least under `{order['random'][0]}` "
-        f"({margin(order['random'][0], 'random')}). " + _realistic(order, xs))
+        f"({margin(order['random'][0], 'random')}); " + _realistic(order, xs))
     fig, ax = plt.subplots(figsize=(10, 3.6))
     x = np.arange(len(RULE_SETS))
     k = len(EXPERT_OPPONENTS)
