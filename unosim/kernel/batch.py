@@ -52,8 +52,8 @@ def run_chunk(tb, rd, order, n, seed, first_game, out, lo, hi):
 
 @kernel
 def play_and_record(tb, rd, n, order, scripted, out_row):
-    """``round.play_round`` then ``round.record`` into ``out_row``, for the callers that
-    allocate (which count references: see ``run_chunk``)."""
+    """``round.play_round`` then ``round.record`` into ``out_row``, for the loops that
+    allocate (which count references: see ``run_chunk``), the matches'."""
     play_round(tb, rd, n, order, scripted)
     record(tb, rd, out_row, n)
 
@@ -99,7 +99,8 @@ def run_one(rules, sid, sp, deck, points, n, seed, game, order, scripted, capaci
     rd = new_round(order.size, capacity)
     out = np.zeros(N_COLS, dtype=np.int32)
     seed_streams(rd.streams, seed, game, np.int64(0), S_SEAT0 + n)
-    play_and_record(tb, rd, n, order, scripted, out)
+    play_round(tb, rd, n, order, scripted)  # inlined: one round, references counted
+    record(tb, rd, out, n)
     n_ev = min(rd.tr[TR_EVENTS], capacity)
     return (out, rd, rd.hands, rd.hinfo, rd.pile[:rd.g[G_PILE_N]].copy(), rd.disc,
             rd.trace[:n_ev].copy())
