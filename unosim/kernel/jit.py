@@ -27,6 +27,9 @@ Compile time (the cold compile was minutes; numba's own profile, not LLVM, domin
 * Calls of non-inlined functions pass ``state.Table`` and ``state.Round`` as some 140
   machine words: a function called on many turns is ``hot`` (``choose_colour`` is, for
   ``random``; the scoring strategies call ``_scored_colour``).
+* The bundles cost compile time: every inlined function binds them as whole
+  aggregates, and LLVM took about twice as long per function holding the turn tree
+  (3 s against 1.3 s for ``turn_loop``) as with loose arrays. Still to win back.
 * Tried and dropped: numba's ``forceinline`` (LLVM inlining instead of numba's) for the
   large single-site functions cut the cold compile by about 15% but made a turn about
   8% slower; ``NUMBA_OPT`` 1 or 2 saved no compile time worth its speed.
