@@ -43,8 +43,9 @@ CHUNK_ROWS = 1 << 20  # default games per Parquet part
 CHUNK_SUMMARY = 1 << 22  # default games per chunk with summary_only: few, small files
 CONNECT_TIMEOUT = "10s"  # to reach a running Dask scheduler
 
-# numba's workqueue threading layer aborts if two Python threads launch parallel
-# kernels at once; tasks of an in-process Dask cluster take turns through this lock.
+# tasks of an in-process Dask cluster take turns through this lock: each already uses
+# every core it is given (numba's workqueue layer also aborts if two Python threads
+# launch parallel kernels at once, should a kernel use one again).
 _KERNEL_LOCK = threading.Lock()
 
 
