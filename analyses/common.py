@@ -30,7 +30,7 @@ import pandas as pd  # noqa: E402
 
 import unosim  # noqa: E402
 from unosim.palette import colour as palette_colour  # noqa: E402
-from unosim.report import Page, num, pct, write_index  # noqa: E402
+from unosim.report import Page, ci, num, pct, write_index  # noqa: E402
 from unosim.results import read_manifest, write_parquet  # noqa: E402
 from unosim.rules import RuleSet, resolve  # noqa: E402
 from unosim.stats import mean_ci, quantile_ci, wilson_ci  # noqa: E402
@@ -431,6 +431,19 @@ def hist_panels(samples: dict[str, np.ndarray], colours: dict[str, str], xlabel:
     for ax in axes[:, 0]:
         ax.set_ylabel(f"% of rounds\nper {num(step, 0)}{unit or ' units'}")
     return fig
+
+
+def by_players(stats: dict, names: Sequence[str], label: str, key: str,
+               digits: int) -> pd.DataFrame:
+    """A table of ``stats[name, players][key]`` (estimate, low, high): one row per name
+    (first column ``label``), one column per player count."""
+    rows = []
+    for name in names:
+        row = {label: f"`{name}`"}
+        for n in PLAYER_COUNTS:
+            row[f"{n}"] = ci(*stats[name, n][key], digits)
+        rows.append(row)
+    return pd.DataFrame(rows)
 
 
 def rel(diff: float, base: float) -> float:

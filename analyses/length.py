@@ -13,8 +13,8 @@ from __future__ import annotations
 
 import numpy as np
 import pandas as pd
-from common import (BASE_OTHER, BASE_RUNAWAY, PLAYER_COUNTS, Context, colour, describe,
-                    half, hist_panels, leaders, main, names_and, plain_log, player_axis,
+from common import (BASE_OTHER, BASE_RUNAWAY, PLAYER_COUNTS, Context, by_players, colour,
+                    describe, half, hist_panels, leaders, main, names_and, plain_log, player_axis,
                     rel)
 
 import matplotlib.pyplot as plt
@@ -239,13 +239,7 @@ def build(ctx: Context) -> Page:
     for key, title, dg in (("turns_mean", "Mean turns by player count", 1),
                            ("turns_p99", "99th percentile of turns by player count", 0)):
         page.heading(title)
-        rows = []
-        for name in names:
-            row = {"rule set": f"`{name}`"}
-            for n in PLAYER_COUNTS:
-                row[f"{n}"] = ci(*stats[name, n][key], dg)
-            rows.append(row)
-        page.table(pd.DataFrame(rows))
+        page.table(by_players(stats, names, "rule set", key, dg))
     page.para("Columns: players at the table. Means with Student t intervals; percentiles "
               "with distribution-free order-statistic intervals (at least 95% coverage); "
               "truncation rates with Wilson intervals. A truncated round enters with its "

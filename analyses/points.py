@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import numpy as np
 import pandas as pd
-from common import (BASE_OTHER, BASE_RUNAWAY, PLAYER_COUNTS, Context, colour, describe,
-                    half, hist_panels, main, player_axis, rel)
+from common import (BASE_OTHER, BASE_RUNAWAY, PLAYER_COUNTS, Context, by_players, colour,
+                    describe, half, hist_panels, main, player_axis, rel)
 
 import matplotlib.pyplot as plt
 from unosim.report import Page, ci, num
@@ -213,13 +213,7 @@ def build(ctx: Context) -> Page:
                            ("points_ge_100", "P(points >= 100) by player count", 3),
                            ("points_ge_200", "P(points >= 200) by player count", 3)):
         page.heading(title, 3)
-        rows = []
-        for ed in EDITIONS:
-            row = {"edition": f"`{ed}`"}
-            for n in PLAYER_COUNTS:
-                row[f"{n}"] = ci(*stats[ed, n][key], dg)
-            rows.append(row)
-        page.table(pd.DataFrame(rows))
+        page.table(by_players(stats, EDITIONS, "edition", key, dg))
     if have_matches:
         page.heading("Rounds per match to 500")
         rows = []
