@@ -34,7 +34,68 @@ Compile time (the cold compile was minutes; numba's own profile, not LLVM, domin
   large single-site functions cut the cold compile by about 15% but made a turn about
   8% slower; ``NUMBA_OPT`` 1 or 2 saved no compile time worth its speed.
 """
+import copy
+import inspect
+
+import numba
 from numba import njit
 
+
+def _share_scope_copies():
+    """numba's inliner deep-copies the callee's IR block by block, each block with a
+    fresh memo, and copying a variable copies its whole scope (every variable of the
+    function): a cost of blocks times variables per inlined call. While one inline
+    runs, this makes every block share one copy of the scope (the copies were equal
+    and the inliner keeps only the first). Returns whether it was installed."""
+    from numba.core import inline_closurecall, ir
+
+    worker = inline_closurecall.InlineWorker
+    if "__deepcopy__" in vars(ir.Scope) or "__deepcopy__" not in vars(ir.Var):
+        return False
+    inline_ir = worker.inline_ir
+    if list(inspect.signature(inline_ir).parameters) != [
+            "self", "caller_ir", "block", "i", "callee_ir", "callee_freevars", "arg_typs"]:
+        return False
+    shared = []  # one {id(scope): its copy} per inline under way
+
+    def scope_deepcopy(self, memo):
+        table = shared[-1] if shared else {}
+        new = table.get(id(self))
+        if new is None:
+            new = ir.Scope.__new__(ir.Scope)
+            memo[id(self)] = new
+            table[id(self)] = new
+            for name, value in vars(self).items():
+                setattr(new, name, copy.deepcopy(value, memo))
+        memo[id(self)] = new
+        return new
+
+    def inline_ir_shared(self, *args, **kwargs):
+        shared.append({})
+        try:
+            return inline_ir(self, *args, **kwargs)
+        finally:
+            shared.pop()
+
+    ir.Scope.__deepcopy__ = scope_deepcopy
+    worker.inline_ir = inline_ir_shared
+    return True
+
+
+def _install_inliner_fixes():
+    """Install the fixes of numba's inliner above where numba's internals look as they
+    do in the versions they were measured with (else none: compiling is only slower).
+    Returns the names of those installed."""
+    try:
+        from numba.core import inline_closurecall  # noqa: F401
+        version = tuple(int(x) for x in numba.__version__.split(".")[:2])
+    except (ImportError, ValueError):
+        return ()
+    if not (0, 59) <= version < (0, 69):
+        return ()
+    return tuple(f.__name__ for f in (_share_scope_copies,) if f())
+
+
+INLINER_FIXES = _install_inliner_fixes()
 kernel = njit(cache=True, _nrt=False)
 hot = njit(cache=True, _nrt=False, inline="always")
