@@ -82,6 +82,40 @@ def _share_scope_copies():
     return True
 
 
+def _reuse_untyped_ir():
+    """numba inlines a ``hot`` function by running its front end (bytecode to IR, and
+    the inlining of every ``hot`` function it calls, recursively) anew at each call
+    site. This keeps the IR it gets for each of our functions (per set of compile
+    flags) and inlines a copy of it (numba's inliner copies the IR it is given before
+    changing it). Returns whether it was installed."""
+    from numba.core import inline_closurecall
+
+    worker = inline_closurecall.InlineWorker
+    inline_function = worker.inline_function
+    if (list(inspect.signature(inline_function).parameters) != [
+            "self", "caller_ir", "block", "i", "function", "arg_typs"]
+            or list(inspect.signature(worker.run_untyped_passes).parameters) != [
+                "self", "func", "enable_ssa"]):
+        return False
+    package = __name__.rpartition(".")[0]
+    irs = {}  # (function, compile flags, contexts) -> its untyped IR
+
+    def inline_function_reusing(self, caller_ir, block, i, function, arg_typs=None):
+        if (arg_typs is not None or self.locals
+                or not getattr(function, "__module__", "").startswith(package)):
+            return inline_function(self, caller_ir, block, i, function, arg_typs)
+        self.flags.enable_ssa = False  # as run_untyped_passes(function) sets it
+        key = (function, repr(self.flags), id(self.typingctx), id(self.targetctx))
+        callee_ir = irs.get(key)
+        if callee_ir is None:
+            callee_ir = irs[key] = self.run_untyped_passes(function)
+        return self.inline_ir(caller_ir, block, i, callee_ir,
+                              function.__code__.co_freevars)
+
+    worker.inline_function = inline_function_reusing
+    return True
+
+
 def _install_inliner_fixes():
     """Install the fixes of numba's inliner above where numba's internals look as they
     do in the versions they were measured with (else none: compiling is only slower).
@@ -93,7 +127,7 @@ def _install_inliner_fixes():
         return ()
     if not (0, 59) <= version < (0, 69):
         return ()
-    return tuple(f.__name__ for f in (_share_scope_copies,) if f())
+    return tuple(f.__name__ for f in (_share_scope_copies, _reuse_untyped_ir) if f())
 
 
 INLINER_FIXES = _install_inliner_fixes()
