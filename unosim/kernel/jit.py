@@ -98,14 +98,16 @@ def _reuse_untyped_ir():
                 "self", "func", "enable_ssa"]):
         return False
     package = __name__.rpartition(".")[0]
-    irs = {}  # (function, compile flags, contexts) -> its untyped IR
+    # (function, compile flags, typing context) -> its untyped IR; each compile has a
+    # target context of its own, made from the flags alone (``compiler._make_subtarget``)
+    irs = {}
 
     def inline_function_reusing(self, caller_ir, block, i, function, arg_typs=None):
         if (arg_typs is not None or self.locals
                 or not getattr(function, "__module__", "").startswith(package)):
             return inline_function(self, caller_ir, block, i, function, arg_typs)
         self.flags.enable_ssa = False  # as run_untyped_passes(function) sets it
-        key = (function, repr(self.flags), id(self.typingctx), id(self.targetctx))
+        key = (function, repr(self.flags), id(self.typingctx), type(self.targetctx))
         callee_ir = irs.get(key)
         if callee_ir is None:
             callee_ir = irs[key] = self.run_untyped_passes(function)
