@@ -118,6 +118,62 @@ def _reuse_untyped_ir():
     return True
 
 
+def _forward_arguments():
+    """numba inlines a call by binding each parameter of the callee to the caller's
+    argument with a copy (``rd.2 = rd``): with ``state.Round`` and ``state.Table``
+    passed to every ``hot`` function, LLVM spent much of its time on those copies.
+    After numba inlines a call, this makes the inlined code read the caller's variable
+    itself wherever neither the parameter nor that variable is assigned anew in the
+    inlined code (so both hold the same value throughout). Returns whether it was
+    installed."""
+    from numba.core import inline_closurecall, ir, ir_utils
+
+    worker = inline_closurecall.InlineWorker
+    inline_ir = worker.inline_ir
+    if not hasattr(ir_utils, "replace_vars"):
+        return False
+
+    def inline_ir_forwarding(self, caller_ir, block, i, callee_ir, callee_freevars,
+                             arg_typs=None):
+        params = list(callee_ir.arg_names)
+        result = inline_ir(self, caller_ir, block, i, callee_ir, callee_freevars,
+                           arg_typs)
+        if arg_typs is not None:
+            return result
+        blocks, renamed = result[1], result[2]
+        assigned = {}
+        for b in blocks.values():
+            for stmt in b.body:
+                if isinstance(stmt, ir.Del):
+                    return result
+                if isinstance(stmt, ir.Assign):
+                    assigned[stmt.target.name] = assigned.get(stmt.target.name, 0) + 1
+        names = {renamed[q].name for q in params if q in renamed}
+        forward = {}
+        for b in blocks.values():
+            for stmt in b.body:
+                if (isinstance(stmt, ir.Assign) and stmt.target.name in names
+                        and assigned[stmt.target.name] == 1
+                        and isinstance(stmt.value, ir.Var)
+                        and stmt.value.name not in assigned):
+                    forward[stmt.target.name] = stmt.value
+        if forward:
+            ir_utils.replace_vars(blocks, forward)
+            callers = {v.name for v in forward.values()}
+            for b in blocks.values():
+                b.body = [stmt for stmt in b.body
+                          if not (isinstance(stmt, ir.Assign)
+                                  and isinstance(stmt.value, ir.Var)
+                                  and stmt.value.name == stmt.target.name
+                                  and stmt.value.name in callers)]
+            for name in forward:
+                caller_ir._definitions.pop(name, None)
+        return result
+
+    worker.inline_ir = inline_ir_forwarding
+    return True
+
+
 def _install_inliner_fixes():
     """Install the fixes of numba's inliner above where numba's internals look as they
     do in the versions they were measured with (else none: compiling is only slower).
@@ -129,7 +185,7 @@ def _install_inliner_fixes():
         return ()
     if not (0, 59) <= version < (0, 69):
         return ()
-    return tuple(f.__name__ for f in (_share_scope_copies, _reuse_untyped_ir) if f())
+    return tuple(f.__name__ for f in (_share_scope_copies, _reuse_untyped_ir, _forward_arguments) if f())
 
 
 INLINER_FIXES = _install_inliner_fixes()
