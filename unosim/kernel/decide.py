@@ -415,7 +415,7 @@ def choose_stack(tb, rd, p):
         if hands[p, k] > 0 and can_stack(tb, rd, k):
             total += hands[p, k]
     n4 = 0
-    if hands[p, WILD_DRAW_FOUR] > 0 and can_stack(tb, rd, WILD_DRAW_FOUR):
+    if hands[p, WILD_DRAW_FOUR] > 0 and can_stack(tb, rd, np.int64(WILD_DRAW_FOUR)):
         n4 = hands[p, WILD_DRAW_FOUR]
     if total + n4 == 0 or not chance(st, s, sp[p, P_STACK]):
         return -1

@@ -118,7 +118,7 @@ def rotate_hands(rd):
     n = g[G_N]
     d = g[G_DIR]
     # a chain of swaps along the direction of play moves each hand one seat onward
-    q = 0
+    q = np.int64(0)  # not a literal: see ``shuffle_all_hands``
     for _ in range(n - 1):
         nxt = seat(q, -d, n)
         swap_hands(rd, q, nxt)
@@ -135,7 +135,9 @@ def shuffle_all_hands(rd, p):
     st = rd.streams
     scratch = rd.scratch
     n = g[G_N]
-    m = 0
+    # int64, not a literal: numba types a call while inferring the types, and a
+    # counter that starts at a literal compiled the callee a second time (jit.py)
+    m = np.int64(0)
     for q in range(n):
         for k in range(N_KINDS):
             for _ in range(hands[q, k]):
@@ -268,8 +270,8 @@ def _extra_cards(tb, rd, p, k):
     g = rd.g
     hinfo = rd.hinfo
     seq = rd.seq
-    m = 1
-    step = 0
+    m = np.int64(1)  # not literals: see ``shuffle_all_hands``
+    step = np.int64(0)
     while hinfo[p, H_TOTAL] > 0:
         e = next_extra(tb, rd, p, k, seq[m - 1], step)
         if e < 0 or (hinfo[p, H_TOTAL] == 1 and not may_empty_hand(tb, rd, m, e)):

@@ -120,7 +120,7 @@ def reshuffle(rd):
     pile = rd.pile
     top = g[G_TOP]
     disc[top] -= 1
-    n = 0
+    n = np.int64(0)  # not a literal: see ``jit.py``
     for k in range(N_KINDS):
         for _ in range(disc[k]):
             pile[n] = k

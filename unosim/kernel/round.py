@@ -194,7 +194,7 @@ def setup(tb, rd, n, order, scripted):
         mem[MEM_DISC_C + COLOUR[k]] = 1
     g[G_TOP] = k
     if k >= N_COLOURED:  # wild-type: seat 0 names the colour; no other effect
-        g[G_COLOUR] = choose_colour(tb, rd, 0)
+        g[G_COLOUR] = choose_colour(tb, rd, np.int64(0))
         trace_event(rd, E_COLOUR, 0, g[G_COLOUR], 0, 0)
         return 0
     g[G_COLOUR] = COLOUR[k]
