@@ -24,7 +24,7 @@ from .state import Table, new_round
 def deck_order(deck):
     """Every card of the deck in kind order, ``int8[cards]``, from ``deck`` (copies of
     each kind, ``int16[N_KINDS]``)."""
-    n = 0
+    n = np.int64(0)  # also when run as Python (``run_rounds``): no int16 sum
     for k in range(N_KINDS):
         n += deck[k]
     order = np.zeros(n, dtype=np.int8)
@@ -76,10 +76,13 @@ def run_rounds(rules, sid, sp, deck, points, n, seed, first_game, count, chunk):
     numba's thread count; returns int32[count, N_COLS]."""
     out = np.zeros((count, N_COLS), dtype=np.int32)
     tb = Table(rules, sid, sp, deck, points)
-    order = deck_order(deck)
+    # the Python functions behind the two: NumPy alone builds these arrays, and
+    # compiling them (with numba's np.zeros) took about 1.5 s of a cold start
+    order = deck_order.py_func(deck)
 
     def play(lo, hi):
-        run_chunk(tb, new_round(order.size, 0), order, n, seed, first_game, out, lo, hi)
+        run_chunk(tb, new_round.py_func(order.size, 0), order, n, seed, first_game, out,
+                  lo, hi)
 
     in_chunks(play, count, chunk)
     return out

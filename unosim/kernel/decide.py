@@ -542,7 +542,7 @@ def will_challenge(tb, rd, p):
     return 4.0 * bluff > rules[R_CHALLENGE_PENALTY] * (1.0 - bluff)
 
 
-@kernel
+@hot
 def next_extra(tb, rd, p, first, last, step):
     """8.6 multi-card play: the next card seat ``p`` adds after ``last``, or -1.
 

@@ -7,29 +7,56 @@ turn. The few functions that allocate (``batch.py``) use plain ``njit``.
 ``hot`` functions are also inlined into their callers at numba's IR level, which
 avoids passing a dozen array structs per call on the turn path.
 
-Compile time (the cold compile was minutes; numba's own profile, not LLVM, dominated):
+Compile time (the cold compile was minutes; numba's own passes, more than LLVM,
+dominate it). Measured as the first ``simulate(n_games=1)`` with an empty
+``NUMBA_CACHE_DIR`` (``make demo``'s compile): 47-48 s before the fixes below, about
+30 s after them (alternated runs on a shared 2-core machine):
 
 * A literal argument (``f(x, 0)``) compiles a separate copy of a non-inlined function
   for each literal value, and of everything it calls with that argument: ``run_chunk``
   passing ``scripted=0`` while ``run_one`` passed an int64 compiled ``play_round``
-  twice. Calls between non-inlined functions pass ``np.int64(0)``, not ``0``.
-* numba inlines a ``hot`` function by re-running its whole front end (and that of
-  every ``hot`` function it calls) at each call site, then deep-copies its IR block by
-  block, each block with every variable of the function (a cost of blocks times
-  variables: ``play`` alone takes about 4 s), so a large ``hot`` function is best
-  called from one place (``play``, ``effect``), and rarely taken bulky paths
-  (``trace._write_event``) are not ``hot``.
+  twice. Calls between non-inlined functions pass ``np.int64(0)``, not ``0``. So do
+  counters that start at a literal and are passed on after a loop (``m = 0`` ...
+  ``shuffle(a, m, ...)``): numba types a call as soon as it meets it while inferring
+  types, so it compiled the callee once for ``Literal[int](0)`` and again for int64
+  (seven functions were compiled twice; check with ``dispatcher.signatures``).
+* numba inlines a ``hot`` function (``inline="always"``) by re-running its whole front
+  end, and that of every ``hot`` function it calls, at each call site, then
+  deep-copies its IR block by block, each block with every variable of the function.
+  Three small fixes of numba's inliner, installed when this module is imported
+  (``INLINER_FIXES`` names those installed; each checks that numba's internals are as
+  expected, else it leaves numba alone, which is only slower), each measured on top of
+  the one before: ``_share_scope_copies`` (one copy of the scope per inline: 47.6 to
+  37.8 s), ``_reuse_untyped_ir`` (each ``hot`` function's front end runs once per set
+  of compile flags: to 33.2 s) and ``_forward_arguments`` (below: to 30.5 s). None
+  changes the code numba generates for a call, only how long it takes to build it:
+  every result is bit-identical (``tests/test_bit_identity.py``).
+* The bundles ``state.Table`` and ``state.Round`` cost compile time: numba binds each
+  inlined function's parameters to copies of the caller's arguments, and LLVM took
+  about twice as long over the function holding the turn tree (3.5 s against 1.2 s
+  for ``turn_loop``) as with loose arrays; ``_forward_arguments`` makes inlined code
+  read the caller's variables instead.
+* Small functions called only from rarely run non-inlined ones are ``hot``
+  (``shuffle``, ``can_stack``, ``next_extra``, ``may_empty_hand``), and
+  ``batch.run_rounds`` builds its arrays with the Python functions behind
+  ``deck_order`` and ``state.new_round``: numba never compiles them (nor its
+  ``np.zeros``) for a simulation.
+* Still, a large ``hot`` function is best called from one place (``play``,
+  ``effect``), and rarely taken bulky paths (``trace._write_event``) are not ``hot``:
+  inlined code is typed, lowered and optimised once per call site.
 * LLVM optimises and emits every non-inlined function's whole call tree again (numba
   links the callees' code into each caller and optimises the result), so each level of
   non-inlined functions above ``round.turn_loop`` costs a few seconds: ``batch`` runs
   its threads in Python rather than with ``prange`` (a parallel loop made four more such
-  levels), and ``round.play_round`` is inlined into its callers.
+  levels), and ``round.play_round`` is inlined into its callers. Each non-inlined
+  function also costs a fixed 0.2-0.5 s (its own typing, lowering, wrappers and
+  machine code), whatever its size.
 * Calls of non-inlined functions pass ``state.Table`` and ``state.Round`` as some 140
   machine words: a function called on many turns is ``hot`` (``choose_colour`` is, for
   ``random``; the scoring strategies call ``_scored_colour``).
-* The bundles cost compile time: every inlined function binds them as whole
-  aggregates, and LLVM took about twice as long per function holding the turn tree
-  (3 s against 1.3 s for ``turn_loop``) as with loose arrays. Still to win back.
+* What is left (profile of the first simulate): ``turn_loop`` itself (its SSA
+  reconstruction about 2.7 s, lowering and LLVM about 5 s) and ``run_chunk``'s LLVM
+  pass over the whole tree (about 2.5 s), then the fixed cost of some 45 functions.
 * Tried and dropped: numba's ``forceinline`` (LLVM inlining instead of numba's) for the
   large single-site functions cut the cold compile by about 15% but made a turn about
   8% slower; ``NUMBA_OPT`` 1 or 2 saved no compile time worth its speed.

@@ -94,7 +94,7 @@ def lone_card_blocked(tb, rd, p):
     return False
 
 
-@kernel
+@hot
 def may_empty_hand(tb, rd, m, e):
     """8.8: may a play of ``rd.seq[:m]`` and then ``e`` (which empties the hand) be made?
     With `last_card = number` only if every card of it is a number card."""
@@ -123,7 +123,7 @@ def is_legal(tb, rd, p, k):
     return r >= 0 and RANK[k] == r
 
 
-@kernel
+@hot
 def can_stack(tb, rd, k):
     """8.1: may ``k`` be stacked on the pending penalty (whose card is the top card)?"""
     mode = tb.rules[R_STACKING]

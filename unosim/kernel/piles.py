@@ -75,7 +75,7 @@ def remove_card(rd, p, k):
         hinfo[p, col] &= ~bit
 
 
-@kernel
+@hot
 def shuffle(arr, n, st, s):
     """Fisher-Yates shuffle of ``arr[:n]`` with stream ``s`` of ``st`` (``uint64[N_STREAMS,
     4]``)."""
