@@ -200,7 +200,7 @@ def _play_match(players, seats, rd, n, seed, m, orders, scripted, local, mrow, r
     n_orders = orders.shape[0]
     dealer = n - 1
     winner = -1
-    r = 0
+    r = np.int64(0)  # not a literal: seed_streams compiled twice (jit.py)
     while r < rules[R_MAX_ROUNDS]:
         n_act = seat_players(alive, n, dealer, seat_player)
         for s in range(n_act):  # each player keeps their strategy in any seat

@@ -1,0 +1,46 @@
+"""The cold compile stays short (``unosim/kernel/jit.py``): the fixes of numba's inliner
+are installed on the numba versions they were written for, and a simulation or a
+match compiles no kernel function twice (a literal argument compiles a copy per literal value)."""
+import os
+import subprocess
+import sys
+import textwrap
+
+import numba
+import pytest
+
+from unosim.kernel import jit
+
+VERSION = tuple(int(x) for x in numba.__version__.split(".")[:2])
+
+
+@pytest.mark.skipif(not (0, 59) <= VERSION < (0, 69), reason="fixes written for 0.59-0.68")
+def test_inliner_fixes_installed():
+    assert jit.INLINER_FIXES == ("_share_scope_copies", "_reuse_untyped_ir",
+                                 "_forward_arguments")
+
+
+# in a fresh process with an empty cache: a function loaded from the cache does not
+# compile its callees, so only a cold compile shows every specialisation
+TWICE = textwrap.dedent("""
+    import importlib, pkgutil
+    import unosim.kernel as K
+    from numba.core.registry import CPUDispatcher
+    from unosim.match import make_match_job, run_matches
+    from unosim.simulate import simulate
+    simulate(n_games=1)
+    run_matches(make_match_job(n_matches=1), threads=1)
+    for m in pkgutil.iter_modules(K.__path__):
+        mod = importlib.import_module("unosim.kernel." + m.name)
+        for name, f in vars(mod).items():
+            if isinstance(f, CPUDispatcher) and len(f.signatures) > 1:
+                print(m.name, name, f.signatures)
+""")
+
+
+@pytest.mark.slow
+def test_simulate_and_matches_compile_nothing_twice(tmp_path):
+    env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path))
+    out = subprocess.run([sys.executable, "-c", TWICE], env=env, capture_output=True,
+                         text=True, check=True).stdout
+    assert out == ""
