@@ -1,6 +1,6 @@
 """The cold compile stays short (``unosim/kernel/jit.py``): the fixes of numba's inliner
-are installed on the numba versions they were written for, and a simulation or a
-match compiles no kernel function twice (a literal argument compiles a copy per literal value)."""
+are installed on the numba versions they were written for, and a simulation or a match
+compiles no kernel function twice (a literal argument compiles a copy per value)."""
 import os
 import subprocess
 import sys
