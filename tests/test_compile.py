@@ -14,7 +14,8 @@ from unosim.kernel import jit
 VERSION = tuple(int(x) for x in numba.__version__.split(".")[:2])
 
 
-@pytest.mark.skipif(not (0, 59) <= VERSION < (0, 69), reason="fixes written for 0.59-0.68")
+@pytest.mark.skipif(not (0, 59) <= VERSION < (0, 69),
+                    reason="the fixes are written for numba 0.59-0.68")
 def test_inliner_fixes_installed():
     assert jit.INLINER_FIXES == ("_share_scope_copies", "_reuse_untyped_ir",
                                  "_forward_arguments")

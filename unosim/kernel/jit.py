@@ -10,7 +10,8 @@ avoids passing a dozen array structs per call on the turn path.
 Compile time (the cold compile was minutes; numba's own passes, more than LLVM,
 dominate it). Measured as the first ``simulate(n_games=1)`` with an empty
 ``NUMBA_CACHE_DIR`` (``make demo``'s compile): 47-48 s before the fixes below, about
-30 s after them (alternated runs on a shared 2-core machine):
+30 s after them (alternated runs on a shared 2-core machine); the first replay 45 to
+29 s, the first match 100 to 38 s, the first ``expert`` game 69 to 40 s:
 
 * A literal argument (``f(x, 0)``) compiles a separate copy of a non-inlined function
   for each literal value, and of everything it calls with that argument: ``run_chunk``
@@ -56,7 +57,8 @@ dominate it). Measured as the first ``simulate(n_games=1)`` with an empty
   ``random``; the scoring strategies call ``_scored_colour``).
 * What is left (profile of the first simulate): ``turn_loop`` itself (its SSA
   reconstruction about 2.7 s, lowering and LLVM about 5 s) and ``run_chunk``'s LLVM
-  pass over the whole tree (about 2.5 s), then the fixed cost of some 45 functions.
+  pass over the whole tree (about 2.5 s), then the fixed cost of the 33 functions a
+  simulation compiles (59 before; a match 47, 70 before).
 * Tried and dropped: numba's ``forceinline`` (LLVM inlining instead of numba's) for the
   large single-site functions cut the cold compile by about 15% but made a turn about
   8% slower; ``NUMBA_OPT`` 1 or 2 saved no compile time worth its speed.
@@ -81,7 +83,8 @@ def _share_scope_copies():
         return False
     inline_ir = worker.inline_ir
     if list(inspect.signature(inline_ir).parameters) != [
-            "self", "caller_ir", "block", "i", "callee_ir", "callee_freevars", "arg_typs"]:
+            "self", "caller_ir", "block", "i", "callee_ir", "callee_freevars",
+            "arg_typs"]:
         return False
     shared = []  # one {id(scope): its copy} per inline under way
 
@@ -126,7 +129,8 @@ def _reuse_untyped_ir():
         return False
     package = __name__.rpartition(".")[0]
     # (function, compile flags, typing context) -> its untyped IR; each compile has a
-    # target context of its own, made from the flags alone (``compiler._make_subtarget``)
+    # target context of its own, made from the flags alone
+    # (``compiler._make_subtarget``)
     irs = {}
 
     def inline_function_reusing(self, caller_ir, block, i, function, arg_typs=None):
@@ -212,7 +216,8 @@ def _install_inliner_fixes():
         return ()
     if not (0, 59) <= version < (0, 69):
         return ()
-    return tuple(f.__name__ for f in (_share_scope_copies, _reuse_untyped_ir, _forward_arguments) if f())
+    fixes = (_share_scope_copies, _reuse_untyped_ir, _forward_arguments)
+    return tuple(f.__name__ for f in fixes if f())
 
 
 INLINER_FIXES = _install_inliner_fixes()
