@@ -55,6 +55,7 @@ from .kernel.expert import (
     X_PAD,
     X_RACE,
     X_ROLLOUTS,
+    X_SCOPE,
     X_Z,
 )
 
@@ -69,8 +70,9 @@ TUNED = ("weighted:points=-1.281228;colour=0.950727;wild=-2.25437;action=-0.5475
 DEFAULT_HORIZON = 16
 DEFAULTS = {"rollouts": DEFAULT_ROLLOUTS, "policy": "tuned", "horizon": DEFAULT_HORIZON,
             "crn": 1, "draw": 0, "model": "policy", "z": 2.0, "endgame": 0, "deal": "voids",
-            "bluff": 0, "race": 0, "pad": 1000}
+            "bluff": 0, "race": 0, "pad": 1000, "scope": "all"}
 DEALS = ("uniform", "voids", "open")  # kernel.expert DEAL_* in this order
+SCOPES = ("turn", "all")  # kernel.expert SCOPE_* in this order
 _INTS = {"rollouts": (1, 1 << 20), "horizon": (0, 1 << 20), "crn": (0, 1), "draw": (0, 1), "bluff": (0, 1),
          "race": (0, 1 << 20), "pad": (0, 1000),
          "endgame": (0, 1000)}
@@ -109,10 +111,11 @@ def options(rest: str) -> dict:
                                           f"{', '.join(strat.NAMES)} or a weighted "
                                           f"strategy file (.toml), got {val!r}")
             opts[key] = val
-        elif key == "deal":
-            if val not in DEALS:
-                raise strat.StrategyError(f"expert deal must be one of {', '.join(DEALS)}, "
-                                          f"got {val!r}")
+        elif key in ("deal", "scope"):
+            allowed = DEALS if key == "deal" else SCOPES
+            if val not in allowed:
+                raise strat.StrategyError(f"expert {key} must be one of "
+                                          f"{', '.join(allowed)}, got {val!r}")
             opts[key] = val
         else:
             if val not in ("policy", "actual"):
@@ -163,6 +166,7 @@ def expert_array(labels, rules=None) -> np.ndarray | None:
         xp[s, X_BLUFF] = o["bluff"]
         xp[s, X_RACE] = o["race"]
         xp[s, X_PAD] = o["pad"]
+        xp[s, X_SCOPE] = SCOPES.index(o["scope"])
     return xp if any_expert else None
 
 

@@ -211,8 +211,9 @@ def win(rd, p):
 
 
 @hot
-def effect(tb, rd, p, k, stacked, bluff):
-    """Apply the effect of card ``k`` just played by ``p`` (4.6, 8.2, section 2)."""
+def effect(tb, rd, p, k, stacked, bluff, target):
+    """Apply the effect of card ``k`` just played by ``p`` (4.6, 8.2, section 2);
+    ``target`` >= 0: the seat a 7 swaps with (-1: the strategy's choice)."""
     g = rd.g
     rules = tb.rules
     n = g[G_N]
@@ -229,7 +230,7 @@ def effect(tb, rd, p, k, stacked, bluff):
             g[G_CHALLENGEABLE] = 0
             trace_event(rd, E_EFFECT, p, k, 0, 0)
         elif r == SEVEN and rules[R_SEVEN_ZERO] == 1:
-            q = choose_target(tb, rd, p)
+            q = target if target >= 0 else choose_target(tb, rd, p)
             swap_hands(rd, p, q)
             trace_event(rd, E_SWAP, p, -1, 0, q)
         elif r == ZERO and rules[R_SEVEN_ZERO] == 1:
@@ -318,8 +319,9 @@ def _jumper(tb, rd, p, last):
 def play(tb, rd, p, k, how, bluff, colour):
     """Seat ``p`` plays ``k`` (``how``: ``PLAY_HAND``, ``PLAY_DRAWN`` or ``PLAY_STACK``)
     and, with ``multi_play``, more; ``colour`` >= 0 is the colour named after a
-    wild-type card (-1: the strategy names it); returns the seat that played last (a
-    jumper, maybe), whose next player is the one to act."""
+    wild-type card, or the seat a 7 (``k``) swaps with under Seven-Zero (-1: the
+    strategy chooses); returns the seat that played last (a jumper, maybe), whose next
+    player is the one to act."""
     g = rd.g
     count = rd.count
     hinfo = rd.hinfo
@@ -357,7 +359,9 @@ def play(tb, rd, p, k, how, bluff, colour):
             win(rd, p)
             return p
         for i in range(lo, m):
-            effect(tb, rd, p, seq[i], stacked, bluff)
+            target = colour if i == 0 and k < N_COLOURED else -1
+            effect(tb, rd, p, seq[i], stacked, bluff, target)
+        colour = -1  # a jumper's 7 swaps by its strategy
         # 8.3 jump-in: an identical coloured card, out of turn, first in direction of play
         if rules[R_JUMP_IN] == 0 or last >= N_COLOURED:
             return p

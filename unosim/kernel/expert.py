@@ -44,13 +44,27 @@ import numpy as np
 from numba import njit
 
 from .batch import deck_order, in_chunks
-from .decide import choose_card, choose_colour
+from .decide import choose_card, choose_colour, choose_stack, choose_target, will_challenge
 from .effects import OVER_WON
 from .jit import hot, kernel
-from .kinds import COLOUR, N_COLOURED, N_COLOURS, N_KINDS, N_RANKS, RANK, WILD_DRAW_FOUR
+from .kinds import (
+    COLOUR,
+    DRAW_TWO,
+    N_COLOURED,
+    N_COLOURS,
+    N_KINDS,
+    N_RANKS,
+    RANK,
+    SEVEN,
+    WILD_DRAW_FOUR,
+)
 from .layout import (
+    DRAW_ONE,
+    G_CHALLENGEABLE,
+    G_DRAWN,
     G_N,
     G_OVER,
+    G_PEND_DRAW,
     G_PILE_N,
     G_WINNER,
     H_MASK,
@@ -63,28 +77,47 @@ from .layout import (
     N_H,
     N_PARAMS,
     N_RULES,
+    R_DRAW_RULE,
     R_MAX_TURNS,
+    R_SEVEN_ZERO,
+    R_STACKING,
     S_SEAT0,
     SHORT_RANK,
     SHORT_WILD,
+    STACK_NONE,
     TR_EVENTS,
     TR_SCRIPTED,
 )
-from .legal import is_legal, lone_card_blocked
+from .legal import can_stack, is_legal, lone_card_blocked
 from .piles import add_card, remove_card
 from .rng import _GAMMA, below, mix64, seed_streams
-from .round import FORCE_NONE, FORCE_POLICY, end_round, record, start_round, turn_loop
+from .round import (
+    FORCE_CHALLENGE,
+    FORCE_DRAWN,
+    FORCE_KEEP,
+    FORCE_NONE,
+    FORCE_POLICY,
+    end_round,
+    record,
+    start_round,
+    turn_loop,
+)
 from .state import Table, copy_scalars, new_round
 
 (X_ROLLOUTS, X_HORIZON, X_CRN, X_DRAW, X_MODEL, X_Z, X_ENDGAME, X_DEAL, X_BLUFF, X_RACE,
- X_PAD) = range(11)
-N_X = 11
+ X_PAD, X_SCOPE) = range(12)
+N_X = 12
+# X_SCOPE: the decisions searched
+SCOPE_TURN = 0  # the normal turn's card and colour (and draw, bluff) only
+SCOPE_ALL = 1  # also swap targets, penalties (challenge, stack) and the card drawn
+# the decision a stop is at (``turn_loop``)
+AT_TURN, AT_PENALTY, AT_DRAWN = 0, 1, 2
 DEAD = -np.inf  # ``dsum`` of a candidate dropped by racing
 # X_DEAL: how the hidden cards are dealt in a determinization
 DEAL_UNIFORM = 0  # uniformly, hand sizes kept
 DEAL_VOIDS = 1  # ... and no card of a colour a seat is known to lack (``MEM_SHORT``)
 DEAL_OPEN = 2  # the true hands (a diagnostic: the expert sees every hand)
-MAX_CANDIDATES = 4 * N_KINDS + 1
+MAX_CANDIDATES = 4 * N_KINDS + 1  # every kind (x 4 colours, 7s x targets) and a draw
 
 
 @njit(cache=True)
@@ -104,12 +137,65 @@ def search_arrays(tb, deck_n):
 
 
 @kernel
-def candidates(tb, rd, p, draw, bluff, cand, ccol):
-    """Seat ``p``'s moves on a normal turn into ``cand``/``ccol`` (card, colour named or
-    -1); drawing is card -1; ``bluff`` 1 adds an illegal Wild Draw Four (4.3) when held.
-    Returns how many."""
-    hinfo = rd.hinfo
+def _variants(tb, rd, p, n, k, force, scope, cand, ccol, m):
+    """Append the ways of playing ``k`` (as ``force``, a card or ``FORCE_DRAWN``) to
+    ``cand``/``ccol`` from index ``m``: a wild-type card once per colour it could name,
+    a 7 under Seven-Zero (``scope`` all, not a last card) once per seat to swap with,
+    another card once (``ccol`` -1). Returns the new count."""
+    if k >= N_COLOURED:
+        for c in range(N_COLOURS):
+            cand[m] = force
+            ccol[m] = c
+            m += 1
+    elif (RANK[k] == SEVEN and scope == SCOPE_ALL and tb.rules[R_SEVEN_ZERO] == 1
+          and rd.hinfo[p, H_TOTAL] > 1):
+        for q in range(n):
+            if q != p:
+                cand[m] = force
+                ccol[m] = q
+                m += 1
+    else:
+        cand[m] = force
+        ccol[m] = -1
+        m += 1
+    return m
+
+
+@kernel
+def candidates(tb, rd, p, n, at, draw, bluff, scope, cand, ccol):
+    """Seat ``p``'s choices at the decision ``at`` into ``cand``/``ccol`` (``turn_loop``'s
+    ``force`` and ``colour``). A normal turn: each legal card (``_variants``), drawing
+    (-1) when ``draw`` is 1 or nothing is legal, and with ``bluff`` 1 an illegal Wild
+    Draw Four (4.3) when held. Facing a penalty: a challenge (4.3), each stackable card
+    (8.1, 8.8), taking it (-1). A legal card drawn: playing it (``FORCE_DRAWN``), and
+    keeping it (``FORCE_KEEP``) under ``draw_rule = one`` (4.2). Returns how many."""
+    g, hands, hinfo = rd.g, rd.hands, rd.hinfo
     m = 0
+    if at == AT_DRAWN:
+        m = _variants(tb, rd, p, n, g[G_DRAWN] - 1, FORCE_DRAWN, scope, cand, ccol, m)
+        if tb.rules[R_DRAW_RULE] == DRAW_ONE:
+            cand[m] = FORCE_KEEP
+            ccol[m] = -1
+            m += 1
+        return m
+    if at == AT_PENALTY:
+        if g[G_CHALLENGEABLE] == 1:
+            cand[m] = FORCE_CHALLENGE
+            ccol[m] = -1
+            m += 1
+        if tb.rules[R_STACKING] != STACK_NONE and not lone_card_blocked(tb, rd, p):
+            for c in range(N_COLOURS):
+                k = c * N_RANKS + DRAW_TWO
+                if hands[p, k] > 0 and can_stack(tb, rd, k):
+                    cand[m] = k
+                    ccol[m] = -1
+                    m += 1
+            if hands[p, WILD_DRAW_FOUR] > 0 and can_stack(tb, rd, WILD_DRAW_FOUR):
+                m = _variants(tb, rd, p, n, WILD_DRAW_FOUR, WILD_DRAW_FOUR, scope, cand,
+                              ccol, m)
+        cand[m] = -1
+        ccol[m] = -1
+        return m + 1
     if lone_card_blocked(tb, rd, p):  # 8.8: no legal play, it draws
         cand[0] = -1
         ccol[0] = -1
@@ -121,9 +207,7 @@ def candidates(tb, rd, p, draw, bluff, cand, ccol):
             if mask & 1:
                 k = c * N_RANKS + r
                 if is_legal(tb, rd, p, k):
-                    cand[m] = k
-                    ccol[m] = -1
-                    m += 1
+                    m = _variants(tb, rd, p, n, k, k, scope, cand, ccol, m)
             mask >>= 1
             r += 1
     mask = np.int64(hinfo[p, H_WILD_MASK])
@@ -132,10 +216,7 @@ def candidates(tb, rd, p, draw, bluff, cand, ccol):
         if mask & 1:
             k = N_COLOURED + i
             if is_legal(tb, rd, p, k) or (bluff == 1 and k == WILD_DRAW_FOUR):
-                for c in range(N_COLOURS):
-                    cand[m] = k
-                    ccol[m] = c
-                    m += 1
+                m = _variants(tb, rd, p, n, k, k, scope, cand, ccol, m)
         mask >>= 1
         i += 1
     if draw == 1 or m == 0:
@@ -256,30 +337,57 @@ def _value(w, p, n, horizon):
 
 
 @kernel
-def _policy_move(tb, rd, p, w, n, m, cand, ccol):
-    """The index of the rollout policy's own move among the ``m`` candidates, or -1
-    (asked on a copy ``w``, with its rollout streams: the game's are not touched)."""
+def _detail(tb, w, p, k, scope):
+    """The colour the rollout policy names after playing ``k`` (wild-type), or the seat
+    its 7 swaps with (Seven-Zero), or -1: ``_variants``' ``ccol`` of its move."""
+    if k >= N_COLOURED:
+        remove_card(w, p, k)
+        return choose_colour(tb, w, p)
+    if (RANK[k] == SEVEN and scope == SCOPE_ALL and tb.rules[R_SEVEN_ZERO] == 1
+            and w.hinfo[p, H_TOTAL] > 1):
+        remove_card(w, p, k)
+        return choose_target(tb, w, p)
+    return -1
+
+
+@kernel
+def _policy_move(tb, rd, p, w, n, at, scope, m, cand, ccol):
+    """The index of the rollout policy's own choice among the ``m`` candidates at the
+    decision ``at``, or -1 (asked on a copy ``w``, with its rollout streams: the game's
+    are not touched)."""
     copy_scalars(rd, w)
     for q in range(n):
         for k in range(N_KINDS):
             w.hands[q, k] = rd.hands[q, k]
         for j in range(N_H):
             w.hinfo[q, j] = rd.hinfo[q, j]
-    k = choose_card(tb, w, p)
-    colour = -1
-    if k >= N_COLOURED:
-        remove_card(w, p, k)
-        colour = choose_colour(tb, w, p)
+    for k in range(N_KINDS):
+        w.disc[k] = rd.disc[k]
+    if at == AT_DRAWN:  # every strategy plays a legal card drawn
+        force = np.int64(FORCE_DRAWN)
+        detail = _detail(tb, w, p, rd.g[G_DRAWN] - 1, scope)
+    elif at == AT_PENALTY:
+        force = np.int64(-1)
+        detail = -1
+        if rd.g[G_CHALLENGEABLE] == 1 and will_challenge(tb, w, p):
+            force = np.int64(FORCE_CHALLENGE)
+        elif tb.rules[R_STACKING] != STACK_NONE:
+            force = choose_stack(tb, w, p)
+            if force >= 0:
+                detail = _detail(tb, w, p, force, scope)
+    else:
+        force = choose_card(tb, w, p)
+        detail = _detail(tb, w, p, force, scope) if force >= 0 else -1
     for c in range(m):
-        if cand[c] == k and ccol[c] == colour:
+        if cand[c] == force and ccol[c] == detail:
             return c
     return -1
 
 
 @kernel
 def search(tb, rd, n, p, xp, b, w, wtb, unseen, cand, ccol, val, dsum, dsq, tally):
-    """The expert seat ``p``'s move: returns its index into ``cand``/``ccol``, or -1
-    for the policy's own choice (not searched).
+    """The expert seat ``p``'s choice at the decision its turn loop stopped at: returns
+    its index into ``cand``/``ccol``, or -1 for the policy's own choice (not searched).
 
     Every candidate is played out on the same ``rollouts`` deals; the rollout policy's
     own move is kept unless another candidate beats it by more than ``z`` standard
@@ -288,9 +396,17 @@ def search(tb, rd, n, p, xp, b, w, wtb, unseen, cand, ccol, val, dsum, dsq, tall
     hinfo, st = rd.hinfo, rd.streams
     rules, sid, sp = tb.rules, tb.sid, tb.sp
     wrules, rsid, rsp, wst = wtb.rules, wtb.sid, wtb.sp, w.streams
-    m = candidates(tb, rd, p, xp[p, X_DRAW], xp[p, X_BLUFF], cand, ccol)
+    at = AT_TURN
+    if rd.g[G_DRAWN] > 0:
+        at = AT_DRAWN
+    elif rd.g[G_PEND_DRAW] > 0:
+        at = AT_PENALTY
+    scope = xp[p, X_SCOPE]
+    m = candidates(tb, rd, p, n, at, xp[p, X_DRAW], xp[p, X_BLUFF], scope, cand, ccol)
     if m == 1:
         return 0
+    if at != AT_TURN and scope == SCOPE_TURN:
+        return -1
     endgame = xp[p, X_ENDGAME]
     if endgame > 0:  # search only once some hand is down to ``endgame`` cards
         fewest = hinfo[p, H_TOTAL]
@@ -306,8 +422,9 @@ def search(tb, rd, n, p, xp, b, w, wtb, unseen, cand, ccol, val, dsum, dsq, tall
     # the stream itself untouched (a search that keeps the policy's move changes nothing)
     s = S_SEAT0 + p
     key = mix64(st[s, 0] ^ mix64(st[s, 1] ^ (np.uint64(rd.count[K_TURNS]) + _GAMMA)))
+    key = mix64(key ^ np.uint64(at))  # a turn may stop at a penalty and a card drawn
     _seed(wst, key, MAX_CANDIDATES * rollouts, n)
-    base = _policy_move(tb, rd, p, w, n, m, cand, ccol)
+    base = _policy_move(tb, rd, p, w, n, at, scope, m, cand, ccol)
     ref = base if base >= 0 else 0
     for j in range(N_RULES):
         wrules[j] = rules[j]
@@ -379,7 +496,7 @@ def search(tb, rd, n, p, xp, b, w, wtb, unseen, cand, ccol, val, dsum, dsq, tall
 def play_round_expert(tb, rd, n, order, scripted, xp, b, w, wtb, unseen, cand, ccol, val,
                       dsum, dsq, tally):
     """``round.play_round`` with the expert seats (``xp[:, X_ROLLOUTS] > 0``) searching
-    their normal turns; ``b`` .. ``tally`` are the ``search_arrays``."""
+    their decisions (``turn_loop``'s stops); ``b`` .. ``tally`` are the ``search_arrays``."""
     stop = np.int64(0)
     for q in range(n):
         if xp[q, X_ROLLOUTS] > 0:
@@ -392,8 +509,12 @@ def play_round_expert(tb, rd, n, order, scripted, xp, b, w, wtb, unseen, cand, c
         if rd.g[G_OVER] != 0:
             break
         c = search(tb, rd, n, p, xp, b, w, wtb, unseen, cand, ccol, val, dsum, dsq, tally)
-        force = cand[c] if c >= 0 else np.int64(FORCE_POLICY)
-        colour = ccol[c] if c >= 0 else np.int64(-1)
+        if c >= 0:
+            force = cand[c]
+            colour = ccol[c]
+        else:  # the policy's own choice (it plays a legal card drawn)
+            force = np.int64(FORCE_DRAWN if rd.g[G_DRAWN] > 0 else FORCE_POLICY)
+            colour = np.int64(-1)
     end_round(rd, p)
 
 

@@ -66,7 +66,8 @@ G_OVER = 13  # round over: 1 won, 2 truncated
 G_WINNER = 14
 G_FIRST = 15
 G_DECK_N = 16  # cards in the deck
-N_G = 17
+G_DRAWN = 17  # a legal card just drawn + 1 while an expert seat decides on it (0: none)
+N_G = 18
 # counters count[K_*]: what the round's record reports (RULES.md section 6); turns
 # also bound the round (max_turns)
 K_TURNS = 0
