@@ -119,3 +119,30 @@ def test_parameters():
             strat.parse(bad, 2)
     with pytest.raises(ValueError, match="matches with an expert"):
         make_match_job("official", 4, 4, "expert,random,random,random")
+
+
+@pytest.mark.parametrize("preset, decisions", [
+    ("official", ("turn", "penalty", "drawn")),  # challenges, keeping a card drawn
+    ("stacking", ("penalty",)), ("progressive", ("penalty",)),
+    ("seven-zero", ("target",)), ("draw-until-playable", ("drawn",))])
+def test_every_decision_is_searched(preset, decisions):
+    """The search makes choices other than its policy's at each decision the preset
+    has (the move checker test above judges them legal): normal turns, penalties
+    (challenge, stack or take), a legal card drawn (play it, keep it, its colour) and a
+    7's swap target. ``scope=turn`` searches normal turns only."""
+    from unosim.kernel.expert import AT_DRAWN, AT_PENALTY, AT_TURN, T_CHANGED, T_TARGET, \
+        tally_rounds
+    rules = PRESETS[preset]
+    where = {"turn": T_CHANGED + AT_TURN, "penalty": T_CHANGED + AT_PENALTY,
+             "drawn": T_CHANGED + AT_DRAWN, "target": T_TARGET}
+    for scope in ("all", "turn"):
+        labels = [f"{SEARCHING};scope={scope}", "heuristic", "random", "random"]
+        sid, sp, canon = strat.parse(labels, 4)
+        xp = expert_array(canon, rules)
+        tally = tally_rounds(rules.to_array(), sid, sp, rules.deck_counts(),
+                             rules.points_table(), 4, SEED, 0, 40, xp)
+        for d in decisions:
+            if scope == "all" or d == "turn":
+                assert tally[where[d]] > 0, (preset, d, tally)
+            else:
+                assert tally[where[d]] == 0, (preset, d, tally)

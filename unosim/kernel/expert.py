@@ -112,6 +112,10 @@ SCOPE_TURN = 0  # the normal turn's card and colour (and draw, bluff) only
 SCOPE_ALL = 1  # also swap targets, penalties (challenge, stack) and the card drawn
 # the decision a stop is at (``turn_loop``)
 AT_TURN, AT_PENALTY, AT_DRAWN = 0, 1, 2
+# the search's tally: searches, rollout turns, choices other than the policy's at each
+# decision (``T_CHANGED + AT_*``), among them a 7's swap target
+T_SEARCHES, T_TURNS, T_CHANGED, T_TARGET = 0, 1, 2, 5
+N_TALLY = 6
 DEAD = -np.inf  # ``dsum`` of a candidate dropped by racing
 # X_DEAL: how the hidden cards are dealt in a determinization
 DEAL_UNIFORM = 0  # uniformly, hand sizes kept
@@ -125,7 +129,7 @@ def search_arrays(tb, deck_n):
     """The scratch of the search, allocated once per chunk: a determinized state ``b``
     and a rollout's state ``w`` (``state.Round``), the rollout ``state.Table`` ``wtb``
     (rules and strategies filled in per search; ``tb``'s deck and points), the unseen
-    cards, the candidates and their scores, and a tally (searches, rollout turns)."""
+    cards, the candidates and their scores, and a tally (``T_*``)."""
     zero = np.int64(0)  # not the literal 0: see ``jit.py``
     wtb = Table(np.zeros(N_RULES, np.int64), np.zeros(MAX_PLAYERS, np.int64),
                 np.zeros((MAX_PLAYERS, N_PARAMS), np.float64), tb.deck, tb.points)
@@ -133,7 +137,7 @@ def search_arrays(tb, deck_n):
             np.zeros(deck_n, np.int8),
             np.zeros(MAX_CANDIDATES, np.int64), np.zeros(MAX_CANDIDATES, np.int64),
             np.zeros(MAX_CANDIDATES, np.float64), np.zeros(MAX_CANDIDATES, np.float64),
-            np.zeros(MAX_CANDIDATES, np.float64), np.zeros(2, np.int64))
+            np.zeros(MAX_CANDIDATES, np.float64), np.zeros(N_TALLY, np.int64))
 
 
 @kernel
@@ -422,7 +426,8 @@ def search(tb, rd, n, p, xp, b, w, wtb, unseen, cand, ccol, val, dsum, dsq, tall
     # the stream itself untouched (a search that keeps the policy's move changes nothing)
     s = S_SEAT0 + p
     key = mix64(st[s, 0] ^ mix64(st[s, 1] ^ (np.uint64(rd.count[K_TURNS]) + _GAMMA)))
-    key = mix64(key ^ np.uint64(at))  # a turn may stop at a penalty and a card drawn
+    if at != AT_TURN:  # a turn may also stop at a penalty and at a card drawn
+        key = mix64(key ^ np.uint64(at))
     _seed(wst, key, MAX_CANDIDATES * rollouts, n)
     base = _policy_move(tb, rd, p, w, n, at, scope, m, cand, ccol)
     ref = base if base >= 0 else 0
@@ -435,7 +440,7 @@ def search(tb, rd, n, p, xp, b, w, wtb, unseen, cand, ccol, val, dsum, dsq, tall
         rsid[q] = sid[q] if own else sid[p]
         for j in range(N_PARAMS):
             rsp[q, j] = sp[q, j] if own else sp[p, j]
-    tally[0] += 1
+    tally[T_SEARCHES] += 1
     for k in range(N_KINDS):
         b.disc[k] = rd.disc[k]
     for c in range(m):
@@ -458,7 +463,7 @@ def search(tb, rd, n, p, xp, b, w, wtb, unseen, cand, ccol, val, dsum, dsq, tall
             _copy(b, w, n)
             turn_loop(wtb, w, n, p, np.int64(0), cand[c], ccol[c])
             val[c] = _value(w, p, n, horizon)
-            tally[1] += w.count[K_TURNS] - rd.count[K_TURNS]
+            tally[T_TURNS] += w.count[K_TURNS] - rd.count[K_TURNS]
         for c in range(m):
             if dsum[c] != DEAD:
                 d = val[c] - val[ref]
@@ -489,6 +494,10 @@ def search(tb, rd, n, p, xp, b, w, wtb, unseen, cand, ccol, val, dsum, dsq, tall
             best = c
     if best == base:
         return -1  # the policy decides in the game itself, with the game's streams
+    tally[T_CHANGED + at] += 1
+    k = rd.g[G_DRAWN] - 1 if at == AT_DRAWN else cand[best]
+    if at != AT_PENALTY and 0 <= k < N_COLOURED and ccol[best] >= 0:
+        tally[T_TARGET] += 1  # a 7's swap target (a coloured card's ``ccol``)
     return best
 
 
@@ -563,7 +572,8 @@ def run_one_expert(rules, sid, sp, deck, points, n, seed, game, order, capacity,
 @njit(cache=True)
 def tally_rounds(rules, sid, sp, deck, points, n, seed, first_game, count, xp):
     """Play games ``first_game ..`` on one thread as ``run_rounds_expert`` does; returns
-    int64[2]: the searches made and the turns played in their rollouts (benchmarks)."""
+    the tally (``T_*``): the searches made, the turns played in their rollouts
+    (benchmarks) and the choices that were not the policy's, per decision."""
     out = np.zeros((count, N_COLS), dtype=np.int32)
     tb = Table(rules, sid, sp, deck, points)
     order = deck_order(deck)
