@@ -276,7 +276,9 @@ def determinize(rd, p, b, unseen, st, scripted, deal):
     for j in range(g[G_PILE_N]):
         unseen[m] = pile[j]
         m += 1
-    for j in range(m - 1):  # Fisher-Yates: opponents' cards first, then the pile's order
+    # Fisher-Yates: opponents' cards first, then the pile's order; seeing every hand
+    # (``DEAL_OPEN``), only the true pile's order is unknown
+    for j in range(hidden if deal == DEAL_OPEN else 0, m - 1):
         x = j + below(st, 0, m - j)
         t = unseen[j]
         unseen[j] = unseen[x]

@@ -356,10 +356,14 @@ def _draw_turn(tb, rd, p):
             break
         if rules[R_DRAW_RULE] == DRAW_ONE:
             break
-    # a card drawn and kept may be of any other colour: only the colour in play stays
-    # known; if none was kept, what was known before still holds
+    # a card drawn and kept is unknown: under ``play`` it was not playable (``lacks``
+    # still holds, what was known before no longer does); under ``pass`` it may be any
+    # card, the colour in play too; if none was kept, what was known before still holds
     kept = count[K_CARDS_DRAWN] - drawn - (1 if k >= 0 else 0)
-    mem[MEM_SHORT + p] = lacks if kept > 0 else mem[MEM_SHORT + p] | lacks
+    if kept > 0:
+        mem[MEM_SHORT + p] = lacks if rules[R_AFTER_DRAW] == AFTER_DRAW_PLAY else 0
+    else:
+        mem[MEM_SHORT + p] |= lacks
     return k
 
 
