@@ -124,17 +124,18 @@ def test_parameters():
 @pytest.mark.parametrize("preset, decisions", [
     ("official", ("turn", "penalty", "drawn")),  # challenges, keeping a card drawn
     ("stacking", ("penalty",)), ("progressive", ("penalty",)),
-    ("seven-zero", ("target",)), ("draw-until-playable", ("drawn",))])
+    ("seven-zero", ("target",)), ("draw-until-playable", ("drawn",)), ("copag", ("alone",))])
 def test_every_decision_is_searched(preset, decisions):
     """The search makes choices other than its policy's at each decision the preset
     has (the move checker test above judges them legal): normal turns, penalties
-    (challenge, stack or take), a legal card drawn (play it, keep it, its colour) and a
-    7's swap target. ``scope=turn`` searches normal turns only."""
-    from unosim.kernel.expert import AT_DRAWN, AT_PENALTY, AT_TURN, T_CHANGED, T_TARGET, \
-        tally_rounds
+    (challenge, stack or take), a legal card drawn (play it, keep it, its colour), a
+    7's swap target and a card played without its extra cards (multi-card play).
+    ``scope=turn`` searches normal turns only."""
+    from unosim.kernel.expert import AT_DRAWN, AT_PENALTY, AT_TURN, T_ALONE, T_CHANGED, \
+        T_TARGET, tally_rounds
     rules = PRESETS[preset]
     where = {"turn": T_CHANGED + AT_TURN, "penalty": T_CHANGED + AT_PENALTY,
-             "drawn": T_CHANGED + AT_DRAWN, "target": T_TARGET}
+             "drawn": T_CHANGED + AT_DRAWN, "target": T_TARGET, "alone": T_ALONE}
     for scope in ("all", "turn"):
         labels = [f"{SEARCHING};scope={scope}", "heuristic", "random", "random"]
         sid, sp, canon = strat.parse(labels, 4)

@@ -1,8 +1,12 @@
 """The ``expert`` strategy on the Python side: its parameters and how a job runs it.
 
 ``expert:rollouts=128;policy=tuned;horizon=16;crn=1;draw=0;model=policy;z=2;endgame=0;
-deal=voids;bluff=0`` (every parameter optional; defaults as shown). The search itself is
-``kernel.expert``.
+deal=voids;bluff=0;race=0;pad=1000;scope=all`` (every parameter optional; defaults as
+shown). The search itself is ``kernel.expert``. It searches the card played on a normal
+turn with the colour named after it and the seat a 7 swaps with (Seven-Zero), whether to
+challenge, stack (which card, which colour) or take a pending penalty, and whether to
+play a legal card just drawn (and its colour or swap target); jump-ins, the extra cards
+of a multi-card play and Greninja's second colour are its policy's.
 
   rollouts  determinizations per decision, each candidate played out once on each
             (the budget);
@@ -30,7 +34,10 @@ deal=voids;bluff=0`` (every parameter optional; defaults as shown). The search i
   race      k > 0: every k rollouts, drop the candidates already worse than the policy's
             move by ``z`` standard errors (racing; 0: every candidate gets every rollout);
   pad       added to the variance of a paired difference, in thousandths of 1/rollouts
-            (1000: 1/rollouts, so that a few identical differences are no certainty).
+            (1000: 1/rollouts, so that a few identical differences are no certainty);
+  scope     ``all``: every decision above is searched; ``turn``: only the normal turn's
+            card and colour (and draw, bluff), the rest is the policy's (the expert
+            before issue 16's item 1 was completed).
 
 Tried and not adopted (paired, 4-player official against 3 random; ``README.md``):
 ``model=actual``, ``bluff=1``, ``horizon`` 8-32 and 0, 256-512 rollouts, ``endgame=3``,

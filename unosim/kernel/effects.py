@@ -90,6 +90,7 @@ from .seats import seat
 from .trace import trace_event
 
 OVER_WON, OVER_TRUNCATED = 1, 2
+ALONE = -2  # ``play``'s ``colour`` for a coloured card: no extra cards with it (8.6)
 
 
 @kernel
@@ -320,7 +321,7 @@ def play(tb, rd, p, k, how, bluff, colour):
     """Seat ``p`` plays ``k`` (``how``: ``PLAY_HAND``, ``PLAY_DRAWN`` or ``PLAY_STACK``)
     and, with ``multi_play``, more; ``colour`` >= 0 is the colour named after a
     wild-type card, or the seat a 7 (``k``) swaps with under Seven-Zero (-1: the
-    strategy chooses); returns the seat that played last (a jumper, maybe), whose next
+    strategy chooses), or ``ALONE``: a coloured ``k`` without extra cards; returns the seat that played last (a jumper, maybe), whose next
     player is the one to act."""
     g = rd.g
     count = rd.count
@@ -337,7 +338,7 @@ def play(tb, rd, p, k, how, bluff, colour):
     trace_event(rd, ev, p, k, F_BLUFF if bluff else 0, 0)
     seq[0] = k
     m = 1
-    if how == PLAY_HAND and k < N_COLOURED and rules[R_MULTI_PLAY] == 1:
+    if how == PLAY_HAND and k < N_COLOURED and rules[R_MULTI_PLAY] == 1 and colour != ALONE:
         m = _extra_cards(tb, rd, p, k)
     count[K_CARDS_PLAYED] += m
     g[G_CHALLENGEABLE] = 0

@@ -1,10 +1,14 @@
 """The ``expert`` player: flat Monte Carlo search with the kernel's own turn loop.
 
-At each of its normal turns (RULES.md 4.2) with more than one candidate move, the
-expert seat stops the turn loop (``round.turn_loop``'s ``stop`` mask) and scores every
-candidate: each legal card (a wild-type card once per colour it could name), under
-``voluntary_draw`` drawing, and with ``bluff`` an illegal Wild Draw Four (4.3). For each
-of ``rollouts`` determinizations it deals the cards it cannot see (the opponents' hands
+The expert seat stops the turn loop (``round.turn_loop``'s ``stop`` mask) before each of
+its decisions with more than one choice and scores every candidate (``candidates``): on
+a normal turn (RULES.md 4.2) each legal card, a wild-type card once per colour it could
+name and (Seven-Zero, 8.2) a 7 once per seat to swap with, under ``voluntary_draw``
+drawing, and with ``bluff`` an illegal Wild Draw Four (4.3); facing a Draw Two / Wild
+Draw Four penalty a challenge (4.3), each stackable card (8.1, with its colour) and
+taking the penalty; after drawing a legal card playing it (with its colour or swap
+target) and, under ``draw_rule = one``, keeping it. For each of ``rollouts``
+determinizations it deals the cards it cannot see (the opponents' hands
 and the draw pile, which has no order in this kernel, see ``piles``) at random into hands
 of the opponents' sizes, the rest forming the draw pile: uniformly, or (``DEAL_VOIDS``)
 giving no opponent a card the table saw it lack (``MEM_SHORT``: the colour in play, the top
@@ -13,14 +17,16 @@ every candidate from that same deal with the rollout policy at every seat, to th
 the round or for ``horizon`` turns, after which the seat scores its share of the inverse
 hand sizes (``_value``); every candidate gets the same random streams (common random
 numbers: the determinized pile keeps its dealt order, so every candidate meets the same
-cards drawn). The rollout policy's own move is played unless another candidate beats it
-by more than ``z`` standard errors of their paired difference in value; then the best
-such candidate is (in candidate order on ties). Its other decisions (stacking,
-challenging, playing a drawn card, jumping in, swap targets, multi-card extras, Greninja
-colours, the colour named after a drawn wild) are the rollout policy's own.
+cards drawn). The rollout policy's own choice is played unless another candidate beats
+it by more than ``z`` standard errors of their paired difference in value; then the best
+such candidate is (in candidate order on ties). Its other decisions are the rollout
+policy's own: jumping in (8.3) and the extra cards of a multi-card play (8.6) are made
+inside ``effects.play``, in the middle of another seat's or its own play, where the turn
+loop cannot stop and resume; Greninja's second colour (section 2) is named on the
+victim's turn; forgetting UNO is a parameter of the policy (0 for ``tuned``).
 
-Randomness: each search hashes a 64-bit key from the state of the seat's own stream and
-the turn number (without drawing from the stream: an expert that keeps its policy's
+Randomness: each search hashes a 64-bit key from the state of the seat's own stream, the
+turn number and the decision (without drawing from the stream: an expert that keeps its policy's
 moves plays its policy's games exactly), and every determinization and rollout stream is
 hashed from that key and the rollout index, so a game depends on its (seed, game) only,
 on any number of threads.
@@ -32,20 +38,22 @@ in the rollouts; 1: the opponents play their own strategies), z (in hundredths),
 (search only once some hand holds at most this many cards; 0: always), deal (``DEAL_*``),
 bluff (1: an illegal Wild Draw Four is a candidate), race (every this many rollouts,
 candidates clearly worse than the policy's move are dropped; 0: never), pad (in
-thousandths of 1 / rollouts, added to a paired difference's variance).
+thousandths of 1 / rollouts, added to a paired difference's variance), scope
+(``SCOPE_*``: the normal turns only, or every decision above).
 
 How it sits on the kernel: ``round.turn_loop`` plays turns from any state a turn starts
-from and stops before an expert seat's normal turn (``stop``) or plays a forced first
-choice (``force``, ``colour``); ``play_round_expert`` alternates the two, and a rollout
-is a ``turn_loop`` call on a copy of the state (``search_arrays``, allocated once per
-chunk: no allocation per decision).
+from and stops before an expert seat's decision (``stop``: a normal turn, a pending
+penalty, or a legal card just drawn, ``G_DRAWN``) or plays a forced first choice
+(``force``, ``colour``: the ``FORCE_*`` codes, a card, -1); ``play_round_expert``
+alternates the two, and a rollout is a ``turn_loop`` call on a copy of the state
+(``search_arrays``, allocated once per chunk: no allocation per decision).
 """
 import numpy as np
 from numba import njit
 
 from .batch import deck_order, in_chunks
 from .decide import choose_card, choose_colour, choose_stack, choose_target, will_challenge
-from .effects import OVER_WON
+from .effects import ALONE, OVER_WON
 from .jit import hot, kernel
 from .kinds import (
     COLOUR,
@@ -53,6 +61,7 @@ from .kinds import (
     N_COLOURED,
     N_COLOURS,
     N_KINDS,
+    N_NUMBERS,
     N_RANKS,
     RANK,
     SEVEN,
@@ -79,6 +88,7 @@ from .layout import (
     N_RULES,
     R_DRAW_RULE,
     R_MAX_TURNS,
+    R_MULTI_PLAY,
     R_SEVEN_ZERO,
     R_STACKING,
     S_SEAT0,
@@ -113,9 +123,9 @@ SCOPE_ALL = 1  # also swap targets, penalties (challenge, stack) and the card dr
 # the decision a stop is at (``turn_loop``)
 AT_TURN, AT_PENALTY, AT_DRAWN = 0, 1, 2
 # the search's tally: searches, rollout turns, choices other than the policy's at each
-# decision (``T_CHANGED + AT_*``), among them a 7's swap target
-T_SEARCHES, T_TURNS, T_CHANGED, T_TARGET = 0, 1, 2, 5
-N_TALLY = 6
+# decision (``T_CHANGED + AT_*``), among them a 7's swap target and a card played alone
+T_SEARCHES, T_TURNS, T_CHANGED, T_TARGET, T_ALONE = 0, 1, 2, 5, 6
+N_TALLY = 7
 DEAD = -np.inf  # ``dsum`` of a candidate dropped by racing
 # X_DEAL: how the hidden cards are dealt in a determinization
 DEAL_UNIFORM = 0  # uniformly, hand sizes kept
@@ -145,7 +155,8 @@ def _variants(tb, rd, p, n, k, force, scope, cand, ccol, m):
     """Append the ways of playing ``k`` (as ``force``, a card or ``FORCE_DRAWN``) to
     ``cand``/``ccol`` from index ``m``: a wild-type card once per colour it could name,
     a 7 under Seven-Zero (``scope`` all, not a last card) once per seat to swap with,
-    another card once (``ccol`` -1). Returns the new count."""
+    another card once (``ccol`` -1) and, under multi-card play (``scope`` all, 8.6) when
+    it could take extra cards, once more alone (``ALONE``). Returns the new count."""
     if k >= N_COLOURED:
         for c in range(N_COLOURS):
             cand[m] = force
@@ -162,7 +173,27 @@ def _variants(tb, rd, p, n, k, force, scope, cand, ccol, m):
         cand[m] = force
         ccol[m] = -1
         m += 1
+        if (force >= 0 and scope == SCOPE_ALL and tb.rules[R_MULTI_PLAY] == 1
+                and _has_extra(rd, p, k)):
+            cand[m] = force  # 8.6: the card alone, not with the policy's extra cards
+            ccol[m] = ALONE
+            m += 1
     return m
+
+
+@kernel
+def _has_extra(rd, p, k):
+    """8.6: does ``p`` hold a card it could add to a play of the coloured ``k`` (a copy,
+    or the next number of its colour up or down)?"""
+    hands = rd.hands
+    if hands[p, k] > 1:
+        return True
+    r = RANK[k]
+    if r >= N_NUMBERS:
+        return False
+    c = COLOUR[k] * N_RANKS
+    return ((r + 1 < N_NUMBERS and hands[p, c + r + 1] > 0)
+            or (r > 0 and hands[p, c + r - 1] > 0))
 
 
 @kernel
@@ -500,6 +531,8 @@ def search(tb, rd, n, p, xp, b, w, wtb, unseen, cand, ccol, val, dsum, dsq, tall
     k = rd.g[G_DRAWN] - 1 if at == AT_DRAWN else cand[best]
     if at != AT_PENALTY and 0 <= k < N_COLOURED and ccol[best] >= 0:
         tally[T_TARGET] += 1  # a 7's swap target (a coloured card's ``ccol``)
+    if ccol[best] == ALONE:
+        tally[T_ALONE] += 1
     return best
 
 
