@@ -1,7 +1,7 @@
 """The ``expert`` strategy on the Python side: its parameters and how a job runs it.
 
 ``expert:rollouts=128;policy=tuned;horizon=16;crn=1;draw=0;model=policy;z=2;endgame=0;
-deal=voids;bluff=0;race=0;pad=1000;scope=all`` (every parameter optional; defaults as
+deal=voids;bluff=0;race=0;pad=1000;scope=all;infer=1`` (every parameter optional; defaults as
 shown). The search itself is ``kernel.expert``. It searches the card played on a normal
 turn with the colour named after it and the seat a 7 swaps with (Seven-Zero), whether to
 challenge, stack (which card, which colour) or take a pending penalty, and whether to
@@ -37,7 +37,11 @@ of a multi-card play and Greninja's second colour are its policy's.
             (1000: 1/rollouts, so that a few identical differences are no certainty);
   scope     ``all``: every decision above is searched; ``turn``: only the normal turn's
             card and colour (and draw, bluff), the rest is the policy's (the expert
-            before issue 16's item 1 was completed).
+            before issue 16's item 1 was completed);
+  infer     1: in each determinization a ``heuristic`` opponent's hand agrees with the
+            last colour it named after a wild-type card (a heuristic names the colour
+            it holds most of; ``kernel.expert.determinize``), as far as the cards it
+            played since allow; not under Seven-Zero (hands move).
 
 Tried and not adopted (paired, 4-player official against 3 random; ``README.md``):
 ``model=actual``, ``bluff=1``, ``horizon`` 8-32 and 0, 256-512 rollouts, ``endgame=3``,
@@ -62,6 +66,7 @@ from .kernel.expert import (
     X_PAD,
     X_RACE,
     X_ROLLOUTS,
+    X_INFER,
     X_SCOPE,
     X_Z,
 )
@@ -77,10 +82,12 @@ TUNED = ("weighted:points=-1.281228;colour=0.950727;wild=-2.25437;action=-0.5475
 DEFAULT_HORIZON = 16
 DEFAULTS = {"rollouts": DEFAULT_ROLLOUTS, "policy": "tuned", "horizon": DEFAULT_HORIZON,
             "crn": 1, "draw": 0, "model": "policy", "z": 2.0, "endgame": 0, "deal": "voids",
-            "bluff": 0, "race": 0, "pad": 1000, "scope": "all"}
+            "bluff": 0, "race": 0, "pad": 1000, "scope": "all",
+            "infer": 1}
 DEALS = ("uniform", "voids", "open")  # kernel.expert DEAL_* in this order
 SCOPES = ("turn", "all")  # kernel.expert SCOPE_* in this order
-_INTS = {"rollouts": (1, 1 << 20), "horizon": (0, 1 << 20), "crn": (0, 1), "draw": (0, 1), "bluff": (0, 1),
+_INTS = {"rollouts": (1, 1 << 20), "horizon": (0, 1 << 20), "crn": (0, 1), "draw": (0, 1),
+         "bluff": (0, 1), "infer": (0, 1),
          "race": (0, 1 << 20), "pad": (0, 1000),
          "endgame": (0, 1000)}
 
@@ -174,6 +181,7 @@ def expert_array(labels, rules=None) -> np.ndarray | None:
         xp[s, X_RACE] = o["race"]
         xp[s, X_PAD] = o["pad"]
         xp[s, X_SCOPE] = SCOPES.index(o["scope"])
+        xp[s, X_INFER] = o["infer"]
     return xp if any_expert else None
 
 

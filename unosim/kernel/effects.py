@@ -68,8 +68,10 @@ from .layout import (
     K_MAX_STACK,
     K_TURNS,
     K_UNO_PENALTIES,
+    MEM_NAMED,
     MEM_SHORT,
     N_H,
+    NAMED_SIZE,
     PLAY_DRAWN,
     PLAY_HAND,
     PLAY_STACK,
@@ -321,8 +323,8 @@ def play(tb, rd, p, k, how, bluff, colour):
     """Seat ``p`` plays ``k`` (``how``: ``PLAY_HAND``, ``PLAY_DRAWN`` or ``PLAY_STACK``)
     and, with ``multi_play``, more; ``colour`` >= 0 is the colour named after a
     wild-type card, or the seat a 7 (``k``) swaps with under Seven-Zero (-1: the
-    strategy chooses), or ``ALONE``: a coloured ``k`` without extra cards; returns the seat that played last (a jumper, maybe), whose next
-    player is the one to act."""
+    strategy chooses), or ``ALONE``: a coloured ``k`` without extra cards; returns the
+    seat that played last (a jumper, maybe), whose next player is the one to act."""
     g = rd.g
     count = rd.count
     hinfo = rd.hinfo
@@ -338,7 +340,8 @@ def play(tb, rd, p, k, how, bluff, colour):
     trace_event(rd, ev, p, k, F_BLUFF if bluff else 0, 0)
     seq[0] = k
     m = 1
-    if how == PLAY_HAND and k < N_COLOURED and rules[R_MULTI_PLAY] == 1 and colour != ALONE:
+    if (how == PLAY_HAND and k < N_COLOURED and rules[R_MULTI_PLAY] == 1
+            and colour != ALONE):
         m = _extra_cards(tb, rd, p, k)
     count[K_CARDS_PLAYED] += m
     g[G_CHALLENGEABLE] = 0
@@ -350,6 +353,8 @@ def play(tb, rd, p, k, how, bluff, colour):
         else:
             g[G_COLOUR] = choose_colour(tb, rd, p)
         trace_event(rd, E_COLOUR, p, g[G_COLOUR], 0, 0)
+        # seen by all: the colour p named and the cards it then held (the expert's)
+        rd.mem[MEM_NAMED + p] = g[G_COLOUR] + 1 + (hinfo[p, H_TOTAL] << NAMED_SIZE)
     # the cards seq[lo:m] were just played by p: first the turn's own, then each jumper's
     # (one call site of each inlined helper below, which keeps the cold compile short)
     lo = 0

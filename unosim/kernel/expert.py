@@ -39,7 +39,8 @@ in the rollouts; 1: the opponents play their own strategies), z (in hundredths),
 bluff (1: an illegal Wild Draw Four is a candidate), race (every this many rollouts,
 candidates clearly worse than the policy's move are dropped; 0: never), pad (in
 thousandths of 1 / rollouts, added to a paired difference's variance), scope
-(``SCOPE_*``: the normal turns only, or every decision above).
+(``SCOPE_*``: the normal turns only, or every decision above), infer (1: a ``heuristic``
+opponent's hand agrees with the colour it last named, see ``determinize``).
 
 How it sits on the kernel: ``round.turn_loop`` plays turns from any state a turn starts
 from and stops before an expert seat's decision (``stop``: a normal turn, a pending
@@ -52,7 +53,14 @@ import numpy as np
 from numba import njit
 
 from .batch import deck_order, in_chunks
-from .decide import choose_card, choose_colour, choose_stack, choose_target, will_challenge
+from .decide import (
+    HEURISTIC,
+    choose_card,
+    choose_colour,
+    choose_stack,
+    choose_target,
+    will_challenge,
+)
 from .effects import ALONE, OVER_WON
 from .jit import hot, kernel
 from .kinds import (
@@ -81,11 +89,13 @@ from .layout import (
     H_WILD_MASK,
     K_TURNS,
     MAX_PLAYERS,
+    MEM_NAMED,
     MEM_SHORT,
     N_COLS,
     N_H,
     N_PARAMS,
     N_RULES,
+    NAMED_SIZE,
     R_DRAW_RULE,
     R_MAX_TURNS,
     R_MULTI_PLAY,
@@ -115,8 +125,9 @@ from .round import (
 from .state import Table, copy_scalars, new_round
 
 (X_ROLLOUTS, X_HORIZON, X_CRN, X_DRAW, X_MODEL, X_Z, X_ENDGAME, X_DEAL, X_BLUFF, X_RACE,
- X_PAD, X_SCOPE) = range(12)
-N_X = 12
+ X_PAD, X_SCOPE, X_INFER) = range(13)
+N_X = 13
+TRIES = 16  # deals of a hand at most, for ``X_INFER``
 # X_SCOPE: the decisions searched
 SCOPE_TURN = 0  # the normal turn's card and colour (and draw, bluff) only
 SCOPE_ALL = 1  # also swap targets, penalties (challenge, stack) and the card drawn
@@ -282,9 +293,20 @@ def may_hold(void, k):
 
 
 @kernel
-def determinize(rd, p, b, unseen, st, scripted, deal):
+def _majority(hinfo, q, colour, slack):
+    """Could ``q``, with ``slack`` more cards of ``colour``, hold no colour more?"""
+    for c in range(N_COLOURS):
+        if hinfo[q, c] > hinfo[q, colour] + slack:
+            return False
+    return True
+
+
+@kernel
+def determinize(tb, rd, p, b, unseen, st, scripted, deal, infer):
     """Copy the state into ``b*`` with the opponents' hands and the draw pile dealt
-    anew from the cards seat ``p`` cannot see (stream 0 of ``st``), hand sizes kept.
+    anew from the cards seat ``p`` cannot see (stream 0 of ``st``), hand sizes kept;
+    ``infer`` 1: a ``heuristic`` opponent's hand is dealt again (up to ``TRIES`` times)
+    until it agrees with the colour it last named (``MEM_NAMED``).
 
     ``scripted`` 1 keeps the pile in its dealt order (a uniform shuffle) for the
     rollouts' draws, so that every candidate meets the same sequence of cards drawn."""
@@ -324,20 +346,38 @@ def determinize(rd, p, b, unseen, st, scripted, deal):
             continue
         size = hinfo[q, H_TOTAL]
         void = rd.mem[MEM_SHORT + q] if deal == DEAL_VOIDS else 0
-        for k in range(N_KINDS):
-            bhands[q, k] = 0
-        for c in range(N_H):
-            bhinfo[q, c] = 0
-        for _ in range(size):
-            if void != 0:  # the next card it may hold; none left: any card
-                for x in range(j, m):
-                    if may_hold(void, unseen[x]):
-                        t = unseen[j]
-                        unseen[j] = unseen[x]
-                        unseen[x] = t
-                        break
-            add_card(b, q, np.int64(unseen[j]))
-            j += 1
+        # a heuristic names the colour it holds most of (``decide._scored_colour``): its
+        # hand then, less the cards played since (``slack``), had no colour more
+        named = 0  # (hands swapped by a 7 would carry the wrong colour: not then)
+        if infer == 1 and tb.sid[q] == HEURISTIC and tb.rules[R_SEVEN_ZERO] == 0:
+            named = rd.mem[MEM_NAMED + q]
+        colour = (named & ((1 << NAMED_SIZE) - 1)) - 1
+        slack = (named >> NAMED_SIZE) - size  # < 0: it drew since
+        j0 = j
+        for attempt in range(TRIES):
+            j = j0
+            for k in range(N_KINDS):
+                bhands[q, k] = 0
+            for c in range(N_H):
+                bhinfo[q, c] = 0
+            if attempt > 0:  # deal its hand anew from the cards not yet dealt
+                for i in range(j0, j0 + size):
+                    x = i + below(st, 0, m - i)
+                    t = unseen[i]
+                    unseen[i] = unseen[x]
+                    unseen[x] = t
+            for _ in range(size):
+                if void != 0:  # the next card it may hold; none left: any card
+                    for x in range(j, m):
+                        if may_hold(void, unseen[x]):
+                            t = unseen[j]
+                            unseen[j] = unseen[x]
+                            unseen[x] = t
+                            break
+                add_card(b, q, np.int64(unseen[j]))
+                j += 1
+            if colour < 0 or slack < 0 or _majority(bhinfo, q, colour, slack):
+                break
     for i in range(m - hidden):
         bpile[i] = unseen[hidden + i]
 
@@ -491,7 +531,8 @@ def search(tb, rd, n, p, xp, b, w, wtb, unseen, cand, ccol, val, dsum, dsq, tall
             if crn == 0 or not dealt:
                 dealt = True
                 _seed(wst, key, j, n)
-                determinize(rd, p, b, unseen, wst, crn, xp[p, X_DEAL])
+                determinize(tb, rd, p, b, unseen, wst, crn, xp[p, X_DEAL],
+                            xp[p, X_INFER])
             _seed(wst, key ^ np.uint64(0x5EED), j, n)
             _copy(b, w, n)
             turn_loop(wtb, w, n, p, np.int64(0), cand[c], ccol[c])

@@ -86,7 +86,10 @@ MEM_SHORT = MEM_DECK_C + N_COLOURS  # + seat: bit c set when that seat is known 
 SHORT_WILD = 1 << N_COLOURS  # MEM_SHORT bit: known to hold no wild-type card
 SHORT_RANK = N_COLOURS + 1  # MEM_SHORT bit SHORT_RANK + r: no card of rank r (any colour)
 MEM_DISC_C = MEM_SHORT + MAX_PLAYERS  # + colour: cards of that colour in the discard pile
-N_MEM = MEM_DISC_C + N_COLOURS
+MEM_NAMED = MEM_DISC_C + N_COLOURS  # + seat: 0, or the colour it last named after a
+#                                     wild-type play + 1 + (cards it then held << NAMED_SIZE)
+NAMED_SIZE = 3
+N_MEM = MEM_NAMED + MAX_PLAYERS
 # trace and test flags tr[TR_*]
 TR_SCRIPTED = 0  # draws take the pile's last card instead of a random one
 TR_EVENTS = 1  # events so far, written or not (trace mode, see trace.py)
