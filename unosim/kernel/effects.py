@@ -62,6 +62,7 @@ from .layout import (
     G_PEND_SKIP,
     G_PEND_SPECIAL,
     G_PREV_COLOUR,
+    G_TOP,
     G_WINNER,
     H_TOTAL,
     K_CARDS_PLAYED,
@@ -71,6 +72,9 @@ from .layout import (
     MEM_NAMED,
     MEM_SHORT,
     N_H,
+    NAMED_KIND,
+    NAMED_LACK,
+    NAMED_NEXT,
     NAMED_SIZE,
     PLAY_DRAWN,
     PLAY_HAND,
@@ -84,6 +88,7 @@ from .layout import (
     R_SEVEN_ZERO,
     R_UNO_PENALTY,
     S_TABLE,
+    SHORT_RANK,
 )
 from .legal import may_empty_hand, may_go_out_with
 from .piles import add_card, discard, draw_n, hand_points, remove_card, shuffle
@@ -331,6 +336,7 @@ def play(tb, rd, p, k, how, bluff, colour):
     seq = rd.seq
     rules = tb.rules
     stacked = how == PLAY_STACK
+    top = g[G_TOP]
     # move the cards to the discard pile (8.6: identical copies and/or a same-colour run)
     remove_card(rd, p, k)
     discard(rd, k)
@@ -353,8 +359,17 @@ def play(tb, rd, p, k, how, bluff, colour):
         else:
             g[G_COLOUR] = choose_colour(tb, rd, p)
         trace_event(rd, E_COLOUR, p, g[G_COLOUR], 0, 0)
-        # seen by all: the colour p named and the cards it then held (the expert's)
-        rd.mem[MEM_NAMED + p] = g[G_COLOUR] + 1 + (hinfo[p, H_TOTAL] << NAMED_SIZE)
+        # seen by all, for the expert (``MEM_NAMED``): the colour named, the cards p then
+        # held, what a card from its hand could not match, the card, the next one's cards
+        lack = 0
+        if how == PLAY_HAND:
+            lack = 1 << g[G_PREV_COLOUR]
+            if RANK[top] >= 0:
+                lack |= 1 << (SHORT_RANK + RANK[top])
+        nxt = hinfo[seat(p, g[G_DIR], g[G_N]), H_TOTAL]
+        rd.mem[MEM_NAMED + p] = (g[G_COLOUR] + 1 + (min(hinfo[p, H_TOTAL], 255) << NAMED_SIZE)
+                                 + (lack << NAMED_LACK) + ((last - N_COLOURED) << NAMED_KIND)
+                                 + (min(nxt, 255) << NAMED_NEXT))
     # the cards seq[lo:m] were just played by p: first the turn's own, then each jumper's
     # (one call site of each inlined helper below, which keeps the cold compile short)
     lo = 0

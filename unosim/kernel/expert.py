@@ -54,6 +54,7 @@ from numba import njit
 
 from .batch import deck_order, in_chunks
 from .decide import (
+    DANGER,
     HEURISTIC,
     choose_card,
     choose_colour,
@@ -65,7 +66,10 @@ from .effects import ALONE, OVER_WON
 from .jit import hot, kernel
 from .kinds import (
     COLOUR,
+    CUSTOMIZABLE,
     DRAW_TWO,
+    GRAYSKULL,
+    GRENINJA,
     N_COLOURED,
     N_COLOURS,
     N_KINDS,
@@ -73,9 +77,12 @@ from .kinds import (
     N_RANKS,
     RANK,
     SEVEN,
+    SNORLAX,
+    WILD,
     WILD_DRAW_FOUR,
 )
 from .layout import (
+    BLANK_SWAP_HANDS,
     DRAW_ONE,
     G_CHALLENGEABLE,
     G_DRAWN,
@@ -95,7 +102,12 @@ from .layout import (
     N_H,
     N_PARAMS,
     N_RULES,
+    NAMED_KIND,
+    NAMED_LACK,
+    NAMED_NEXT,
     NAMED_SIZE,
+    P_BLUFF,
+    R_BLANK_CARD,
     R_DRAW_RULE,
     R_MAX_TURNS,
     R_MULTI_PLAY,
@@ -293,6 +305,31 @@ def may_hold(void, k):
 
 
 @kernel
+def _heuristic_named(tb, named, q, size):
+    """What the last wild-type play of the ``heuristic`` seat ``q`` (``MEM_NAMED``
+    ``named``), now holding ``size`` cards, tells: (the colour it named, the cards it has
+    played since or -1 if it drew since, ``MEM_SHORT`` bits it lacks). A heuristic names
+    the colour it holds most of, and plays a plain wild, or an attack wild when the next
+    player holds more than ``DANGER`` cards, only with no legal coloured card (a Wild
+    Draw Four only if it never bluffs): ``decide._heuristic_card``."""
+    if named == 0:
+        return -1, -1, 0
+    slack = ((named >> NAMED_SIZE) & 255) - size
+    if slack < 0:  # it drew since: what it lacked may have come
+        return -1, -1, 0
+    colour = (named & 7) - 1
+    k = N_COLOURED + ((named >> NAMED_KIND) & 15)
+    danger = ((named >> NAMED_NEXT) & 255) <= DANGER
+    plain = k == WILD or (k == CUSTOMIZABLE and tb.rules[R_BLANK_CARD] != BLANK_SWAP_HANDS)
+    attack = (k == SNORLAX or k == GRENINJA or k == GRAYSKULL
+              or (k == WILD_DRAW_FOUR and tb.sp[q, P_BLUFF] == 0.0))
+    lack = 0
+    if plain or (attack and not danger):
+        lack = (named >> NAMED_LACK) & ((1 << (SHORT_RANK + N_RANKS)) - 1)
+    return colour, slack, lack
+
+
+@kernel
 def _majority(hinfo, q, colour, slack):
     """Could ``q``, with ``slack`` more cards of ``colour``, hold no colour more?"""
     for c in range(N_COLOURS):
@@ -306,7 +343,8 @@ def determinize(tb, rd, p, b, unseen, st, scripted, deal, infer):
     """Copy the state into ``b*`` with the opponents' hands and the draw pile dealt
     anew from the cards seat ``p`` cannot see (stream 0 of ``st``), hand sizes kept;
     ``infer`` 1: a ``heuristic`` opponent's hand is dealt again (up to ``TRIES`` times)
-    until it agrees with the colour it last named (``MEM_NAMED``).
+    until it agrees with the colour it last named, and holds none of the cards its last
+    wild-type play showed it lacked (``_heuristic_named``).
 
     ``scripted`` 1 keeps the pile in its dealt order (a uniform shuffle) for the
     rollouts' draws, so that every candidate meets the same sequence of cards drawn."""
@@ -348,11 +386,13 @@ def determinize(tb, rd, p, b, unseen, st, scripted, deal, infer):
         void = rd.mem[MEM_SHORT + q] if deal == DEAL_VOIDS else 0
         # a heuristic names the colour it holds most of (``decide._scored_colour``): its
         # hand then, less the cards played since (``slack``), had no colour more
-        named = 0  # (hands swapped by a 7 would carry the wrong colour: not then)
+        colour = -1
+        slack = -1
+        # (hands swapped by a 7 would carry the wrong colour: not then)
         if infer == 1 and tb.sid[q] == HEURISTIC and tb.rules[R_SEVEN_ZERO] == 0:
-            named = rd.mem[MEM_NAMED + q]
-        colour = (named & ((1 << NAMED_SIZE) - 1)) - 1
-        slack = (named >> NAMED_SIZE) - size  # < 0: it drew since
+            colour, slack, lack = _heuristic_named(tb, rd.mem[MEM_NAMED + q], q, size)
+            if deal == DEAL_VOIDS:
+                void |= lack
         j0 = j
         for attempt in range(TRIES):
             j = j0
@@ -376,7 +416,7 @@ def determinize(tb, rd, p, b, unseen, st, scripted, deal, infer):
                             break
                 add_card(b, q, np.int64(unseen[j]))
                 j += 1
-            if colour < 0 or slack < 0 or _majority(bhinfo, q, colour, slack):
+            if colour < 0 or _majority(bhinfo, q, colour, slack):
                 break
     for i in range(m - hidden):
         bpile[i] = unseen[hidden + i]

@@ -86,9 +86,12 @@ MEM_SHORT = MEM_DECK_C + N_COLOURS  # + seat: bit c set when that seat is known 
 SHORT_WILD = 1 << N_COLOURS  # MEM_SHORT bit: known to hold no wild-type card
 SHORT_RANK = N_COLOURS + 1  # MEM_SHORT bit SHORT_RANK + r: no card of rank r (any colour)
 MEM_DISC_C = MEM_SHORT + MAX_PLAYERS  # + colour: cards of that colour in the discard pile
-MEM_NAMED = MEM_DISC_C + N_COLOURS  # + seat: 0, or the colour it last named after a
-#                                     wild-type play + 1 + (cards it then held << NAMED_SIZE)
-NAMED_SIZE = 3
+MEM_NAMED = MEM_DISC_C + N_COLOURS  # + seat: 0, or what the table saw of its last
+# wild-type play (the expert reads it): the colour named + 1, plus the cards it then held
+# << NAMED_SIZE, the ``MEM_SHORT`` bits of the colour in play and the top card's rank
+# before it (0 unless played from the hand) << NAMED_LACK, the card - N_COLOURED
+# << NAMED_KIND, the next player's cards << NAMED_NEXT
+NAMED_SIZE, NAMED_LACK, NAMED_KIND, NAMED_NEXT = 3, 11, 32, 36
 N_MEM = MEM_NAMED + MAX_PLAYERS
 # trace and test flags tr[TR_*]
 TR_SCRIPTED = 0  # draws take the pile's last card instead of a random one
