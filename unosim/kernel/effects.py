@@ -70,6 +70,7 @@ from .layout import (
     K_TURNS,
     K_UNO_PENALTIES,
     MEM_NAMED,
+    MEM_PLAYED,
     MEM_SHORT,
     N_H,
     NAMED_KIND,
@@ -79,6 +80,9 @@ from .layout import (
     PLAY_DRAWN,
     PLAY_HAND,
     PLAY_STACK,
+    PLAYED_COLOUR,
+    PLAYED_SIZE,
+    PLAYED_TOP,
     R_BLANK_CARD,
     R_CATCH_UNO,
     R_CHALLENGE,
@@ -337,6 +341,7 @@ def play(tb, rd, p, k, how, bluff, colour):
     rules = tb.rules
     stacked = how == PLAY_STACK
     top = g[G_TOP]
+    cur = g[G_COLOUR]
     # move the cards to the discard pile (8.6: identical copies and/or a same-colour run)
     remove_card(rd, p, k)
     discard(rd, k)
@@ -351,6 +356,9 @@ def play(tb, rd, p, k, how, bluff, colour):
         m = _extra_cards(tb, rd, p, k)
     count[K_CARDS_PLAYED] += m
     g[G_CHALLENGEABLE] = 0
+    if how == PLAY_HAND:  # seen by all, for the expert (``MEM_PLAYED``)
+        rd.mem[MEM_PLAYED + p] = (k + 1 + (cur << PLAYED_COLOUR) + (top << PLAYED_TOP)
+                                  + (min(hinfo[p, H_TOTAL], 255) << PLAYED_SIZE))
     last = seq[m - 1]
     if last >= N_COLOURED:
         g[G_PREV_COLOUR] = g[G_COLOUR]

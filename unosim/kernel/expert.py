@@ -56,6 +56,7 @@ from .batch import deck_order, in_chunks
 from .decide import (
     DANGER,
     HEURISTIC,
+    _heuristic_card,
     choose_card,
     choose_colour,
     choose_stack,
@@ -85,11 +86,13 @@ from .layout import (
     BLANK_SWAP_HANDS,
     DRAW_ONE,
     G_CHALLENGEABLE,
+    G_COLOUR,
     G_DRAWN,
     G_N,
     G_OVER,
     G_PEND_DRAW,
     G_PILE_N,
+    G_TOP,
     G_WINNER,
     H_MASK,
     H_TOTAL,
@@ -97,6 +100,7 @@ from .layout import (
     K_TURNS,
     MAX_PLAYERS,
     MEM_NAMED,
+    MEM_PLAYED,
     MEM_SHORT,
     N_COLS,
     N_H,
@@ -107,6 +111,9 @@ from .layout import (
     NAMED_NEXT,
     NAMED_SIZE,
     P_BLUFF,
+    PLAYED_COLOUR,
+    PLAYED_SIZE,
+    PLAYED_TOP,
     R_BLANK_CARD,
     R_DRAW_RULE,
     R_MAX_TURNS,
@@ -330,6 +337,38 @@ def _heuristic_named(tb, named, q, size):
 
 
 @kernel
+def _heuristic_played(tb, played, q, size):
+    """``MEM_PLAYED`` ``played`` of the ``heuristic`` seat ``q`` if its hand has not
+    changed since (``size`` cards: it was its last action) and the play tells what the
+    hand held (not a multi-card play, not a possible bluff); else 0."""
+    k = (played & 127) - 1
+    if (played == 0 or ((played >> PLAYED_SIZE) & 255) != size
+            or tb.rules[R_MULTI_PLAY] == 1
+            or (k == WILD_DRAW_FOUR and tb.sp[q, P_BLUFF] > 0.0)):
+        return 0
+    return played
+
+
+@kernel
+def _would_play(tb, b, q, played):
+    """Would the ``heuristic`` seat ``q`` with its dealt hand in ``b``, plus the card it
+    played (``MEM_PLAYED`` ``played``), have played that card on the colour and top card
+    it faced (``decide._heuristic_card``; the other hand sizes are today's)?"""
+    g = b.g
+    k = np.int64((played & 127) - 1)
+    colour = g[G_COLOUR]
+    top = g[G_TOP]
+    g[G_COLOUR] = (played >> PLAYED_COLOUR) & 7
+    g[G_TOP] = (played >> PLAYED_TOP) & 127
+    add_card(b, q, k)
+    same = _heuristic_card(tb, b, q) == k
+    remove_card(b, q, k)
+    g[G_COLOUR] = colour
+    g[G_TOP] = top
+    return same
+
+
+@kernel
 def _majority(hinfo, q, colour, slack):
     """Could ``q``, with ``slack`` more cards of ``colour``, hold no colour more?"""
     for c in range(N_COLOURS):
@@ -343,8 +382,9 @@ def determinize(tb, rd, p, b, unseen, st, scripted, deal, infer):
     """Copy the state into ``b*`` with the opponents' hands and the draw pile dealt
     anew from the cards seat ``p`` cannot see (stream 0 of ``st``), hand sizes kept;
     ``infer`` 1: a ``heuristic`` opponent's hand is dealt again (up to ``TRIES`` times)
-    until it agrees with the colour it last named, and holds none of the cards its last
-    wild-type play showed it lacked (``_heuristic_named``).
+    until it agrees with the colour it last named, holds none of the cards its last
+    wild-type play showed it lacked (``_heuristic_named``), and would have played the
+    card it last played if that was its last action (``_would_play``).
 
     ``scripted`` 1 keeps the pile in its dealt order (a uniform shuffle) for the
     rollouts' draws, so that every candidate meets the same sequence of cards drawn."""
@@ -388,11 +428,13 @@ def determinize(tb, rd, p, b, unseen, st, scripted, deal, infer):
         # hand then, less the cards played since (``slack``), had no colour more
         colour = -1
         slack = -1
+        played = 0
         # (hands swapped by a 7 would carry the wrong colour: not then)
         if infer == 1 and tb.sid[q] == HEURISTIC and tb.rules[R_SEVEN_ZERO] == 0:
             colour, slack, lack = _heuristic_named(tb, rd.mem[MEM_NAMED + q], q, size)
             if deal == DEAL_VOIDS:
                 void |= lack
+            played = _heuristic_played(tb, rd.mem[MEM_PLAYED + q], q, size)
         j0 = j
         for attempt in range(TRIES):
             j = j0
@@ -416,7 +458,8 @@ def determinize(tb, rd, p, b, unseen, st, scripted, deal, infer):
                             break
                 add_card(b, q, np.int64(unseen[j]))
                 j += 1
-            if colour < 0 or _majority(bhinfo, q, colour, slack):
+            if ((colour < 0 or _majority(bhinfo, q, colour, slack))
+                    and (played == 0 or _would_play(tb, b, q, played))):
                 break
     for i in range(m - hidden):
         bpile[i] = unseen[hidden + i]

@@ -92,7 +92,11 @@ MEM_NAMED = MEM_DISC_C + N_COLOURS  # + seat: 0, or what the table saw of its la
 # before it (0 unless played from the hand) << NAMED_LACK, the card - N_COLOURED
 # << NAMED_KIND, the next player's cards << NAMED_NEXT
 NAMED_SIZE, NAMED_LACK, NAMED_KIND, NAMED_NEXT = 3, 11, 32, 36
-N_MEM = MEM_NAMED + MAX_PLAYERS
+MEM_PLAYED = MEM_NAMED + MAX_PLAYERS  # + seat: 0, or its last card played from the hand
+# on a normal turn + 1, plus the colour in play << PLAYED_COLOUR and the top card
+# << PLAYED_TOP before it, the cards it held after the play << PLAYED_SIZE (the expert's)
+PLAYED_COLOUR, PLAYED_TOP, PLAYED_SIZE = 7, 10, 17
+N_MEM = MEM_PLAYED + MAX_PLAYERS
 # trace and test flags tr[TR_*]
 TR_SCRIPTED = 0  # draws take the pile's last card instead of a random one
 TR_EVENTS = 1  # events so far, written or not (trace mode, see trace.py)
