@@ -38,10 +38,14 @@ of a multi-card play and Greninja's second colour are its policy's.
   scope     ``all``: every decision above is searched; ``turn``: only the normal turn's
             card and colour (and draw, bluff), the rest is the policy's (the expert
             before issue 16's item 1 was completed);
-  infer     1: in each determinization a ``heuristic`` opponent's hand agrees with the
-            last colour it named after a wild-type card (a heuristic names the colour
-            it holds most of; ``kernel.expert.determinize``), as far as the cards it
-            played since allow; not under Seven-Zero (hands move).
+  infer     1: in each determinization a ``heuristic`` (or ``table``) opponent's hand
+            agrees with the last colour it named after a wild-type card (a heuristic
+            names the colour it holds most of), as far as the cards it played since
+            allow, and lacks what that play showed it lacked (a heuristic plays a plain
+            wild only without a legal coloured card); 2: also, if its last action was a
+            card from its hand, a hand with which the heuristic would have played it;
+            0: neither (``kernel.expert.determinize``; not under Seven-Zero, where
+            hands move).
 
 Tried and not adopted (paired, 4-player official against 3 random; ``README.md``):
 ``model=actual``, ``bluff=1``, ``horizon`` 8-32 and 0, 256-512 rollouts, ``endgame=3``,
@@ -87,7 +91,7 @@ DEFAULTS = {"rollouts": DEFAULT_ROLLOUTS, "policy": "tuned", "horizon": DEFAULT_
 DEALS = ("uniform", "voids", "open")  # kernel.expert DEAL_* in this order
 SCOPES = ("turn", "all")  # kernel.expert SCOPE_* in this order
 _INTS = {"rollouts": (1, 1 << 20), "horizon": (0, 1 << 20), "crn": (0, 1), "draw": (0, 1),
-         "bluff": (0, 1), "infer": (0, 1),
+         "bluff": (0, 1), "infer": (0, 2),
          "race": (0, 1 << 20), "pad": (0, 1000),
          "endgame": (0, 1000)}
 

@@ -40,7 +40,8 @@ bluff (1: an illegal Wild Draw Four is a candidate), race (every this many rollo
 candidates clearly worse than the policy's move are dropped; 0: never), pad (in
 thousandths of 1 / rollouts, added to a paired difference's variance), scope
 (``SCOPE_*``: the normal turns only, or every decision above), infer (1: a ``heuristic``
-opponent's hand agrees with the colour it last named, see ``determinize``).
+opponent's hand agrees with the colour it last named, 2: and with its last play, see
+``determinize``).
 
 How it sits on the kernel: ``round.turn_loop`` plays turns from any state a turn starts
 from and stops before an expert seat's decision (``stop``: a normal turn, a pending
@@ -382,9 +383,9 @@ def determinize(tb, rd, p, b, unseen, st, scripted, deal, infer):
     """Copy the state into ``b*`` with the opponents' hands and the draw pile dealt
     anew from the cards seat ``p`` cannot see (stream 0 of ``st``), hand sizes kept;
     ``infer`` 1: a ``heuristic`` opponent's hand is dealt again (up to ``TRIES`` times)
-    until it agrees with the colour it last named, holds none of the cards its last
-    wild-type play showed it lacked (``_heuristic_named``), and would have played the
-    card it last played if that was its last action (``_would_play``).
+    until it agrees with the colour it last named and holds none of the cards its last
+    wild-type play showed it lacked (``_heuristic_named``); 2: also until it would have
+    played the card it last played, if that was its last action (``_would_play``).
 
     ``scripted`` 1 keeps the pile in its dealt order (a uniform shuffle) for the
     rollouts' draws, so that every candidate meets the same sequence of cards drawn."""
@@ -430,11 +431,12 @@ def determinize(tb, rd, p, b, unseen, st, scripted, deal, infer):
         slack = -1
         played = 0
         # (hands swapped by a 7 would carry the wrong colour: not then)
-        if infer == 1 and tb.sid[q] == HEURISTIC and tb.rules[R_SEVEN_ZERO] == 0:
+        if infer >= 1 and tb.sid[q] == HEURISTIC and tb.rules[R_SEVEN_ZERO] == 0:
             colour, slack, lack = _heuristic_named(tb, rd.mem[MEM_NAMED + q], q, size)
             if deal == DEAL_VOIDS:
                 void |= lack
-            played = _heuristic_played(tb, rd.mem[MEM_PLAYED + q], q, size)
+            if infer == 2:
+                played = _heuristic_played(tb, rd.mem[MEM_PLAYED + q], q, size)
         j0 = j
         for attempt in range(TRIES):
             j = j0
