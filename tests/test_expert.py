@@ -114,7 +114,7 @@ def test_parameters():
     assert xp[0, X_DEAL] == DEAL_OPEN and xp[0, X_BLUFF] == 1
     for bad in ("expert:rollouts=0", "expert:policy=nobody", "expert:depth=3",
                 "expert:z=-1", "expert:model=psychic", "expert:deal=peek",
-                "expert:bluff=2"):
+                "expert:bluff=2", "expert:infer=3", "expert:scope=some"):
         with pytest.raises(strat.StrategyError):
             strat.parse(bad, 2)
     with pytest.raises(ValueError, match="matches with an expert"):
@@ -147,3 +147,16 @@ def test_every_decision_is_searched(preset, decisions):
                 assert tally[where[d]] > 0, (preset, d, tally)
             else:
                 assert tally[where[d]] == 0, (preset, d, tally)
+
+
+def test_inference_reads_heuristic_opponents_only():
+    """``infer`` deals a heuristic opponent's hand by what its plays showed: against
+    ``random`` opponents it changes nothing, against heuristics it changes games."""
+    def winners(me, opponent):
+        job = make_job("official", 64, 4, [me] + [opponent] * 3, SEED)
+        return run_block(job, 0, 64)[:, 0]
+    for opponent, same in (("random", True), ("heuristic", False)):
+        off = winners("expert:rollouts=8;z=0;infer=0", opponent)
+        for level in (1, 2):
+            on = winners(f"expert:rollouts=8;z=0;infer={level}", opponent)
+            assert np.array_equal(on, off) == same, (opponent, level)
