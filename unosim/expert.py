@@ -44,8 +44,8 @@ of a multi-card play and Greninja's second colour are its policy's.
             allow, and lacks what that play showed it lacked (a heuristic plays a plain
             wild only without a legal coloured card); 2: also, if its last action was a
             card from its hand, a hand with which the heuristic would have played it;
-            0: neither (``kernel.expert.determinize``; not under Seven-Zero, where
-            hands move).
+            0: neither (``kernel.expert.determinize``; what a seat's plays showed is
+            forgotten once it draws or its hand moves).
 
 Tried and not adopted (paired, 4-player official against 3 random; ``README.md``):
 ``model=actual``, ``bluff=1``, ``horizon`` 8-32 and 0, 256-512 rollouts, ``endgame=3``,

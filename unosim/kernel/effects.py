@@ -104,6 +104,13 @@ OVER_WON, OVER_TRUNCATED = 1, 2
 ALONE = -2  # ``play``'s ``colour`` for a coloured card: no extra cards with it (8.6)
 
 
+@hot
+def forget_plays(rd, p):
+    """Seat ``p``'s hand changed: what its last plays showed of it no longer holds."""
+    rd.mem[MEM_NAMED + p] = 0
+    rd.mem[MEM_PLAYED + p] = 0
+
+
 @kernel
 def swap_hands(rd, a, b):
     """Seats ``a`` and ``b`` exchange hands (and what the table knows they lack)."""
@@ -113,6 +120,8 @@ def swap_hands(rd, a, b):
     t = mem[MEM_SHORT + a]
     mem[MEM_SHORT + a] = mem[MEM_SHORT + b]
     mem[MEM_SHORT + b] = t
+    forget_plays(rd, a)
+    forget_plays(rd, b)
     for k in range(N_KINDS):
         t = hands[a, k]
         hands[a, k] = hands[b, k]
@@ -157,6 +166,7 @@ def shuffle_all_hands(rd, p):
         for j in range(N_H):
             hinfo[q, j] = 0
         mem[MEM_SHORT + q] = 0
+        forget_plays(rd, q)
     shuffle(scratch, m, st, S_TABLE)
     d = g[G_DIR]
     for i in range(m):

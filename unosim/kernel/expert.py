@@ -316,15 +316,13 @@ def may_hold(void, k):
 def _heuristic_named(tb, named, q, size):
     """What the last wild-type play of the ``heuristic`` seat ``q`` (``MEM_NAMED``
     ``named``), now holding ``size`` cards, tells: (the colour it named, the cards it has
-    played since or -1 if it drew since, ``MEM_SHORT`` bits it lacks). A heuristic names
+    played since, ``MEM_SHORT`` bits it lacks); (-1, -1, 0) if nothing is known. A heuristic names
     the colour it holds most of, and plays a plain wild, or an attack wild when the next
     player holds more than ``DANGER`` cards, only with no legal coloured card (a Wild
     Draw Four only if it never bluffs): ``decide._heuristic_card``."""
     if named == 0:
         return -1, -1, 0
-    slack = ((named >> NAMED_SIZE) & 255) - size
-    if slack < 0:  # it drew since: what it lacked may have come
-        return -1, -1, 0
+    slack = ((named >> NAMED_SIZE) & 255) - size  # cards played since (it drew none)
     colour = (named & 7) - 1
     k = N_COLOURED + ((named >> NAMED_KIND) & 15)
     danger = ((named >> NAMED_NEXT) & 255) <= DANGER
@@ -430,8 +428,7 @@ def determinize(tb, rd, p, b, unseen, st, scripted, deal, infer):
         colour = -1
         slack = -1
         played = 0
-        # (hands swapped by a 7 would carry the wrong colour: not then)
-        if infer >= 1 and tb.sid[q] == HEURISTIC and tb.rules[R_SEVEN_ZERO] == 0:
+        if infer >= 1 and tb.sid[q] == HEURISTIC:
             colour, slack, lack = _heuristic_named(tb, rd.mem[MEM_NAMED + q], q, size)
             if deal == DEAL_VOIDS:
                 void |= lack
