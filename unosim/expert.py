@@ -52,7 +52,8 @@ Tried and not adopted (paired, 4-player official against 3 random; ``README.md``
 ``race=32`` with 256 rollouts, ``pad=10``, ``z`` 1-1.5: every gain over the default
 within about +-0.005 of it. Against 3 heuristic, ``model=actual`` neither (-0.003 +-
 0.005, 4,000 deals). ``infer=2`` is the default on a gain that is not established
-(+0.006 +- 0.005 over ``infer=0`` on 4,000 deals, +0.003 +- 0.005 on 4,000 more).
+(+0.005 +- 0.005 over ``infer=0`` on 4,000 deals, +0.002 +- 0.005 on 4,000 more;
+``infer=1`` +0.001 and -0.000 +- 0.003).
 """
 from __future__ import annotations
 

@@ -7,12 +7,16 @@ name and (Seven-Zero, 8.2) a 7 once per seat to swap with, under ``voluntary_dra
 drawing, and with ``bluff`` an illegal Wild Draw Four (4.3); facing a Draw Two / Wild
 Draw Four penalty a challenge (4.3), each stackable card (8.1, with its colour) and
 taking the penalty; after drawing a legal card playing it (with its colour or swap
-target) and, under ``draw_rule = one``, keeping it. For each of ``rollouts``
+target) and, under ``draw_rule = one``, keeping it; under multi-card play (8.6) a card
+alone besides with its policy's extra cards. For each of ``rollouts``
 determinizations it deals the cards it cannot see (the opponents' hands
 and the draw pile, which has no order in this kernel, see ``piles``) at random into hands
 of the opponents' sizes, the rest forming the draw pile: uniformly, or (``DEAL_VOIDS``)
 giving no opponent a card the table saw it lack (``MEM_SHORT``: the colour in play, the top
-card's rank and every wild-type card when it last drew for want of a play). Then it plays
+card's rank and every wild-type card when it last drew for want of a play), and with
+``infer`` dealing a ``heuristic`` opponent a hand that agrees with what its last plays
+showed (``MEM_NAMED``, ``MEM_PLAYED``: a heuristic names the colour it holds most of and
+plays a plain wild only without a legal coloured card). Then it plays
 every candidate from that same deal with the rollout policy at every seat, to the end of
 the round or for ``horizon`` turns, after which the seat scores its share of the inverse
 hand sizes (``_value``); every candidate gets the same random streams (common random
@@ -20,10 +24,11 @@ numbers: the determinized pile keeps its dealt order, so every candidate meets t
 cards drawn). The rollout policy's own choice is played unless another candidate beats
 it by more than ``z`` standard errors of their paired difference in value; then the best
 such candidate is (in candidate order on ties). Its other decisions are the rollout
-policy's own: jumping in (8.3) and the extra cards of a multi-card play (8.6) are made
-inside ``effects.play``, in the middle of another seat's or its own play, where the turn
-loop cannot stop and resume; Greninja's second colour (section 2) is named on the
-victim's turn; forgetting UNO is a parameter of the policy (0 for ``tuned``).
+policy's own: jumping in (8.3) and which extra cards go with a multi-card play (8.6)
+are decided inside ``effects.play``, in the middle of another seat's or its own play,
+where the turn loop cannot stop and resume; Greninja's second colour (section 2) is
+named on the victim's turn; forgetting UNO is a parameter of the policy (0 for
+``tuned``).
 
 Randomness: each search hashes a 64-bit key from the state of the seat's own stream, the
 turn number and the decision (without drawing from the stream: an expert that keeps its policy's
