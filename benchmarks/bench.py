@@ -130,7 +130,7 @@ def measure_expert(games: int, threads: int, repeat: int) -> tuple[float, float,
         best_g = max(best_g, games / (time.perf_counter() - t))
         numba.set_num_threads(1)
         t = time.perf_counter()
-        searches, rollout_turns = tally_rounds(*args, r * games, games, xp)
+        searches, rollout_turns = tally_rounds(*args, r * games, games, xp)[:2]
         best_ns = min(best_ns, (time.perf_counter() - t) / rollout_turns * 1e9)
         turns = rollout_turns / games
     return best_g, best_ns, turns

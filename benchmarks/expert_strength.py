@@ -6,7 +6,8 @@ Each strategy plays against 3 ``OPPONENT`` players, in every seat in turn (as
 ``tournament.play`` seats them), on deals ``2**41 ..`` of ``SEED`` (fresh: no test or
 tuning uses them). Printed: its win rate with a 95% interval, and the paired difference
 from the tuned weighted policy (``expert.TUNED``) on the same deals with its 95%
-interval. An expert that keeps its policy's move plays its policy's game exactly, so the
+interval; from the second strategy on, also the paired difference from the first one.
+An expert that keeps its policy's move plays its policy's game exactly, so the
 difference comes only from the decisions the search changes.
 """
 from __future__ import annotations
@@ -40,14 +41,20 @@ def main() -> None:
     base = wins(rules, TUNED, opponent, deals, seed)
     half = 1.96 / np.sqrt(deals)
     print(f"policy (tuned weighted): {base.mean():.4f} +- {half * base.std():.4f}")
+    first = None
     for me in sys.argv[5:]:
         t = time.perf_counter()
         e = wins(rules, me, opponent, deals, seed)
         dt = time.perf_counter() - t
         d = e - base
-        print(f"{me:40s} {e.mean():.4f} +- {half * e.std():.4f}  paired gain "
-              f"{d.mean():+.4f} +- {half * d.std():.4f}  ({4 * deals / dt:,.0f} rounds/s)",
-              flush=True)
+        line = (f"{me:40s} {e.mean():.4f} +- {half * e.std():.4f}  paired gain "
+                f"{d.mean():+.4f} +- {half * d.std():.4f}")
+        if first is None:
+            first = e
+        else:  # paired with the first strategy listed
+            f = e - first
+            line += f"  vs first {f.mean():+.4f} +- {half * f.std():.4f}"
+        print(f"{line}  ({4 * deals / dt:,.0f} rounds/s)", flush=True)
 
 
 if __name__ == "__main__":

@@ -114,8 +114,49 @@ def test_parameters():
     assert xp[0, X_DEAL] == DEAL_OPEN and xp[0, X_BLUFF] == 1
     for bad in ("expert:rollouts=0", "expert:policy=nobody", "expert:depth=3",
                 "expert:z=-1", "expert:model=psychic", "expert:deal=peek",
-                "expert:bluff=2"):
+                "expert:bluff=2", "expert:infer=3", "expert:scope=some"):
         with pytest.raises(strat.StrategyError):
             strat.parse(bad, 2)
     with pytest.raises(ValueError, match="matches with an expert"):
         make_match_job("official", 4, 4, "expert,random,random,random")
+
+
+@pytest.mark.parametrize("preset, decisions", [
+    ("official", ("turn", "penalty", "drawn")),  # challenges, keeping a card drawn
+    ("stacking", ("penalty",)), ("progressive", ("penalty",)),
+    ("seven-zero", ("target",)), ("draw-until-playable", ("drawn",)), ("copag", ("alone",))])
+def test_every_decision_is_searched(preset, decisions):
+    """The search makes choices other than its policy's at each decision the preset
+    has (the move checker test above judges them legal): normal turns, penalties
+    (challenge, stack or take), a legal card drawn (play it, keep it, its colour), a
+    7's swap target and a card played without its extra cards (multi-card play).
+    ``scope=turn`` searches normal turns only."""
+    from unosim.kernel.expert import AT_DRAWN, AT_PENALTY, AT_TURN, T_ALONE, T_CHANGED, \
+        T_TARGET, tally_rounds
+    rules = PRESETS[preset]
+    where = {"turn": T_CHANGED + AT_TURN, "penalty": T_CHANGED + AT_PENALTY,
+             "drawn": T_CHANGED + AT_DRAWN, "target": T_TARGET, "alone": T_ALONE}
+    for scope in ("all", "turn"):
+        labels = [f"{SEARCHING};scope={scope}", "heuristic", "random", "random"]
+        sid, sp, canon = strat.parse(labels, 4)
+        xp = expert_array(canon, rules)
+        tally = tally_rounds(rules.to_array(), sid, sp, rules.deck_counts(),
+                             rules.points_table(), 4, SEED, 0, 40, xp)
+        for d in decisions:
+            if scope == "all" or d == "turn":
+                assert tally[where[d]] > 0, (preset, d, tally)
+            else:
+                assert tally[where[d]] == 0, (preset, d, tally)
+
+
+def test_inference_reads_heuristic_opponents_only():
+    """``infer`` deals a heuristic opponent's hand by what its plays showed: against
+    ``random`` opponents it changes nothing, against heuristics it changes games."""
+    def winners(me, opponent):
+        job = make_job("official", 64, 4, [me] + [opponent] * 3, SEED)
+        return run_block(job, 0, 64)[:, 0]
+    for opponent, same in (("random", True), ("heuristic", False)):
+        off = winners("expert:rollouts=8;z=0;infer=0", opponent)
+        for level in (1, 2):
+            on = winners(f"expert:rollouts=8;z=0;infer={level}", opponent)
+            assert np.array_equal(on, off) == same, (opponent, level)

@@ -1,8 +1,12 @@
 """The ``expert`` strategy on the Python side: its parameters and how a job runs it.
 
 ``expert:rollouts=128;policy=tuned;horizon=16;crn=1;draw=0;model=policy;z=2;endgame=0;
-deal=voids;bluff=0`` (every parameter optional; defaults as shown). The search itself is
-``kernel.expert``.
+deal=voids;bluff=0;race=0;pad=1000;scope=all;infer=2`` (every parameter optional; defaults as
+shown). The search itself is ``kernel.expert``. It searches the card played on a normal
+turn with the colour named after it and the seat a 7 swaps with (Seven-Zero), whether to
+challenge, stack (which card, which colour) or take a pending penalty, and whether to
+play a legal card just drawn (and its colour or swap target); jump-ins, the extra cards
+of a multi-card play and Greninja's second colour are its policy's.
 
   rollouts  determinizations per decision, each candidate played out once on each
             (the budget);
@@ -30,12 +34,26 @@ deal=voids;bluff=0`` (every parameter optional; defaults as shown). The search i
   race      k > 0: every k rollouts, drop the candidates already worse than the policy's
             move by ``z`` standard errors (racing; 0: every candidate gets every rollout);
   pad       added to the variance of a paired difference, in thousandths of 1/rollouts
-            (1000: 1/rollouts, so that a few identical differences are no certainty).
+            (1000: 1/rollouts, so that a few identical differences are no certainty);
+  scope     ``all``: every decision above is searched; ``turn``: only the normal turn's
+            card and colour (and draw, bluff), the rest is the policy's (the expert
+            before issue 16's item 1 was completed);
+  infer     1: in each determinization a ``heuristic`` (or ``table``) opponent's hand
+            agrees with the last colour it named after a wild-type card (a heuristic
+            names the colour it holds most of), as far as the cards it played since
+            allow, and lacks what that play showed it lacked (a heuristic plays a plain
+            wild only without a legal coloured card); 2: also, if its last action was a
+            card from its hand, a hand with which the heuristic would have played it;
+            0: neither (``kernel.expert.determinize``; what a seat's plays showed is
+            forgotten once it draws or its hand moves).
 
 Tried and not adopted (paired, 4-player official against 3 random; ``README.md``):
 ``model=actual``, ``bluff=1``, ``horizon`` 8-32 and 0, 256-512 rollouts, ``endgame=3``,
 ``race=32`` with 256 rollouts, ``pad=10``, ``z`` 1-1.5: every gain over the default
-within about +-0.005 of it.
+within about +-0.005 of it. Against 3 heuristic, ``model=actual`` neither (-0.003 +-
+0.005, 4,000 deals). ``infer=2`` is the default on a gain that is not established
+(+0.005 +- 0.005 over ``infer=0`` on 4,000 deals, +0.002 +- 0.005 on 4,000 more;
+``infer=1`` +0.001 and -0.000 +- 0.003).
 """
 from __future__ import annotations
 
@@ -55,6 +73,8 @@ from .kernel.expert import (
     X_PAD,
     X_RACE,
     X_ROLLOUTS,
+    X_INFER,
+    X_SCOPE,
     X_Z,
 )
 
@@ -69,9 +89,12 @@ TUNED = ("weighted:points=-1.281228;colour=0.950727;wild=-2.25437;action=-0.5475
 DEFAULT_HORIZON = 16
 DEFAULTS = {"rollouts": DEFAULT_ROLLOUTS, "policy": "tuned", "horizon": DEFAULT_HORIZON,
             "crn": 1, "draw": 0, "model": "policy", "z": 2.0, "endgame": 0, "deal": "voids",
-            "bluff": 0, "race": 0, "pad": 1000}
+            "bluff": 0, "race": 0, "pad": 1000, "scope": "all",
+            "infer": 2}
 DEALS = ("uniform", "voids", "open")  # kernel.expert DEAL_* in this order
-_INTS = {"rollouts": (1, 1 << 20), "horizon": (0, 1 << 20), "crn": (0, 1), "draw": (0, 1), "bluff": (0, 1),
+SCOPES = ("turn", "all")  # kernel.expert SCOPE_* in this order
+_INTS = {"rollouts": (1, 1 << 20), "horizon": (0, 1 << 20), "crn": (0, 1), "draw": (0, 1),
+         "bluff": (0, 1), "infer": (0, 2),
          "race": (0, 1 << 20), "pad": (0, 1000),
          "endgame": (0, 1000)}
 
@@ -109,10 +132,11 @@ def options(rest: str) -> dict:
                                           f"{', '.join(strat.NAMES)} or a weighted "
                                           f"strategy file (.toml), got {val!r}")
             opts[key] = val
-        elif key == "deal":
-            if val not in DEALS:
-                raise strat.StrategyError(f"expert deal must be one of {', '.join(DEALS)}, "
-                                          f"got {val!r}")
+        elif key in ("deal", "scope"):
+            allowed = DEALS if key == "deal" else SCOPES
+            if val not in allowed:
+                raise strat.StrategyError(f"expert {key} must be one of "
+                                          f"{', '.join(allowed)}, got {val!r}")
             opts[key] = val
         else:
             if val not in ("policy", "actual"):
@@ -163,6 +187,8 @@ def expert_array(labels, rules=None) -> np.ndarray | None:
         xp[s, X_BLUFF] = o["bluff"]
         xp[s, X_RACE] = o["race"]
         xp[s, X_PAD] = o["pad"]
+        xp[s, X_SCOPE] = SCOPES.index(o["scope"])
+        xp[s, X_INFER] = o["infer"]
     return xp if any_expert else None
 
 

@@ -62,17 +62,27 @@ from .layout import (
     G_PEND_SKIP,
     G_PEND_SPECIAL,
     G_PREV_COLOUR,
+    G_TOP,
     G_WINNER,
     H_TOTAL,
     K_CARDS_PLAYED,
     K_MAX_STACK,
     K_TURNS,
     K_UNO_PENALTIES,
+    MEM_NAMED,
+    MEM_PLAYED,
     MEM_SHORT,
     N_H,
+    NAMED_KIND,
+    NAMED_LACK,
+    NAMED_NEXT,
+    NAMED_SIZE,
     PLAY_DRAWN,
     PLAY_HAND,
     PLAY_STACK,
+    PLAYED_COLOUR,
+    PLAYED_SIZE,
+    PLAYED_TOP,
     R_BLANK_CARD,
     R_CATCH_UNO,
     R_CHALLENGE,
@@ -82,6 +92,7 @@ from .layout import (
     R_SEVEN_ZERO,
     R_UNO_PENALTY,
     S_TABLE,
+    SHORT_RANK,
 )
 from .legal import may_empty_hand, may_go_out_with
 from .piles import add_card, discard, draw_n, hand_points, remove_card, shuffle
@@ -90,6 +101,14 @@ from .seats import seat
 from .trace import trace_event
 
 OVER_WON, OVER_TRUNCATED = 1, 2
+ALONE = -2  # ``play``'s ``colour`` for a coloured card: no extra cards with it (8.6)
+
+
+@hot
+def forget_plays(rd, p):
+    """Seat ``p``'s hand changed: what its last plays showed of it no longer holds."""
+    rd.mem[MEM_NAMED + p] = 0
+    rd.mem[MEM_PLAYED + p] = 0
 
 
 @kernel
@@ -101,6 +120,8 @@ def swap_hands(rd, a, b):
     t = mem[MEM_SHORT + a]
     mem[MEM_SHORT + a] = mem[MEM_SHORT + b]
     mem[MEM_SHORT + b] = t
+    forget_plays(rd, a)
+    forget_plays(rd, b)
     for k in range(N_KINDS):
         t = hands[a, k]
         hands[a, k] = hands[b, k]
@@ -147,6 +168,7 @@ def shuffle_all_hands(rd, p):
         for j in range(N_H):
             hinfo[q, j] = 0
         mem[MEM_SHORT + q] = 0
+        forget_plays(rd, q)
     shuffle(scratch, m, st, S_TABLE)
     d = g[G_DIR]
     for i in range(m):
@@ -213,8 +235,9 @@ def win(rd, p):
 
 
 @hot
-def effect(tb, rd, p, k, stacked, bluff):
-    """Apply the effect of card ``k`` just played by ``p`` (4.6, 8.2, section 2)."""
+def effect(tb, rd, p, k, stacked, bluff, target):
+    """Apply the effect of card ``k`` just played by ``p`` (4.6, 8.2, section 2);
+    ``target`` >= 0: the seat a 7 swaps with (-1: the strategy's choice)."""
     g = rd.g
     rules = tb.rules
     n = g[G_N]
@@ -231,7 +254,7 @@ def effect(tb, rd, p, k, stacked, bluff):
             g[G_CHALLENGEABLE] = 0
             trace_event(rd, E_EFFECT, p, k, 0, 0)
         elif r == SEVEN and rules[R_SEVEN_ZERO] == 1:
-            q = choose_target(tb, rd, p)
+            q = target if target >= 0 else choose_target(tb, rd, p)
             swap_hands(rd, p, q)
             trace_event(rd, E_SWAP, p, -1, 0, q)
         elif r == ZERO and rules[R_SEVEN_ZERO] == 1:
@@ -320,14 +343,17 @@ def _jumper(tb, rd, p, last):
 def play(tb, rd, p, k, how, bluff, colour):
     """Seat ``p`` plays ``k`` (``how``: ``PLAY_HAND``, ``PLAY_DRAWN`` or ``PLAY_STACK``)
     and, with ``multi_play``, more; ``colour`` >= 0 is the colour named after a
-    wild-type card (-1: the strategy names it); returns the seat that played last (a
-    jumper, maybe), whose next player is the one to act."""
+    wild-type card, or the seat a 7 (``k``) swaps with under Seven-Zero (-1: the
+    strategy chooses), or ``ALONE``: a coloured ``k`` without extra cards; returns the
+    seat that played last (a jumper, maybe), whose next player is the one to act."""
     g = rd.g
     count = rd.count
     hinfo = rd.hinfo
     seq = rd.seq
     rules = tb.rules
     stacked = how == PLAY_STACK
+    top = g[G_TOP]
+    cur = g[G_COLOUR]
     # move the cards to the discard pile (8.6: identical copies and/or a same-colour run)
     remove_card(rd, p, k)
     discard(rd, k)
@@ -337,10 +363,14 @@ def play(tb, rd, p, k, how, bluff, colour):
     trace_event(rd, ev, p, k, F_BLUFF if bluff else 0, 0)
     seq[0] = k
     m = 1
-    if how == PLAY_HAND and k < N_COLOURED and rules[R_MULTI_PLAY] == 1:
+    if (how == PLAY_HAND and k < N_COLOURED and rules[R_MULTI_PLAY] == 1
+            and colour != ALONE):
         m = _extra_cards(tb, rd, p, k)
     count[K_CARDS_PLAYED] += m
     g[G_CHALLENGEABLE] = 0
+    if how == PLAY_HAND:  # seen by all, for the expert (``MEM_PLAYED``)
+        rd.mem[MEM_PLAYED + p] = (k + 1 + (cur << PLAYED_COLOUR) + (top << PLAYED_TOP)
+                                  + (min(hinfo[p, H_TOTAL], 255) << PLAYED_SIZE))
     last = seq[m - 1]
     if last >= N_COLOURED:
         g[G_PREV_COLOUR] = g[G_COLOUR]
@@ -349,6 +379,17 @@ def play(tb, rd, p, k, how, bluff, colour):
         else:
             g[G_COLOUR] = choose_colour(tb, rd, p)
         trace_event(rd, E_COLOUR, p, g[G_COLOUR], 0, 0)
+        # seen by all, for the expert (``MEM_NAMED``): the colour named, the cards p then
+        # held, what a card from its hand could not match, the card, the next one's cards
+        lack = 0
+        if how == PLAY_HAND:
+            lack = 1 << g[G_PREV_COLOUR]
+            if RANK[top] >= 0:
+                lack |= 1 << (SHORT_RANK + RANK[top])
+        nxt = hinfo[seat(p, g[G_DIR], g[G_N]), H_TOTAL]
+        rd.mem[MEM_NAMED + p] = (g[G_COLOUR] + 1 + (min(hinfo[p, H_TOTAL], 255) << NAMED_SIZE)
+                                 + (lack << NAMED_LACK) + ((last - N_COLOURED) << NAMED_KIND)
+                                 + (min(nxt, 255) << NAMED_NEXT))
     # the cards seq[lo:m] were just played by p: first the turn's own, then each jumper's
     # (one call site of each inlined helper below, which keeps the cold compile short)
     lo = 0
@@ -359,7 +400,9 @@ def play(tb, rd, p, k, how, bluff, colour):
             win(rd, p)
             return p
         for i in range(lo, m):
-            effect(tb, rd, p, seq[i], stacked, bluff)
+            target = colour if i == 0 and k < N_COLOURED else -1
+            effect(tb, rd, p, seq[i], stacked, bluff, target)
+        colour = -1  # a jumper's 7 swaps by its strategy
         # 8.3 jump-in: an identical coloured card, out of turn, first in direction of play
         if rules[R_JUMP_IN] == 0 or last >= N_COLOURED:
             return p

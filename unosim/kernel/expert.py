@@ -1,26 +1,37 @@
 """The ``expert`` player: flat Monte Carlo search with the kernel's own turn loop.
 
-At each of its normal turns (RULES.md 4.2) with more than one candidate move, the
-expert seat stops the turn loop (``round.turn_loop``'s ``stop`` mask) and scores every
-candidate: each legal card (a wild-type card once per colour it could name), under
-``voluntary_draw`` drawing, and with ``bluff`` an illegal Wild Draw Four (4.3). For each
-of ``rollouts`` determinizations it deals the cards it cannot see (the opponents' hands
+The expert seat stops the turn loop (``round.turn_loop``'s ``stop`` mask) before each of
+its decisions with more than one choice and scores every candidate (``candidates``): on
+a normal turn (RULES.md 4.2) each legal card, a wild-type card once per colour it could
+name and (Seven-Zero, 8.2) a 7 once per seat to swap with, under ``voluntary_draw``
+drawing, and with ``bluff`` an illegal Wild Draw Four (4.3); facing a Draw Two / Wild
+Draw Four penalty a challenge (4.3), each stackable card (8.1, with its colour) and
+taking the penalty; after drawing a legal card playing it (with its colour or swap
+target) and, under ``draw_rule = one``, keeping it; under multi-card play (8.6) a card
+alone besides with its policy's extra cards. For each of ``rollouts``
+determinizations it deals the cards it cannot see (the opponents' hands
 and the draw pile, which has no order in this kernel, see ``piles``) at random into hands
 of the opponents' sizes, the rest forming the draw pile: uniformly, or (``DEAL_VOIDS``)
 giving no opponent a card the table saw it lack (``MEM_SHORT``: the colour in play, the top
-card's rank and every wild-type card when it last drew for want of a play). Then it plays
+card's rank and every wild-type card when it last drew for want of a play), and with
+``infer`` dealing a ``heuristic`` opponent a hand that agrees with what its last plays
+showed (``MEM_NAMED``, ``MEM_PLAYED``: a heuristic names the colour it holds most of and
+plays a plain wild only without a legal coloured card). Then it plays
 every candidate from that same deal with the rollout policy at every seat, to the end of
 the round or for ``horizon`` turns, after which the seat scores its share of the inverse
 hand sizes (``_value``); every candidate gets the same random streams (common random
 numbers: the determinized pile keeps its dealt order, so every candidate meets the same
-cards drawn). The rollout policy's own move is played unless another candidate beats it
-by more than ``z`` standard errors of their paired difference in value; then the best
-such candidate is (in candidate order on ties). Its other decisions (stacking,
-challenging, playing a drawn card, jumping in, swap targets, multi-card extras, Greninja
-colours, the colour named after a drawn wild) are the rollout policy's own.
+cards drawn). The rollout policy's own choice is played unless another candidate beats
+it by more than ``z`` standard errors of their paired difference in value; then the best
+such candidate is (in candidate order on ties). Its other decisions are the rollout
+policy's own: jumping in (8.3) and which extra cards go with a multi-card play (8.6)
+are decided inside ``effects.play``, in the middle of another seat's or its own play,
+where the turn loop cannot stop and resume; Greninja's second colour (section 2) is
+named on the victim's turn; forgetting UNO is a parameter of the policy (0 for
+``tuned``).
 
-Randomness: each search hashes a 64-bit key from the state of the seat's own stream and
-the turn number (without drawing from the stream: an expert that keeps its policy's
+Randomness: each search hashes a 64-bit key from the state of the seat's own stream, the
+turn number and the decision (without drawing from the stream: an expert that keeps its policy's
 moves plays its policy's games exactly), and every determinization and rollout stream is
 hashed from that key and the rollout index, so a game depends on its (seed, game) only,
 on any number of threads.
@@ -32,59 +43,131 @@ in the rollouts; 1: the opponents play their own strategies), z (in hundredths),
 (search only once some hand holds at most this many cards; 0: always), deal (``DEAL_*``),
 bluff (1: an illegal Wild Draw Four is a candidate), race (every this many rollouts,
 candidates clearly worse than the policy's move are dropped; 0: never), pad (in
-thousandths of 1 / rollouts, added to a paired difference's variance).
+thousandths of 1 / rollouts, added to a paired difference's variance), scope
+(``SCOPE_*``: the normal turns only, or every decision above), infer (1: a ``heuristic``
+opponent's hand agrees with the colour it last named, 2: and with its last play, see
+``determinize``).
 
 How it sits on the kernel: ``round.turn_loop`` plays turns from any state a turn starts
-from and stops before an expert seat's normal turn (``stop``) or plays a forced first
-choice (``force``, ``colour``); ``play_round_expert`` alternates the two, and a rollout
-is a ``turn_loop`` call on a copy of the state (``search_arrays``, allocated once per
-chunk: no allocation per decision).
+from and stops before an expert seat's decision (``stop``: a normal turn, a pending
+penalty, or a legal card just drawn, ``G_DRAWN``) or plays a forced first choice
+(``force``, ``colour``: the ``FORCE_*`` codes, a card, -1); ``play_round_expert``
+alternates the two, and a rollout is a ``turn_loop`` call on a copy of the state
+(``search_arrays``, allocated once per chunk: no allocation per decision).
 """
 import numpy as np
 from numba import njit
 
 from .batch import deck_order, in_chunks
-from .decide import choose_card, choose_colour
-from .effects import OVER_WON
+from .decide import (
+    DANGER,
+    HEURISTIC,
+    _heuristic_card,
+    choose_card,
+    choose_colour,
+    choose_stack,
+    choose_target,
+    will_challenge,
+)
+from .effects import ALONE, OVER_WON
 from .jit import hot, kernel
-from .kinds import COLOUR, N_COLOURED, N_COLOURS, N_KINDS, N_RANKS, RANK, WILD_DRAW_FOUR
+from .kinds import (
+    COLOUR,
+    CUSTOMIZABLE,
+    DRAW_TWO,
+    GRAYSKULL,
+    GRENINJA,
+    N_COLOURED,
+    N_COLOURS,
+    N_KINDS,
+    N_NUMBERS,
+    N_RANKS,
+    RANK,
+    SEVEN,
+    SNORLAX,
+    WILD,
+    WILD_DRAW_FOUR,
+)
 from .layout import (
+    BLANK_SWAP_HANDS,
+    DRAW_ONE,
+    G_CHALLENGEABLE,
+    G_COLOUR,
+    G_DRAWN,
     G_N,
     G_OVER,
+    G_PEND_DRAW,
     G_PILE_N,
+    G_TOP,
     G_WINNER,
     H_MASK,
     H_TOTAL,
     H_WILD_MASK,
     K_TURNS,
     MAX_PLAYERS,
+    MEM_NAMED,
+    MEM_PLAYED,
     MEM_SHORT,
     N_COLS,
     N_H,
     N_PARAMS,
     N_RULES,
+    NAMED_KIND,
+    NAMED_LACK,
+    NAMED_NEXT,
+    NAMED_SIZE,
+    P_BLUFF,
+    PLAYED_COLOUR,
+    PLAYED_SIZE,
+    PLAYED_TOP,
+    R_BLANK_CARD,
+    R_DRAW_RULE,
     R_MAX_TURNS,
+    R_MULTI_PLAY,
+    R_SEVEN_ZERO,
+    R_STACKING,
     S_SEAT0,
     SHORT_RANK,
     SHORT_WILD,
+    STACK_NONE,
     TR_EVENTS,
     TR_SCRIPTED,
 )
-from .legal import is_legal, lone_card_blocked
+from .legal import can_stack, is_legal, lone_card_blocked
 from .piles import add_card, remove_card
 from .rng import _GAMMA, below, mix64, seed_streams
-from .round import FORCE_NONE, FORCE_POLICY, end_round, record, start_round, turn_loop
+from .round import (
+    FORCE_CHALLENGE,
+    FORCE_DRAWN,
+    FORCE_KEEP,
+    FORCE_NONE,
+    FORCE_POLICY,
+    end_round,
+    record,
+    start_round,
+    turn_loop,
+)
 from .state import Table, copy_scalars, new_round
 
 (X_ROLLOUTS, X_HORIZON, X_CRN, X_DRAW, X_MODEL, X_Z, X_ENDGAME, X_DEAL, X_BLUFF, X_RACE,
- X_PAD) = range(11)
-N_X = 11
+ X_PAD, X_SCOPE, X_INFER) = range(13)
+N_X = 13
+TRIES = 16  # deals of a hand at most, for ``X_INFER``
+# X_SCOPE: the decisions searched
+SCOPE_TURN = 0  # the normal turn's card and colour (and draw, bluff) only
+SCOPE_ALL = 1  # also swap targets, penalties (challenge, stack) and the card drawn
+# the decision a stop is at (``turn_loop``)
+AT_TURN, AT_PENALTY, AT_DRAWN = 0, 1, 2
+# the search's tally: searches, rollout turns, choices other than the policy's at each
+# decision (``T_CHANGED + AT_*``), among them a 7's swap target and a card played alone
+T_SEARCHES, T_TURNS, T_CHANGED, T_TARGET, T_ALONE = 0, 1, 2, 5, 6
+N_TALLY = 7
 DEAD = -np.inf  # ``dsum`` of a candidate dropped by racing
 # X_DEAL: how the hidden cards are dealt in a determinization
 DEAL_UNIFORM = 0  # uniformly, hand sizes kept
 DEAL_VOIDS = 1  # ... and no card of a colour a seat is known to lack (``MEM_SHORT``)
 DEAL_OPEN = 2  # the true hands (a diagnostic: the expert sees every hand)
-MAX_CANDIDATES = 4 * N_KINDS + 1
+MAX_CANDIDATES = 4 * N_KINDS + 1  # every kind (x 4 colours, 7s x targets) and a draw
 
 
 @njit(cache=True)
@@ -92,7 +175,7 @@ def search_arrays(tb, deck_n):
     """The scratch of the search, allocated once per chunk: a determinized state ``b``
     and a rollout's state ``w`` (``state.Round``), the rollout ``state.Table`` ``wtb``
     (rules and strategies filled in per search; ``tb``'s deck and points), the unseen
-    cards, the candidates and their scores, and a tally (searches, rollout turns)."""
+    cards, the candidates and their scores, and a tally (``T_*``)."""
     zero = np.int64(0)  # not the literal 0: see ``jit.py``
     wtb = Table(np.zeros(N_RULES, np.int64), np.zeros(MAX_PLAYERS, np.int64),
                 np.zeros((MAX_PLAYERS, N_PARAMS), np.float64), tb.deck, tb.points)
@@ -100,16 +183,90 @@ def search_arrays(tb, deck_n):
             np.zeros(deck_n, np.int8),
             np.zeros(MAX_CANDIDATES, np.int64), np.zeros(MAX_CANDIDATES, np.int64),
             np.zeros(MAX_CANDIDATES, np.float64), np.zeros(MAX_CANDIDATES, np.float64),
-            np.zeros(MAX_CANDIDATES, np.float64), np.zeros(2, np.int64))
+            np.zeros(MAX_CANDIDATES, np.float64), np.zeros(N_TALLY, np.int64))
 
 
 @kernel
-def candidates(tb, rd, p, draw, bluff, cand, ccol):
-    """Seat ``p``'s moves on a normal turn into ``cand``/``ccol`` (card, colour named or
-    -1); drawing is card -1; ``bluff`` 1 adds an illegal Wild Draw Four (4.3) when held.
-    Returns how many."""
-    hinfo = rd.hinfo
+def _variants(tb, rd, p, n, k, force, scope, cand, ccol, m):
+    """Append the ways of playing ``k`` (as ``force``, a card or ``FORCE_DRAWN``) to
+    ``cand``/``ccol`` from index ``m``: a wild-type card once per colour it could name,
+    a 7 under Seven-Zero (``scope`` all, not a last card) once per seat to swap with,
+    another card once (``ccol`` -1) and, under multi-card play (``scope`` all, 8.6) when
+    it could take extra cards, once more alone (``ALONE``). Returns the new count."""
+    if k >= N_COLOURED:
+        for c in range(N_COLOURS):
+            cand[m] = force
+            ccol[m] = c
+            m += 1
+    elif (RANK[k] == SEVEN and scope == SCOPE_ALL and tb.rules[R_SEVEN_ZERO] == 1
+          and rd.hinfo[p, H_TOTAL] > 1):
+        for q in range(n):
+            if q != p:
+                cand[m] = force
+                ccol[m] = q
+                m += 1
+    else:
+        cand[m] = force
+        ccol[m] = -1
+        m += 1
+        if (force >= 0 and scope == SCOPE_ALL and tb.rules[R_MULTI_PLAY] == 1
+                and _has_extra(rd, p, k)):
+            cand[m] = force  # 8.6: the card alone, not with the policy's extra cards
+            ccol[m] = ALONE
+            m += 1
+    return m
+
+
+@kernel
+def _has_extra(rd, p, k):
+    """8.6: does ``p`` hold a card it could add to a play of the coloured ``k`` (a copy,
+    or the next number of its colour up or down)?"""
+    hands = rd.hands
+    if hands[p, k] > 1:
+        return True
+    r = RANK[k]
+    if r >= N_NUMBERS:
+        return False
+    c = COLOUR[k] * N_RANKS
+    return ((r + 1 < N_NUMBERS and hands[p, c + r + 1] > 0)
+            or (r > 0 and hands[p, c + r - 1] > 0))
+
+
+@kernel
+def candidates(tb, rd, p, n, at, draw, bluff, scope, cand, ccol):
+    """Seat ``p``'s choices at the decision ``at`` into ``cand``/``ccol`` (``turn_loop``'s
+    ``force`` and ``colour``). A normal turn: each legal card (``_variants``), drawing
+    (-1) when ``draw`` is 1 or nothing is legal, and with ``bluff`` 1 an illegal Wild
+    Draw Four (4.3) when held. Facing a penalty: a challenge (4.3), each stackable card
+    (8.1, 8.8), taking it (-1). A legal card drawn: playing it (``FORCE_DRAWN``), and
+    keeping it (``FORCE_KEEP``) under ``draw_rule = one`` (4.2). Returns how many."""
+    g, hands, hinfo = rd.g, rd.hands, rd.hinfo
     m = 0
+    if at == AT_DRAWN:
+        m = _variants(tb, rd, p, n, g[G_DRAWN] - 1, FORCE_DRAWN, scope, cand, ccol, m)
+        if tb.rules[R_DRAW_RULE] == DRAW_ONE:
+            cand[m] = FORCE_KEEP
+            ccol[m] = -1
+            m += 1
+        return m
+    if at == AT_PENALTY:
+        if g[G_CHALLENGEABLE] == 1:
+            cand[m] = FORCE_CHALLENGE
+            ccol[m] = -1
+            m += 1
+        if tb.rules[R_STACKING] != STACK_NONE and not lone_card_blocked(tb, rd, p):
+            for c in range(N_COLOURS):
+                k = c * N_RANKS + DRAW_TWO
+                if hands[p, k] > 0 and can_stack(tb, rd, k):
+                    cand[m] = k
+                    ccol[m] = -1
+                    m += 1
+            if hands[p, WILD_DRAW_FOUR] > 0 and can_stack(tb, rd, WILD_DRAW_FOUR):
+                m = _variants(tb, rd, p, n, WILD_DRAW_FOUR, WILD_DRAW_FOUR, scope, cand,
+                              ccol, m)
+        cand[m] = -1
+        ccol[m] = -1
+        return m + 1
     if lone_card_blocked(tb, rd, p):  # 8.8: no legal play, it draws
         cand[0] = -1
         ccol[0] = -1
@@ -121,9 +278,7 @@ def candidates(tb, rd, p, draw, bluff, cand, ccol):
             if mask & 1:
                 k = c * N_RANKS + r
                 if is_legal(tb, rd, p, k):
-                    cand[m] = k
-                    ccol[m] = -1
-                    m += 1
+                    m = _variants(tb, rd, p, n, k, k, scope, cand, ccol, m)
             mask >>= 1
             r += 1
     mask = np.int64(hinfo[p, H_WILD_MASK])
@@ -132,10 +287,7 @@ def candidates(tb, rd, p, draw, bluff, cand, ccol):
         if mask & 1:
             k = N_COLOURED + i
             if is_legal(tb, rd, p, k) or (bluff == 1 and k == WILD_DRAW_FOUR):
-                for c in range(N_COLOURS):
-                    cand[m] = k
-                    ccol[m] = c
-                    m += 1
+                m = _variants(tb, rd, p, n, k, k, scope, cand, ccol, m)
         mask >>= 1
         i += 1
     if draw == 1 or m == 0:
@@ -166,9 +318,77 @@ def may_hold(void, k):
 
 
 @kernel
-def determinize(rd, p, b, unseen, st, scripted, deal):
+def _heuristic_named(tb, named, q, size):
+    """What the last wild-type play of the ``heuristic`` seat ``q`` (``MEM_NAMED``
+    ``named``), now holding ``size`` cards, tells: (the colour it named, the cards it has
+    played since, ``MEM_SHORT`` bits it lacks); (-1, -1, 0) if nothing is known. A heuristic names
+    the colour it holds most of, and plays a plain wild, or an attack wild when the next
+    player holds more than ``DANGER`` cards, only with no legal coloured card (a Wild
+    Draw Four only if it never bluffs): ``decide._heuristic_card``."""
+    if named == 0:
+        return -1, -1, 0
+    slack = ((named >> NAMED_SIZE) & 255) - size  # cards played since (it drew none)
+    colour = (named & 7) - 1
+    k = N_COLOURED + ((named >> NAMED_KIND) & 15)
+    danger = ((named >> NAMED_NEXT) & 255) <= DANGER
+    plain = k == WILD or (k == CUSTOMIZABLE and tb.rules[R_BLANK_CARD] != BLANK_SWAP_HANDS)
+    attack = (k == SNORLAX or k == GRENINJA or k == GRAYSKULL
+              or (k == WILD_DRAW_FOUR and tb.sp[q, P_BLUFF] == 0.0))
+    lack = 0
+    if plain or (attack and not danger):
+        lack = (named >> NAMED_LACK) & ((1 << (SHORT_RANK + N_RANKS)) - 1)
+    return colour, slack, lack
+
+
+@kernel
+def _heuristic_played(tb, played, q, size):
+    """``MEM_PLAYED`` ``played`` of the ``heuristic`` seat ``q`` if its hand has not
+    changed since (``size`` cards: it was its last action) and the play tells what the
+    hand held (not a multi-card play, not a possible bluff); else 0."""
+    k = (played & 127) - 1
+    if (played == 0 or ((played >> PLAYED_SIZE) & 255) != size
+            or tb.rules[R_MULTI_PLAY] == 1
+            or (k == WILD_DRAW_FOUR and tb.sp[q, P_BLUFF] > 0.0)):
+        return 0
+    return played
+
+
+@kernel
+def _would_play(tb, b, q, played):
+    """Would the ``heuristic`` seat ``q`` with its dealt hand in ``b``, plus the card it
+    played (``MEM_PLAYED`` ``played``), have played that card on the colour and top card
+    it faced (``decide._heuristic_card``; the other hand sizes are today's)?"""
+    g = b.g
+    k = np.int64((played & 127) - 1)
+    colour = g[G_COLOUR]
+    top = g[G_TOP]
+    g[G_COLOUR] = (played >> PLAYED_COLOUR) & 7
+    g[G_TOP] = (played >> PLAYED_TOP) & 127
+    add_card(b, q, k)
+    same = _heuristic_card(tb, b, q) == k
+    remove_card(b, q, k)
+    g[G_COLOUR] = colour
+    g[G_TOP] = top
+    return same
+
+
+@kernel
+def _majority(hinfo, q, colour, slack):
+    """Could ``q``, with ``slack`` more cards of ``colour``, hold no colour more?"""
+    for c in range(N_COLOURS):
+        if hinfo[q, c] > hinfo[q, colour] + slack:
+            return False
+    return True
+
+
+@kernel
+def determinize(tb, rd, p, b, unseen, st, scripted, deal, infer):
     """Copy the state into ``b*`` with the opponents' hands and the draw pile dealt
-    anew from the cards seat ``p`` cannot see (stream 0 of ``st``), hand sizes kept.
+    anew from the cards seat ``p`` cannot see (stream 0 of ``st``), hand sizes kept;
+    ``infer`` 1: a ``heuristic`` opponent's hand is dealt again (up to ``TRIES`` times)
+    until it agrees with the colour it last named and holds none of the cards its last
+    wild-type play showed it lacked (``_heuristic_named``); 2: also until it would have
+    played the card it last played, if that was its last action (``_would_play``).
 
     ``scripted`` 1 keeps the pile in its dealt order (a uniform shuffle) for the
     rollouts' draws, so that every candidate meets the same sequence of cards drawn."""
@@ -191,7 +411,9 @@ def determinize(rd, p, b, unseen, st, scripted, deal):
     for j in range(g[G_PILE_N]):
         unseen[m] = pile[j]
         m += 1
-    for j in range(m - 1):  # Fisher-Yates: opponents' cards first, then the pile's order
+    # Fisher-Yates: opponents' cards first, then the pile's order; seeing every hand
+    # (``DEAL_OPEN``), only the true pile's order is unknown
+    for j in range(hidden if deal == DEAL_OPEN else 0, m - 1):
         x = j + below(st, 0, m - j)
         t = unseen[j]
         unseen[j] = unseen[x]
@@ -206,20 +428,43 @@ def determinize(rd, p, b, unseen, st, scripted, deal):
             continue
         size = hinfo[q, H_TOTAL]
         void = rd.mem[MEM_SHORT + q] if deal == DEAL_VOIDS else 0
-        for k in range(N_KINDS):
-            bhands[q, k] = 0
-        for c in range(N_H):
-            bhinfo[q, c] = 0
-        for _ in range(size):
-            if void != 0:  # the next card it may hold; none left: any card
-                for x in range(j, m):
-                    if may_hold(void, unseen[x]):
-                        t = unseen[j]
-                        unseen[j] = unseen[x]
-                        unseen[x] = t
-                        break
-            add_card(b, q, np.int64(unseen[j]))
-            j += 1
+        # a heuristic names the colour it holds most of (``decide._scored_colour``): its
+        # hand then, less the cards played since (``slack``), had no colour more
+        colour = -1
+        slack = -1
+        played = 0
+        if infer >= 1 and tb.sid[q] == HEURISTIC:
+            colour, slack, lack = _heuristic_named(tb, rd.mem[MEM_NAMED + q], q, size)
+            if deal == DEAL_VOIDS:
+                void |= lack
+            if infer == 2:
+                played = _heuristic_played(tb, rd.mem[MEM_PLAYED + q], q, size)
+        j0 = j
+        for attempt in range(TRIES):
+            j = j0
+            for k in range(N_KINDS):
+                bhands[q, k] = 0
+            for c in range(N_H):
+                bhinfo[q, c] = 0
+            if attempt > 0:  # deal its hand anew from the cards not yet dealt
+                for i in range(j0, j0 + size):
+                    x = i + below(st, 0, m - i)
+                    t = unseen[i]
+                    unseen[i] = unseen[x]
+                    unseen[x] = t
+            for _ in range(size):
+                if void != 0:  # the next card it may hold; none left: any card
+                    for x in range(j, m):
+                        if may_hold(void, unseen[x]):
+                            t = unseen[j]
+                            unseen[j] = unseen[x]
+                            unseen[x] = t
+                            break
+                add_card(b, q, np.int64(unseen[j]))
+                j += 1
+            if ((colour < 0 or _majority(bhinfo, q, colour, slack))
+                    and (played == 0 or _would_play(tb, b, q, played))):
+                break
     for i in range(m - hidden):
         bpile[i] = unseen[hidden + i]
 
@@ -256,30 +501,57 @@ def _value(w, p, n, horizon):
 
 
 @kernel
-def _policy_move(tb, rd, p, w, n, m, cand, ccol):
-    """The index of the rollout policy's own move among the ``m`` candidates, or -1
-    (asked on a copy ``w``, with its rollout streams: the game's are not touched)."""
+def _detail(tb, w, p, k, scope):
+    """The colour the rollout policy names after playing ``k`` (wild-type), or the seat
+    its 7 swaps with (Seven-Zero), or -1: ``_variants``' ``ccol`` of its move."""
+    if k >= N_COLOURED:
+        remove_card(w, p, k)
+        return choose_colour(tb, w, p)
+    if (RANK[k] == SEVEN and scope == SCOPE_ALL and tb.rules[R_SEVEN_ZERO] == 1
+            and w.hinfo[p, H_TOTAL] > 1):
+        remove_card(w, p, k)
+        return choose_target(tb, w, p)
+    return -1
+
+
+@kernel
+def _policy_move(tb, rd, p, w, n, at, scope, m, cand, ccol):
+    """The index of the rollout policy's own choice among the ``m`` candidates at the
+    decision ``at``, or -1 (asked on a copy ``w``, with its rollout streams: the game's
+    are not touched)."""
     copy_scalars(rd, w)
     for q in range(n):
         for k in range(N_KINDS):
             w.hands[q, k] = rd.hands[q, k]
         for j in range(N_H):
             w.hinfo[q, j] = rd.hinfo[q, j]
-    k = choose_card(tb, w, p)
-    colour = -1
-    if k >= N_COLOURED:
-        remove_card(w, p, k)
-        colour = choose_colour(tb, w, p)
+    for k in range(N_KINDS):
+        w.disc[k] = rd.disc[k]
+    if at == AT_DRAWN:  # every strategy plays a legal card drawn
+        force = np.int64(FORCE_DRAWN)
+        detail = _detail(tb, w, p, rd.g[G_DRAWN] - 1, scope)
+    elif at == AT_PENALTY:
+        force = np.int64(-1)
+        detail = -1
+        if rd.g[G_CHALLENGEABLE] == 1 and will_challenge(tb, w, p):
+            force = np.int64(FORCE_CHALLENGE)
+        elif tb.rules[R_STACKING] != STACK_NONE:
+            force = choose_stack(tb, w, p)
+            if force >= 0:
+                detail = _detail(tb, w, p, force, scope)
+    else:
+        force = choose_card(tb, w, p)
+        detail = _detail(tb, w, p, force, scope) if force >= 0 else -1
     for c in range(m):
-        if cand[c] == k and ccol[c] == colour:
+        if cand[c] == force and ccol[c] == detail:
             return c
     return -1
 
 
 @kernel
 def search(tb, rd, n, p, xp, b, w, wtb, unseen, cand, ccol, val, dsum, dsq, tally):
-    """The expert seat ``p``'s move: returns its index into ``cand``/``ccol``, or -1
-    for the policy's own choice (not searched).
+    """The expert seat ``p``'s choice at the decision its turn loop stopped at: returns
+    its index into ``cand``/``ccol``, or -1 for the policy's own choice (not searched).
 
     Every candidate is played out on the same ``rollouts`` deals; the rollout policy's
     own move is kept unless another candidate beats it by more than ``z`` standard
@@ -288,9 +560,17 @@ def search(tb, rd, n, p, xp, b, w, wtb, unseen, cand, ccol, val, dsum, dsq, tall
     hinfo, st = rd.hinfo, rd.streams
     rules, sid, sp = tb.rules, tb.sid, tb.sp
     wrules, rsid, rsp, wst = wtb.rules, wtb.sid, wtb.sp, w.streams
-    m = candidates(tb, rd, p, xp[p, X_DRAW], xp[p, X_BLUFF], cand, ccol)
+    at = AT_TURN
+    if rd.g[G_DRAWN] > 0:
+        at = AT_DRAWN
+    elif rd.g[G_PEND_DRAW] > 0:
+        at = AT_PENALTY
+    scope = xp[p, X_SCOPE]
+    m = candidates(tb, rd, p, n, at, xp[p, X_DRAW], xp[p, X_BLUFF], scope, cand, ccol)
     if m == 1:
         return 0
+    if at != AT_TURN and scope == SCOPE_TURN:
+        return -1
     endgame = xp[p, X_ENDGAME]
     if endgame > 0:  # search only once some hand is down to ``endgame`` cards
         fewest = hinfo[p, H_TOTAL]
@@ -306,8 +586,10 @@ def search(tb, rd, n, p, xp, b, w, wtb, unseen, cand, ccol, val, dsum, dsq, tall
     # the stream itself untouched (a search that keeps the policy's move changes nothing)
     s = S_SEAT0 + p
     key = mix64(st[s, 0] ^ mix64(st[s, 1] ^ (np.uint64(rd.count[K_TURNS]) + _GAMMA)))
+    if at != AT_TURN:  # a turn may also stop at a penalty and at a card drawn
+        key = mix64(key ^ np.uint64(at))
     _seed(wst, key, MAX_CANDIDATES * rollouts, n)
-    base = _policy_move(tb, rd, p, w, n, m, cand, ccol)
+    base = _policy_move(tb, rd, p, w, n, at, scope, m, cand, ccol)
     ref = base if base >= 0 else 0
     for j in range(N_RULES):
         wrules[j] = rules[j]
@@ -318,7 +600,7 @@ def search(tb, rd, n, p, xp, b, w, wtb, unseen, cand, ccol, val, dsum, dsq, tall
         rsid[q] = sid[q] if own else sid[p]
         for j in range(N_PARAMS):
             rsp[q, j] = sp[q, j] if own else sp[p, j]
-    tally[0] += 1
+    tally[T_SEARCHES] += 1
     for k in range(N_KINDS):
         b.disc[k] = rd.disc[k]
     for c in range(m):
@@ -336,12 +618,13 @@ def search(tb, rd, n, p, xp, b, w, wtb, unseen, cand, ccol, val, dsum, dsq, tall
             if crn == 0 or not dealt:
                 dealt = True
                 _seed(wst, key, j, n)
-                determinize(rd, p, b, unseen, wst, crn, xp[p, X_DEAL])
+                determinize(tb, rd, p, b, unseen, wst, crn, xp[p, X_DEAL],
+                            xp[p, X_INFER])
             _seed(wst, key ^ np.uint64(0x5EED), j, n)
             _copy(b, w, n)
             turn_loop(wtb, w, n, p, np.int64(0), cand[c], ccol[c])
             val[c] = _value(w, p, n, horizon)
-            tally[1] += w.count[K_TURNS] - rd.count[K_TURNS]
+            tally[T_TURNS] += w.count[K_TURNS] - rd.count[K_TURNS]
         for c in range(m):
             if dsum[c] != DEAD:
                 d = val[c] - val[ref]
@@ -372,6 +655,12 @@ def search(tb, rd, n, p, xp, b, w, wtb, unseen, cand, ccol, val, dsum, dsq, tall
             best = c
     if best == base:
         return -1  # the policy decides in the game itself, with the game's streams
+    tally[T_CHANGED + at] += 1
+    k = rd.g[G_DRAWN] - 1 if at == AT_DRAWN else cand[best]
+    if at != AT_PENALTY and 0 <= k < N_COLOURED and ccol[best] >= 0:
+        tally[T_TARGET] += 1  # a 7's swap target (a coloured card's ``ccol``)
+    if ccol[best] == ALONE:
+        tally[T_ALONE] += 1
     return best
 
 
@@ -379,7 +668,7 @@ def search(tb, rd, n, p, xp, b, w, wtb, unseen, cand, ccol, val, dsum, dsq, tall
 def play_round_expert(tb, rd, n, order, scripted, xp, b, w, wtb, unseen, cand, ccol, val,
                       dsum, dsq, tally):
     """``round.play_round`` with the expert seats (``xp[:, X_ROLLOUTS] > 0``) searching
-    their normal turns; ``b`` .. ``tally`` are the ``search_arrays``."""
+    their decisions (``turn_loop``'s stops); ``b`` .. ``tally`` are the ``search_arrays``."""
     stop = np.int64(0)
     for q in range(n):
         if xp[q, X_ROLLOUTS] > 0:
@@ -392,8 +681,12 @@ def play_round_expert(tb, rd, n, order, scripted, xp, b, w, wtb, unseen, cand, c
         if rd.g[G_OVER] != 0:
             break
         c = search(tb, rd, n, p, xp, b, w, wtb, unseen, cand, ccol, val, dsum, dsq, tally)
-        force = cand[c] if c >= 0 else np.int64(FORCE_POLICY)
-        colour = ccol[c] if c >= 0 else np.int64(-1)
+        if c >= 0:
+            force = cand[c]
+            colour = ccol[c]
+        else:  # the policy's own choice (it plays a legal card drawn)
+            force = np.int64(FORCE_DRAWN if rd.g[G_DRAWN] > 0 else FORCE_POLICY)
+            colour = np.int64(-1)
     end_round(rd, p)
 
 
@@ -442,7 +735,8 @@ def run_one_expert(rules, sid, sp, deck, points, n, seed, game, order, capacity,
 @njit(cache=True)
 def tally_rounds(rules, sid, sp, deck, points, n, seed, first_game, count, xp):
     """Play games ``first_game ..`` on one thread as ``run_rounds_expert`` does; returns
-    int64[2]: the searches made and the turns played in their rollouts (benchmarks)."""
+    the tally (``T_*``): the searches made, the turns played in their rollouts
+    (benchmarks) and the choices that were not the policy's, per decision."""
     out = np.zeros((count, N_COLS), dtype=np.int32)
     tb = Table(rules, sid, sp, deck, points)
     order = deck_order(deck)

@@ -66,7 +66,8 @@ G_OVER = 13  # round over: 1 won, 2 truncated
 G_WINNER = 14
 G_FIRST = 15
 G_DECK_N = 16  # cards in the deck
-N_G = 17
+G_DRAWN = 17  # a legal card just drawn + 1 while an expert seat decides on it (0: none)
+N_G = 18
 # counters count[K_*]: what the round's record reports (RULES.md section 6); turns
 # also bound the round (max_turns)
 K_TURNS = 0
@@ -85,7 +86,18 @@ MEM_SHORT = MEM_DECK_C + N_COLOURS  # + seat: bit c set when that seat is known 
 SHORT_WILD = 1 << N_COLOURS  # MEM_SHORT bit: known to hold no wild-type card
 SHORT_RANK = N_COLOURS + 1  # MEM_SHORT bit SHORT_RANK + r: no card of rank r (any colour)
 MEM_DISC_C = MEM_SHORT + MAX_PLAYERS  # + colour: cards of that colour in the discard pile
-N_MEM = MEM_DISC_C + N_COLOURS
+MEM_NAMED = MEM_DISC_C + N_COLOURS  # + seat: 0, or what the table saw of its last
+# wild-type play (the expert reads it): the colour named + 1, plus the cards it then held
+# << NAMED_SIZE, the ``MEM_SHORT`` bits of the colour in play and the top card's rank
+# before it (0 unless played from the hand) << NAMED_LACK, the card - N_COLOURED
+# << NAMED_KIND, the next player's cards << NAMED_NEXT; 0 again once its hand changes
+# otherwise than by playing (a draw, a swap: ``effects.forget_plays``)
+NAMED_SIZE, NAMED_LACK, NAMED_KIND, NAMED_NEXT = 3, 11, 32, 36
+MEM_PLAYED = MEM_NAMED + MAX_PLAYERS  # + seat: 0, or its last card played from the hand
+# on a normal turn + 1, plus the colour in play << PLAYED_COLOUR and the top card
+# << PLAYED_TOP before it, the cards it held after the play << PLAYED_SIZE (the expert's)
+PLAYED_COLOUR, PLAYED_TOP, PLAYED_SIZE = 7, 10, 17
+N_MEM = MEM_PLAYED + MAX_PLAYERS
 # trace and test flags tr[TR_*]
 TR_SCRIPTED = 0  # draws take the pile's last card instead of a random one
 TR_EVENTS = 1  # events so far, written or not (trace mode, see trace.py)

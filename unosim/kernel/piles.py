@@ -29,6 +29,8 @@ from .layout import (
     K_CARDS_DRAWN,
     K_RESHUFFLES,
     MEM_DISC_C,
+    MEM_NAMED,
+    MEM_PLAYED,
     MEM_SHORT,
     S_DEAL,
     S_TABLE,
@@ -150,6 +152,8 @@ def draw_one(rd, p):
     k = take(rd)
     add_card(rd, p, k)
     rd.count[K_CARDS_DRAWN] += 1
+    rd.mem[MEM_NAMED + p] = 0  # its hand is no longer the one its last plays showed
+    rd.mem[MEM_PLAYED + p] = 0
     trace_event(rd, E_DREW, p, k, 0, 0)
     return k
 

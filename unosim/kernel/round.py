@@ -67,6 +67,7 @@ from .layout import (
     G_DECK_N,
     G_DIR,
     G_DISC_N,
+    G_DRAWN,
     G_FIRST,
     G_N,
     G_OVER,
@@ -290,18 +291,22 @@ def _challenge(tb, rd, p):
 
 
 @hot
-def _facing_penalty(tb, rd, p):
+def _facing_penalty(tb, rd, p, force):
     """4.3, 4.6, 8.1: seat ``p`` faces a pending Draw Two / Wild Draw Four penalty: it
     challenges (a Wild Draw Four), stacks, or draws the whole penalty and loses its turn
     (which is not a turn taken). Returns the card it stacks, NO_CARD after a caught
-    bluff (``p`` plays on normally), or NEXT_SEAT."""
+    bluff (``p`` plays on normally), or NEXT_SEAT. ``force`` (``turn_loop``): the
+    strategy decides (``FORCE_NONE``, ``FORCE_POLICY``), or ``FORCE_CHALLENGE``, a card
+    to stack, -1 to take the penalty."""
     g = rd.g
     rules = tb.rules
-    if g[G_CHALLENGEABLE] == 1 and will_challenge(tb, rd, p):
+    policy = force == FORCE_NONE or force == FORCE_POLICY
+    if g[G_CHALLENGEABLE] == 1 and (force == FORCE_CHALLENGE
+                                     or (policy and will_challenge(tb, rd, p))):
         return NO_CARD if _challenge(tb, rd, p) else NEXT_SEAT
     k = NO_CARD
     if rules[R_STACKING] != STACK_NONE:
-        k = choose_stack(tb, rd, p)
+        k = choose_stack(tb, rd, p) if policy else max(force, NO_CARD)
     if k >= 0:
         return k
     amount = g[G_PEND_DRAW]
@@ -313,10 +318,26 @@ def _facing_penalty(tb, rd, p):
 
 
 @hot
+def draw_lacks(tb, rd, p, held):
+    """``MEM_SHORT`` bits the table learns when seat ``p``, holding ``held`` cards, draws
+    for want of a play (4.2, 8.9): none of the colour in play; under ``after_draw =
+    play`` nor a wild-type card, nor the top card's rank (the cards it keeps after
+    drawing cannot be played either)."""
+    g = rd.g
+    rules = tb.rules
+    lacks = 1 << g[G_COLOUR]  # seen by all: p holds none of the colour in play
+    if rules[R_AFTER_DRAW] == AFTER_DRAW_PLAY and (rules[R_LAST_CARD] == LAST_ANY
+                                                   or held > 1):
+        lacks |= SHORT_WILD
+        if RANK[g[G_TOP]] >= 0:
+            lacks |= 1 << (SHORT_RANK + RANK[g[G_TOP]])
+    return lacks
+
+
+@hot
 def _draw_turn(tb, rd, p):
     """4.2, 8.4, 8.9: seat ``p`` draws instead of playing. Returns the drawn card it
     plays (every strategy plays a legal drawn card), or NO_CARD: the turn ends."""
-    g = rd.g
     count = rd.count
     mem = rd.mem
     hinfo = rd.hinfo
@@ -324,12 +345,7 @@ def _draw_turn(tb, rd, p):
     k = NO_CARD
     trace_event(rd, E_DRAW, p, -1, 0, 0)
     drawn = count[K_CARDS_DRAWN]
-    lacks = 1 << g[G_COLOUR]  # seen by all: p holds none of the colour in play
-    if rules[R_AFTER_DRAW] == AFTER_DRAW_PLAY and (rules[R_LAST_CARD] == LAST_ANY
-                                                   or hinfo[p, H_TOTAL] > 1):
-        lacks |= SHORT_WILD  # nor a wild-type card, nor the top card's rank (the
-        if RANK[g[G_TOP]] >= 0:  # cards it keeps cannot be played either)
-            lacks |= 1 << (SHORT_RANK + RANK[g[G_TOP]])
+    lacks = draw_lacks(tb, rd, p, hinfo[p, H_TOTAL])
     while True:
         d = draw_one(rd, p)
         if d < 0:
@@ -340,15 +356,24 @@ def _draw_turn(tb, rd, p):
             break
         if rules[R_DRAW_RULE] == DRAW_ONE:
             break
-    # a card drawn and kept may be of any other colour: only the colour in play stays
-    # known; if none was kept, what was known before still holds
+    # a card drawn and kept is unknown: under ``play`` it was not playable (``lacks``
+    # still holds, what was known before no longer does); under ``pass`` it may be any
+    # card, the colour in play too; if none was kept, what was known before still holds
     kept = count[K_CARDS_DRAWN] - drawn - (1 if k >= 0 else 0)
-    mem[MEM_SHORT + p] = lacks if kept > 0 else mem[MEM_SHORT + p] | lacks
+    if kept > 0:
+        mem[MEM_SHORT + p] = lacks if rules[R_AFTER_DRAW] == AFTER_DRAW_PLAY else 0
+    else:
+        mem[MEM_SHORT + p] |= lacks
     return k
 
 
-FORCE_NONE = -3  # ``turn_loop``: every seat decides by its strategy (and may stop)
-FORCE_POLICY = -2  # the first normal turn decides by its strategy, without stopping
+# ``turn_loop``'s ``force`` codes besides a card (>= 0) and -1 (draw; take the penalty;
+# keep the card drawn)
+FORCE_NONE = -3  # every seat decides by its strategy (and may stop)
+FORCE_POLICY = -2  # the first decision is the strategy's, without stopping
+FORCE_CHALLENGE = -4  # challenge the pending Wild Draw Four (4.3)
+FORCE_KEEP = -5  # after a stop on a legal card drawn: keep it (4.2)
+FORCE_DRAWN = -6  # ... play it (``colour``: its colour or swap target, -1: the strategy's)
 
 
 @hot
@@ -400,33 +425,55 @@ def turn_loop(tb, rd, n, p, stop, force, colour):
     """The turns of a round from seat ``p``'s, in any state a turn starts from, until the
     round is over (``rd.g[G_OVER]`` set) or a stop; returns the seat to act next.
 
-    ``stop``: bit mask of seats whose normal turns (nothing pending, 4.2) stop the loop
-    before they choose, returning that seat with ``rd.g[G_OVER] == 0`` (the ``expert``
-    searches there, ``kernel/expert.py``). ``force``: the first normal turn's choice, a
-    card (``colour``: the colour named after it if wild-type, -1: the strategy's), -1 to
-    draw, ``FORCE_POLICY`` the strategy's, ``FORCE_NONE`` no first choice."""
+    ``stop``: bit mask of seats whose decisions stop the loop before they are made,
+    returning that seat with ``rd.g[G_OVER] == 0`` (the ``expert`` searches there,
+    ``kernel/expert.py``): a normal turn (nothing pending, 4.2), a pending Draw Two /
+    Wild Draw Four (``G_PEND_DRAW`` > 0: challenge, stack or take it, 4.3, 8.1), a legal
+    card just drawn (``G_DRAWN`` = the card + 1: play or keep it, 4.2). ``force``: the
+    first decision's choice: on a normal turn a card (``colour``: the colour named after
+    it if wild-type, the seat a 7 swaps with under Seven-Zero, -1: the strategy's) or
+    -1 to draw; facing a penalty ``FORCE_CHALLENGE``, a card to stack (``colour`` as
+    above) or -1 to take it; after a stop on a drawn card ``FORCE_DRAWN`` (play it,
+    ``colour`` as above) or ``FORCE_KEEP``; ``FORCE_POLICY`` the strategy's choice,
+    ``FORCE_NONE`` no first choice."""
     g = rd.g
     count = rd.count
+    mem = rd.mem
+    hinfo = rd.hinfo
     rules = tb.rules
     while g[G_OVER] == 0:
         if (force == FORCE_NONE and stop != 0 and (stop >> p) & 1 == 1
-                and g[G_PEND_DRAW] == 0 and g[G_PEND_SKIP] == 0
-                and g[G_PEND_SPECIAL] < 0 and count[K_TURNS] < rules[R_MAX_TURNS]):
+                and g[G_PEND_SKIP] == 0 and g[G_PEND_SPECIAL] < 0
+                and count[K_TURNS] < rules[R_MAX_TURNS]):
             return p
         k = NO_CARD  # the card played this turn; one call site of ``play`` (it is inlined)
         how = PLAY_STACK
         bluff = False
         if g[G_PEND_DRAW] > 0:
-            k = _facing_penalty(tb, rd, p)
+            k = _facing_penalty(tb, rd, p, force)
+            force = FORCE_NONE
             if k == NEXT_SEAT:
                 p = seat(p, g[G_DIR], n)
                 continue
+            if k == NO_CARD and (stop >> p) & 1 == 1:
+                continue  # a caught bluff: the stopping seat's normal turn stops first
         if k < 0 and g[G_PEND_SKIP] > 0:  # 4.6: a skipped player takes no turn
             g[G_PEND_SKIP] -= 1
             trace_event(rd, E_SKIPPED, p, -1, 0, 0)
             p = seat(p, g[G_DIR], n)
             continue
-        if not take_turn(tb, rd):
+        if force <= FORCE_KEEP:  # the turn stopped on a legal card drawn goes on
+            k = g[G_DRAWN] - 1
+            g[G_DRAWN] = 0
+            how = PLAY_DRAWN
+            if force == FORCE_KEEP:  # the table takes the kept card for an unplayable one
+                mem[MEM_SHORT + p] = draw_lacks(tb, rd, p, hinfo[p, H_TOTAL] - 1)
+                k = NO_CARD
+            force = FORCE_NONE
+            if k < 0:
+                p = seat(p, g[G_DIR], n)
+                continue
+        elif not take_turn(tb, rd):
             break
         if k < 0:  # not a stack (8.1, the penalty passes on grown): a normal turn
             if g[G_PEND_SPECIAL] >= 0:
@@ -449,7 +496,10 @@ def turn_loop(tb, rd, n, p, stop, force, colour):
                 if k < 0:
                     p = seat(p, g[G_DIR], n)
                     continue
-        p = play(tb, rd, p, k, how, bluff, colour if how == PLAY_HAND else -1)
+                if (stop >> p) & 1 == 1:  # the stopping seat decides on the card drawn
+                    g[G_DRAWN] = k + 1
+                    return p
+        p = play(tb, rd, p, k, how, bluff, colour)
         colour = -1
         p = seat(p, g[G_DIR], n)
     return p
