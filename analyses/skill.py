@@ -371,8 +371,11 @@ def build(ctx: Context) -> Page:
               "determinizations per decision, rollouts of 16 turns scored by hand sizes) "
               "over the best simple strategy for that rule set and opponent (against "
               f"{REALISTIC} players: the best against heuristic players). It searches the "
-              "card to play and the colour named with it; stacking, challenges, jump-ins, "
-              "swap targets and the colour named after a drawn wild are its policy's. "
+              "card to play and the colour named with it, whether to challenge, stack or "
+              "take a penalty, whether to play a drawn card and with which colour, the "
+              "target of a 7's swap and whether to play a card alone under multi-card "
+              "play; jump-ins, the extra cards of a multi-card play and Greninja's second "
+              "colour are its policy's. "
               "Stronger players surely exist, so every margin here is a lower bound of "
               "what skill can win.")
 

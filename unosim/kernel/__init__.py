@@ -31,7 +31,9 @@ _PKG = Path(__file__).resolve().parent.parent
 # What the kernel does with a seed: raised whenever any frame of any rule set, player
 # count or strategy changes for the same seed. Results files carry it in their manifest;
 # ``--resume`` and ``replay`` refuse a file made by another behaviour version.
-KERNEL_BEHAVIOUR = 1
+# 2: the expert searches penalties, drawn cards and swap targets; under after_draw = pass
+# a kept drawn card no longer marks its holder as lacking the colour in play.
+KERNEL_BEHAVIOUR = 2
 
 
 def behaviour_mismatch(manifest: dict) -> str | None:
