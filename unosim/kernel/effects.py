@@ -95,20 +95,21 @@ from .layout import (
     SHORT_RANK,
 )
 from .legal import may_empty_hand, may_go_out_with
-from .piles import add_card, discard, draw_n, hand_points, remove_card, shuffle
+from .piles import (
+    add_card,
+    discard,
+    draw_n,
+    forget_plays,
+    hand_points,
+    remove_card,
+    shuffle,
+)
 from .rng import chance32
 from .seats import seat
 from .trace import trace_event
 
 OVER_WON, OVER_TRUNCATED = 1, 2
 ALONE = -2  # ``play``'s ``colour`` for a coloured card: no extra cards with it (8.6)
-
-
-@hot
-def forget_plays(rd, p):
-    """Seat ``p``'s hand changed: what its last plays showed of it no longer holds."""
-    rd.mem[MEM_NAMED + p] = 0
-    rd.mem[MEM_PLAYED + p] = 0
 
 
 @kernel

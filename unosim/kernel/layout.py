@@ -91,7 +91,7 @@ MEM_NAMED = MEM_DISC_C + N_COLOURS  # + seat: 0, or what the table saw of its la
 # << NAMED_SIZE, the ``MEM_SHORT`` bits of the colour in play and the top card's rank
 # before it (0 unless played from the hand) << NAMED_LACK, the card - N_COLOURED
 # << NAMED_KIND, the next player's cards << NAMED_NEXT; 0 again once its hand changes
-# otherwise than by playing (a draw, a swap: ``effects.forget_plays``)
+# otherwise than by playing (a draw, a swap: ``piles.forget_plays``)
 NAMED_SIZE, NAMED_LACK, NAMED_KIND, NAMED_NEXT = 3, 11, 32, 36
 MEM_PLAYED = MEM_NAMED + MAX_PLAYERS  # + seat: 0, or its last card played from the hand
 # on a normal turn + 1, plus the colour in play << PLAYED_COLOUR and the top card

@@ -29,6 +29,8 @@ from .layout import (
     R_LAST_CARD,
     R_STACKING,
     R_WD4_RESTRICTION,
+    SHORT_RANK,
+    SHORT_WILD,
     STACK_NONE,
     STACK_PROGRESSIVE,
     WD4_COLOUR,
@@ -164,3 +166,17 @@ def legal_wilds(tb, rd, p):
     if m != 0 and not wd4_allowed(tb, rd, p):
         m &= ~(1 << (WILD_DRAW_FOUR - N_COLOURED))
     return m
+
+
+@hot
+def no_play_lacks(tb, rd, held):
+    """``MEM_SHORT`` bits a seat holding ``held`` cards shows the table by having no legal
+    card (4.1): none of the colour in play; nor, unless 8.8's `last_card = number` may
+    block its lone card, a wild-type card or a card of the top card's rank."""
+    g = rd.g
+    lacks = 1 << g[G_COLOUR]
+    if tb.rules[R_LAST_CARD] == LAST_ANY or held > 1:
+        lacks |= SHORT_WILD
+        if RANK[g[G_TOP]] >= 0:
+            lacks |= 1 << (SHORT_RANK + RANK[g[G_TOP]])
+    return lacks

@@ -143,6 +143,14 @@ def reshuffle(rd):
 
 
 @hot
+def forget_plays(rd, p):
+    """Seat ``p``'s hand changed otherwise than by playing (a draw, a swap): what its
+    last plays showed of it (``MEM_NAMED``, ``MEM_PLAYED``) no longer holds."""
+    rd.mem[MEM_NAMED + p] = 0
+    rd.mem[MEM_PLAYED + p] = 0
+
+
+@hot
 def draw_one(rd, p):
     """Seat ``p`` draws one card (reshuffling if needed); the kind, or -1 if none exists."""
     if rd.g[G_PILE_N] == 0:
@@ -152,8 +160,7 @@ def draw_one(rd, p):
     k = take(rd)
     add_card(rd, p, k)
     rd.count[K_CARDS_DRAWN] += 1
-    rd.mem[MEM_NAMED + p] = 0  # its hand is no longer the one its last plays showed
-    rd.mem[MEM_PLAYED + p] = 0
+    forget_plays(rd, p)
     trace_event(rd, E_DREW, p, k, 0, 0)
     return k
 

@@ -80,7 +80,6 @@ from .layout import (
     G_WINNER,
     H_MASK,
     H_TOTAL,
-    LAST_ANY,
     K_BLUFFS,
     K_CARDS_DRAWN,
     K_CARDS_PLAYED,
@@ -104,17 +103,14 @@ from .layout import (
     R_CHALLENGE_PENALTY,
     R_DRAW_RULE,
     R_HAND_SIZE,
-    R_LAST_CARD,
     R_MAX_TURNS,
     R_STACKING,
     S_DEAL,
     S_SEAT0,
-    SHORT_RANK,
-    SHORT_WILD,
     STACK_NONE,
     TR_SCRIPTED,
 )
-from .legal import is_legal, wd4_allowed
+from .legal import is_legal, no_play_lacks, wd4_allowed
 from .piles import add_card, draw_cards, draw_n, draw_one, hand_points, take
 from .rng import below
 from .seats import seat
@@ -318,20 +314,14 @@ def _facing_penalty(tb, rd, p, force):
 
 
 @hot
-def draw_lacks(tb, rd, p, held):
-    """``MEM_SHORT`` bits the table learns when seat ``p``, holding ``held`` cards, draws
-    for want of a play (4.2, 8.9): none of the colour in play; under ``after_draw =
-    play`` nor a wild-type card, nor the top card's rank (the cards it keeps after
-    drawing cannot be played either)."""
-    g = rd.g
-    rules = tb.rules
-    lacks = 1 << g[G_COLOUR]  # seen by all: p holds none of the colour in play
-    if rules[R_AFTER_DRAW] == AFTER_DRAW_PLAY and (rules[R_LAST_CARD] == LAST_ANY
-                                                   or held > 1):
-        lacks |= SHORT_WILD
-        if RANK[g[G_TOP]] >= 0:
-            lacks |= 1 << (SHORT_RANK + RANK[g[G_TOP]])
-    return lacks
+def draw_lacks(tb, rd, held):
+    """``MEM_SHORT`` bits the table learns when a seat holding ``held`` cards draws for
+    want of a play (4.2, 8.9): under ``after_draw = play`` all that having no legal card
+    shows (``legal.no_play_lacks``: the cards it keeps after drawing cannot be played
+    either); under ``pass`` only that it holds none of the colour in play."""
+    if tb.rules[R_AFTER_DRAW] == AFTER_DRAW_PLAY:
+        return no_play_lacks(tb, rd, held)
+    return 1 << rd.g[G_COLOUR]
 
 
 @hot
@@ -345,7 +335,7 @@ def _draw_turn(tb, rd, p):
     k = NO_CARD
     trace_event(rd, E_DRAW, p, -1, 0, 0)
     drawn = count[K_CARDS_DRAWN]
-    lacks = draw_lacks(tb, rd, p, hinfo[p, H_TOTAL])
+    lacks = draw_lacks(tb, rd, hinfo[p, H_TOTAL])
     while True:
         d = draw_one(rd, p)
         if d < 0:
@@ -467,7 +457,7 @@ def turn_loop(tb, rd, n, p, stop, force, colour):
             g[G_DRAWN] = 0
             how = PLAY_DRAWN
             if force == FORCE_KEEP:  # the table takes the kept card for an unplayable one
-                mem[MEM_SHORT + p] = draw_lacks(tb, rd, p, hinfo[p, H_TOTAL] - 1)
+                mem[MEM_SHORT + p] = draw_lacks(tb, rd, hinfo[p, H_TOTAL] - 1)
                 k = NO_CARD
             force = FORCE_NONE
             if k < 0:
