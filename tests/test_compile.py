@@ -9,16 +9,38 @@ import textwrap
 import numba
 import pytest
 
+from numba.core import analysis, compiler, transforms
+
 from unosim.kernel import jit
+from unosim.kernel.effects import play
+from unosim.kernel.expert import search
+from unosim.kernel.round import turn_loop
 
 VERSION = tuple(int(x) for x in numba.__version__.split(".")[:2])
 
 
 @pytest.mark.skipif(not (0, 59) <= VERSION < (0, 69),
                     reason="the fixes are written for numba 0.59-0.68")
-def test_inliner_fixes_installed():
-    assert jit.INLINER_FIXES == ("_share_scope_copies", "_reuse_untyped_ir",
-                                 "_forward_arguments")
+def test_numba_fixes_installed():
+    assert jit.NUMBA_FIXES == ("_share_scope_copies", "_reuse_untyped_ir",
+                               "_forward_arguments", "_bit_live_map")
+
+
+@pytest.mark.skipif(not (0, 59) <= VERSION < (0, 69),
+                    reason="the fixes are written for numba 0.59-0.68")
+@pytest.mark.parametrize("function", [turn_loop, play, search])
+def test_bit_live_map_equals_numbas(function):
+    """The live variables ``_bit_live_map`` computes are numba's own, on functions with
+    loops, branches and early returns."""
+    func_ir = compiler.run_frontend(function.py_func)
+    blocks = transforms.canonicalize_cfg(func_ir.blocks)
+    cfg = analysis.compute_cfg_from_blocks(blocks)
+    usedefs = analysis.compute_use_defs(blocks)
+    ours = analysis.compute_live_map(cfg, blocks, usedefs.usemap, usedefs.defmap)
+    numbas = analysis.compute_live_map.__wrapped__(cfg, blocks, usedefs.usemap,
+                                                   usedefs.defmap)
+    assert ours == numbas
+    assert sum(map(len, ours.values())) > 100
 
 
 # in a fresh process with an empty cache: a function loaded from the cache does not

@@ -25,7 +25,7 @@ dominate it). Measured as the first ``simulate(n_games=1)`` with an empty
   end, and that of every ``hot`` function it calls, at each call site, then
   deep-copies its IR block by block, each block with every variable of the function.
   Three small fixes of numba's inliner, installed when this module is imported
-  (``INLINER_FIXES`` names those installed; each checks that numba's internals are as
+  (``NUMBA_FIXES`` names those installed; each checks that numba's internals are as
   expected, else it leaves numba alone, which is only slower), each measured on top of
   the one before: ``_share_scope_copies`` (one copy of the scope per inline: 47.6 to
   37.8 s), ``_reuse_untyped_ir`` (each ``hot`` function's front end runs once per set
@@ -205,8 +205,75 @@ def _forward_arguments():
     return True
 
 
-def _install_inliner_fixes():
-    """Install the fixes of numba's inliner above where numba's internals look as they
+def _bit_live_map():
+    """numba computes which variables are alive at the entry of each block (for every
+    ``del`` it places, after most of its passes) with Python sets of names, iterated
+    to a fixed point over all blocks: the sets of the definitions reaching a block
+    hold almost every variable of a large function. This computes the same least
+    fixed point (so the same sets) on integers used as bit masks, and converts only
+    the result to sets. Returns whether it was installed."""
+    from numba.core import analysis, ir_utils
+
+    original = analysis.compute_live_map
+    code = original.__code__
+    if (code.co_varnames[:code.co_argcount] != (
+            "cfg", "blocks", "var_use_map", "var_def_map")
+            or not {"def_reach", "liveness", "fix_point"} <= set(code.co_cellvars
+                                                                  + code.co_varnames)
+            or getattr(ir_utils, "compute_live_map", None) is not original):
+        return False
+
+    def compute_live_map(cfg, blocks, var_use_map, var_def_map):
+        bits = {}
+
+        def mask(names):
+            m = 0
+            for name in names:
+                b = bits.get(name)
+                if b is None:
+                    b = bits[name] = 1 << len(bits)
+                m |= b
+            return m
+
+        use = {k: mask(v) for k, v in var_use_map.items()}
+        defined = {k: mask(v) for k, v in var_def_map.items()}
+        order = cfg.topo_order()
+        # definitions (and uses) reaching the entry of each block
+        reach = {}
+        changed = True
+        while changed:
+            old = dict(reach)
+            for b in order:
+                r = reach[b] = reach.get(b, 0) | defined[b] | use[b]
+                for succ, _ in cfg.successors(b):
+                    reach[succ] = reach.get(succ, 0) | r
+            changed = reach != old
+        live = {b: use[b] for b in blocks}
+        changed = True
+        while changed:
+            old = dict(live)
+            for b in reversed(order):
+                for pred, _ in cfg.predecessors(b):
+                    live[pred] |= live[b] & reach.get(pred, 0) & ~defined[pred]
+            changed = live != old
+        names = sorted(bits, key=bits.get)
+        result = {}
+        for b, m in live.items():
+            s = result[b] = set()
+            digits = bin(m)[:1:-1]
+            i = digits.find("1")
+            while i >= 0:
+                s.add(names[i])
+                i = digits.find("1", i + 1)
+        return result
+
+    compute_live_map.__wrapped__ = original
+    analysis.compute_live_map = ir_utils.compute_live_map = compute_live_map
+    return True
+
+
+def _install_numba_fixes():
+    """Install the fixes of numba above where numba's internals look as they
     do in the versions they were measured with (else none: compiling is only slower).
     Returns the names of those installed."""
     try:
@@ -216,10 +283,11 @@ def _install_inliner_fixes():
         return ()
     if not (0, 59) <= version < (0, 69):
         return ()
-    fixes = (_share_scope_copies, _reuse_untyped_ir, _forward_arguments)
+    fixes = (_share_scope_copies, _reuse_untyped_ir, _forward_arguments,
+             _bit_live_map)
     return tuple(f.__name__ for f in fixes if f())
 
 
-INLINER_FIXES = _install_inliner_fixes()
+NUMBA_FIXES = _install_numba_fixes()
 kernel = njit(cache=True, _nrt=False)
 hot = njit(cache=True, _nrt=False, inline="always")
