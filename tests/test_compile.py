@@ -1,6 +1,7 @@
 """The cold compile stays short (``unosim/kernel/jit.py``): the fixes of numba's inliner
 are installed on the numba versions they were written for, and a simulation or a match
 compiles no kernel function twice (a literal argument compiles a copy per value)."""
+import copy
 import os
 import subprocess
 import sys
@@ -9,7 +10,7 @@ import textwrap
 import numba
 import pytest
 
-from numba.core import analysis, compiler, transforms
+from numba.core import analysis, compiler, ssa, transforms
 
 from unosim.kernel import jit
 from unosim.kernel.effects import play
@@ -23,7 +24,8 @@ VERSION = tuple(int(x) for x in numba.__version__.split(".")[:2])
                     reason="the fixes are written for numba 0.59-0.68")
 def test_numba_fixes_installed():
     assert jit.NUMBA_FIXES == ("_share_scope_copies", "_reuse_untyped_ir",
-                               "_forward_arguments", "_bit_live_map")
+                               "_forward_arguments", "_bit_live_map",
+                               "_ssa_skip_blocks")
 
 
 @pytest.mark.skipif(not (0, 59) <= VERSION < (0, 69),
@@ -41,6 +43,25 @@ def test_bit_live_map_equals_numbas(function):
                                                    usedefs.defmap)
     assert ours == numbas
     assert sum(map(len, ours.values())) > 100
+
+
+def _dump(blocks):
+    return [(label, [str(stmt) for stmt in block.body]) for label, block in blocks.items()]
+
+
+@pytest.mark.skipif(not (0, 59) <= VERSION < (0, 69),
+                    reason="the fixes are written for numba 0.59-0.68")
+@pytest.mark.parametrize("function", [turn_loop, play, search])
+def test_ssa_skip_blocks_equals_numbas(function, monkeypatch):
+    """``_ssa_skip_blocks`` makes the IR numba's SSA reconstruction makes, variable
+    names and phi nodes included (a copy of the IR, scope and all, for each)."""
+    blocks = compiler.run_frontend(function.py_func).blocks
+    theirs = copy.deepcopy(blocks)
+    ours = _dump(ssa._run_ssa(blocks))
+    monkeypatch.setattr(ssa, "_run_block_rewrite", ssa._run_block_rewrite.__wrapped__)
+    numbas = _dump(ssa._run_ssa.__wrapped__(theirs))
+    assert ours == numbas
+    assert sum("phi" in stmt for _, body in ours for stmt in body) > 10
 
 
 # in a fresh process with an empty cache: a function loaded from the cache does not

@@ -272,6 +272,65 @@ def _bit_live_map():
     return True
 
 
+def _ssa_skip_blocks():
+    """numba's SSA reconstruction renames, one at a time, each variable assigned more
+    than once (a few hundred in ``round.turn_loop``), with two rewrites of every
+    statement of the function per variable. This lets those two rewrites copy the
+    blocks that never mention the variable as they are (what they made of them: the
+    same statements, in a new block) and run numba's rewrite on the others, in the
+    same order. Returns whether it was installed."""
+    from numba.core import ir, ssa
+
+    run_ssa, rewrite = ssa._run_ssa, ssa._run_block_rewrite
+    handlers = (ssa._FreshVarHandler, ssa._FixSSAVars)
+    if (list(inspect.signature(run_ssa).parameters) != ["blocks"]
+            or list(inspect.signature(rewrite).parameters) != [
+                "blocks", "states", "handler"]
+            or not all(hasattr(ssa, n) for n in ("_fresh_vars", "_fix_ssa_vars"))):
+        return False
+    # for each reconstruction under way: the blocks each variable appears in (renaming
+    # one variable, and the phi nodes it adds, moves no other), and the ids of the
+    # blocks made since (numba's input blocks are copied, those made here are passed on)
+    frames = []
+
+    def run_ssa_indexed(blocks):
+        where = {}
+        for label, block in blocks.items():
+            for stmt in block.body:
+                for var in stmt.list_vars():
+                    where.setdefault(var.name, set()).add(label)
+        frames.append((where, set()))
+        try:
+            return run_ssa(blocks)
+        finally:
+            frames.pop()
+
+    def rewrite_skipping(blocks, states, handler):
+        if not frames or type(handler) not in handlers or "varname" not in states:
+            return rewrite(blocks, states, handler)
+        where, made = frames[-1]
+        mentions = where.get(states["varname"], ())
+        touched = rewrite({k: b for k, b in blocks.items() if k in mentions}, states,
+                          handler)
+        out = {}
+        for label, block in blocks.items():
+            new = touched.get(label)
+            if new is None and id(block) in made:
+                new = block
+            elif new is None:
+                new = ir.Block(scope=block.scope, loc=block.loc)
+                new.body = list(block.body)
+            made.add(id(new))
+            out[label] = new
+        return out
+
+    run_ssa_indexed.__wrapped__ = run_ssa
+    rewrite_skipping.__wrapped__ = rewrite
+    ssa._run_ssa = run_ssa_indexed
+    ssa._run_block_rewrite = rewrite_skipping
+    return True
+
+
 def _install_numba_fixes():
     """Install the fixes of numba above where numba's internals look as they
     do in the versions they were measured with (else none: compiling is only slower).
@@ -284,7 +343,7 @@ def _install_numba_fixes():
     if not (0, 59) <= version < (0, 69):
         return ()
     fixes = (_share_scope_copies, _reuse_untyped_ir, _forward_arguments,
-             _bit_live_map)
+             _bit_live_map, _ssa_skip_blocks)
     return tuple(f.__name__ for f in fixes if f())
 
 
