@@ -11,6 +11,7 @@ import numba
 import pytest
 
 from numba.core import analysis, compiler, ssa, transforms
+from numba.core.targetconfig import TargetConfig
 
 from unosim.kernel import jit
 from unosim.kernel.effects import play
@@ -25,7 +26,7 @@ VERSION = tuple(int(x) for x in numba.__version__.split(".")[:2])
 def test_numba_fixes_installed():
     assert jit.NUMBA_FIXES == ("_share_scope_copies", "_reuse_untyped_ir",
                                "_forward_arguments", "_bit_live_map",
-                               "_ssa_skip_blocks")
+                               "_ssa_skip_blocks", "_quick_flag_values")
 
 
 @pytest.mark.skipif(not (0, 59) <= VERSION < (0, 69),
@@ -43,6 +44,18 @@ def test_bit_live_map_equals_numbas(function):
                                                    usedefs.defmap)
     assert ours == numbas
     assert sum(map(len, ours.values())) > 100
+
+
+@pytest.mark.skipif(not (0, 59) <= VERSION < (0, 69),
+                    reason="the fixes are written for numba 0.59-0.68")
+def test_quick_flag_values_equal_numbas():
+    flags = compiler.Flags()
+    flags.no_cpython_wrapper = True
+    flags.nrt = False
+    for f in (flags, compiler.Flags(), compiler.DEFAULT_FLAGS, compiler.Flags(flags)):
+        values = TargetConfig.values.__wrapped__(f)
+        assert f.values() == values and list(f.values()) == list(values)
+    assert flags != compiler.Flags() and flags == compiler.Flags(flags)
 
 
 def _dump(blocks):

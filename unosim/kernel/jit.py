@@ -331,6 +331,40 @@ def _ssa_skip_blocks():
     return True
 
 
+def _quick_flag_values():
+    """numba looks up each ``@overload`` implementation it types a call with in a cache
+    keyed by the compile flags, hashing and comparing the flags (about fifty options,
+    each read through a property) on every call typed: a second and a half of a
+    simulation's cold compile. This builds the same dict of option values from the
+    options' defaults and the values set. Returns whether it was installed."""
+    from numba.core import compiler, targetconfig
+
+    config = targetconfig.TargetConfig
+    values = config.values
+    defaults = {}  # TargetConfig subclass -> {option: default}
+
+    def quick_values(self):
+        cls = type(self)
+        d = defaults.get(cls)
+        if d is None:
+            d = defaults[cls] = {k: o.default for k, o in cls.options.items()}
+        out = d.copy()
+        out.update(self._values)
+        if len(out) != len(d):  # something else set: numba's own way
+            return values(self)
+        return out
+
+    sample = compiler.Flags()
+    sample.nrt = True
+    sample.inline = "always"
+    if (config.__slots__ != ["_values"] or quick_values(sample) != values(sample)
+            or list(quick_values(sample)) != list(values(sample))):
+        return False
+    quick_values.__wrapped__ = values
+    config.values = quick_values
+    return True
+
+
 def _install_numba_fixes():
     """Install the fixes of numba above where numba's internals look as they
     do in the versions they were measured with (else none: compiling is only slower).
@@ -343,7 +377,7 @@ def _install_numba_fixes():
     if not (0, 59) <= version < (0, 69):
         return ()
     fixes = (_share_scope_copies, _reuse_untyped_ir, _forward_arguments,
-             _bit_live_map, _ssa_skip_blocks)
+             _bit_live_map, _ssa_skip_blocks, _quick_flag_values)
     return tuple(f.__name__ for f in fixes if f())
 
 
