@@ -24,9 +24,9 @@ VERSION = tuple(int(x) for x in numba.__version__.split(".")[:2])
 @pytest.mark.skipif(not (0, 59) <= VERSION < (0, 69),
                     reason="the fixes are written for numba 0.59-0.68")
 def test_numba_fixes_installed():
-    assert jit.NUMBA_FIXES == ("_share_scope_copies", "_reuse_untyped_ir",
-                               "_forward_arguments", "_bit_live_map",
-                               "_ssa_skip_blocks", "_quick_flag_values")
+    assert jit.NUMBA_FIXES == (
+        "_share_scope_copies", "_reuse_untyped_ir", "_forward_arguments",
+        "_copy_callee_once", "_bit_live_map", "_ssa_skip_blocks", "_quick_flag_values")
 
 
 @pytest.mark.skipif(not (0, 59) <= VERSION < (0, 69),

@@ -65,6 +65,7 @@ dominate it). Measured as the first ``simulate(n_games=1)`` with an empty
 """
 import copy
 import inspect
+import re
 
 import numba
 from numba import njit
@@ -202,6 +203,55 @@ def _forward_arguments():
         return result
 
     worker.inline_ir = inline_ir_forwarding
+    return True
+
+
+def _copy_callee_once():
+    """numba's inliner copies the callee's IR (block by block, with ``copy.deepcopy``)
+    twice: one copy to inline, and one of that copy, returned "unmutated" to callers
+    that all discard it (numba's two and ``_forward_arguments``). While one inline
+    runs, this makes copying a block the inliner has just copied hand back that copy.
+    Returns whether it was installed."""
+    import types
+
+    from numba.core import inline_closurecall, typed_passes, untyped_passes
+
+    try:  # without blanks and line continuations
+        source, typed, untyped = (re.sub(r"[\s\\]", "", inspect.getsource(m)) for m in (
+            inline_closurecall, typed_passes, untyped_passes))
+    except (OSError, TypeError):
+        return False
+    # the one deep copy is ``copy_ir``'s, and numba's callers discard the copy
+    if (getattr(inline_closurecall, "copy", None) is not copy
+            or source.count("copy.deepcopy(") != 1
+            or "callee_ir_original=copy_ir(callee_ir)" not in source
+            or "_,_,_,new_blocks=inline_worker.inline_ir(" not in typed
+            or "_,_,_,new_blocks=inline_worker.inline_function(" not in untyped):
+        return False
+    worker = inline_closurecall.InlineWorker
+    inline_ir = worker.inline_ir
+    made = []  # the ids of the blocks copied by each inline under way
+
+    def deepcopy(x, memo=None):
+        if made and id(x) in made[-1]:
+            return x
+        new = copy.deepcopy(x, memo)
+        if made:
+            made[-1].add(id(new))
+        return new
+
+    def inline_ir_copying_once(self, *args, **kwargs):
+        made.append(set())
+        try:
+            return inline_ir(self, *args, **kwargs)
+        finally:
+            made.pop()
+
+    shim = types.ModuleType("copy")
+    shim.__dict__.update(vars(copy))
+    shim.deepcopy = deepcopy
+    inline_closurecall.copy = shim
+    worker.inline_ir = inline_ir_copying_once
     return True
 
 
@@ -377,7 +427,7 @@ def _install_numba_fixes():
     if not (0, 59) <= version < (0, 69):
         return ()
     fixes = (_share_scope_copies, _reuse_untyped_ir, _forward_arguments,
-             _bit_live_map, _ssa_skip_blocks, _quick_flag_values)
+             _copy_callee_once, _bit_live_map, _ssa_skip_blocks, _quick_flag_values)
     return tuple(f.__name__ for f in fixes if f())
 
 
