@@ -8,7 +8,6 @@ import sys
 import textwrap
 
 import numba
-import numpy as np
 import pytest
 
 from numba.core import analysis, compiler, ssa, transforms
@@ -27,8 +26,7 @@ VERSION = tuple(int(x) for x in numba.__version__.split(".")[:2])
 def test_numba_fixes_installed():
     assert jit.NUMBA_FIXES == (
         "_share_scope_copies", "_reuse_untyped_ir", "_forward_arguments",
-        "_copy_callee_once", "_bit_live_map", "_ssa_skip_blocks", "_quick_flag_values",
-        "_link_large_after_optimizing")
+        "_copy_callee_once", "_bit_live_map", "_ssa_skip_blocks", "_quick_flag_values")
 
 
 @pytest.mark.skipif(not (0, 59) <= VERSION < (0, 69),
@@ -60,35 +58,8 @@ def test_quick_flag_values_equal_numbas():
     assert flags != compiler.Flags() and flags == compiler.Flags(flags)
 
 
-@pytest.mark.skipif(not (0, 59) <= VERSION < (0, 69),
-                    reason="the fixes are written for numba 0.59-0.68")
-def test_large_callees_linked_after_optimizing(monkeypatch):
-    """A callee whose own function is large is linked into its caller's module after
-    the caller's optimisation (a small one before), and the caller still runs it."""
-    def callee(a):
-        s = 0
-        for x in a:
-            s += x * x
-        return s
-
-    def tiny(a):
-        return a[0]
-
-    def caller(a):
-        return callee(a) + tiny(a)
-
-    monkeypatch.setattr(jit, "LARGE_FUNCTION", 40)
-    callee, tiny = numba.njit(callee), numba.njit(tiny)
-    caller = numba.njit(caller)
-    a = np.arange(5)
-    assert caller(a) == 30
-    sig = (numba.typeof(a),)
-    later = caller.overloads[sig].library._link_after_optimizing
-    assert later == [callee.overloads[sig].library]
-
-
 def _dump(blocks):
-    return [(label, [str(stmt) for stmt in b.body]) for label, b in blocks.items()]
+    return [(label, [str(stmt) for stmt in block.body]) for label, block in blocks.items()]
 
 
 @pytest.mark.skipif(not (0, 59) <= VERSION < (0, 69),

@@ -415,61 +415,6 @@ def _quick_flag_values():
     return True
 
 
-def _link_large_after_optimizing():
-    """numba links the code of every non-inlined function a function calls (and of
-    everything those call) into its module, then optimises the whole module: LLVM
-    optimised ``round.turn_loop`` again in ``batch.run_chunk``'s module (and in each
-    level above it), a second ``-O3`` pass over code already optimised, which it cannot
-    inline anyway. This links the libraries whose own functions are large
-    (``LARGE_FUNCTION`` instructions: far above what LLVM inlines) after the caller's
-    module is optimised; the others, small enough to inline, before, as numba does.
-    The code is the same, optimised once. Returns whether it was installed."""
-    from llvmlite import binding as ll
-    from numba.core import codegen
-
-    library = codegen.CPUCodeLibrary
-    finalize, optimize = library.finalize, library._optimize_final_module
-    if (list(inspect.signature(finalize).parameters) != ["self"]
-            or list(inspect.signature(optimize).parameters) != ["self"]
-            or not hasattr(library, "_get_module_for_linking")):
-        return False
-    large = {}  # id(library) -> whether a function of its own is large
-
-    def is_large(lib):
-        if id(lib) not in large:
-            own = (f for f in lib._final_module.functions
-                   if not f.is_declaration and f.linkage == ll.Linkage.external)
-            large[id(lib)] = any(
-                sum(1 for b in f.blocks for _ in b.instructions) > LARGE_FUNCTION
-                for f in own)
-        return large[id(lib)]
-
-    def finalize_deferring(self):
-        links = getattr(self, "_linking_libraries", None)
-        if links is not None and not self._finalized:
-            later = [lib for lib in links if is_large(lib)]
-            if later:
-                self._linking_libraries = [lib for lib in links if lib not in later]
-                self._link_after_optimizing = later
-        return finalize(self)
-
-    def optimize_then_link(self):
-        optimize(self)
-        seen = set()
-        for lib in getattr(self, "_link_after_optimizing", ()):
-            if lib not in seen:  # as numba's ``finalize`` links
-                seen.add(lib)
-                self._reload_init.update(lib._reload_init)
-                self._final_module.link_in(lib._get_module_for_linking(),
-                                           preserve=True)
-
-    library.finalize = finalize_deferring
-    library._optimize_final_module = optimize_then_link
-    return True
-
-
-LARGE_FUNCTION = 2000  # instructions (``_link_large_after_optimizing``)
-
 def _install_numba_fixes():
     """Install the fixes of numba above where numba's internals look as they
     do in the versions they were measured with (else none: compiling is only slower).
@@ -482,8 +427,7 @@ def _install_numba_fixes():
     if not (0, 59) <= version < (0, 69):
         return ()
     fixes = (_share_scope_copies, _reuse_untyped_ir, _forward_arguments,
-             _copy_callee_once, _bit_live_map, _ssa_skip_blocks, _quick_flag_values,
-             _link_large_after_optimizing)
+             _copy_callee_once, _bit_live_map, _ssa_skip_blocks, _quick_flag_values)
     return tuple(f.__name__ for f in fixes if f())
 
 
