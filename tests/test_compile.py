@@ -59,7 +59,7 @@ def test_quick_flag_values_equal_numbas():
 
 
 def _dump(blocks):
-    return [(label, [str(stmt) for stmt in block.body]) for label, block in blocks.items()]
+    return [(label, [str(stmt) for stmt in b.body]) for label, b in blocks.items()]
 
 
 @pytest.mark.skipif(not (0, 59) <= VERSION < (0, 69),
