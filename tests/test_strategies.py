@@ -313,6 +313,25 @@ def test_tuning_improves_and_is_reproducible():
         tune("official", 4, "random", budget=1000, start="heuristic")
 
 
+def test_tuning_sigma():
+    """``sigma`` sets the initial spread around the start (going on from tuned weights):
+    a small one keeps the first candidates, and so the fitted spread and the mean,
+    close to the start; it is recorded in the provenance and must be positive."""
+    from unosim.tune import tune
+
+    kw = dict(budget=4096, seed=7, start="weighted", population=4, elite=2, iterations=1,
+              eval_games=400)
+    wide = tune("official", 4, "random", **kw)
+    narrow = tune("official", 4, "random", sigma=0.01, **kw)
+    assert wide.history["sigma"][0] > 0.3 and narrow.history["sigma"][0] < 0.04
+    start = strat.parse_one("weighted")[1][L.P_W:]
+    assert np.abs(np.array(list(narrow.weights.values())) - start).max() < 0.05
+    assert narrow.provenance["sigma"] == 0.01 and wide.provenance["sigma"] == 1.0
+    for bad in (0, -1.0, float("nan")):
+        with pytest.raises(ValueError, match="sigma"):
+            tune("official", 4, "random", sigma=bad, **kw)
+
+
 # ------------------------------------------------------------------ the commands
 def test_tournament_and_tune_commands(tmp_path):
     from typer.testing import CliRunner

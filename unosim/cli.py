@@ -506,6 +506,8 @@ def tune(
     population: int = typer.Option(16, help="Candidates per iteration."),
     elite: int = typer.Option(4, help="Best candidates the next iteration is fitted to."),
     iterations: int = typer.Option(8, help="Iterations of the cross-entropy method."),
+    sigma: float = typer.Option(1.0, help="Initial spread of every weight around the "
+                                "start's (smaller to go on from tuned weights)."),
     eval_games: int = typer.Option(200_000, help="Fresh rounds the final weights and the "
                                    "start are evaluated on."),
     threads: Optional[int] = typer.Option(None, help="Threads (default: all cores)."),
@@ -524,7 +526,7 @@ def tune(
         t0 = time.perf_counter()
         res = run(rules, players, opponents, budget, seed, start, population, elite,
                   iterations, eval_games, house, threads,
-                  progress=lambda msg: typer.echo(msg, err=True))
+                  progress=lambda msg: typer.echo(msg, err=True), sigma=sigma)
     except (ValueError, UserError) as e:
         fail(str(e))
     try:

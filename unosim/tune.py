@@ -88,9 +88,11 @@ def tune(rules: "str | RuleSet" = "official", n_players: int = 4,
          start: str = "weighted", population: int = 16, elite: int = 4,
          iterations: int = 8, eval_games: int = 200_000,
          house: "str | dict | None" = None, threads: int | None = None,
-         progress: Callable[[str], None] | None = None) -> TuneResult:
+         progress: Callable[[str], None] | None = None, sigma: float = 1.0) -> TuneResult:
     """Search the weights of a weighted-family ``start`` strategy against ``n - 1``
     ``opponents``, spending ``budget`` rounds on the search; see the module docstring.
+    ``sigma`` is the initial spread of every weight around the start's (smaller to go
+    on from weights already tuned).
 
     Returns the tuned weights, their win rate and the start's on ``eval_games`` fresh
     rounds (each deal played in every seat rotation), and the search history."""
@@ -110,6 +112,8 @@ def tune(rules: "str | RuleSet" = "official", n_players: int = 4,
                         ("eval_games", eval_games, 1)):
         if isinstance(v, bool) or not isinstance(v, (int, np.integer)) or v < lo:
             raise ValueError(f"{name} must be a whole number >= {lo}, got {v!r}")
+    if not (isinstance(sigma, (int, float)) and math.isfinite(sigma) and sigma > 0):
+        raise ValueError(f"sigma must be a positive number, got {sigma!r}")
     if elite >= population:
         raise ValueError(f"elite ({elite}) must be smaller than population ({population})")
     deals = budget // (iterations * population * n)
@@ -118,11 +122,11 @@ def tune(rules: "str | RuleSet" = "official", n_players: int = 4,
                          f"{population} candidates x {n} seatings")
     base = sp[0]
     mu = base[P_W:].copy()
-    sigma = np.ones_like(mu)
+    spread = np.full_like(mu, float(sigma))
     rng = np.random.default_rng([int(seed), 0x70E5])
     rows = []
     for t in range(iterations):
-        cand = np.clip(mu + sigma * rng.standard_normal((population, mu.size)),
+        cand = np.clip(mu + spread * rng.standard_normal((population, mu.size)),
                        -strat.MAX_WEIGHT, strat.MAX_WEIGHT)
         fit = np.empty(population)
         for i in range(population):
@@ -131,9 +135,9 @@ def tune(rules: "str | RuleSet" = "official", n_players: int = 4,
             fit[i] = tot.wins[0] / tot.deals
         top = np.argsort(-fit, kind="stable")[:elite]
         mu = 0.3 * mu + 0.7 * cand[top].mean(0)
-        sigma = 0.3 * sigma + 0.7 * cand[top].std(0) + 0.02
+        spread = 0.3 * spread + 0.7 * cand[top].std(0) + 0.02
         rows.append({"iteration": t, "deals": deals, "mean": fit.mean(), "best": fit.max(),
-                     "elite": fit[top].mean(), "sigma": float(sigma.mean())})
+                     "elite": fit[top].mean(), "sigma": float(spread.mean())})
         if progress is not None:
             progress(f"iteration {t + 1}/{iterations}: win rate mean {fit.mean():.4f}, "
                      f"elite {fit[top].mean():.4f}, best {fit.max():.4f}")
@@ -145,6 +149,7 @@ def tune(rules: "str | RuleSet" = "official", n_players: int = 4,
     prov = {"unosim_version": __version__, "rules": rs.name, "rules_hash": rs.hash(),
             "players": n, "opponents": opponents, "start": labels[0], "seed": int(seed),
             "budget": int(budget), "population": population, "elite": elite,
+            "sigma": float(sigma),
             "iterations": iterations, "deals_per_candidate": deals,
             "eval_rounds": ev * n, "eval_first_game": FRESH,
             "start_win_rate": round(start_rate[0], 5),
