@@ -33,7 +33,9 @@ _PKG = Path(__file__).resolve().parent.parent
 # ``--resume`` and ``replay`` refuse a file made by another behaviour version.
 # 2: the expert searches penalties, drawn cards and swap targets; under after_draw = pass
 # a kept drawn card no longer marks its holder as lacking the colour in play.
-KERNEL_BEHAVIOUR = 2
+# 3: ``tuned`` (the expert's default policy) holds the weights tuned on for 300M more
+# rounds (examples/weighted-official-random-2.toml).
+KERNEL_BEHAVIOUR = 3
 
 
 def behaviour_mismatch(manifest: dict) -> str | None:
