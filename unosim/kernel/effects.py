@@ -93,6 +93,7 @@ from .layout import (
     R_UNO_PENALTY,
     S_TABLE,
     SHORT_RANK,
+    TR_WATCH,
 )
 from .legal import may_empty_hand, may_go_out_with
 from .piles import (
@@ -369,7 +370,8 @@ def play(tb, rd, p, k, how, bluff, colour):
         m = _extra_cards(tb, rd, p, k)
     count[K_CARDS_PLAYED] += m
     g[G_CHALLENGEABLE] = 0
-    if how == PLAY_HAND:  # seen by all, for the expert (``MEM_PLAYED``)
+    watch = rd.tr[TR_WATCH] != 0  # an expert's real round: keep what the table saw
+    if how == PLAY_HAND and watch:  # seen by all, for the expert (``MEM_PLAYED``)
         rd.mem[MEM_PLAYED + p] = (k + 1 + (cur << PLAYED_COLOUR) + (top << PLAYED_TOP)
                                   + (min(hinfo[p, H_TOTAL], 255) << PLAYED_SIZE))
     last = seq[m - 1]
@@ -382,15 +384,16 @@ def play(tb, rd, p, k, how, bluff, colour):
         trace_event(rd, E_COLOUR, p, g[G_COLOUR], 0, 0)
         # seen by all, for the expert (``MEM_NAMED``): the colour named, the cards p then
         # held, what a card from its hand could not match, the card, the next one's cards
-        lack = 0
-        if how == PLAY_HAND:
-            lack = 1 << g[G_PREV_COLOUR]
-            if RANK[top] >= 0:
-                lack |= 1 << (SHORT_RANK + RANK[top])
-        nxt = hinfo[seat(p, g[G_DIR], g[G_N]), H_TOTAL]
-        rd.mem[MEM_NAMED + p] = (g[G_COLOUR] + 1 + (min(hinfo[p, H_TOTAL], 255) << NAMED_SIZE)
-                                 + (lack << NAMED_LACK) + ((last - N_COLOURED) << NAMED_KIND)
-                                 + (min(nxt, 255) << NAMED_NEXT))
+        if watch:
+            lack = 0
+            if how == PLAY_HAND:
+                lack = 1 << g[G_PREV_COLOUR]
+                if RANK[top] >= 0:
+                    lack |= 1 << (SHORT_RANK + RANK[top])
+            nxt = hinfo[seat(p, g[G_DIR], g[G_N]), H_TOTAL]
+            rd.mem[MEM_NAMED + p] = (g[G_COLOUR] + 1 + (min(hinfo[p, H_TOTAL], 255) << NAMED_SIZE)
+                                     + (lack << NAMED_LACK) + ((last - N_COLOURED) << NAMED_KIND)
+                                     + (min(nxt, 255) << NAMED_NEXT))
     # the cards seq[lo:m] were just played by p: first the turn's own, then each jumper's
     # (one call site of each inlined helper below, which keeps the cold compile short)
     lo = 0

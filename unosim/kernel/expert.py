@@ -132,6 +132,7 @@ from .layout import (
     STACK_NONE,
     TR_EVENTS,
     TR_SCRIPTED,
+    TR_WATCH,
 )
 from .legal import can_stack, is_legal, lone_card_blocked
 from .piles import add_card, remove_card
@@ -397,6 +398,7 @@ def determinize(tb, rd, p, b, unseen, st, scripted, deal, infer):
     n = g[G_N]
     copy_scalars(rd, b)
     b.tr[TR_SCRIPTED] = scripted  # 1: draws take the pile in its dealt order
+    b.tr[TR_WATCH] = 0  # rollouts need not keep what the table saw
     m = 0
     for q in range(n):
         for j in range(N_H):
@@ -674,6 +676,7 @@ def play_round_expert(tb, rd, n, order, scripted, xp, b, w, wtb, unseen, cand, c
         if xp[q, X_ROLLOUTS] > 0:
             stop |= np.int64(1) << q
     p = start_round(tb, rd, n, order, scripted)
+    rd.tr[TR_WATCH] = 1  # keep what the table saw of each play, for ``determinize``
     force = np.int64(FORCE_NONE)
     colour = np.int64(-1)
     while True:

@@ -101,7 +101,8 @@ N_MEM = MEM_PLAYED + MAX_PLAYERS
 # trace and test flags tr[TR_*]
 TR_SCRIPTED = 0  # draws take the pile's last card instead of a random one
 TR_EVENTS = 1  # events so far, written or not (trace mode, see trace.py)
-N_TR = 2
+TR_WATCH = 2  # 1: keep MEM_NAMED and MEM_PLAYED (an expert's real round; nothing else reads them)
+N_TR = 3
 
 # -- hand summary hinfo[seat, :] ---------------------------------------------------------
 H_WILD = 4  # wild-type cards held (0..3 are the colour counts)

@@ -35,6 +35,7 @@ from .layout import (
     S_DEAL,
     S_TABLE,
     TR_SCRIPTED,
+    TR_WATCH,
 )
 from .rng import below
 from .trace import trace_event
@@ -146,8 +147,9 @@ def reshuffle(rd):
 def forget_plays(rd, p):
     """Seat ``p``'s hand changed otherwise than by playing (a draw, a swap): what its
     last plays showed of it (``MEM_NAMED``, ``MEM_PLAYED``) no longer holds."""
-    rd.mem[MEM_NAMED + p] = 0
-    rd.mem[MEM_PLAYED + p] = 0
+    if rd.tr[TR_WATCH] != 0:
+        rd.mem[MEM_NAMED + p] = 0
+        rd.mem[MEM_PLAYED + p] = 0
 
 
 @hot
