@@ -16,7 +16,7 @@ from numba.core.targetconfig import TargetConfig
 from unosim.kernel import jit
 from unosim.kernel.effects import play
 from unosim.kernel.expert import search
-from unosim.kernel.round import turn_loop
+from unosim.kernel.round import _turns
 
 VERSION = tuple(int(x) for x in numba.__version__.split(".")[:2])
 
@@ -31,7 +31,7 @@ def test_numba_fixes_installed():
 
 @pytest.mark.skipif(not (0, 59) <= VERSION < (0, 69),
                     reason="the fixes are written for numba 0.59-0.68")
-@pytest.mark.parametrize("function", [turn_loop, play, search])
+@pytest.mark.parametrize("function", [_turns, play, search])
 def test_bit_live_map_equals_numbas(function):
     """The live variables ``_bit_live_map`` computes are numba's own, on functions with
     loops, branches and early returns."""
@@ -64,7 +64,7 @@ def _dump(blocks):
 
 @pytest.mark.skipif(not (0, 59) <= VERSION < (0, 69),
                     reason="the fixes are written for numba 0.59-0.68")
-@pytest.mark.parametrize("function", [turn_loop, play, search])
+@pytest.mark.parametrize("function", [_turns, play, search])
 def test_ssa_skip_blocks_equals_numbas(function, monkeypatch):
     """``_ssa_skip_blocks`` makes the IR numba's SSA reconstruction makes, variable
     names and phi nodes included (a copy of the IR, scope and all, for each)."""
