@@ -37,7 +37,7 @@ from .layout import (
     TR_SCRIPTED,
     TR_WATCH,
 )
-from .rng import below
+from .rng import below, below_state
 from .trace import trace_event
 
 
@@ -113,6 +113,36 @@ def take(rd):
         pile[m] = t
     g[G_PILE_N] = m
     return np.int64(pile[m])
+
+
+@hot
+def deal(rd, n, h):
+    """3: ``h`` cards to each of the ``n`` seats in turn, each taken as ``take`` takes it.
+    Unscripted, the deal stream's state and the pile's size stay in local variables
+    (``rng.below_state``) rather than memory: the deal was most of a round's fixed cost."""
+    if rd.tr[TR_SCRIPTED] == 1:
+        for q in range(n):
+            for _ in range(h):
+                add_card(rd, q, take(rd))
+        return
+    g = rd.g
+    pile = rd.pile
+    st = rd.streams
+    s0, s1, s2, s3 = st[S_DEAL, 0], st[S_DEAL, 1], st[S_DEAL, 2], st[S_DEAL, 3]
+    m = g[G_PILE_N]
+    for q in range(n):
+        for _ in range(h):
+            j, s0, s1, s2, s3 = below_state(m, s0, s1, s2, s3)
+            m -= 1
+            t = pile[j]
+            pile[j] = pile[m]
+            pile[m] = t
+            add_card(rd, q, np.int64(t))
+    st[S_DEAL, 0] = s0
+    st[S_DEAL, 1] = s1
+    st[S_DEAL, 2] = s2
+    st[S_DEAL, 3] = s3
+    g[G_PILE_N] = m
 
 
 @kernel

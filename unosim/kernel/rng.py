@@ -46,13 +46,10 @@ def seed_streams(st, seed, game, rnd, n_streams):
 
 
 @hot
-def next_u64(st, s):
-    """xoshiro256** step of stream ``s``. (Its two rotations are written out: this is
-    inlined at some fifty places, and each inlined call costs compile time.)"""
-    s0 = st[s, 0]
-    s1 = st[s, 1]
-    s2 = st[s, 2]
-    s3 = st[s, 3]
+def step(s0, s1, s2, s3):
+    """xoshiro256** step of the state (s0, s1, s2, s3): (result, new state). (Its two
+    rotations are written out: this is inlined at some fifty places, and each inlined
+    call costs compile time.)"""
     x = s1 * np.uint64(5)
     result = ((x << np.uint64(7)) | (x >> np.uint64(57))) * np.uint64(9)
     t = s1 << np.uint64(17)
@@ -62,6 +59,13 @@ def next_u64(st, s):
     s0 ^= s3
     s2 ^= t
     s3 = (s3 << np.uint64(45)) | (s3 >> np.uint64(19))
+    return result, s0, s1, s2, s3
+
+
+@hot
+def next_u64(st, s):
+    """xoshiro256** step of stream ``s``."""
+    result, s0, s1, s2, s3 = step(st[s, 0], st[s, 1], st[s, 2], st[s, 3])
     st[s, 0] = s0
     st[s, 1] = s1
     st[s, 2] = s2
@@ -70,17 +74,31 @@ def next_u64(st, s):
 
 
 @hot
-def below(st, s, n):
-    """Uniform integer in [0, n) for 1 <= n < 2**32, exactly (Lemire's method)."""
+def below_state(n, s0, s1, s2, s3):
+    """Uniform integer in [0, n) for 1 <= n < 2**32, exactly (Lemire's method), from the
+    state (s0, s1, s2, s3) in local variables: (the integer, new state)."""
     nn = np.uint64(n)
-    m = (next_u64(st, s) >> np.uint64(32)) * nn
+    x, s0, s1, s2, s3 = step(s0, s1, s2, s3)
+    m = (x >> np.uint64(32)) * nn
     low = m & _MASK32
     if low < nn:
         t = (np.uint64(0x100000000) - nn) % nn
         while low < t:
-            m = (next_u64(st, s) >> np.uint64(32)) * nn
+            x, s0, s1, s2, s3 = step(s0, s1, s2, s3)
+            m = (x >> np.uint64(32)) * nn
             low = m & _MASK32
-    return np.int64(m >> np.uint64(32))
+    return np.int64(m >> np.uint64(32)), s0, s1, s2, s3
+
+
+@hot
+def below(st, s, n):
+    """Uniform integer in [0, n) for 1 <= n < 2**32 from stream ``s`` (``below_state``)."""
+    v, s0, s1, s2, s3 = below_state(n, st[s, 0], st[s, 1], st[s, 2], st[s, 3])
+    st[s, 0] = s0
+    st[s, 1] = s1
+    st[s, 2] = s2
+    st[s, 3] = s3
+    return v
 
 
 @hot

@@ -111,7 +111,7 @@ from .layout import (
     TR_SCRIPTED,
 )
 from .legal import is_legal, no_play_lacks, wd4_allowed
-from .piles import add_card, draw_cards, draw_n, draw_one, hand_points, take
+from .piles import deal, draw_cards, draw_n, draw_one, hand_points, take
 from .rng import below
 from .seats import seat
 from .trace import trace_event
@@ -167,9 +167,7 @@ def setup(tb, rd, n, order, scripted):
         for j in range(N_H):
             hinfo[q, j] = 0
     h = rules[R_HAND_SIZE]
-    for q in range(n):
-        for _ in range(h):
-            add_card(rd, q, take(rd))
+    deal(rd, n, h)
     trace_event(rd, E_DEAL, -1, -1, 0, 0)
     # turn the top card; a Wild Draw Four goes back at a uniformly random position
     while True:
