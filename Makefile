@@ -19,7 +19,7 @@ REPORT_DEPS := analyses/common.py unosim/report.py unosim/compare.py unosim/stat
                unosim/expert.py unosim/assembled.py $(wildcard unosim/kernel/*.py)
 SCALE_STAMP := results/reports/.scale
 
-.PHONY: help install test test-all bench demo lint clean reports check-pages FORCE
+.PHONY: help install test test-all bench bench-pair demo lint clean reports check-pages FORCE
 
 help:  ## list the targets
 	@grep -E '^[a-zA-Z_%-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{sub("%", "NAME", $$1); printf "  make %-12s %s\n", $$1, $$2}'
@@ -42,6 +42,10 @@ test-all: $(STAMP)  ## run every test, the slow statistical ones too
 
 bench: $(STAMP)  ## games/s and ns/turn: 1 thread, all cores, every preset
 	$(BIN)/python benchmarks/bench.py
+
+BASE  ?= 4e3cfb5
+bench-pair: $(STAMP)  ## this tree against commit BASE: official/random, 1 thread, alternated runs
+	$(BIN)/python benchmarks/pair.py --base $(BASE)
 
 demo: $(STAMP)  ## simulate GAMES official 4-player rounds and print the summary
 	$(BIN)/unosim simulate --rules official --players 4 --games $(GAMES) --seed $(SEED) --out results/official.parquet

@@ -56,7 +56,7 @@ shared 2-core machine); the first replay 45 to 29 to 20 s, the first match 100 t
   inlined code is typed, lowered and optimised once per call site.
 * LLVM optimises and emits every non-inlined function's whole call tree again (numba
   links the callees' code into each caller and optimises the result), so each level of
-  non-inlined functions above ``round.turn_loop`` costs a few seconds: ``batch`` runs
+  non-inlined functions above ``round.play_turns`` costs a few seconds: ``batch`` runs
   its threads in Python rather than with ``prange`` (a parallel loop made four more such
   levels), and ``round.play_round`` is inlined into its callers. Each non-inlined
   function also costs a fixed 0.2-0.5 s (its own typing, lowering, wrappers and
@@ -67,7 +67,7 @@ shared 2-core machine); the first replay 45 to 29 to 20 s, the first match 100 t
 * What is left (profile of the first simulate, about 20 s): LLVM about 9 s (module
   passes 4.8 s, per-function passes 2.2 s, machine code 2.2 s), of which
   ``run_chunk``'s pass over the whole tree again about 2.5 s; numba's lowering about
-  5 s, its inlining about 3.5 s and typing about 3 s, ``turn_loop`` (whose tree is
+  5 s, its inlining about 3.5 s and typing about 3 s, ``play_turns`` (whose tree is
   almost all the code) the most of each; then the fixed cost of the 33 functions a
   simulation compiles (59 before; a match 47, 70 before).
 * Tried and dropped: numba's ``forceinline`` (LLVM inlining instead of numba's) for the

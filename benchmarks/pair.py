@@ -1,0 +1,108 @@
+"""`make bench-pair BASE=<commit>`: this tree's speed against another commit's, in
+alternated runs on one thread.
+
+    python benchmarks/pair.py --base 4e3cfb5 --pairs 10
+
+The commit is exported (``git archive``) into a temporary folder; each side runs in its
+own process with its own empty numba cache (compiled once, before the timed runs), the
+two sides alternating (A B, B A, A B ...) so that the machine's drift (20% or more over
+minutes on shared cores) falls on both. Each run times ``--games`` games three times
+and keeps the best; printed are the medians over the pairs of games/s, ns per turn and
+their ratios. Both sides play the same games (same seed and game numbers), so the
+ratios compare the same work as long as the kernel's results did not change.
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+RUN = """
+import sys, time
+from unosim.kernel.layout import C_TURNS
+from unosim.simulate import make_job, run_block
+games, rules, players, strategy = int(sys.argv[1]), sys.argv[2], int(sys.argv[3]), sys.argv[4]
+job = make_job(rules, 3 * games, players, strategy, 12345)
+run_block(job, 0, 64)  # load the compiled kernel
+best = (0.0, 0.0)
+for r in range(3):
+    t = time.perf_counter()
+    out = run_block(job, r * games, games)
+    dt = time.perf_counter() - t
+    best = max(best, (games / dt, -dt / out[:, C_TURNS].sum() * 1e9))
+print(best[0], -best[1])
+"""
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def export(commit: str, where: Path) -> Path:
+    """The files of ``commit`` in ``where`` (``git archive``); exits with a one-line
+    message if it is not a commit of this repository."""
+    where.mkdir()
+    archive = subprocess.run(["git", "-C", str(ROOT), "archive", commit],
+                             capture_output=True)
+    if archive.returncode != 0:
+        sys.exit(f"bench-pair: {commit!r} is not a commit of this repository")
+    subprocess.run(["tar", "-x", "-C", str(where)], input=archive.stdout, check=True)
+    return where
+
+
+def run(tree: Path, cache: Path, args: argparse.Namespace) -> tuple[float, float]:
+    """(games/s, ns per turn) of one timed run of ``tree`` on one thread."""
+    env = dict(os.environ, PYTHONPATH=str(tree), NUMBA_CACHE_DIR=str(cache),
+               NUMBA_NUM_THREADS="1")
+    out = subprocess.run([sys.executable, "-c", RUN, str(args.games), args.rules,
+                          str(args.players), args.strategy], env=env, cwd=cache,
+                         capture_output=True, text=True)
+    if out.returncode != 0:
+        sys.exit(f"bench-pair: a run of {tree} failed: "
+                 f"{(out.stderr.strip().splitlines() or ['?'])[-1]}")
+    gps, ns = out.stdout.split()
+    return float(gps), float(ns)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--base", required=True, help="the commit to compare against")
+    ap.add_argument("--pairs", type=int, default=10)
+    ap.add_argument("--games", type=int, default=200_000, help="games per timed run")
+    ap.add_argument("--rules", default="official")
+    ap.add_argument("--players", type=int, default=4)
+    ap.add_argument("--strategy", default="random")
+    args = ap.parse_args()
+    if args.pairs < 1 or args.games < 1000:
+        sys.exit("bench-pair: --pairs must be >= 1 and --games >= 1000")
+    with tempfile.TemporaryDirectory() as tmp:
+        tmp = Path(tmp)
+        sides = {"base": export(args.base, tmp / "base"), "this tree": ROOT}
+        caches = {name: tmp / f"cache-{i}" for i, name in enumerate(sides)}
+        for name, tree in sides.items():
+            caches[name].mkdir()
+            print(f"compiling {name} ...", file=sys.stderr, flush=True)
+            run(tree, caches[name], argparse.Namespace(**{**vars(args), "games": 1000}))
+        runs: dict[str, list[tuple[float, float]]] = {name: [] for name in sides}
+        for i in range(args.pairs):
+            order = list(sides) if i % 2 == 0 else list(sides)[::-1]
+            for name in order:
+                runs[name].append(run(sides[name], caches[name], args))
+            print(f"pair {i + 1}/{args.pairs}", file=sys.stderr, flush=True)
+    base, this = runs["base"], runs["this tree"]
+    ratio_g = statistics.median(t[0] / b[0] for t, b in zip(this, base))
+    ratio_ns = statistics.median(t[1] / b[1] for t, b in zip(this, base))
+    print(f"{args.rules}, {args.players} players, {args.strategy}, 1 thread, "
+          f"{args.pairs} alternated pairs of {args.games:,} games ({os.cpu_count()} cores)")
+    for name, r in (("base " + args.base, base), ("this tree", this)):
+        print(f"  {name:24s} {statistics.median(x[0] for x in r):12,.0f} games/s "
+              f"{statistics.median(x[1] for x in r):7.2f} ns/turn (medians)")
+    print(f"  this tree / base: games/s x{ratio_g:.3f}, ns/turn x{ratio_ns:.3f} "
+          "(medians of the pairs' ratios)")
+
+
+if __name__ == "__main__":
+    main()
