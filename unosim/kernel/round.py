@@ -386,7 +386,7 @@ def play_round(tb, rd, n, order, scripted):
     end_round(rd, p)
 
 
-@kernel
+@hot
 def start_round(tb, rd, n, order, scripted):
     """Setup (3) and the round's start event; returns the first seat to act."""
     g = rd.g
@@ -507,7 +507,7 @@ def _turns(tb, rd, n, p, stop, force, colour):
     return p
 
 
-@kernel
+@hot
 def record(tb, rd, out_row, n):
     """Write the RULES.md section 6 row of the finished round into ``out_row``."""
     g = rd.g
