@@ -1,7 +1,7 @@
 """The ``expert`` strategy on the Python side: its parameters and how a job runs it.
 
 ``expert:rollouts=128;policy=tuned;horizon=16;crn=1;draw=0;model=policy;z=2;endgame=0;
-deal=voids;bluff=0;race=0;pad=1000;scope=all;infer=2`` (every parameter optional; defaults as
+deal=voids;bluff=0;race=0;pad=1000;scope=all;infer=2;more=1`` (every parameter optional; defaults as
 shown). The search itself is ``kernel.expert``. It searches the card played on a normal
 turn with the colour named after it and the seat a 7 swaps with (Seven-Zero), whether to
 challenge, stack (which card, which colour) or take a pending penalty, and whether to
@@ -45,7 +45,10 @@ of a multi-card play and Greninja's second colour are its policy's.
             wild only without a legal coloured card); 2: also, if its last action was a
             card from its hand, a hand with which the heuristic would have played it;
             0: neither (``kernel.expert.determinize``; what a seat's plays showed is
-            forgotten once it draws or its hand moves).
+            forgotten once it draws or its hand moves);
+  more      k > 1: while a candidate beats the policy's move on average but not by ``z``
+            standard errors, ``rollouts`` more rollouts are played, up to ``k`` x
+            ``rollouts`` (adaptive rollouts: the budget goes to the close decisions).
 
 Tried and not adopted (paired, 4-player official against 3 random; ``README.md``):
 ``model=actual``, ``bluff=1``, ``horizon`` 8-32 and 0, 256-512 rollouts, ``endgame=3``,
@@ -97,6 +100,7 @@ from .kernel.expert import (
     X_RACE,
     X_ROLLOUTS,
     X_INFER,
+    X_MORE,
     X_SCOPE,
     X_Z,
 )
@@ -116,12 +120,12 @@ DEFAULT_HORIZON = 16
 DEFAULTS = {"rollouts": DEFAULT_ROLLOUTS, "policy": "tuned", "horizon": DEFAULT_HORIZON,
             "crn": 1, "draw": 0, "model": "policy", "z": 2.0, "endgame": 0, "deal": "voids",
             "bluff": 0, "race": 0, "pad": 1000, "scope": "all",
-            "infer": 2}
+            "infer": 2, "more": 1}
 DEALS = ("uniform", "voids", "open")  # kernel.expert DEAL_* in this order
 SCOPES = ("turn", "all")  # kernel.expert SCOPE_* in this order
 _INTS = {"rollouts": (1, 1 << 20), "horizon": (0, 1 << 20), "crn": (0, 1), "draw": (0, 1),
          "bluff": (0, 1), "infer": (0, 2),
-         "race": (0, 1 << 20), "pad": (0, 1000),
+         "race": (0, 1 << 20), "pad": (0, 1000), "more": (1, 64),
          "endgame": (0, 1000)}
 
 
@@ -215,6 +219,7 @@ def expert_array(labels, rules=None) -> np.ndarray | None:
         xp[s, X_PAD] = o["pad"]
         xp[s, X_SCOPE] = SCOPES.index(o["scope"])
         xp[s, X_INFER] = o["infer"]
+        xp[s, X_MORE] = o["more"]
     return xp if any_expert else None
 
 
