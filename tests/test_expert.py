@@ -176,6 +176,6 @@ def test_more_rollouts_go_to_undecided_decisions():
                              rules.points_table(), 4, SEED, 0, 40,
                              expert_array(canon, rules))
         return tally[T_TURNS] / tally[T_SEARCHES]
-    one = turns_per_search("expert:rollouts=8")
+    one = turns_per_search("expert:rollouts=8;more=1")
     more = turns_per_search("expert:rollouts=8;more=4")
     assert 1.1 * one < more < 4 * one, (one, more)
