@@ -554,10 +554,13 @@ def search(tb, rd, n, p, xp, b, w, wtb, unseen, cand, ccol, val, dsum, dsq, tall
     """The expert seat ``p``'s choice at the decision its turn loop stopped at: returns
     its index into ``cand``/``ccol``, or -1 for the policy's own choice (not searched).
 
-    Every candidate is played out on the same ``rollouts`` deals; the rollout policy's
-    own move is kept unless another candidate beats it by more than ``z`` standard
-    errors of their paired difference (so a small budget's noise does not make the
-    expert weaker than its policy), then the best such candidate is played."""
+    Every candidate is played out on the same ``rollouts`` deals (``rollouts`` more,
+    up to ``X_MORE`` times as many, while one leads without beating the policy's move
+    by ``z`` standard errors: the first extra deal shares its key with the streams
+    ``_policy_move`` breaks ties with, which only correlates the two); the rollout
+    policy's own move is kept unless another candidate beats it by more than ``z``
+    standard errors of their paired difference (so a small budget's noise does not make
+    the expert weaker than its policy), then the best such candidate is played."""
     hinfo, st = rd.hinfo, rd.streams
     rules, sid, sp = tb.rules, tb.sid, tb.sp
     wrules, rsid, rsp, wst = wtb.rules, wtb.sid, wtb.sp, w.streams
