@@ -368,7 +368,8 @@ def build(ctx: Context) -> Page:
         f"in each of the 4 places a quarter of the time.")
     page.table(pd.DataFrame(rows))
     page.para("The expert searches at its default budget (`unosim/expert.py`: 128 "
-              "determinizations per decision, rollouts of 16 turns scored by hand sizes) "
+              "determinizations per decision, up to 640 on close decisions, rollouts of 16 "
+              "turns scored by hand sizes) "
               "over the best simple strategy for that rule set and opponent (against "
               f"{REALISTIC} players: the best against heuristic players). It searches the "
               "card to play and the colour named with it, whether to challenge, stack or "

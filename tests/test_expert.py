@@ -23,7 +23,7 @@ SEARCHING = "expert:rollouts=4;z=0;draw=1;bluff=1"
 
 
 def test_same_games_on_one_and_two_threads_and_any_chunking():
-    racing = "expert:rollouts=6;race=2;pad=10"
+    racing = "expert:rollouts=6;race=2;pad=10;more=3"
     job = make_job("official", 48, 4, f"{SEARCHING},heuristic,random,{racing}", SEED)
     old = numba.get_num_threads()
     try:
@@ -114,7 +114,7 @@ def test_parameters():
     assert xp[0, X_DEAL] == DEAL_OPEN and xp[0, X_BLUFF] == 1
     for bad in ("expert:rollouts=0", "expert:policy=nobody", "expert:depth=3",
                 "expert:z=-1", "expert:model=psychic", "expert:deal=peek",
-                "expert:bluff=2", "expert:infer=3", "expert:scope=some"):
+                "expert:bluff=2", "expert:infer=3", "expert:scope=some", "expert:more=0"):
         with pytest.raises(strat.StrategyError):
             strat.parse(bad, 2)
     with pytest.raises(ValueError, match="matches with an expert"):
@@ -160,3 +160,22 @@ def test_inference_reads_heuristic_opponents_only():
         for level in (1, 2):
             on = winners(f"expert:rollouts=8;z=0;infer={level}", opponent)
             assert np.array_equal(on, off) == same, (opponent, level)
+
+
+def test_more_rollouts_go_to_undecided_decisions():
+    """``more=k`` plays more rollouts at some decisions (those a candidate leads the
+    policy's move without beating it by ``z`` errors), never more than k x ``rollouts``
+    at any: per search between 1 and k times the turns of ``more=1`` on the same games
+    (the games differ once a decision does, so the bounds are loose)."""
+    from unosim.kernel.expert import T_SEARCHES, T_TURNS, tally_rounds
+    rules = PRESETS["official"]
+
+    def turns_per_search(me):
+        sid, sp, canon = strat.parse([me, "random", "random", "random"], 4)
+        tally = tally_rounds(rules.to_array(), sid, sp, rules.deck_counts(),
+                             rules.points_table(), 4, SEED, 0, 40,
+                             expert_array(canon, rules))
+        return tally[T_TURNS] / tally[T_SEARCHES]
+    one = turns_per_search("expert:rollouts=8;more=1")
+    more = turns_per_search("expert:rollouts=8;more=4")
+    assert 1.1 * one < more < 4 * one, (one, more)

@@ -1,12 +1,13 @@
 """The ``expert`` strategy on the Python side: its parameters and how a job runs it.
 
 ``expert:rollouts=128;policy=tuned;horizon=16;crn=1;draw=0;model=policy;z=2;endgame=0;
-deal=voids;bluff=0;race=0;pad=1000;scope=all;infer=2`` (every parameter optional; defaults as
-shown). The search itself is ``kernel.expert``. It searches the card played on a normal
-turn with the colour named after it and the seat a 7 swaps with (Seven-Zero), whether to
-challenge, stack (which card, which colour) or take a pending penalty, and whether to
-play a legal card just drawn (and its colour or swap target); jump-ins, the extra cards
-of a multi-card play and Greninja's second colour are its policy's.
+deal=voids;bluff=0;race=0;pad=1000;scope=all;infer=2;more=5`` (every parameter optional;
+defaults as shown). The search itself is ``kernel.expert``. It searches the card played
+on a normal turn with the colour named after it and the seat a 7 swaps with
+(Seven-Zero), whether to challenge, stack (which card, which colour) or take a pending
+penalty, and whether to play a legal card just drawn (and its colour or swap target);
+jump-ins, the extra cards of a multi-card play and Greninja's second colour are its
+policy's.
 
   rollouts  determinizations per decision, each candidate played out once on each
             (the budget);
@@ -45,7 +46,11 @@ of a multi-card play and Greninja's second colour are its policy's.
             wild only without a legal coloured card); 2: also, if its last action was a
             card from its hand, a hand with which the heuristic would have played it;
             0: neither (``kernel.expert.determinize``; what a seat's plays showed is
-            forgotten once it draws or its hand moves).
+            forgotten once it draws or its hand moves);
+  more      k > 1: while a candidate beats the policy's move on average but not by ``z``
+            standard errors, ``rollouts`` more rollouts are played, up to ``k`` x
+            ``rollouts`` (adaptive rollouts: the budget goes to the close decisions;
+            1: always ``rollouts``, the expert of kernel behaviour 3).
 
 Tried and not adopted (paired, 4-player official against 3 random; ``README.md``):
 ``model=actual``, ``bluff=1``, ``horizon`` 8-32 and 0, 256-512 rollouts, ``endgame=3``,
@@ -77,6 +82,27 @@ random; 150,000,000 more rounds from this one (``--sigma 0.1``) gained +0.0008 +
 (``FIRST=$((2**41 + 2**21))``) the expert wins 0.3471 +- 0.0087 against 3 random (2,500
 deals, +0.0031 +- 0.0060 over its policy) and 0.2848 +- 0.0064 against 3 heuristic
 (4,000 deals, +0.0104 +- 0.0047): short of the targets 0.36 and 0.295.
+
+Issue 16's second pass (paired with the default expert on deals it was not chosen on,
+against 3 random, 1 thread). ``more=5`` is the default: +0.0045 +- 0.0072 and +0.0045 +-
+0.0072 (3,000 deals each, ``FIRST`` 2**45 and 2**46), then +0.0042 +- 0.0040 on 10,000
+fresh deals (2**47; ``more=3``: +0.0076 +- 0.0076 and -0.0006 +- 0.0063 on 2,000 and
+3,000), at 134 games/s against 301 for ``more=1`` (1 expert + 3 random, 1 thread; 165
+for ``more=3``). Not kept: a learned leaf value (the chance each seat wins from the hand
+sizes in turn order from the seat to act, capped at 10, counted over 4,000,000 rounds
+of the tuned policy at every seat and shrunk towards the share of inverse hand sizes):
++0.0005 +- 0.0034 at horizon 16, and shorter horizons with it lose -0.011 +- 0.008 (8
+turns), -0.027 +- 0.010 (4) and -0.039 +- 0.011 (2) (2,000 deals, 2**44): hand sizes
+alone misjudge a position, and more turns of play judge it better; a weighted feature
+``after`` (1 / cards of the seat a card hands the turn to: the seat after next for a
+Skip, Draw Two or Wild Draw Four, the previous seat for a Reverse), tuned in from
+``TUNED`` (100,000,000 rounds, sigma 0.3, to -0.16): +0.0007 +- 0.0004 as a player over
+``TUNED``, +0.0005 +- 0.0002 of it the feature's (500,000 deals), too little for the
+expert to show; ``draw=1`` +0.0006 +- 0.0011 (3,000 deals). On the fresh deals above
+the expert with ``more=5`` wins 0.3513 +- 0.0088 against 3 random (+0.0073 +- 0.0089
+over its policy, +0.0042 +- 0.0079 over ``more=1``; 2,500 deals) and 0.2933 +- 0.0064
+against 3 heuristic (+0.0189 +- 0.0067 over its policy, +0.0085 +- 0.0061 over
+``more=1``; 4,000 deals): still short of 0.36 and 0.295.
 """
 from __future__ import annotations
 
@@ -97,6 +123,7 @@ from .kernel.expert import (
     X_RACE,
     X_ROLLOUTS,
     X_INFER,
+    X_MORE,
     X_SCOPE,
     X_Z,
 )
@@ -116,12 +143,12 @@ DEFAULT_HORIZON = 16
 DEFAULTS = {"rollouts": DEFAULT_ROLLOUTS, "policy": "tuned", "horizon": DEFAULT_HORIZON,
             "crn": 1, "draw": 0, "model": "policy", "z": 2.0, "endgame": 0, "deal": "voids",
             "bluff": 0, "race": 0, "pad": 1000, "scope": "all",
-            "infer": 2}
+            "infer": 2, "more": 5}
 DEALS = ("uniform", "voids", "open")  # kernel.expert DEAL_* in this order
 SCOPES = ("turn", "all")  # kernel.expert SCOPE_* in this order
 _INTS = {"rollouts": (1, 1 << 20), "horizon": (0, 1 << 20), "crn": (0, 1), "draw": (0, 1),
          "bluff": (0, 1), "infer": (0, 2),
-         "race": (0, 1 << 20), "pad": (0, 1000),
+         "race": (0, 1 << 20), "pad": (0, 1000), "more": (1, 64),
          "endgame": (0, 1000)}
 
 
@@ -215,6 +242,7 @@ def expert_array(labels, rules=None) -> np.ndarray | None:
         xp[s, X_PAD] = o["pad"]
         xp[s, X_SCOPE] = SCOPES.index(o["scope"])
         xp[s, X_INFER] = o["infer"]
+        xp[s, X_MORE] = o["more"]
     return xp if any_expert else None
 
 

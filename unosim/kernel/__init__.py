@@ -35,7 +35,8 @@ _PKG = Path(__file__).resolve().parent.parent
 # a kept drawn card no longer marks its holder as lacking the colour in play.
 # 3: ``tuned`` (the expert's default policy) holds the weights tuned on for 300M more
 # rounds (examples/weighted-official-random-2.toml).
-KERNEL_BEHAVIOUR = 3
+# 4: the expert's default spends up to 5 x its rollouts on undecided decisions (more=5).
+KERNEL_BEHAVIOUR = 4
 
 
 def behaviour_mismatch(manifest: dict) -> str | None:

@@ -46,7 +46,8 @@ candidates clearly worse than the policy's move are dropped; 0: never), pad (in
 thousandths of 1 / rollouts, added to a paired difference's variance), scope
 (``SCOPE_*``: the normal turns only, or every decision above), infer (1: a ``heuristic``
 opponent's hand agrees with the colour it last named, 2: and with its last play, see
-``determinize``).
+``determinize``), more (k > 1: while some candidate beats the policy's move on average
+but not by ``z`` standard errors, another ``rollouts`` rollouts, up to k x rollouts).
 
 How it sits on the kernel: ``round.turn_loop`` plays turns from any state a turn starts
 from and stops before an expert seat's decision (``stop``: a normal turn, a pending
@@ -151,8 +152,8 @@ from .round import (
 from .state import Table, copy_scalars, new_round
 
 (X_ROLLOUTS, X_HORIZON, X_CRN, X_DRAW, X_MODEL, X_Z, X_ENDGAME, X_DEAL, X_BLUFF, X_RACE,
- X_PAD, X_SCOPE, X_INFER) = range(13)
-N_X = 13
+ X_PAD, X_SCOPE, X_INFER, X_MORE) = range(14)
+N_X = 14
 TRIES = 16  # deals of a hand at most, for ``X_INFER``
 # X_SCOPE: the decisions searched
 SCOPE_TURN = 0  # the normal turn's card and colour (and draw, bluff) only
@@ -555,10 +556,13 @@ def search(tb, rd, n, p, xp, b, w, wtb, unseen, cand, ccol, val, dsum, dsq, tall
     """The expert seat ``p``'s choice at the decision its turn loop stopped at: returns
     its index into ``cand``/``ccol``, or -1 for the policy's own choice (not searched).
 
-    Every candidate is played out on the same ``rollouts`` deals; the rollout policy's
-    own move is kept unless another candidate beats it by more than ``z`` standard
-    errors of their paired difference (so a small budget's noise does not make the
-    expert weaker than its policy), then the best such candidate is played."""
+    Every candidate is played out on the same ``rollouts`` deals (``rollouts`` more,
+    up to ``X_MORE`` times as many, while one leads without beating the policy's move
+    by ``z`` standard errors: the first extra deal shares its key with the streams
+    ``_policy_move`` breaks ties with, which only correlates the two); the rollout
+    policy's own move is kept unless another candidate beats it by more than ``z``
+    standard errors of their paired difference (so a small budget's noise does not make
+    the expert weaker than its policy), then the best such candidate is played."""
     hinfo, st = rd.hinfo, rd.streams
     rules, sid, sp = tb.rules, tb.sid, tb.sp
     wrules, rsid, rsp, wst = wtb.rules, wtb.sid, wtb.sp, w.streams
@@ -610,7 +614,10 @@ def search(tb, rd, n, p, xp, b, w, wtb, unseen, cand, ccol, val, dsum, dsq, tall
         dsq[c] = 0.0
     race = xp[p, X_RACE]
     pad = xp[p, X_PAD] / 1000.0
-    for i in range(rollouts):
+    total = rollouts  # grows by ``rollouts`` while undecided, to ``more`` x rollouts
+    most = rollouts * max(1, xp[p, X_MORE])
+    i = 0
+    while i < total:
         dealt = False
         for c in range(m):
             if dsum[c] == DEAD:
@@ -633,7 +640,7 @@ def search(tb, rd, n, p, xp, b, w, wtb, unseen, cand, ccol, val, dsum, dsq, tall
                 dsum[c] += d
                 dsq[c] += d * d
         k = i + 1
-        if race > 0 and k % race == 0 and k < rollouts:
+        if race > 0 and k % race == 0 and k < total:
             # racing: drop the candidates already clearly worse than the policy's move
             for c in range(m):
                 if c != ref and dsum[c] != DEAD:
@@ -641,6 +648,17 @@ def search(tb, rd, n, p, xp, b, w, wtb, unseen, cand, ccol, val, dsum, dsq, tall
                     var = max(0.0, dsq[c] / k - mean * mean) + pad / k
                     if mean + z * np.sqrt(var / k) < 0.0:
                         dsum[c] = DEAD
+        i = k
+        if k == total and total < most and base >= 0:
+            # undecided: a candidate ahead of the policy's move, but not by z errors
+            for c in range(m):
+                if c != ref and dsum[c] > 0.0:
+                    mean = dsum[c] / k
+                    var = max(0.0, dsq[c] / k - mean * mean) + pad / k
+                    if mean <= z * np.sqrt(var / k):
+                        total += rollouts
+                        break
+    rollouts = total
     best = ref
     top = 0.0
     for c in range(m):
