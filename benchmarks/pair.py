@@ -44,8 +44,11 @@ def export(commit: str, where: Path) -> Path:
     """The files of ``commit`` in ``where`` (``git archive``); exits with a one-line
     message if it is not a commit of this repository."""
     where.mkdir()
-    archive = subprocess.run(["git", "-C", str(ROOT), "archive", commit],
-                             capture_output=True)
+    try:
+        archive = subprocess.run(["git", "-C", str(ROOT), "archive", commit],
+                                 capture_output=True)
+    except OSError:
+        sys.exit("bench-pair: git is needed to export the commit to compare against")
     if archive.returncode != 0:
         sys.exit(f"bench-pair: {commit!r} is not a commit of this repository")
     subprocess.run(["tar", "-x", "-C", str(where)], input=archive.stdout, check=True)
