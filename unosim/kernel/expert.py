@@ -488,6 +488,15 @@ def _copy(b, w, n):
         w.pile[j] = b.pile[j]
 
 
+@hot
+def _mean_se(dsum, dsq, c, k, pad):
+    """Mean and standard error of candidate ``c``'s ``k`` paired differences from the
+    policy's move, ``pad / k`` added to their variance (``X_PAD``)."""
+    mean = dsum[c] / k
+    var = max(0.0, dsq[c] / k - mean * mean) + pad / k
+    return mean, np.sqrt(var / k)
+
+
 @kernel
 def _value(w, p, n, horizon):
     """1 for a win of ``p``; a round cut by the horizon scores ``p``'s share of the
@@ -644,18 +653,16 @@ def search(tb, rd, n, p, xp, b, w, wtb, unseen, cand, ccol, val, dsum, dsq, tall
             # racing: drop the candidates already clearly worse than the policy's move
             for c in range(m):
                 if c != ref and dsum[c] != DEAD:
-                    mean = dsum[c] / k
-                    var = max(0.0, dsq[c] / k - mean * mean) + pad / k
-                    if mean + z * np.sqrt(var / k) < 0.0:
+                    mean, se = _mean_se(dsum, dsq, c, k, pad)
+                    if mean + z * se < 0.0:
                         dsum[c] = DEAD
         i = k
         if k == total and total < most and base >= 0:
             # undecided: a candidate ahead of the policy's move, but not by z errors
             for c in range(m):
                 if c != ref and dsum[c] > 0.0:
-                    mean = dsum[c] / k
-                    var = max(0.0, dsq[c] / k - mean * mean) + pad / k
-                    if mean <= z * np.sqrt(var / k):
+                    mean, se = _mean_se(dsum, dsq, c, k, pad)
+                    if mean <= z * se:
                         total += rollouts
                         break
     rollouts = total
@@ -664,12 +671,10 @@ def search(tb, rd, n, p, xp, b, w, wtb, unseen, cand, ccol, val, dsum, dsq, tall
     for c in range(m):
         if dsum[c] == DEAD:
             continue
-        mean = dsum[c] / rollouts
-        if base >= 0:
-            # plus pad / rollouts: a few identical differences are not a certainty
-            var = max(0.0, dsq[c] / rollouts - mean * mean) + pad / rollouts
-            if mean <= z * np.sqrt(var / rollouts):
-                continue
+        # with pad: a few identical differences are not a certainty
+        mean, se = _mean_se(dsum, dsq, c, rollouts, pad)
+        if base >= 0 and mean <= z * se:
+            continue
         if mean > top:
             top = mean
             best = c

@@ -101,16 +101,21 @@ def discard(rd, k):
 
 
 @hot
+def _to_end(pile, j, m):
+    """Swap ``pile[j]`` and ``pile[m]``: the random card drawn goes where the pile ends."""
+    t = pile[j]
+    pile[j] = pile[m]
+    pile[m] = t
+
+
+@hot
 def take(rd):
     """Take a card from the (non-empty) draw pile; see the module's docstring."""
     g = rd.g
     pile = rd.pile
     m = g[G_PILE_N] - 1
     if rd.tr[TR_SCRIPTED] == 0:
-        j = below(rd.streams, S_DEAL, m + 1)
-        t = pile[j]
-        pile[j] = pile[m]
-        pile[m] = t
+        _to_end(pile, below(rd.streams, S_DEAL, m + 1), m)
     g[G_PILE_N] = m
     return np.int64(pile[m])
 
@@ -134,10 +139,8 @@ def deal(rd, n, h):
         for _ in range(h):
             j, s0, s1, s2, s3 = below_state(m, s0, s1, s2, s3)
             m -= 1
-            t = pile[j]
-            pile[j] = pile[m]
-            pile[m] = t
-            add_card(rd, q, np.int64(t))
+            _to_end(pile, j, m)
+            add_card(rd, q, np.int64(pile[m]))
     st[S_DEAL, 0] = s0
     st[S_DEAL, 1] = s1
     st[S_DEAL, 2] = s2
