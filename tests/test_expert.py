@@ -9,6 +9,7 @@ import pytest
 from unosim import strategies as strat
 from unosim.checker import check_trace, strict_seats
 from unosim.expert import TUNED, expert_array, trace_round
+from unosim.kernel import layout as L
 from unosim.kernel.expert import DEAL_OPEN, X_BLUFF, X_DEAL
 from unosim.match import make_match_job
 from unosim.rules import PRESETS
@@ -112,9 +113,10 @@ def test_parameters():
     xp = expert_array(strat.parse("expert:deal=open;bluff=1;policy=examples/"
                                   "weighted-official-random.toml,random", 2)[2])
     assert xp[0, X_DEAL] == DEAL_OPEN and xp[0, X_BLUFF] == 1
-    for bad in ("expert:rollouts=0", "expert:policy=nobody", "expert:depth=3",
+    for bad in ("expert:rollouts=0", "expert:policy=nobody", "expert:depth=5",
+                "expert:depth=0", "expert:tries=0", "expert:look=3",
                 "expert:z=-1", "expert:model=psychic", "expert:deal=peek",
-                "expert:bluff=2", "expert:infer=3", "expert:scope=some", "expert:more=0"):
+                "expert:bluff=2", "expert:infer=4", "expert:scope=some", "expert:more=0"):
         with pytest.raises(strat.StrategyError):
             strat.parse(bad, 2)
     with pytest.raises(ValueError, match="matches with an expert"):
@@ -149,17 +151,56 @@ def test_every_decision_is_searched(preset, decisions):
                 assert tally[where[d]] == 0, (preset, d, tally)
 
 
-def test_inference_reads_heuristic_opponents_only():
-    """``infer`` deals a heuristic opponent's hand by what its plays showed: against
-    ``random`` opponents it changes nothing, against heuristics it changes games."""
+def test_inference_reads_each_opponent_by_its_rules():
+    """``infer`` deals an opponent's hand by what its plays showed: levels 1-2 read
+    heuristic opponents only (against ``random`` they change nothing), level 3 also
+    random ones (against heuristics it plays as level 2)."""
     def winners(me, opponent):
         job = make_job("official", 64, 4, [me] + [opponent] * 3, SEED)
         return run_block(job, 0, 64)[:, 0]
-    for opponent, same in (("random", True), ("heuristic", False)):
+    for opponent, changes in (("random", (False, False, True)),
+                              ("heuristic", (True, True, True))):
         off = winners("expert:rollouts=8;z=0;infer=0", opponent)
-        for level in (1, 2):
-            on = winners(f"expert:rollouts=8;z=0;infer={level}", opponent)
-            assert np.array_equal(on, off) == same, (opponent, level)
+        games = {}
+        for level, change in zip((1, 2, 3), changes):
+            games[level] = winners(f"expert:rollouts=8;z=0;infer={level}", opponent)
+            assert (not np.array_equal(games[level], off)) == change, (opponent, level)
+        if opponent == "heuristic":
+            assert np.array_equal(games[3], games[2])
+
+
+def _remember_play(pos, q, j, card, top, size):
+    """Seat ``q``'s ``j``-th last play (``MEM_PLAYED``): ``card`` on ``top`` (whose
+    colour was in play), leaving it ``size`` cards."""
+    from unosim.cards import parse_kind
+    from unosim.kernel.kinds import COLOUR
+    k, t = int(parse_kind(card)), int(parse_kind(top))
+    pos.rd.mem[L.MEM_PLAYED + j * L.MAX_PLAYERS + q] = (
+        k + 1 + (int(COLOUR[t]) << L.PLAYED_COLOUR) + (t << L.PLAYED_TOP)
+        + (size << L.PLAYED_SIZE))
+
+
+def test_play_chance_weighs_a_random_hand_by_its_plays():
+    """A ``random`` seat plays each physical legal card alike (RULES.md 10): the chance
+    a dealt hand gives its last plays is the product of each card's copies over the
+    legal cards of the hand it then held; 0 for a play that hand could not make
+    (a Wild Draw Four while holding the colour in play); the hand is left as it was."""
+    from unosim.kernel.expert import _play_chance
+    from tests.test_strategies import Position
+    pos = Position({0: "G1", 1: "R3 G7"}, "Y2", "heuristic,random,random,random")
+    mem = pos.rd.mem
+    _remember_play(pos, 1, 0, "R5", "R1", 2)  # from R3 G7 R5 on R1: R3 or R5
+    assert _play_chance(pos.tb, pos.rd, 1, mem, 1) == 0.5
+    _remember_play(pos, 1, 1, "R1", "B1", 3)  # from R3 G7 R5 R1 on B1: R1 only
+    assert _play_chance(pos.tb, pos.rd, 1, mem, 2) == 0.5
+    _remember_play(pos, 1, 1, "R1", "R9", 3)  # on R9: any of 3 reds
+    assert _play_chance(pos.tb, pos.rd, 1, mem, 2) == 0.5 / 3
+    _remember_play(pos, 1, 0, "W+4", "R1", 2)  # R3 in hand: not legal (4.3)
+    assert _play_chance(pos.tb, pos.rd, 1, mem, 1) == 0.0
+    from unosim.cards import parse_kind
+    assert pos.g[L.G_TOP] == parse_kind("Y2") and pos.g[L.G_COLOUR] == 1  # as it was
+    assert pos.hands[1].sum() == pos.hinfo[1, L.H_TOTAL] == 2
+    assert pos.hands[1, parse_kind("R3")] == pos.hands[1, parse_kind("G7")] == 1
 
 
 def test_more_rollouts_go_to_undecided_decisions():

@@ -1,8 +1,8 @@
 """The ``expert`` strategy on the Python side: its parameters and how a job runs it.
 
 ``expert:rollouts=128;policy=tuned;horizon=16;crn=1;draw=0;model=policy;z=2;endgame=0;
-deal=voids;bluff=0;race=0;pad=1000;scope=all;infer=2;more=5`` (every parameter optional;
-defaults as shown). The search itself is ``kernel.expert``. It searches the card played
+deal=voids;bluff=0;race=0;pad=1000;scope=all;infer=3;more=5;depth=1;tries=16`` (every
+parameter optional; defaults as shown). The search itself is ``kernel.expert``. It searches the card played
 on a normal turn with the colour named after it and the seat a 7 swaps with
 (Seven-Zero), whether to challenge, stack (which card, which colour) or take a pending
 penalty, and whether to play a legal card just drawn (and its colour or swap target);
@@ -43,10 +43,17 @@ policy's.
             agrees with the last colour it named after a wild-type card (a heuristic
             names the colour it holds most of), as far as the cards it played since
             allow, and lacks what that play showed it lacked (a heuristic plays a plain
-            wild only without a legal coloured card); 2: also, if its last action was a
-            card from its hand, a hand with which the heuristic would have played it;
-            0: neither (``kernel.expert.determinize``; what a seat's plays showed is
-            forgotten once it draws or its hand moves);
+            wild only without a legal coloured card); 2: also, if its last actions were
+            cards from its hand, a hand with which the heuristic would have played them;
+            3: also a ``random`` opponent's hand is dealt with the chance that ``random``
+            made its last plays from it (each: the card's copies over the legal cards
+            of the hand it then held, RULES.md 10), by rejection; 0: none of these
+            (``kernel.expert.determinize``; what a seat's plays showed is forgotten
+            once it draws or its hand moves);
+  depth     the last plays from the hand per opponent that ``infer`` 2-3 read (1-4; all
+            made since its hand last changed otherwise);
+  tries     deals of an opponent's hand at most until one agrees with ``infer`` (the
+            last one is kept if none does);
   more      k > 1: while a candidate beats the policy's move on average but not by ``z``
             standard errors, ``rollouts`` more rollouts are played, up to ``k`` x
             ``rollouts`` (adaptive rollouts: the budget goes to the close decisions;
@@ -115,6 +122,7 @@ from .kernel.expert import (
     X_BLUFF,
     X_CRN,
     X_DEAL,
+    X_DEPTH,
     X_DRAW,
     X_ENDGAME,
     X_HORIZON,
@@ -125,6 +133,7 @@ from .kernel.expert import (
     X_INFER,
     X_MORE,
     X_SCOPE,
+    X_TRIES,
     X_Z,
 )
 
@@ -143,12 +152,13 @@ DEFAULT_HORIZON = 16
 DEFAULTS = {"rollouts": DEFAULT_ROLLOUTS, "policy": "tuned", "horizon": DEFAULT_HORIZON,
             "crn": 1, "draw": 0, "model": "policy", "z": 2.0, "endgame": 0, "deal": "voids",
             "bluff": 0, "race": 0, "pad": 1000, "scope": "all",
-            "infer": 2, "more": 5}
+            "infer": 3, "more": 5, "depth": 1, "tries": 16}
 DEALS = ("uniform", "voids", "open")  # kernel.expert DEAL_* in this order
 SCOPES = ("turn", "all")  # kernel.expert SCOPE_* in this order
 _INTS = {"rollouts": (1, 1 << 20), "horizon": (0, 1 << 20), "crn": (0, 1), "draw": (0, 1),
-         "bluff": (0, 1), "infer": (0, 2),
-         "race": (0, 1 << 20), "pad": (0, 1000), "more": (1, 64),
+         "bluff": (0, 1), "infer": (0, 3),
+         "race": (0, 1 << 20), "pad": (0, 1000), "more": (1, 64), "depth": (1, L.PLAYED_DEPTH),
+         "tries": (1, 1024),
          "endgame": (0, 1000)}
 
 
@@ -243,6 +253,8 @@ def expert_array(labels, rules=None) -> np.ndarray | None:
         xp[s, X_SCOPE] = SCOPES.index(o["scope"])
         xp[s, X_INFER] = o["infer"]
         xp[s, X_MORE] = o["more"]
+        xp[s, X_DEPTH] = o["depth"]
+        xp[s, X_TRIES] = o["tries"]
     return xp if any_expert else None
 
 

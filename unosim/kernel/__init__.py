@@ -36,7 +36,9 @@ _PKG = Path(__file__).resolve().parent.parent
 # 3: ``tuned`` (the expert's default policy) holds the weights tuned on for 300M more
 # rounds (examples/weighted-official-random-2.toml).
 # 4: the expert's default spends up to 5 x its rollouts on undecided decisions (more=5).
-KERNEL_BEHAVIOUR = 4
+# 5: the expert's default deals a random opponent's hand by the chance of its last play
+# (infer=3).
+KERNEL_BEHAVIOUR = 5
 
 
 def behaviour_mismatch(manifest: dict) -> str | None:

@@ -62,7 +62,14 @@ from .layout import (
     S_SEAT0,
     WD4_NONE,
 )
-from .legal import can_stack, legal_ranks, legal_wilds, lone_card_blocked, wd4_allowed
+from .legal import (
+    can_stack,
+    legal_copies,
+    legal_ranks,
+    legal_wilds,
+    lone_card_blocked,
+    wd4_allowed,
+)
 from .rng import below, chance
 from .seats import seat
 
@@ -98,33 +105,24 @@ def _random_legal(tb, rd, p):
     s = S_SEAT0 + p
     c = g[G_COLOUR]
     r = RANK[g[G_TOP]]
-    nc = np.int64(hinfo[p, c])
-    nr = np.int64(0)
-    if r >= 0:
-        for c2 in range(N_COLOURS):
-            if c2 != c:
-                nr += hands[p, c2 * N_RANKS + r]
-    nw = np.int64(hinfo[p, H_WILD])
-    wd4_ok = wd4_allowed(tb, rd, p)
-    if not wd4_ok:
-        nw -= hands[p, WILD_DRAW_FOUR]
-    total = nc + nr + nw
+    total = legal_copies(tb, rd, p)
     if total == 0:
         return -1
     x = below(st, s, total)
+    nc = np.int64(hinfo[p, c])
     if x < nc:
         for k in range(c * N_RANKS, (c + 1) * N_RANKS):
             x -= hands[p, k]
             if x < 0:
                 return k
     x -= nc
-    if x < nr:
+    if r >= 0:
         for c2 in range(N_COLOURS):
             if c2 != c:
                 x -= hands[p, c2 * N_RANKS + r]
                 if x < 0:
                     return c2 * N_RANKS + r
-    x -= nr
+    wd4_ok = wd4_allowed(tb, rd, p)
     for k in range(N_COLOURED, N_KINDS):
         if k == WILD_DRAW_FOUR and not wd4_ok:
             continue

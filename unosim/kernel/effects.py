@@ -69,6 +69,7 @@ from .layout import (
     K_MAX_STACK,
     K_TURNS,
     K_UNO_PENALTIES,
+    MAX_PLAYERS,
     MEM_NAMED,
     MEM_PLAYED,
     MEM_SHORT,
@@ -81,6 +82,7 @@ from .layout import (
     PLAY_HAND,
     PLAY_STACK,
     PLAYED_COLOUR,
+    PLAYED_DEPTH,
     PLAYED_SIZE,
     PLAYED_TOP,
     R_BLANK_CARD,
@@ -372,6 +374,8 @@ def play(tb, rd, p, k, how, bluff, colour):
     g[G_CHALLENGEABLE] = 0
     watch = rd.tr[TR_WATCH] != 0  # an expert's real round: keep what the table saw
     if how == PLAY_HAND and watch:  # seen by all, for the expert (``MEM_PLAYED``)
+        for j in range(PLAYED_DEPTH - 1, 0, -1):
+            rd.mem[MEM_PLAYED + j * MAX_PLAYERS + p] = rd.mem[MEM_PLAYED + (j - 1) * MAX_PLAYERS + p]
         rd.mem[MEM_PLAYED + p] = (k + 1 + (cur << PLAYED_COLOUR) + (top << PLAYED_TOP)
                                   + (min(hinfo[p, H_TOTAL], 255) << PLAYED_SIZE))
     last = seq[m - 1]

@@ -16,7 +16,8 @@ giving no opponent a card the table saw it lack (``MEM_SHORT``: the colour in pl
 card's rank and every wild-type card when it last drew for want of a play), and with
 ``infer`` dealing a ``heuristic`` opponent a hand that agrees with what its last plays
 showed (``MEM_NAMED``, ``MEM_PLAYED``: a heuristic names the colour it holds most of and
-plays a plain wild only without a legal coloured card). Then it plays
+plays a plain wild only without a legal coloured card) and a ``random`` one a hand by the
+chance that it made its last plays from it. Then it plays
 every candidate from that same deal with the rollout policy at every seat, to the end of
 the round or for ``horizon`` turns, after which the seat scores its share of the inverse
 hand sizes (``_value``); every candidate gets the same random streams (common random
@@ -45,9 +46,11 @@ bluff (1: an illegal Wild Draw Four is a candidate), race (every this many rollo
 candidates clearly worse than the policy's move are dropped; 0: never), pad (in
 thousandths of 1 / rollouts, added to a paired difference's variance), scope
 (``SCOPE_*``: the normal turns only, or every decision above), infer (1: a ``heuristic``
-opponent's hand agrees with the colour it last named, 2: and with its last play, see
-``determinize``), more (k > 1: while some candidate beats the policy's move on average
-but not by ``z`` standard errors, another ``rollouts`` rollouts, up to k x rollouts).
+opponent's hand agrees with the colour it last named, 2: and with its last plays, 3: a
+``random`` opponent's hand is weighed by its last plays, see ``determinize``), more (k >
+1: while some candidate beats the policy's move on average but not by ``z`` standard
+errors, another ``rollouts`` rollouts, up to k x rollouts), depth (the last plays
+``infer`` reads, at most ``layout.PLAYED_DEPTH``), tries (deals of a hand at most).
 
 How it sits on the kernel: ``round.turn_loop`` plays turns from any state a turn starts
 from and stops before an expert seat's decision (``stop``: a normal turn, a pending
@@ -63,6 +66,7 @@ from .batch import deck_order, in_chunks
 from .decide import (
     DANGER,
     HEURISTIC,
+    RANDOM,
     _heuristic_card,
     choose_card,
     choose_colour,
@@ -103,6 +107,7 @@ from .layout import (
     G_WINNER,
     H_MASK,
     H_TOTAL,
+    H_WILD,
     H_WILD_MASK,
     K_TURNS,
     MAX_PLAYERS,
@@ -135,9 +140,9 @@ from .layout import (
     TR_SCRIPTED,
     TR_WATCH,
 )
-from .legal import can_stack, is_legal, lone_card_blocked
+from .legal import can_stack, is_legal, legal_copies, lone_card_blocked
 from .piles import add_card, remove_card
-from .rng import _GAMMA, below, mix64, seed_streams
+from .rng import _GAMMA, below, chance, mix64, seed_streams
 from .round import (
     FORCE_CHALLENGE,
     FORCE_DRAWN,
@@ -152,9 +157,8 @@ from .round import (
 from .state import Table, copy_scalars, new_round
 
 (X_ROLLOUTS, X_HORIZON, X_CRN, X_DRAW, X_MODEL, X_Z, X_ENDGAME, X_DEAL, X_BLUFF, X_RACE,
- X_PAD, X_SCOPE, X_INFER, X_MORE) = range(14)
-N_X = 14
-TRIES = 16  # deals of a hand at most, for ``X_INFER``
+ X_PAD, X_SCOPE, X_INFER, X_MORE, X_DEPTH, X_TRIES) = range(16)
+N_X = 16
 # X_SCOPE: the decisions searched
 SCOPE_TURN = 0  # the normal turn's card and colour (and draw, bluff) only
 SCOPE_ALL = 1  # also swap targets, penalties (challenge, stack) and the card drawn
@@ -343,7 +347,7 @@ def _heuristic_named(tb, named, q, size):
 
 
 @kernel
-def _heuristic_played(tb, played, q, size):
+def _telling_play(tb, played, q, size):
     """``MEM_PLAYED`` ``played`` of the ``heuristic`` seat ``q`` if its hand has not
     changed since (``size`` cards: it was its last action) and the play tells what the
     hand held (not a multi-card play, not a possible bluff); else 0."""
@@ -356,22 +360,39 @@ def _heuristic_played(tb, played, q, size):
 
 
 @kernel
-def _would_play(tb, b, q, played):
-    """Would the ``heuristic`` seat ``q`` with its dealt hand in ``b``, plus the card it
-    played (``MEM_PLAYED`` ``played``), have played that card on the colour and top card
-    it faced (``decide._heuristic_card``; the other hand sizes are today's)?"""
+def _play_chance(tb, b, q, mem, d):
+    """The chance that seat ``q``, a ``heuristic`` or ``random`` player, with its dealt
+    hand in ``b`` made its last ``d`` plays (``MEM_PLAYED``, all since its hand last
+    changed otherwise), each from the hand it then held (this hand, plus that card and
+    the ones played after it) on the colour and top card it faced. A heuristic: 1 if it
+    would have played each (``decide._heuristic_card``; the other hand sizes are
+    today's), else 0; ``random`` (RULES.md 10, uniform over the physical legal cards):
+    the product of each card's copies over the legal cards in that hand."""
     g = b.g
-    k = np.int64((played & 127) - 1)
+    hands = b.hands
     colour = g[G_COLOUR]
     top = g[G_TOP]
-    g[G_COLOUR] = (played >> PLAYED_COLOUR) & 7
-    g[G_TOP] = (played >> PLAYED_TOP) & 127
-    add_card(b, q, k)
-    same = _heuristic_card(tb, b, q) == k
-    remove_card(b, q, k)
+    p = 1.0
+    j = 0
+    while j < d and p > 0.0:
+        played = mem[MEM_PLAYED + j * MAX_PLAYERS + q]
+        k = np.int64((played & 127) - 1)
+        g[G_COLOUR] = (played >> PLAYED_COLOUR) & 7
+        g[G_TOP] = (played >> PLAYED_TOP) & 127
+        add_card(b, q, k)
+        j += 1
+        if tb.sid[q] == HEURISTIC:
+            if _heuristic_card(tb, b, q) != k:
+                p = 0.0
+        elif is_legal(tb, b, q, k):
+            p *= hands[q, k] / legal_copies(tb, b, q)
+        else:
+            p = 0.0
+    for i in range(j):
+        remove_card(b, q, np.int64((mem[MEM_PLAYED + i * MAX_PLAYERS + q] & 127) - 1))
     g[G_COLOUR] = colour
     g[G_TOP] = top
-    return same
+    return p
 
 
 @kernel
@@ -384,13 +405,16 @@ def _majority(hinfo, q, colour, slack):
 
 
 @kernel
-def determinize(tb, rd, p, b, unseen, st, scripted, deal, infer):
+def determinize(tb, rd, p, b, unseen, st, scripted, deal, infer, depth, tries):
     """Copy the state into ``b*`` with the opponents' hands and the draw pile dealt
-    anew from the cards seat ``p`` cannot see (stream 0 of ``st``), hand sizes kept;
-    ``infer`` 1: a ``heuristic`` opponent's hand is dealt again (up to ``TRIES`` times)
-    until it agrees with the colour it last named and holds none of the cards its last
-    wild-type play showed it lacked (``_heuristic_named``); 2: also until it would have
-    played the card it last played, if that was its last action (``_would_play``).
+    anew from the cards seat ``p`` cannot see (stream 0 of ``st``), hand sizes kept.
+    ``infer`` 1: a ``heuristic`` opponent's hand is dealt again (up to ``tries`` times;
+    the last deal is kept if none agrees) until it agrees with the colour it last named
+    and holds none of the cards its last wild-type play showed it lacked
+    (``_heuristic_named``); 2: also until it would have made its last ``depth`` plays
+    (those that were its last actions, ``_telling_play``); 3: also a ``random``
+    opponent's deal is kept with the chance that it made those plays (rejection
+    sampling: the hands then follow the posterior given them, ``_play_chance``).
 
     ``scripted`` 1 keeps the pile in its dealt order (a uniform shuffle) for the
     rollouts' draws, so that every candidate meets the same sequence of cards drawn."""
@@ -435,15 +459,17 @@ def determinize(tb, rd, p, b, unseen, st, scripted, deal, infer):
         # hand then, less the cards played since (``slack``), had no colour more
         colour = -1
         slack = -1
-        played = 0
         if infer >= 1 and tb.sid[q] == HEURISTIC:
             colour, slack, lack = _heuristic_named(tb, rd.mem[MEM_NAMED + q], q, size)
             if deal == DEAL_VOIDS:
                 void |= lack
-            if infer == 2:
-                played = _heuristic_played(tb, rd.mem[MEM_PLAYED + q], q, size)
+        d = 0  # its last plays that tell what it held (``_play_chance``)
+        if (infer >= 2 and tb.sid[q] == HEURISTIC) or (infer == 3 and tb.sid[q] == RANDOM):
+            while d < depth and _telling_play(
+                    tb, rd.mem[MEM_PLAYED + d * MAX_PLAYERS + q], q, size + d) != 0:
+                d += 1
         j0 = j
-        for attempt in range(TRIES):
+        for attempt in range(tries):
             j = j0
             for k in range(N_KINDS):
                 bhands[q, k] = 0
@@ -466,7 +492,7 @@ def determinize(tb, rd, p, b, unseen, st, scripted, deal, infer):
                 add_card(b, q, np.int64(unseen[j]))
                 j += 1
             if ((colour < 0 or _majority(bhinfo, q, colour, slack))
-                    and (played == 0 or _would_play(tb, b, q, played))):
+                    and (d == 0 or chance(st, 0, _play_chance(tb, b, q, rd.mem, d)))):
                 break
     for i in range(m - hidden):
         bpile[i] = unseen[hidden + i]
@@ -637,7 +663,7 @@ def search(tb, rd, n, p, xp, b, w, wtb, unseen, cand, ccol, val, dsum, dsq, tall
                 dealt = True
                 _seed(wst, key, j, n)
                 determinize(tb, rd, p, b, unseen, wst, crn, xp[p, X_DEAL],
-                            xp[p, X_INFER])
+                            xp[p, X_INFER], xp[p, X_DEPTH], xp[p, X_TRIES])
             _seed(wst, key ^ np.uint64(0x5EED), j, n)
             _copy(b, w, n)
             turn_loop(wtb, w, n, p, np.int64(0), cand[c], ccol[c])

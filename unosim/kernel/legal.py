@@ -147,6 +147,25 @@ def draw_two_kind(c):
 
 
 @hot
+def legal_copies(tb, rd, p):
+    """The legal cards in ``p``'s hand on a normal turn, each physical card counted
+    (4.1, 4.3): the current colour's, the other colours' of the top card's rank, and
+    the wild-type ones (Wild Draw Fours only as the restriction allows)."""
+    hands = rd.hands
+    hinfo = rd.hinfo
+    c = rd.g[G_COLOUR]
+    r = RANK[rd.g[G_TOP]]
+    total = np.int64(hinfo[p, c]) + hinfo[p, H_WILD]
+    if r >= 0:
+        for c2 in range(N_COLOURS):
+            if c2 != c:
+                total += hands[p, c2 * N_RANKS + r]
+    if not wd4_allowed(tb, rd, p):
+        total -= hands[p, WILD_DRAW_FOUR]
+    return total
+
+
+@hot
 def legal_ranks(rd, p, c, cur, r_top):
     """Bit mask of the ranks of colour ``c`` that ``p`` holds and may play (4.1): all
     of them in the current colour, else only the top card's rank."""
