@@ -110,6 +110,21 @@ the expert with ``more=5`` wins 0.3513 +- 0.0088 against 3 random (+0.0073 +- 0.
 over its policy, +0.0042 +- 0.0079 over ``more=1``; 2,500 deals) and 0.2933 +- 0.0064
 against 3 heuristic (+0.0189 +- 0.0067 over its policy, +0.0085 +- 0.0061 over
 ``more=1``; 4,000 deals): still short of 0.36 and 0.295.
+
+Issue 16's third pass (1 thread, deals from ``FIRST`` 2**48 and 2**49). What ``random``
+opponents' plays tell pays after all: ``infer=3`` (a random seat's deal kept with the
+chance that it made its last play from it) gains +0.0062 +- 0.0040 over ``infer=2``
+against 3 random (0.3578 against 0.3517, 10,000 deals, 2**48) at the same speed (110
+against 111 rounds/s), and is the default. Reading up to 4 plays (``depth=4;tries=64``):
++0.0020 +- 0.0037 and +0.0019 +- 0.0037 against random (10,000 deals each, 2**48, 2**49),
++0.0045 +- 0.0043 and +0.0026 +- 0.0043 against heuristic (6,000 deals each, 2**48,
+2**49; ``depth=2`` +0.0036 +- 0.0038),
+at 72-92 rounds/s against 108-110: not the default, which would fall to about the 200
+games/s floor. A two-phase weighted policy (a second weight vector once the player holds
+at most 2 cards, tuned from ``TUNED`` over 300,000,000 rounds) won +0.0015 +- 0.0005
+against random and +0.0027 +- 0.0007 against heuristic as a player (400,000 and 200,000
+deals), and as the expert's rollout policy +0.0013 +- 0.0064 and -0.0003 +- 0.0058 (4,000
+deals each): not kept.
 """
 from __future__ import annotations
 
