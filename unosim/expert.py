@@ -2,12 +2,12 @@
 
 ``expert:rollouts=128;policy=tuned;horizon=16;crn=1;draw=0;model=policy;z=2;endgame=0;
 deal=voids;bluff=0;race=0;pad=1000;scope=all;infer=3;more=5;depth=1;tries=16`` (every
-parameter optional; defaults as shown). The search itself is ``kernel.expert``. It searches the card played
-on a normal turn with the colour named after it and the seat a 7 swaps with
-(Seven-Zero), whether to challenge, stack (which card, which colour) or take a pending
-penalty, and whether to play a legal card just drawn (and its colour or swap target);
-jump-ins, the extra cards of a multi-card play and Greninja's second colour are its
-policy's.
+parameter optional; defaults as shown). The search itself is ``kernel.expert``. It
+searches the card played on a normal turn with the colour named after it and the seat a
+7 swaps with (Seven-Zero), whether to challenge, stack (which card, which colour) or
+take a pending penalty, and whether to play a legal card just drawn (and its colour or
+swap target); jump-ins, the extra cards of a multi-card play and Greninja's second
+colour are its policy's.
 
   rollouts  determinizations per decision, each candidate played out once on each
             (the budget);

@@ -44,7 +44,6 @@ from .layout import (
     G_PREV_COLOUR,
     G_TOP,
     H_TOTAL,
-    H_WILD,
     MEM_DECK_C,
     MEM_DISC_C,
     MEM_SHORT,

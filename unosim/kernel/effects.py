@@ -374,8 +374,9 @@ def play(tb, rd, p, k, how, bluff, colour):
     g[G_CHALLENGEABLE] = 0
     watch = rd.tr[TR_WATCH] != 0  # an expert's real round: keep what the table saw
     if how == PLAY_HAND and watch:  # seen by all, for the expert (``MEM_PLAYED``)
-        for j in range(PLAYED_DEPTH - 1, 0, -1):
-            rd.mem[MEM_PLAYED + j * MAX_PLAYERS + p] = rd.mem[MEM_PLAYED + (j - 1) * MAX_PLAYERS + p]
+        for j in range(MEM_PLAYED + (PLAYED_DEPTH - 1) * MAX_PLAYERS + p, MEM_PLAYED + p,
+                       -MAX_PLAYERS):  # the older plays move one slot down
+            rd.mem[j] = rd.mem[j - MAX_PLAYERS]
         rd.mem[MEM_PLAYED + p] = (k + 1 + (cur << PLAYED_COLOUR) + (top << PLAYED_TOP)
                                   + (min(hinfo[p, H_TOTAL], 255) << PLAYED_SIZE))
     last = seq[m - 1]

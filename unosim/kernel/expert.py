@@ -107,7 +107,6 @@ from .layout import (
     G_WINNER,
     H_MASK,
     H_TOTAL,
-    H_WILD,
     H_WILD_MASK,
     K_TURNS,
     MAX_PLAYERS,
@@ -348,9 +347,9 @@ def _heuristic_named(tb, named, q, size):
 
 @kernel
 def _telling_play(tb, played, q, size):
-    """``MEM_PLAYED`` ``played`` of the ``heuristic`` seat ``q`` if its hand has not
-    changed since (``size`` cards: it was its last action) and the play tells what the
-    hand held (not a multi-card play, not a possible bluff); else 0."""
+    """``MEM_PLAYED`` ``played`` of seat ``q`` if its hand has changed since only by the
+    plays after it (``size`` cards after it) and the play tells what the hand held (not
+    a multi-card play, not a possible bluff); else 0."""
     k = (played & 127) - 1
     if (played == 0 or ((played >> PLAYED_SIZE) & 255) != size
             or tb.rules[R_MULTI_PLAY] == 1
