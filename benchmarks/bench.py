@@ -103,8 +103,9 @@ def measure_matches(matches: int, threads: int, repeat: int) -> tuple[float, flo
     return best_m, best_r, rounds
 
 
-def measure_expert(games: int, threads: int, repeat: int) -> tuple[float, float, float]:
-    """(games/s with one default ``expert`` seat and 3 ``random`` on ``threads`` threads,
+def measure_expert(games: int, threads: int, repeat: int,
+                   label: str = "expert") -> tuple[float, float, float]:
+    """(games/s with one ``label`` expert seat and 3 ``random`` on ``threads`` threads,
     ns per rollout turn on 1 thread, rollout turns per game): best of ``repeat`` runs.
     A rollout turn's cost includes its share of the determinizations and state copies."""
     import numba
@@ -113,7 +114,7 @@ def measure_expert(games: int, threads: int, repeat: int) -> tuple[float, float,
     from unosim.kernel.expert import tally_rounds
     from unosim.simulate import make_job, run_block
 
-    job = make_job("official", games, 4, "expert,random,random,random", seed=12345)
+    job = make_job("official", games, 4, f"{label},random,random,random", seed=12345)
     rs = job.rules
     args = (rs.to_array(), job.sid, job.sparams, rs.deck_counts(), rs.points_table(), 4,
             job.seed)
@@ -173,6 +174,11 @@ def main() -> None:
     print(f"\nexpert (default budget) + 3 random, official, {cores} threads: {eg:8,.0f} "
           f"games/s; {ens:.1f} ns per rollout turn (1 thread), {eturns:,.0f} rollout "
           "turns per game")
+    from unosim.expert import STRONG
+    sg, sns, sturns = measure_expert(max(100, args.games // 3000), cores, args.repeat, STRONG)
+    print(f"expert at the strength budget ({STRONG.partition(':')[2]}) + 3 random, "
+          f"{cores} threads: {sg:8,.0f} games/s; {sns:.1f} ns per rollout turn (1 thread), "
+          f"{sturns:,.0f} rollout turns per game")
     print()
     for th in sorted({1, cores}):  # issue: matches at >= 70% of the rounds' speed
         m, r, nr = measure_matches(args.games // 10, th, args.repeat)

@@ -8,9 +8,9 @@ import pytest
 
 from unosim import strategies as strat
 from unosim.checker import check_trace, strict_seats
-from unosim.expert import TUNED, expert_array, trace_round
+from unosim.expert import STRONG, TUNED, expert_array, trace_round
 from unosim.kernel import layout as L
-from unosim.kernel.expert import DEAL_OPEN, X_BLUFF, X_DEAL
+from unosim.kernel.expert import DEAL_OPEN, X_BLUFF, X_DEAL, X_HORIZON, X_MODEL, X_ROLLOUTS
 from unosim.match import make_match_job
 from unosim.rules import PRESETS
 from unosim.simulate import make_job, run_block
@@ -113,6 +113,9 @@ def test_parameters():
     xp = expert_array(strat.parse("expert:deal=open;bluff=1;policy=examples/"
                                   "weighted-official-random.toml,random", 2)[2])
     assert xp[0, X_DEAL] == DEAL_OPEN and xp[0, X_BLUFF] == 1
+    # the strength budget: opponents' own strategies, rollouts to the round's end
+    xp = expert_array(strat.parse(f"{STRONG},random", 2)[2])
+    assert (xp[0, X_MODEL], xp[0, X_HORIZON], xp[0, X_ROLLOUTS]) == (1, 0, 256)
     for bad in ("expert:rollouts=0", "expert:policy=nobody", "expert:depth=5",
                 "expert:depth=0", "expert:tries=0", "expert:look=3",
                 "expert:z=-1", "expert:model=psychic", "expert:deal=peek",
