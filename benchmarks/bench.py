@@ -147,6 +147,7 @@ def main() -> None:
 
     import numba
 
+    from unosim.expert import STRONG
     from unosim.rules import PRESETS
     from unosim.strategies import NAMES as strategy_names
 
@@ -174,8 +175,8 @@ def main() -> None:
     print(f"\nexpert (default budget) + 3 random, official, {cores} threads: {eg:8,.0f} "
           f"games/s; {ens:.1f} ns per rollout turn (1 thread), {eturns:,.0f} rollout "
           "turns per game")
-    from unosim.expert import STRONG
-    sg, sns, sturns = measure_expert(max(100, args.games // 3000), cores, args.repeat, STRONG)
+    sg, sns, sturns = measure_expert(max(100, args.games // 3000), cores, args.repeat,
+                                     STRONG)
     print(f"expert at the strength budget ({STRONG.partition(':')[2]}) + 3 random, "
           f"{cores} threads: {sg:8,.0f} games/s; {sns:.1f} ns per rollout turn (1 thread), "
           f"{sturns:,.0f} rollout turns per game")

@@ -126,12 +126,12 @@ against random and +0.0027 +- 0.0007 against heuristic as a player (400,000 and 
 deals), and as the expert's rollout policy +0.0013 +- 0.0064 and -0.0003 +- 0.0058 (4,000
 deals each): not kept.
 
-Issue 16's fourth pass (1 thread, 10,000 deals from ``FIRST`` 2**50, paired). The
-defaults' two approximations each cost little alone but together hide the textbook
-rollout algorithm: with the opponents playing their own strategies in the rollouts
-(``model=actual``) and the rollouts played to the end of the round (``horizon=0``), a
-rollout's result is an unbiased sample of the value of a move followed by the policy
-against these opponents (Tesauro and Galperin), and the budget pays again. Against 3
+Issue 16's fourth pass (1 thread, 10,000 deals from ``FIRST`` 2**50, paired). Each of
+the default's two approximations costs little alone; without both, the search is the
+textbook rollout algorithm: with the opponents playing their own strategies in the
+rollouts (``model=actual``) and the rollouts played to the end of the round
+(``horizon=0``), a rollout's result is an unbiased sample of the value of a move
+followed by the policy against these opponents (Tesauro and Galperin), and the budget pays again. Against 3
 random: ``model=actual`` +0.0028 +- 0.0041 over the default (122 against 108 rounds/s),
 with ``horizon=0`` +0.0073 +- 0.0045 (75 rounds/s), and at 96, 128 and 256 rollouts
 0.3569, 0.3605 and 0.3631 (256 over 128: +0.0026 +- 0.0030; over the default +0.0100
