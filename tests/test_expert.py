@@ -10,7 +10,8 @@ from unosim import strategies as strat
 from unosim.checker import check_trace, strict_seats
 from unosim.expert import STRONG, TUNED, expert_array, trace_round
 from unosim.kernel import layout as L
-from unosim.kernel.expert import DEAL_OPEN, X_BLUFF, X_DEAL, X_HORIZON, X_MODEL, X_ROLLOUTS
+from unosim.kernel.expert import (DEAL_OPEN, X_BLUFF, X_DEAL, X_DEPTH, X_HORIZON, X_MODEL,
+                                  X_ROLLOUTS, X_TRIES)
 from unosim.match import make_match_job
 from unosim.rules import PRESETS
 from unosim.simulate import make_job, run_block
@@ -21,6 +22,9 @@ SEED = 16
 # and an illegal Wild Draw Four too) replace the policy's as often as possible, so the
 # checker judges them
 SEARCHING = "expert:rollouts=4;z=0;draw=1;bluff=1"
+# the same with the strength budget's rollouts (opponents' own strategies, to the round's
+# end) and inference (4 plays read per opponent)
+ACTUAL = "expert:rollouts=4;z=0;draw=1;bluff=1;model=actual;horizon=0;depth=4;tries=64"
 
 
 def test_same_games_on_one_and_two_threads_and_any_chunking():
@@ -55,7 +59,7 @@ def test_the_search_changes_the_games():
 def test_move_checker_finds_no_illegal_move(preset):
     rules = PRESETS[preset]
     n = 4
-    labels = [SEARCHING, "heuristic", "random", SEARCHING]
+    labels = [SEARCHING, "heuristic", "random", ACTUAL]
     _, _, canon = strat.parse(labels, n)
     for game in range(12):
         out, trace = trace_round(rules, n, labels, SEED, game)
@@ -113,9 +117,11 @@ def test_parameters():
     xp = expert_array(strat.parse("expert:deal=open;bluff=1;policy=examples/"
                                   "weighted-official-random.toml,random", 2)[2])
     assert xp[0, X_DEAL] == DEAL_OPEN and xp[0, X_BLUFF] == 1
-    # the strength budget: opponents' own strategies, rollouts to the round's end
+    # the strength budget: opponents' own strategies, rollouts to the round's end,
+    # 4 plays read per opponent
     xp = expert_array(strat.parse(f"{STRONG},random", 2)[2])
-    assert (xp[0, X_MODEL], xp[0, X_HORIZON], xp[0, X_ROLLOUTS]) == (1, 0, 256)
+    assert (xp[0, X_MODEL], xp[0, X_HORIZON], xp[0, X_ROLLOUTS]) == (1, 0, 512)
+    assert (xp[0, X_DEPTH], xp[0, X_TRIES]) == (4, 64)
     for bad in ("expert:rollouts=0", "expert:policy=nobody", "expert:depth=5",
                 "expert:depth=0", "expert:tries=0", "expert:look=3",
                 "expert:z=-1", "expert:model=psychic", "expert:deal=peek",
