@@ -65,14 +65,19 @@ plt.rcParams.update({"figure.dpi": 100, "savefig.dpi": 100, "font.size": 9,
                      "axes.spines.right": False, "legend.frameon": False})
 
 
-def _source_fingerprint() -> str:
-    """Hash of the sources that decide simulated outcomes (kernel, rules, APIs)."""
+def _fingerprint_files() -> list[Path]:
+    """The sources that decide simulated outcomes: kernel, rules, APIs, and the expert's
+    defaults and policy (a label ``expert`` stands for them, so they key the cache too)."""
     pkg = Path(unosim.__file__).resolve().parent
     files = [pkg / n for n in ("cards.py", "strategies.py", "rules.py", "simulate.py",
-                               "results.py", "match.py")]
-    files += sorted((pkg / "kernel").glob("*.py"))
+                               "results.py", "match.py", "expert.py", "assembled.py")]
+    return files + sorted((pkg / "kernel").glob("*.py"))
+
+
+def _source_fingerprint() -> str:
+    """Hash of ``_fingerprint_files``."""
     h = hashlib.sha256()
-    for f in files:
+    for f in _fingerprint_files():
         if f.exists():
             h.update(f.name.encode())
             h.update(f.read_bytes())

@@ -209,6 +209,16 @@ def test_cache_key_ignores_the_display_name_only(tmp_path):
     assert len(list((tmp_path / "c").glob("rounds-*.parquet"))) == 3
 
 
+def test_cache_key_covers_what_decides_the_games():
+    """A label such as ``expert`` stands for defaults kept in ``unosim/expert.py`` and
+    matches with an expert are assembled in ``unosim/assembled.py``: editing either must
+    move the cache key, like the kernel's files."""
+    names = {f.name for f in common._fingerprint_files()}
+    assert {"expert.py", "assembled.py", "strategies.py", "rules.py", "round.py",
+            "decide.py"} <= names
+    assert all(f.exists() for f in common._fingerprint_files())
+
+
 def test_scale_sets_the_games():
     ctx = common.Context("t", 0.5)
     assert ctx.games(1_000_000) == 500_000
