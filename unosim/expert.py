@@ -131,8 +131,8 @@ the default's two approximations costs little alone; without both, the search is
 textbook rollout algorithm: with the opponents playing their own strategies in the
 rollouts (``model=actual``) and the rollouts played to the end of the round
 (``horizon=0``), a rollout's result is an unbiased sample of the value of a move
-followed by the policy against these opponents (Tesauro and Galperin), and the budget pays again. Against 3
-random: ``model=actual`` +0.0028 +- 0.0041 over the default (122 against 108 rounds/s),
+followed by the policy against these opponents (Tesauro and Galperin), and the budget
+pays again. Against 3 random: ``model=actual`` +0.0028 +- 0.0041 over the default (122 against 108 rounds/s),
 with ``horizon=0`` +0.0073 +- 0.0045 (75 rounds/s), and at 96, 128 and 256 rollouts
 0.3569, 0.3605 and 0.3631 (256 over 128: +0.0026 +- 0.0030; over the default +0.0100
 +- 0.0045, 38 rounds/s). Against 3 heuristic: ``model=actual`` -0.0008 +- 0.0039, with
@@ -163,8 +163,10 @@ and 0.2673 +- 0.0069 against 3 of its policy (2,500 of those deals). On the same
 the 256-rollout budget won 0.3606 +- 0.0044 and 0.2949 +- 0.0042: ``STRONG`` gains
 +0.0043 +- 0.0038 and +0.0082 +- 0.0036 over it. These deals favour the expert a little
 (its policy wins 0.2763 there against heuristic, 0.2722 on ``FIRST=$((5<<41))``); the
-gains over the policy are the steadier figures. At 19 rounds/s on 1 thread it is about
-6 times slower than the default.
+gains over the policy are the steadier figures. Against the old heuristic (README) it
+wins 0.3154 +- 0.0042 there (+0.0318 +- 0.0042 over its policy). It plays 19 rounds/s on
+1 thread against the default's 123-129 on those deals (``make bench``: 33 against 240
+games/s on 2 cores).
 """
 from __future__ import annotations
 
@@ -212,7 +214,8 @@ DEFAULTS = {"rollouts": DEFAULT_ROLLOUTS, "policy": "tuned", "horizon": DEFAULT_
 # the textbook rollout algorithm (each opponent plays its own strategy in the rollouts,
 # which run to the end of the round: unbiased values of the policy's moves) at 512
 # determinizations per decision, reading each opponent's last 4 plays from the hand;
-# about 6x slower than the default, which stays above 200 games/s on 2 cores.
+# about 7x slower than the default, which stays above 200 games/s on 2 cores (``make
+# bench``: 33 against 240 games/s).
 STRONG = "expert:model=actual;horizon=0;rollouts=512;depth=4;tries=64"
 DEALS = ("uniform", "voids", "open")  # kernel.expert DEAL_* in this order
 SCOPES = ("turn", "all")  # kernel.expert SCOPE_* in this order
