@@ -66,11 +66,13 @@ plt.rcParams.update({"figure.dpi": 100, "savefig.dpi": 100, "font.size": 9,
 
 
 def _fingerprint_files() -> list[Path]:
-    """The sources that decide simulated outcomes: kernel, rules, APIs, and the expert's
-    defaults and policy (a label ``expert`` stands for them, so they key the cache too)."""
+    """The sources that decide simulated outcomes and cached results: kernel, rules,
+    APIs, tournaments and tunings (``cached_json``), and the expert's defaults and policy
+    (a label ``expert`` stands for them). The Makefile's ``REPORT_DEPS`` lists them too."""
     pkg = Path(unosim.__file__).resolve().parent
     files = [pkg / n for n in ("cards.py", "strategies.py", "rules.py", "simulate.py",
-                               "results.py", "match.py", "expert.py", "assembled.py")]
+                               "results.py", "match.py", "expert.py", "assembled.py",
+                               "tournament.py", "tune.py")]
     return files + sorted((pkg / "kernel").glob("*.py"))
 
 

@@ -209,14 +209,20 @@ def test_cache_key_ignores_the_display_name_only(tmp_path):
     assert len(list((tmp_path / "c").glob("rounds-*.parquet"))) == 3
 
 
-def test_cache_key_covers_what_decides_the_games():
-    """A label such as ``expert`` stands for defaults kept in ``unosim/expert.py`` and
-    matches with an expert are assembled in ``unosim/assembled.py``: editing either must
-    move the cache key, like the kernel's files."""
-    names = {f.name for f in common._fingerprint_files()}
-    assert {"expert.py", "assembled.py", "strategies.py", "rules.py", "round.py",
-            "decide.py"} <= names
-    assert all(f.exists() for f in common._fingerprint_files())
+def test_cache_key_covers_what_decides_the_results():
+    """Every simulation source the Makefile rebuilds a page for also moves the cache
+    key: the kernel, and e.g. ``unosim/expert.py``, whose defaults a label ``expert``
+    stands for, or ``unosim/tune.py``, behind the cached tunings."""
+    files = common._fingerprint_files()
+    assert all(f.exists() for f in files)
+    names = {f.name for f in files}
+    assert {"expert.py", "assembled.py", "tune.py", "tournament.py", "strategies.py",
+            "rules.py", "round.py", "decide.py"} <= names
+    deps = (Path(__file__).parents[1] / "Makefile").read_text()
+    assert "unosim/kernel/*.py" in deps
+    for f in files:
+        if f.parent.name != "kernel":
+            assert f"unosim/{f.name}" in deps, f.name
 
 
 def test_scale_sets_the_games():
