@@ -171,15 +171,14 @@ def main() -> None:
         g, ns, ratio, *_ = measure("official", 4, name, args.games, 1, args.repeat,
                                    against=("official", "random"))
         print(f"  {name:22s} {g:12,.0f} {ns:8.1f}   {ratio:6.2f}")
-    eg, ens, eturns = measure_expert(max(200, args.games // 1000), cores, args.repeat)
-    print(f"\nexpert (default budget) + 3 random, official, {cores} threads: {eg:8,.0f} "
-          f"games/s; {ens:.1f} ns per rollout turn (1 thread), {eturns:,.0f} rollout "
-          "turns per game")
-    sg, sns, sturns = measure_expert(max(100, args.games // 3000), cores, args.repeat,
-                                     STRONG)
-    print(f"expert at the strength budget ({STRONG.partition(':')[2]}) + 3 random, "
-          f"{cores} threads: {sg:8,.0f} games/s; {sns:.1f} ns per rollout turn (1 thread), "
-          f"{sturns:,.0f} rollout turns per game")
+    print()
+    for what, label, games in (
+            ("expert (default budget)", "expert", max(200, args.games // 1000)),
+            (f"expert at the strength budget ({STRONG.partition(':')[2]})", STRONG,
+             max(100, args.games // 3000))):
+        g, ns, turns = measure_expert(games, cores, args.repeat, label)
+        print(f"{what} + 3 random, official, {cores} threads: {g:8,.0f} games/s; "
+              f"{ns:.1f} ns per rollout turn (1 thread), {turns:,.0f} rollout turns per game")
     print()
     for th in sorted({1, cores}):  # issue: matches at >= 70% of the rounds' speed
         m, r, nr = measure_matches(args.games // 10, th, args.repeat)

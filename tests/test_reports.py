@@ -210,9 +210,9 @@ def test_cache_key_ignores_the_display_name_only(tmp_path):
 
 
 def test_cache_key_covers_what_decides_the_results():
-    """Every simulation source the Makefile rebuilds a page for also moves the cache
-    key: the kernel, and e.g. ``unosim/expert.py``, whose defaults a label ``expert``
-    stands for, or ``unosim/tune.py``, behind the cached tunings."""
+    """The cache key covers the kernel and e.g. ``unosim/expert.py``, whose defaults a
+    label ``expert`` stands for, and ``unosim/tune.py``, behind the cached tunings; and
+    every file it hashes is one the Makefile rebuilds the pages for."""
     files = common._fingerprint_files()
     assert all(f.exists() for f in files)
     names = {f.name for f in files}
