@@ -341,6 +341,20 @@ def test_sigterm_is_handled_like_ctrl_c(tmp_path):
         assert len(pd.read_parquet(p)) == 2000
 
 
+@pytest.mark.parametrize("single", [False, True])
+def test_interrupt_before_a_writer_takes_over_its_temporary(tmp_path, monkeypatch, single):
+    """A signal can land after a part's temporary file is created but before the
+    ``with`` that removes it is entered (CI once left one behind); the run still
+    leaves no temporary file."""
+    def interrupted(self):
+        raise KeyboardInterrupt
+    monkeypatch.setattr(ds.PartWriter, "__enter__", interrupted)
+    out = tmp_path / ("o.parquet" if single else "run")
+    with pytest.raises(KeyboardInterrupt):
+        unosim.run(n_games=2000, chunk_games=1000, executor="serial", out=out)
+    assert not [p for p in tmp_path.rglob(".*") if p.name.endswith(".tmp")]
+
+
 def test_single_file_sigterm_leaves_no_temporary(tmp_path):
     target = tmp_path / "o.parquet"
     cmd = [UNOSIM, "simulate", "--games", "3000000", "--threads", "1", "--no-progress",

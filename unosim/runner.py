@@ -354,23 +354,30 @@ def execute(plan: Plan, progress: Callable[[int], None] | None = None) -> RunRes
             ds.create_dataset(root, plan.manifest)
         t0[0] = time.perf_counter()
 
-    if dask:
-        if plan.todo:
-            _run_dask(job, plan.manifest, root, plan.todo, plan.block, on_chunk,
-                      scheduler=plan.scheduler, client=plan.client, workers=plan.threads,
-                      processes=plan.processes, on_connected=connected)
-    elif plan.single is not None:
-        connected()
-        with ds.PartWriter(plan.single, plan.manifest) as w:
-            _run_local(job, plan.manifest, None, plan.todo, plan.block, plan.threads,
-                       on_chunk, progress, w)
-    else:
-        connected()
-        _run_local(job, plan.manifest, root, plan.todo, plan.block, plan.threads, on_chunk,
-                   progress, None)
+    try:
+        if dask:
+            if plan.todo:
+                _run_dask(job, plan.manifest, root, plan.todo, plan.block, on_chunk,
+                          scheduler=plan.scheduler, client=plan.client,
+                          workers=plan.threads, processes=plan.processes,
+                          on_connected=connected)
+        elif plan.single is not None:
+            connected()
+            with ds.PartWriter(plan.single, plan.manifest) as w:
+                _run_local(job, plan.manifest, None, plan.todo, plan.block, plan.threads,
+                           on_chunk, progress, w)
+        else:
+            connected()
+            _run_local(job, plan.manifest, root, plan.todo, plan.block, plan.threads,
+                       on_chunk, progress, None)
+    finally:
+        # Also on Ctrl-C or SIGTERM: the signal can land between a temporary file's
+        # creation and the ``with`` that would remove it, so sweep the folder here.
+        if root is not None and root.is_dir():
+            ds.remove_temporaries(root)
+        elif plan.single is not None:
+            remove_stale(plan.single)
     seconds = time.perf_counter() - t0[0]
-    if root is not None:
-        ds.remove_temporaries(root)
     total = Aggregate(job.n_players).add(plan.done).add(computed)
     return RunResult(plan.manifest, total, computed, len(plan.chunks), len(plan.todo),
                      seconds, root or plan.single)
