@@ -12,11 +12,11 @@ SCALE ?= 1
 ANALYSES    := seats length points stacking house-rules editions skill
 PAGES       := $(ANALYSES:%=reports/%.md)
 # what a page's numbers depend on (the simulation code and the report code)
-REPORT_DEPS := analyses/common.py unosim/report.py unosim/compare.py unosim/stats.py \
-               unosim/figures.py unosim/palette.py unosim/findings.py \
-               unosim/cards.py unosim/strategies.py unosim/rules.py unosim/simulate.py \
-               unosim/results.py unosim/match.py unosim/tournament.py unosim/tune.py \
-               unosim/expert.py unosim/assembled.py $(wildcard unosim/kernel/*.py)
+REPORT_DEPS := analyses/common.py unosim/report/page.py unosim/analysis/compare.py unosim/stats/__init__.py \
+               unosim/report/figures.py unosim/report/palette.py unosim/report/findings.py \
+               unosim/game/cards.py unosim/players/strategies.py unosim/game/rules.py unosim/sim/simulate.py \
+               unosim/sim/results.py unosim/sim/match.py unosim/analysis/tournament.py unosim/analysis/tune.py \
+               unosim/players/expert.py unosim/sim/assembled.py $(wildcard unosim/kernel/*.py)
 SCALE_STAMP := results/reports/.scale
 
 .PHONY: help install test test-all bench bench-pair demo lint clean reports check-pages FORCE
@@ -29,7 +29,7 @@ $(STAMP): pyproject.toml
 	$(BIN)/pip install --quiet --upgrade pip
 	$(BIN)/pip install --quiet -e '.[test]'
 	@echo "compiling the kernels into numba's cache (once, about a minute)..."
-	$(BIN)/python -c "from unosim.simulate import warm; print(f'compiled in {warm():.0f} s')"
+	$(BIN)/python -c "from unosim.sim.simulate import warm; print(f'compiled in {warm():.0f} s')"
 	touch $(STAMP)
 
 install: $(STAMP)  ## create .venv and install unosim with its test extras

@@ -51,7 +51,7 @@ def main() -> None:
     ap.add_argument("--index", action="store_true", help="only rewrite the index")
     a = ap.parse_args()
     if a.index:
-        from unosim.report import write_index
+        from unosim.report.page import write_index
 
         write_index(a.out or common.ROOT / "reports", common.ANALYSES, common.INDEX_INTRO)
         return

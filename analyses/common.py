@@ -29,10 +29,10 @@ import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 
 import unosim  # noqa: E402
-from unosim.palette import colour as palette_colour  # noqa: E402
-from unosim.report import Page, ci, num, pct, write_index  # noqa: E402
-from unosim.results import read_manifest, write_parquet  # noqa: E402
-from unosim.rules import RuleSet, resolve  # noqa: E402
+from unosim.report.palette import colour as palette_colour  # noqa: E402
+from unosim.report.page import Page, ci, num, pct, write_index  # noqa: E402
+from unosim.sim.results import read_manifest, write_parquet  # noqa: E402
+from unosim.game.rules import RuleSet, resolve  # noqa: E402
 from unosim.stats import mean_ci, quantile_ci, wilson_ci  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -70,9 +70,10 @@ def _fingerprint_files() -> list[Path]:
     APIs, tournaments and tunings (``cached_json``), and the expert's defaults and policy
     (a label ``expert`` stands for them). The Makefile's ``REPORT_DEPS`` lists them too."""
     pkg = Path(unosim.__file__).resolve().parent
-    files = [pkg / n for n in ("cards.py", "strategies.py", "rules.py", "simulate.py",
-                               "results.py", "match.py", "expert.py", "assembled.py",
-                               "tournament.py", "tune.py")]
+    files = [pkg / n for n in ("game/cards.py", "players/strategies.py", "game/rules.py",
+                               "sim/simulate.py", "sim/results.py", "sim/match.py",
+                               "players/expert.py", "sim/assembled.py",
+                               "analysis/tournament.py", "analysis/tune.py")]
     return files + sorted((pkg / "kernel").glob("*.py"))
 
 
@@ -137,7 +138,7 @@ class Context:
         """Rounds ``0 .. games - 1`` of ``seed`` (default ``self.seed``; ``games`` = scaled
         ``base_games``), the given columns, from the cache or simulated;
         ``attrs['manifest']`` set."""
-        from unosim.simulate import iter_frames, make_job
+        from unosim.sim.simulate import iter_frames, make_job
 
         rs = rules if isinstance(rules, RuleSet) else resolve(rules)
         seed = self.seed if seed is None else int(seed)
@@ -181,7 +182,7 @@ class Context:
                 strategies: str = "random") -> pd.DataFrame | None:
         """Match rows (``unosim.simulate_matches``), cached; None without that API."""
         try:
-            from unosim.match import make_match_job, match_manifest, run_matches
+            from unosim.sim.match import make_match_job, match_manifest, run_matches
         except ImportError:
             return None
         rs = rules if isinstance(rules, RuleSet) else resolve(rules)
@@ -332,14 +333,14 @@ def standard_games(rules: str, players: int, strategies: str = "random") -> int:
 
 def realistic() -> tuple[str, ...]:
     """The realistic player model(s) this version provides: ``("table",)`` or ``()``."""
-    from unosim.strategies import STRATEGIES
+    from unosim.players.strategies import STRATEGIES
 
     return (REALISTIC,) if REALISTIC in STRATEGIES else ()
 
 
 def colour(name: str) -> str:
     """The one colour of a preset, rule set or player model, the same on every page
-    (:mod:`unosim.palette`)."""
+    (:mod:`unosim.report.palette`)."""
     return palette_colour(name)
 
 

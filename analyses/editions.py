@@ -16,9 +16,9 @@ from common import (Context, colour, describe, main, names_and, plain_log, reali
                     standard_games, symlog_percent)
 
 import matplotlib.pyplot as plt
-from unosim.compare import paired_metrics
-from unosim.report import Page, ci, num
-from unosim.rules import PRESET_NOTES, PRESETS
+from unosim.analysis.compare import paired_metrics
+from unosim.report.page import Page, ci, num
+from unosim.game.rules import PRESET_NOTES, PRESETS
 
 NAME = "editions"
 PLAYERS = 4

@@ -6,7 +6,7 @@ rollout policy, ``expert:policy=...``), so it is the best known strategy: its se
 the policy's move unless another is clearly better. Every deal is played with the expert
 in each of the 4 seats in turn (seat advantage cancels), on deals from ``FIRST`` on, which
 neither the tuning, the choice of candidates nor the other evaluations play. Matches to
-500 are assembled from independent rounds (``unosim.assembled``: exact in distribution,
+500 are assembled from independent rounds (``unosim.sim.assembled``: exact in distribution,
 because no strategy reads the scores).
 """
 from __future__ import annotations
@@ -15,10 +15,10 @@ from pathlib import Path
 
 import numpy as np
 
-from unosim.assembled import SPAN, assembled_matches
+from unosim.sim.assembled import SPAN, assembled_matches
 from unosim.kernel import layout as L
-from unosim.rules import PRESETS
-from unosim.simulate import make_job, run_block, thread_count
+from unosim.game.rules import PRESETS
+from unosim.sim.simulate import make_job, run_block, thread_count
 
 PLAYERS = 4
 FIRST = 2 ** 42  # first deal of the expert's games

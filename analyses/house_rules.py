@@ -30,9 +30,9 @@ from common import (Context, colour, main, names_and, realistic, rel, standard_g
 from scipy.stats import t as student_t
 
 import matplotlib.pyplot as plt
-from unosim.report import Page, ci, num
-from unosim.compare import paired_metrics
-from unosim.rules import RuleError, resolve
+from unosim.report.page import Page, ci, num
+from unosim.analysis.compare import paired_metrics
+from unosim.game.rules import RuleError, resolve
 from unosim.stats import wilson_ci
 
 NAME = "house-rules"

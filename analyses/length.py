@@ -18,10 +18,10 @@ from common import (BASE_OTHER, BASE_RUNAWAY, PLAYER_COUNTS, Context, by_players
                     rel)
 
 import matplotlib.pyplot as plt
-from unosim.cards import GRAYSKULL
+from unosim.game.cards import GRAYSKULL
 from unosim.kernel import layout as L
-from unosim.report import Page, ci, num
-from unosim.rules import PRESETS
+from unosim.report.page import Page, ci, num
+from unosim.game.rules import PRESETS
 from unosim.stats import mean_ci, wilson_ci
 
 NAME = "length"
@@ -31,12 +31,12 @@ PLAYED = (L.E_PLAY, L.E_DRAWN, L.E_STACK, L.E_JUMP, L.E_EXTRA)
 
 
 def grayskull_counts(rules: str, players: int, games: int, seed: int) -> dict:
-    """Rounds ``0 .. games - 1`` replayed with their trace (``unosim.replay``): Grayskull
+    """Rounds ``0 .. games - 1`` replayed with their trace (``unosim.sim.replay``): Grayskull
     plays per turn (ratio estimate, delta-method interval over rounds), per round, turns,
     and the share of rounds in which every card was in a hand at some moment (draw pile
     empty, discard pile down to its top card). Triples are (estimate, lo, hi)."""
-    from unosim.replay import trace_round
-    from unosim.simulate import make_job
+    from unosim.sim.replay import trace_round
+    from unosim.sim.simulate import make_job
 
     job = make_job(rules, 1, players, STRATEGIES, seed)
     gs, turns, dry = np.zeros(games), np.zeros(games), np.zeros(games, bool)

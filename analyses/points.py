@@ -16,8 +16,8 @@ from common import (BASE_OTHER, BASE_RUNAWAY, PLAYER_COUNTS, Context, by_players
                     describe, half, hist_panels, main, player_axis, rel)
 
 import matplotlib.pyplot as plt
-from unosim.report import Page, ci, num
-from unosim.rules import PRESETS
+from unosim.report.page import Page, ci, num
+from unosim.game.rules import PRESETS
 from unosim.stats import mean_ci, quantile_ci
 
 NAME = "points"

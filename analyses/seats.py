@@ -18,7 +18,7 @@ from common import (Context, half, main, player_axis, rate, realistic,
 from scipy.stats import chisquare
 
 import matplotlib.pyplot as plt
-from unosim.report import Page, ci, num
+from unosim.report.page import Page, ci, num
 from unosim.stats import win_rates
 
 NAME = "seats"

@@ -5,17 +5,17 @@ Usage: python analyses/skill.py [--scale S] [--out reports] [--results results/r
 The skill measure of a rule set (issue 8): the win rate of the best known strategy
 against 3 `random` opponents, and against 3 `heuristic` opponents, minus 1/4, with its
 95% interval. Every game is a tournament deal played in the 4 seat rotations, so seat
-advantage cancels (`unosim.tournament`). Candidates: the heuristic, the four members of
+advantage cancels (`unosim.analysis.tournament`). Candidates: the heuristic, the four members of
 the weighted family with their default weights, and the `weighted` player tuned under
-`official` against each kind of opponent (`unosim.tune`, run here and cached). The best
+`official` against each kind of opponent (`unosim.analysis.tune`, run here and cached). The best
 candidate per rule set and opponent is chosen on one set of deals and its win rate is
 then measured on fresh deals (games from 2**40 on), so the choice does not inflate it.
 
-The ``expert`` (issue 16, ``unosim/expert.py``) searches over the best candidate of each
+The ``expert`` (issue 16, ``unosim/players/expert.py``) searches over the best candidate of each
 rule set and opponent, so it is the best known strategy; it is measured against 3
 ``random``, 3 ``heuristic`` and 3 ``table`` players on deals from 2**42 on
 (``analyses/expert_skill.py``), and its matches to 500 are assembled from independent
-rounds (``unosim/assembled.py``).
+rounds (``unosim/sim/assembled.py``).
 """
 from __future__ import annotations
 
@@ -26,13 +26,14 @@ from expert_skill import FIRST as EXPERT_FIRST
 from expert_skill import expert_matches, expert_rate, policy_file
 
 import matplotlib.pyplot as plt
-from unosim import strategies as strat
-from unosim.palette import colours
-from unosim.report import Page, ci, num
-from unosim.rules import PRESETS
+from unosim.players import strategies as strat
+from unosim.players.seats import parse as parse_seats, parse_one as parse_seat
+from unosim.report.palette import colours
+from unosim.report.page import Page, ci, num
+from unosim.game.rules import PRESETS
 from unosim.stats import mean_ci_from_sums
-from unosim.tournament import play
-from unosim.tune import FRESH, tune
+from unosim.analysis.tournament import play
+from unosim.analysis.tune import FRESH, tune
 
 NAME = "skill"
 PLAYERS = 4
@@ -45,7 +46,7 @@ BASE_TUNE = 4_000_000  # rounds spent on each tuning at the default scale
 BASE_SELECT = 40_000  # rounds per candidate and rule set for the choice
 BASE_EVAL = 400_000  # rounds of the best candidate on fresh deals
 BASE_MATCHES = 8_000  # matches to 500 of the best candidate, 1/4 in each seat
-EXPERT = "expert"  # at its default budget (unosim/expert.py)
+EXPERT = "expert"  # at its default budget (unosim/players/expert.py)
 EXPERT_OPPONENTS = ("random", "heuristic", REALISTIC)
 BASE_EXPERT_DEALS = 400  # deals (x 4 seats) of the expert per rule set and opponent
 BASE_EXPERT_MATCHES = 1_000  # assembled matches to 500 of the expert per opponent
@@ -78,7 +79,7 @@ def _rate(ctx: Context, rules: str, player: str, opponents: str, rounds: int,
     (deals from game ``first``): (rate, lo, hi)."""
     deals = max(50, rounds // PLAYERS)
     rs = PRESETS[rules]
-    labels = strat.parse(f"{player},{opponents},{opponents},{opponents}", PLAYERS)[2]
+    labels = parse_seats(f"{player},{opponents},{opponents},{opponents}", PLAYERS)[2]
     spec = {"rules": rs.hash(), "labels": labels, "deals": deals, "seed": ctx.seed,
             "first": first}
 
@@ -121,7 +122,7 @@ def _policies(ctx: Context, tuned: dict, names: dict) -> dict[str, tuple[str, st
         if name in FAMILY:
             out[name] = (name, name)
             continue
-        _, params, _ = strat.parse_one(item)
+        _, params, _ = parse_seat(item)
         vals = {k: float(v) for k, v in zip(strat.PARAM_NAMES, params)}
         weights = {k: vals[k] for k in strat.FEATURES}
         behaviour = {k: vals[k] for k in strat.BEHAVIOUR if k != "challenge"}
@@ -363,11 +364,11 @@ def build(ctx: Context) -> Page:
         f"{num(n_show['heuristic'] / x_odds['heuristic'][3], 0)} matches. The expert's "
         f"matches ({max(40, int(round(BASE_EXPERT_MATCHES * ctx.scale))):,} per opponent) "
         f"are assembled from independent rounds, exact in distribution because no "
-        f"strategy reads the scores (`unosim/assembled.py`); the best simple strategy's "
+        f"strategy reads the scores (`unosim/sim/assembled.py`); the best simple strategy's "
         f"({BASE_MATCHES:,} per opponent) are played by the match kernel; each player sits "
         f"in each of the 4 places a quarter of the time.")
     page.table(pd.DataFrame(rows))
-    page.para("The expert searches at its default budget (`unosim/expert.py`: 128 "
+    page.para("The expert searches at its default budget (`unosim/players/expert.py`: 128 "
               "determinizations per decision, up to 640 on close decisions, rollouts of 16 "
               "turns scored by hand sizes) "
               "over the best simple strategy for that rule set and opponent (against "
@@ -422,7 +423,7 @@ def build(ctx: Context) -> Page:
                   f"{num(max((v[2] - v[1]) / 2 for k, v in select.items() if k[1] == opp), 4)}"
                   "):")
         page.table(pd.DataFrame(rows))
-    page.para("Tuned weights (the features are defined in `unosim/strategies.py`): "
+    page.para("Tuned weights (the features are defined in `unosim/players/strategies.py`): "
               + "; ".join(f"vs {o}: " + ", ".join(f"{k} {t[o]['weights'][k]:.3g}"
                                                     for k in strat.FEATURES)
                           for o in OPPONENTS) + ".")
@@ -485,7 +486,7 @@ def build(ctx: Context) -> Page:
         f"Expert: `expert:policy=P` (its default budget) over the best candidate P, "
         f"{max(50, int(round(BASE_EXPERT_DEALS * ctx.scale))):,} deals × 4 rotations per "
         f"rule set and opponent from game 2^42 on, paired with P on the same deals; its "
-        f"matches to 500 assembled from single rounds (`unosim/assembled.py`), games from "
+        f"matches to 500 assembled from single rounds (`unosim/sim/assembled.py`), games from "
         f"2^42 + 4·2^38 on.",
         "Rule hashes: " + ", ".join(f"`{r}` `{PRESETS[r].hash()}`" for r in RULE_SETS) + "."])
     return page

@@ -16,9 +16,9 @@ import pandas as pd
 from common import PLAYER_COUNTS, Context, colour, forest, main, player_axis, realistic, rel
 
 import matplotlib.pyplot as plt
-from unosim.compare import METRICS, paired_metrics
-from unosim.report import Page, ci, num
-from unosim.rules import PRESETS
+from unosim.analysis.compare import METRICS, paired_metrics
+from unosim.report.page import Page, ci, num
+from unosim.game.rules import PRESETS
 from unosim.stats import mean_ci, paired_diff, wilson_ci
 
 NAME = "stacking"

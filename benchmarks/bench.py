@@ -17,7 +17,7 @@ import numpy as np
 
 COLD = """
 import time
-from unosim.simulate import make_job, run_block
+from unosim.sim.simulate import make_job, run_block
 job = make_job('official', 100, 4, 'random', 1)
 t = time.perf_counter(); run_block(job, 0, 100); print(time.perf_counter() - t)
 """
@@ -45,7 +45,7 @@ def measure(rules: str, players: int, strategies: str, games: int, threads: int,
     import numba
 
     from unosim.kernel import layout as L
-    from unosim.simulate import make_job, run_block
+    from unosim.sim.simulate import make_job, run_block
 
     def timed(j, r):
         t = time.perf_counter()
@@ -83,8 +83,8 @@ def measure_matches(matches: int, threads: int, repeat: int) -> tuple[float, flo
     rounds as above (raw records)."""
     import numba
 
-    from unosim.match import make_match_job, run_matches
-    from unosim.simulate import make_job, run_block
+    from unosim.sim.match import make_match_job, run_matches
+    from unosim.sim.simulate import make_job, run_block
 
     mjob = make_match_job("official", matches, 4, "random", seed=12345)
     rjob = make_job("official", 10, 4, "random", seed=12345)
@@ -110,9 +110,9 @@ def measure_expert(games: int, threads: int, repeat: int,
     A rollout turn's cost includes its share of the determinizations and state copies."""
     import numba
 
-    from unosim.expert import expert_array
+    from unosim.players.expert import expert_array
     from unosim.kernel.expert import tally_rounds
-    from unosim.simulate import make_job, run_block
+    from unosim.sim.simulate import make_job, run_block
 
     job = make_job("official", games, 4, f"{label},random,random,random", seed=12345)
     rs = job.rules
@@ -147,9 +147,9 @@ def main() -> None:
 
     import numba
 
-    from unosim.expert import STRONG
-    from unosim.rules import PRESETS
-    from unosim.strategies import NAMES as strategy_names
+    from unosim.players.expert import STRONG
+    from unosim.game.rules import PRESETS
+    from unosim.players.strategies import NAMES as strategy_names
 
     cores = numba.config.NUMBA_NUM_THREADS
     print(f"unosim benchmark: {os.cpu_count()} cores, numba {numba.__version__}, "

@@ -31,7 +31,7 @@ def main() -> None:
           f"chunks of {args.chunk_games:,}, {os.cpu_count()} cores")
     from distributed import Client
 
-    from unosim.runner import local_cluster
+    from unosim.sim.runner import local_cluster
 
     cluster = local_cluster(cores)
     client = Client(cluster)

@@ -18,8 +18,8 @@ import time
 
 import numpy as np
 
-from unosim.expert import TUNED
-from unosim.simulate import make_job, run_block
+from unosim.players.expert import TUNED
+from unosim.sim.simulate import make_job, run_block
 
 # the evaluation deals; set FIRST (e.g. FIRST=$((1 << 43))) to tune on other deals
 FIRST = int(os.environ.get("FIRST", 1 << 41))

@@ -24,7 +24,10 @@ from pathlib import Path
 RUN = """
 import sys, time
 from unosim.kernel.layout import C_TURNS
-from unosim.simulate import make_job, run_block
+try:
+    from unosim.sim.simulate import make_job, run_block
+except ImportError:  # a commit from before the layered layout
+    from unosim.simulate import make_job, run_block
 games, rules, players, strategy = int(sys.argv[1]), sys.argv[2], int(sys.argv[3]), sys.argv[4]
 job = make_job(rules, 3 * games, players, strategy, 12345)
 run_block(job, 0, 64)  # load the compiled kernel

@@ -6,12 +6,13 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from unosim import strategies as strat
-from unosim.cards import N_KINDS, parse_kind
+from unosim.players import strategies as strat
+from unosim.players.seats import parse as parse_seats
+from unosim.game.cards import N_KINDS, parse_kind
 from unosim.kernel import layout as L
 from unosim.kernel.batch import run_one
-from unosim.results import rounds_frame
-from unosim.rules import RuleSet, resolve
+from unosim.sim.results import rounds_frame
+from unosim.game.rules import RuleSet, resolve
 
 
 @dataclass
@@ -23,14 +24,14 @@ class Outcome:
     disc: np.ndarray  # int16[N_KINDS] discard pile counts
 
     def hand(self, seat: int) -> list[str]:
-        from unosim.cards import kind_name
+        from unosim.game.cards import kind_name
 
         return sorted(kind_name(k) for k in range(N_KINDS)
                       for _ in range(self.hands[seat, k]))
 
     @property
     def top(self) -> str:
-        from unosim.cards import kind_name
+        from unosim.game.cards import kind_name
 
         return kind_name(int(self.g[L.G_TOP]))
 
@@ -59,7 +60,7 @@ def scripted(hands: list[str], first: str, draw: str = "", rules: "str | RuleSet
     seq = [k for h in dealt for k in h] + cards(first) + cards(draw)
     order = np.array(seq[::-1], dtype=np.int8)  # the kernel deals from the end
     deck = np.bincount(order, minlength=N_KINDS).astype(np.int16)
-    sid, sp, _ = strat.parse(strategies, n)
+    sid, sp, _ = parse_seats(strategies, n)
     out, rd, hands_arr, hinfo, pile, disc, _ = run_one(
         rs.to_array(), sid, sp, deck, rs.points_table(), n, seed, 0, order, 1, 0)
     row = rounds_frame(out[None, :], n, 0).iloc[0].to_dict()

@@ -1,4 +1,4 @@
-"""`unosim report` (unosim.ask), plain findings (unosim.findings), figures and palette:
+"""`unosim report` (unosim.report.ask), plain findings (unosim.report.findings), figures and palette:
 a small report page whose figures exist and whose opening sentences quote its tables."""
 from __future__ import annotations
 
@@ -11,9 +11,9 @@ import pandas as pd
 import pytest
 from typer.testing import CliRunner
 
-from unosim import ask, palette
-from unosim.cli import app
-from unosim.findings import findings, findings_table
+from unosim.report import ask, palette
+from unosim.cli.app import app
+from unosim.report.findings import findings, findings_table
 
 NUMBER = re.compile(r"\d[\d,]*(?:\.\d+)?")
 IMG = re.compile(r"!\[[^\]]*\]\(([^)]+)\)")
@@ -197,8 +197,8 @@ def test_relative_interval_is_the_delta_method():
 
 
 def test_palette_is_fixed_and_distinct():
-    from unosim.rules import PRESETS
-    from unosim.strategies import STRATEGIES
+    from unosim.game.rules import PRESETS
+    from unosim.players.strategies import STRATEGIES
 
     cs = [palette.colour(p) for p in PRESETS]
     assert len(set(cs)) == len(cs) and palette.colour("official") == "#000000"

@@ -1,12 +1,12 @@
-"""Matches assembled from single rounds (``unosim.assembled``) have the distribution of
+"""Matches assembled from single rounds (``unosim.sim.assembled``) have the distribution of
 the match kernel's for players both can run: match winner and match length, 5 sigma."""
 from __future__ import annotations
 
 import numpy as np
 import pytest
 
-from unosim.assembled import assembled_matches
-from unosim.match import simulate_matches
+from unosim.sim.assembled import assembled_matches
+from unosim.sim.match import simulate_matches
 
 N = 3000
 

@@ -23,10 +23,11 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from unosim import strategies as strat
+from unosim.players import strategies as strat
+from unosim.players.seats import parse as parse_seats
 from unosim.kernel.batch import run_one, run_rounds
 from unosim.kernel.match import run_matches
-from unosim.rules import PRESETS, resolve
+from unosim.game.rules import PRESETS, resolve
 
 DIGESTS = Path(__file__).with_name("bit_identity.json")
 
@@ -64,7 +65,7 @@ def _rules(spec: str):
 
 def _strategies(kind: str, n: int):
     seats = (STRATEGIES[kind] * n)[:n]
-    return strat.parse(seats, n)[:2]
+    return parse_seats(seats, n)[:2]
 
 
 def _sha(*arrays) -> str:

@@ -1,4 +1,4 @@
-"""The independent move checker (unosim.checker) over traced rounds.
+"""The independent move checker (unosim.verify.checker) over traced rounds.
 
 1. It passes on 1,000 traced rounds of every preset and of every house-rule switch
    (RULES.md sections 8 and 9), mixing player counts and strategies (plain ``random``
@@ -11,8 +11,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from unosim import strategies as strat
-from unosim.cards import (
+from unosim.players import strategies as strat
+from unosim.players.seats import parse as parse_seats
+from unosim.game.cards import (
     COLOUR,
     DRAW_TWO,
     N_COLOURED,
@@ -21,10 +22,10 @@ from unosim.cards import (
     REVERSE,
     WILD_DRAW_FOUR,
 )
-from unosim.checker import Violation, check_trace, strict_seats
+from unosim.verify.checker import Violation, check_trace, strict_seats
 from unosim.kernel import layout as L
-from unosim.replay import trace_round
-from unosim.rules import PRESETS, apply
+from unosim.sim.replay import trace_round
+from unosim.game.rules import PRESETS, apply
 
 ROUNDS = 1000
 SEED = 20240611
@@ -108,7 +109,7 @@ COMMON = {E.E_DEAL, E.E_RETURN, E.E_START, E.E_PLAY, E.E_DRAW, E.E_DREW, E.E_DRA
 
 def traced(rules, n: int, strategies: str, seed: int, games):
     """(game, record, trace, strict seats) of games of the run (rules, n, strategies, seed)."""
-    sid, sp, labels = strat.parse(strategies, n)
+    sid, sp, labels = parse_seats(strategies, n)
     for game in games:
         out, trace = trace_round(rules, n, sid, sp, seed, game)
         yield game, out, trace, strict_seats(labels)

@@ -1,4 +1,4 @@
-"""Tests of the ``unosim`` command line (unosim.cli.app) through typer's CliRunner, plus
+"""Tests of the ``unosim`` command line (unosim.cli.app.app) through typer's CliRunner, plus
 one real call of the installed console script.
 
 Games are kept small: the kernel is compiled once per process (cached on disk after).
@@ -19,9 +19,9 @@ import tomllib
 from typer.testing import CliRunner
 
 import unosim
-from unosim.cli import app
-from unosim.results import read_manifest, read_results
-from unosim.rules import OFFICIAL, PRESETS, RULE_NAMES, load_toml
+from unosim.cli.app import app
+from unosim.sim.results import read_manifest, read_results
+from unosim.game.rules import OFFICIAL, PRESETS, RULE_NAMES, load_toml
 
 runner = CliRunner()
 

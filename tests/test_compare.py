@@ -1,4 +1,4 @@
-"""Tests of unosim.compare (paired comparisons under common random numbers) and of the
+"""Tests of unosim.analysis.compare (paired comparisons under common random numbers) and of the
 ``unosim compare`` command."""
 
 from __future__ import annotations
@@ -11,15 +11,15 @@ import pytest
 from typer.testing import CliRunner
 
 import unosim
-from unosim.cli import app
-from unosim.compare import (
+from unosim.cli.app import app
+from unosim.analysis.compare import (
     _quantile_from_counts,
     compare,
     paired_metrics,
     paired_quantile_diff_int,
     parse_spec,
 )
-from unosim.rules import PRESETS, RuleError
+from unosim.game.rules import PRESETS, RuleError
 from unosim.stats import paired_diff, paired_quantile_diff, paired_rate_diff
 
 runner = CliRunner()

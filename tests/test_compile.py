@@ -83,8 +83,8 @@ TWICE = textwrap.dedent("""
     import importlib, pkgutil
     import unosim.kernel as K
     from numba.core.registry import CPUDispatcher
-    from unosim.match import make_match_job, run_matches
-    from unosim.simulate import simulate
+    from unosim.sim.match import make_match_job, run_matches
+    from unosim.sim.simulate import simulate
     simulate(n_games=1)
     run_matches(make_match_job(n_matches=1), threads=1)
     for m in pkgutil.iter_modules(K.__path__):

@@ -34,7 +34,7 @@ def test_chunking_does_not_change_results(chunk, block):
 
 
 def test_a_game_depends_only_on_seed_and_index():
-    from unosim.simulate import make_job, run_block
+    from unosim.sim.simulate import make_job, run_block
 
     job = make_job("official", 10, 4, "random", seed=11)
     whole = run_block(job, 0, 3000)

@@ -6,16 +6,18 @@ import numba
 import numpy as np
 import pytest
 
-from unosim import strategies as strat
-from unosim.checker import check_trace, strict_seats
-from unosim.expert import STRONG, TUNED, expert_array, trace_round
+from unosim.players import strategies as strat
+from unosim.players.seats import parse as parse_seats
+from unosim.verify.checker import check_trace, strict_seats
+from unosim.players.expert import STRONG, TUNED, expert_array
+from unosim.sim.replay import expert_trace_round as trace_round
 from unosim.kernel import layout as L
 from unosim.kernel.expert import (DEAL_OPEN, X_BLUFF, X_DEAL, X_DEPTH, X_HORIZON, X_MODEL,
                                   X_ROLLOUTS, X_TRIES)
-from unosim.match import make_match_job
-from unosim.rules import PRESETS
-from unosim.simulate import make_job, run_block
-from unosim.tournament import tournament
+from unosim.sim.match import make_match_job
+from unosim.game.rules import PRESETS
+from unosim.sim.simulate import make_job, run_block
+from unosim.analysis.tournament import tournament
 
 SEED = 16
 # small budgets; z=0, draw=1 and bluff=1 make the search's own choices (a voluntary draw
@@ -60,7 +62,7 @@ def test_move_checker_finds_no_illegal_move(preset):
     rules = PRESETS[preset]
     n = 4
     labels = [SEARCHING, "heuristic", "random", ACTUAL]
-    _, _, canon = strat.parse(labels, n)
+    _, _, canon = parse_seats(labels, n)
     for game in range(12):
         out, trace = trace_round(rules, n, labels, SEED, game)
         assert not check_trace(trace, rules, n, row=out, strict=strict_seats(canon)), \
@@ -107,19 +109,19 @@ def test_beats_random_players():
 
 
 def test_parameters():
-    sid, sp, labels = strat.parse("expert:rollouts=8;policy=heuristic,random", 2)
+    sid, sp, labels = parse_seats("expert:rollouts=8;policy=heuristic,random", 2)
     assert labels[0] == "expert:rollouts=8;policy=heuristic"
     assert sid[0] == strat.HEURISTIC
     xp = expert_array(labels)
     assert xp[0, 0] == 8 and xp[1, 0] == 0
-    assert strat.parse("expert", 2)[2][0] == "expert"
+    assert parse_seats("expert", 2)[2][0] == "expert"
     assert expert_array(["random", "heuristic"]) is None
-    xp = expert_array(strat.parse("expert:deal=open;bluff=1;policy=examples/"
+    xp = expert_array(parse_seats("expert:deal=open;bluff=1;policy=examples/"
                                   "weighted-official-random.toml,random", 2)[2])
     assert xp[0, X_DEAL] == DEAL_OPEN and xp[0, X_BLUFF] == 1
     # the strength budget: opponents' own strategies, rollouts to the round's end,
     # 4 plays read per opponent
-    xp = expert_array(strat.parse(f"{STRONG},random", 2)[2])
+    xp = expert_array(parse_seats(f"{STRONG},random", 2)[2])
     assert (xp[0, X_MODEL], xp[0, X_HORIZON], xp[0, X_ROLLOUTS]) == (1, 0, 512)
     assert (xp[0, X_DEPTH], xp[0, X_TRIES]) == (4, 64)
     for bad in ("expert:rollouts=0", "expert:policy=nobody", "expert:depth=5",
@@ -127,7 +129,7 @@ def test_parameters():
                 "expert:z=-1", "expert:model=psychic", "expert:deal=peek",
                 "expert:bluff=2", "expert:infer=4", "expert:scope=some", "expert:more=0"):
         with pytest.raises(strat.StrategyError):
-            strat.parse(bad, 2)
+            parse_seats(bad, 2)
     with pytest.raises(ValueError, match="matches with an expert"):
         make_match_job("official", 4, 4, "expert,random,random,random")
 
@@ -149,7 +151,7 @@ def test_every_decision_is_searched(preset, decisions):
              "drawn": T_CHANGED + AT_DRAWN, "target": T_TARGET, "alone": T_ALONE}
     for scope in ("all", "turn"):
         labels = [f"{SEARCHING};scope={scope}", "heuristic", "random", "random"]
-        sid, sp, canon = strat.parse(labels, 4)
+        sid, sp, canon = parse_seats(labels, 4)
         xp = expert_array(canon, rules)
         tally = tally_rounds(rules.to_array(), sid, sp, rules.deck_counts(),
                              rules.points_table(), 4, SEED, 0, 40, xp)
@@ -181,7 +183,7 @@ def test_inference_reads_each_opponent_by_its_rules():
 def _remember_play(pos, q, j, card, top, size):
     """Seat ``q``'s ``j``-th last play (``MEM_PLAYED``): ``card`` on ``top`` (whose
     colour was in play), leaving it ``size`` cards."""
-    from unosim.cards import parse_kind
+    from unosim.game.cards import parse_kind
     from unosim.kernel.kinds import COLOUR
     k, t = int(parse_kind(card)), int(parse_kind(top))
     pos.rd.mem[L.MEM_PLAYED + j * L.MAX_PLAYERS + q] = (
@@ -206,7 +208,7 @@ def test_play_chance_weighs_a_random_hand_by_its_plays():
     assert _play_chance(pos.tb, pos.rd, 1, mem, 2) == 0.5 / 3
     _remember_play(pos, 1, 0, "W+4", "R1", 2)  # R3 in hand: not legal (4.3)
     assert _play_chance(pos.tb, pos.rd, 1, mem, 1) == 0.0
-    from unosim.cards import parse_kind
+    from unosim.game.cards import parse_kind
     assert pos.g[L.G_TOP] == parse_kind("Y2") and pos.g[L.G_COLOUR] == 1  # as it was
     assert pos.hands[1].sum() == pos.hinfo[1, L.H_TOTAL] == 2
     assert pos.hands[1, parse_kind("R3")] == pos.hands[1, parse_kind("G7")] == 1
@@ -221,7 +223,7 @@ def test_more_rollouts_go_to_undecided_decisions():
     rules = PRESETS["official"]
 
     def turns_per_search(me):
-        sid, sp, canon = strat.parse([me, "random", "random", "random"], 4)
+        sid, sp, canon = parse_seats([me, "random", "random", "random"], 4)
         tally = tally_rounds(rules.to_array(), sid, sp, rules.deck_counts(),
                              rules.points_table(), 4, SEED, 0, 40,
                              expert_array(canon, rules))

@@ -12,9 +12,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
-from unosim.cli import app
-from unosim.rules import CHOICES, DECK_KEYS, OFFICIAL, RULE_NAMES
-from unosim.strategies import FEATURES, NAMES, PARAM_NAMES
+from unosim.cli.app import app
+from unosim.game.rules import CHOICES, DECK_KEYS, OFFICIAL, RULE_NAMES
+from unosim.players.strategies import FEATURES, NAMES, PARAM_NAMES
 
 runner = CliRunner()
 FUZZ = settings(max_examples=150, deadline=None, derandomize=True, database=None,

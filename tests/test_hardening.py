@@ -17,8 +17,8 @@ import pytest
 from typer.testing import CliRunner
 
 import unosim
-from unosim import dataset as ds
-from unosim.cli import app
+from unosim.sim import dataset as ds
+from unosim.cli.app import app
 from unosim.kernel import layout as L
 
 runner = CliRunner()
@@ -94,7 +94,7 @@ def test_match_max_rounds_bound(out):
 
 
 def test_match_memory_bound(monkeypatch):
-    from unosim import match as M
+    from unosim.sim import match as M
 
     monkeypatch.setattr(M, "MAX_ROUNDS_KEPT", 500)
     job = M.make_match_job("official", 50, 4, "random", 0, "penalty_elimination=true,"
@@ -106,8 +106,8 @@ def test_match_memory_bound(monkeypatch):
 # ------------------------------------------------------------------ numbers
 def test_huge_games_is_an_error_and_no_chunk_list_is_built(out):
     one_line_error(invoke("simulate", "--games", 10**30, "--out", out), "games")
-    from unosim.runner import prepare
-    from unosim.simulate import MAX_GAMES, make_job
+    from unosim.sim.runner import prepare
+    from unosim.sim.simulate import MAX_GAMES, make_job
 
     t0 = time.perf_counter()
     plan = prepare(make_job("official", MAX_GAMES, 4, "random", 0), None, chunk_games=1)
@@ -154,7 +154,7 @@ def test_weights_are_bounded(spec, word, out):
 
 
 def test_extreme_legal_weights_keep_every_legal_card_playable():
-    from unosim.replay import replay
+    from unosim.sim.replay import replay
 
     spec = "weighted:points=-1e6;colour=1e6;wild=-1e6;action=-1e6;attack=1e6;scarce=-1e6"
     for game in range(5):
@@ -219,7 +219,7 @@ def test_trace_turns_are_wide_enough():
 
 
 def test_trace_memory_is_bounded(monkeypatch):
-    from unosim import replay as R
+    from unosim.sim import replay as R
 
     monkeypatch.setattr(R, "TRACE_MAX_BYTES", 20 * L.EV_W * 4)
     one_line_error(invoke("replay", "--game", 0), "events", "GiB")
@@ -261,7 +261,7 @@ def test_stale_temporaries_of_the_same_output_are_removed(tmp_path):
 
 
 def test_renames_are_fsynced(tmp_path, monkeypatch):
-    from unosim import results
+    from unosim.sim import results
 
     synced = []
     real = os.fsync
@@ -402,7 +402,7 @@ def test_read_only_package_caches_elsewhere(tmp_path):
 
 # ------------------------------------------------------------------ error lines
 def test_error_lines_escape_control_characters():
-    from unosim.cli import one_line
+    from unosim.cli.app import one_line
 
     assert one_line("a\nb\r\x1b[31m") == "a\\nb\\r\\x1b[31m"
     err = one_line_error(invoke("simulate", "--rules", "x\nunosim: error: fake"), "unknown")
@@ -417,7 +417,7 @@ def test_dataset_folder_opens_with_plain_readers(tmp_path):
     import pyarrow.dataset as pads
     import pyarrow.parquet as pq
 
-    from unosim.results import MANIFEST_KEY
+    from unosim.sim.results import MANIFEST_KEY
 
     root = _dataset(tmp_path)
     _write(root / ".part-000000009000.parquet.abc.tmp", b"a crashed writer's file")

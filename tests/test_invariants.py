@@ -8,11 +8,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import unosim
-from unosim import strategies as strat
-from unosim.cards import N_KINDS
+from unosim.players import strategies as strat
+from unosim.players.seats import parse as parse_seats
+from unosim.game.cards import N_KINDS
 from unosim.kernel import layout as L
 from unosim.kernel.batch import run_one
-from unosim.rules import PRESETS
+from unosim.game.rules import PRESETS
 
 SWITCHES = st.fixed_dictionaries({
     "stacking": st.sampled_from(["none", "same", "progressive"]),
@@ -30,7 +31,7 @@ STRATEGIES = st.sampled_from([
 
 
 def play_once(rules, n, strategies, seed):
-    sid, sp, _ = strat.parse(strategies if "," not in strategies else
+    sid, sp, _ = parse_seats(strategies if "," not in strategies else
                              ",".join((strategies.split(",") * n)[:n]), n)
     deck = rules.deck_counts()
     order = np.repeat(np.arange(N_KINDS), deck).astype(np.int8)

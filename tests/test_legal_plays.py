@@ -1,5 +1,5 @@
 """Only legal plays are made: every move of traced rounds of every preset and the house
-rules, for every strategy, judged by the independent move checker (``unosim.checker``,
+rules, for every strategy, judged by the independent move checker (``unosim.verify.checker``,
 RULES.md 4.1, 4.3, 8.1, 8.3, 8.6, 8.8-8.10)."""
 from __future__ import annotations
 
@@ -7,14 +7,15 @@ import numpy as np
 import pytest
 
 import unosim
-from unosim import strategies as strat
-from unosim.cards import N_KINDS
-from unosim.checker import check_trace, strict_seats
+from unosim.players import strategies as strat
+from unosim.players.seats import parse as parse_seats
+from unosim.game.cards import N_KINDS
+from unosim.verify.checker import check_trace, strict_seats
 from unosim.kernel import layout as L
 from unosim.kernel.batch import run_one
-from unosim.results import rounds_frame
-from unosim.rules import PRESETS
-from unosim.simulate import make_job
+from unosim.sim.results import rounds_frame
+from unosim.game.rules import PRESETS
+from unosim.sim.simulate import make_job
 
 SETS = [("official", {}), ("stacking", {}), ("progressive", {}), ("seven-zero", {}),
         ("jump-in", {}), ("draw-until-playable", {}), ("official-2018", {}), ("pokemon", {}),
@@ -32,7 +33,7 @@ SETS = [("official", {}), ("stacking", {}), ("progressive", {}), ("seven-zero", 
 def test_every_traced_move_is_legal(preset, changes, strategies):
     rules = PRESETS[preset].replace(**changes)
     n = 4
-    sid, sp, labels = strat.parse(strategies, n)
+    sid, sp, labels = parse_seats(strategies, n)
     deck = rules.deck_counts()
     order = np.repeat(np.arange(N_KINDS), deck).astype(np.int8)
     events = 0

@@ -14,12 +14,13 @@ import pytest
 from typer.testing import CliRunner
 
 import unosim
-from unosim import strategies as strat
-from unosim.cards import N_KINDS, parse_kind
-from unosim.cli import app
+from unosim.players import strategies as strat
+from unosim.players.seats import parse as parse_seats
+from unosim.game.cards import N_KINDS, parse_kind
+from unosim.cli.app import app
 from unosim.kernel import layout as L
 from unosim.kernel.match import leader, next_alive, run_match, seat_players, settle
-from unosim.match import (
+from unosim.sim.match import (
     make_match_job,
     match_rounds_frame,
     matches_frame,
@@ -28,7 +29,7 @@ from unosim.match import (
     simulate_matches,
     write_matches,
 )
-from unosim.rules import OFFICIAL, resolve
+from unosim.game.rules import OFFICIAL, resolve
 
 # ======================================================================================
 # Bookkeeping: settle() on hand-built round records
@@ -222,7 +223,7 @@ def scripted_match(rounds, strategies="random", seed=0, preset="official", **cha
         assert rest.min() >= 0, "more copies than the deck holds"
         seq += [k for k in range(N_KINDS) for _ in range(rest[k])]
         orders.append(seq[::-1])  # the kernel deals from the end
-    sid, sp, _ = strat.parse(strategies, n)
+    sid, sp, _ = parse_seats(strategies, n)
     mrow, heads, recs = run_match(rs.to_array(), sid, sp, deck, rs.points_table(), n, seed,
                                   0, np.array(orders, dtype=np.int8), 1)
     m = matches_frame(mrow[None, :], n, 0).iloc[0].to_dict()

@@ -1,4 +1,4 @@
-"""Replays (unosim.replay and ``unosim replay``): game G of a run played again alone gives
+"""Replays (unosim.sim.replay and ``unosim replay``): game G of a run played again alone gives
 the run's own row; the trace reads as text and as JSON; games are picked from a results
 file with a condition; bad input is a one-line error with exit code 2."""
 from __future__ import annotations
@@ -11,10 +11,10 @@ import pytest
 from typer.testing import CliRunner
 
 import unosim
-from unosim.cli import app
+from unosim.cli.app import app
 from unosim.kernel import KERNEL_BEHAVIOUR
 from unosim.kernel import layout as L
-from unosim.replay import (
+from unosim.sim.replay import (
     ReplayError,
     events,
     format_text,
@@ -24,9 +24,9 @@ from unosim.replay import (
     rules_from_manifest,
     to_json,
 )
-from unosim.results import write_parquet
-from unosim.rules import PRESETS, apply
-from unosim.simulate import make_job, run_block
+from unosim.sim.results import write_parquet
+from unosim.game.rules import PRESETS, apply
+from unosim.sim.simulate import make_job, run_block
 
 runner = CliRunner()
 
@@ -65,7 +65,7 @@ def test_a_long_round_grows_the_trace_buffer():
     # a round of more events than the first buffer (4096 rows) is replayed whole
     rules = apply(PRESETS["official"], {"max_turns": 3000})
     job = make_job(rules, 1, 4, "random", 1)
-    from unosim.replay import trace_round
+    from unosim.sim.replay import trace_round
 
     out, trace = trace_round(rules, 4, job.sid, job.sparams, 1, 0, capacity=16)
     assert len(trace) > 16 and trace[-1, L.EV_TYPE] in (L.E_WIN, L.E_TRUNCATED)

@@ -2,7 +2,7 @@
 
 Checks that each page exists in Markdown and HTML, references figures that exist, carries
 its provenance block, takes its numbers from the results, and that a rerun reuses the
-cached simulations and gives the same bytes. Also unit tests of unosim.report.
+cached simulations and gives the same bytes. Also unit tests of unosim.report.page.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ import pandas as pd
 import pytest
 
 import unosim
-from unosim.report import PROVENANCE_HEADING, Page, ci, num, write_index
+from unosim.report.page import PROVENANCE_HEADING, Page, ci, num, write_index
 
 ANALYSES_DIR = Path(__file__).resolve().parent.parent / "analyses"
 sys.path.insert(0, str(ANALYSES_DIR))
@@ -185,9 +185,9 @@ def test_rerun_reuses_the_cache_and_gives_the_same_bytes(built, tmp_path, monkey
     import importlib
 
     # `unosim.simulate` is also the name of the function: take the modules themselves
-    monkeypatch.setattr(importlib.import_module("unosim.simulate"), "iter_frames",
+    monkeypatch.setattr(importlib.import_module("unosim.sim.simulate"), "iter_frames",
                         no_simulation)
-    monkeypatch.setattr(importlib.import_module("unosim.match"), "run_matches", no_simulation)
+    monkeypatch.setattr(importlib.import_module("unosim.sim.match"), "run_matches", no_simulation)
     for name in ("seats", "points"):
         report_build.build_all([name], TINY, tmp_path, cache, quiet=True)
         assert (tmp_path / f"{name}.md").read_text() == (out / f"{name}.md").read_text()
@@ -210,8 +210,8 @@ def test_cache_key_ignores_the_display_name_only(tmp_path):
 
 
 def test_cache_key_covers_what_decides_the_results():
-    """The cache key covers the kernel and e.g. ``unosim/expert.py``, whose defaults a
-    label ``expert`` stands for, and ``unosim/tune.py``, behind the cached tunings; and
+    """The cache key covers the kernel and e.g. ``unosim/players/expert.py``, whose defaults a
+    label ``expert`` stands for, and ``unosim/analysis/tune.py``, behind the cached tunings; and
     every file it hashes is one the Makefile rebuilds the pages for."""
     files = common._fingerprint_files()
     assert all(f.exists() for f in files)
@@ -220,9 +220,11 @@ def test_cache_key_covers_what_decides_the_results():
             "rules.py", "round.py", "decide.py"} <= names
     deps = (Path(__file__).parents[1] / "Makefile").read_text()
     assert "unosim/kernel/*.py" in deps
+    pkg = Path(unosim.__file__).resolve().parent
     for f in files:
         if f.parent.name != "kernel":
-            assert f"unosim/{f.name}" in deps, f.name
+            rel = f.relative_to(pkg).as_posix()
+            assert f"unosim/{rel}" in deps, rel
 
 
 def test_scale_sets_the_games():
@@ -232,7 +234,7 @@ def test_scale_sets_the_games():
     assert common.Context("t", 1e-9).games(1_000_000) == common.MIN_GAMES
 
 
-# -------------------------------------------------------------------- unosim.report
+# -------------------------------------------------------------------- unosim.report.page
 
 
 def test_formatting_of_numbers():

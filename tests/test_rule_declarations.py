@@ -1,4 +1,4 @@
-"""One declaration per rule (unosim/rules.py ``RULES``): everything else follows from it.
+"""One declaration per rule (unosim/game/rules.py ``RULES``): everything else follows from it.
 
 The kernel's slots and codes, the kernel reading every slot, bounds with one-line
 messages, text parsing, the docs table, and hashes that adding a rule cannot move.
@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from unosim import rules as R
+from unosim.game import rules as R
 from unosim.kernel import layout as L
-from unosim.rules import (
+from unosim.game.rules import (
     KERNEL_RULES,
     OFFICIAL,
     PRESETS,

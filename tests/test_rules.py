@@ -1,5 +1,5 @@
-"""Tests of unosim.rules (RuleSet, presets, TOML, hash, house switches, player counts)
-and of unosim.strategies.parse (the Python side of strategy selection).
+"""Tests of unosim.game.rules (RuleSet, presets, TOML, hash, house switches, player counts)
+and of unosim.players.strategies.parse (the Python side of strategy selection).
 
 The expected values are written out from RULES.md (sections 2-9), not read from the
 code under test, so a change of a default or of a preset shows up here.
@@ -17,9 +17,10 @@ import numpy as np
 import pytest
 import tomllib
 
-from unosim import strategies as strat
-from unosim.cards import N_COLOURED, N_COLOURS, N_KINDS
-from unosim.rules import (
+from unosim.players import strategies as strat
+from unosim.players.seats import parse as parse_seats
+from unosim.game.cards import N_COLOURED, N_COLOURS, N_KINDS
+from unosim.game.rules import (
     CHOICES,
     OFFICIAL,
     PRESETS,
@@ -216,7 +217,7 @@ def test_official_hash_is_the_recorded_literal():
 
 
 def test_hash_is_stable_across_processes():
-    code = ("from unosim.rules import PRESETS; "
+    code = ("from unosim.game.rules import PRESETS; "
             "print(' '.join(r.hash() for r in PRESETS.values()))")
     env_runs = []
     for seed in ("0", "12345"):  # hash randomisation must not matter
@@ -358,7 +359,7 @@ def test_custom_numbers_only_deck(tmp_path):
     rs.check_players(4)
     rs.check_players(10)  # 10 * 7 + 1 = 71 <= 76
     # and the kernel plays it
-    from unosim.simulate import simulate
+    from unosim.sim.simulate import simulate
 
     df = simulate(rs, n_games=50, n_players=4, seed=3)
     assert len(df) == 50
@@ -598,7 +599,7 @@ P = {name: i for i, name in enumerate(strat.PARAM_NAMES)}
 
 
 def test_parse_one_name_for_every_seat():
-    ids, params, labels = strat.parse("random", 4)
+    ids, params, labels = parse_seats("random", 4)
     assert ids.shape == (10,) and params.shape == (10, strat.N_PARAMS)
     assert ids[:4].tolist() == [RAND] * 4
     assert labels == ["random"] * 4
@@ -614,20 +615,20 @@ def test_random_defaults_are_the_spec():
 
 
 def test_parse_comma_list_one_per_seat():
-    ids, params, labels = strat.parse("heuristic, random,random", 3)
+    ids, params, labels = parse_seats("heuristic, random,random", 3)
     assert ids[:3].tolist() == [HEUR, RAND, RAND]
     assert labels == ["heuristic", "random", "random"]
     assert params[0, P["challenge"]] == strat.CHALLENGE_SMART
 
 
 def test_parse_list_argument():
-    ids, _, labels = strat.parse(["random", "heuristic:bluff=0.1"], 2)
+    ids, _, labels = parse_seats(["random", "heuristic:bluff=0.1"], 2)
     assert ids[:2].tolist() == [RAND, HEUR]
     assert labels == ["random", "heuristic:bluff=0.1"]
 
 
 def test_parse_params_with_semicolons():
-    ids, params, labels = strat.parse("heuristic:bluff=0.3;challenge=smart", 4)
+    ids, params, labels = parse_seats("heuristic:bluff=0.3;challenge=smart", 4)
     assert ids[:4].tolist() == [HEUR] * 4
     for s in range(4):
         assert params[s, P["bluff"]] == pytest.approx(0.3)
@@ -636,7 +637,7 @@ def test_parse_params_with_semicolons():
 
 
 def test_parse_params_comma_continuation():
-    ids, params, labels = strat.parse("heuristic:bluff=0.3,challenge=0.5,random", 2)
+    ids, params, labels = parse_seats("heuristic:bluff=0.3,challenge=0.5,random", 2)
     assert ids[:2].tolist() == [HEUR, RAND]
     assert params[0, P["bluff"]] == pytest.approx(0.3)
     assert params[0, P["challenge"]] == pytest.approx(0.5)
@@ -645,26 +646,26 @@ def test_parse_params_comma_continuation():
 
 
 def test_parse_comma_continuation_single_strategy_for_all():
-    ids, params, labels = strat.parse("random:bluff=0.2,forget_uno=0.1", 3)
+    ids, params, labels = parse_seats("random:bluff=0.2,forget_uno=0.1", 3)
     assert ids[:3].tolist() == [RAND] * 3
     assert labels == ["random:bluff=0.2;forget_uno=0.1"] * 3
     assert params[2, P["forget_uno"]] == pytest.approx(0.1)
 
 
 def test_parse_continuation_without_colon():
-    _, params, labels = strat.parse("random,challenge=always", 1)
+    _, params, labels = parse_seats("random,challenge=always", 1)
     assert labels == ["random:challenge=1"]
     assert params[0, P["challenge"]] == 1.0
 
 
 def test_parse_named_challenge_values():
-    _, params, _ = strat.parse("heuristic:challenge=never,random:challenge=always", 2)
+    _, params, _ = parse_seats("heuristic:challenge=never,random:challenge=always", 2)
     assert params[0, P["challenge"]] == 0.0 and params[1, P["challenge"]] == 1.0
 
 
 def test_parse_label_round_trips():
-    _, params, labels = strat.parse("heuristic:stack=0.25;jump=0;forget_uno=0.5,random", 2)
-    ids2, params2, labels2 = strat.parse(",".join(labels), 2)
+    _, params, labels = parse_seats("heuristic:stack=0.25;jump=0;forget_uno=0.5,random", 2)
+    ids2, params2, labels2 = parse_seats(",".join(labels), 2)
     assert labels2 == labels
     assert np.array_equal(params2, params)
 
@@ -676,7 +677,7 @@ def test_parse_label_round_trips():
 ])
 def test_parse_unknown_strategy(spec, word):
     with pytest.raises(strat.StrategyError, match="unknown strategy") as e:
-        strat.parse(spec, 4)
+        parse_seats(spec, 4)
     assert repr(word) in str(e.value)
 
 
@@ -687,7 +688,7 @@ def test_parse_unknown_strategy(spec, word):
 ])
 def test_parse_unknown_param(spec, word):
     with pytest.raises(strat.StrategyError, match="parameter") as e:
-        strat.parse(spec, 4)
+        parse_seats(spec, 4)
     assert word in str(e.value)
 
 
@@ -703,7 +704,7 @@ def test_parse_unknown_param(spec, word):
 ])
 def test_parse_bad_probability(spec, word):
     with pytest.raises(strat.StrategyError) as e:
-        strat.parse(spec, 4)
+        parse_seats(spec, 4)
     assert word in str(e.value)
 
 
@@ -714,13 +715,13 @@ def test_parse_bad_probability(spec, word):
 ])
 def test_parse_wrong_number_of_seats(spec, n):
     with pytest.raises(strat.StrategyError, match=f"for {n} players"):
-        strat.parse(spec, n)
+        parse_seats(spec, n)
 
 
 @pytest.mark.parametrize("spec", ["", "random,,random", "random, ,random"])
 def test_parse_empty_strategy(spec):
     with pytest.raises(strat.StrategyError):
-        strat.parse(spec, 3)
+        parse_seats(spec, 3)
 
 
 def test_errors_are_value_errors():
@@ -730,7 +731,7 @@ def test_errors_are_value_errors():
 
 
 def test_manifest_rules_toml_loads_back(tmp_path):
-    from unosim.simulate import make_job
+    from unosim.sim.simulate import make_job
 
     job = make_job("pokemon", 10, 3, "heuristic,random,random", seed=7,
                    house="stacking=same")

@@ -22,14 +22,14 @@ import pytest
 from typer.testing import CliRunner
 
 import unosim
-from unosim import dataset as ds
-from unosim.cli import app
+from unosim.sim import dataset as ds
+from unosim.cli.app import app
 from unosim.kernel import KERNEL_BEHAVIOUR
 from unosim.kernel import layout as L
-from unosim.results import read_manifest, read_results
-from unosim.runner import local_cluster
+from unosim.sim.results import read_manifest, read_results
+from unosim.sim.runner import local_cluster
 from unosim.stats import quantile_ci, summary_table
-from unosim.summary import TURNS_BINS, Aggregate, hist_quantile_ci
+from unosim.sim.summary import TURNS_BINS, Aggregate, hist_quantile_ci
 
 ARGS = dict(rules="official", n_players=4, strategies="random,heuristic,random,heuristic",
             seed=7, house="stacking=progressive,jump_in=true")
@@ -385,14 +385,14 @@ def test_cli_bad_combinations(args, words, tmp_path, monkeypatch):
 
 
 def test_cli_unreachable_scheduler(tmp_path, monkeypatch):
-    monkeypatch.setattr("unosim.runner.CONNECT_TIMEOUT", "1s")
+    monkeypatch.setattr("unosim.sim.runner.CONNECT_TIMEOUT", "1s")
     r = _cli("--games", 100, "--scheduler", "tcp://127.0.0.1:9", "--out", tmp_path / "r")
     assert r.exit_code == 2
     assert "cannot reach the Dask scheduler at tcp://127.0.0.1:9" in r.stderr
 
 
 def test_progress_bar_only_on_a_terminal(tmp_path):
-    from unosim import progress as pg
+    from unosim.cli.app import progress as pg
 
     assert not pg.wanted(10**9, no_progress=True)
     assert not pg.wanted(10, no_progress=False)

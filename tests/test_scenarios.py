@@ -22,7 +22,7 @@ import pytest
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from tests.helpers import scripted
-from unosim.cards import COLOUR, parse_kind
+from unosim.game.cards import COLOUR, parse_kind
 from unosim.kernel import layout as L
 
 SEEDS = range(8)
@@ -934,7 +934,7 @@ def test_after_draw_pass_keeps_a_legal_drawn_card():
 
 
 def test_after_draw_pass_with_until_playable_is_refused():
-    from unosim.rules import RuleError, resolve
+    from unosim.game.rules import RuleError, resolve
 
     with pytest.raises(RuleError, match="after_draw.*until_playable") as e:
         resolve("draw-until-playable", "after_draw=pass")

@@ -5,8 +5,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from unosim import strategies as strat
-from unosim.cards import (
+from unosim.players import strategies as strat
+from unosim.players.seats import parse as parse_seats, parse_one as parse_seat
+from unosim.game.cards import (
     COLOUR,
     N_COLOURED,
     N_COLOURS,
@@ -20,7 +21,7 @@ from unosim.kernel import layout as L
 from unosim.kernel.decide import choose_card, choose_colour
 from unosim.kernel.rng import seed_streams
 from unosim.kernel.state import Table, new_round
-from unosim.rules import PRESETS, RuleSet
+from unosim.game.rules import PRESETS, RuleSet
 
 
 class Position:
@@ -30,7 +31,7 @@ class Position:
                  colour: int | None = None, short: dict[int, int] | None = None,
                  direction: int = 1, rules: RuleSet = PRESETS["official"],
                  discarded: str = ""):
-        sid, sp, _ = strat.parse(strategies, n)
+        sid, sp, _ = parse_seats(strategies, n)
         deck = rules.deck_counts()
         self.tb = Table(rules.to_array(), sid, sp, deck, rules.points_table())
         self.rd = rd = new_round(np.int64(deck.sum()), np.int64(0))
@@ -200,7 +201,7 @@ def test_memory_of_missing_colours_is_never_wrong():
     Hands, Snorlax, penalties and jump-ins. The discard pile's colour counts and the
     masks of kinds held match the piles and hands."""
     from unosim.kernel.batch import run_one
-    from unosim.rules import apply
+    from unosim.game.rules import apply
 
     rng = np.random.default_rng(11)
     checked = 0
@@ -209,7 +210,7 @@ def test_memory_of_missing_colours_is_never_wrong():
                           ("official", {"stacking": "progressive", "jump_in": True})):
         for game in range(150):
             rules = apply(PRESETS[preset], {**extra, "max_turns": int(rng.integers(3, 90))})
-            sid, sp, _ = strat.parse("colour-counter,random,heuristic,weighted", 4)
+            sid, sp, _ = parse_seats("colour-counter,random,heuristic,weighted", 4)
             deck = rules.deck_counts()
             order = np.repeat(np.arange(N_KINDS), deck).astype(np.int8)
             _, rd, hands, hinfo, _, disc, _ = run_one(rules.to_array(), sid, sp, deck,
@@ -236,39 +237,39 @@ def test_memory_of_missing_colours_is_never_wrong():
 
 # ------------------------------------------------------------------ strategy files
 def test_strategy_file_round_trip(tmp_path):
-    from unosim.tune import TuneResult
+    from unosim.analysis.tune import TuneResult
 
     w = {f: float(i) - 3.5 for i, f in enumerate(strat.FEATURES)}
     res = TuneResult("weighted", w, "weighted:challenge=never", (0.3, 0.01), (0.31, 0.01),
                      1000, None, {"seed": 1, "rules": "official"})
     path = res.write(tmp_path / "best.toml")
-    sid, sp, labels = strat.parse(f"weighted:{path},random", 2)
+    sid, sp, labels = parse_seats(f"weighted:{path},random", 2)
     assert sid[0] == strat.WEIGHTED
     assert sp[0, L.P_W:].tolist() == list(w.values())
     assert sp[0, L.P_CHALLENGE] == 0.0  # [params] of the file: challenge=never
     # a parameter after the file overrides it
-    _, sp2, _ = strat.parse(f"weighted:{path};scarce=9,random", 2)
+    _, sp2, _ = parse_seats(f"weighted:{path};scarce=9,random", 2)
     assert sp2[0, L.P_W + strat.F_SCARCE] == 9.0
 
 
 def test_strategy_errors_name_the_problem(tmp_path):
     with pytest.raises(strat.StrategyError, match="no file"):
-        strat.parse("weighted:nosuchfile.toml", 2)
+        parse_seats("weighted:nosuchfile.toml", 2)
     with pytest.raises(strat.StrategyError, match="'points=1'"):
-        strat.parse("heuristic:points=1", 2)  # weights belong to the weighted family
+        parse_seats("heuristic:points=1", 2)  # weights belong to the weighted family
     with pytest.raises(strat.StrategyError, match="finite"):
-        strat.parse("weighted:points=inf", 2)
+        parse_seats("weighted:points=inf", 2)
     bad = tmp_path / "bad.toml"
     bad.write_text('strategy = "weighted"\n[weights]\npower = 3\n')
     with pytest.raises(strat.StrategyError, match="power"):
-        strat.parse(f"weighted:{bad}", 2)
+        parse_seats(f"weighted:{bad}", 2)
 
 
 # ------------------------------------------------------------------ tournaments
 def test_tournament_is_symmetric():
     """Identical strategies in a tournament win equally: exactly, when all are alike
     (every rotation is the same game), and within 5 sigma otherwise."""
-    from unosim.tournament import tournament
+    from unosim.analysis.tournament import tournament
 
     df = tournament("official", 4, "random,random,random,random", 4000, seed=3)
     assert np.allclose(df["win_rate"], 0.25)
@@ -284,7 +285,7 @@ def test_tournament_is_symmetric():
 
 
 def test_tournament_needs_one_strategy_per_seat():
-    from unosim.tournament import tournament
+    from unosim.analysis.tournament import tournament
 
     with pytest.raises(ValueError, match="3 strategies given for 4 players"):
         tournament("official", 4, "heuristic,random,random", 100)
@@ -297,7 +298,7 @@ def test_tuning_improves_and_is_reproducible():
     fresh deals; the same seed gives the same weights. (The plain points-dumper was the
     start while its challenges all lost against random players; since it no longer
     challenges players who never bluff, it wins 26.4% and is no poor start.)"""
-    from unosim.tune import tune
+    from unosim.analysis.tune import tune
 
     kw = dict(budget=96_000, seed=7, start="points-dumper:colour=-1", population=8,
               elite=2, iterations=3, eval_games=120_000)
@@ -317,14 +318,14 @@ def test_tuning_sigma():
     """``sigma`` sets the initial spread around the start (going on from tuned weights):
     a small one keeps the first candidates, and so the fitted spread and the mean,
     close to the start; it is recorded in the provenance and must be positive."""
-    from unosim.tune import tune
+    from unosim.analysis.tune import tune
 
     kw = dict(budget=4096, seed=7, start="weighted", population=4, elite=2, iterations=1,
               eval_games=400)
     wide = tune("official", 4, "random", **kw)
     narrow = tune("official", 4, "random", sigma=0.01, **kw)
     assert wide.history["sigma"][0] > 0.3 and narrow.history["sigma"][0] < 0.04
-    start = strat.parse_one("weighted")[1][L.P_W:]
+    start = parse_seat("weighted")[1][L.P_W:]
     assert np.abs(np.array(list(narrow.weights.values())) - start).max() < 0.05
     assert narrow.provenance["sigma"] == 0.01 and wide.provenance["sigma"] == 1.0
     for bad in (0, -1.0, float("nan")):
@@ -336,7 +337,7 @@ def test_tuning_sigma():
 def test_tournament_and_tune_commands(tmp_path):
     from typer.testing import CliRunner
 
-    from unosim.cli import app
+    from unosim.cli.app import app
 
     runner = CliRunner()
     out = tmp_path / "w.toml"

@@ -6,30 +6,31 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from unosim import strategies as strat
-from unosim.challenges import CHALLENGERS, challenge_outcomes
-from unosim.cards import WILD_DRAW_FOUR
-from unosim.checker import check_trace, strict_seats
-from unosim.compare import compare
+from unosim.players import strategies as strat
+from unosim.players.seats import parse as parse_seats
+from unosim.analysis.challenges import CHALLENGERS, challenge_outcomes
+from unosim.game.cards import WILD_DRAW_FOUR
+from unosim.verify.checker import check_trace, strict_seats
+from unosim.analysis.compare import compare
 from unosim.kernel import layout as L
-from unosim.replay import trace_round
-from unosim.rules import PRESETS
+from unosim.sim.replay import trace_round
+from unosim.game.rules import PRESETS
 
 P = {name: i for i, name in enumerate(strat.PARAM_NAMES)}
 
 
 def test_table_is_the_heuristic_with_its_own_rates():
-    sid, sp, labels = strat.parse("table,heuristic", 2)
+    sid, sp, labels = parse_seats("table,heuristic", 2)
     assert sid[0] == sid[1] == strat.HEURISTIC
     assert labels == ["table", "heuristic"]
     t = dict(zip(strat.PARAM_NAMES, sp[0]))
     assert 0 < t["bluff"] < 1 and 0 < t["forget_uno"] < 1
     assert 0 < t["stack"] < 1 and 0 < t["jump"] < 1
     assert t["challenge"] == strat.CHALLENGE_SMART
-    _, sp, labels = strat.parse("table:bluff=0.05", 1)
+    _, sp, labels = parse_seats("table:bluff=0.05", 1)
     assert labels == ["table:bluff=0.05"] and sp[0, P["bluff"]] == 0.05
     with pytest.raises(strat.StrategyError, match="table"):
-        strat.parse("tabel", 1)  # the error lists the known names, table among them
+        parse_seats("tabel", 1)  # the error lists the known names, table among them
 
 
 @pytest.mark.parametrize("preset", ["official", "stacking", "progressive", "jump-in",
@@ -40,7 +41,7 @@ def test_table_players_move_legally(preset):
     rules = PRESETS[preset]
     seen = set()
     for n, spec in ((4, "table"), (3, "table,random,heuristic")):
-        sid, sp, labels = strat.parse(spec, n)
+        sid, sp, labels = parse_seats(spec, n)
         for game in range(60):
             out, trace = trace_round(rules, n, sid, sp, 5, game)
             v = check_trace(trace, rules, n, row=out, strict=strict_seats(labels))
@@ -53,7 +54,7 @@ def test_table_players_move_legally(preset):
 
 def _wd4_plays(rules, spec: str, games: int) -> tuple[int, int]:
     """(challenges by seat 0, Wild Draw Fours played by the others) in the run."""
-    sid, sp, _ = strat.parse(spec, 4)
+    sid, sp, _ = parse_seats(spec, 4)
     ch = plays = 0
     for game in range(games):
         _, t = trace_round(rules, 4, sid, sp, 3, game)

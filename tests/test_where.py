@@ -1,4 +1,4 @@
-"""``--where`` (unosim.where): a whitelisted grammar evaluated on the frame; nothing in a
+"""``--where`` (unosim.sim.where): a whitelisted grammar evaluated on the frame; nothing in a
 condition is ever run as code, and anything outside the grammar is a one-line error."""
 from __future__ import annotations
 
@@ -7,8 +7,8 @@ import pandas as pd
 import pytest
 from typer.testing import CliRunner
 
-from unosim.cli import app
-from unosim.where import WhereError, condition
+from unosim.cli.app import app
+from unosim.sim.where import WhereError, condition
 
 runner = CliRunner()
 
@@ -103,7 +103,7 @@ def test_everything_else_is_a_one_line_error(df, text):
 
 def test_cli_where_never_runs_code(tmp_path):
     import unosim
-    from unosim.results import write_parquet
+    from unosim.sim.results import write_parquet
 
     data = unosim.simulate("official", 50, 4, "random", seed=1, threads=1)
     path = tmp_path / "r.parquet"

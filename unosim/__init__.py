@@ -1,14 +1,14 @@
 """unosim: Monte Carlo rules analysis for the card game UNO."""
-__version__ = "0.1.0"
+from ._version import __version__  # noqa: E402
 
-from .rules import PRESETS, RuleSet, resolve  # noqa: E402
-from .simulate import simulate  # noqa: E402
+from .game.rules import PRESETS, RuleSet, resolve  # noqa: E402
+from .sim.simulate import simulate  # noqa: E402
 
 __all__ = ["PRESETS", "RuleSet", "resolve", "simulate", "run", "read_dataset",
            "read_summary", "simulate_matches", "read_matches", "__version__"]
 
-_LAZY = {"run": "runner", "read_dataset": "dataset", "read_summary": "dataset",
-         "simulate_matches": "match", "read_matches": "match"}
+_LAZY = {"run": "sim.runner", "read_dataset": "sim.dataset", "read_summary": "sim.dataset",
+         "simulate_matches": "sim.match", "read_matches": "sim.match"}
 
 
 def __getattr__(name: str):

@@ -1,7 +1,7 @@
 """Every strategy's decisions, inside the kernel (numba only).
 
 The decision rules are documented, with the strategies' names, parameters and defaults,
-in ``unosim/strategies.py`` (which holds no kernel code: editing it never forces a
+in ``unosim/players/strategies.py`` (which holds no kernel code: editing it never forces a
 recompile). Every decision function takes the round's ``state.Table`` ``tb`` and
 ``state.Round`` ``rd`` and the seat ``p``; it reads the seat's strategy id
 ``tb.sid[p]`` and parameters ``tb.sp[p]`` (``layout.P_*``) and draws its randomness
@@ -72,11 +72,11 @@ from .legal import (
 from .rng import below, chance
 from .seats import seat
 
-# strategy ids (unosim/strategies.py NAMES, in this order)
+# strategy ids (unosim/players/strategies.py NAMES, in this order)
 RANDOM, HEURISTIC, POINTS_DUMPER, AGGRESSIVE, COLOUR_COUNTER, WEIGHTED = range(6)
 N_STRATEGIES = 6
 FIRST_WEIGHTED = POINTS_DUMPER  # ids from here on play by weights over the features
-# feature indices of the weighted family (unosim/strategies.py FEATURES, in this order)
+# feature indices of the weighted family (unosim/players/strategies.py FEATURES, in this order)
 (F_POINTS, F_COLOUR, F_WILD, F_ACTION, F_ATTACK, F_SWITCH, F_SHORT, F_SCARCE, F_SWAP,
  F_NAME_SHORT, F_NAME_SCARCE) = range(N_WEIGHTS)
 

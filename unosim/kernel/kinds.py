@@ -1,5 +1,5 @@
 """Card kinds as small integers and their lookup tables (RULES.md section 2), the
-kernel's own copy of what ``unosim.cards`` publishes.
+kernel's own copy of what ``unosim.game.cards`` publishes.
 
 A *kind* is one of ``N_KINDS`` integers. Coloured kinds come first, one block of
 ``N_RANKS`` per colour: ``kind = colour * N_RANKS + rank`` with ranks 0-9 the numbers,

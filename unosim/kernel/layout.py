@@ -11,7 +11,7 @@ from .kinds import N_COLOURS, N_KINDS
 MAX_PLAYERS = 10
 
 # -- rules array (RuleSet.to_array) ---------------------------------------------------
-# One slot per rule declared in unosim/rules.py (``R_`` + the rule's name in capitals);
+# One slot per rule declared in unosim/game/rules.py (``R_`` + the rule's name in capitals);
 # a rule with choices holds the index of its value in the declared choices (the named
 # codes below), a switch 0/1, a number itself, a probability p as round(p * 2**32).
 R_HAND_SIZE = 0
@@ -37,7 +37,7 @@ R_LAST_CARD = 19
 R_AFTER_DRAW = 20
 N_RULES = 21
 
-# codes of the rules with choices (their order in unosim/rules.py)
+# codes of the rules with choices (their order in unosim/game/rules.py)
 BLANK_WILD, BLANK_SWAP_HANDS = 0, 1
 DRAW_ONE, DRAW_UNTIL_PLAYABLE = 0, 1
 WD4_COLOUR, WD4_NONE, WD4_STRICT = 0, 1, 2

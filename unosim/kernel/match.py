@@ -12,7 +12,7 @@ so a match depends only on ``(seed, m)``: any chunking or thread count gives the
 rows.
 
 Bookkeeping (:func:`settle`) is separate from round play so it can be tested with
-hand-built round records. Readings chosen here (see also ``unosim/match.py``):
+hand-built round records. Readings chosen here (see also ``unosim/sim/match.py``):
 
 * A truncated round (``max_turns``) scores nothing; under ``next_dealer = winner`` the
   deal then rotates. Its penalties still count: they happened.

@@ -53,7 +53,7 @@ def check_writable(out: Path) -> None:
     """Fail before any work if ``out`` cannot be written: a temporary file is created
     (and removed) where it will be (``os.access`` says yes to root everywhere).
     Temporary files an earlier, killed run left for ``out`` are removed."""
-    from .results import probe_writable, remove_stale
+    from ..sim.results import probe_writable, remove_stale
 
     if out.exists() and out.is_dir():
         raise UserError(f"--out {out} is a directory")
@@ -68,8 +68,8 @@ def _progress_enabled(no_progress: bool) -> bool:
 def print_summary(df, n_players: int, seconds: float, label: str, computed=None) -> None:
     """The summary of a frame of rounds, or of an ``Aggregate`` (``computed``: the part
     of it run now, which the speed is measured on; default all of it)."""
-    from .stats import summary_table
-    from .summary import Aggregate
+    from ..stats import summary_table
+    from ..sim.summary import Aggregate
 
     if isinstance(df, Aggregate):
         s = df.summary_table()
@@ -126,9 +126,9 @@ def simulate(
 ) -> None:
     """Simulate rounds and print a summary; optionally write Parquet with a manifest."""
     from . import progress as pg
-    from .dataset import DatasetError
-    from .runner import EXECUTORS, execute, is_file_out, prepare
-    from .simulate import make_job
+    from ..sim.dataset import DatasetError
+    from ..sim.runner import EXECUTORS, execute, is_file_out, prepare
+    from ..sim.simulate import make_job
 
     try:
         if threads is not None and threads < 1:
@@ -148,7 +148,7 @@ def simulate(
     if plan.damaged:
         typer.echo(f"resuming        {len(plan.damaged)} damaged chunk file(s) will be "
                    f"computed again: {'; '.join(map(one_line, plan.damaged))}", err=True)
-    from .simulate import warm
+    from ..sim.simulate import warm
 
     compile_s = warm(job)  # the kernels compile (once) before the clock starts
     if compile_s > 10.0:  # a compile, not a load from the cache
@@ -199,7 +199,7 @@ def match(
     """Simulate whole matches (docs/rules.md section 7) and print a summary."""
     import time
 
-    from .match import (
+    from ..sim.match import (
         make_match_job,
         match_manifest,
         match_summary,
@@ -282,16 +282,16 @@ def compare(
 ) -> None:
     """Play rule sets on the same seeds; paired differences against the first."""
     from . import progress as pg
-    from .compare import compare as run_compare
-    from .compare import parse_spec
-    from .simulate import make_job
+    from ..analysis.compare import compare as run_compare
+    from ..analysis.compare import parse_spec
+    from ..sim.simulate import make_job
 
     try:
         if len(rules) < 2:
             raise UserError("compare needs at least two rule sets")
         if threads is not None and threads < 1:
             raise UserError(f"--threads must be at least 1, got {threads}")
-        from .compare import MAX_BOOT, check_size
+        from ..analysis.compare import MAX_BOOT, check_size
 
         if not 2 <= boot <= MAX_BOOT:
             raise UserError(f"--boot must be between 2 and {MAX_BOOT:,}, got {boot:,}")
@@ -309,7 +309,7 @@ def compare(
                           progress=advance)
     typer.echo(res.format())
     if out is not None:
-        from .results import atomic_path, publish
+        from ..sim.results import atomic_path, publish
 
         try:
             tmp = atomic_path(out)
@@ -354,7 +354,7 @@ def report(
     import time
 
     from . import progress as pg
-    from .ask import Question, check_out, parse_players, prepare, write_report
+    from ..report.ask import Question, check_out, parse_players, prepare, write_report
 
     t0 = time.perf_counter()
     try:
@@ -405,7 +405,7 @@ def replay(
 ) -> None:
     """Replay rounds event by event, exactly as their run played them; every move is
     checked against docs/rules.md (exit 1 if the checker finds a violation)."""
-    from .replay import NoMatch, dumps_json, format_text, plan_replays
+    from ..sim.replay import NoMatch, dumps_json, format_text, plan_replays
 
     try:
         reps, note = plan_replays(rules, house, players, strategies, seed, game, source,
@@ -443,14 +443,14 @@ def tournament(
     """Rotate strategies through every seat; each one's win rate and points per round."""
     import time
 
-    from .tournament import tournament as run
+    from ..analysis.tournament import tournament as run
 
     try:
         if threads is not None and threads < 1:
             raise UserError(f"--threads must be at least 1, got {threads}")
         if out is not None:
             check_writable(out)
-        from .strategies import parse
+        from ..players.seats import parse
 
         parse(strategies, players)  # errors before any work
         if len(strategies.split(",")) == 1:
@@ -483,7 +483,7 @@ def tournament(
     typer.echo(f"(1/{players} = {1 / players:.4f}; intervals from per-deal means over the "
                "rotations)")
     if out is not None:
-        from .results import write_csv
+        from ..sim.results import write_csv
 
         try:
             write_csv(df, out, m)
@@ -517,7 +517,7 @@ def tune(
     """Search the weighted player's weights (cross-entropy method) and save them."""
     import time
 
-    from .tune import tune as run
+    from ..analysis.tune import tune as run
 
     try:
         if threads is not None and threads < 1:
@@ -548,7 +548,7 @@ def tune(
 @rules_app.command("list")
 def rules_list() -> None:
     """List the presets."""
-    from .rules import PRESET_NOTES, PRESETS
+    from ..game.rules import PRESET_NOTES, PRESETS
 
     for name, rs in PRESETS.items():
         typer.echo(f"{name:20s} {rs.deck_size():4d} cards  {PRESET_NOTES[name]}")
@@ -560,7 +560,7 @@ def rules_show(
     house: Optional[str] = typer.Option(None, help="House switches to add."),
 ) -> None:
     """Show every rule of a rule set (as TOML) and its hash."""
-    from .rules import annotated_toml, resolve
+    from ..game.rules import annotated_toml, resolve
 
     try:
         rs = resolve(name, house)
@@ -576,7 +576,7 @@ def rules_table_cmd(
                                          "(between its rules-table markers) is rewritten."),
 ) -> None:
     """Print the table of every rule, or rewrite it in DOC (docs/rules.md)."""
-    from .rules import rules_table, update_rules_doc
+    from ..game.rules import rules_table, update_rules_doc
 
     if doc is None:
         typer.echo(rules_table(), nl=False)

@@ -6,7 +6,7 @@ replays rounds with the kernel's trace on (the same games a run plays) and reads
 accepting the penalty, a challenge that catches a bluff saves the challenger 4 cards; one
 that finds the play legal costs it ``challenge_penalty`` more (RULES.md section 4.3).
 
-``python -m unosim.challenges [GAMES] [SEED]`` prints the table of every built-in
+``python -m unosim.analysis.challenges [GAMES] [SEED]`` prints the table of every built-in
 strategy's default against the default opponents (``random``, ``heuristic``, ``table``),
 with 4 players under ``official``.
 """
@@ -20,9 +20,10 @@ import numpy as np
 import pandas as pd
 from scipy.stats import norm
 
-from . import strategies as strat
-from .kernel import layout as L
-from .rules import RuleSet, resolve
+from ..players import strategies as strat
+from ..players.seats import parse as parse_seats
+from ..kernel import layout as L
+from ..game.rules import RuleSet, resolve
 
 __all__ = ["challenge_outcomes", "challenge_table", "CHALLENGERS", "OPPONENTS"]
 
@@ -47,10 +48,10 @@ def challenge_outcomes(rules: "str | RuleSet", n_players: int, strategies: str,
         ratio of sums over independent games (challenges of one round kept together);
         NaN without a challenge.
     """
-    from .replay import trace_round
+    from ..sim.replay import trace_round
 
     rs = rules if isinstance(rules, RuleSet) else resolve(rules)
-    sid, sp, _ = strat.parse(strategies, n_players)
+    sid, sp, _ = parse_seats(strategies, n_players)
     made = np.zeros(n_games, np.int64)
     won = np.zeros(n_games, np.int64)
     for game in range(n_games):

@@ -25,11 +25,11 @@ import numba
 import numpy as np
 import pandas as pd
 
-from .expert import refuse_matches
-from .kernel import layout as L
-from .kernel import match as K
+from ..players.expert import refuse_matches
+from ..kernel import layout as L
+from ..kernel import match as K
 from .results import MANIFEST_KEY, atomic_path, publish, rounds_frame
-from .rules import RuleSet
+from ..game.rules import RuleSet
 from .simulate import Job, make_job
 
 CHUNK = 256  # matches per kernel call (one task of the thread pool); never changes results
@@ -41,7 +41,7 @@ def make_match_job(rules: "str | Path | RuleSet" = "official", n_matches: int = 
                    n_players: int = 4, strategies: "str | list[str]" = "random",
                    seed: int = 0, house: "str | dict | None" = None,
                    first_match: int = 0) -> Job:
-    """Validate a match request (as :func:`unosim.simulate.make_job`; ``strategies`` are
+    """Validate a match request (as :func:`unosim.sim.simulate.make_job`; ``strategies`` are
     per player). ``n_games``/``first_game`` of the Job count matches."""
     try:
         job = make_job(rules, n_matches, n_players, strategies, seed, house, first_match)
@@ -227,7 +227,7 @@ def simulate_matches(rules: "str | Path | RuleSet" = "official", n_matches: int 
     Returns
     -------
     (matches, rounds) : pandas.DataFrame, one row per match and one per round (columns
-    in :mod:`unosim.match`); both carry ``attrs['manifest']``.
+    in :mod:`unosim.sim.match`); both carry ``attrs['manifest']``.
     """
     job = make_match_job(rules, n_matches, n_players, strategies, seed, house, first_match)
     matches, rounds = run_matches(job, threads, chunk, progress)
@@ -293,7 +293,7 @@ def match_summary(matches: pd.DataFrame, rounds: pd.DataFrame, n_players: int,
     ``rounds_lo``, ``rounds_hi``, ``rounds_median``, ``rounds_p90`` (rounds per completed
     match); ``points_mean``, ``points_lo``, ``points_hi`` (points per completed round).
     """
-    from .stats import mean_ci, win_rates
+    from ..stats import mean_ci, win_rates
 
     nan3 = (float("nan"),) * 3
     trunc = matches["truncated"].to_numpy(dtype=bool)

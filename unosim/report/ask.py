@@ -2,12 +2,12 @@
 
 ``RULES...`` (the syntax of ``unosim compare``: a preset, a TOML file, or
 ``BASE+NAME=VALUE,...``; ``--house`` switches go on top of every one) are played on the
-same games (common random numbers, :mod:`unosim.compare`) at each player count asked,
-and compared with the first. The page is written by :class:`unosim.report.Page`, the
+same games (common random numbers, :mod:`unosim.analysis.compare`) at each player count asked,
+and compared with the first. The page is written by :class:`unosim.report.page.Page`, the
 code of the ``make reports`` pages: Markdown, an HTML twin with its figures embedded
 (it opens offline), the figures as SVG and PNG, a CSV of every table.
 
-It opens with one plain sentence per metric and rule set (:mod:`unosim.findings`),
+It opens with one plain sentence per metric and rule set (:mod:`unosim.report.findings`),
 then the forest plot of every change against the baseline, the precision reached, the
 distributions of round length and points, the seat win rates, each metric against the
 number of players (with several counts), the tables, and how the page was made.
@@ -31,12 +31,12 @@ import numpy as np
 import pandas as pd
 
 from . import figures
-from .compare import parse_spec, run_arms
+from ..analysis.compare import parse_spec, run_arms
 from .findings import METRICS as FINDING_METRICS
 from .findings import findings, findings_data, findings_table
-from .report import Page, num
-from .rules import RuleSet
-from .stats import mean_ci, quantile_ci, win_rates
+from .page import Page, num
+from ..game.rules import RuleSet
+from ..stats import mean_ci, quantile_ci, win_rates
 
 __all__ = ["Question", "default_games", "parse_players", "prepare", "build_page",
            "write_report", "PAGE_NAME"]
@@ -98,7 +98,7 @@ class Question:
 def prepare(q: Question) -> list[RuleSet]:
     """Validate everything before any game is played (the errors of ``simulate``);
     returns the rule sets (with ``house``)."""
-    from .simulate import make_job
+    from ..sim.simulate import make_job
 
     if len(q.rules) < 2:
         raise ValueError("a report compares two or more rule sets (the first is the "
@@ -188,8 +188,8 @@ def build_page(q: Question, out: Path, rules: list[RuleSet] | None = None,
     import matplotlib
     import numba
 
-    from . import __version__
-    from .kernel.rng import RNG_VERSION
+    from .._version import __version__
+    from ..kernel.rng import RNG_VERSION
 
     rules = rules if rules is not None else prepare(q)
     names = [rs.name for rs in rules]

@@ -22,8 +22,8 @@ import numpy as np
 import pandas as pd
 from numba import njit
 
-from .kernel import layout as L
-from .stats import _order_stat_ranks, wilson_ci
+from ..kernel import layout as L
+from ..stats import _order_stat_ranks, wilson_ci
 
 FORMAT = 1  # version of the on-disk form (``to_dict``)
 TURNS_BINS = 1 << 14  # exact turn counts 0 .. 16383, then one overflow bin

@@ -5,7 +5,7 @@ figure (:meth:`Page.figure` with ``main=True``), then details. It is a list of b
 (headings, paragraphs, lists, tables, figures, code), each rendered to both Markdown and
 HTML, so the two versions say the same thing. Figures are saved as SVG and PNG next to
 the Markdown (``<out>/<name>/<stem>.svg``, ``.png``) with deterministic metadata
-(:mod:`unosim.figures`); the Markdown shows the SVG and links the PNG, and the HTML
+(:mod:`unosim.report.figures`); the Markdown shows the SVG and links the PNG, and the HTML
 embeds the SVG as base64, so it needs no other file. The main figure's small PNG twin is
 the index's thumbnail. Paragraph
 text may use a small inline subset of Markdown: ``code``, ``**bold**`` and
@@ -67,7 +67,7 @@ def pct(x: float, digits: int = 1) -> str:
 
 def savefig(fig, path: Path) -> Path:
     """Save a matplotlib figure as ``<path stem>.svg`` and ``.png`` with deterministic
-    metadata (:func:`unosim.figures.save`) and close it; returns the SVG's path."""
+    metadata (:func:`unosim.report.figures.save`) and close it; returns the SVG's path."""
     from .figures import save
 
     return save(fig, Path(path).with_suffix(""))[0]

@@ -2,7 +2,7 @@
 
 Conventions: matplotlib's Agg backend; every axis says what it shows and in which unit;
 every plotted estimate carries its 95% interval; colours come from
-:mod:`unosim.palette` (one colour per rule set and strategy, on every page); categories
+:mod:`unosim.report.palette` (one colour per rule set and strategy, on every page); categories
 with no order are never joined by lines, and a quantity against players is drawn only
 at the player counts simulated. :func:`save` writes a figure as SVG and PNG with
 deterministic metadata (no dates, no software versions, fixed SVG ids), so the same

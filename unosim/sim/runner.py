@@ -2,8 +2,8 @@
 
 A run is split into chunks of games keyed by their first game index. Each chunk is
 played in blocks of at most ``block`` games (the kernel's raw records of one block are
-the only large array alive), reduced to an exact :class:`~unosim.summary.Aggregate`,
-and, for a dataset folder, written as one Parquet part (``unosim.dataset``). Since a
+the only large array alive), reduced to an exact :class:`~unosim.sim.summary.Aggregate`,
+and, for a dataset folder, written as one Parquet part (``unosim.sim.dataset``). Since a
 game depends only on (seed, game index), the rows and the aggregates are the same for
 any executor, number of workers or threads, chunk or block size.
 
@@ -415,14 +415,14 @@ def run(rules="official", n_games: int = 1000, n_players: int = 4,
     block : games per kernel call inside a chunk; bounds memory, not results.
     summary_only : keep each chunk's aggregates, not its rows.
     resume : continue the run in ``out``, computing only its missing chunks; raises
-        :class:`unosim.dataset.DatasetError` if its rules, seed, strategies, players,
+        :class:`unosim.sim.dataset.DatasetError` if its rules, seed, strategies, players,
         games or split differ.
     progress : called with a number of games each time some finish.
 
     Returns
     -------
     RunResult : the run's manifest and exact aggregates; read the rows back with
-    :func:`unosim.read_dataset` (folder) or :func:`unosim.results.read_results` (file).
+    :func:`unosim.read_dataset` (folder) or :func:`unosim.sim.results.read_results` (file).
     """
     job = make_job(rules, n_games, n_players, strategies, seed, house)
     return run_job(job, out, executor=executor, threads=threads, scheduler=scheduler,

@@ -19,9 +19,9 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from .kernel import layout as L
-from .kernel.match import seat_players, settle
-from .rules import resolve
+from ..kernel import layout as L
+from ..kernel.match import seat_players, settle
+from ..game.rules import resolve
 from .simulate import make_job, run_block
 
 BLOCK = 512  # rounds simulated at a time per seating
@@ -48,7 +48,7 @@ class _Pool:
 
 def assembled_matches(rules, strategies: list[str], n_matches: int, seed: int,
                       first: int = 0, house=None) -> pd.DataFrame:
-    """``n_matches`` matches of ``strategies`` (one per player, as ``unosim.match``),
+    """``n_matches`` matches of ``strategies`` (one per player, as ``unosim.sim.match``),
     assembled from single rounds (the seating dealt by player ``d`` plays games
     ``first + d * SPAN ..``, so no two rounds share a deal).
 

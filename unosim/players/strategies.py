@@ -109,8 +109,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from .kernel import decide as _K
-from .kernel.decide import (  # noqa: F401  (the ids, published here)
+from ..kernel import decide as _K
+from ..kernel.decide import (  # noqa: F401  (the ids, published here)
     AGGRESSIVE,
     COLOUR_COUNTER,
     F_SCARCE,
@@ -120,7 +120,7 @@ from .kernel.decide import (  # noqa: F401  (the ids, published here)
     RANDOM,
     WEIGHTED,
 )
-from .kernel.layout import CHALLENGE_SMART, MAX_PLAYERS, N_PARAMS, N_WEIGHTS, P_W
+from ..kernel.layout import CHALLENGE_SMART, MAX_PLAYERS, N_PARAMS, N_WEIGHTS, P_W
 
 NAMES = ("random", "heuristic", "points-dumper", "aggressive", "colour-counter", "weighted")
 # every strategy name and the kernel id that plays it: `table` is the heuristic with
@@ -209,15 +209,13 @@ def _load_file(name: str, path: str) -> dict[str, float]:
     return out
 
 
-def parse_one(text: str) -> tuple[int, np.ndarray, str]:
-    """``"heuristic:bluff=0.3;challenge=smart"`` -> (kernel id, params, canonical label).
+def parse_builtin(text: str) -> tuple[int, np.ndarray, str]:
+    """``"heuristic:bluff=0.3;challenge=smart"`` -> (kernel id, params, canonical label),
+    for the built-in strategies (``seats.parse_one`` also takes the expert).
 
     An item without ``=`` is a strategy file (``weighted:best.toml``)."""
     name, _, rest = text.strip().partition(":")
     name = name.strip()
-    if name == "expert":  # a search over a rollout policy (unosim/expert.py)
-        from .expert import parse_expert
-        return parse_expert(rest)
     if name not in KERNEL_ID:
         raise StrategyError(f"unknown strategy {name!r} (known: {', '.join(STRATEGIES)}, "
                             "expert)")
@@ -265,30 +263,3 @@ def split(spec: "str | list[str]") -> list[str]:
         else:
             seats.append(item)
     return seats
-
-
-def parse(spec: "str | list[str]", n_players: int) -> tuple[np.ndarray, np.ndarray, list[str]]:
-    """Strategies for every seat.
-
-    ``spec`` is one strategy for all seats or a comma list, one per seat; a strategy's
-    parameters follow a colon and are separated by ``;`` (or by commas, when the item
-    has no colon: ``heuristic:bluff=0.3,challenge=0.5,random``).
-
-    Returns
-    -------
-    ids : int64[MAX_PLAYERS]
-    params : float64[MAX_PLAYERS, N_PARAMS]
-    labels : canonical label of each seat's strategy
-    """
-    seats = split(spec)
-    if len(seats) == 1:
-        seats = seats * n_players
-    if len(seats) != n_players:
-        raise StrategyError(f"{len(seats)} strategies given for {n_players} players")
-    ids = np.zeros(MAX_PLAYERS, dtype=np.int64)
-    params = np.zeros((MAX_PLAYERS, N_PARAMS), dtype=np.float64)
-    labels = []
-    for s, text in enumerate(seats):
-        ids[s], params[s], lab = parse_one(text)
-        labels.append(lab)
-    return ids, params, labels

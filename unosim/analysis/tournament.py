@@ -15,11 +15,12 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from . import strategies as strat
-from .kernel import layout as L
-from .rules import RuleSet, resolve
-from .simulate import BLOCK, make_job, run_block, thread_count
-from .stats import mean_ci_from_sums
+from ..players import strategies as strat
+from ..players.seats import parse as parse_seats
+from ..kernel import layout as L
+from ..game.rules import RuleSet, resolve
+from ..sim.simulate import BLOCK, make_job, run_block, thread_count
+from ..stats import mean_ci_from_sums
 
 
 @dataclass
@@ -112,7 +113,7 @@ def tournament(rules: "str | RuleSet" = "official", n_players: int = 4,
     was made.
     """
     rs = resolve(rules, house)
-    _, _, labels = strat.parse(strategies, n_players)  # validates, canonical labels
+    _, _, labels = parse_seats(strategies, n_players)  # validates, canonical labels
     if isinstance(n_games, bool) or not isinstance(n_games, (int, np.integer)) \
             or n_games < 1:
         raise ValueError(f"games must be a whole number of at least 1, got {n_games!r}")

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .kernel.kinds import (  # noqa: F401  (the kernel's tables, published here)
+from ..kernel.kinds import (  # noqa: F401  (the kernel's tables, published here)
     COLOUR,
     CUSTOMIZABLE,
     DRAW_TWO,

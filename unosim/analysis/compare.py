@@ -35,8 +35,8 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from .rules import PRESETS, RuleError, RuleSet, resolve
-from .stats import paired_diff, paired_rate_diff
+from ..game.rules import PRESETS, RuleError, RuleSet, resolve
+from ..stats import paired_diff, paired_rate_diff
 
 __all__ = ["parse_spec", "paired_metrics", "paired_quantile_diff_int", "run_arms",
            "compare", "Comparison", "METRICS", "COLUMNS"]
@@ -73,7 +73,7 @@ def parse_spec(spec: "str | RuleSet") -> RuleSet:
     """A RuleSet from ``BASE[+NAME=VALUE,...]`` (see the module docstring).
 
     The whole text is tried first as a preset or an existing file, so a file name that
-    contains ``+`` still works. Raises :class:`unosim.rules.RuleError` (a ValueError)
+    contains ``+`` still works. Raises :class:`unosim.game.rules.RuleError` (a ValueError)
     with a one-line message naming what is wrong.
     """
     if isinstance(spec, RuleSet):
@@ -297,7 +297,7 @@ def run_arms(specs: Sequence["str | RuleSet"], n_players: int = 4, n_games: int 
     Every spec is validated (rules, players, strategies) before any game is played.
     Returns one frame per spec with the ``columns`` and ``attrs['manifest']``.
     """
-    from .simulate import iter_frames, make_job
+    from ..sim.simulate import iter_frames, make_job
 
     if len(specs) < 2:
         raise ValueError("compare needs at least two rule sets")

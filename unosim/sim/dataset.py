@@ -5,7 +5,7 @@ Layout of ``DIR`` (every file flushed to disk under a temporary name, then renam
     _manifest.json                    the run: Job.manifest() + chunk_games, summary_only
     part-<first_game:012d>.parquet    the rows of games first_game .. (not in summary-only
                                       runs), its own manifest in the key-value metadata
-    _summary-<first_game:012d>.json   the chunk's Aggregate (unosim.summary), written
+    _summary-<first_game:012d>.json   the chunk's Aggregate (unosim.sim.summary), written
                                       last: a chunk is done when its summary exists
 
 Only the parts are data: the other names start with ``_`` (temporary files with ``.``),
@@ -28,8 +28,8 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from .kernel import behaviour_mismatch
-from .kernel import layout as L
+from ..kernel import behaviour_mismatch
+from ..kernel import layout as L
 from .results import MANIFEST_KEY, atomic_path, publish, rounds_frame
 from .summary import Aggregate
 
@@ -331,7 +331,7 @@ def _check_complete(root: Path, manifest: dict, allow_incomplete: bool) -> list[
 
 
 def read_summary(root: str | Path, allow_incomplete: bool = False) -> Aggregate:
-    """The merged :class:`~unosim.summary.Aggregate` of a dataset folder (any mode).
+    """The merged :class:`~unosim.sim.summary.Aggregate` of a dataset folder (any mode).
 
     ``allow_incomplete`` merges only the finished chunks of an interrupted run.
     """

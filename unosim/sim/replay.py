@@ -4,7 +4,7 @@ Every game's random streams depend only on (seed, game index), so game ``G`` of 
 played again exactly, alone, without rerunning the run. The trace (one row per atomic
 step, see ``kernel.layout``) becomes a list of events, printed as text (one line per
 event, cards written ``R7``, ``G+2``, ``W+4→blue``) or as JSON for other tools, and is
-judged move by move by the independent checker (:mod:`unosim.checker`).
+judged move by move by the independent checker (:mod:`unosim.verify.checker`).
 
     rp = replay("stacking", players=4, strategies="random", seed=1, game=0)
     print(format_text(rp, hands=True))
@@ -18,14 +18,14 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from .cards import COLOURS, N_COLOURED, N_KINDS, N_RANKS, kind_name, parse_kind
-from .checker import Violation, check_trace, strict_seats
-from .expert import expert_array
-from .expert import trace_round as expert_trace_round
-from .kernel import behaviour_mismatch
-from .kernel import layout as L
+from ..game.cards import COLOURS, N_COLOURED, N_KINDS, N_RANKS, kind_name, parse_kind
+from ..verify.checker import Violation, check_trace, strict_seats
+from ..players.expert import expert_array
+from ..players.seats import parse as parse_seats
+from ..kernel import behaviour_mismatch
+from ..kernel import layout as L
 from .results import rounds_frame
-from .rules import OFFICIAL, RuleSet, apply
+from ..game.rules import OFFICIAL, RuleSet, apply
 from .simulate import Job, make_job
 
 # section 6 columns compared between a replay and the results file it comes from
@@ -66,6 +66,25 @@ class Replay:
 TRACE_MAX_BYTES = 1 << 30  # a longer trace is refused: 1 GiB, about 440,000 events
 
 
+def expert_trace_round(rules, n_players: int, labels, seed: int, game: int,
+                capacity: int = 4096) -> tuple[np.ndarray, np.ndarray]:
+    """``trace_round`` for a run with expert seats: game ``game`` of the run with
+    root ``seed``, exactly as ``simulate.run_block`` plays it, with its trace."""
+    from ..game.cards import N_KINDS
+    from ..kernel.expert import run_one_expert
+
+    sid, sp, labels = parse_seats(list(labels), n_players)
+    xp = expert_array(labels, rules)
+    deck = rules.deck_counts()
+    order = np.repeat(np.arange(N_KINDS), deck).astype(np.int8)
+    while True:
+        out, trace = run_one_expert(rules.to_array(), sid, sp, deck, rules.points_table(),
+                                    n_players, seed, game, order, capacity, xp)
+        if len(trace) < capacity:
+            return out, trace
+        capacity *= 4
+
+
 def trace_round(rules: RuleSet, n_players: int, sid: np.ndarray, sparams: np.ndarray,
                 seed: int, game: int, capacity: int = 4096) -> tuple[np.ndarray, np.ndarray]:
     """Play game ``game`` of the run with root ``seed`` exactly as ``run_rounds`` does,
@@ -74,7 +93,7 @@ def trace_round(rules: RuleSet, n_players: int, sid: np.ndarray, sparams: np.nda
     The kernel counts every event even past a full buffer, so a round longer than
     ``capacity`` is played again once with room for all of them; a trace over
     ``TRACE_MAX_BYTES`` is refused (:class:`ReplayError`) before it is allocated."""
-    from .kernel.batch import run_one
+    from ..kernel.batch import run_one
 
     deck = rules.deck_counts()
     order = np.repeat(np.arange(N_KINDS), deck).astype(np.int8)
@@ -180,7 +199,7 @@ def select_games(df: pd.DataFrame, where: str | None, limit: int) -> pd.DataFram
 
 def matching(df: pd.DataFrame, where: str | None) -> pd.Series:
     """Which rounds satisfy ``where``, a condition on the columns in the small grammar of
-    :mod:`unosim.where` (``max_stack >= 12 and winner == 0``, ``game in [4, 8]``);
+    :mod:`unosim.sim.where` (``max_stack >= 12 and winner == 0``, ``game in [4, 8]``);
     nothing in it is ever run as code."""
     from .where import WhereError, condition
 
@@ -198,7 +217,7 @@ def replays_from(path: str | Path, where: str | None = None, limit: int = 1
 
     Returns the replays and the number of matching games. Each replay is checked to
     give the row the file holds (else the kernel or the RNG changed since the run)."""
-    from .kernel.rng import RNG_VERSION
+    from ..kernel.rng import RNG_VERSION
 
     df = read_runs(path)
     m = df.attrs["manifest"]
@@ -455,7 +474,7 @@ def format_text(rp: Replay, hands: bool = False) -> str:
         lines.extend(f"         {v}" for v in rp.violations)
     else:
         lines.append(f"checker  every one of the {len(evs)} events follows RULES.md "
-                     "(unosim.checker)")
+                     "(unosim.verify.checker)")
     return "\n".join(lines)
 
 

@@ -18,12 +18,13 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from . import __version__
-from . import strategies as strat
-from .kernel.layout import CHALLENGE_SMART, P_W
-from .results import atomic_path, publish
-from .rules import RuleSet, resolve
-from .stats import mean_ci_from_sums
+from .._version import __version__
+from ..players import strategies as strat
+from ..players.seats import parse as parse_seats, parse_one as parse_seat
+from ..kernel.layout import CHALLENGE_SMART, P_W
+from ..sim.results import atomic_path, publish
+from ..game.rules import RuleSet, resolve
+from ..stats import mean_ci_from_sums
 from .tournament import play
 
 FRESH = 2 ** 40  # first game of the evaluation deals
@@ -46,7 +47,7 @@ class TuneResult:
                  'strategy = "weighted"', "", "[weights]"]
         lines += [f"{k} = {v!r}" for k, v in self.weights.items()]
         params = dict(zip(strat.BEHAVIOUR,
-                          strat.parse_one(self.label)[1][:P_W].tolist()))
+                          parse_seat(self.label)[1][:P_W].tolist()))
         if params["challenge"] == CHALLENGE_SMART:
             params["challenge"] = "smart"
         lines += ["", "[params]"] + [f"{k} = {v!r}".replace("'", '"')
@@ -99,14 +100,14 @@ def tune(rules: "str | RuleSet" = "official", n_players: int = 4,
     rs = resolve(rules, house)
     n = int(n_players)
     rs.check_players(n)
-    sid, sp, labels = strat.parse(start, 1)
+    sid, sp, labels = parse_seats(start, 1)
     if sid[0] < strat.FIRST_WEIGHTED:
         raise ValueError(f"tune searches weights: the start must be of the weighted family "
                          f"({', '.join(strat.NAMES[strat.FIRST_WEIGHTED:])}), got {start!r}")
     if len(strat.split(opponents)) != 1:
         raise ValueError(f"--opponents takes one strategy, played by every opponent, got "
                          f"{opponents!r}")
-    strat.parse(opponents, 1)  # validate it
+    parse_seats(opponents, 1)  # validate it
     for name, v, lo in (("budget", budget, 1), ("population", population, 2),
                         ("elite", elite, 1), ("iterations", iterations, 1),
                         ("eval_games", eval_games, 1)):

@@ -174,8 +174,8 @@ from __future__ import annotations
 import numpy as np
 
 from . import strategies as strat
-from .kernel import layout as L
-from .kernel.expert import (
+from ..kernel import layout as L
+from ..kernel.expert import (
     N_X,
     X_BLUFF,
     X_CRN,
@@ -288,7 +288,7 @@ def parse_expert(rest: str) -> tuple[int, np.ndarray, str]:
         policy = TUNED
     elif policy.endswith(".toml"):  # a file written by ``unosim tune``
         policy = f"weighted:{policy}"
-    sid, params, _ = strat.parse_one(policy)
+    sid, params, _ = strat.parse_builtin(policy)
     return sid, params, label(opts)
 
 
@@ -323,31 +323,12 @@ def expert_array(labels, rules=None) -> np.ndarray | None:
     return xp if any_expert else None
 
 
-def trace_round(rules, n_players: int, labels, seed: int, game: int,
-                capacity: int = 4096) -> tuple[np.ndarray, np.ndarray]:
-    """``replay.trace_round`` for a run with expert seats: game ``game`` of the run with
-    root ``seed``, exactly as ``simulate.run_block`` plays it, with its trace."""
-    from .cards import N_KINDS
-    from .kernel.expert import run_one_expert
-
-    sid, sp, labels = strat.parse(list(labels), n_players)
-    xp = expert_array(labels, rules)
-    deck = rules.deck_counts()
-    order = np.repeat(np.arange(N_KINDS), deck).astype(np.int8)
-    while True:
-        out, trace = run_one_expert(rules.to_array(), sid, sp, deck, rules.points_table(),
-                                    n_players, seed, game, order, capacity, xp)
-        if len(trace) < capacity:
-            return out, trace
-        capacity *= 4
-
-
 def refuse_matches(labels) -> None:
     """Matches run in ``kernel.match``, which has no search: an expert would silently
-    play as its rollout policy there, so it is refused. ``unosim.assembled`` builds
+    play as its rollout policy there, so it is refused. ``unosim.sim.assembled`` builds
     matches with an expert from independent single rounds instead."""
     if any(lab.partition(":")[0].strip() == NAME for lab in labels):
         raise strat.StrategyError("the expert plays single rounds (simulate, tournament); "
                                   "matches with an expert are not run by the match kernel "
-                                  "(unosim.assembled.assembled_matches builds them from "
+                                  "(unosim.sim.assembled.assembled_matches builds them from "
                                   "single rounds)")

@@ -10,15 +10,16 @@ import numba
 import numpy as np
 import pandas as pd
 
-from . import __version__
-from . import strategies as strat
-from .kernel import KERNEL_BEHAVIOUR
-from .expert import expert_array
-from .kernel.batch import run_rounds
-from .kernel.expert import run_rounds_expert
-from .kernel.rng import RNG_VERSION
+from .._version import __version__
+from ..players import strategies as strat
+from ..players.seats import parse as parse_seats
+from ..kernel import KERNEL_BEHAVIOUR
+from ..players.expert import expert_array
+from ..kernel.batch import run_rounds
+from ..kernel.expert import run_rounds_expert
+from ..kernel.rng import RNG_VERSION
 from .results import rounds_frame
-from .rules import RULES_FORMAT, RuleSet, resolve
+from ..game.rules import RULES_FORMAT, RuleSet, resolve
 
 BLOCK = 1 << 20  # games per kernel call: bounds the memory of the raw records
 CHUNK = 1024  # games per parallel task inside a call; never changes results
@@ -97,7 +98,7 @@ def make_job(rules: "str | Path | RuleSet" = "official", n_games: int = 1000,
     if not 0 <= seed < 2**63:
         raise ValueError(f"seed must be a whole number in [0, 2**63), got {seed!r}")
     whole("first_game", first_game, 0, MAX_GAMES)
-    sid, sp, labels = strat.parse(list(strategies) if isinstance(strategies, tuple)
+    sid, sp, labels = parse_seats(list(strategies) if isinstance(strategies, tuple)
                                   else strategies, int(n_players))
     return Job(rs, int(n_players), sid, sp, tuple(labels), int(seed), int(n_games),
                int(first_game))

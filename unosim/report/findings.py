@@ -2,7 +2,7 @@
 per metric, with the numbers behind each sentence kept as data.
 
 Every arm is compared with the baseline game by game (both played on the same seeds,
-:mod:`unosim.compare`). For each metric a :class:`Finding` holds the two means, the
+:mod:`unosim.analysis.compare`). For each metric a :class:`Finding` holds the two means, the
 absolute difference with its 95% interval (Student t on the per-game differences;
 Newcombe's paired interval for rates, :mod:`unosim.stats`) and the relative difference
 ``mean_b / mean_a - 1`` with a delta-method interval (the ratio of two paired means:
@@ -23,8 +23,8 @@ import numpy as np
 import pandas as pd
 from scipy.stats import norm
 
-from .report import num
-from .stats import paired_diff, paired_rate_diff
+from .page import num
+from ..stats import paired_diff, paired_rate_diff
 
 __all__ = ["METRICS", "Metric", "Finding", "compare_metric", "findings", "findings_table",
            "findings_data"]
@@ -173,7 +173,7 @@ def findings(frames: Sequence[pd.DataFrame], names: Sequence[str], players: int,
              confidence: float = 0.95) -> list[Finding]:
     """Every rule set against the first (the baseline), one finding per metric.
 
-    ``frames`` are round frames played on the same games (``unosim.compare.run_arms``),
+    ``frames`` are round frames played on the same games (``unosim.analysis.compare.run_arms``),
     ``names`` their rule-set names. The ``truncated`` metric is added when any arm has
     a truncated round.
     """

@@ -43,7 +43,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .cards import (
+from ..game.cards import (
     COLOUR,
     COLOURS,
     CUSTOMIZABLE,
@@ -62,7 +62,7 @@ from .cards import (
     WILD_DRAW_FOUR,
     kind_name,
 )
-from .kernel import layout as L  # constants only: the trace's columns and event codes
+from ..kernel import layout as L  # constants only: the trace's columns and event codes
 
 _COL = [int(c) for c in COLOUR]
 _RANK = [int(r) for r in RANK]
@@ -114,7 +114,7 @@ def check_trace(trace: np.ndarray, rules, n_players: int | None = None, row=None
     Parameters
     ----------
     trace : int32[events, layout.EV_W], as ``kernel.batch.run_one`` returns it.
-    rules : the :class:`unosim.rules.RuleSet` the round was played under.
+    rules : the :class:`unosim.game.rules.RuleSet` the round was played under.
     n_players : players in the round (default: the seats dealt cards in the first row).
     row : the round's record (``int32[N_COLS]`` from the kernel, or a mapping / pandas
         row with the section 6 column names); when given, every column is checked.

@@ -1,0 +1,1 @@
+"""Comparisons, tournaments, tuning and challenge studies over simulated games."""

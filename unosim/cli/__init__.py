@@ -1,0 +1,4 @@
+"""The `unosim` command."""
+from .app import main
+
+__all__ = ["main"]

@@ -1,0 +1,1 @@
+"""Cards and rules: what a game is, as data."""

@@ -1,0 +1,1 @@
+"""The Python side of the players: strategy and expert parameters, seat labels."""

@@ -1,0 +1,1 @@
+"""Pages and figures: the report writer, palette, plain-words findings, `unosim report`."""

@@ -1,0 +1,1 @@
+"""Running games: jobs, simulate, frames and Parquet files, datasets, runners, matches, replays."""

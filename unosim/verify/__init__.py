@@ -1,0 +1,1 @@
+"""An independent move checker for traced rounds."""
