@@ -392,7 +392,7 @@ def test_cli_unreachable_scheduler(tmp_path, monkeypatch):
 
 
 def test_progress_bar_only_on_a_terminal(tmp_path):
-    from unosim.cli.app import progress as pg
+    from unosim.cli import progress as pg
 
     assert not pg.wanted(10**9, no_progress=True)
     assert not pg.wanted(10, no_progress=False)
