@@ -22,7 +22,6 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from unosim import simulate  # noqa: E402
 from unosim._version import __version__  # noqa: E402
 from unosim.kernel import KERNEL_BEHAVIOUR  # noqa: E402
 from unosim.kernel.rng import RNG_VERSION  # noqa: E402
@@ -49,13 +48,35 @@ def read_part(path: Path, meta: dict) -> dict | None:
 
 
 def build_group(strategy: str, deck: int, n: int, rounds: int, threads: int | None) -> dict:
-    cells = {}
-    chunk = max(16, rounds // 8)  # a few tasks per thread; never changes results
-    for key in G.sim_keys(deck, strategy):
-        df = simulate(G.rule_set(key), n_games=rounds, n_players=n, strategies=strategy,
-                      seed=G.SEED, threads=threads, chunk=chunk)
-        cells[key] = G.cell_stats(df, n)
-    return cells
+    return {key: G.run_cell(key, n, strategy, rounds, threads)
+            for key in G.sim_keys(deck, strategy)}
+
+
+def chaos_rounds(scale: float) -> int:
+    return max(100, round(1000 * scale))
+
+
+def chaos_meta(strategies: list[str], players: list[int], scale: float) -> dict:
+    return {**part_meta("chaos", chaos_rounds(scale)), "strategies": strategies,
+            "players": players}
+
+
+def chaos_build(parts: Path, strategies: list[str], players: list[int], scale: float) -> None:
+    """Seven-Zero's turn-by-turn measures (``atlas_grid.chaos``), official deck, with
+    and without Seven-Zero, into ``<parts>/chaos.json``."""
+    rounds = chaos_rounds(scale)
+    path, meta = parts / "chaos.json", chaos_meta(strategies, players, scale)
+    if read_part(path, meta) is not None:
+        return
+    t = time.monotonic()
+    off, on = (G.parse_choice(r)[1] for r in ("official", "official+seven_zero=true"))
+    cells = {s: {n: {"off": G.chaos(off, n, s, rounds), "on": G.chaos(on, n, s, rounds)}
+                 for n in players} for s in strategies}
+    tmp = path.with_suffix(".tmp")
+    tmp.write_text(json.dumps({"meta": meta, "cells": cells}))
+    os.replace(tmp, path)
+    print(f"atlas: Seven-Zero's lead changes and swings, {rounds:,} traced rounds a cell, "
+          f"in {time.monotonic() - t:.0f} s", flush=True)
 
 
 def parse_players(text: str) -> list[int]:
@@ -118,11 +139,14 @@ def main() -> int:
             eta = el / fresh * (total - done) if fresh else 0.0
             print(f"atlas: {done / total:6.1%} done, {el / 60:.1f} min, "
                   f"about {eta / 60:.1f} min left", flush=True)
+        chaos_build(a.parts, strategies, players, a.scale)
     from unosim.report.atlas_page import write_atlas
 
-    page = write_atlas(a.parts, a.out, {s: rounds[s] for s in strategies},
+    chaos = read_part(a.parts / "chaos.json", chaos_meta(strategies, players, a.scale))
+    page = write_atlas(a.out, {s: rounds[s] for s in strategies},
                        lambda s, d, n: read_part(a.parts / f"{group_name(s, d, n)}.json",
-                                                 part_meta(s, rounds[s])))
+                                                 part_meta(s, rounds[s])),
+                       chaos["cells"] if chaos else None)
     print(f"atlas: wrote {page}")
     return 0
 

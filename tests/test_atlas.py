@@ -5,14 +5,13 @@ import json
 from pathlib import Path
 
 import numpy as np
-import pandas as pd
 import pytest
 
 from unosim import simulate
 from unosim.game.rules import resolve
 from unosim.report import atlas_grid as G
 from unosim.sim.summary import Aggregate
-from unosim.kernel.layout import N_COLS
+from unosim.sim.simulate import make_job, run_block
 
 ROOT = Path(__file__).resolve().parent.parent
 REPORTS = ROOT / "reports"
@@ -89,26 +88,27 @@ def test_syntax_is_compare_syntax_and_reads_back():
 
 
 def test_cell_stats_agree_with_the_streaming_aggregates():
-    df = simulate("official", n_games=2000, n_players=5, strategies="table", seed=3,
-                  house="stacking=same")
-    cell = G.cell_stats(df, 5)
+    _, key = G.parse_choice("official+stacking=same")
+    job = make_job(G.rule_set(key), 2000, 5, "table", G.SEED)
+    out = run_block(job, 0, 2000)
+    cell = G.cell_stats(out, 5)
+    assert G.run_cell(key, 5, "table", 2000, threads=1) == cell  # chunks change nothing
     m = G.cell_metrics(cell, 5)
-    raw = np.zeros((len(df), N_COLS), dtype=np.int32)
-    cols = ["winner", "first_player", "turns", "cards_played", "cards_drawn", "reshuffles",
-            "points", "max_stack", "challenges", "bluffs", "uno_penalties", "truncated"]
-    for i, c in enumerate(cols):
-        raw[:, i] = df[c].to_numpy()
-    agg = Aggregate.from_records(raw, 5).summary_table()
-    assert m["turns_mean"] == pytest.approx(agg["turns_mean"], rel=1e-12)
-    assert m["turns_median"] == agg["turns_median"]
-    assert m["points_mean"] == pytest.approx(agg["points_mean"], rel=1e-12)
-    assert m["seat0_rate"] == agg["seats"]["rate"][0]
-    assert m["stack8_share"] == (df["max_stack"] >= 8).mean()
+    agg = Aggregate.from_records(out, 5)
+    table = agg.summary_table()
+    assert m["turns_mean"] == pytest.approx(table["turns_mean"], rel=1e-12)
+    assert m["turns_median"] == table["turns_median"]
+    assert m["points_mean"] == pytest.approx(table["points_mean"], rel=1e-12)
+    assert m["seat0_rate"] == table["seats"]["rate"][0]
+    assert m["cards_drawn_mean"] == agg.totals["cards_drawn"] / 2000
+    df = simulate(G.rule_set(key), n_games=2000, n_players=5, strategies="table",
+                  seed=G.SEED)
+    assert m["stack8_share"] == (df["max_stack"] >= 8).mean() > 0
     assert m["turns_p90"] == np.percentile(df.loc[~df.truncated, "turns"], 90)
     f = dict(zip(G.FIELDS, cell))
     th = cell[len(G.FIELDS) + 1]
     assert sum(th) == f["games"] - f["truncated"] == sum(cell[len(G.FIELDS)])
-    assert isinstance(df, pd.DataFrame)
+    assert f["bluffs"] == df["bluffs"].sum() > 0
 
 
 def test_committed_atlas_is_complete_and_small_enough():
@@ -133,3 +133,17 @@ def test_committed_atlas_is_complete_and_small_enough():
         deck = next(i for i, d in enumerate(G.DECKS) if f.stem == f"{s}-{d[0]}-{f.stem.split('-')[-1]}")
         assert sorted(cells) == G.sim_keys(deck, s)
         assert all(c[0] == cfg["rounds"][s] for c in cells.values())
+
+
+def test_display_names_cover_every_switch_value_and_read_rule_sets():
+    from unosim.game import rules as R
+
+    for rule, values in G.SWITCHES:
+        for v in values:
+            assert "=" not in R.display_value(rule, v), (rule, v)
+    assert set(R.PRESET_DISPLAY) == set(R.PRESETS)
+    assert (R.display_rules("official+stacking=same,draw_rule=until_playable")
+            == "Official UNO with stacking (same card), draw until you can play")
+    assert R.display_rules("copag") == "Copag UNO (Brazil)"
+    assert R.display_rules("my house") == "my house"
+    assert R.display_rules("official+jump_in=maybe") == "official+jump_in=maybe"

@@ -64,8 +64,9 @@ def _atlas_run(page: Path, screens: Path) -> subprocess.CompletedProcess:
 def test_atlas_clicks_and_permalinks_show_the_grid_numbers(tmp_path):
     r = _atlas_run(ATLAS, tmp_path / "s")
     assert r.returncode == 0, r.stdout[-3000:] + r.stderr[-3000:]
-    shots = sorted(p.name for p in (tmp_path / "s").glob("atlas-*.png"))
-    assert len(shots) == 10 and all(
+    shots = sorted(p.name for p in (tmp_path / "s").glob("atlas-[0-9]*.png"))
+    shots.append("atlas-whole-page.png")
+    assert len(shots) == 11 and all(
         (tmp_path / "s" / s).read_bytes()[:4] == b"\x89PNG" for s in shots)
     assert "atlas copag: rules=copag&players=3&strategies=table" in r.stdout
 

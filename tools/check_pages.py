@@ -243,7 +243,8 @@ ATLAS_STEPS = (
     ("table", "#strategies-table"),
     ("stacking", "#sw-stacking-2"),
     ("copag", "#edition-copag"),
-    ("link-seven-zero", "rules=official+seven_zero=true,jump_in=true&players=3&strategies=random"),
+    ("link-seven-zero", "rules=official+seven_zero=true,jump_in=true&players=3&strategies=random"
+                        "&q=seven_zero"),
     ("link-swap", "rules=official-2018+blank_card=swap_hands,stacking=progressive,"
                   "draw_rule=until_playable&players=6&strategies=table"),
     ("link-editions", "rules=official&players=4&strategies=random&q=editions"),
@@ -350,6 +351,13 @@ def check_atlas(br: Browser, page: Path, screens: Path,
             times.append(got["ms"])
             evaluate(br, sid, "window.scrollTo(0, 0)")
             screenshot(br, sid, screens / f"atlas-{i:02d}-{name}.png")
+            if name == "link-seven-zero":  # the whole page once: figures and flips
+                tall = evaluate(br, sid, "document.documentElement.scrollHeight")
+                shot = br.call("Page.captureScreenshot", {
+                    "format": "png", "captureBeyondViewport": True,
+                    "clip": {"x": 0, "y": 0, "width": WIDTH, "height": tall, "scale": 1}},
+                    session=sid, timeout=60)
+                (screens / "atlas-whole-page.png").write_bytes(base64.b64decode(shot["data"]))
             print(f"  atlas {name}: {shown} -> cell {key}, turns_mean "
                   f"{metrics.get('turns_mean', float('nan')):.2f}, rendered in {got['ms']:.0f} ms",
                   flush=True)

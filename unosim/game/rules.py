@@ -554,3 +554,18 @@ def display_value(rule: str, value) -> str:
     rule without a display name."""
     name, values = DISPLAY.get(rule, (None, {}))
     return values.get(value, f"{rule}={_show(value)}")
+
+
+def display_rules(text: str) -> str:
+    """A rule-set name in compare syntax, in words: ``"official+stacking=same,
+    jump_in=true"`` -> ``"Official UNO with stacking (same card), Jump-In (identical card
+    out of turn)"``. Text that is not a preset plus switches comes back as it is."""
+    preset, _, house = text.partition("+")
+    if preset not in PRESET_DISPLAY:
+        return text
+    try:
+        changes = apply(PRESETS[preset], parse_house(house)) if house else PRESETS[preset]
+    except RuleError:
+        return text
+    words = [display_value(r, getattr(changes, r)) for r in parse_house(house)]
+    return PRESET_DISPLAY[preset] + (" with " + ", ".join(words) if words else "")

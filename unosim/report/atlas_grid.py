@@ -22,6 +22,8 @@ import math
 import numpy as np
 
 from ..game.rules import RuleSet, resolve
+from ..kernel import layout as L
+from ..sim.simulate import make_job, run_block, thread_count
 
 # the decks behind the editions: (id, preset, house switches)
 DECKS = (("official", "official", ""),
@@ -148,27 +150,37 @@ FIELDS = ("games", "truncated", "turns_sum", "turns_sumsq", "turns_median2",
           "big_penalty", "challenges", "bluffs", "uno_penalties")
 
 
-def cell_stats(df, n_players: int) -> list:
-    """What the atlas keeps of one cell's rounds (a ``simulate`` frame): the ``FIELDS``
-    as integers (median and p90 of completed rounds' turns, times 2, numpy's linear
-    interpolation), then the wins per seat, the turns histogram and the points
-    histogram (trailing empty bins dropped). Sums are over completed rounds, except
-    ``drawn_*`` and the counts, which are over every round."""
-    done = ~df["truncated"].to_numpy()
-    turns = df["turns"].to_numpy()[done].astype(np.int64)
-    points = df["points"].to_numpy()[done].astype(np.int64)
-    drawn = df["cards_drawn"].to_numpy().astype(np.int64)
+def cell_stats(out: np.ndarray, n_players: int) -> list:
+    """What the atlas keeps of one cell's rounds (the kernel's records
+    ``int32[games, N_COLS]``, ``simulate.run_block``): the ``FIELDS`` as integers
+    (median and p90 of completed rounds' turns, times 2, numpy's linear interpolation),
+    then the wins per seat, the turns histogram and the points histogram (trailing empty
+    bins dropped). Sums are over completed rounds, except ``drawn_*`` and the counts,
+    which are over every round."""
+    col = lambda c: out[:, c].astype(np.int64)  # noqa: E731
+    done = col(L.C_TRUNCATED) == 0
+    turns, points, drawn = col(L.C_TURNS)[done], col(L.C_POINTS)[done], col(L.C_CARDS_DRAWN)
     med, p90 = (np.percentile(turns, [50, 90]) if turns.size else (math.nan, math.nan))
-    row = [len(df), int((~done).sum()), int(turns.sum()), int((turns ** 2).sum()),
+    row = [len(out), int((~done).sum()), int(turns.sum()), int((turns ** 2).sum()),
            int(round(2 * med)), int(round(2 * p90)), int(points.sum()),
            int((points ** 2).sum()), int(drawn.sum()), int((drawn ** 2).sum()),
-           int((df["max_stack"].to_numpy() >= BIG_PENALTY).sum()),
-           int(df["challenges"].sum()), int(df["bluffs"].sum()), int(df["uno_penalties"].sum())]
-    wins = np.bincount(df["winner"].to_numpy()[done].astype(np.int64), minlength=n_players)
+           int((col(L.C_MAX_STACK) >= BIG_PENALTY).sum()), int(col(L.C_CHALLENGES).sum()),
+           int(col(L.C_BLUFFS).sum()), int(col(L.C_UNO_PENALTIES).sum())]
+    wins = np.bincount(col(L.C_WINNER)[done], minlength=n_players)
     th = np.bincount(np.minimum(turns // turn_width(n_players), TURN_BINS),
                      minlength=TURN_BINS + 1)
     ph = np.bincount(np.minimum(points // POINT_WIDTH, POINT_BINS), minlength=POINT_BINS + 1)
     return row + [wins.tolist(), _trim(th), _trim(ph)]
+
+
+def run_cell(key: str, n_players: int, strategy: str, rounds: int,
+             threads: int | None = None) -> list:
+    """Simulate one cell (games ``0 .. rounds - 1`` of ``SEED``: the same deals and
+    streams in every cell) and return its ``cell_stats``."""
+    job = make_job(rule_set(key), rounds, n_players, strategy, SEED)
+    with thread_count(threads):
+        out = run_block(job, 0, rounds, max(16, rounds // 8))
+    return cell_stats(out, n_players)
 
 
 def _trim(h: np.ndarray) -> list[int]:
@@ -222,3 +234,35 @@ def cell_metrics(cell: list, n_players: int) -> dict[str, float]:
             "points_mean": f["points_sum"] / done, "cards_drawn_mean": f["drawn_sum"] / g,
             "stack8_share": f["big_penalty"] / g, "truncated_share": f["truncated"] / g,
             "rounds": g}
+
+
+# ---------------------------------------------------------------- Seven-Zero's chaos
+
+SWING = 3  # a hand that grows or shrinks by this many cards in one step "swings"
+
+
+def chaos(key: str, n_players: int, strategy: str, rounds: int) -> list[int]:
+    """Turn-by-turn measures of games ``0 .. rounds - 1`` of a cell, from their traces
+    (``replay.trace_round``): ``[rounds, lead changes, swings]``, summed over the
+    rounds. The leader is the one player holding the fewest cards (on a tie the lead
+    stays where it was); a swing is one step in which a hand grows or shrinks by
+    ``SWING`` cards or more at once (a Seven-Zero swap or pass, a shuffle of hands;
+    penalty cards are drawn one at a time and do not swing)."""
+    from ..game.cards import N_KINDS
+    from ..sim.replay import trace_round
+
+    job = make_job(rule_set(key), rounds, n_players, strategy, SEED)
+    changes = swings = 0
+    for game in range(rounds):
+        _, trace = trace_round(job.rules, n_players, job.sid, job.sparams, SEED, game)
+        hands = trace[:, L.EV_HANDS:L.EV_HANDS + n_players * N_KINDS]
+        sizes = hands.reshape(len(trace), n_players, N_KINDS).sum(axis=2)
+        swings += int((np.abs(np.diff(sizes, axis=0)) >= SWING).sum())
+        lead = -1
+        for row in sizes[1:]:  # after the deal
+            low = row.min()
+            if (row == low).sum() == 1:
+                now = int(row.argmin())
+                changes += lead >= 0 and now != lead
+                lead = now
+    return [rounds, int(changes), swings]

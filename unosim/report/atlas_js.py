@@ -400,7 +400,7 @@ function flips(st, s, get, deck, n, strat) {
       const vals = st.vals.slice(); vals[i] = j;
       const li = el("li", {"data-flip": sw.rule + "=" + sw.syntax[j]});
       const bool = typeof sw.values[j] === "boolean" && sw.rule !== "challenge";
-      li.append(el("b", {text: bool ? "Turning " + sw.name + (sw.values[j] ? " on" : " off") + " here: "
+      li.append(el("b", {text: bool ? "Turning " + (sw.values[j] ? "on " : "off ") + sw.name + " here: "
                                     : "Switching to " + lab + ": "}));
       if (!valid(vals)) li.append("not allowed with draw until you can play.");
       else if (strat === "random" && CFG.random_ignores.includes(sw.rule))
@@ -450,8 +450,19 @@ function question(st, s, get, n, strat) {
          "; the long rounds (one in ten lasts more than " + fmt(on.turns_p90, 0) + " turns, against " +
          fmt(off.turns_p90, 0) + ") stand at ",
          num("q_sz_spread", spread(on), fmt(spread(on), 2)), " times the median, against " +
-         fmt(spread(off), 2) + " without. Lead changes and swings in hand size need turn-by-turn " +
-         "records, which this grid does not keep: it measures what a round ends with."));
+         fmt(spread(off), 2) + " without."));
+    const ch = (CFG.chaos[strat] || {})[n];
+    if (ch) {
+      const per = (x, i) => x[i] / x[0];
+      box.append(el("p", {}, "What changes turn by turn (official deck, from " +
+        ch.on[0].toLocaleString("en-GB") + " traced rounds each): the lead (the one player " +
+        "holding the fewest cards) changes hands ",
+        num("q_sz_leads_on", per(ch.on, 1), fmt(per(ch.on, 1), 1)), " times a round with Seven-Zero, against ",
+        num("q_sz_leads_off", per(ch.off, 1), fmt(per(ch.off, 1), 1)),
+        " without; a hand grows or shrinks by " + CFG.swing + " cards or more at once ",
+        num("q_sz_swings_on", per(ch.on, 2), fmt(per(ch.on, 2), 1)), " times a round, against ",
+        num("q_sz_swings_off", per(ch.off, 2), fmt(per(ch.off, 2), 1)), " without."));
+    }
   } else if (st.q === "length") {
     box.append(el("h3", {text: "How long is a round at " + n + " players?"}),
       el("p", {}, "With these rules a round at " + n + " players lasts ",
@@ -461,9 +472,15 @@ function question(st, s, get, n, strat) {
     const rows = CFG.editions.map(e => [e, stats(get(e.deck, edValues(e)), n)])
       .sort((a, b) => a[1].turns_mean - b[1].turns_mean);
     box.append(el("h3", {text: "Which edition is quickest" + at + "?"}));
-    const ol = el("ol", {});
-    rows.forEach(([e, x]) => ol.append(el("li", {"data-edition": e.id}, e.name + ": ",
-      num("q_ed_" + e.id, x.turns_mean, fmt(x.turns_mean, 1)), " turns on average")));
+    const ol = el("ol", {}), seen = {};
+    rows.forEach(([e, x]) => {
+      const k = e.deck + ":" + simKey(e.deck, edValues(e), strat);
+      const li = el("li", {"data-edition": e.id}, e.name + ": ",
+        num("q_ed_" + e.id, x.turns_mean, fmt(x.turns_mean, 1)), " turns on average");
+      if (seen[k]) li.append(" (the same game as " + seen[k] + " for " + CFG.strategies[strat].name + ")");
+      else seen[k] = e.name;
+      ol.append(li);
+    });
     box.append(ol);
   }
 }

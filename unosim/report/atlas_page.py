@@ -95,10 +95,13 @@ def chart_specs() -> dict:
             (("length", length), ("seats", seats), ("points", points))}
 
 
-def write_atlas(parts: Path, out: Path, rounds: dict[str, int],
-                read: Callable[[str, int, int], dict | None]) -> Path:
+def write_atlas(out: Path, rounds: dict[str, int],
+                read: Callable[[str, int, int], dict | None],
+                chaos: dict | None = None) -> Path:
     """Write ``out/atlas.html`` and ``out/atlas/`` from the parts that ``read`` finds
-    complete; groups not built are said to be missing on the page. Returns the page."""
+    complete (groups not built are said to be missing on the page), with Seven-Zero's
+    turn-by-turn measures ``chaos`` (strategy -> players -> off/on -> ``atlas_grid.chaos``).
+    Returns the page."""
     import vl_convert as vlc
     import altair as alt
 
@@ -123,6 +126,8 @@ def write_atlas(parts: Path, out: Path, rounds: dict[str, int],
     vl = ".".join(alt.SCHEMA_VERSION.lstrip("v").split(".")[:2])
     _write(folder / "vega-embed.js", vlc.javascript_bundle(vl_version=vl))
     cfg = config(rounds, built)
+    cfg["chaos"] = chaos or {}
+    cfg["swing"] = G.SWING
     page = PAGE.format(
         style=STYLE, script=SCRIPT,
         config=_script_json(cfg), specs=_script_json(chart_specs()),
