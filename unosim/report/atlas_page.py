@@ -1,6 +1,8 @@
 """Write the rules atlas: ``reports/atlas.html`` and its data beside it.
 
-The page loads everything by ``<script>`` (so it works from ``file://`` with no
+Escaping: the page's static text is this module's own; every text the script shows
+goes in through ``textContent`` and every JSON blob is made safe for ``<script>``
+(``_script_json``). The page loads everything by ``<script>`` (so it works from ``file://`` with no
 server): ``atlas/vega-embed.js`` (Vega, Vega-Lite and Vega-Embed, bundled by
 vl-convert), and one data file per group (``atlas/data/<strategy>-<deck>-<n>.js``,
 calling ``atlasPut(name, cells)``), fetched when a choice needs it. The figures are
@@ -8,7 +10,6 @@ Vega-Lite specifications written with Altair; the page fills in their data.
 """
 from __future__ import annotations
 
-import html
 import json
 import os
 from pathlib import Path
@@ -184,6 +185,3 @@ from simulated rounds: <span id="count-text"></span></p>
 <noscript>The atlas needs JavaScript to show an answer.</noscript>
 </body></html>
 """
-# the page's escaping: every text the script shows goes through textContent, and the
-# numbers through data-value attributes; ``html`` is kept for the static parts
-_ = html
