@@ -168,13 +168,20 @@ function pp(a, b, ase, bse, what, metric) {
   return out;
 }
 function seSeat(s) { return Math.sqrt(s.seat0_rate * (1 - s.seat0_rate) / s.games); }
-function comparison(s, b, prefix) {
+function comparison(s, b, prefix, all) {
   const bits = [rel(s.turns_mean, b.turns_mean, s.turns_se, b.turns_se, "longer", "shorter",
                     "length", prefix + "_turns"), "; ",
                 pp(s.seat0_edge, b.seat0_edge, seSeat(s), seSeat(b), "seat 0's edge", prefix + "_seat0"),
                 "; points ",
                 rel(s.points_mean, b.points_mean, s.points_se, b.points_se, "more", "fewer",
                     "points", prefix + "_points")];
+  if (all) {
+    const se = x => Math.sqrt(x.stack8_share * (1 - x.stack8_share) / x.games);
+    bits.push("; cards drawn ", rel(s.cards_drawn_mean, b.cards_drawn_mean, s.drawn_se, b.drawn_se,
+                                   "more", "fewer", "cards drawn", prefix + "_drawn"),
+              "; ", pp(s.stack8_share, b.stack8_share, se(s), se(b), "rounds with a big penalty",
+                       prefix + "_stack8"));
+  }
   return bits;
 }
 function describe(st) {
@@ -251,13 +258,14 @@ function buildControls() {
   fsS.append(el("p", {cls: "note", id: "strategy-text", text: CFG.strategies[state.strategy].text}));
   form.append(fsS);
   const link = el("input", {id: "link", readonly: "", "aria-label": "link to this answer"});
-  link.value = location.href;
+  const here = location.href.split("#")[0] + "#" + fragment(state);
+  link.value = here;
   const copy = el("button", {type: "button", id: "copy", text: "Copy the link to this answer"});
   copy.addEventListener("click", () => {
     link.select();
     const done = () => { copy.textContent = "Link copied"; };
     if (navigator.clipboard && window.isSecureContext)
-      navigator.clipboard.writeText(location.href).then(done, () => { document.execCommand("copy"); done(); });
+      navigator.clipboard.writeText(here).then(done, () => { document.execCommand("copy"); done(); });
     else { document.execCommand("copy"); done(); }
   });
   form.append(el("fieldset", {}, el("legend", {text: "Permalink"}), copy, link));
@@ -357,9 +365,9 @@ function render() {
         num("uno_penalties_mean", s.uno_penalties, fmt(s.uno_penalties, 2)), " forgotten UNO calls caught."));
     const cmp = el("p", {});
     if (isPrinted) cmp.append("These are the rules of " + ed.name + " as printed. ");
-    else cmp.append("Against " + ed.name + " as printed: ", ...comparison(s, sp, "vs_printed"), ". ");
+    else cmp.append("Against " + ed.name + " as printed: ", ...comparison(s, sp, "vs_printed", true), ". ");
     if (!isOfficial && st.edition !== "official")
-      cmp.append("Against official UNO: ", ...comparison(s, so, "vs_official"), ".");
+      cmp.append("Against official UNO: ", ...comparison(s, so, "vs_official", true), ".");
     answer.append(cmp);
     answer.append(el("p", {cls: "note"}, "From ", num("rounds", s.games, s.games.toLocaleString("en-GB")),
       " simulated rounds: the mean length is known within ±" + fmt(1.96 * s.turns_se, 1) +

@@ -70,7 +70,7 @@ def chart_specs() -> dict:
         x=alt.X("turns:Q", title="turns in the round"),
         y=alt.Y("share:Q", title="share of rounds (%)"),
         color=alt.Color("rules:N", scale=colours, title=None,
-                        legend=alt.Legend(orient="top")),
+                        legend=alt.Legend(orient="top", labelLimit=500)),
         tooltip=["rules:N", "turns:Q", alt.Tooltip("share:Q", format=".2f")],
     ).properties(width=520, height=220, title="How long rounds last")
     base = alt.Chart(alt.Data(values=[]))
@@ -89,7 +89,7 @@ def chart_specs() -> dict:
                 title="points the winner scores (last bar: 600 or more)"),
         y=alt.Y("share:Q", title="share of rounds (%)", stack=None),
         color=alt.Color("rules:N", scale=colours, title=None,
-                        legend=alt.Legend(orient="top")),
+                        legend=alt.Legend(orient="top", labelLimit=500)),
         tooltip=["rules:N", "points:Q", alt.Tooltip("share:Q", format=".2f")],
     ).properties(width=520, height=200, title="Points per round")
     return {k: c.to_dict() for k, c in
