@@ -136,12 +136,13 @@ def test_committed_atlas_is_complete_and_small_enough():
 
 
 def test_display_names_cover_every_switch_value_and_read_rule_sets():
-    from unosim.game import rules as R
+    from unosim.game import names as R
+    from unosim.game.rules import PRESETS
 
     for rule, values in G.SWITCHES:
         for v in values:
             assert "=" not in R.display_value(rule, v), (rule, v)
-    assert set(R.PRESET_DISPLAY) == set(R.PRESETS)
+    assert set(R.PRESET_DISPLAY) == set(PRESETS)
     assert (R.display_rules("official+stacking=same,draw_rule=until_playable")
             == "Official UNO with stacking (same card), draw until you can play")
     assert R.display_rules("copag") == "Copag UNO (Brazil)"

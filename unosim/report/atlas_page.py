@@ -15,7 +15,8 @@ import os
 from pathlib import Path
 from typing import Callable
 
-from ..game import rules as R
+from ..game import names as R
+from ..game.rules import PRESET_NOTES
 from . import atlas_grid as G
 from .atlas_js import SCRIPT, STYLE
 
@@ -48,7 +49,7 @@ def config(rounds: dict[str, int], built: dict[str, list[int]]) -> dict:
         "decks": [{"id": d, "preset": p, "house": h} for d, p, h in G.DECKS],
         "editions": [{"id": e, "deck": d, "sets": sets,
                       "name": EDITION_TEXT.get(e, R.PRESET_DISPLAY.get(e, e)),
-                      "note": R.PRESET_NOTES.get(e.replace("-swap", ""), "")}
+                      "note": PRESET_NOTES.get(e.replace("-swap", ""), "")}
                      for e, d, sets in G.EDITIONS],
         "strategies": {s: {"name": t[0], "text": t[1]} for s, t in STRATEGY_TEXT.items()},
         "random_ignores": list(G.RANDOM_IGNORES),
