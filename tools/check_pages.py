@@ -361,12 +361,15 @@ def check_atlas(br: Browser, page: Path, screens: Path,
             print(f"  atlas {name}: {shown} -> cell {key}, turns_mean "
                   f"{metrics.get('turns_mean', float('nan')):.2f}, rendered in {got['ms']:.0f} ms",
                   flush=True)
-        # a link that names nothing says so on the page, without a script error
+        # a link that names nothing says so on the page as text: the markup in it is
+        # not run (an image that loaded or failed would show among the events)
+        hostile = "%3Cimg%20src%3Dx%20onerror%3Dalert(1)%3E"
         br.call("Page.navigate", {"url": "about:blank"}, session=sid)
-        br.call("Page.navigate", {"url": f"{base}#rules=nonsense&players=4"}, session=sid)
+        br.call("Page.navigate", {"url": f"{base}#rules={hostile}&players=4"}, session=sid)
         got = wait_render(br, sid, "")
-        if "does not name a choice" not in got["error"]:
-            problems.append("a broken permalink is not explained on the page")
+        if ("does not name a choice" not in got["error"] or "<img" not in got["error"]
+                or evaluate(br, sid, "document.images.length") != 0):
+            problems.append("a broken permalink is not explained on the page as text")
         first = evaluate(br, sid, FIRST_SCREEN_JS)
         if first["images"] == 0:
             problems.append("no figure on the atlas's first screen")
