@@ -148,13 +148,13 @@ function el(tag, attrs, ...kids) {
 function num(metric, value, text) {
   return el("span", {"data-metric": metric, "data-value": String(value), text: text});
 }
-function rel(a, b, ase, bse, more, less, what, metric) {
+function rel(a, b, ase, bse, more, less, what, metric, lead) {
   // a relative difference of a over b, in words, with the threshold of notice
   const d = (a / b - 1) * 100, se = 100 * Math.sqrt((ase / b) ** 2 + (a * bse / (b * b)) ** 2);
   if (Math.abs(d) < CFG.thresholds.relative)
     return el("span", {cls: "nopd"}, "no practical difference in " + what + " (",
               num(metric, d, (d >= 0 ? "+" : "−") + fmt(Math.abs(d), 1) + "%"), ")");
-  const words = [num(metric, d, fmt(Math.abs(d), 0) + "% " + (d > 0 ? more : less))];
+  const words = [lead || "", num(metric, d, fmt(Math.abs(d), 0) + "% " + (d > 0 ? more : less))];
   if (Math.abs(d) < 1.96 * se) words.push(" (within the noise of these rounds)");
   return el("span", {}, ...words);
 }
@@ -170,15 +170,15 @@ function pp(a, b, ase, bse, what, metric) {
 function seSeat(s) { return Math.sqrt(s.seat0_rate * (1 - s.seat0_rate) / s.games); }
 function comparison(s, b, prefix, all) {
   const bits = [rel(s.turns_mean, b.turns_mean, s.turns_se, b.turns_se, "longer", "shorter",
-                    "length", prefix + "_turns"), "; ",
+                    "length", prefix + "_turns", "rounds "), "; ",
                 pp(s.seat0_edge, b.seat0_edge, seSeat(s), seSeat(b), "seat 0's edge", prefix + "_seat0"),
-                "; points ",
+                "; ",
                 rel(s.points_mean, b.points_mean, s.points_se, b.points_se, "more", "fewer",
-                    "points", prefix + "_points")];
+                    "points", prefix + "_points", "points ")];
   if (all) {
     const se = x => Math.sqrt(x.stack8_share * (1 - x.stack8_share) / x.games);
-    bits.push("; cards drawn ", rel(s.cards_drawn_mean, b.cards_drawn_mean, s.drawn_se, b.drawn_se,
-                                   "more", "fewer", "cards drawn", prefix + "_drawn"),
+    bits.push("; ", rel(s.cards_drawn_mean, b.cards_drawn_mean, s.drawn_se, b.drawn_se,
+                        "more", "fewer", "cards drawn", prefix + "_drawn", "cards drawn "),
               "; ", pp(s.stack8_share, b.stack8_share, se(s), se(b), "rounds with a big penalty",
                        prefix + "_stack8"));
   }
@@ -437,9 +437,10 @@ function question(st, s, get, n, strat) {
     box.append(el("h3", {text: "Does stacking make games longer?"}));
     [1, 2].forEach(j => {
       const t = stats(get(deck, setv("stacking", j)), n);
-      box.append(el("p", {}, "With " + SW[0].labels[j] + at + " rounds are ",
-        rel(t.turns_mean, none.turns_mean, t.turns_se, none.turns_se, "longer", "shorter", "length", "q_stack" + j),
-        " than without stacking, and someone faces 8 or more cards in ",
+      box.append(el("p", {}, "With " + SW[0].labels[j] + at + ", against no stacking: ",
+        rel(t.turns_mean, none.turns_mean, t.turns_se, none.turns_se, "longer", "shorter", "length",
+            "q_stack" + j, "rounds "),
+        "; someone faces 8 or more cards in ",
         num("q_stack8_" + j, t.stack8_share, fmt(100 * t.stack8_share, 1) + "%"), " of rounds (without: " +
         fmt(100 * none.stack8_share, 1) + "%)."));
     });
@@ -452,8 +453,9 @@ function question(st, s, get, n, strat) {
     const off = stats(get(deck, setv("seven_zero", 0)), n), on = stats(get(deck, setv("seven_zero", 1)), n);
     const spread = x => x.turns_p90 / x.turns_median;
     box.append(el("h3", {text: "Is Seven-Zero chaos?"}),
-      el("p", {}, "Turning Seven-Zero on" + at + ": rounds ",
-         rel(on.turns_mean, off.turns_mean, on.turns_se, off.turns_se, "longer", "shorter", "length", "q_sz_turns"),
+      el("p", {}, "Turning Seven-Zero on" + at + ": ",
+         rel(on.turns_mean, off.turns_mean, on.turns_se, off.turns_se, "longer", "shorter", "length",
+             "q_sz_turns", "rounds "),
          "; ", pp(on.seat0_edge, off.seat0_edge, seSeat(on), seSeat(off), "seat 0's edge", "q_sz_seat0"),
          "; the long rounds (one in ten lasts more than " + fmt(on.turns_p90, 0) + " turns, against " +
          fmt(off.turns_p90, 0) + ") stand at ",
