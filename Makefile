@@ -19,7 +19,7 @@ REPORT_DEPS := analyses/common.py unosim/report/page.py unosim/analysis/compare.
                unosim/players/expert.py unosim/sim/assembled.py $(wildcard unosim/kernel/*.py)
 SCALE_STAMP := results/reports/.scale
 
-.PHONY: help install test test-all bench bench-pair demo lint clean reports check-pages FORCE
+.PHONY: help install test test-all bench bench-pair demo lint clean reports atlas check-pages FORCE
 
 help:  ## list the targets
 	@grep -E '^[a-zA-Z_%-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{sub("%", "NAME", $$1); printf "  make %-12s %s\n", $$1, $$2}'
@@ -60,12 +60,19 @@ clean:  ## remove the venv, numba caches and results
 reports: $(PAGES)  ## build every report page and the index in reports/ (SCALE=10: ten times the games)
 	$(BIN)/python analyses/build_reports.py --index
 
+ATLAS_PLAYERS ?= 2-10
+# the full grid (SCALE=1: 20,000 rounds a cell for random players, 2,000 for table
+# players) takes about 45 minutes on 2 idle cores; it resumes where it stopped
+atlas: $(STAMP)  ## the rules atlas reports/atlas.html: simulates the grid into results/atlas/ (resumable; SCALE=0.02 for a quick one), then writes the page and its data
+	$(BIN)/pip install --quiet altair vl-convert-python
+	$(BIN)/python analyses/atlas.py --scale $(SCALE) --players $(ATLAS_PLAYERS)
+
 CHROMIUM ?= /usr/bin/chromium
 CHECK_FLAGS ?= --first-screen-figure  # a page whose first screen shows no figure fails
 
-check-pages: $(STAMP)  ## render every HTML page of reports/ and a sample `unosim report` page in headless Chromium (installed if missing): fails on an image that does not load or a page error; first-screen screenshots in results/screens/
+check-pages: $(STAMP)  ## render every HTML page of reports/ and a sample `unosim report` page in headless Chromium (installed if missing): fails on an image that does not load or a page error; clicks through the rules atlas and its permalinks, checking its numbers against its data; screenshots in results/screens/
 	@test -x $(CHROMIUM) || { apt-get update && apt-get install -y chromium; }
-	$(BIN)/python tools/check_pages.py --sample --chromium $(CHROMIUM) $(CHECK_FLAGS)
+	$(BIN)/python tools/check_pages.py --sample --atlas --chromium $(CHROMIUM) $(CHECK_FLAGS)
 
 report-%: reports/%.md  ## build one page: make report-seats (length, points, stacking, house-rules, editions, skill)
 	@:

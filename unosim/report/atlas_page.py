@@ -1,0 +1,188 @@
+"""Write the rules atlas: ``reports/atlas.html`` and its data beside it.
+
+Escaping: the page's static text is this module's own; every text the script shows
+goes in through ``textContent`` and every JSON blob is made safe for ``<script>``
+(``_script_json``). The page loads everything by ``<script>`` (so it works from ``file://`` with no
+server): ``atlas/vega-embed.js`` (Vega, Vega-Lite and Vega-Embed, bundled by
+vl-convert), and one data file per group (``atlas/data/<strategy>-<deck>-<n>.js``,
+calling ``atlasPut(name, cells)``), fetched when a choice needs it. The figures are
+Vega-Lite specifications written with Altair; the page fills in their data.
+"""
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from typing import Callable
+
+from ..game import names as R
+from ..game.rules import PRESET_NOTES
+from . import atlas_grid as G
+from .atlas_js import SCRIPT, STYLE
+
+STRATEGY_TEXT = {
+    "random": ("random players", "Random players pick, each turn, one of the cards they "
+               "may play at random; they never bluff, never forget to call UNO, never "
+               "challenge and never play several cards at once (the rules' reference "
+               "player)."),
+    "table": ("people at a table", "Table players play sensibly (they keep wilds for "
+              "later and attack a player about to go out) but, like people, bluff a Wild "
+              "Draw Four on one turn in five when they could, forget to call UNO one time "
+              "in ten, stack 80% and jump in half of the times they could."),
+}
+EDITION_TEXT = {"official-2018-swap": "UNO 2018 deck, blank card swaps hands",
+                "official-2018": "UNO 2018 deck, blank card as a Wild"}
+# what a person would notice: smaller effects make "no practical difference"
+THRESHOLDS = {"relative": 1.0, "points": 0.5}
+
+
+def config(rounds: dict[str, int], built: dict[str, list[int]]) -> dict:
+    """What the page's script needs to know of the grid (no numbers of cells)."""
+    return {
+        "switches": [{"rule": s, "name": R.DISPLAY[s][0],
+                      "values": [json.loads(json.dumps(v)) for v in vals],
+                      "labels": [R.display_value(s, v) for v in vals],
+                      "short": [("on" if v else "off") if isinstance(v, bool)
+                                else R.display_value(s, v) for v in vals],
+                      "syntax": [str(v).lower() for v in vals]}
+                     for s, vals in G.SWITCHES],
+        "decks": [{"id": d, "preset": p, "house": h} for d, p, h in G.DECKS],
+        "editions": [{"id": e, "deck": d, "sets": sets,
+                      "name": EDITION_TEXT.get(e, R.PRESET_DISPLAY.get(e, e)),
+                      "note": PRESET_NOTES.get(e.replace("-swap", ""), "")}
+                     for e, d, sets in G.EDITIONS],
+        "strategies": {s: {"name": t[0], "text": t[1]} for s, t in STRATEGY_TEXT.items()},
+        "random_ignores": list(G.RANDOM_IGNORES),
+        "rounds": rounds, "built": built, "fields": list(G.FIELDS),
+        "turn_width": {n: G.turn_width(n) for n in G.PLAYERS},
+        "turn_bins": G.TURN_BINS, "point_width": G.POINT_WIDTH,
+        "point_bins": G.POINT_BINS, "big_penalty": G.BIG_PENALTY,
+        "thresholds": THRESHOLDS, "counts": G.counts(),
+    }
+
+
+def chart_specs() -> dict:
+    """Vega-Lite specifications (Altair) of the three figures; the page sets their
+    ``data.values``."""
+    import altair as alt
+
+    colours = alt.Scale(domain=["your rules", "baseline"], range=["#d62728", "#7f7f7f"])
+    length = alt.Chart(alt.Data(values=[])).mark_line(interpolate="step-after").encode(
+        x=alt.X("turns:Q", title="turns in the round"),
+        y=alt.Y("share:Q", title="share of rounds (%)"),
+        color=alt.Color("rules:N", scale=colours, title=None,
+                        legend=alt.Legend(orient="top", labelLimit=500)),
+        tooltip=["rules:N", "turns:Q", alt.Tooltip("share:Q", format=".2f")],
+    ).properties(width=520, height=220, title="How long rounds last")
+    base = alt.Chart(alt.Data(values=[]))
+    seats = alt.layer(
+        base.mark_rule(strokeDash=[4, 4], color="#7f7f7f").encode(y="fair:Q"),
+        base.mark_errorbar().encode(x=alt.X("seat:O", title="seat (0 plays first)"),
+                                    y=alt.Y("lo:Q", title="rounds won (%)"), y2="hi:Q"),
+        base.mark_point(filled=True, size=60, color="#d62728").encode(
+            x="seat:O", y="rate:Q",
+            tooltip=["seat:O", alt.Tooltip("rate:Q", format=".1f"),
+                     alt.Tooltip("lo:Q", format=".1f"), alt.Tooltip("hi:Q", format=".1f")]),
+    ).properties(width=360, height=220,
+                 title="Who wins, by seat (95% intervals; dashed: a fair share)")
+    points = alt.Chart(alt.Data(values=[])).mark_bar(opacity=0.75).encode(
+        x=alt.X("points:Q", bin=alt.Bin(step=G.POINT_WIDTH, extent=[0, 620]),
+                title="points the winner scores (last bar: 600 or more)"),
+        y=alt.Y("share:Q", title="share of rounds (%)", stack=None),
+        color=alt.Color("rules:N", scale=colours, title=None,
+                        legend=alt.Legend(orient="top", labelLimit=500)),
+        tooltip=["rules:N", "points:Q", alt.Tooltip("share:Q", format=".2f")],
+    ).properties(width=520, height=200, title="Points per round")
+    return {k: c.to_dict() for k, c in
+            (("length", length), ("seats", seats), ("points", points))}
+
+
+def write_atlas(out: Path, rounds: dict[str, int],
+                read: Callable[[str, int, int], dict | None],
+                chaos: dict | None = None) -> Path:
+    """Write ``out/atlas.html`` and ``out/atlas/`` from the parts that ``read`` finds
+    complete (groups not built are said to be missing on the page), with Seven-Zero's
+    turn-by-turn measures ``chaos`` (strategy -> players -> off/on -> ``atlas_grid.chaos``).
+    Returns the page."""
+    import vl_convert as vlc
+    import altair as alt
+
+    folder = out / "atlas"
+    data = folder / "data"
+    data.mkdir(parents=True, exist_ok=True)
+    for old in data.glob("*.js"):
+        old.unlink()
+    built: dict[str, list[int]] = {}
+    for s in rounds:
+        for d, (deck, _, _) in enumerate(G.DECKS):
+            for n in G.PLAYERS:
+                part = read(s, d, n)
+                if part is None:
+                    continue
+                name = f"{s}-{deck}-{n}"
+                built.setdefault(s, []).append(n) if d == 0 else None
+                _write(data / f"{name}.js",
+                       f"atlasPut({json.dumps(name)},"
+                       f"{json.dumps(part['cells'], separators=(',', ':'))});\n")
+    built = {s: sorted(set(v)) for s, v in built.items()}
+    vl = ".".join(alt.SCHEMA_VERSION.lstrip("v").split(".")[:2])
+    _write(folder / "vega-embed.js", vlc.javascript_bundle(vl_version=vl))
+    cfg = config(rounds, built)
+    cfg["chaos"] = chaos or {}
+    cfg["swing"] = G.SWING
+    page = PAGE.format(
+        style=STYLE, script=SCRIPT,
+        config=_script_json(cfg), specs=_script_json(chart_specs()),
+        total=f"{cfg['counts']['answers']:,}",
+    )
+    path = out / "atlas.html"
+    _write(path, page)
+    return path
+
+
+def _script_json(obj) -> str:
+    """JSON safe inside a ``<script>`` element."""
+    return json.dumps(obj, ensure_ascii=True).replace("</", "<\\/")
+
+
+def _write(path: Path, text: str) -> None:
+    tmp = path.with_name(path.name + ".tmp")
+    tmp.write_text(text, encoding="utf-8")
+    os.replace(tmp, path)
+
+
+PAGE = """<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>The UNO rules atlas</title>
+<style>{style}</style>
+<script src="atlas/vega-embed.js"></script>
+</head><body>
+<h1>The UNO rules atlas</h1>
+<p class="lede">Tick the rules you play with, pick how many play, and read how long a round
+lasts, how much going first helps and what each house rule changes. Every answer comes
+from simulated rounds: <span id="count-text"></span></p>
+<nav id="questions" aria-label="common questions"><b>Common questions:</b>
+<a href="#rules=official%2Bstacking%3Dsame&amp;players=4&amp;strategies=random&amp;q=stacking">Does stacking make games longer?</a>
+<a href="#rules=official&amp;players=4&amp;strategies=random&amp;q=first">How much does going first matter?</a>
+<a href="#rules=official%2Bseven_zero%3Dtrue&amp;players=4&amp;strategies=table&amp;q=seven_zero">Is Seven-Zero chaos?</a>
+<a href="#rules=official&amp;players=8&amp;strategies=random&amp;q=length">How long is a round at 8 players?</a>
+<a href="#rules=official&amp;players=4&amp;strategies=random&amp;q=editions">Which edition is quickest?</a>
+<a href="skill.html">Is UNO luck or skill?</a>
+</nav>
+<div id="layout">
+<form id="controls" aria-label="your rules"></form>
+<main>
+<section id="question" hidden></section>
+<section id="answer" aria-live="polite"><p>Loading…</p></section>
+<section id="figures"><div id="fig-length"></div><div id="fig-seats"></div>
+<div id="fig-points"></div></section>
+<section id="flips"></section>
+<section id="about"></section>
+</main></div>
+<script id="atlas-config" type="application/json">{config}</script>
+<script id="atlas-specs" type="application/json">{specs}</script>
+<script>{script}</script>
+<noscript>The atlas needs JavaScript to show an answer.</noscript>
+</body></html>
+"""
