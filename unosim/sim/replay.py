@@ -12,6 +12,7 @@ judged move by move by the independent checker (:mod:`unosim.verify.checker`).
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -190,11 +191,20 @@ def _first_line(e: BaseException) -> str:
     return text.splitlines()[0] if text else e.__class__.__name__
 
 
+MAX_LIMIT = 100_000  # replays of one command: each is checked event by event
+
+
+def check_limit(limit) -> int:
+    if (isinstance(limit, bool) or not isinstance(limit, (int, np.integer))
+            or not 1 <= limit <= MAX_LIMIT):
+        raise ReplayError(f"--limit must be a whole number from 1 to {MAX_LIMIT:,}, "
+                          f"got {limit!r}")
+    return int(limit)
+
+
 def select_games(df: pd.DataFrame, where: str | None, limit: int) -> pd.DataFrame:
     """The first ``limit`` rounds matching ``where`` (see :func:`matching`)."""
-    if isinstance(limit, bool) or not isinstance(limit, int) or limit < 1:
-        raise ReplayError(f"--limit must be a whole number >= 1, got {limit!r}")
-    return df[matching(df, where)].head(limit)
+    return df[matching(df, where)].head(check_limit(limit))
 
 
 def matching(df: pd.DataFrame, where: str | None) -> pd.Series:
@@ -212,13 +222,16 @@ def matching(df: pd.DataFrame, where: str | None) -> pd.Series:
 
 
 def replays_from(path: str | Path, where: str | None = None, limit: int = 1
-                 ) -> tuple[list[Replay], int]:
+                 ) -> tuple[Iterator[Replay], int, int]:
     """Replay the first ``limit`` games of a results file matching ``where``.
 
-    Returns the replays and the number of matching games. Each replay is checked to
-    give the row the file holds (else the kernel or the RNG changed since the run)."""
+    Returns the replays, made one at a time as they are taken (every input is checked
+    before the first), the number of matching games, and how many will be replayed.
+    Each replay is checked to give the row the file holds (else the kernel or the RNG
+    changed since the run)."""
     from ..kernel.rng import RNG_VERSION
 
+    check_limit(limit)
     df = read_runs(path)
     m = df.attrs["manifest"]
     if m.get("rng", RNG_VERSION) != RNG_VERSION:
@@ -227,22 +240,27 @@ def replays_from(path: str | Path, where: str | None = None, limit: int = 1
     why = behaviour_mismatch(m)
     if why:
         raise ReplayError(f"--from {path}: {why}")
-    sel = select_games(df, where, limit)
-    matched = int(matching(df, where).sum())
+    mask = matching(df, where)
+    matched = int(mask.sum())
+    sel = df[mask].head(int(limit))
+    del df, mask
     rules = rules_from_manifest(m)
     job = make_job(rules, 1, int(m["players"]), list(m["strategies"]), int(m["seed"]))
-    out = []
-    for _, r in sel.iterrows():
-        rp = replay_job(job, int(r["game"]))
-        mine = rp.row
-        diff = [c for c in _COMPARED if c in r.index and int(r[c]) != int(mine[c])]
-        if diff:
-            c = diff[0]
-            raise ReplayError(f"game {rp.game} replays differently from {path} ({c} "
-                              f"{mine[c]} now, {int(r[c])} in the file): the kernel changed "
-                              f"since the run (unosim {m.get('unosim_version', '?')})")
-        out.append(rp)
-    return out, matched
+
+    def made() -> Iterator[Replay]:
+        for _, r in sel.iterrows():
+            rp = replay_job(job, int(r["game"]))
+            mine = rp.row
+            diff = [c for c in _COMPARED if c in r.index and int(r[c]) != int(mine[c])]
+            if diff:
+                c = diff[0]
+                raise ReplayError(f"game {rp.game} replays differently from {path} ({c} "
+                                  f"{mine[c]} now, {int(r[c])} in the file): the kernel "
+                                  f"changed since the run (unosim "
+                                  f"{m.get('unosim_version', '?')})")
+            yield rp
+
+    return made(), matched, len(sel)
 
 
 # -- events ------------------------------------------------------------------------------
@@ -490,14 +508,27 @@ def plan_replays(rules: str | None = None, house: str | None = None,
                  limit: int = 1) -> tuple[list[Replay], str]:
     """What ``unosim replay`` replays: one game given by its run's arguments, or the first
     ``limit`` games of a results file matching ``where``. Returns the replays and a note
-    (how many games matched, or ""). Raises ``ValueError`` (one line) on bad input."""
+    (how many games matched, or ""). Raises ``ValueError`` (one line) on bad input.
+    :func:`stream_replays` gives the replays one at a time instead of a list."""
+    reps, note = stream_replays(rules, house, players, strategies, seed, game, source,
+                                where, limit)
+    return list(reps), note
+
+
+def stream_replays(rules: str | None = None, house: str | None = None,
+                   players: int | None = None, strategies: str | None = None,
+                   seed: int | None = None, game: int | None = None,
+                   source: str | Path | None = None, where: str | None = None,
+                   limit: int = 1) -> tuple[Iterator[Replay], str]:
+    """:func:`plan_replays` with the replays made one at a time as they are taken (the
+    inputs are all checked first); memory holds one replay, whatever ``limit``."""
     if source is None:
         if where is not None:
             raise ReplayError("--where needs --from FILE (a results file to pick games from)")
         rp = replay(rules or "official", 4 if players is None else players,
                     strategies or "random", 0 if seed is None else seed,
                     0 if game is None else game, house)
-        return [rp], ""
+        return iter([rp]), ""
     given = [opt for opt, v in (("--rules", rules), ("--house", house), ("--players", players),
                                 ("--strategies", strategies), ("--seed", seed),
                                 ("--game", game)) if v is not None]
@@ -505,9 +536,9 @@ def plan_replays(rules: str | None = None, house: str | None = None,
         raise ReplayError(f"--from takes the rules, players, strategies and seed from the "
                           f"file's manifest: drop {', '.join(given)} (pick games with "
                           "--where, e.g. 'game == 17')")
-    reps, matched = replays_from(source, where, limit)
-    if not reps:
+    reps, matched, taken = replays_from(source, where, limit)
+    if not taken:
         raise NoMatch(f"no game of {source} matches {where!r}")
     cond = f"games matching {where!r}" if where and where.strip() else "games"
-    first = "the first" if len(reps) == 1 else f"the first {len(reps)}"
+    first = "the first" if taken == 1 else f"the first {taken:,}"
     return reps, f"{source}: {matched:,} {cond}; replaying {first}"
