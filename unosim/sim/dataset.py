@@ -95,11 +95,16 @@ def chunk_identity(manifest: dict, first: int, count: int) -> dict:
             "games": int(count)}
 
 
-def identity_diff(got: dict, want: dict) -> str | None:
-    """How a file's chunk identity differs from the one its run expects, or None."""
+def identity_diff(got: dict, want: dict, names: tuple = (None, None)) -> str | None:
+    """How a file's chunk identity differs from the one its run expects, or None;
+    ``names``: the file's and the run's rule-set names, to show beside their hashes."""
     out = []
     for key in RUN_IDENTITY:
-        if got.get(key) != want.get(key):
+        if key == "rules_hash" and got.get(key) != want.get(key):
+            a, b = (f"{n} ({h})" if isinstance(n, str) else str(h)
+                    for n, h in zip(names, (got.get(key), want.get(key))))
+            out.append(f"rules {a}, the run's {b}")
+        elif got.get(key) != want.get(key):
             name = {"rules_hash": "rules", "rng": "RNG", "kernel_behaviour":
                     "kernel behaviour"}.get(key, key)
             out.append(f"{name} {_describe(key, got.get(key))}, the run's "
@@ -344,7 +349,7 @@ def remove_temporaries(root: Path) -> None:
             pass
 
 
-def _part_problem(p: Path, want: dict, sha256: str | None) -> str | None:
+def _part_problem(p: Path, want: dict, sha256: str | None, run_name=None) -> str | None:
     """Why the part ``p`` is not the chunk ``want`` (its identity), or None. With
     ``sha256`` (format 3) the file must also be the one its summary was written after."""
     import pyarrow.parquet as pq
@@ -362,7 +367,7 @@ def _part_problem(p: Path, want: dict, sha256: str | None) -> str | None:
         got = chunk_identity(own, own.get("first_game"), own.get("games"))
     except (KeyError, ValueError, TypeError, AttributeError):
         return f"{p.name}: has no readable unosim manifest"
-    diff = identity_diff(got, want)
+    diff = identity_diff(got, want, (own.get("rules_name"), run_name))
     if diff:
         return f"{p.name}: from another run or chunk ({diff})"
     if meta.num_rows != want["games"]:
@@ -393,7 +398,7 @@ def check_chunk(root: Path, manifest: dict, f: int, count: int
         got = body.get("chunk")
         if not isinstance(got, dict):
             return f"{s.name}: has no chunk identity", False
-        diff = identity_diff(got, want)
+        diff = identity_diff(got, want, (body.get("rules_name"), manifest.get("rules_name")))
         if diff:
             foreign = any(got.get(k) != want.get(k) for k in RUN_IDENTITY)
             return f"{s.name}: from another run or chunk ({diff})", foreign
@@ -406,7 +411,7 @@ def check_chunk(root: Path, manifest: dict, f: int, count: int
                 f"{count} of {manifest['players']}"), False
     if manifest["summary_only"]:
         return None, False
-    return _part_problem(part_path(root, f), want, sha), False
+    return _part_problem(part_path(root, f), want, sha, manifest.get("rules_name")), False
 
 
 def done_chunks(root: Path, manifest: dict, damaged: list | None = None) -> set[int]:
