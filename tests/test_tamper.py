@@ -280,3 +280,15 @@ def test_a_format_2_folder_is_still_read_and_not_resumed(runs, folder):
     one_line_error(_resume(root), "older unosim", "dataset format 2")
     _copy_chunk(runs[0]["seed3"], root, CHUNK, summary=False)  # its parts still check
     _readers_refuse(root, P1, "seed 3, the run's 2")
+
+
+def test_replay_from_a_folder_reads_it_part_by_part(runs, monkeypatch):
+    """``replay --from DIR`` matches part by part (never the whole folder in memory) and
+    counts the matches of every part."""
+    from unosim.sim import replay as R
+
+    _, want, _ = runs
+    monkeypatch.setattr(ds, "read_dataset", lambda *a, **k: pytest.fail("read whole"))
+    reps, matched, taken = R.replays_from(runs[0]["this"], "game % 499 == 1", limit=3)
+    assert matched == int((want["game"] % 499 == 1).sum()) == 4 and taken == 3
+    assert [rp.game for rp in reps] == [1, 500, 999]

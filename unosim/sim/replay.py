@@ -156,16 +156,19 @@ def rules_from_manifest(manifest: dict) -> RuleSet:
     return rs
 
 
-def read_runs(path: str | Path) -> pd.DataFrame:
-    """The rounds of a results file (``simulate --out FILE.parquet``) or dataset folder
-    (``--out DIR``), the manifest in ``df.attrs['manifest']``."""
+def iter_runs(path: str | Path) -> tuple[dict, Iterator[pd.DataFrame]]:
+    """The manifest of a results file (``simulate --out FILE.parquet``) or dataset folder
+    (``--out DIR``), and its rounds as frames, one part at a time for a folder."""
     p = Path(path)
     if not p.exists():
         raise ReplayError(f"--from {p}: no such file or folder")
     if p.is_dir():
-        from .dataset import read_dataset
+        from .dataset import iter_dataset, read_dataset_manifest
 
-        df = read_dataset(p, allow_incomplete=True)
+        m = read_dataset_manifest(p)
+        frames = iter_dataset(p, allow_incomplete=True)
+        if m.get("summary_only"):
+            next(frames)  # raises: a summary-only run has no rows
     else:
         from .results import read_results
 
@@ -174,15 +177,35 @@ def read_runs(path: str | Path) -> pd.DataFrame:
         except Exception as e:  # no manifest, not Parquet, unreadable ...
             raise ReplayError(f"--from {p}: cannot read it as a results file "
                               f"({e.__class__.__name__}: {_first_line(e)})") from None
-    m = df.attrs.get("manifest") or {}
+        m, frames = df.attrs.get("manifest") or {}, iter([df])
     if m.get("kind") == "matches":
         raise ReplayError(f"--from {p}: a match file; replay reads single-round results "
                           "(unosim simulate --out)")
     missing = [k for k in ("rules_toml", "seed", "players", "strategies") if k not in m]
-    if missing or "game" not in df.columns:
+    if missing:
         raise ReplayError(f"--from {p}: not a unosim results file (its manifest lacks "
-                          f"{', '.join(missing) or 'nothing'}; game column "
-                          f"{'present' if 'game' in df.columns else 'missing'})")
+                          f"{', '.join(missing)})")
+
+    def checked() -> Iterator[pd.DataFrame]:
+        for df in frames:
+            if "game" not in df.columns:
+                raise ReplayError(f"--from {p}: not a unosim results file (no game "
+                                  "column)")
+            yield df
+
+    return m, checked()
+
+
+def read_runs(path: str | Path) -> pd.DataFrame:
+    """The rounds of a results file or dataset folder as one frame, the manifest in
+    ``df.attrs['manifest']`` (see :func:`iter_runs`)."""
+    m, frames = iter_runs(path)
+    parts = list(frames)
+    if parts:
+        df = pd.concat(parts, ignore_index=True) if len(parts) > 1 else parts[0]
+    else:
+        df = rounds_frame(np.zeros((0, L.N_COLS), dtype=np.int32), int(m["players"]), 0)
+    df.attrs["manifest"] = m
     return df
 
 
@@ -231,19 +254,26 @@ def replays_from(path: str | Path, where: str | None = None, limit: int = 1
     changed since the run)."""
     from ..kernel.rng import RNG_VERSION
 
-    check_limit(limit)
-    df = read_runs(path)
-    m = df.attrs["manifest"]
+    limit = check_limit(limit)
+    m, frames = iter_runs(path)
     if m.get("rng", RNG_VERSION) != RNG_VERSION:
         raise ReplayError(f"--from {path}: made with RNG {m['rng']!r}; this unosim uses "
                           f"{RNG_VERSION!r}, so its games cannot be replayed")
     why = behaviour_mismatch(m)
     if why:
         raise ReplayError(f"--from {path}: {why}")
-    mask = matching(df, where)
-    matched = int(mask.sum())
-    sel = df[mask].head(int(limit))
-    del df, mask
+    matched, kept, seen = 0, [], False
+    for df in frames:  # a folder one part at a time: memory holds one part
+        mask = matching(df, where)
+        matched += int(mask.sum())
+        if sum(map(len, kept)) < limit:
+            kept.append(df[mask].head(limit - sum(map(len, kept))))
+        seen = True
+    if not seen:  # no rows: the condition is still checked against the columns
+        matching(rounds_frame(np.zeros((0, L.N_COLS), dtype=np.int32), int(m["players"]),
+                              0), where)
+    sel = pd.concat(kept, ignore_index=True) if len(kept) > 1 else (
+        kept[0] if kept else pd.DataFrame())
     rules = rules_from_manifest(m)
     job = make_job(rules, 1, int(m["players"]), list(m["strategies"]), int(m["seed"]))
 
