@@ -1,5 +1,7 @@
-"""Fuzzing the command line (issue 17): random ``--house`` strings, TOML rule files and
-strategy specs give a valid run or one clean error line (exit code 2), never a traceback.
+"""Fuzzing the command line: random ``--house`` strings, TOML rule files and strategy
+specs give a valid run or one clean error line (exit code 2), never a traceback;
+``--where`` arithmetic on every column type equals pandas' on 64-bit columns; a dataset
+folder with random damage is read right or refused in one line, never silently used.
 
 In-process through typer's CliRunner, a few games per run, derandomized (the same
 examples every time), bounded example counts: the file takes well under a minute once
@@ -7,6 +9,7 @@ the kernel is compiled.
 """
 from __future__ import annotations
 
+import pytest
 import tomli_w
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -138,3 +141,141 @@ def test_strategy_specs(seats):
     spec = ",".join(name + (":" + sep.join(f"{k}={v}" for k, v in params) if params else "")
                     for name, params, sep in seats)
     run(["--strategies", spec])
+
+
+# ------------------------------------------------------------------ --where arithmetic
+@pytest.fixture(scope="module")
+def rounds():
+    """Real rounds in their stored types, plus float and unsigned columns."""
+    import numpy as np
+
+    import unosim
+
+    df = unosim.simulate("official", 300, 3, "random", seed=9, threads=1)
+    df["f32"] = (df["turns"] / 7).astype(np.float32)
+    df["u8"] = df["hand_size_1"].clip(0, 255).astype(np.uint8)
+    return df
+
+
+WHERE_COLUMNS = ["winner", "first_player", "turns", "points", "max_stack", "hand_size_0",
+                 "hand_points_1", "game", "f32", "u8", "cards_drawn"]
+TERM = st.one_of(st.sampled_from(WHERE_COLUMNS),
+                 st.integers(-300, 300).map(str),
+                 st.sampled_from(["10000", "70000", "2147483647", "32768", "128", "0.5"]))
+EXPR = st.recursive(TERM, lambda inner: st.tuples(
+    inner, st.sampled_from(["+", "-", "*", "//", "%"]), inner).map(
+    lambda t: f"({t[0]} {t[1]} {t[2]})"), max_leaves=4)
+
+
+@settings(FUZZ, max_examples=80)
+@given(EXPR, st.sampled_from(["==", "!=", "<", "<=", ">", ">="]), EXPR)
+def test_where_computes_as_pandas_on_64_bit_columns(rounds, left, op, right):
+    """Whatever the stored types, a condition matches what pandas finds on the frame
+    with every integer column as int64 and every float column as float64."""
+    import numpy as np
+    import pandas as pd
+
+    from unosim.sim.where import WhereError, condition
+
+    text = f"{left} {op} {right}"
+    wide = rounds.astype({c: (np.float64 if rounds[c].dtype.kind == "f" else np.int64)
+                          for c in rounds.columns if rounds[c].dtype != bool})
+    try:
+        want = wide.eval(text, engine="python")
+    except (ArithmeticError, ValueError, TypeError):
+        want = None
+    if not isinstance(want, pd.Series):
+        want = None if want is None else pd.Series(bool(want), index=rounds.index)
+    try:
+        got = condition(rounds, text)
+    except WhereError:
+        assert want is None, text
+        return
+    assert want is not None, text
+    pd.testing.assert_series_equal(got, want, check_names=False)
+
+
+# ------------------------------------------------------------------ dataset tampering
+@pytest.fixture(scope="module")
+def small_run(tmp_path_factory):
+    import unosim
+    from unosim.sim import dataset as ds
+
+    root = tmp_path_factory.mktemp("tamper") / "run"
+    unosim.run("official", 300, 3, "random", seed=4, out=root, chunk_games=100,
+               executor="serial")
+    return root, ds.read_dataset(root), ds.read_summary(root)
+
+
+FILES = ["_manifest.json"] + [f"{k}-{f:012d}.{e}" for f in (0, 100, 200)
+                              for k, e in (("part", "parquet"), ("_summary", "json"))]
+TAMPER = st.one_of(
+    st.tuples(st.just("flip"), st.sampled_from(FILES), st.floats(0, 1),
+              st.integers(0, 7)),
+    st.tuples(st.just("cut"), st.sampled_from(FILES), st.floats(0, 1)),
+    st.tuples(st.just("copy"), st.sampled_from(FILES[1:]), st.sampled_from(FILES[1:])),
+    st.tuples(st.just("json"), st.sampled_from([FILES[0], *FILES[2::2]]),
+              st.sampled_from(["seed", "games", "first_game", "wins", "rules_hash",
+                               "players", "truncated"]),
+              st.sampled_from([0, 1, 7, -1, "x", None])))
+
+
+def _tamper(root, how) -> None:
+    import json
+
+    kind, name = how[0], how[1]
+    p = root / name
+    data = bytearray(p.read_bytes())
+    if kind == "flip":
+        data[min(int(how[2] * len(data)), len(data) - 1)] ^= 1 << how[3]
+        p.write_bytes(bytes(data))
+    elif kind == "cut":
+        p.write_bytes(bytes(data[:int(how[2] * len(data))]))
+    elif kind == "copy":
+        (root / how[2]).write_bytes(bytes(data))
+    else:
+        try:
+            d = json.loads(data)
+        except ValueError:  # damaged by an earlier step: nothing to edit
+            return
+        if isinstance(d, dict):
+            d[how[2]] = how[3]
+            p.write_text(json.dumps(d))
+
+
+@settings(max_examples=25, deadline=None, derandomize=True, database=None,
+          suppress_health_check=list(HealthCheck))
+@given(st.lists(TAMPER, min_size=1, max_size=2))
+def test_a_tampered_dataset_is_never_silently_used(small_run, tmp_path_factory, hows):
+    """Any flipped bit, cut, copied file or edited field: the readers give the run's own
+    rows and figures or a one-line DatasetError, and --resume restores the run (or
+    refuses in one line)."""
+    import shutil
+
+    import pandas as pd
+
+    from unosim.sim import dataset as ds
+
+    src, want, total = small_run
+    root = tmp_path_factory.mktemp("t") / "run"
+    shutil.copytree(src, root)
+    for how in hows:
+        _tamper(root, how)
+    for read in (ds.read_dataset, ds.read_summary):
+        try:
+            got = read(root)
+        except ds.DatasetError as e:
+            assert "\n" not in str(e)
+            continue
+        if read is ds.read_dataset:
+            pd.testing.assert_frame_equal(got, want)
+        else:
+            assert got == total
+    r = runner.invoke(app, ["simulate", "--games", "300", "--players", "3", "--seed", "4",
+                            "--executor", "serial", "--out", str(root), "--resume",
+                            "--no-progress"])
+    if r.exit_code == 0:
+        pd.testing.assert_frame_equal(ds.read_dataset(root), want)
+    else:
+        assert r.exit_code == 2 and r.stderr.startswith("unosim: error: "), r.output
+        assert r.stderr.count("\n") == 1, r.stderr

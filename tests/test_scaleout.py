@@ -295,7 +295,7 @@ def test_resume_refuses_a_run_of_another_kernel_behaviour(cli_run, tmp_path):
     m = json.loads((copy / "_manifest.json").read_text())
     assert m["kernel_behaviour"] == KERNEL_BEHAVIOUR
     m["kernel_behaviour"] = KERNEL_BEHAVIOUR + 1
-    (copy / "_manifest.json").write_text(json.dumps(m))
+    (copy / "_manifest.json").write_text(json.dumps(ds.seal(m)))  # as that unosim seals it
     r = _cli(*CLI_ARGS, "--out", copy, "--resume")
     assert r.exit_code == 2, r.output
     assert r.stderr.startswith("unosim: error: --resume: ") and r.stderr.count("\n") == 1

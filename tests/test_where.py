@@ -117,3 +117,48 @@ def test_cli_where_never_runs_code(tmp_path):
         assert r.stderr.startswith("unosim: error: --where") and r.stderr.count("\n") == 1
         assert r.stdout == ""
         assert not marker.exists()
+
+
+# ------------------------------------------------------------------ 64-bit arithmetic
+@pytest.fixture(scope="module")
+def rounds():
+    """Real rounds in their compact stored types (winner int8, hand sizes int16, ...)."""
+    import unosim
+
+    return unosim.simulate("official", 4000, 4, "random", seed=3, threads=1)
+
+
+WIDE = ["winner * 100 == 300", "hand_size_0 * 10000 < 0", "first_player - 200 < -190",
+        "hand_size_1 * hand_size_2 * 1000 > 40000", "-winner * 1000 < -2500",
+        "max_stack * 4000 >= 30000", "points * 100000 > 2147483648",
+        "hand_points_0 * 70000 > 2147483647", "turns * turns * turns > 100000000",
+        "cards_drawn // 3 * 40000 > 200000", "winner % 3 - 128 == -127",
+        "turns / 3 * winner > 10", "truncated == False and winner * 64 == 128"]
+
+
+@pytest.mark.parametrize("text", WIDE)
+def test_arithmetic_is_64_bit_whatever_the_column_types(rounds, text):
+    """The count of matching rounds equals pandas' on the same frame cast to int64."""
+    wide = rounds.astype({c: np.int64 for c in rounds.columns if c != "truncated"})
+    want = wide.eval(text, engine="python")
+    got = condition(rounds, text)
+    pd.testing.assert_series_equal(got, want, check_names=False)
+
+
+def test_the_wrapping_reproducers(rounds):
+    """In int8/int16 these wrapped (or raised OverflowError): the right counts now."""
+    assert condition(rounds, "winner * 100 == 300").sum() == (rounds.winner == 3).sum() > 0
+    assert condition(rounds, "hand_size_0 * 10000 < 0").sum() == 0
+    assert int(rounds.hand_size_0.max()) * 10000 > 32767  # would have wrapped in int16
+    assert condition(rounds, "first_player - 200 < -190").sum() == len(rounds)
+
+
+@pytest.mark.parametrize("dtype", [np.int8, np.int16, np.int32, np.int64, np.uint8,
+                                   np.uint16, np.uint32, np.float32, np.float64, "Int16"])
+def test_every_column_type_computes_wide(dtype):
+    vals = np.array([0, 1, 2, 100, 127], dtype=np.int64)
+    d = pd.DataFrame({"x": pd.array(vals).astype(dtype) if dtype == "Int16"
+                      else vals.astype(dtype)})
+    got = condition(d, "x * 1000 > 100000").tolist()
+    assert got == [False, False, False, False, True]
+    assert condition(d, "x - 300 < -250").tolist() == [True, True, True, False, False]

@@ -146,8 +146,14 @@ def simulate(
     except (ValueError, UserError) as e:
         fail(str(e))
     if plan.damaged:
-        typer.echo(f"resuming        {len(plan.damaged)} damaged chunk file(s) will be "
-                   f"computed again: {'; '.join(map(one_line, plan.damaged))}", err=True)
+        typer.echo(f"resuming        {len(plan.damaged)} chunk(s) that fail their check "
+                   f"will be computed again: {'; '.join(map(one_line, plan.damaged))}",
+                   err=True)
+    if plan.strays:
+        from ..sim.dataset import stray_note
+
+        typer.echo(f"unosim: note: {one_line(stray_note(plan.root, list(plan.strays)))}",
+                   err=True)
     from ..sim.simulate import warm
 
     compile_s = warm(job)  # the kernels compile (once) before the clock starts
@@ -166,9 +172,13 @@ def simulate(
     except OSError as e:
         fail(f"--out {out}: {e.strerror or e}")
     except KeyboardInterrupt:
-        if plan.root is not None:
+        from ..sim.dataset import MANIFEST
+
+        if plan.root is not None and (plan.root / MANIFEST).exists():
             typer.echo(f"unosim: interrupted; finished chunks are kept in {out}: the same "
                        "command with --resume computes the rest", err=True)
+        else:
+            typer.echo("unosim: interrupted; nothing was written", err=True)
         raise typer.Exit(130)
     label = (f"unosim {job.rules.name} (rules {job.rules.hash()}), {players} players, "
              f"strategies {','.join(job.labels)}, seed {seed}")
@@ -197,16 +207,7 @@ def match(
     no_progress: bool = typer.Option(False, "--no-progress", help="No progress bar."),
 ) -> None:
     """Simulate whole matches (docs/rules.md section 7) and print a summary."""
-    import time
-
-    from ..sim.match import (
-        make_match_job,
-        match_manifest,
-        match_summary,
-        rounds_path,
-        run_matches,
-        write_matches,
-    )
+    from ..sim.match import make_match_job, rounds_path
 
     try:
         if threads is not None and threads < 1:
@@ -217,6 +218,19 @@ def match(
             check_writable(rounds_path(out))
     except (ValueError, UserError) as e:
         fail(str(e))
+    try:
+        _play_matches(job, players, threads, seed, out, no_progress)
+    except KeyboardInterrupt:  # Ctrl-C or SIGTERM: no file is left half-written
+        typer.echo("unosim: interrupted; nothing was written", err=True)
+        raise typer.Exit(130)
+
+
+def _play_matches(job, players: int, threads, seed: int, out, no_progress: bool) -> None:
+    import time
+
+    from ..sim.match import match_manifest, match_summary, run_matches, write_matches
+
+    matches = job.n_games
     t0 = time.perf_counter()
     try:
         if _progress_enabled(no_progress) and matches >= 20_000:
@@ -405,24 +419,40 @@ def replay(
 ) -> None:
     """Replay rounds event by event, exactly as their run played them; every move is
     checked against docs/rules.md (exit 1 if the checker finds a violation)."""
-    from ..sim.replay import NoMatch, dumps_json, format_text, plan_replays
+    import warnings
+
+    from ..sim.dataset import DatasetWarning
+    from ..sim.replay import NoMatch, dumps_json, format_text, stream_replays
 
     try:
-        reps, note = plan_replays(rules, house, players, strategies, seed, game, source,
-                                  where, limit)
+        with warnings.catch_warnings(record=True) as seen:
+            warnings.simplefilter("always", DatasetWarning)
+            reps, note = stream_replays(rules, house, players, strategies, seed, game,
+                                        source, where, limit)
     except NoMatch as e:
         typer.echo(f"unosim: {e}", err=True)
         raise typer.Exit(1)
     except ValueError as e:
         fail(str(e))
+    for w in seen:
+        if issubclass(w.category, DatasetWarning):
+            typer.echo(f"unosim: note: {one_line(w.message)}", err=True)
     if note:
         typer.echo(note, err=as_json)
-    for j, rp in enumerate(reps):
-        if as_json:
-            typer.echo(dumps_json(rp))
-        else:
-            typer.echo(("\n" if j or note else "") + format_text(rp, hands))
-    if any(rp.violations for rp in reps):
+    broken = False
+    try:
+        for j, rp in enumerate(reps):  # each replay printed as soon as it is made
+            if as_json:
+                typer.echo(dumps_json(rp))
+            else:
+                typer.echo(("\n" if j or note else "") + format_text(rp, hands))
+            broken = broken or bool(rp.violations)
+    except ValueError as e:
+        fail(str(e))
+    except KeyboardInterrupt:
+        typer.echo("unosim: interrupted", err=True)
+        raise typer.Exit(130)
+    if broken:
         raise typer.Exit(1)
 
 

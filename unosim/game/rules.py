@@ -16,7 +16,6 @@ from dataclasses import dataclass, fields
 from pathlib import Path
 
 import numpy as np
-import tomllib
 
 from . import cards
 
@@ -161,6 +160,11 @@ class RuleSet:
     name: str = "official"
 
     def __post_init__(self) -> None:
+        for f in fields(self):  # numpy scalars (np.int64(5)) stand for their values
+            v = getattr(self, f.name)
+            if isinstance(v, np.generic) or (isinstance(v, tuple) and any(
+                    isinstance(x, np.generic) for x in v)):
+                object.__setattr__(self, f.name, _plain(v))
         if isinstance(self.catch_uno, int) and not isinstance(self.catch_uno, bool):
             object.__setattr__(self, "catch_uno", float(self.catch_uno))  # one hash per value
         _check_name(self.name)
@@ -316,6 +320,13 @@ def _check_name(name) -> None:
                         "or line breaks")
 
 
+def _plain(v):
+    """A numpy scalar as its Python value (``np.int64(5)`` -> ``5``), in tuples too."""
+    if isinstance(v, tuple):
+        return tuple(_plain(x) for x in v)
+    return v.item() if isinstance(v, np.generic) else v
+
+
 def _is_int(v) -> bool:
     return isinstance(v, (int, np.integer)) and not isinstance(v, (bool, np.bool_))
 
@@ -439,9 +450,9 @@ def apply(base: RuleSet, changes: dict, name: str | None = None,
                 k = str(k)
                 if k not in cur:
                     raise RuleError(f"unknown {key} entry {k!r} (known: {', '.join(keys)})")
-                if not isinstance(v, int) or isinstance(v, bool):
+                if not _is_int(v):
                     raise RuleError(f"rule {key}.{k} must be a whole number, got {v!r}")
-                cur[k] = v
+                cur[k] = int(v)
             kw[key] = tuple(cur[k] for k in keys)
         else:
             kw[key] = _coerce(key, value) if coerce else value
@@ -468,15 +479,16 @@ def parse_house(text: str) -> dict[str, str]:
 def load_toml(path: str | Path) -> RuleSet:
     """Read a rule file. ``preset = "NAME"`` picks the base (default `official`);
     every other key is a rule name; ``[deck]`` and ``[points]`` are tables."""
+    from . import tomlfile
+
     p = Path(path)
     try:
-        data = tomllib.loads(p.read_text())
+        data = tomlfile.load(p, "rule file", RuleError)
     except FileNotFoundError:
         raise RuleError(f"rule file {str(p)!r} not found") from None
-    except (OSError, UnicodeDecodeError) as e:
-        raise RuleError(f"rule file {str(p)!r}: {e.__class__.__name__}: {e}") from None
-    except tomllib.TOMLDecodeError as e:
-        raise RuleError(f"rule file {str(p)!r}: {e}") from None
+    except OSError as e:
+        raise RuleError(f"rule file {str(p)!r}: {e.strerror or e.__class__.__name__}"
+                        ) from None
     base_name = data.pop("preset", "official")
     if not isinstance(base_name, str) or base_name not in PRESETS:
         raise RuleError(f"rule 'preset': unknown preset {base_name!r} in {str(p)!r}")

@@ -182,18 +182,15 @@ def _param_value(name: str, text: str) -> float:
 
 def _load_file(name: str, path: str) -> dict[str, float]:
     """Weights (and behaviour parameters) from a strategy file written by ``unosim tune``."""
-    import tomllib
+    from ..game import tomlfile
+
     try:
-        with open(path, "rb") as f:
-            data = tomllib.load(f)
+        data = tomlfile.load(path, "strategy file", StrategyError)
     except FileNotFoundError:
         raise StrategyError(f"strategy {name!r}: no file {path!r} (and {path!r} is not "
                             "a parameter: parameters are name=value)") from None
-    except (OSError, tomllib.TOMLDecodeError) as e:
-        raise StrategyError(f"strategy file {path!r}: {e}") from None
-    except UnicodeDecodeError:
-        raise StrategyError(f"strategy file {path!r} is not UTF-8 text (a TOML file "
-                            "written by unosim tune)") from None
+    except OSError as e:
+        raise StrategyError(f"strategy file {path!r}: {e.strerror or e}") from None
     if data.get("strategy", name) != name:
         raise StrategyError(f"strategy file {path!r} is for {data['strategy']!r}, not {name!r}")
     out = {}

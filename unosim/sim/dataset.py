@@ -2,26 +2,40 @@
 
 Layout of ``DIR`` (every file flushed to disk under a temporary name, then renamed)::
 
-    _manifest.json                    the run: Job.manifest() + chunk_games, summary_only
+    _manifest.json                    the run: Job.manifest() + chunk_games, summary_only,
+                                      sealed by a checksum of its content
     part-<first_game:012d>.parquet    the rows of games first_game .. (not in summary-only
                                       runs), its own manifest in the key-value metadata
-    _summary-<first_game:012d>.json   the chunk's Aggregate (unosim.sim.summary), written
-                                      last: a chunk is done when its summary exists
+    _summary-<first_game:012d>.json   the chunk's Aggregate (unosim.sim.summary) with the
+                                      chunk's identity and its part's SHA-256, sealed by a
+                                      checksum; written last: a chunk is done when its
+                                      summary exists and checks
 
 Only the parts are data: the other names start with ``_`` (temporary files with ``.``),
 which pyarrow and pandas skip, so ``pandas.read_parquet(DIR)``,
 ``pyarrow.dataset.dataset(DIR)`` and DuckDB's ``FROM 'DIR/*.parquet'`` read every row
-and nothing else, without unosim.
+and nothing else, without unosim, as long as the folder holds only the run's files.
 
 Chunks are keyed by their first game index, so a chunk's content never depends on how
-the rest of the run was split, and a resumed run only computes the missing ones. A
-finished chunk is checked before it counts (its part's Parquet footer and row count, its
-summary's JSON), so a file cut short by a crash is computed again.
+the rest of the run was split, and a resumed run only computes the missing ones.
+
+Every chunk proves it belongs to its run. Its identity is what determines its games
+(rules hash, strategies, players, seed, RNG and kernel behaviour versions, first game
+and count); the summary carries it and the part's own manifest too, the summary holds
+the part file's SHA-256, and the summary and the manifest each hold a checksum of their
+own content. A chunk counts as done only when all of these agree with the folder's
+manifest, so a file cut short by a crash, copied from another run or another chunk,
+edited, or with one flipped bit is named: ``--resume`` computes it again, readers refuse
+it. A manifest that no chunk agrees with, or whose checksum fails, is refused. Files
+that pandas would read but that are not the run's parts are named by every reader.
 """
 from __future__ import annotations
 
+import hashlib
 import json
+import os
 import re
+import warnings
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
@@ -35,7 +49,8 @@ from .summary import Aggregate
 
 MANIFEST = "_manifest.json"
 OLD_MANIFEST = "manifest.json"  # dataset format 1
-DATASET_FORMAT = 2
+DATASET_FORMAT = 3  # 3: identities and checksums; 2 is still read (not resumed)
+MAX_JSON_BYTES = 8 << 20  # a manifest or summary is at most a few hundred kB
 _PART = re.compile(r"^part-(\d{12})\.parquet$")
 _SUMMARY = re.compile(r"^_summary-(\d{12})\.json$")
 # manifest fields a resumed run must agree on, with how to name them in an error
@@ -47,8 +62,87 @@ IDENTITY = {
 }
 
 
+# what determines a chunk's games: the run's part of a chunk's identity
+RUN_IDENTITY = ("rules_hash", "strategies", "players", "seed", "rng", "kernel_behaviour")
+
+
 class DatasetError(ValueError):
     """A dataset folder that cannot be used as asked; the message says why."""
+
+
+class DatasetWarning(UserWarning):
+    """A dataset folder that reads correctly but holds files that are not the run's."""
+
+
+def _canonical(d: dict) -> bytes:
+    return json.dumps({k: v for k, v in d.items() if k != "checksum"}, sort_keys=True,
+                      separators=(",", ":"), ensure_ascii=True).encode()
+
+
+def seal(d: dict) -> dict:
+    """``d`` with ``checksum``: the SHA-256 of its other keys in canonical JSON."""
+    return {**d, "checksum": "sha256:" + hashlib.sha256(_canonical(d)).hexdigest()}
+
+
+def is_sealed(d: dict) -> bool:
+    """Does ``d`` hold the checksum of its own content (see :func:`seal`)?"""
+    return isinstance(d, dict) and d.get("checksum") == seal(d)["checksum"]
+
+
+def chunk_identity(manifest: dict, first: int, count: int) -> dict:
+    """What determines the games of chunk ``first`` (``count`` games) of a run."""
+    return {**{k: manifest.get(k) for k in RUN_IDENTITY}, "first_game": int(first),
+            "games": int(count)}
+
+
+def identity_diff(got: dict, want: dict, names: tuple = (None, None)) -> str | None:
+    """How a file's chunk identity differs from the one its run expects, or None;
+    ``names``: the file's and the run's rule-set names, to show beside their hashes."""
+    out = []
+    for key in RUN_IDENTITY:
+        if key == "rules_hash" and got.get(key) != want.get(key):
+            a, b = (f"{n} ({h})" if isinstance(n, str) else str(h)
+                    for n, h in zip(names, (got.get(key), want.get(key))))
+            out.append(f"rules {a}, the run's {b}")
+        elif got.get(key) != want.get(key):
+            name = {"rules_hash": "rules", "rng": "RNG", "kernel_behaviour":
+                    "kernel behaviour"}.get(key, key)
+            out.append(f"{name} {_describe(key, got.get(key))}, the run's "
+                       f"{_describe(key, want.get(key))}")
+    if (got.get("first_game"), got.get("games")) != (want["first_game"], want["games"]):
+        out.append(f"games {_span(got)}, not {_span(want)}")
+    return "; ".join(out) or None
+
+
+def _span(ident: dict) -> str:
+    f, n = ident.get("first_game"), ident.get("games")
+    if isinstance(f, int) and isinstance(n, int):
+        return f"{f:,}..{f + n - 1:,}"
+    return "unknown"
+
+
+def file_sha256(path: Path) -> str:
+    h = hashlib.sha256()
+    with open(path, "rb") as f:
+        while b := f.read(1 << 20):
+            h.update(b)
+    return h.hexdigest()
+
+
+def _read_json(path: Path):
+    """A small JSON file (at most ``MAX_JSON_BYTES``; a regular file, opened without
+    blocking)."""
+    import stat
+
+    st = os.stat(path)
+    if not stat.S_ISREG(st.st_mode):
+        raise ValueError("not a regular file")
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+    with os.fdopen(fd, "rb") as f:
+        data = f.read(MAX_JSON_BYTES + 1)
+    if len(data) > MAX_JSON_BYTES:
+        raise ValueError(f"over {MAX_JSON_BYTES:,} bytes")
+    return json.loads(data)
 
 
 def part_path(root: Path, first: int) -> Path:
@@ -99,8 +193,9 @@ def chunks(first_game: int, n_games: int, chunk_games: int) -> Chunks:
 
 def dataset_manifest(job_manifest: dict, chunk_games: int, summary_only: bool) -> dict:
     """The folder's manifest: the job's plus how it is split and what is kept."""
-    return {**job_manifest, "dataset_format": DATASET_FORMAT,
-            "chunk_games": int(chunk_games), "summary_only": bool(summary_only)}
+    m = {k: v for k, v in job_manifest.items() if k != "checksum"}
+    return seal({**m, "dataset_format": DATASET_FORMAT, "chunk_games": int(chunk_games),
+                 "summary_only": bool(summary_only)})
 
 
 def _write_text(final: Path, text: str) -> None:
@@ -116,7 +211,7 @@ def _write_text(final: Path, text: str) -> None:
 def read_dataset_manifest(root: str | Path) -> dict:
     path = Path(root) / MANIFEST
     try:
-        m = json.loads(path.read_text())
+        m = _read_json(path)
     except FileNotFoundError:
         if (Path(root) / OLD_MANIFEST).exists():
             raise DatasetError(
@@ -128,6 +223,13 @@ def read_dataset_manifest(root: str | Path) -> dict:
         raise DatasetError(f"{path}: not a readable manifest ({_first_line(e)})") from None
     if not isinstance(m, dict) or not all(k in m for k in IDENTITY):
         raise DatasetError(f"{path}: not a unosim dataset manifest")
+    fmt = m.get("dataset_format", 2)
+    if fmt not in (2, DATASET_FORMAT):
+        raise DatasetError(f"{path}: dataset format {fmt!r}; this unosim reads formats 2 "
+                           f"and {DATASET_FORMAT}")
+    if fmt >= 3 and not is_sealed(m):
+        raise DatasetError(f"{path} was edited or damaged: its checksum does not match "
+                           "its content (restore it, or run again into a new folder)")
     return m
 
 
@@ -183,6 +285,11 @@ def open_dataset(root: str | Path, manifest: dict, resume: bool,
         raise DatasetError(f"--resume: {root} holds chunks but no {MANIFEST}")
     if has_manifest:
         old = read_dataset_manifest(root)
+        if old.get("dataset_format", 2) < DATASET_FORMAT:
+            raise DatasetError(
+                f"--resume: {root} was written by an older unosim (dataset format "
+                f"{old.get('dataset_format', 2)}, chunks without checksums): read it as it "
+                "is, or run it again into a new folder")
         why = behaviour_mismatch(old)
         if why:
             raise DatasetError(f"--resume: {root} was {why}")
@@ -198,7 +305,39 @@ def open_dataset(root: str | Path, manifest: dict, resume: bool,
 def create_dataset(root: Path, manifest: dict) -> None:
     """Make the folder of a new run and write its manifest."""
     root.mkdir(parents=True, exist_ok=True)
-    _write_text(root / MANIFEST, json.dumps(manifest, indent=1, sort_keys=True) + "\n")
+    _write_text(root / MANIFEST, json.dumps(seal(manifest), indent=1, sort_keys=True)
+                + "\n")
+
+
+def first_missing(root: Path) -> Path | None:
+    """The highest folder of ``root``'s path that does not exist yet, or None."""
+    top = None
+    p = root
+    while not p.exists() and p != p.parent:
+        top, p = p, p.parent
+    return top
+
+
+def undo_create(root: Path, made: Path | None) -> None:
+    """Undo :func:`create_dataset` if no chunk file was written since: the manifest goes,
+    and the folders from ``root`` up to ``made`` (the highest one the run created)."""
+    try:
+        remove_temporaries(root)
+        names = {p.name for p in root.iterdir()}
+        if not names <= {MANIFEST}:
+            return
+        if names:
+            (root / MANIFEST).unlink()
+        if made is None:
+            return
+        p = root
+        while True:
+            p.rmdir()  # only if empty
+            if p == made:
+                break
+            p = p.parent
+    except OSError:
+        pass
 
 
 def remove_temporaries(root: Path) -> None:
@@ -210,46 +349,124 @@ def remove_temporaries(root: Path) -> None:
             pass
 
 
-def _chunk_problem(root: Path, f: int, count: int, summary_only: bool) -> str | None:
-    """Why chunk ``f``'s files are not a finished chunk of ``count`` games, or None."""
+def _part_problem(p: Path, want: dict, sha256: str | None, run_name=None) -> str | None:
+    """Why the part ``p`` is not the chunk ``want`` (its identity), or None. With
+    ``sha256`` (format 3) the file must also be the one its summary was written after."""
     import pyarrow.parquet as pq
 
-    s = summary_path(root, f)
+    from .results import MANIFEST_KEY
+
     try:
-        body = json.loads(s.read_text())
-        agg = Aggregate.from_dict(body)
-    except (OSError, ValueError, KeyError, TypeError, AttributeError) as e:
-        return f"{s.name}: not a readable summary ({_first_line(e)})"
-    if agg.games != count:
-        return f"{s.name}: {agg.games} games, the chunk has {count}"
-    if summary_only:
-        return None
-    p = part_path(root, f)
-    try:
-        rows = pq.read_metadata(p).num_rows
+        meta = pq.read_metadata(p)
+    except FileNotFoundError:
+        return f"{p.name}: missing, though its chunk's summary says it is done"
     except (OSError, ValueError) as e:  # pyarrow: ArrowInvalid is a ValueError
         return f"{p.name}: not a readable Parquet file ({_first_line(e)})"
-    if rows != count:
-        return f"{p.name}: {rows} rows, the chunk has {count}"
+    try:
+        own = json.loads((meta.metadata or {})[MANIFEST_KEY])
+        got = chunk_identity(own, own.get("first_game"), own.get("games"))
+    except (KeyError, ValueError, TypeError, AttributeError):
+        return f"{p.name}: has no readable unosim manifest"
+    diff = identity_diff(got, want, (own.get("rules_name"), run_name))
+    if diff:
+        return f"{p.name}: from another run or chunk ({diff})"
+    if meta.num_rows != want["games"]:
+        return f"{p.name}: {meta.num_rows} rows, the chunk has {want['games']}"
+    if sha256 is not None and file_sha256(p) != sha256:
+        return (f"{p.name}: its content does not match the checksum in its summary "
+                "(damaged, edited or replaced)")
     return None
 
 
+def check_chunk(root: Path, manifest: dict, f: int, count: int
+                ) -> tuple[str | None, bool]:
+    """``(problem, foreign)``: why chunk ``f``'s files are not a finished chunk of this
+    run (None if they are), and whether the problem is a summary of another run (its
+    checksum good, its rules, strategies, players, seed or versions not the run's)."""
+    s = summary_path(root, f)
+    want = chunk_identity(manifest, f, count)
+    try:
+        body = _read_json(s)
+        agg = Aggregate.from_dict(body)
+    except (OSError, ValueError, KeyError, TypeError, AttributeError) as e:
+        return f"{s.name}: not a readable summary ({_first_line(e)})", False
+    sha = None
+    if manifest.get("dataset_format", 2) >= 3:
+        if not is_sealed(body):
+            return (f"{s.name}: edited or damaged (its checksum does not match its "
+                    "content)"), False
+        got = body.get("chunk")
+        if not isinstance(got, dict):
+            return f"{s.name}: has no chunk identity", False
+        diff = identity_diff(got, want, (body.get("rules_name"), manifest.get("rules_name")))
+        if diff:
+            foreign = any(got.get(k) != want.get(k) for k in RUN_IDENTITY)
+            return f"{s.name}: from another run or chunk ({diff})", foreign
+        if not manifest["summary_only"]:
+            sha = body.get("part_sha256")
+            if not isinstance(sha, str):
+                return f"{s.name}: has no checksum of its part", False
+    if agg.games != count or agg.n_players != manifest["players"]:
+        return (f"{s.name}: {agg.games} games of {agg.n_players} players, the chunk has "
+                f"{count} of {manifest['players']}"), False
+    if manifest["summary_only"]:
+        return None, False
+    return _part_problem(part_path(root, f), want, sha, manifest.get("rules_name")), False
+
+
 def done_chunks(root: Path, manifest: dict, damaged: list | None = None) -> set[int]:
-    """First games of the chunks whose files are complete (checked: see the module
-    docstring); the problems of the others that have a summary go to ``damaged``."""
+    """First games of the chunks whose files check (see the module docstring); the
+    problems of the others that have a summary go to ``damaged``.
+
+    :class:`DatasetError` when the manifest disagrees with every chunk that has a
+    summary of a run (its checksum good): the manifest or the chunks are another
+    run's."""
     all_chunks = chunks(manifest["first_game"], manifest["games"], manifest["chunk_games"])
-    done = set()
-    for p in root.iterdir():
+    done, foreign = set(), []
+    for p in sorted(root.iterdir()):
         m = _SUMMARY.match(p.name)
         if m is None or not all_chunks.is_first(int(m.group(1))):
             continue
         f = int(m.group(1))
-        problem = _chunk_problem(root, f, all_chunks.count(f), manifest["summary_only"])
+        problem, other = check_chunk(root, manifest, f, all_chunks.count(f))
         if problem is None:
             done.add(f)
-        elif damaged is not None:
+            continue
+        if other:
+            foreign.append(problem)
+        if damaged is not None:
             damaged.append(problem)
+    if foreign and not done:
+        raise DatasetError(f"{root / MANIFEST} disagrees with every chunk in the folder "
+                           f"({foreign[0]}{_more(foreign)}): the manifest or the chunks "
+                           "come from another run; use a new folder")
     return done
+
+
+def _more(items: list) -> str:
+    return f", and {len(items) - 1} more" if len(items) > 1 else ""
+
+
+def strays(root: Path, manifest: dict) -> list[str]:
+    """Names in ``root`` that plain readers (pandas, pyarrow, DuckDB) would take for data
+    but that are not parts of this run: any name not starting with ``_`` or ``.`` other
+    than ``part-<first>.parquet`` of one of the run's chunks."""
+    all_chunks = chunks(manifest["first_game"], manifest["games"], manifest["chunk_games"])
+    out = []
+    for p in root.iterdir():
+        if p.name.startswith(("_", ".")):
+            continue
+        m = _PART.match(p.name)
+        if (m is None or manifest["summary_only"] or not all_chunks.is_first(int(m.group(1)))
+                or not p.is_file()):
+            out.append(p.name + ("/" if p.is_dir() else ""))
+    return sorted(out)
+
+
+def stray_note(root: Path, names: list[str]) -> str:
+    shown = ", ".join(names[:5]) + (f" and {len(names) - 5} more" if len(names) > 5 else "")
+    return (f"{root} holds {len(names)} file(s) that are not this run's parts: {shown} "
+            "(unosim reads only its parts; pandas.read_parquet(DIR) would read these too)")
 
 
 # -------------------------------------------------------------------- writing chunks
@@ -277,7 +494,8 @@ class PartWriter:
             meta = dict(table.schema.metadata or {})
             meta[MANIFEST_KEY] = json.dumps(self.manifest, sort_keys=True).encode()
             self.schema = table.schema.with_metadata(meta)
-            self.writer = pq.ParquetWriter(self.tmp, self.schema, compression="zstd")
+            self.writer = pq.ParquetWriter(self.tmp, self.schema, compression="zstd",
+                                           write_page_checksum=True)
         self.writer.write_table(table.cast(self.schema))
 
     def close(self) -> Path:
@@ -285,6 +503,7 @@ class PartWriter:
         if self.writer is None:
             raise ValueError("no rows written")
         self.writer.close()
+        self.sha256 = file_sha256(self.tmp)
         publish(self.tmp, self.final)
         return self.final
 
@@ -304,30 +523,44 @@ class PartWriter:
             self.abort()
 
 
-def write_summary(root: Path, first: int, count: int, agg: Aggregate) -> Path:
-    """The chunk's aggregate as ``summary-<first>.json``: the chunk's completion mark."""
+def write_summary(root: Path, manifest: dict, first: int, count: int, agg: Aggregate,
+                  part_sha256: str | None = None) -> Path:
+    """The chunk's aggregate as ``_summary-<first>.json``, the chunk's completion mark:
+    with its identity, its part's SHA-256 (rows kept) and its own checksum."""
     final = summary_path(root, first)
-    body = {"first_game": first, "games": count, **agg.to_dict()}
-    _write_text(final, json.dumps(body, separators=(",", ":")) + "\n")
+    body = {"first_game": first, **agg.to_dict(), "rules_name": manifest.get("rules_name"),
+            "chunk": chunk_identity(manifest, first, count)}
+    if part_sha256 is not None:
+        body["part_sha256"] = part_sha256
+    _write_text(final, json.dumps(seal(body), separators=(",", ":")) + "\n")
     return final
 
 
 def read_chunk_summary(root: Path, first: int) -> Aggregate:
-    return Aggregate.from_dict(json.loads(summary_path(root, first).read_text()))
+    return Aggregate.from_dict(_read_json(summary_path(root, first)))
 
 
 # -------------------------------------------------------------------- reading back
 
 
 def _check_complete(root: Path, manifest: dict, allow_incomplete: bool) -> list[int]:
-    firsts = [f for f, _ in chunks(manifest["first_game"], manifest["games"],
-                                   manifest["chunk_games"])]
-    done = done_chunks(root, manifest)
-    missing = [f for f in firsts if f not in done]
+    """The first games of the finished chunks, in order. A chunk file that fails its
+    check is named (:class:`DatasetError`), never skipped; stray files are named in a
+    :class:`DatasetWarning`."""
+    all_chunks = chunks(manifest["first_game"], manifest["games"], manifest["chunk_games"])
+    damaged: list[str] = []
+    done = done_chunks(root, manifest, damaged)
+    if damaged:
+        raise DatasetError(f"{root}: {damaged[0]}{_more(damaged)} (--resume computes "
+                           "such chunks again)")
+    missing = len(all_chunks) - len(done)
     if missing and not allow_incomplete:
-        raise DatasetError(f"{root} is incomplete: {len(missing)} of {len(firsts)} chunks "
+        raise DatasetError(f"{root} is incomplete: {missing} of {len(all_chunks)} chunks "
                            "missing (finish it with --resume, or pass allow_incomplete)")
-    return [f for f in firsts if f in done]
+    names = strays(root, manifest)
+    if names:
+        warnings.warn(stray_note(root, names), DatasetWarning, stacklevel=3)
+    return sorted(done)
 
 
 def read_summary(root: str | Path, allow_incomplete: bool = False) -> Aggregate:
@@ -351,9 +584,14 @@ def iter_dataset(root: str | Path, columns: Iterable[str] | None = None,
     if manifest["summary_only"]:
         raise DatasetError(f"{root} was run with --summary-only: it has no rows "
                            "(read its aggregates with read_summary)")
+    cols = list(columns) if columns is not None else None
     for f in _check_complete(root, manifest, allow_incomplete):
-        yield pd.read_parquet(part_path(root, f),
-                              columns=list(columns) if columns is not None else None)
+        p = part_path(root, f)
+        try:
+            df = pd.read_parquet(p, columns=cols, page_checksum_verification=True)
+        except Exception as e:  # a file changed since it was checked  # noqa: BLE001
+            raise DatasetError(f"{p}: cannot be read ({_first_line(e)})") from None
+        yield df
 
 
 def read_dataset(root: str | Path, columns: Iterable[str] | None = None,

@@ -28,9 +28,10 @@ import pandas as pd
 from ..players.expert import refuse_matches
 from ..kernel import layout as L
 from ..kernel import match as K
+from .interrupt import kernel_call
 from .results import MANIFEST_KEY, atomic_path, publish, rounds_frame
 from ..game.rules import RuleSet
-from .simulate import Job, make_job
+from .simulate import Job, check_progress, make_job
 
 CHUNK = 256  # matches per kernel call (one task of the thread pool); never changes results
 TASK_ROUNDS = 1 << 20  # a task's matches may hold at most this many rounds (~230 MB raw)
@@ -65,9 +66,9 @@ def match_manifest(job: Job, table: str = "matches") -> dict:
 def _check_threads(threads: int | None) -> int:
     if threads is None:
         return numba.config.NUMBA_NUM_THREADS
-    if isinstance(threads, bool) or not isinstance(threads, int) or threads < 1:
+    if isinstance(threads, bool) or not isinstance(threads, (int, np.integer)) or threads < 1:
         raise ValueError(f"threads must be a whole number >= 1, got {threads!r}")
-    return threads
+    return int(threads)
 
 
 def run_match_chunk(job: Job, lo: int, hi: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -138,7 +139,8 @@ def match_rounds_frame(heads: np.ndarray, recs: np.ndarray, n_players: int,
 
 def _chunk_columns(job: Job, lo: int, hi: int) -> tuple[dict, dict]:
     """One chunk, run and compacted at once (the raw int32 records are dropped)."""
-    mout, heads, recs = run_match_chunk(job, lo, hi)
+    with kernel_call():  # Ctrl-C or SIGTERM during the call: the interrupt itself
+        mout, heads, recs = run_match_chunk(job, lo, hi)
     return (_match_columns(mout, job.n_players, lo),
             _round_columns(heads, recs, job.n_players, lo))
 
@@ -155,8 +157,10 @@ def run_matches(job: Job, threads: int | None = None, chunk: int = CHUNK,
     """Play the job's matches on ``threads`` threads (default: all cores), ``chunk``
     matches per task; returns (matches, rounds) in match order, without manifest."""
     threads = _check_threads(threads)
-    if isinstance(chunk, bool) or not isinstance(chunk, int) or chunk < 1:
+    if isinstance(chunk, bool) or not isinstance(chunk, (int, np.integer)) or chunk < 1:
         raise ValueError(f"chunk must be a whole number >= 1, got {chunk!r}")
+    chunk = int(chunk)
+    check_progress(progress)
     if job.n_games > MAX_ROUNDS_KEPT:  # every match has a round at least
         raise ValueError(f"matches must be at most {MAX_ROUNDS_KEPT:,} (their rounds are "
                          f"kept in memory), got {job.n_games:,}")
@@ -264,9 +268,17 @@ def write_matches(matches: pd.DataFrame, rounds: pd.DataFrame, path: str | Path,
             meta[MANIFEST_KEY] = json.dumps(man, sort_keys=True).encode()
             tmp = atomic_path(dest)
             tmps.append(tmp)
-            pq.write_table(t.replace_schema_metadata(meta), tmp, compression="zstd")
-        for tmp, (_, dest, _) in zip(tmps, targets):
-            publish(tmp, dest)
+            pq.write_table(t.replace_schema_metadata(meta), tmp, compression="zstd",
+                           write_page_checksum=True)
+        published = []
+        try:
+            for tmp, (_, dest, _) in zip(tmps, targets):
+                publish(tmp, dest)
+                published.append(dest)
+        except BaseException:  # one table without the other is no result: remove it
+            for dest in published:
+                dest.unlink(missing_ok=True)
+            raise
     finally:
         for tmp in tmps:
             if tmp.exists():

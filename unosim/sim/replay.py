@@ -12,6 +12,7 @@ judged move by move by the independent checker (:mod:`unosim.verify.checker`).
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -155,16 +156,19 @@ def rules_from_manifest(manifest: dict) -> RuleSet:
     return rs
 
 
-def read_runs(path: str | Path) -> pd.DataFrame:
-    """The rounds of a results file (``simulate --out FILE.parquet``) or dataset folder
-    (``--out DIR``), the manifest in ``df.attrs['manifest']``."""
+def iter_runs(path: str | Path) -> tuple[dict, Iterator[pd.DataFrame]]:
+    """The manifest of a results file (``simulate --out FILE.parquet``) or dataset folder
+    (``--out DIR``), and its rounds as frames, one part at a time for a folder."""
     p = Path(path)
     if not p.exists():
         raise ReplayError(f"--from {p}: no such file or folder")
     if p.is_dir():
-        from .dataset import read_dataset
+        from .dataset import iter_dataset, read_dataset_manifest
 
-        df = read_dataset(p, allow_incomplete=True)
+        m = read_dataset_manifest(p)
+        frames = iter_dataset(p, allow_incomplete=True)
+        if m.get("summary_only"):
+            next(frames)  # raises: a summary-only run has no rows
     else:
         from .results import read_results
 
@@ -173,15 +177,35 @@ def read_runs(path: str | Path) -> pd.DataFrame:
         except Exception as e:  # no manifest, not Parquet, unreadable ...
             raise ReplayError(f"--from {p}: cannot read it as a results file "
                               f"({e.__class__.__name__}: {_first_line(e)})") from None
-    m = df.attrs.get("manifest") or {}
+        m, frames = df.attrs.get("manifest") or {}, iter([df])
     if m.get("kind") == "matches":
         raise ReplayError(f"--from {p}: a match file; replay reads single-round results "
                           "(unosim simulate --out)")
     missing = [k for k in ("rules_toml", "seed", "players", "strategies") if k not in m]
-    if missing or "game" not in df.columns:
+    if missing:
         raise ReplayError(f"--from {p}: not a unosim results file (its manifest lacks "
-                          f"{', '.join(missing) or 'nothing'}; game column "
-                          f"{'present' if 'game' in df.columns else 'missing'})")
+                          f"{', '.join(missing)})")
+
+    def checked() -> Iterator[pd.DataFrame]:
+        for df in frames:
+            if "game" not in df.columns:
+                raise ReplayError(f"--from {p}: not a unosim results file (no game "
+                                  "column)")
+            yield df
+
+    return m, checked()
+
+
+def read_runs(path: str | Path) -> pd.DataFrame:
+    """The rounds of a results file or dataset folder as one frame, the manifest in
+    ``df.attrs['manifest']`` (see :func:`iter_runs`)."""
+    m, frames = iter_runs(path)
+    parts = list(frames)
+    if parts:
+        df = pd.concat(parts, ignore_index=True) if len(parts) > 1 else parts[0]
+    else:
+        df = rounds_frame(np.zeros((0, L.N_COLS), dtype=np.int32), int(m["players"]), 0)
+    df.attrs["manifest"] = m
     return df
 
 
@@ -190,11 +214,20 @@ def _first_line(e: BaseException) -> str:
     return text.splitlines()[0] if text else e.__class__.__name__
 
 
+MAX_LIMIT = 100_000  # replays of one command: each is checked event by event
+
+
+def check_limit(limit) -> int:
+    if (isinstance(limit, bool) or not isinstance(limit, (int, np.integer))
+            or not 1 <= limit <= MAX_LIMIT):
+        raise ReplayError(f"--limit must be a whole number from 1 to {MAX_LIMIT:,}, "
+                          f"got {limit!r}")
+    return int(limit)
+
+
 def select_games(df: pd.DataFrame, where: str | None, limit: int) -> pd.DataFrame:
     """The first ``limit`` rounds matching ``where`` (see :func:`matching`)."""
-    if isinstance(limit, bool) or not isinstance(limit, int) or limit < 1:
-        raise ReplayError(f"--limit must be a whole number >= 1, got {limit!r}")
-    return df[matching(df, where)].head(limit)
+    return df[matching(df, where)].head(check_limit(limit))
 
 
 def matching(df: pd.DataFrame, where: str | None) -> pd.Series:
@@ -212,37 +245,52 @@ def matching(df: pd.DataFrame, where: str | None) -> pd.Series:
 
 
 def replays_from(path: str | Path, where: str | None = None, limit: int = 1
-                 ) -> tuple[list[Replay], int]:
+                 ) -> tuple[Iterator[Replay], int, int]:
     """Replay the first ``limit`` games of a results file matching ``where``.
 
-    Returns the replays and the number of matching games. Each replay is checked to
-    give the row the file holds (else the kernel or the RNG changed since the run)."""
+    Returns the replays, made one at a time as they are taken (every input is checked
+    before the first), the number of matching games, and how many will be replayed.
+    Each replay is checked to give the row the file holds (else the kernel or the RNG
+    changed since the run)."""
     from ..kernel.rng import RNG_VERSION
 
-    df = read_runs(path)
-    m = df.attrs["manifest"]
+    limit = check_limit(limit)
+    m, frames = iter_runs(path)
     if m.get("rng", RNG_VERSION) != RNG_VERSION:
         raise ReplayError(f"--from {path}: made with RNG {m['rng']!r}; this unosim uses "
                           f"{RNG_VERSION!r}, so its games cannot be replayed")
     why = behaviour_mismatch(m)
     if why:
         raise ReplayError(f"--from {path}: {why}")
-    sel = select_games(df, where, limit)
-    matched = int(matching(df, where).sum())
+    matched, kept, seen = 0, [], False
+    for df in frames:  # a folder one part at a time: memory holds one part
+        mask = matching(df, where)
+        matched += int(mask.sum())
+        if sum(map(len, kept)) < limit:
+            kept.append(df[mask].head(limit - sum(map(len, kept))))
+        seen = True
+    if not seen:  # no rows: the condition is still checked against the columns
+        matching(rounds_frame(np.zeros((0, L.N_COLS), dtype=np.int32), int(m["players"]),
+                              0), where)
+    sel = pd.concat(kept, ignore_index=True) if len(kept) > 1 else (
+        kept[0] if kept else pd.DataFrame())
     rules = rules_from_manifest(m)
     job = make_job(rules, 1, int(m["players"]), list(m["strategies"]), int(m["seed"]))
-    out = []
-    for _, r in sel.iterrows():
-        rp = replay_job(job, int(r["game"]))
-        mine = rp.row
-        diff = [c for c in _COMPARED if c in r.index and int(r[c]) != int(mine[c])]
-        if diff:
-            c = diff[0]
-            raise ReplayError(f"game {rp.game} replays differently from {path} ({c} "
-                              f"{mine[c]} now, {int(r[c])} in the file): the kernel changed "
-                              f"since the run (unosim {m.get('unosim_version', '?')})")
-        out.append(rp)
-    return out, matched
+
+    def made() -> Iterator[Replay]:
+        for _, r in sel.iterrows():
+            rp = replay_job(job, int(r["game"]))
+            mine = rp.row
+            diff = [c for c in _COMPARED if c in r.index and int(r[c]) != int(mine[c])]
+            if diff:
+                c = diff[0]
+                raise ReplayError(f"game {rp.game} replays differently from {path} ({c} "
+                                  f"{mine[c]} now, {int(r[c])} in the file): the kernel "
+                                  f"changed since the run (unosim "
+                                  f"{m.get('unosim_version', '?')})")
+            yield rp
+
+    return made(), matched, len(sel)
 
 
 # -- events ------------------------------------------------------------------------------
@@ -490,14 +538,27 @@ def plan_replays(rules: str | None = None, house: str | None = None,
                  limit: int = 1) -> tuple[list[Replay], str]:
     """What ``unosim replay`` replays: one game given by its run's arguments, or the first
     ``limit`` games of a results file matching ``where``. Returns the replays and a note
-    (how many games matched, or ""). Raises ``ValueError`` (one line) on bad input."""
+    (how many games matched, or ""). Raises ``ValueError`` (one line) on bad input.
+    :func:`stream_replays` gives the replays one at a time instead of a list."""
+    reps, note = stream_replays(rules, house, players, strategies, seed, game, source,
+                                where, limit)
+    return list(reps), note
+
+
+def stream_replays(rules: str | None = None, house: str | None = None,
+                   players: int | None = None, strategies: str | None = None,
+                   seed: int | None = None, game: int | None = None,
+                   source: str | Path | None = None, where: str | None = None,
+                   limit: int = 1) -> tuple[Iterator[Replay], str]:
+    """:func:`plan_replays` with the replays made one at a time as they are taken (the
+    inputs are all checked first); memory holds one replay, whatever ``limit``."""
     if source is None:
         if where is not None:
             raise ReplayError("--where needs --from FILE (a results file to pick games from)")
         rp = replay(rules or "official", 4 if players is None else players,
                     strategies or "random", 0 if seed is None else seed,
                     0 if game is None else game, house)
-        return [rp], ""
+        return iter([rp]), ""
     given = [opt for opt, v in (("--rules", rules), ("--house", house), ("--players", players),
                                 ("--strategies", strategies), ("--seed", seed),
                                 ("--game", game)) if v is not None]
@@ -505,9 +566,9 @@ def plan_replays(rules: str | None = None, house: str | None = None,
         raise ReplayError(f"--from takes the rules, players, strategies and seed from the "
                           f"file's manifest: drop {', '.join(given)} (pick games with "
                           "--where, e.g. 'game == 17')")
-    reps, matched = replays_from(source, where, limit)
-    if not reps:
+    reps, matched, taken = replays_from(source, where, limit)
+    if not taken:
         raise NoMatch(f"no game of {source} matches {where!r}")
     cond = f"games matching {where!r}" if where and where.strip() else "games"
-    first = "the first" if len(reps) == 1 else f"the first {len(reps)}"
+    first = "the first" if taken == 1 else f"the first {taken:,}"
     return reps, f"{source}: {matched:,} {cond}; replaying {first}"

@@ -128,7 +128,7 @@ def write_parquet(df: pd.DataFrame, path: str | Path, manifest: dict) -> Path:
     table = table.replace_schema_metadata(meta)
     tmp = atomic_path(final)
     try:
-        pq.write_table(table, tmp, compression="zstd")
+        pq.write_table(table, tmp, compression="zstd", write_page_checksum=True)
         publish(tmp, final)
     finally:
         if tmp.exists():
@@ -147,8 +147,9 @@ def read_manifest(path: str | Path) -> dict:
 
 
 def read_results(path: str | Path) -> pd.DataFrame:
-    """A results file back as a DataFrame, its manifest in ``df.attrs['manifest']``."""
-    df = pd.read_parquet(path)
+    """A results file back as a DataFrame, its manifest in ``df.attrs['manifest']``
+    (the pages' checksums verified, where the file has them)."""
+    df = pd.read_parquet(path, page_checksum_verification=True)
     df.attrs["manifest"] = read_manifest(path)
     return df
 

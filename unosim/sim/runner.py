@@ -31,10 +31,12 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import numba
+import numpy as np
 
 from . import dataset as ds
+from .interrupt import kernel_call
 from .results import probe_writable, remove_stale, rounds_frame
-from .simulate import MAX_BLOCK, Job, make_job, run_block, thread_count
+from .simulate import MAX_BLOCK, Job, check_progress, make_job, run_block, thread_count
 from .summary import Aggregate
 
 EXECUTORS = ("serial", "threads", "dask")
@@ -86,7 +88,8 @@ def compute_chunk(job: Job, first: int, count: int, block: int = BLOCK,
     end = first + count
     for b in range(first, end, block):
         n = min(block, end - b)
-        raw = run_block(job, b, n)
+        with kernel_call():  # Ctrl-C or SIGTERM during the call: the interrupt itself
+            raw = run_block(job, b, n)
         agg.add(Aggregate.from_records(raw, job.n_players))
         if writer is not None:
             writer.write(rounds_frame(raw, job.n_players, b))
@@ -97,8 +100,9 @@ def compute_chunk(job: Job, first: int, count: int, block: int = BLOCK,
 
 
 def part_manifest(manifest: dict, first: int, count: int) -> dict:
-    """A part's own manifest: the run's, for the games it holds."""
-    return {**manifest, "first_game": first, "games": count}
+    """A part's own manifest: the run's, for the games it holds (its identity)."""
+    own = {k: v for k, v in manifest.items() if k != "checksum"}
+    return {**own, "first_game": first, "games": count}
 
 
 def write_chunk(job: Job, manifest: dict, root: Path | None, first: int, count: int,
@@ -107,13 +111,15 @@ def write_chunk(job: Job, manifest: dict, root: Path | None, first: int, count: 
     """Compute one chunk; with a folder ``root``, write its files (part, then summary)."""
     if root is None:
         return compute_chunk(job, first, count, block, None, on_block)
+    sha = None
     if manifest["summary_only"]:
         agg = compute_chunk(job, first, count, block, None, on_block)
     else:
         with ds.PartWriter(ds.part_path(root, first),
                            part_manifest(manifest, first, count)) as w:
             agg = compute_chunk(job, first, count, block, w, on_block)
-    ds.write_summary(root, first, count, agg)
+        sha = w.sha256
+    ds.write_summary(root, manifest, first, count, agg, sha)
     return agg
 
 
@@ -161,9 +167,10 @@ def _connect(scheduler: str | None, client, workers: int | None, processes: bool
     if scheduler is not None:
         try:
             c = Client(scheduler, timeout=CONNECT_TIMEOUT)
-        except (OSError, TimeoutError) as e:
-            raise ConnectionError(f"cannot reach the Dask scheduler at {scheduler}: {e}"
-                                  ) from None
+        except Exception as e:  # OSError, TimeoutError, or what distributed raises
+            first = (str(e).strip().splitlines() or [e.__class__.__name__])[0]
+            raise ConnectionError(f"cannot reach the Dask scheduler at {scheduler}: "
+                                  f"{first}") from None
         try:
             c.wait_for_workers(1, timeout=120)
         except TimeoutError:
@@ -232,8 +239,15 @@ def check_scheduler(address: str) -> None:
     except ValueError:
         port = None
         u = None
-    if u is None or u.scheme not in ("tcp", "tls", "ws", "wss", "inproc", "ucx") or (
-            u.scheme != "inproc" and (not u.hostname or port is None)):
+    why = {"tls": "a TLS scheduler needs certificates, which unosim does not take",
+           "wss": "a TLS scheduler needs certificates, which unosim does not take",
+           "inproc": "an inproc:// scheduler lives inside one process; unosim reaches "
+                     "schedulers over the network",
+           "ws": "unosim reaches schedulers over TCP", "ucx": "unosim reaches "
+                 "schedulers over TCP"}.get(u.scheme if u is not None else "")
+    if why:
+        raise ValueError(f"--scheduler {address!r}: {why}; give tcp://HOST:PORT")
+    if u is None or u.scheme != "tcp" or not u.hostname or port is None:
         raise ValueError(f"--scheduler {address!r} is not a scheduler address; give "
                          "tcp://HOST:PORT")
 
@@ -257,6 +271,7 @@ class Plan:
     done: Aggregate  # the chunks found finished on disk
     new: bool = False  # the folder is created when the run starts
     damaged: tuple[str, ...] = ()  # finished-looking chunk files that failed their check
+    strays: tuple[str, ...] = ()  # files in the folder that are not the run's
 
     @property
     def games_todo(self) -> int:
@@ -271,9 +286,10 @@ def prepare(job: Job, out: str | Path | None = None, *, executor: str = "threads
     if executor not in EXECUTORS:
         raise ValueError(f"executor must be one of {', '.join(EXECUTORS)}, "
                          f"got {executor!r}")
-    if threads is not None and (isinstance(threads, bool) or not isinstance(threads, int)
-                                or threads < 1):
+    if threads is not None and (isinstance(threads, bool)
+                                or not isinstance(threads, (int, np.integer)) or threads < 1):
         raise ValueError(f"threads must be a whole number >= 1, got {threads!r}")
+    threads = None if threads is None else int(threads)  # numpy scalars too
     if executor == "serial":
         if threads not in (None, 1):
             raise ValueError("the serial executor uses one thread; use --executor threads")
@@ -283,9 +299,11 @@ def prepare(job: Job, out: str | Path | None = None, *, executor: str = "threads
     if (scheduler is not None or client is not None) and threads is not None:
         raise ValueError("--threads sets the workers of a local cluster; a running "
                          "scheduler's workers are started with `dask worker`")
-    if isinstance(block, bool) or not isinstance(block, int) or not 1 <= block <= MAX_BLOCK:
+    if (isinstance(block, bool) or not isinstance(block, (int, np.integer))
+            or not 1 <= block <= MAX_BLOCK):
         raise ValueError(f"block must be a whole number from 1 to {MAX_BLOCK:,}, "
                          f"got {block!r}")
+    block = int(block)
     single = Path(out) if out is not None and is_file_out(out) else None
     if single is not None and (summary_only or resume or executor == "dask"):
         raise ValueError("--out FILE.parquet is one file written by this process; use "
@@ -300,8 +318,10 @@ def prepare(job: Job, out: str | Path | None = None, *, executor: str = "threads
         chunk_games = ds.read_dataset_manifest(root).get("chunk_games")
     if chunk_games is None:
         chunk_games = CHUNK_SUMMARY if summary_only else CHUNK_ROWS
-    if isinstance(chunk_games, bool) or not isinstance(chunk_games, int) or chunk_games < 1:
+    if (isinstance(chunk_games, bool) or not isinstance(chunk_games, (int, np.integer))
+            or chunk_games < 1):
         raise ValueError(f"chunk_games must be a whole number >= 1, got {chunk_games!r}")
+    chunk_games = int(chunk_games)
 
     if executor == "dask" and scheduler is not None:
         check_scheduler(scheduler)
@@ -313,6 +333,7 @@ def prepare(job: Job, out: str | Path | None = None, *, executor: str = "threads
     done = Aggregate(job.n_players)
     finished: set[int] | None = None
     damaged: list[str] = []
+    strays: tuple[str, ...] = ()
     if root is not None:
         try:
             finished = ds.open_dataset(root, manifest, resume, damaged)
@@ -324,6 +345,7 @@ def prepare(job: Job, out: str | Path | None = None, *, executor: str = "threads
             manifest = ds.read_dataset_manifest(root)  # the folder's own
             for f in sorted(finished):
                 done.add(ds.read_chunk_summary(root, f))
+            strays = tuple(ds.strays(root, manifest))
     else:
         if single is not None:
             probe_writable(single)
@@ -331,11 +353,13 @@ def prepare(job: Job, out: str | Path | None = None, *, executor: str = "threads
         manifest = job.manifest()  # a single file's, or nothing written
     return Plan(job, manifest, root, single, executor, threads, scheduler, client,
                 processes, block, all_chunks, all_chunks.without(finished or ()), done,
-                new=root is not None and finished is None, damaged=tuple(damaged))
+                new=root is not None and finished is None, damaged=tuple(damaged),
+                strays=strays)
 
 
 def execute(plan: Plan, progress: Callable[[int], None] | None = None) -> RunResult:
     """Compute the plan's missing chunks; ``progress`` is called with games finished."""
+    check_progress(progress)
     job, root = plan.job, plan.root
     computed = Aggregate(job.n_players)
     dask = plan.executor == "dask"
@@ -348,10 +372,13 @@ def execute(plan: Plan, progress: Callable[[int], None] | None = None) -> RunRes
             progress(count)
 
     t0 = [time.perf_counter()]
+    created = [None, False]  # the highest folder made, the manifest: by this call
 
     def connected() -> None:  # the speed leaves out starting a local cluster
         if plan.new:  # nothing is written before the run can start
+            created[0] = ds.first_missing(root)
             ds.create_dataset(root, plan.manifest)
+            created[1] = True
         t0[0] = time.perf_counter()
 
     try:
@@ -370,6 +397,12 @@ def execute(plan: Plan, progress: Callable[[int], None] | None = None) -> RunRes
             connected()
             _run_local(job, plan.manifest, root, plan.todo, plan.block, plan.threads,
                        on_chunk, progress, None)
+    except BaseException:
+        # a new run that fails or is stopped before any chunk is written (a full disk,
+        # Ctrl-C) leaves no folder: only what this call created is removed
+        if plan.new and root is not None and (created[0] is not None or created[1]):
+            ds.undo_create(root, created[0])
+        raise
     finally:
         # Also on Ctrl-C or SIGTERM: the signal can land between a temporary file's
         # creation and the ``with`` that would remove it, so sweep the folder here.
@@ -424,6 +457,7 @@ def run(rules="official", n_games: int = 1000, n_players: int = 4,
     RunResult : the run's manifest and exact aggregates; read the rows back with
     :func:`unosim.read_dataset` (folder) or :func:`unosim.sim.results.read_results` (file).
     """
+    check_progress(progress)
     job = make_job(rules, n_games, n_players, strategies, seed, house)
     return run_job(job, out, executor=executor, threads=threads, scheduler=scheduler,
                    client=client, processes=processes, chunk_games=chunk_games,

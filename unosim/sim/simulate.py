@@ -73,6 +73,13 @@ def whole(name: str, value, lo: int = 1, hi: int | None = None) -> int:
     return int(value)
 
 
+def check_progress(progress) -> None:
+    """``TypeError`` naming ``progress`` unless it is None or callable."""
+    if progress is not None and not callable(progress):
+        raise TypeError(f"progress must be a function called with a number of games "
+                        f"finished, or None; got {progress!r}")
+
+
 def make_job(rules: "str | Path | RuleSet" = "official", n_games: int = 1000,
              n_players: int = 4, strategies: "str | list[str]" = "random", seed: int = 0,
              house: "str | dict | None" = None, first_game: int = 0) -> Job:
@@ -165,6 +172,7 @@ def simulate(rules: "str | Path | RuleSet" = "official", n_games: int = 1000,
     """
     whole("chunk", chunk, 1, MAX_BLOCK)
     whole("block", block, 1, MAX_BLOCK)
+    check_progress(progress)
     job = make_job(rules, n_games, n_players, strategies, seed, house)
     frames = []
     for f in iter_frames(job, threads, block, chunk):

@@ -10,6 +10,10 @@ one-line :class:`WhereError`:
 * ``and``, ``or``, ``not`` (also ``&``, ``|``, ``~`` as in pandas), parentheses;
 * unary ``-``/``+`` and ``+ - * / // %`` between numbers and columns.
 
+Columns are read as 64-bit numbers (integers as int64, floats as float64) whatever
+their stored type, so arithmetic never wraps in a compact type: ``winner * 100 == 300``
+gives what pandas gives on int64 columns.
+
     mask = condition(df, "max_stack >= 12 and winner == 0")
 """
 from __future__ import annotations
@@ -41,6 +45,26 @@ _NAMES = {ast.Call: "function calls", ast.Attribute: "attribute access",
           ast.NamedExpr: "assignments", ast.Starred: "starred expressions",
           ast.IfExp: "if-else expressions", ast.Dict: "dicts", ast.Await: "await",
           ast.Yield: "yield", ast.YieldFrom: "yield"}
+
+
+def wide(col: pd.Series) -> pd.Series:
+    """``col`` in 64 bits: integers as int64 (uint64 kept), floats as float64; bool and
+    other columns as they are."""
+    dt = col.dtype
+    if pd.api.types.is_bool_dtype(dt) or not pd.api.types.is_numeric_dtype(dt):
+        return col
+    if isinstance(dt, pd.api.extensions.ExtensionDtype):  # nullable: missing is NaN
+        exact = pd.api.types.is_integer_dtype(dt) and not col.hasnans
+        return pd.Series(col.to_numpy(np.int64 if exact else np.float64,
+                                      na_value=None if exact else np.nan),
+                         index=col.index, name=col.name)
+    if pd.api.types.is_float_dtype(dt):
+        return col.astype(np.float64)
+    if pd.api.types.is_unsigned_integer_dtype(dt) and dt.itemsize == 8:
+        return col
+    if pd.api.types.is_integer_dtype(dt):
+        return col.astype(np.int64)
+    return col
 
 
 def _is_bool(v) -> bool:
@@ -79,7 +103,7 @@ class _Evaluator:
         if node.id not in self.df.columns:
             raise WhereError(f"unknown column {node.id!r} (columns: "
                              f"{', '.join(map(str, self.df.columns))})")
-        return self.df[node.id]
+        return wide(self.df[node.id])
 
     def _literals(self, node) -> list:
         if not isinstance(node, ast.List | ast.Tuple | ast.Set):
