@@ -30,6 +30,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from . import escape as esc
 from . import figures
 from ..analysis.compare import parse_spec, run_arms
 from .findings import METRICS as FINDING_METRICS
@@ -138,7 +139,7 @@ def _summary(frames: dict, names: list[str], counts: list[int]) -> tuple[pd.Data
                  "max_stack": mean_ci(df["max_stack"].to_numpy(np.float64))}
             med = quantile_ci(turns, 0.5)
             trunc = int(df["truncated"].sum())
-            shown.append({"players": str(n), "rule set": f"`{name}`",
+            shown.append({"players": str(n), "rule set": esc.code(name),
                           "rounds": f"{len(df):,}",
                           "mean turns [95%]": _ci(m["turns"], 2),
                           "median turns": num(med[0], 0),
@@ -158,15 +159,15 @@ def _summary(frames: dict, names: list[str], counts: list[int]) -> tuple[pd.Data
 
 
 def _rule_differences(rules: list[RuleSet]) -> pd.DataFrame:
-    """Every rule whose value differs between the rule sets, one column per rule set."""
+    """Every rule whose value differs between the rule sets, one column per rule set
+    (plain text: the rule, then each rule set's value)."""
     dicts = [rs.to_dict(with_name=False) for rs in rules]
     rows = []
     for key in dicts[0]:
         vals = [d.get(key) for d in dicts]
         if any(v != vals[0] for v in vals[1:]):
-            rows.append({"rule": f"`{key}`", **{f"`{rs.name}`": _value(v)
-                                                for rs, v in zip(rules, vals)}})
-    return pd.DataFrame(rows)
+            rows.append([key] + [_value(v) for v in vals])
+    return pd.DataFrame(rows, columns=["rule"] + [rs.name for rs in rules])
 
 
 def _value(v) -> str:
@@ -206,9 +207,10 @@ def build_page(q: Question, out: Path, rules: list[RuleSet] | None = None,
     who = f"{counts[0]} players" if len(counts) == 1 else \
         f"{', '.join(map(str, counts[:-1]))} and {counts[-1]} players"
     strategies = q.strategies
-    title = q.title or f"{', '.join(others)} against {base}"
-    question = (f"What do {', '.join(f'`{o}`' for o in others)} change against `{base}` "
-                f"with {who} (strategies `{strategies}`): how long rounds last, who wins, "
+    title = esc.md_text(q.title or f"{', '.join(others)} against {base}")
+    question = (f"What do {', '.join(esc.code(o) for o in others)} change against "
+                f"{esc.code(base)} with {who} (strategies {esc.code(strategies)}): how long "
+                "rounds last, who wins, "
                 "how many points, how many cards are drawn, how large penalties grow?")
     page = Page(PAGE_NAME, title, question, out)
 
@@ -234,7 +236,7 @@ def build_page(q: Question, out: Path, rules: list[RuleSet] | None = None,
                                xlabel=f"change against {base} (% of {base}'s mean)",
                                title=f"{main} players, {strategies}: relative change, "
                                      "95% intervals"),
-                "changes", f"What each rule set changes against `{base}` ({main} players, "
+                "changes", f"What each rule set changes against {esc.code(base)} ({main} players, "
                 "same games): the relative difference of each mean, with its 95% interval "
                 "(delta method on the paired rounds). 0 = no change.")
     page.bullets(f.text for f in ordered[main][len(lead):])
@@ -247,7 +249,7 @@ def build_page(q: Question, out: Path, rules: list[RuleSet] | None = None,
             for k in ("turns", "seat0", "points")}
     page.para(f"**Precision.** {g:,} rounds per rule set and player count, played on the "
               f"same games (seed {q.seed}). At {main} players the 95% intervals of the "
-              f"differences from `{base}` are within ±{num(half['turns'], 2)} turns, "
+              f"differences from {esc.code(base)} are within ±{num(half['turns'], 2)} turns, "
               f"±{num(100 * half['seat0'], 2)} percentage points of seat 0's win rate and "
               f"±{num(half['points'], 2)} points; a difference is called a change only "
               "when its interval excludes 0. `--games` sets the rounds (the intervals "
@@ -255,8 +257,9 @@ def build_page(q: Question, out: Path, rules: list[RuleSet] | None = None,
 
     other_deck = [rs.name for rs in rules[1:] if rs.deck != rules[0].deck]
     if other_deck:
-        page.para(f"{', '.join(f'`{n}`' for n in other_deck)} "
-                  f"{'uses' if len(other_deck) == 1 else 'use'} another deck than `{base}`: "
+        page.para(f"{', '.join(esc.code(n) for n in other_deck)} "
+                  f"{'uses' if len(other_deck) == 1 else 'use'} another deck than "
+                  f"{esc.code(base)}: "
                   "the same seeds deal other cards, so those rounds are paired by seed only "
                   "and their intervals are wider than with a common deck.")
 
@@ -318,7 +321,7 @@ def build_page(q: Question, out: Path, rules: list[RuleSet] | None = None,
     wide = seats[seats["players"] == main].pivot(index="seat", columns="rules")
     tab = pd.DataFrame({"seat": [str(s) for s in wide.index]})
     for name in names:
-        tab[f"`{name}`, % [95%]"] = [
+        tab[f"{esc.code(name)}, % [95%]"] = [
             _ci((wide["rate", name][s], wide["lo", name][s], wide["hi", name][s]), 2, 100.0)
             for s in wide.index]
     page.table(tab)
@@ -326,17 +329,19 @@ def build_page(q: Question, out: Path, rules: list[RuleSet] | None = None,
     page.heading("The rules compared", 3)
     diffs = _rule_differences(rules)
     if len(diffs):
-        page.table(diffs)
-        page.data(diffs.map(lambda v: str(v).strip("`")), "rules",
-                  "The rules that differ")
+        shown_diffs = pd.DataFrame({"rule": diffs["rule"].map(esc.code)})
+        for i, name in enumerate(names, 1):  # by position: the columns are the names
+            shown_diffs[esc.code(name)] = diffs.iloc[:, i].map(esc.md_text).to_numpy()
+        page.table(shown_diffs)
+        page.data(diffs, "rules", "The rules that differ")
     else:
         page.para("The rule sets have the same rules (only their names differ).")
 
     # -- provenance ------------------------------------------------------------------
-    runs = pd.DataFrame([{"rule set": f"`{rs.name}`", "rules hash": f"`{rs.hash()}`",
+    runs = pd.DataFrame([{"rule set": esc.code(rs.name), "rules hash": esc.code(rs.hash()),
                           "deck": f"{rs.deck_size()} cards",
                           "players": ", ".join(map(str, counts)),
-                          "strategies": strategies, "rounds each": f"{g:,}",
+                          "strategies": esc.md_text(strategies), "rounds each": f"{g:,}",
                           "seed": str(q.seed)} for rs in rules])
     cmd = command or ("unosim report " + " ".join(q.rules)
                       + (f" --house {q.house}" if q.house else "")
