@@ -18,6 +18,8 @@ unless ``force``.
 """
 from __future__ import annotations
 
+import contextlib
+import errno
 import math
 import os
 import shutil
@@ -76,6 +78,24 @@ def parse_players(text: "str | int | Sequence[int]") -> list[int]:
     return sorted(set(items))
 
 
+# bytes of a round's COLUMNS: game int64; turns, points, cards_drawn int32; max_stack
+# int16; winner int8; truncated bool
+ROW_BYTES = 24
+
+
+def check_memory(n_rules: int, n_counts: int, games: int) -> None:
+    """One-line ``ValueError`` if every round of every rule set and player count, all
+    held at once for the page, would pass :data:`unosim.analysis.compare.MAX_ROWS`."""
+    from ..analysis.compare import MAX_ROWS
+
+    rows = n_rules * n_counts * games
+    if rows > MAX_ROWS:
+        raise ValueError(f"games: {n_rules} rule sets x {n_counts} player counts x "
+                         f"{games:,} rounds = {rows:,} rounds held in memory together, "
+                         f"at least {rows * ROW_BYTES / 1e9:,.0f} GB; a report holds at "
+                         f"most {MAX_ROWS:,} ({MAX_ROWS * ROW_BYTES / 1e9:.1f} GB)")
+
+
 @dataclass
 class Question:
     """What the user asks: rule sets (the first is the baseline), player counts,
@@ -104,6 +124,10 @@ def prepare(q: Question) -> list[RuleSet]:
     if len(q.rules) < 2:
         raise ValueError("a report compares two or more rule sets (the first is the "
                          "baseline)")
+    if isinstance(q.games, int) and q.games == 1:
+        raise ValueError("games: a report needs at least 2 rounds per rule set (its "
+                         "intervals come from the spread between rounds)")
+    check_memory(len(q.rules), len(q.players), q.n_games)
     specs = [parse_spec(r) for r in q.rules]
     out = []
     for rs in specs:
@@ -232,13 +256,17 @@ def build_page(q: Question, out: Path, rules: list[RuleSet] | None = None,
     rows = [{"group": FINDING_METRICS[f.metric].label, "name": f.rules,
              "est": 100 * f.rel, "lo": 100 * f.rel_lo, "hi": 100 * f.rel_hi}
             for f in fs[main] if math.isfinite(f.rel)]
-    page.figure(figures.forest(pd.DataFrame(rows),
-                               xlabel=f"change against {base} (% of {base}'s mean)",
-                               title=f"{main} players, {strategies}: relative change, "
-                                     "95% intervals"),
-                "changes", f"What each rule set changes against {esc.code(base)} ({main} players, "
-                "same games): the relative difference of each mean, with its 95% interval "
-                "(delta method on the paired rounds). 0 = no change.")
+    if rows:
+        page.figure(figures.forest(pd.DataFrame(rows),
+                                   xlabel=f"change against {base} (% of {base}'s mean)",
+                                   title=f"{main} players, {strategies}: relative change, "
+                                         "95% intervals"),
+                    "changes", f"What each rule set changes against {esc.code(base)} "
+                    f"({main} players, same games): the relative difference of each mean, "
+                    "with its 95% interval (delta method on the paired rounds). 0 = no change.")
+    else:
+        page.para(f"No relative change could be computed at {main} players (every mean of "
+                  f"{esc.code(base)} is 0): no figure of changes.")
     page.bullets(f.text for f in ordered[main][len(lead):])
     for n in counts:
         if n != main:
@@ -272,10 +300,18 @@ def build_page(q: Question, out: Path, rules: list[RuleSet] | None = None,
                 "length", f"How long rounds last under each rule set, {main} players: share "
                 "of rounds at each length; the dashed line is the mean.")
     done = {k: v.loc[~v["truncated"].to_numpy(bool), "points"].to_numpy() for k, v in fm.items()}
-    page.figure(figures.distributions(done, "points scored by the winner", "points",
-                                      title=f"Points per round, {main} players"),
-                "points", f"Points the winner of a round scores (the cards left in the other "
-                f"hands), {main} players, completed rounds; the dashed line is the mean.")
+    none = [k for k, v in done.items() if v.size == 0]
+    if len(none) < len(done):
+        page.figure(figures.distributions({k: v for k, v in done.items() if v.size},
+                                          "points scored by the winner", "points",
+                                          title=f"Points per round, {main} players"),
+                    "points", f"Points the winner of a round scores (the cards left in the "
+                    f"other hands), {main} players, completed rounds; the dashed line is the "
+                    "mean." + (f" No round was completed under "
+                               f"{', '.join(esc.code(k) for k in none)}." if none else ""))
+    else:
+        page.para(f"No round was completed at {main} players (every round reached "
+                  "max_turns): no figure of points.")
     page.figure(figures.seat_rates({k: win_rates(v["winner"].to_numpy(), main)
                                     for k, v in fm.items()}, main,
                                    title=f"Who wins, {main} players"),
@@ -364,19 +400,137 @@ def build_page(q: Question, out: Path, rules: list[RuleSet] | None = None,
 
 # ---------------------------------------------------------------------- the folder
 
-def check_out(out: Path, force: bool = False) -> None:
-    """Refuse an ``out`` that is a file, a folder with files (unless ``force``), or in a
-    place that cannot be written: one-line ``ValueError``."""
+MARKER = ".unosim-report"  # written into every report folder: --force replaces only these
+# what a report folder holds: the marker, the page, and its figures, tables and metadata
+OWN_FILES = {MARKER, f"{PAGE_NAME}.md", f"{PAGE_NAME}.html"}
+OWN_SUFFIXES = {".svg", ".png", ".csv", ".json"}
+FILE_SUFFIXES = {".toml", ".md", ".html", ".parquet", ".csv", ".json", ".svg", ".png"}
+TMP_ROOM = 24  # bytes a temporary name adds to --out's: ".NAME.tmp-XXXXXXXX"
+
+
+def _resolve(out: Path) -> Path:
+    """``out`` as an absolute path with every symlink followed (a symlinked folder is
+    written through, never replaced); one-line ``ValueError`` for a dangling symlink or
+    a loop."""
+    try:
+        real = Path(os.path.realpath(out, strict=True)) if out.is_symlink() else \
+            Path(os.path.realpath(out))
+    except OSError as e:
+        if e.errno == errno.ELOOP:
+            raise ValueError(f"--out {out} is a symlink loop") from None
+        raise ValueError(f"--out {out} is a symlink to {os.readlink(out)}, which does "
+                         "not exist") from None
+    return real
+
+
+def _foreign(folder: Path) -> str | None:
+    """The first entry of ``folder`` that a report does not write, or ``None`` if the
+    folder is an earlier report (its marker, page, figures and tables only)."""
+    if not (folder / MARKER).is_file():
+        return f"it has no {MARKER} file"
+    for p in sorted(folder.iterdir()):
+        if p.name in OWN_FILES and p.is_file() and not p.is_symlink():
+            continue
+        if p.name == PAGE_NAME and p.is_dir() and not p.is_symlink():
+            for q in sorted(p.iterdir()):
+                if not (q.is_file() and not q.is_symlink() and q.suffix in OWN_SUFFIXES):
+                    return f"it holds {PAGE_NAME}/{q.name}"
+            continue
+        return f"it holds {p.name}"
+    return None
+
+
+def _check_name(path: Path, out: Path) -> None:
+    """One-line ``ValueError`` if a part of ``path`` is longer than a name may be, or
+    its last part leaves no room for the temporary names beside it (``TMP_ROOM``)."""
+    path = Path(os.path.abspath(path))
+    name_max = 255
+    try:
+        probe = next(p for p in path.parents if p.is_dir())
+        name_max = os.pathconf(probe, "PC_NAME_MAX")
+    except (OSError, ValueError, StopIteration):
+        pass
+    for part, room in [(p, 0) for p in path.parts[:-1]] + [(path.name, TMP_ROOM)]:
+        size = len(os.fsencode(part))
+        if size + room > name_max:
+            shown = str(out) if len(str(out)) <= 80 else str(out)[:80] + "..."
+            raise ValueError(f"--out {shown}: a name in it is too long ({size} "
+                             f"bytes; at most {name_max - room} here)")
+
+
+def check_out(out: Path, force: bool = False) -> Path:
+    """Refuse an ``out`` that cannot become the report folder, in one line
+    (``ValueError``): the current folder or a parent of it, a dangling or looping symlink,
+    a file, a name like a file's (``x.toml``) or too long, a folder with files (unless
+    ``force``, and then only an earlier report), a place that cannot be written.
+    Returns the folder to write (``out`` with its symlinks followed)."""
     out = Path(out)
-    if out.exists() and not out.is_dir():
+    _check_name(out, out)
+    real = _resolve(out)
+    _check_name(real, out)
+    cwd = Path(os.path.realpath(os.getcwd()))
+    if real == cwd or real in cwd.parents:
+        where = "the current folder" if real == cwd else "a parent of the current folder"
+        raise ValueError(f"--out {out} is {where}: give a folder of its own")
+    if real.suffix.lower() in FILE_SUFFIXES:
+        raise ValueError(f"--out {out} is named like a file ({real.suffix}): --out is the "
+                         "folder the report is written into")
+    if real.exists() and not real.is_dir():
         raise ValueError(f"--out {out} exists and is not a folder")
-    if out.is_dir() and any(out.iterdir()) and not force:
-        raise ValueError(f"--out {out} is not empty (use --force to replace it)")
-    probe = out.parent if str(out.parent) else Path(".")
-    while not probe.exists():
-        probe = probe.parent
-    if not probe.is_dir() or not os.access(probe, os.W_OK | os.X_OK):
-        raise ValueError(f"--out {out}: cannot write in {probe}")
+    if real.is_dir() and any(real.iterdir()):
+        if not force:
+            raise ValueError(f"--out {out} is not empty (use --force to replace an earlier "
+                             "report)")
+        why = _foreign(real)
+        if why is not None:
+            raise ValueError(f"--out {out} is not an earlier unosim report ({why}): not "
+                             "replaced; choose another folder or empty it yourself")
+    from ..sim.results import probe_writable
+
+    probe_writable(real)
+    return real
+
+
+@contextlib.contextmanager
+def _claim(real: Path, out: Path):
+    """Hold the lock ``.NAME.lock`` beside ``real`` while a report is written there, so
+    two runs to one folder cannot both write it; removes the temporaries a killed run
+    left (``.NAME.tmp-*``, ``.NAME.old-*``)."""
+    import fcntl
+
+    lock = real.parent / f".{real.name}.lock"
+    while True:
+        fd = os.open(lock, os.O_RDWR | os.O_CREAT, 0o644)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            os.close(fd)
+            raise ValueError(f"--out {out}: another unosim report is writing it now") \
+                from None
+        try:  # the lock file may have been removed and made again meanwhile
+            same = os.path.samestat(os.fstat(fd), os.stat(lock))
+        except FileNotFoundError:
+            same = False
+        if same:
+            break
+        os.close(fd)
+    try:
+        from ..sim.results import glob_escape
+
+        stem = f".{glob_escape(real.name)}"
+        for p in real.parent.glob(f"{stem}.old-*"):  # killed between its two renames
+            if not real.exists():
+                os.replace(p, real)  # the earlier report comes back
+            else:
+                shutil.rmtree(p, ignore_errors=True)
+        for p in real.parent.glob(f"{stem}.tmp-*"):
+            shutil.rmtree(p, ignore_errors=True)
+        yield
+    finally:
+        try:
+            os.unlink(lock)
+        finally:
+            os.close(fd)
 
 
 def write_report(q: Question, out: Path, force: bool = False, threads: int | None = None,
@@ -384,30 +538,54 @@ def write_report(q: Question, out: Path, force: bool = False, threads: int | Non
                  command: str | None = None) -> Page:
     """Validate, simulate and write the report folder ``out`` atomically: built under a
     temporary name beside it, then renamed into place (an existing ``out``, with
-    ``force``, is replaced only once the new one is complete)."""
+    ``force``, is replaced only if it is an earlier report, and only once the new one is
+    complete). A symlinked ``out`` is written through; a run to a folder another run is
+    writing is refused."""
     rules = prepare(q)
     out = Path(out)
-    check_out(out, force)
+    real = check_out(out, force)
     try:
-        out.parent.mkdir(parents=True, exist_ok=True)
-        tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.tmp-", dir=out.parent))
+        real.parent.mkdir(parents=True, exist_ok=True)
     except OSError as e:
-        raise ValueError(f"--out {out}: cannot write in {out.parent}: "
+        raise ValueError(f"--out {out}: cannot write in {real.parent}: "
                          f"{e.strerror or e}") from None
-    mask = os.umask(0)
-    os.umask(mask)
-    os.chmod(tmp, 0o777 & ~mask)  # mkdtemp makes it private; the folder is for reading
-    try:
-        page = build_page(q, tmp, rules, threads, progress, command)
-        old = None
-        if out.exists():
-            old = out.parent / f".{out.name}.old-{tmp.name.rsplit('-', 1)[-1]}"
-            os.replace(out, old)
-        os.replace(tmp, out)
-        if old is not None:
-            shutil.rmtree(old, ignore_errors=True)
-    finally:
-        if tmp.exists():
-            shutil.rmtree(tmp, ignore_errors=True)
+    with _claim(real, out):
+        check_out(out, force)  # again: another run may have written it meanwhile
+        try:
+            tmp = Path(tempfile.mkdtemp(prefix=f".{real.name}.tmp-", dir=real.parent))
+        except OSError as e:
+            raise ValueError(f"--out {out}: cannot write in {real.parent}: "
+                             f"{e.strerror or e}") from None
+        try:
+            mask = os.umask(0)
+            os.umask(mask)
+            os.chmod(tmp, 0o777 & ~mask)  # mkdtemp makes it private; it is for reading
+            page = build_page(q, tmp, rules, threads, progress, command)
+            (tmp / MARKER).write_text(f"unosim report {_version()}: this folder may be "
+                                      "replaced by unosim report --force\n")
+            old = None
+            if real.exists():
+                old = real.parent / f".{real.name}.old-{tmp.name.rsplit('-', 1)[-1]}"
+                os.replace(real, old)
+            try:
+                os.replace(tmp, real)
+            except OSError:
+                if old is not None:
+                    os.replace(old, real)
+                raise
+            if old is not None:
+                shutil.rmtree(old, ignore_errors=True)
+        except OSError as e:
+            raise ValueError(f"--out {out}: cannot write the report: "
+                             f"{e.strerror or e}") from None
+        finally:
+            if tmp.exists():
+                shutil.rmtree(tmp, ignore_errors=True)
     page.out = out
     return page
+
+
+def _version() -> str:
+    from .._version import __version__
+
+    return __version__

@@ -93,10 +93,13 @@ def csv_cell(value):
 
 def csv_frame(df):
     """``df`` with :func:`csv_cell` on every text cell and column name."""
+    from pandas.api.types import is_bool_dtype, is_numeric_dtype
+
     out = df.copy()
-    for c in out.columns:
-        if out[c].dtype == object or str(out[c].dtype).startswith("string"):
-            out[c] = out[c].map(csv_cell)
+    for i in range(out.shape[1]):  # by position: names may repeat
+        col = out.iloc[:, i]
+        if not (is_numeric_dtype(col.dtype) or is_bool_dtype(col.dtype)):
+            out.isetitem(i, col.map(csv_cell))
     out.columns = [csv_cell(str(c)) for c in out.columns]
     return out
 
