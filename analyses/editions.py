@@ -118,17 +118,17 @@ def build(ctx: Context) -> Page:
     stackers = [n for n in names if PRESETS[n].stacking != "none"]
     bullets = [
         "Length (mean turns, 4 random players), longest first: "
-        + "; ".join(esc.code(n)} {ci(*R[n]['turns_mean'])
+        + "; ".join(f"{esc.code(n)} {ci(*R[n]['turns_mean'])}"
                     for n in sorted(names, key=lambda k: -R[k]['turns_mean'][0])) + ".",
         f"Points a round is worth (completed rounds): highest under {esc.code(pts_hi)} "
         f"({ci(*pts[pts_hi])}), lowest under {esc.code(pts_lo)} ({ci(*pts[pts_lo])}); "
         f"`official` {ci(*off['points_mean'])}.",
         "Seat 0 (first to act) against `official` (paired differences of its win rate, "
         "random players): "
-        + "; ".join(esc.code(n)} {_diff(d_s0[n], 4)
+        + "; ".join(f"{esc.code(n)} {_diff(d_s0[n], 4)}"
                     for n in sorted(d_s0, key=lambda k: d_s0[k]['diff'])) + ".",
         "Penalty stacks: P(max_stack >= 8) is "
-        + "; ".join(esc.code(n)} {ci(*R[n]['stack_ge_8'], 4) for n in stackers)
+        + "; ".join(f"{esc.code(n)} {ci(*R[n]['stack_ge_8'], 4)}" for n in stackers)
         + f"; without stacking the largest pending penalty seen in any round of any "
         f"preset is {max(R[n]['max_stack_max'] for n in names if n not in stackers)} cards.",
     ]

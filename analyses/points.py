@@ -110,7 +110,7 @@ def build(ctx: Context) -> Page:
 
     bullets = [
         f"Mean points per round at 4 players: official {ci(*o4['points_mean'])}; "
-        + "; ".join(esc.code(p)} {ci(*mean4[p]) for p in sorted(PRESETS, key=lambda q:
+        + "; ".join(f"{esc.code(p)} {ci(*mean4[p])}" for p in sorted(PRESETS, key=lambda q:
                                                                -mean4[q][0])
                     if p != "official") + ".",
         f"P(points >= 200) goes from {ci(*o2['points_ge_200'], 3)} at 2 players to "

@@ -489,7 +489,7 @@ def build(ctx: Context) -> Page:
         f"rule set and opponent from game 2^42 on, paired with P on the same deals; its "
         f"matches to 500 assembled from single rounds (`unosim/sim/assembled.py`), games from "
         f"2^42 + 4·2^38 on.",
-        "Rule hashes: " + ", ".join(esc.code(r)} {esc.code(PRESETS[r].hash()) for r in RULE_SETS) + "."])
+        "Rule hashes: " + ", ".join(f"{esc.code(r)} {esc.code(PRESETS[r].hash())}" for r in RULE_SETS) + "."])
     return page
 
 

@@ -14,7 +14,9 @@ number of players (with several counts), the tables, and how the page was made.
 
 The folder is built under a temporary name beside ``--out`` and renamed into place, so
 an existing folder is never half-overwritten; a folder that is not empty is refused
-unless ``force``.
+unless ``force``, and even then unless it is an earlier report (:data:`MARKER` in it,
+nothing else added). A lock beside the folder keeps a second run out while one writes.
+Names and titles reach the page, figures and CSVs through :mod:`unosim.report.escape`.
 """
 from __future__ import annotations
 
