@@ -30,6 +30,7 @@ import pandas as pd  # noqa: E402
 
 import unosim  # noqa: E402
 from unosim.report.palette import colour as palette_colour  # noqa: E402
+from unosim.report import escape as esc  # noqa: E402
 from unosim.report.page import Page, ci, num, pct, write_index  # noqa: E402
 from unosim.sim.results import read_manifest, write_parquet  # noqa: E402
 from unosim.game.rules import RuleSet, resolve  # noqa: E402
@@ -247,7 +248,7 @@ class Context:
         out = []
         for (kind, name, h, strat, games, seed), g in df.groupby(
                 ["kind", "rules", "hash", "strategies", "games", "seed"], sort=False):
-            out.append({"rule set": f"`{name}`", "rules hash": f"`{h}`",
+            out.append({"rule set": esc.code(name), "rules hash": esc.code(h),
                         "players": _ranges(sorted(set(g["players"]))), "strategies": strat,
                         "games each": f"{games:,}" + (" matches" if kind == "matches" else
                                                       " rounds"),
@@ -303,7 +304,7 @@ class Context:
     def _keys(self) -> str:
         keys = [r.key for r in self._distinct()]
         h = hashlib.sha256(",".join(sorted(keys)).encode()).hexdigest()[:12]
-        return f"{len(keys)} files, combined key `{h}`"
+        return f"{len(keys)} files, combined key {esc.code(h)}"
 
 
 def _ranges(values: Sequence[int]) -> str:
@@ -396,7 +397,7 @@ def forest(ax, labels: Sequence[str], est, lo, hi, colours: Sequence[str],
         ax.errorbar(est[i], y[i], xerr=[[est[i] - lo[i]], [hi[i] - est[i]]], fmt=marker,
                     ms=5, capsize=2, color=colours[i], label=label if i == 0 else None)
     ax.axvline(0, color="grey", lw=0.8)
-    ax.set_yticks(np.arange(len(labels)), labels)
+    ax.set_yticks(np.arange(len(labels)), [esc.mpl(t) for t in labels])
     ax.set_ylim(len(labels) - 0.5, -0.5)
     ax.margins(x=0.08)
 
@@ -423,7 +424,7 @@ def hist_panels(samples: dict[str, np.ndarray], colours: dict[str, str], xlabel:
         m = float(v.mean())
         ax.axvline(m, color="black", lw=1)
         beyond = float((v > xmax).mean())
-        ax.set_title(name, fontsize=8)
+        ax.set_title(esc.mpl(name), fontsize=8)
         ax.text(0.98, 0.95, f"mean {num(m, 1)}{unit}"
                 + (f"\n{pct(beyond)} beyond {num(xmax, 0)}" if beyond >= 0.0005 else ""),
                 transform=ax.transAxes, ha="right", va="top", fontsize=7,
@@ -447,7 +448,7 @@ def by_players(stats: dict, names: Sequence[str], label: str, key: str,
     (first column ``label``), one column per player count."""
     rows = []
     for name in names:
-        row = {label: f"`{name}`"}
+        row = {label: esc.code(name)}
         for n in PLAYER_COUNTS:
             row[f"{n}"] = ci(*stats[name, n][key], digits)
         rows.append(row)

@@ -17,6 +17,7 @@ from common import (Context, colour, describe, main, names_and, plain_log, reali
 
 import matplotlib.pyplot as plt
 from unosim.analysis.compare import paired_metrics
+from unosim.report import escape as esc
 from unosim.report.page import Page, ci, num
 from unosim.game.rules import PRESET_NOTES, PRESETS
 
@@ -74,7 +75,7 @@ def build(ctx: Context) -> Page:
     mid = [n for n in order if 4 <= abs(pl[n]) < 10]
     small = [n for n in order if abs(pl[n]) < 4]
     lead = (f"With 4 players an official round lasts {num(off['turns_mean'][0], 0)} turns; "
-            + names_and([f"`{n}` rounds last {num(abs(pl[n]), 0)}% "
+            + names_and([f"{esc.code(n)} rounds last {num(abs(pl[n]), 0)}% "
                          f"{'longer' if pl[n] > 0 else 'shorter'}" for n in big + mid])
             + (f", and the other {len(small)} presets stay within "
                f"{num(max(abs(pl[n]) for n in small), 0) if small else 0}% of it"
@@ -104,7 +105,7 @@ def build(ctx: Context) -> Page:
                 and (d_len[n]["diff"] > 0) != (tl[n]["diff"] > 0)]
         if flip:
             lead += (" Table players turn some of this round: " + names_and(
-                [f"`{n}` rounds are {num(abs(_rel3(tl[n])[0]), 0)}% "
+                [f"{esc.code(n)} rounds are {num(abs(_rel3(tl[n])[0]), 0)}% "
                  f"{'longer' if tl[n]['diff'] > 0 else 'shorter'} for them" for n in flip])
                 + ".")
     page.heading("Answer")
@@ -117,23 +118,23 @@ def build(ctx: Context) -> Page:
     stackers = [n for n in names if PRESETS[n].stacking != "none"]
     bullets = [
         "Length (mean turns, 4 random players), longest first: "
-        + "; ".join(f"`{n}` {ci(*R[n]['turns_mean'])}"
+        + "; ".join(f"{esc.code(n)} {ci(*R[n]['turns_mean'])}"
                     for n in sorted(names, key=lambda k: -R[k]['turns_mean'][0])) + ".",
-        f"Points a round is worth (completed rounds): highest under `{pts_hi}` "
-        f"({ci(*pts[pts_hi])}), lowest under `{pts_lo}` ({ci(*pts[pts_lo])}); "
+        f"Points a round is worth (completed rounds): highest under {esc.code(pts_hi)} "
+        f"({ci(*pts[pts_hi])}), lowest under {esc.code(pts_lo)} ({ci(*pts[pts_lo])}); "
         f"`official` {ci(*off['points_mean'])}.",
         "Seat 0 (first to act) against `official` (paired differences of its win rate, "
         "random players): "
-        + "; ".join(f"`{n}` {_diff(d_s0[n], 4)}"
+        + "; ".join(f"{esc.code(n)} {_diff(d_s0[n], 4)}"
                     for n in sorted(d_s0, key=lambda k: d_s0[k]['diff'])) + ".",
         "Penalty stacks: P(max_stack >= 8) is "
-        + "; ".join(f"`{n}` {ci(*R[n]['stack_ge_8'], 4)}" for n in stackers)
+        + "; ".join(f"{esc.code(n)} {ci(*R[n]['stack_ge_8'], 4)}" for n in stackers)
         + f"; without stacking the largest pending penalty seen in any round of any "
         f"preset is {max(R[n]['max_stack_max'] for n in names if n not in stackers)} cards.",
     ]
     for strat in strats:
         if same_as_official[strat]:
-            lst = ", ".join(f"`{n}`" for n in same_as_official[strat])
+            lst = ", ".join(esc.code(n) for n in same_as_official[strat])
             bullets.append(f"With {strat} players {lst} played every game exactly as "
                            "`official` (same winner, turns, points and draws in each "
                            "paired game): their differences from it (UNO penalty, "
@@ -177,7 +178,7 @@ def build(ctx: Context) -> Page:
             title += " (log scale)"
         ax.set_xlabel(title)
         ax.margins(x=0.1)
-    axes[0].set_yticks(y, names)
+    axes[0].set_yticks(y, [esc.mpl(n) for n in names])
     axes[0].set_ylim(len(names) - 0.5, -0.5)
     fig.legend(*axes[0].get_legend_handles_labels(), loc="outside lower center", ncol=k)
     page.figure(fig, "presets", "Mean turns, mean points and seat 0's win rate of every "
@@ -193,7 +194,7 @@ def build(ctx: Context) -> Page:
             s = stats[strat, n]
             t = paired.get((strat, n))
             rows.append({
-                "preset": f"`{n}`", "cards": PRESETS[n].deck_size(),
+                "preset": esc.code(n), "cards": PRESETS[n].deck_size(),
                 "mean turns": ci(*s["turns_mean"]),
                 "Δ turns vs official": "" if t is None else _diff(t.loc["mean_turns"], 2),
                 "seat 0 wins": ci(*s["seat0"], 4),
@@ -210,11 +211,11 @@ def build(ctx: Context) -> Page:
               "difference from `official` on the same game index. `cards drawn` counts "
               "every card drawn after the deal. Seat 0 acts first and seat 3 deals; a "
               "fair seat would win 0.25. Presets with another deck ("
-              + names_and([f"`{n}`" for n in other_deck]) + ") deal other hands from the "
+              + names_and([esc.code(n) for n in other_deck]) + ") deal other hands from the "
               "same seeds, so pairing gains little for them (variance reduction "
               f"{num(min(vr_other), 2)}× to {num(max(vr_other), 2)}×).")
     page.heading("Penalty stacks")
-    page.bullets(f"`{n}`: max_stack median {num(R[n]['max_stack_q'][0], 0)}, 90th "
+    page.bullets(f"{esc.code(n)}: max_stack median {num(R[n]['max_stack_q'][0], 0)}, 90th "
                  f"percentile {num(R[n]['max_stack_q'][1], 0)}, 99th "
                  f"{num(R[n]['max_stack_q'][2], 0)}, largest {R[n]['max_stack_max']}"
                  for n in names)
@@ -222,7 +223,7 @@ def build(ctx: Context) -> Page:
     page.data(_csv(stats, names), "presets", "Every number of the tables, by strategy and "
               "preset")
     ctx.provenance(page, notes=[
-        "Presets: " + "; ".join(f"`{n}` {PRESET_NOTES[n]}" for n in names) + ".",
+        "Presets: " + "; ".join(f"{esc.code(n)} {PRESET_NOTES[n]}" for n in names) + ".",
         f"Games per run follow one policy shared by every page (e.g. "
         f"{standard_games('official', 4):,} rounds with 4 random players), so pages "
         "that show the same rule set and player count use the same games."])
@@ -254,7 +255,7 @@ def _main_figure(page: Page, strats, paired, others) -> None:
             symlog_percent(ax)
             ax.set_xlabel(label + "\n(log scale beyond ±10%)")
         ax.margins(x=0.1)
-    axes[0].set_yticks(y, order)
+    axes[0].set_yticks(y, [esc.mpl(n) for n in order])
     axes[0].set_ylim(len(order) - 0.5, -0.5)
     from matplotlib.lines import Line2D
 

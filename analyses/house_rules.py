@@ -30,6 +30,7 @@ from common import (Context, colour, main, names_and, realistic, rel, standard_g
 from scipy.stats import t as student_t
 
 import matplotlib.pyplot as plt
+from unosim.report import escape as esc
 from unosim.report.page import Page, ci, num
 from unosim.analysis.compare import paired_metrics
 from unosim.game.rules import RuleError, resolve
@@ -291,7 +292,7 @@ def build(ctx: Context) -> Page:
             f"({num(base_t + sr[dup]['turns'][0], 0)} against {num(base_t, 0)} turns), and "
             f"averaged over all 48 combinations of the five rules it adds "
             f"{num(main_t[dup], 0)} turns ({p(main_t[dup]).lstrip('+')})." if big == dup else
-            f"`{_label(big)}` changes length most: {p(main_t[big])} averaged over the 48 "
+            f"{esc.code(_label(big))} changes length most: {p(main_t[big])} averaged over the 48 "
             "combinations.")
     if ji in sr:
         part, cond = explain[ji]
@@ -328,11 +329,11 @@ def build(ctx: Context) -> Page:
         r = mains.loc[i]
         s_ = sr[sw]["turns"]
         lv_on, lv_off = _value(part[1]), _value(dict(FACTORS)[part[0]][0])
-        text = (f"`{_label(sw)}`: {ci(*s_, 2, sign=True)} turns alone (from `official`, "
+        text = (f"{esc.code(_label(sw))}: {ci(*s_, 2, sign=True)} turns alone (from `official`, "
                 f"same games), {fmt(r, 'turns', 2)} averaged over the 48 combinations")
         if (s_[0] > 0) != (r["turns_effect"] > 0):
             text += " (opposite signs)"
-        text += (f"; its largest interaction is with `{_label(part)}`: "
+        text += (f"; its largest interaction is with {esc.code(_label(part))}: "
                  f"{num(cond[lv_on], 2, True)} turns with it on, "
                  f"{num(cond[lv_off], 2, True)} with it off.")
         for st in strats[1:]:
@@ -365,7 +366,7 @@ def build(ctx: Context) -> Page:
     if extra:
         page.para("Three more house rules, each alone against `official` on the same "
                   "games (random players; simple effects only, not in the 48 combinations): "
-                  + "; ".join(f"`{_label(sw)}` changes rounds by {num(rel(sr[sw]['turns'][0], base_t), 1, True)}% "
+                  + "; ".join(f"{esc.code(_label(sw))} changes rounds by {num(rel(sr[sw]['turns'][0], base_t), 1, True)}% "
                               f"({ci(*sr[sw]['turns'], 2, sign=True)} turns) and seat 0's "
                               f"win rate by {ci(*sr[sw]['seat0'], 4, sign=True)}"
                               for sw in extra) + ". `last_card=number`: a player may go "
@@ -396,7 +397,7 @@ def build(ctx: Context) -> Page:
     rows = []
     for key, (_, r) in zip(ids, table.iterrows()):
         sw = key[0] if len(key) == 1 else None
-        rows.append({"effect": f"`{r['effect']}`", "kind": r["kind"],
+        rows.append({"effect": esc.code(r['effect']), "kind": r["kind"],
                      "alone, Δ turns": ci(*sr[sw]["turns"], 2, sign=True) if sw else "",
                      "averaged, Δ turns": fmt(r, "turns", 2),
                      "alone, Δ seat 0": ci(*sr[sw]["seat0"], 4, sign=True) if sw else "",
@@ -445,7 +446,7 @@ def build(ctx: Context) -> Page:
         for st, sd in simple.items() for sw, d in sd.items()]), "simple-effects",
         "Each switch alone against `official` (paired)")
     ctx.provenance(page, table=False, notes=[
-        f"The 48 rule sets are `official` (hash `{resolve('official').hash()}`) plus the "
+        f"The 48 rule sets are `official` (hash {esc.code(resolve('official').hash())}) plus the "
         "switches of each combination "
         "(`official+stacking=...,seven_zero=...,jump_in=...,draw_rule=...,"
         f"wd4_restriction=...`), with 4 players: main runs of {n:,} games with random "
@@ -510,7 +511,7 @@ def _main_figure(page: Page, strats, tables, simple, base_t: float) -> None:
         ax.set_xlabel(unit)
     symlog_percent(axes[0])
     axes[0].set_xlabel("Δ mean turns (% of official; log scale beyond ±10%)")
-    axes[0].set_yticks(range(len(labels)), labels)
+    axes[0].set_yticks(range(len(labels)), [esc.mpl(t) for t in labels])
     axes[0].set_ylim(len(labels) - 0.5, -0.5)
     from matplotlib.lines import Line2D
 
@@ -543,7 +544,7 @@ def _interaction_figure(page: Page, table, ids, cells_df, top: int = 3) -> None:
             on = bl == _value(b[1])
             ax.errorbar([0, 1], ys, yerr=es, marker="o", ms=4, capsize=3, ls=ls,
                         color=_switch_colour(b) if on else "#999999",
-                        label=f"{_label(b)} {'on' if on else 'off'}")
+                        label=esc.mpl(f"{_label(b)} {'on' if on else 'off'}"))
         ax.set_xticks([0, 1], ["off", "on"])
         ax.set_xlabel(_label(a))
         ax.set_xlim(-0.3, 1.3)
@@ -567,7 +568,7 @@ def _ranked_figure(page: Page, cells_df) -> None:
                                               [r["turns_hi"] - r["turns_mean"]]],
                     fmt="o", ms=3.5, capsize=2,
                     color=colour("draw-until-playable") if on else colour("official"))
-    ax.set_yticks(y, [_short(r) for _, r in d.iterrows()], fontsize=7)
+    ax.set_yticks(y, [esc.mpl(_short(r)) for _, r in d.iterrows()], fontsize=7)
     ax.set_ylim(len(d) - 0.5, -0.5)
     ax.set_xlabel("mean turns per round, 4 random players")
     ax.set_title("The 48 combinations, shortest first (red: draw until playable)",
@@ -605,8 +606,8 @@ def _heatmap(page: Page, table, ids) -> None:
                 ax.text(j, i, txt if SIG[i, j] else f"({txt})", ha="center", va="center",
                         fontsize=7, fontweight="bold" if SIG[i, j] else "normal",
                         color="white" if dark else ("black" if SIG[i, j] else "dimgrey"))
-        ax.set_xticks(range(len(names)), names, rotation=30, ha="right")
-        ax.set_yticks(range(len(names)), names)
+        ax.set_xticks(range(len(names)), [esc.mpl(n) for n in names], rotation=30, ha="right")
+        ax.set_yticks(range(len(names)), [esc.mpl(n) for n in names])
         ax.grid(False)
         unit = "turns" if o == "turns" else "percentage points"
         ax.set_title(f"interactions on {title}", fontsize=9)

@@ -20,6 +20,7 @@ from common import (BASE_OTHER, BASE_RUNAWAY, PLAYER_COUNTS, Context, by_players
 import matplotlib.pyplot as plt
 from unosim.game.cards import GRAYSKULL
 from unosim.kernel import layout as L
+from unosim.report import escape as esc
 from unosim.report.page import Page, ci, num
 from unosim.game.rules import PRESETS
 from unosim.stats import mean_ci, wilson_ci
@@ -100,9 +101,9 @@ def build(ctx: Context) -> Page:
            if stats["motu", n]["turns_mean"][0] > 3 * stats["official", n]["turns_mean"][0]]
     lead = (f"An official round with 4 players lasts about {num(base, 0)} turns (one in "
             f"ten goes past {num(o4['turns_p90'][0], 0)}); "
-            + names_and([f"`{k}` rounds last {num(rel(m4[k][0] - base, base), 0)}% longer"
+            + names_and([f"{esc.code(k)} rounds last {num(rel(m4[k][0] - base, base), 0)}% longer"
                          for k in long2])
-            + ", while " + names_and([f"`{k}`" for k in short]) + " shorten them by "
+            + ", while " + names_and([esc.code(k) for k in short]) + " shorten them by "
             + _by([num(-rel(m4[k][0] - base, base), 0) for k in short])
             + f". Each extra player adds about {num(per_player, 1)} turns (official: "
             f"{num(o2['turns_mean'][0], 0)} at 2 players, {num(o10['turns_mean'][0], 0)} "
@@ -136,17 +137,17 @@ def build(ctx: Context) -> Page:
     heavy = max(p99_ratio, key=p99_ratio.get)
     bullets = [
         f"Mean length at 4 players: official {ci(*o4['turns_mean'])} turns; longest "
-        + names_and([f"`{k}` ({ci(*m4[k])})" for k in longest]) + ".",
+        + names_and([f"{esc.code(k)} ({ci(*m4[k])})" for k in longest]) + ".",
         f"The tail: at 4 players the 99th percentile is {num(p99_ratio['official'], 2)} "
         f"times the median under `official` ({ci(*o4['turns_p99'], 0)} against "
-        f"{ci(*o4['turns_median'], 0)}), and the heaviest tail is under `{heavy}` "
+        f"{ci(*o4['turns_median'], 0)}), and the heaviest tail is under {esc.code(heavy)} "
         f"({num(p99_ratio[heavy], 2)} times).",
         f"Cards played: an official 4-player round plays {ci(*o4['cards_mean'])} cards, "
         f"{num(100 * o4['cards_mean'][0] / o4['turns_mean'][0], 1)}% as many as it has "
         "turns; the other turns are draws that could not be played.",
         (f"Truncation: {truncated:,} of {total:,} rounds reached `max_turns` (5,000 "
          f"turns) and are kept at that length; the highest rate is under "
-         f"`{worst_trunc[0]}` with {worst_trunc[1]} players, "
+         f"{esc.code(worst_trunc[0])} with {worst_trunc[1]} players, "
          f"{ci(*stats[worst_trunc]['trunc_rate'], 4)}.") if truncated else
         f"Truncation: none of the {total:,} rounds reached `max_turns` (5,000 turns).",
     ]
@@ -180,7 +181,7 @@ def build(ctx: Context) -> Page:
         for name in names:
             e = np.array([stats[name, n][key] for n in PLAYER_COUNTS])
             ax.errorbar(PLAYER_COUNTS, e[:, 0], yerr=[e[:, 0] - e[:, 1], e[:, 2] - e[:, 0]],
-                        marker="o", ms=3, lw=1, capsize=2, color=colour(name), label=name)
+                        marker="o", ms=3, lw=1, capsize=2, color=colour(name), label=esc.mpl(name))
         player_axis(ax)
         ax.set_yscale("log")
         plain_log(ax, "y")
@@ -205,7 +206,7 @@ def build(ctx: Context) -> Page:
     for name in ("official", "motu"):
         e = np.array([stats[name, n]["turns_mean"] for n in PLAYER_COUNTS])
         axes[2].errorbar(PLAYER_COUNTS, e[:, 0], yerr=[e[:, 0] - e[:, 1], e[:, 2] - e[:, 0]],
-                         marker="o", ms=4, capsize=2, color=colour(name), label=name)
+                         marker="o", ms=4, capsize=2, color=colour(name), label=esc.mpl(name))
     player_axis(axes[2])
     axes[2].set_yscale("log")
     plain_log(axes[2], "y")
@@ -229,7 +230,7 @@ def build(ctx: Context) -> Page:
     rows = []
     for name in names:
         s = stats[name, 4]
-        rows.append({"rule set": f"`{name}`", "mean turns": ci(*s["turns_mean"]),
+        rows.append({"rule set": esc.code(name), "mean turns": ci(*s["turns_mean"]),
                      "vs official": f"{num(rel(s['turns_mean'][0] - base, base), 1, True)}%",
                      "median": ci(*s["turns_median"], 0), "90th pct": ci(*s["turns_p90"], 0),
                      "99th pct": ci(*s["turns_p99"], 0),

@@ -16,6 +16,7 @@ from common import (BASE_OTHER, BASE_RUNAWAY, PLAYER_COUNTS, Context, by_players
                     describe, half, hist_panels, main, player_axis, rel)
 
 import matplotlib.pyplot as plt
+from unosim.report import escape as esc
 from unosim.report.page import Page, ci, num
 from unosim.game.rules import PRESETS
 from unosim.stats import mean_ci, quantile_ci
@@ -87,10 +88,10 @@ def build(ctx: Context) -> Page:
                 f"rounds to {num(mstats['official', 10]['mean'][0], 0)}" if have_matches
                 else "")
              + f". Of all {len(PRESETS)} presets (editions and house rules) rounds are worth "
-             f"most under `{top}` ({num(rel(mean4[top][0] - base, base), 0, True)}% against "
-             f"official) and least under `{low}` "
+             f"most under {esc.code(top)} ({num(rel(mean4[top][0] - base, base), 0, True)}% against "
+             f"official) and least under {esc.code(low)} "
              f"({num(rel(mean4[low][0] - base, base), 0, True)}%)"
-             + (f"; among the editions alone, most under `{top_ed}` "
+             + (f"; among the editions alone, most under {esc.code(top_ed)} "
                 f"({num(rel(mean4[top_ed][0] - base, base), 0, True)}%)"
                 if top_ed != top else "")
              + " (random players).")
@@ -109,7 +110,7 @@ def build(ctx: Context) -> Page:
 
     bullets = [
         f"Mean points per round at 4 players: official {ci(*o4['points_mean'])}; "
-        + "; ".join(f"`{p}` {ci(*mean4[p])}" for p in sorted(PRESETS, key=lambda q:
+        + "; ".join(f"{esc.code(p)} {ci(*mean4[p])}" for p in sorted(PRESETS, key=lambda q:
                                                                -mean4[q][0])
                     if p != "official") + ".",
         f"P(points >= 200) goes from {ci(*o2['points_ge_200'], 3)} at 2 players to "
@@ -129,7 +130,7 @@ def build(ctx: Context) -> Page:
         worst = max(stats, key=lambda k: stats[k]["trunc_rate"][0])
         bullets.append(f"{rtrunc:,} rounds reached `max_turns` and scored nothing; their "
                        "points are left out of the points statistics (the most under "
-                       f"`{worst[0]}` with {worst[1]} players: "
+                       f"{esc.code(worst[0])} with {worst[1]} players: "
                        f"{ci(*stats[worst]['trunc_rate'], 4)}).")
     page.bullets(bullets)
     hw_mean = max(half(s["points_mean"]) for s in stats.values())
@@ -158,7 +159,7 @@ def build(ctx: Context) -> Page:
             c = np.bincount(r, minlength=hi + 1)
             ax.bar(np.arange(hi + 1), 100 * c / c.sum(), width=0.9, color=colour(ed))
             ax.axvline(r.mean(), color="black", lw=1)
-            ax.set_title(ed, fontsize=8)
+            ax.set_title(esc.mpl(ed), fontsize=8)
             ax.text(0.98, 0.95, f"mean {num(r.mean(), 1)}\nlongest {r.max()}",
                     transform=ax.transAxes, ha="right", va="top", fontsize=7,
                 bbox={"facecolor": "white", "alpha": 0.8, "lw": 0, "pad": 1})
@@ -181,7 +182,7 @@ def build(ctx: Context) -> Page:
         for ed in EDITIONS:
             e = f * np.array([stats[ed, n][key] for n in PLAYER_COUNTS])
             ax.errorbar(PLAYER_COUNTS, e[:, 0], yerr=[e[:, 0] - e[:, 1], e[:, 2] - e[:, 0]],
-                        marker="o", ms=3, lw=1, capsize=2, color=colour(ed), label=ed)
+                        marker="o", ms=3, lw=1, capsize=2, color=colour(ed), label=esc.mpl(ed))
         player_axis(ax)
         ax.set_ylabel(label)
     if have_matches:
@@ -202,7 +203,7 @@ def build(ctx: Context) -> Page:
     rows = []
     for p in PRESETS:
         s = at4[p]
-        rows.append({"preset": f"`{p}`", "mean": ci(*s["points_mean"]),
+        rows.append({"preset": esc.code(p), "mean": ci(*s["points_mean"]),
                      "vs official": f"{num(rel(s['points_mean'][0] - base, base), 1, True)}%",
                      "median": ci(*s["points_median"], 0), "90th pct": ci(*s["points_p90"], 0),
                      "P(>= 100)": ci(*s["points_ge_100"], 4),
@@ -218,7 +219,7 @@ def build(ctx: Context) -> Page:
         page.heading("Rounds per match to 500")
         rows = []
         for ed in EDITIONS:
-            row = {"edition": f"`{ed}`"}
+            row = {"edition": esc.code(ed)}
             for n in PLAYER_COUNTS:
                 s = mstats[ed, n]
                 row[f"{n}"] = (f"{ci(*s['mean'], 2)}; "

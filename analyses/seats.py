@@ -18,6 +18,7 @@ from common import (Context, half, main, player_axis, rate, realistic,
 from scipy.stats import chisquare
 
 import matplotlib.pyplot as plt
+from unosim.report import escape as esc
 from unosim.report.page import Page, ci, num
 from unosim.stats import win_rates
 
@@ -191,7 +192,7 @@ def build(ctx: Context) -> Page:
 
     page.data(full, "seat-win-rates", "Every seat's wins, rate and Wilson interval")
     ctx.provenance(page, notes=[
-        f"Rule set `{RULES}` for every run; each player count is its own run on the same "
+        f"Rule set {esc.code(RULES)} for every run; each player count is its own run on the same "
         "seed (game i of every run keyed by the same root seed)."])
     return page
 

@@ -29,6 +29,7 @@ import matplotlib.pyplot as plt
 from unosim.players import strategies as strat
 from unosim.players.seats import parse as parse_seats, parse_one as parse_seat
 from unosim.report.palette import colours
+from unosim.report import escape as esc
 from unosim.report.page import Page, ci, num
 from unosim.game.rules import PRESETS
 from unosim.stats import mean_ci_from_sums
@@ -193,7 +194,7 @@ def _realistic(order: dict, xs) -> str:
     gap = ("95% intervals apart" if xs(top, o)[1] > xs(low, o)[2]
            else "their 95% intervals overlap, so no rule set stands clearly apart")
     return (f"against realistic {o} players the margins are {size} and the order "
-            f"{'holds' if same else 'changes'}: most under `{top}`, least under `{low}` "
+            f"{'holds' if same else 'changes'}: most under {esc.code(top)}, least under {esc.code(low)} "
             f"({gap}).")
 
 
@@ -269,9 +270,9 @@ def build(ctx: Context) -> Page:
         f"(heuristic) players, where luck alone gives 25%, and "
         f"{pct(x_odds['random'][0])} and {pct(x_odds['heuristic'][0])} of matches to 500 "
         f"points. " + _lead_clear(n_show)
-        + f"Skill pays most under `{order['random'][-1]}` "
+        + f"Skill pays most under {esc.code(order['random'][-1])} "
         f"({margin(order['random'][-1], 'random')} above a fair 25% against random "
-        f"players) and least under `{order['random'][0]}` "
+        f"players) and least under {esc.code(order['random'][0])} "
         f"({margin(order['random'][0], 'random')}); " + _realistic(order, xs))
     fig, ax = plt.subplots(figsize=(10, 3.6))
     x = np.arange(len(RULE_SETS))
@@ -286,7 +287,7 @@ def build(ctx: Context) -> Page:
             ax.plot(x + (j - (k - 1) / 2) * 0.22, b, "_", ms=10, color=colour(opp),
                     label=f"best simple strategy against 3 {opp}")
     ax.axhline(0, color="grey", lw=0.8)
-    ax.set_xticks(x, RULE_SETS, rotation=30, ha="right")
+    ax.set_xticks(x, [esc.mpl(r) for r in RULE_SETS], rotation=30, ha="right")
     ax.set_ylabel("win rate − 25%\n(percentage points)")
     ax.legend(fontsize=7, ncol=2)
     page.figure(fig, "skill", "Skill margin per rule set: the expert's win rate minus a "
@@ -303,8 +304,8 @@ def build(ctx: Context) -> Page:
         bullets.append(
             f"Against {opp} opponents, rule sets whose expert skill margin lies wholly "
             f"below official's (non-overlapping 95% intervals): "
-            + (", ".join(f"`{r}`" for r in below) or "none")
-            + "; wholly above: " + (", ".join(f"`{r}`" for r in above) or "none") + ".")
+            + (", ".join(esc.code(r) for r in below) or "none")
+            + "; wholly above: " + (", ".join(esc.code(r) for r in above) or "none") + ".")
     gains = [xrow[r, o]["gain"] for r in RULE_SETS for o in EXPERT_OPPONENTS]
     clear = sum(xrow[r, o]["gain"] - xrow[r, o]["gain_half"] > 0
                 for r in RULE_SETS for o in EXPERT_OPPONENTS)
@@ -385,7 +386,7 @@ def build(ctx: Context) -> Page:
     page.heading("Skill by rule set")
     rows = []
     for rules in RULE_SETS:
-        row = {"rule set": f"`{rules}`"}
+        row = {"rule set": esc.code(rules)}
         for opp in OPPONENTS:
             row[f"vs {opp}: best"] = best[rules, opp]
             row[f"vs {opp}: win rate"] = ci(*skill[rules, opp], 4)
@@ -396,7 +397,7 @@ def build(ctx: Context) -> Page:
               "fresh deals, 95% intervals.")
     rows = []
     for rules in RULE_SETS:
-        row = {"rule set": f"`{rules}`"}
+        row = {"rule set": esc.code(rules)}
         for opp in EXPERT_OPPONENTS:
             g = xrow[rules, opp]
             row[f"vs {opp}: skill"] = ci(*xs(rules, opp), 3, sign=True)
@@ -414,7 +415,7 @@ def build(ctx: Context) -> Page:
     for opp in OPPONENTS:
         rows = []
         for rules in RULE_SETS:
-            row = {"rule set": f"`{rules}`"}
+            row = {"rule set": esc.code(rules)}
             for name in names.values():
                 row[name] = num(select[rules, opp, name][0], 4)
             rows.append(row)
@@ -439,10 +440,10 @@ def build(ctx: Context) -> Page:
             v = 100 * np.array([select[r, opp, name] for r in RULE_SETS])
             ax.errorbar(x + (j - (k - 1) / 2) * 0.11, v[:, 0],
                         yerr=[v[:, 0] - v[:, 1], v[:, 2] - v[:, 0]], fmt="o", ms=3,
-                        capsize=1.5, lw=0.8, color=cc[name], label=name)
+                        capsize=1.5, lw=0.8, color=cc[name], label=esc.mpl(name))
         ax.axhline(100 * fair, color="grey", lw=0.8, ls="--")
         ax.set_ylabel(f"win rate against\n3 {opp} players (%)")
-    axes[1].set_xticks(x, RULE_SETS, rotation=30, ha="right")
+    axes[1].set_xticks(x, [esc.mpl(r) for r in RULE_SETS], rotation=30, ha="right")
     axes[0].legend(fontsize=7, ncol=4, loc="upper left")
     axes[0].margins(y=0.25)
     page.figure(fig, "strategies", "Win rate of every candidate against 3 random and 3 "
@@ -488,7 +489,7 @@ def build(ctx: Context) -> Page:
         f"rule set and opponent from game 2^42 on, paired with P on the same deals; its "
         f"matches to 500 assembled from single rounds (`unosim/sim/assembled.py`), games from "
         f"2^42 + 4·2^38 on.",
-        "Rule hashes: " + ", ".join(f"`{r}` `{PRESETS[r].hash()}`" for r in RULE_SETS) + "."])
+        "Rule hashes: " + ", ".join(f"{esc.code(r)} {esc.code(PRESETS[r].hash())}" for r in RULE_SETS) + "."])
     return page
 
 

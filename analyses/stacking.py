@@ -17,6 +17,7 @@ from common import PLAYER_COUNTS, Context, colour, forest, main, player_axis, re
 
 import matplotlib.pyplot as plt
 from unosim.analysis.compare import METRICS, paired_metrics
+from unosim.report import escape as esc
 from unosim.report.page import Page, ci, num
 from unosim.game.rules import PRESETS
 from unosim.stats import mean_ci, paired_diff, wilson_ci
@@ -270,8 +271,8 @@ def build(ctx: Context) -> Page:
     mean_ms = {a: mean_ci(frames[a, 4, "random"]["max_stack"].to_numpy(np.float64))
                for a in ARMS}
     ctx.provenance(page, notes=[
-        "Rules: " + "; ".join(f"`{a}` = official with `stacking = "
-                              f"{PRESETS[a].stacking}` (hash `{PRESETS[a].hash()}`)"
+        "Rules: " + "; ".join(f"{esc.code(a)} = official with `stacking = "
+                              f"{PRESETS[a].stacking}` (hash {esc.code(PRESETS[a].hash())})"
                               for a in ARMS) + ".",
         "Mean max_stack at 4 random players: " + "; ".join(
             f"{LABEL[a]} {ci(*mean_ms[a], 3)}" for a in ARMS) + ".",

@@ -120,20 +120,26 @@ def test_an_existing_folder_is_replaced_whole_or_not_at_all(tmp_path, monkeypatc
     out.mkdir()
     (out / "keep.txt").write_text("mine")
     q = ask.Question(["official", "stacking"], [3], games=300, seed=1)
+    with pytest.raises(ValueError, match="not empty"):
+        ask.write_report(q, out)
+    with pytest.raises(ValueError, match="not an earlier unosim report"):
+        ask.write_report(q, out, force=True)  # a folder unosim did not write
+    (out / "keep.txt").unlink()
+    ask.write_report(q, out)  # an empty folder is taken
+    before = sorted(p.relative_to(out) for p in out.rglob("*"))
+    assert (out / ask.MARKER).is_file() and len(before) > 5
 
     def broken(*a, **k):
         raise RuntimeError("interrupted")
 
     monkeypatch.setattr(ask, "build_page", broken)
-    with pytest.raises(ValueError, match="not empty"):
-        ask.write_report(q, out)
     with pytest.raises(RuntimeError):
         ask.write_report(q, out, force=True)
-    assert [p.name for p in out.iterdir()] == ["keep.txt"]  # untouched
+    assert sorted(p.relative_to(out) for p in out.rglob("*")) == before  # untouched
     assert sorted(p.name for p in tmp_path.iterdir()) == ["r"]  # no temporary folder left
     monkeypatch.undo()
-    page = ask.write_report(q, out, force=True)
-    assert (out / "report.md").is_file() and not (out / "keep.txt").exists()
+    page = ask.write_report(q, out, force=True)  # an earlier report is replaced
+    assert (out / "report.md").is_file() and (out / ask.MARKER).is_file()
     assert len(page.figures) >= 4
     assert sorted(p.name for p in tmp_path.iterdir()) == ["r"]
 

@@ -258,6 +258,7 @@ def test_page_renders_markdown_and_html(tmp_path):
     page.provenance(["make x"], {"seed": "1"}, pd.DataFrame())
     md_path, html_path = page.write()
     md, html = md_path.read_text(), html_path.read_text()
+    assert md.startswith("# A \\<demo>\n")  # no raw HTML from a title
     assert "| x\\|y | 1 |" in md and "![a line](demo/line.svg)" in md and "(demo/line.png)" in md
     assert "<h1>A &lt;demo&gt;</h1>" in html and "<code>x</code> &gt; 1" in html
     assert '<a href="other.html">that</a>' in html and "<strong>this</strong>" in html
@@ -268,7 +269,7 @@ def test_page_renders_markdown_and_html(tmp_path):
     for x, b in zip(("svg", "png"), first):  # deterministic SVG and PNG
         assert (tmp_path / "demo" / f"line.{x}").read_bytes() == b
     md_i, _ = write_index(tmp_path, ["demo"])
-    assert "[A <demo>](demo.md)" in md_i.read_text()
+    assert "[A \\<demo>](demo.md)" in md_i.read_text()  # no raw HTML from a title
 
 
 def test_describe_counts_truncated_rounds():

@@ -358,7 +358,9 @@ def report(
     out: Path = typer.Option(Path("report"), help="Folder to write: report.md, "
                              "report.html, figures and CSVs in report/."),
     title: Optional[str] = typer.Option(None, help="Title of the page."),
-    force: bool = typer.Option(False, "--force", help="Replace --out if it is not empty."),
+    force: bool = typer.Option(False, "--force", help="Replace --out if it is an earlier "
+                               "report (unosim's .unosim-report file in it, nothing else "
+                               "added); any other folder is refused."),
     threads: Optional[int] = typer.Option(None, help="Threads (default: all cores)."),
     no_progress: bool = typer.Option(False, "--no-progress", help="No progress bar."),
 ) -> None:

@@ -14,10 +14,14 @@ number of players (with several counts), the tables, and how the page was made.
 
 The folder is built under a temporary name beside ``--out`` and renamed into place, so
 an existing folder is never half-overwritten; a folder that is not empty is refused
-unless ``force``.
+unless ``force``, and even then unless it is an earlier report (:data:`MARKER` in it,
+nothing else added). A lock beside the folder keeps a second run out while one writes.
+Names and titles reach the page, figures and CSVs through :mod:`unosim.report.escape`.
 """
 from __future__ import annotations
 
+import contextlib
+import errno
 import math
 import os
 import shutil
@@ -30,6 +34,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from . import escape as esc
 from . import figures
 from ..analysis.compare import parse_spec, run_arms
 from .findings import METRICS as FINDING_METRICS
@@ -75,6 +80,24 @@ def parse_players(text: "str | int | Sequence[int]") -> list[int]:
     return sorted(set(items))
 
 
+# bytes of a round's COLUMNS: game int64; turns, points, cards_drawn int32; max_stack
+# int16; winner int8; truncated bool
+ROW_BYTES = 24
+
+
+def check_memory(n_rules: int, n_counts: int, games: int) -> None:
+    """One-line ``ValueError`` if every round of every rule set and player count, all
+    held at once for the page, would pass :data:`unosim.analysis.compare.MAX_ROWS`."""
+    from ..analysis.compare import MAX_ROWS
+
+    rows = n_rules * n_counts * games
+    if rows > MAX_ROWS:
+        raise ValueError(f"games: {n_rules} rule sets x {n_counts} player counts x "
+                         f"{games:,} rounds = {rows:,} rounds held in memory together, "
+                         f"at least {rows * ROW_BYTES / 1e9:,.0f} GB; a report holds at "
+                         f"most {MAX_ROWS:,} ({MAX_ROWS * ROW_BYTES / 1e9:.1f} GB)")
+
+
 @dataclass
 class Question:
     """What the user asks: rule sets (the first is the baseline), player counts,
@@ -103,6 +126,10 @@ def prepare(q: Question) -> list[RuleSet]:
     if len(q.rules) < 2:
         raise ValueError("a report compares two or more rule sets (the first is the "
                          "baseline)")
+    if isinstance(q.games, int) and q.games == 1:
+        raise ValueError("games: a report needs at least 2 rounds per rule set (its "
+                         "intervals come from the spread between rounds)")
+    check_memory(len(q.rules), len(q.players), q.n_games)
     specs = [parse_spec(r) for r in q.rules]
     out = []
     for rs in specs:
@@ -138,7 +165,7 @@ def _summary(frames: dict, names: list[str], counts: list[int]) -> tuple[pd.Data
                  "max_stack": mean_ci(df["max_stack"].to_numpy(np.float64))}
             med = quantile_ci(turns, 0.5)
             trunc = int(df["truncated"].sum())
-            shown.append({"players": str(n), "rule set": f"`{name}`",
+            shown.append({"players": str(n), "rule set": esc.code(name),
                           "rounds": f"{len(df):,}",
                           "mean turns [95%]": _ci(m["turns"], 2),
                           "median turns": num(med[0], 0),
@@ -158,15 +185,15 @@ def _summary(frames: dict, names: list[str], counts: list[int]) -> tuple[pd.Data
 
 
 def _rule_differences(rules: list[RuleSet]) -> pd.DataFrame:
-    """Every rule whose value differs between the rule sets, one column per rule set."""
+    """Every rule whose value differs between the rule sets, one column per rule set
+    (plain text: the rule, then each rule set's value)."""
     dicts = [rs.to_dict(with_name=False) for rs in rules]
     rows = []
     for key in dicts[0]:
         vals = [d.get(key) for d in dicts]
         if any(v != vals[0] for v in vals[1:]):
-            rows.append({"rule": f"`{key}`", **{f"`{rs.name}`": _value(v)
-                                                for rs, v in zip(rules, vals)}})
-    return pd.DataFrame(rows)
+            rows.append([key] + [_value(v) for v in vals])
+    return pd.DataFrame(rows, columns=["rule"] + [rs.name for rs in rules])
 
 
 def _value(v) -> str:
@@ -206,9 +233,10 @@ def build_page(q: Question, out: Path, rules: list[RuleSet] | None = None,
     who = f"{counts[0]} players" if len(counts) == 1 else \
         f"{', '.join(map(str, counts[:-1]))} and {counts[-1]} players"
     strategies = q.strategies
-    title = q.title or f"{', '.join(others)} against {base}"
-    question = (f"What do {', '.join(f'`{o}`' for o in others)} change against `{base}` "
-                f"with {who} (strategies `{strategies}`): how long rounds last, who wins, "
+    title = esc.md_text(q.title or f"{', '.join(others)} against {base}")
+    question = (f"What do {', '.join(esc.code(o) for o in others)} change against "
+                f"{esc.code(base)} with {who} (strategies {esc.code(strategies)}): how long "
+                "rounds last, who wins, "
                 "how many points, how many cards are drawn, how large penalties grow?")
     page = Page(PAGE_NAME, title, question, out)
 
@@ -230,13 +258,17 @@ def build_page(q: Question, out: Path, rules: list[RuleSet] | None = None,
     rows = [{"group": FINDING_METRICS[f.metric].label, "name": f.rules,
              "est": 100 * f.rel, "lo": 100 * f.rel_lo, "hi": 100 * f.rel_hi}
             for f in fs[main] if math.isfinite(f.rel)]
-    page.figure(figures.forest(pd.DataFrame(rows),
-                               xlabel=f"change against {base} (% of {base}'s mean)",
-                               title=f"{main} players, {strategies}: relative change, "
-                                     "95% intervals"),
-                "changes", f"What each rule set changes against `{base}` ({main} players, "
-                "same games): the relative difference of each mean, with its 95% interval "
-                "(delta method on the paired rounds). 0 = no change.")
+    if rows:
+        page.figure(figures.forest(pd.DataFrame(rows),
+                                   xlabel=f"change against {base} (% of {base}'s mean)",
+                                   title=f"{main} players, {strategies}: relative change, "
+                                         "95% intervals"),
+                    "changes", f"What each rule set changes against {esc.code(base)} "
+                    f"({main} players, same games): the relative difference of each mean, "
+                    "with its 95% interval (delta method on the paired rounds). 0 = no change.")
+    else:
+        page.para(f"No relative change could be computed at {main} players (every mean of "
+                  f"{esc.code(base)} is 0): no figure of changes.")
     page.bullets(f.text for f in ordered[main][len(lead):])
     for n in counts:
         if n != main:
@@ -247,7 +279,7 @@ def build_page(q: Question, out: Path, rules: list[RuleSet] | None = None,
             for k in ("turns", "seat0", "points")}
     page.para(f"**Precision.** {g:,} rounds per rule set and player count, played on the "
               f"same games (seed {q.seed}). At {main} players the 95% intervals of the "
-              f"differences from `{base}` are within ±{num(half['turns'], 2)} turns, "
+              f"differences from {esc.code(base)} are within ±{num(half['turns'], 2)} turns, "
               f"±{num(100 * half['seat0'], 2)} percentage points of seat 0's win rate and "
               f"±{num(half['points'], 2)} points; a difference is called a change only "
               "when its interval excludes 0. `--games` sets the rounds (the intervals "
@@ -255,8 +287,9 @@ def build_page(q: Question, out: Path, rules: list[RuleSet] | None = None,
 
     other_deck = [rs.name for rs in rules[1:] if rs.deck != rules[0].deck]
     if other_deck:
-        page.para(f"{', '.join(f'`{n}`' for n in other_deck)} "
-                  f"{'uses' if len(other_deck) == 1 else 'use'} another deck than `{base}`: "
+        page.para(f"{', '.join(esc.code(n) for n in other_deck)} "
+                  f"{'uses' if len(other_deck) == 1 else 'use'} another deck than "
+                  f"{esc.code(base)}: "
                   "the same seeds deal other cards, so those rounds are paired by seed only "
                   "and their intervals are wider than with a common deck.")
 
@@ -269,10 +302,18 @@ def build_page(q: Question, out: Path, rules: list[RuleSet] | None = None,
                 "length", f"How long rounds last under each rule set, {main} players: share "
                 "of rounds at each length; the dashed line is the mean.")
     done = {k: v.loc[~v["truncated"].to_numpy(bool), "points"].to_numpy() for k, v in fm.items()}
-    page.figure(figures.distributions(done, "points scored by the winner", "points",
-                                      title=f"Points per round, {main} players"),
-                "points", f"Points the winner of a round scores (the cards left in the other "
-                f"hands), {main} players, completed rounds; the dashed line is the mean.")
+    none = [k for k, v in done.items() if v.size == 0]
+    if len(none) < len(done):
+        page.figure(figures.distributions({k: v for k, v in done.items() if v.size},
+                                          "points scored by the winner", "points",
+                                          title=f"Points per round, {main} players"),
+                    "points", f"Points the winner of a round scores (the cards left in the "
+                    f"other hands), {main} players, completed rounds; the dashed line is the "
+                    "mean." + (f" No round was completed under "
+                               f"{', '.join(esc.code(k) for k in none)}." if none else ""))
+    else:
+        page.para(f"No round was completed at {main} players (every round reached "
+                  "max_turns): no figure of points.")
     page.figure(figures.seat_rates({k: win_rates(v["winner"].to_numpy(), main)
                                     for k, v in fm.items()}, main,
                                    title=f"Who wins, {main} players"),
@@ -318,7 +359,7 @@ def build_page(q: Question, out: Path, rules: list[RuleSet] | None = None,
     wide = seats[seats["players"] == main].pivot(index="seat", columns="rules")
     tab = pd.DataFrame({"seat": [str(s) for s in wide.index]})
     for name in names:
-        tab[f"`{name}`, % [95%]"] = [
+        tab[f"{esc.code(name)}, % [95%]"] = [
             _ci((wide["rate", name][s], wide["lo", name][s], wide["hi", name][s]), 2, 100.0)
             for s in wide.index]
     page.table(tab)
@@ -326,17 +367,19 @@ def build_page(q: Question, out: Path, rules: list[RuleSet] | None = None,
     page.heading("The rules compared", 3)
     diffs = _rule_differences(rules)
     if len(diffs):
-        page.table(diffs)
-        page.data(diffs.map(lambda v: str(v).strip("`")), "rules",
-                  "The rules that differ")
+        shown_diffs = pd.DataFrame({"rule": diffs["rule"].map(esc.code)})
+        for i, name in enumerate(names, 1):  # by position: the columns are the names
+            shown_diffs[esc.code(name)] = diffs.iloc[:, i].map(esc.md_text).to_numpy()
+        page.table(shown_diffs)
+        page.data(diffs, "rules", "The rules that differ")
     else:
         page.para("The rule sets have the same rules (only their names differ).")
 
     # -- provenance ------------------------------------------------------------------
-    runs = pd.DataFrame([{"rule set": f"`{rs.name}`", "rules hash": f"`{rs.hash()}`",
+    runs = pd.DataFrame([{"rule set": esc.code(rs.name), "rules hash": esc.code(rs.hash()),
                           "deck": f"{rs.deck_size()} cards",
                           "players": ", ".join(map(str, counts)),
-                          "strategies": strategies, "rounds each": f"{g:,}",
+                          "strategies": esc.md_text(strategies), "rounds each": f"{g:,}",
                           "seed": str(q.seed)} for rs in rules])
     cmd = command or ("unosim report " + " ".join(q.rules)
                       + (f" --house {q.house}" if q.house else "")
@@ -359,19 +402,137 @@ def build_page(q: Question, out: Path, rules: list[RuleSet] | None = None,
 
 # ---------------------------------------------------------------------- the folder
 
-def check_out(out: Path, force: bool = False) -> None:
-    """Refuse an ``out`` that is a file, a folder with files (unless ``force``), or in a
-    place that cannot be written: one-line ``ValueError``."""
+MARKER = ".unosim-report"  # written into every report folder: --force replaces only these
+# what a report folder holds: the marker, the page, and its figures, tables and metadata
+OWN_FILES = {MARKER, f"{PAGE_NAME}.md", f"{PAGE_NAME}.html"}
+OWN_SUFFIXES = {".svg", ".png", ".csv", ".json"}
+FILE_SUFFIXES = {".toml", ".md", ".html", ".parquet", ".csv", ".json", ".svg", ".png"}
+TMP_ROOM = 24  # bytes a temporary name adds to --out's: ".NAME.tmp-XXXXXXXX"
+
+
+def _resolve(out: Path) -> Path:
+    """``out`` as an absolute path with every symlink followed (a symlinked folder is
+    written through, never replaced); one-line ``ValueError`` for a dangling symlink or
+    a loop."""
+    try:
+        real = Path(os.path.realpath(out, strict=True)) if out.is_symlink() else \
+            Path(os.path.realpath(out))
+    except OSError as e:
+        if e.errno == errno.ELOOP:
+            raise ValueError(f"--out {out} is a symlink loop") from None
+        raise ValueError(f"--out {out} is a symlink to {os.readlink(out)}, which does "
+                         "not exist") from None
+    return real
+
+
+def _foreign(folder: Path) -> str | None:
+    """The first entry of ``folder`` that a report does not write, or ``None`` if the
+    folder is an earlier report (its marker, page, figures and tables only)."""
+    if not (folder / MARKER).is_file():
+        return f"it has no {MARKER} file"
+    for p in sorted(folder.iterdir()):
+        if p.name in OWN_FILES and p.is_file() and not p.is_symlink():
+            continue
+        if p.name == PAGE_NAME and p.is_dir() and not p.is_symlink():
+            for q in sorted(p.iterdir()):
+                if not (q.is_file() and not q.is_symlink() and q.suffix in OWN_SUFFIXES):
+                    return f"it holds {PAGE_NAME}/{q.name}"
+            continue
+        return f"it holds {p.name}"
+    return None
+
+
+def _check_name(path: Path, out: Path) -> None:
+    """One-line ``ValueError`` if a part of ``path`` is longer than a name may be, or
+    its last part leaves no room for the temporary names beside it (``TMP_ROOM``)."""
+    path = Path(os.path.abspath(path))
+    name_max = 255
+    try:
+        probe = next(p for p in path.parents if p.is_dir())
+        name_max = os.pathconf(probe, "PC_NAME_MAX")
+    except (OSError, ValueError, StopIteration):
+        pass
+    for part, room in [(p, 0) for p in path.parts[:-1]] + [(path.name, TMP_ROOM)]:
+        size = len(os.fsencode(part))
+        if size + room > name_max:
+            shown = str(out) if len(str(out)) <= 80 else str(out)[:80] + "..."
+            raise ValueError(f"--out {shown}: a name in it is too long ({size} "
+                             f"bytes; at most {name_max - room} here)")
+
+
+def check_out(out: Path, force: bool = False) -> Path:
+    """Refuse an ``out`` that cannot become the report folder, in one line
+    (``ValueError``): the current folder or a parent of it, a dangling or looping symlink,
+    a file, a name like a file's (``x.toml``) or too long, a folder with files (unless
+    ``force``, and then only an earlier report), a place that cannot be written.
+    Returns the folder to write (``out`` with its symlinks followed)."""
     out = Path(out)
-    if out.exists() and not out.is_dir():
+    _check_name(out, out)
+    real = _resolve(out)
+    _check_name(real, out)
+    cwd = Path(os.path.realpath(os.getcwd()))
+    if real == cwd or real in cwd.parents:
+        where = "the current folder" if real == cwd else "a parent of the current folder"
+        raise ValueError(f"--out {out} is {where}: give a folder of its own")
+    if real.suffix.lower() in FILE_SUFFIXES:
+        raise ValueError(f"--out {out} is named like a file ({real.suffix}): --out is the "
+                         "folder the report is written into")
+    if real.exists() and not real.is_dir():
         raise ValueError(f"--out {out} exists and is not a folder")
-    if out.is_dir() and any(out.iterdir()) and not force:
-        raise ValueError(f"--out {out} is not empty (use --force to replace it)")
-    probe = out.parent if str(out.parent) else Path(".")
-    while not probe.exists():
-        probe = probe.parent
-    if not probe.is_dir() or not os.access(probe, os.W_OK | os.X_OK):
-        raise ValueError(f"--out {out}: cannot write in {probe}")
+    if real.is_dir() and any(real.iterdir()):
+        if not force:
+            raise ValueError(f"--out {out} is not empty (use --force to replace an earlier "
+                             "report)")
+        why = _foreign(real)
+        if why is not None:
+            raise ValueError(f"--out {out} is not an earlier unosim report ({why}): not "
+                             "replaced; choose another folder or empty it yourself")
+    from ..sim.results import probe_writable
+
+    probe_writable(real)
+    return real
+
+
+@contextlib.contextmanager
+def _claim(real: Path, out: Path):
+    """Hold the lock ``.NAME.lock`` beside ``real`` while a report is written there, so
+    two runs to one folder cannot both write it; removes the temporaries a killed run
+    left (``.NAME.tmp-*``, ``.NAME.old-*``)."""
+    import fcntl
+
+    lock = real.parent / f".{real.name}.lock"
+    while True:
+        fd = os.open(lock, os.O_RDWR | os.O_CREAT, 0o644)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            os.close(fd)
+            raise ValueError(f"--out {out}: another unosim report is writing it now") \
+                from None
+        try:  # the lock file may have been removed and made again meanwhile
+            same = os.path.samestat(os.fstat(fd), os.stat(lock))
+        except FileNotFoundError:
+            same = False
+        if same:
+            break
+        os.close(fd)
+    try:
+        from ..sim.results import glob_escape
+
+        stem = f".{glob_escape(real.name)}"
+        for p in real.parent.glob(f"{stem}.old-*"):  # killed between its two renames
+            if not real.exists():
+                os.replace(p, real)  # the earlier report comes back
+            else:
+                shutil.rmtree(p, ignore_errors=True)
+        for p in real.parent.glob(f"{stem}.tmp-*"):
+            shutil.rmtree(p, ignore_errors=True)
+        yield
+    finally:
+        try:
+            os.unlink(lock)
+        finally:
+            os.close(fd)
 
 
 def write_report(q: Question, out: Path, force: bool = False, threads: int | None = None,
@@ -379,30 +540,54 @@ def write_report(q: Question, out: Path, force: bool = False, threads: int | Non
                  command: str | None = None) -> Page:
     """Validate, simulate and write the report folder ``out`` atomically: built under a
     temporary name beside it, then renamed into place (an existing ``out``, with
-    ``force``, is replaced only once the new one is complete)."""
+    ``force``, is replaced only if it is an earlier report, and only once the new one is
+    complete). A symlinked ``out`` is written through; a run to a folder another run is
+    writing is refused."""
     rules = prepare(q)
     out = Path(out)
-    check_out(out, force)
+    real = check_out(out, force)
     try:
-        out.parent.mkdir(parents=True, exist_ok=True)
-        tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.tmp-", dir=out.parent))
+        real.parent.mkdir(parents=True, exist_ok=True)
     except OSError as e:
-        raise ValueError(f"--out {out}: cannot write in {out.parent}: "
+        raise ValueError(f"--out {out}: cannot write in {real.parent}: "
                          f"{e.strerror or e}") from None
-    mask = os.umask(0)
-    os.umask(mask)
-    os.chmod(tmp, 0o777 & ~mask)  # mkdtemp makes it private; the folder is for reading
-    try:
-        page = build_page(q, tmp, rules, threads, progress, command)
-        old = None
-        if out.exists():
-            old = out.parent / f".{out.name}.old-{tmp.name.rsplit('-', 1)[-1]}"
-            os.replace(out, old)
-        os.replace(tmp, out)
-        if old is not None:
-            shutil.rmtree(old, ignore_errors=True)
-    finally:
-        if tmp.exists():
-            shutil.rmtree(tmp, ignore_errors=True)
+    with _claim(real, out):
+        check_out(out, force)  # again: another run may have written it meanwhile
+        try:
+            tmp = Path(tempfile.mkdtemp(prefix=f".{real.name}.tmp-", dir=real.parent))
+        except OSError as e:
+            raise ValueError(f"--out {out}: cannot write in {real.parent}: "
+                             f"{e.strerror or e}") from None
+        try:
+            mask = os.umask(0)
+            os.umask(mask)
+            os.chmod(tmp, 0o777 & ~mask)  # mkdtemp makes it private; it is for reading
+            page = build_page(q, tmp, rules, threads, progress, command)
+            (tmp / MARKER).write_text(f"unosim report {_version()}: this folder may be "
+                                      "replaced by unosim report --force\n")
+            old = None
+            if real.exists():
+                old = real.parent / f".{real.name}.old-{tmp.name.rsplit('-', 1)[-1]}"
+                os.replace(real, old)
+            try:
+                os.replace(tmp, real)
+            except OSError:
+                if old is not None:
+                    os.replace(old, real)
+                raise
+            if old is not None:
+                shutil.rmtree(old, ignore_errors=True)
+        except OSError as e:
+            raise ValueError(f"--out {out}: cannot write the report: "
+                             f"{e.strerror or e}") from None
+        finally:
+            if tmp.exists():
+                shutil.rmtree(tmp, ignore_errors=True)
     page.out = out
     return page
+
+
+def _version() -> str:
+    from .._version import __version__
+
+    return __version__

@@ -6,7 +6,8 @@ every plotted estimate carries its 95% interval; colours come from
 with no order are never joined by lines, and a quantity against players is drawn only
 at the player counts simulated. :func:`save` writes a figure as SVG and PNG with
 deterministic metadata (no dates, no software versions, fixed SVG ids), so the same
-data give the same bytes.
+data give the same bytes. Every text drawn (names, titles, labels) is literal: it goes
+through :func:`unosim.report.escape.mpl`, so a ``$`` in a name is never mathtext.
 """
 from __future__ import annotations
 
@@ -22,6 +23,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 
+from . import escape as esc  # noqa: E402
 from .palette import colours  # noqa: E402
 
 __all__ = ["STYLE", "style", "save", "distributions", "seat_rates", "forest",
@@ -95,12 +97,13 @@ def distributions(samples: Mapping[str, np.ndarray], xlabel: str, unit: str,
         beyond = int((v > edges[-1]).sum())
         note = f"mean {m[0]:,.1f}" + (f"; {beyond:,} beyond the axis ({100 * beyond / v.size:.2g}%)"
                                       if beyond else "")
-        ax.set_title(f"{name}: {note}", loc="left", fontsize=9)
-        ax.set_ylabel(f"% of rounds\nper {unit.rstrip('s') if width == 1 else f'{width} {unit}'}")
-    axes[-1, 0].set_xlabel(f"{xlabel} ({unit})")
+        ax.set_title(f"{esc.mpl(name)}: {note}", loc="left", fontsize=9)
+        per = unit.rstrip('s') if width == 1 else f'{width} {unit}'
+        ax.set_ylabel(f"% of rounds\nper {esc.mpl(per)}")
+    axes[-1, 0].set_xlabel(esc.mpl(f"{xlabel} ({unit})"))
     axes[-1, 0].set_xlim(edges[0], edges[-1])
     if title:
-        fig.suptitle(title)
+        fig.suptitle(esc.mpl(title))
     return fig
 
 
@@ -118,7 +121,8 @@ def seat_rates(rates: Mapping[str, pd.DataFrame], n_players: int, title: str = "
         x = t["seat"].to_numpy() + (i - (k - 1) / 2) * step
         r = 100 * t["rate"].to_numpy()
         err = [r - 100 * t["lo"].to_numpy(), 100 * t["hi"].to_numpy() - r]
-        ax.errorbar(x, r, yerr=err, fmt="o", ms=4, capsize=2.5, color=col[name], label=name)
+        ax.errorbar(x, r, yerr=err, fmt="o", ms=4, capsize=2.5, color=col[name],
+                    label=esc.mpl(name))
     ax.axhline(100 / n_players, color="grey", lw=0.8, ls=":", label=f"fair share 1/{n_players}")
     ax.set_xticks(range(n_players), [f"{s}" + (" (first)" if s == 0 else " (dealer)"
                                                if s == n_players - 1 else "")
@@ -128,7 +132,7 @@ def seat_rates(rates: Mapping[str, pd.DataFrame], n_players: int, title: str = "
     ax.margins(x=0.05, y=0.15)
     ax.legend(fontsize=8, ncol=min(3, k + 1), loc="upper right")
     if title:
-        ax.set_title(title)
+        ax.set_title(esc.mpl(title))
     return fig
 
 
@@ -147,7 +151,7 @@ def forest(rows: pd.DataFrame, xlabel: str = "change against the baseline (%)",
     y, ticks, labels = 0.0, [], []
     for gname in groups:
         g = rows[rows["group"] == gname]
-        ax.text(0.0, y, gname, transform=ax.get_yaxis_transform(), ha="right", va="center",
+        ax.text(0.0, y, esc.mpl(gname), transform=ax.get_yaxis_transform(), ha="right", va="center",
                 fontweight="bold", fontsize=8.5)
         y += 1
         for r in g.itertuples():
@@ -156,17 +160,17 @@ def forest(rows: pd.DataFrame, xlabel: str = "change against the baseline (%)",
             ax.annotate(fmt.format(r.est), (r.hi, y), xytext=(5, 0),
                         textcoords="offset points", va="center", fontsize=7.5)
             ticks.append(y)
-            labels.append(r.name)
+            labels.append(esc.mpl(r.name))
             y += 1
         y += 0.4
     ax.axvline(0, color="grey", lw=0.8)
     ax.margins(x=0.12)
     ax.set_yticks(ticks, labels, fontsize=8)
     ax.set_ylim(y - 0.4, -0.8)
-    ax.set_xlabel(xlabel)
+    ax.set_xlabel(esc.mpl(xlabel))
     ax.grid(axis="y", visible=False)
     if title:
-        ax.set_title(title, loc="left")
+        ax.set_title(esc.mpl(title), loc="left")
     return fig
 
 
@@ -196,10 +200,10 @@ def by_players(rows: pd.DataFrame, panels: Sequence[tuple[str, str]], title: str
             est = t["est"].to_numpy()
             err = [est - t["lo"].to_numpy(), t["hi"].to_numpy() - est]
             ax.errorbar(x, est, yerr=err, fmt="o", ms=4, capsize=2.5, color=col[name],
-                        label=name)
+                        label=esc.mpl(name))
         ax.set_xticks(counts)
         ax.set_xlabel("players (simulated counts only)")
-        ax.set_ylabel(ylabel)
+        ax.set_ylabel(esc.mpl(ylabel))
         ax.margins(x=0.1)
     handles, labels = axes[0, 0].get_legend_handles_labels()
     if len(panels) < nrows * ncols:  # the legend in the empty panel
@@ -209,5 +213,5 @@ def by_players(rows: pd.DataFrame, panels: Sequence[tuple[str, str]], title: str
     else:
         axes[0, 0].legend(fontsize=8)
     if title:
-        fig.suptitle(title)
+        fig.suptitle(esc.mpl(title))
     return fig

@@ -23,6 +23,7 @@ import numpy as np
 import pandas as pd
 from scipy.stats import norm
 
+from . import escape as esc
 from .page import num
 from ..stats import paired_diff, paired_rate_diff
 
@@ -142,7 +143,7 @@ def _format(f: Finding, m: Metric) -> dict[str, str]:
 
 def _sentence(f: Finding, m: Metric) -> str:
     s = f.shown
-    b, a = f"`{f.rules}`", f"`{f.baseline}`"
+    b, a = esc.code(f.rules), esc.code(f.baseline)
     unit = "%" if m.rate else f" {m.unit}"
     d_unit = " percentage points" if m.rate else f" {m.unit}"
     diff = f"{s['diff']}{d_unit} [{s['lo']}, {s['hi']}]"
@@ -203,7 +204,7 @@ def findings_table(fs: Sequence[Finding]) -> pd.DataFrame:
         s = f.shown
         unit = "%" if m.rate else m.unit
         rows.append({
-            "players": str(f.players), "rule set": f"`{f.rules}`", "metric": m.label,
+            "players": str(f.players), "rule set": esc.code(f.rules), "metric": m.label,
             "unit": unit, "baseline": s["base_value"], "rule set value": s["value"],
             "difference [95%]": f"{s['diff']} [{s['lo']}, {s['hi']}]"
                                 + (" pp" if m.rate else ""),

@@ -8,8 +8,12 @@ the Markdown (``<out>/<name>/<stem>.svg``, ``.png``) with deterministic metadata
 (:mod:`unosim.report.figures`); the Markdown shows the SVG and links the PNG, and the HTML
 embeds the SVG as base64, so it needs no other file. The main figure's small PNG twin is
 the index's thumbnail. Paragraph
-text may use a small inline subset of Markdown: ``code``, ``**bold**`` and
-``[text](target)`` (a target ending in ``.md`` becomes ``.html`` in the HTML version).
+text may use a small inline subset of Markdown: ``code``, ``**bold**``, ``[text](target)`` (a target
+ending in ``.md`` becomes ``.html`` in the HTML version) and backslash escapes; titles
+and headings too. Text from outside goes in through :func:`unosim.report.escape.code` or
+:func:`~unosim.report.escape.md_text`, and both renderings go through
+:mod:`unosim.report.escape`: no raw HTML, links only relative or ``https:``, CSV cells
+that no spreadsheet reads as formulas.
 
 Numbers in the text are formatted by :func:`ci`, :func:`num` and :func:`pct` from the
 results, never typed by hand. Every page ends with a provenance block
@@ -19,7 +23,6 @@ simulation run it used, with rule hashes and games.
 from __future__ import annotations
 
 import base64
-import html
 import json
 import math
 import re
@@ -28,6 +31,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import pandas as pd
+
+from . import escape as esc
 
 __all__ = ["Page", "ci", "num", "pct", "pm", "savefig", "save_figure", "write_index",
            "PROVENANCE_HEADING", "PAGE_META"]
@@ -88,35 +93,10 @@ def save_figure(fig, stem: Path, thumbnail: bool = False) -> Path:
 
 # --------------------------------------------------------------------- inline markup
 
-_CODE = re.compile(r"`([^`]+)`")
-_BOLD = re.compile(r"\*\*(.+?)\*\*")
-_LINK = re.compile(r"\[([^\]]+)\]\(([^)\s]+)\)")
-
-
-def _inline_html(text: str) -> str:
-    """The inline subset (code, bold, links) as HTML; everything else escaped."""
-    codes: list[str] = []
-
-    def keep(m: re.Match) -> str:
-        codes.append(f"<code>{html.escape(m.group(1))}</code>")
-        return f"\x00{len(codes) - 1}\x00"
-
-    text = _CODE.sub(keep, text)
-    text = html.escape(text, quote=False)
-    text = _BOLD.sub(r"<strong>\1</strong>", text)
-
-    def link(m: re.Match) -> str:
-        target = m.group(2)
-        if target.endswith(".md"):
-            target = target[:-3] + ".html"
-        return f'<a href="{html.escape(target)}">{m.group(1)}</a>'
-
-    text = _LINK.sub(link, text)
-    return re.sub("\x00(\\d+)\x00", lambda m: codes[int(m.group(1))], text)
-
-
-def _md_cell(text: str) -> str:
-    return str(text).replace("|", "\\|").replace("\n", " ")
+def _fence(text: str) -> str:
+    """A code-block fence no line of ``text`` can close: 3 backticks, or one more than
+    its longest run."""
+    return "`" * max(3, 1 + max((len(r) for r in re.findall(r"`+", text)), default=0))
 
 
 # ----------------------------------------------------------------------------- page
@@ -201,8 +181,10 @@ class Page:
         """Write ``df`` as ``<folder>/<stem>.csv`` and link it."""
         path = self.folder / f"{stem}.csv"
         path.parent.mkdir(parents=True, exist_ok=True)
-        df.to_csv(path, index=False, float_format="%.6g", lineterminator="\n")
-        self.para(f"{what}: [`{self.name}/{stem}.csv`]({self.name}/{stem}.csv).")
+        esc.csv_frame(df).to_csv(path, index=False, float_format="%.6g",
+                                 lineterminator="\n")
+        rel = f"{self.name}/{stem}.csv"
+        self.para(f"{what}: [{esc.code(rel)}]({esc.href(rel)}).")
         return path
 
     def provenance(self, commands: Sequence[str], facts: dict[str, str], runs: pd.DataFrame,
@@ -214,7 +196,7 @@ class Page:
         paragraphs after them.
         """
         self.heading(PROVENANCE_HEADING)
-        self.para("Rebuild with " + " or ".join(f"`{c}`" for c in commands) + ".")
+        self.para("Rebuild with " + " or ".join(esc.code(c) for c in commands) + ".")
         self.bullets(f"{k}: {v}" for k, v in facts.items())
         if len(runs):
             self.table(runs, align=["l"] * len(runs.columns))
@@ -227,63 +209,65 @@ class Page:
         return path.relative_to(self.out).as_posix()
 
     def markdown(self) -> str:
-        out = [f"# {self.title}", "", f"**Question.** {self.question}", ""]
+        md, cell = esc.markup_md, esc.md_cell
+        out = [f"# {md(self.title)}", "", f"**Question.** {md(self.question)}", ""]
         for b in self.blocks:
             d = b.data
             if b.kind == "heading":
-                out += ["#" * d["level"] + " " + d["text"], ""]
+                out += ["#" * d["level"] + " " + md(d["text"]), ""]
             elif b.kind in ("para", "lead"):
-                out += [d["text"], ""]
+                out += [md(d["text"]), ""]
             elif b.kind == "bullets":
-                out += [f"- {i}" for i in d["items"]] + [""]
+                out += [f"- {md(i)}" for i in d["items"]] + [""]
             elif b.kind == "code":
-                out += ["```", d["text"].rstrip("\n"), "```", ""]
+                fence = _fence(d["text"])
+                out += [fence, d["text"].rstrip("\n"), fence, ""]
             elif b.kind == "table":
                 sep = {"l": "---", "r": "---:", "c": ":---:"}
-                out.append("| " + " | ".join(_md_cell(h) for h in d["header"]) + " |")
+                out.append("| " + " | ".join(cell(h) for h in d["header"]) + " |")
                 out.append("|" + "|".join(sep[a] for a in d["align"]) + "|")
-                out += ["| " + " | ".join(_md_cell(c) for c in r) + " |" for r in d["rows"]]
+                out += ["| " + " | ".join(cell(c) for c in r) + " |" for r in d["rows"]]
                 out.append("")
             elif b.kind == "figure":
-                rel = self._rel(d["path"])
+                rel = esc.href(self._rel(d["path"]))
                 png = rel[:-len(".svg")] + ".png"
-                out += [f"![{d['caption']}]({rel})", "",
-                        f"*{d['caption']}* ([PNG]({png}))", ""]
+                out += [f"![{md(d['caption'])}]({rel})", "",
+                        f"*{md(d['caption'])}* ([PNG]({png}))", ""]
         return "\n".join(out).rstrip("\n") + "\n"
 
     def html(self) -> str:
-        body = [f"<h1>{html.escape(self.title)}</h1>",
-                f"<p><strong>Question.</strong> {_inline_html(self.question)}</p>"]
+        body = [f"<h1>{esc.markup_html(self.title)}</h1>",
+                f"<p><strong>Question.</strong> {esc.markup_html(self.question)}</p>"]
         for b in self.blocks:
             d = b.data
             if b.kind == "heading":
                 lv = d["level"]
-                body.append(f"<h{lv}>{html.escape(d['text'])}</h{lv}>")
+                body.append(f"<h{lv}>{esc.markup_html(d['text'])}</h{lv}>")
             elif b.kind == "para":
-                body.append(f"<p>{_inline_html(d['text'])}</p>")
+                body.append(f"<p>{esc.markup_html(d['text'])}</p>")
             elif b.kind == "lead":
-                body.append(f'<p class="lead">{_inline_html(d["text"])}</p>')
+                body.append(f'<p class="lead">{esc.markup_html(d["text"])}</p>')
             elif b.kind == "bullets":
-                body.append("<ul>" + "".join(f"<li>{_inline_html(i)}</li>"
+                body.append("<ul>" + "".join(f"<li>{esc.markup_html(i)}</li>"
                                              for i in d["items"]) + "</ul>")
             elif b.kind == "code":
-                body.append(f"<pre><code>{html.escape(d['text'])}</code></pre>")
+                body.append(f"<pre><code>{esc.html(d['text'])}</code></pre>")
             elif b.kind == "table":
                 cls = {"l": "", "r": ' class="r"', "c": ' class="c"'}
-                head = "".join(f"<th{cls[a]}>{_inline_html(h)}</th>"
+                head = "".join(f"<th{cls[a]}>{esc.markup_html(h)}</th>"
                                for h, a in zip(d["header"], d["align"]))
-                rows = "".join("<tr>" + "".join(f"<td{cls[a]}>{_inline_html(c)}</td>"
+                rows = "".join("<tr>" + "".join(f"<td{cls[a]}>{esc.markup_html(c)}</td>"
                                                 for c, a in zip(r, d["align"])) + "</tr>"
                                for r in d["rows"])
                 body.append(f"<table><thead><tr>{head}</tr></thead><tbody>{rows}"
                             "</tbody></table>")
             elif b.kind == "figure":
                 data = base64.b64encode(Path(d["path"]).read_bytes()).decode("ascii")
-                alt = html.escape(_CODE.sub(r"\1", d["caption"]))
+                alt = esc.html(esc.markup_text(d["caption"]))
                 cls = ' class="main"' if d.get("main") else ""
                 body.append(f'<figure{cls}><img alt="{alt}" '
                             f'src="data:image/svg+xml;base64,{data}">'
-                            f"<figcaption>{_inline_html(d['caption'])}</figcaption></figure>")
+                            f"<figcaption>{esc.markup_html(d['caption'])}</figcaption></figure>")
         return _html_document(self.title, "\n".join(body))
 
     def write(self) -> tuple[Path, Path]:
@@ -321,7 +305,7 @@ h2{clear:both}
 
 def _html_document(title: str, body: str) -> str:
     return ("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
-            f"<title>{html.escape(title)}</title>\n<style>{_CSS}</style>\n</head>\n"
+            f"<title>{esc.html(esc.markup_text(title))}</title>\n<style>{_CSS}</style>\n</head>\n"
             f"<body>\n{body}\n</body>\n</html>\n")
 
 
@@ -340,26 +324,28 @@ def write_index(out: Path, order: Sequence[str] = (), intro: str = "") -> tuple[
     names = [n for n in order if n in metas] + sorted(n for n in metas if n not in order)
     md = ["# unosim reports", ""]
     if intro:
-        md += [intro, ""]
-    body = ["<h1>unosim reports</h1>"] + ([f"<p>{_inline_html(intro)}</p>"] if intro else [])
+        md += [esc.markup_md(intro), ""]
+    body = ["<h1>unosim reports</h1>"] + ([f"<p>{esc.markup_html(intro)}</p>"] if intro else [])
     for n in names:
         m = metas[n]
         main = m.get("main_figure")
         thumb = out / main.replace(".svg", "-thumb.png") if main else None
-        md += [f"## [{m['title']}]({n}.md)", ""]
+        title, link = esc.markup_md(m["title"]), esc.href(n)
+        md += [f"## [{title}]({link}.md)", ""]
         if thumb is not None and thumb.exists():
-            md += [f"[![{m['title']}: main figure]({thumb.relative_to(out).as_posix()})]"
-                   f"({n}.md)", ""]
-        md += [f"**Question.** {m['question']}", "", f"**Answer.** {m['headline']}", "",
-               f"[Markdown]({n}.md) · [HTML]({n}.html)", ""]
-        body.append(f'<h2><a href="{n}.html">{html.escape(m["title"])}</a></h2>')
+            md += [f"[![{title}: main figure]({esc.href(thumb.relative_to(out).as_posix())})]"
+                   f"({link}.md)", ""]
+        md += [f"**Question.** {esc.markup_md(m['question'])}", "",
+               f"**Answer.** {esc.markup_md(m['headline'])}", "",
+               f"[Markdown]({link}.md) · [HTML]({link}.html)", ""]
+        body.append(f'<h2><a href="{link}.html">{esc.markup_html(m["title"])}</a></h2>')
         if thumb is not None and thumb.exists():
             data = base64.b64encode(thumb.read_bytes()).decode("ascii")
-            body.append(f'<a href="{n}.html"><img class="thumb" alt="'
-                        f'{html.escape(m["title"])}: main figure" '
+            body.append(f'<a href="{link}.html"><img class="thumb" alt="'
+                        f'{esc.html(esc.markup_text(m["title"]))}: main figure" '
                         f'src="data:image/png;base64,{data}"></a>')
-        body += [f"<p><strong>Question.</strong> {_inline_html(m['question'])}</p>",
-                 f"<p><strong>Answer.</strong> {_inline_html(m['headline'])}</p>"]
+        body += [f"<p><strong>Question.</strong> {esc.markup_html(m['question'])}</p>",
+                 f"<p><strong>Answer.</strong> {esc.markup_html(m['headline'])}</p>"]
     out.mkdir(parents=True, exist_ok=True)
     md_path, html_path = out / "index.md", out / "index.html"
     md_path.write_text("\n".join(md).rstrip("\n") + "\n")
