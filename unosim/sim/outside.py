@@ -208,7 +208,7 @@ class Observation:
 def _history(row: np.ndarray, cap: int) -> np.ndarray:
     n = int(row[K.O_HIST_N])
     h = row[K.O_HIST:K.O_HIST + cap * K.HIST_W].reshape(cap, K.HIST_W)
-    if n <= cap:
+    if n <= cap or cap == 0:
         return h[:n].copy()
     i = n % cap
     return np.concatenate([h[i:], h[:i]])
