@@ -40,5 +40,31 @@ def main(games: int) -> None:
           f"{s0:.2f} s: {noop.n / s0:,.0f} decisions/s")
 
 
+def batch(b: int = 4096, steps: int = 30) -> None:
+    """The batch interface: a numpy-vectorized random agent (a uniformly random legal
+    action per game), ``b`` games, every numba thread; wall time of the steps."""
+    try:
+        import numpy as np
+
+        from unosim.env import BatchEnv
+    except ImportError:
+        print("batch: unosim[env] is not installed")
+        return
+    import numba
+
+    env = BatchEnv("official", 4, b=b, seed=1)
+    obs, mask = env.reset()
+    rng = np.random.default_rng(0)
+    env.step((rng.random(mask.shape) * mask).argmax(axis=1))  # warm
+    obs, mask = env.observe()
+    t = time.perf_counter()
+    for _ in range(steps):
+        obs, mask, r, d = env.step((rng.random(mask.shape) * mask).argmax(axis=1))
+    s = time.perf_counter() - t
+    print(f"batch of {b:,} on {numba.get_num_threads()} threads: {b * steps / s:,.0f} "
+          f"decisions/s (wall)")
+
+
 if __name__ == "__main__":
     main(int(sys.argv[1]) if len(sys.argv) > 1 else 5000)
+    batch()

@@ -233,3 +233,44 @@ def test_checker_judges_games_with_agents(rules, house, n):
         strict = [s % 2 == 0 for s in range(n)]
         v = check_trace(trace, rs, n, row=t.out[0], strict=strict)
         assert not v, "\n".join(map(str, v[:5]))
+
+
+def test_cli_seats_an_agent_file_and_a_module(tmp_path, monkeypatch):
+    from typer.testing import CliRunner
+
+    from unosim.cli.app import app
+    runner = CliRunner()
+    r = runner.invoke(app, ["simulate", "--games", "50", "--strategies",
+                            f"{AGENT_FILE}:agent,random,random,random"])
+    assert r.exit_code == 0, r.output
+    assert "agent:random_agent.py:agent@" in r.output
+    (tmp_path / "mypkg").mkdir()
+    (tmp_path / "mypkg" / "__init__.py").write_text("")
+    (tmp_path / "mypkg" / "bot.py").write_text("def play(obs):\n    return obs.legal[-1]\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    r = runner.invoke(app, ["simulate", "--games", "20", "--players", "2", "--strategies",
+                            "mypkg.bot:play,random"])
+    assert r.exit_code == 0, r.output
+    for bad, msg in [(f"{tmp_path}/none.py:agent,random", "no file"),
+                     (f"{AGENT_FILE}:nothing,random", "has no 'nothing'"),
+                     ("mypkg.nobot:play,random", "cannot import")]:
+        r = runner.invoke(app, ["simulate", "--games", "5", "--players", "2",
+                                "--strategies", bad])
+        assert r.exit_code == 2 and msg in r.output and "Traceback" not in r.output
+
+
+def test_evaluate_ladder(tmp_path):
+    from typer.testing import CliRunner
+
+    from unosim.cli.app import app
+    r = CliRunner().invoke(app, ["evaluate", f"{AGENT_FILE}:agent", "--games", "2000",
+                                 "--out", str(tmp_path)])
+    assert r.exit_code == 0, r.output
+    import pandas as pd
+    t = pd.read_csv(tmp_path / "ladder.csv")
+    assert list(t.columns) == ["player", "opponents", "rounds", "win_rate", "ci_low",
+                               "ci_high"]
+    row = t[(t.player == "agent") & (t.opponents == "random")].iloc[0]
+    assert row.ci_low <= 0.25 <= row.ci_high
+    ref = t[(t.player == "random") & (t.opponents == "random")].iloc[0]
+    assert ref.win_rate == 0.25  # every deal is played from each seat: one win in four

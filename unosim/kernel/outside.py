@@ -112,6 +112,7 @@ O_VOLUNTARY = 10  # the rule voluntary_draw (it lives outside the rules array)
 O_ASKED = 11  # decisions asked so far (across replays: the stops)
 O_SEED = 12  # the game's key: root seed
 O_GAME = 13  # ... and game index
+O_DIRTY = 14  # 1: the round ran on past its stop (``advance`` restores the checkpoint)
 N_OH = 16
 LOG_CAP = 512  # decisions between two checkpoints at most
 O_LOG = N_OH

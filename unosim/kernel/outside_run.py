@@ -43,6 +43,7 @@ from .outside import (
     O_CK_P,
     O_CK_STOP,
     O_CURSOR,
+    O_DIRTY,
     O_GAME,
     O_HIST_N,
     O_LOG_N,
@@ -68,10 +69,10 @@ from .state import Round
 
 
 
-def new_games(b, deck_n, capacity, ob_n):
+def new_games(b, deck_n, capacity, ob_n, history=True):
     """Stacked arrays of ``b`` games (a ``Round`` of arrays ``[b, ...]``; trace
-    ``capacity`` rows each, at least 1, ``ob_n`` = ``outside.ob_size``), and the
-    checkpoints' (no trace, no ``ob``)."""
+    ``capacity`` rows each, at least 1 when the ``history`` is kept (``trace``), ``ob_n``
+    = ``outside.ob_size``), and the checkpoints' (no trace, no ``ob``)."""
     def one(cap, obn):
         return Round(np.zeros((b, N_G), np.int64), np.zeros((b, N_K), np.int64),
                      np.zeros((b, N_MEM), np.int64), np.zeros((b, N_TR), np.int64),
@@ -82,7 +83,7 @@ def new_games(b, deck_n, capacity, ob_n):
                      np.zeros((b, N_STREAMS, 4), np.uint64),
                      np.zeros((b, deck_n), np.int8), np.zeros((b, deck_n), np.int64),
                      np.zeros((b, cap, EV_W), np.int32), np.zeros((b, obn), np.int64))
-    return one(max(1, capacity), ob_n), one(0, 0)
+    return one(max(1 if history else 0, capacity), ob_n), one(0, 0)
 
 
 @njit(cache=True)
@@ -166,8 +167,9 @@ def advance(tb, rd, ck, n, order, stop, out_row):
         if ob[O_STATUS] != ST_RUNNING:
             return ob[O_STATUS]
         _checkpoint(rd, ck, n, p, zero)
-    else:
+    elif ob[O_DIRTY] == 1:
         _copy_state(ck, rd, n)
+    ob[O_DIRTY] = 1
     p = ob[O_CK_P]
     at = ob[O_CK_STOP]
     while True:
@@ -176,7 +178,9 @@ def advance(tb, rd, ck, n, order, stop, out_row):
         if at == 1:  # an outside seat's decision at a stop of the turn loop
             kind = at_stop(rd.g)
             a = ask(tb, rd, p, kind, np.int64(rd.g[G_DRAWN] - 1), np.int64(-1), zero)
-            if a < 0:
+            if a < 0:  # stopped at the checkpoint itself: the state is the checkpoint's
+                rd.g[G_OVER] = 0  # (``ask`` set it to end a turn loop; none ran)
+                ob[O_DIRTY] = 0
                 return ob[O_STATUS]
             force, colour = _force(kind, a)
         p = turn_loop(tb, rd, n, p, stop, force, colour)

@@ -19,6 +19,9 @@ chunks.
 """
 from __future__ import annotations
 
+from concurrent.futures import ThreadPoolExecutor
+
+import numba
 import numpy as np
 
 from ..game.cards import COLOURS, kind_name
@@ -32,6 +35,7 @@ DECISIONS = ("turn", "penalty", "drawn", "colour", "target", "jump", "extra", "u
 N_ACTIONS = K.N_ACTIONS
 HISTORY = 256  # public events an observation keeps (the round's last ones)
 IN_FLIGHT = 64  # games played side by side (one kernel call advances them all)
+PER_THREAD = 512  # games a thread advances at least, when a call is split
 
 
 def action_name(a: int) -> str:
@@ -245,7 +249,7 @@ class Tables:
         self.order = deck_order.py_func(deck)
         self.history = int(history)
         self.games, self.cks = new_games(self.b, self.order.size, capacity,
-                                         K.ob_size(self.history))
+                                         K.ob_size(self.history), self.history > 0)
         self.ob = self.games.ob
         self.out = np.zeros((self.b, L.N_COLS), dtype=np.int32)
         self.stop = np.int64(sum(1 << q for q in range(self.n) if sid[q] == K.OUTSIDE))
@@ -263,9 +267,18 @@ class Tables:
         self.game[slot] = game
 
     def advance(self, slots: np.ndarray) -> np.ndarray:
-        """Advance the games in ``slots`` (int64[m]); their statuses ``ST_*``."""
-        return advance_games(self.tb, self.games, self.cks, np.int64(self.n), self.order,
-                             self.stop, slots, self.out)
+        """Advance the games in ``slots`` (int64[m]); their statuses ``ST_*``. Many
+        games are split across numba's thread count (each game's rows are its own)."""
+        threads = min(numba.get_num_threads(), len(slots) // PER_THREAD)
+        if threads <= 1:
+            return advance_games(self.tb, self.games, self.cks, np.int64(self.n),
+                                 self.order, self.stop, slots, self.out)
+        parts = np.array_split(slots, threads)
+        with ThreadPoolExecutor(max_workers=threads) as pool:
+            done = list(pool.map(lambda s: advance_games(
+                self.tb, self.games, self.cks, np.int64(self.n), self.order, self.stop, s,
+                self.out), parts))
+        return np.concatenate(done)
 
     def observation(self, slot: int, rng_key) -> Observation:
         row = self.ob[slot]
