@@ -274,3 +274,13 @@ def test_evaluate_ladder(tmp_path):
     assert row.ci_low <= 0.25 <= row.ci_high
     ref = t[(t.player == "random") & (t.opponents == "random")].iloc[0]
     assert ref.win_rate == 0.25  # every deal is played from each seat: one win in four
+
+
+def test_agents_refused_where_the_kernel_plays_alone():
+    """Matches and replays run the kernel's own loops, which cannot ask an agent."""
+    from unosim.sim.match import make_match_job
+    from unosim.sim.replay import ReplayError, replay_job
+    with pytest.raises(ValueError, match="not matches"):
+        make_match_job("official", 1, 2, [random_agent, "random"])
+    with pytest.raises(ReplayError, match="cannot be replayed"):
+        replay_job(make_job("official", 1, 2, [random_agent, "random"]), 0)

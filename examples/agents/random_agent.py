@@ -39,10 +39,10 @@ def agent(obs):
         if d == "drawn":
             k = kinds[0]  # the one card drawn
         else:  # each physical card equally likely
-            hand = obs.hand
-            x = int(rng.integers(sum(int(hand[k]) for k in kinds)))
+            hand = obs.hand.tolist()
+            x = int(rng.integers(sum(hand[k] for k in kinds)))
             for k in kinds:
-                x -= int(hand[k])
+                x -= hand[k]
                 if x < 0:
                     break
         options = plays[k]

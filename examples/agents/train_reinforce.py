@@ -1,9 +1,10 @@
 """REINFORCE on a linear policy (numpy only) for seat 0 of 4-player ``official`` against 3
 built-in ``random`` players, on ``unosim.env.BatchEnv``.
 
-The policy scores each action a as ``theta[a] . x`` over a few features ``x`` of the
-observation (a constant, the cards held per colour, its hand size, the next player's,
-the pending penalty), takes a softmax over the legal actions and samples. After each
+The policy scores each action a as ``theta . x(a)`` over a few features of the action in
+the observed state (its type, the share of the hand in the colour it plays or names,
+whether it hits a next player about to go out), takes a softmax over the legal actions
+and samples. After each
 round the seat's return (1 for a win, else 0) minus a running baseline scales the sum of
 that round's ``grad log pi``. Every ``--every`` rounds it measures the policy's win rate
 on fresh rounds; the learning curve goes to ``--figure``.
@@ -20,36 +21,55 @@ import numpy as np
 from unosim.env import BatchEnv
 from unosim.kernel import outside as K
 
-N_ACTIONS = 98
+
+
+# per action: the card it plays (-1: none) and the colour it plays or names (-1: none)
+CARD = np.array([a if a < 52 else 52 + (a - 52) // 4 if a < 80 else -1 for a in range(98)])
+COLOUR = np.array([a // 13 if a < 52 else (a - 52) % 4 if a < 80 else
+                   a - 83 if 83 <= a < 87 else -1 for a in range(98)])
+RANK = np.where((CARD >= 0) & (CARD < 52), CARD % 13, -1)
+KIND = {"play": CARD >= 0, "draw": np.arange(98) == 80, "pass": np.arange(98) == 81,
+        "challenge": np.arange(98) == 82, "uno": np.arange(98) == 97,
+        "wild": CARD >= 52, "action": RANK >= 10, "name": (COLOUR >= 0) & (CARD < 0)}
+ATTACK = ((RANK == 10) | (RANK == 12) | (CARD == 53)).astype(float)
+N_F = len(KIND) + 3
 
 
 def features(obs: np.ndarray) -> np.ndarray:
-    """float64[B, F] from the env's int64[B, 148] observations."""
+    """float64[B, 98, F]: features of each action in each game (``obs``: the env's
+    int64[B, 148]): its type (play, draw, pass, challenge, UNO, wild, action card, a
+    colour named), the share of the hand in the colour it plays or names, whether it
+    hits a next player on two cards or fewer, and one for every action."""
+    b = len(obs)
     hand = obs[:, K.V_HAND:K.V_HAND + 59]
-    per_colour = hand[:, :52].reshape(-1, 4, 13).sum(axis=2)
-    n = obs[:, K.V_N]
+    held = hand[:, :52].reshape(b, 4, 13).sum(axis=2)
+    size = np.maximum(1, hand.sum(axis=1))
     seat = obs[:, K.V_SEAT]
-    nxt = (seat + obs[:, K.V_DIR]) % n
-    sizes = obs[:, K.V_SIZES:K.V_SIZES + 10]
-    next_size = sizes[np.arange(len(obs)), nxt]
-    return np.column_stack([np.ones(len(obs)), per_colour / 7.0, hand[:, 52:].sum(1) / 2.0,
-                            sizes[np.arange(len(obs)), seat] / 7.0, next_size / 7.0,
-                            (next_size <= 2).astype(float), obs[:, K.V_PEND_DRAW] / 4.0])
+    nxt = (seat + obs[:, K.V_DIR]) % obs[:, K.V_N]
+    next_size = obs[np.arange(b), K.V_SIZES + nxt]
+    x = np.zeros((b, 98, N_F))
+    for i, m in enumerate(KIND.values()):
+        x[:, :, i] = m
+    share = held[:, np.maximum(COLOUR, 0)] / size[:, None]
+    x[:, :, len(KIND)] = np.where(COLOUR >= 0, share, 0.0)
+    x[:, :, len(KIND) + 1] = ATTACK[None, :] * (next_size <= 2)[:, None]
+    x[:, :, len(KIND) + 2] = 1.0
+    return x
 
 
 def policy(theta, x, mask, rng):
     """Sampled actions int64[B] and probabilities float64[B, 98]."""
-    logits = x @ theta.T
+    logits = x @ theta
     logits = np.where(mask == 1, logits, -np.inf)
     logits -= logits.max(axis=1, keepdims=True)
     p = np.exp(logits)
     p /= p.sum(axis=1, keepdims=True)
     u = rng.random((len(x), 1))
     a = (p.cumsum(axis=1) < u).sum(axis=1)
-    a = np.minimum(a, N_ACTIONS - 1)
+    a = np.minimum(a, 97)
     bad = mask[np.arange(len(x)), a] == 0  # rounding at the top: the last legal action
     if bad.any():
-        a[bad] = N_ACTIONS - 1 - np.argmax(mask[bad][:, ::-1], axis=1)
+        a[bad] = 97 - np.argmax(mask[bad][:, ::-1], axis=1)
     return a, p
 
 
@@ -80,9 +100,8 @@ def main():
     rng = np.random.default_rng(0)
     env = BatchEnv("official", 4, b=args.batch, seed=1)
     obs, mask = env.reset()
-    f = features(obs).shape[1]
-    theta = np.zeros((N_ACTIONS, f))
-    trace = np.zeros((args.batch, N_ACTIONS, f))  # sum of grad log pi of each round
+    theta = np.zeros(N_F)
+    trace = np.zeros((args.batch, N_F))  # sum of grad log pi over each round
     baseline, rounds, curve = 0.25, 0, []
     w0, se0 = win_rate(theta, args.eval, seed=10_000)
     curve.append((0, w0, se0))
@@ -92,13 +111,11 @@ def main():
     while time.time() - t0 < args.minutes * 60:
         x = features(obs)
         a, p = policy(theta, x, mask, rng)
-        g = -p
-        g[np.arange(len(a)), a] += 1.0
-        trace += g[:, :, None] * x[:, None, :]
+        trace += x[np.arange(len(a)), a] - np.einsum("ba,baf->bf", p, x)
         obs, mask, r, d = env.step(a)
         if d.any():
             adv = r[d] - baseline
-            theta += args.lr * (adv[:, None, None] * trace[d]).mean(axis=0)
+            theta += args.lr * (adv[:, None] * trace[d]).mean(axis=0)
             trace[d] = 0.0
             baseline += 0.001 * (r[d].mean() - baseline) * d.sum()
             rounds += int(d.sum())

@@ -113,7 +113,7 @@ def tournament(rules: "str | RuleSet" = "official", n_players: int = 4,
     was made.
     """
     rs = resolve(rules, house)
-    _, _, labels = parse_seats(strategies, n_players)  # validates, canonical labels
+    _, _, labels = parse_seats(strategies, n_players, agents_ok=True)  # validates, labels
     if isinstance(n_games, bool) or not isinstance(n_games, (int, np.integer)) \
             or n_games < 1:
         raise ValueError(f"games must be a whole number of at least 1, got {n_games!r}")

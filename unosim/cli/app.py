@@ -487,7 +487,7 @@ def tournament(
             check_writable(out)
         from ..players.seats import parse
 
-        parse(strategies, players)  # errors before any work
+        parse(strategies, players, agents_ok=True)  # errors before any work
         if len(strategies.split(",")) == 1:
             raise UserError("a tournament takes one strategy per seat "
                             f"({players} comma separated)")

@@ -21,9 +21,15 @@ def parse_one(text: str) -> tuple[int, np.ndarray, str]:
     return parse_builtin(text)
 
 
-def parse(spec: "str | list", n_players: int) -> tuple[np.ndarray, np.ndarray, list[str]]:
-    """``parse_seats`` without the agents."""
-    ids, params, labels, _ = parse_seats(spec, n_players)
+def parse(spec: "str | list", n_players: int, agents_ok: bool = False
+          ) -> tuple[np.ndarray, np.ndarray, list[str]]:
+    """``parse_seats`` without the agents: for the callers that run the kernel's own
+    loops (replays, matches, tuning), where a Python agent cannot play
+    (``StrategyError``), unless ``agents_ok`` (the labels only are wanted)."""
+    ids, params, labels, seat_agents = parse_seats(spec, n_players)
+    if not agents_ok and any(a is not None for a in seat_agents):
+        raise StrategyError("a Python agent cannot play here (only in simulate, run, "
+                            "compare, tournament and evaluate)")
     return ids, params, labels
 
 

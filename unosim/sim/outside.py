@@ -147,7 +147,7 @@ class Observation:
     @property
     def legal(self) -> list[int]:
         if self._legal is None:
-            self._legal = np.flatnonzero(self._v[:N_ACTIONS]).tolist()
+            self._legal = self._v[:N_ACTIONS].nonzero()[0].tolist()
         return self._legal
 
     @property
