@@ -10,7 +10,9 @@ play or drawing, the colour named after one's wild-type card (part of the play),
 playing or keeping a legal card drawn, stacking, challenging or taking a penalty, the
 swap target, jumping in, the extra cards of a multi-card play, the UNO call, and the
 colour named at setup or after Greninja) and hands the agent an :class:`Observation`.
-An action outside ``obs.legal`` raises :class:`IllegalAction`.
+An action outside ``obs.legal`` raises :class:`IllegalAction`. The one choice left to
+chance is the order of a Snorlax victim's discards (RULES.md 2's ``random`` order, drawn
+from the seat's own kernel stream).
 
 Randomness: ``obs.rng`` is a ``numpy.random.Generator`` seeded by (root seed, game,
 seat), the same object for every decision of that seat in that game, so a
