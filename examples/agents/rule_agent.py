@@ -10,11 +10,14 @@ def agent(obs):
     held = np.add.reduceat(hand[:52], np.arange(0, 52, 13))  # cards per colour
     if obs.decision == "colour":
         return 83 + int(np.argmax(held))
-    if obs.decision in ("target", "jump"):
-        return min(legal, key=lambda a: obs.hand_sizes[a - 87] if obs.decision == "target" else a == PASS)
+    if obs.decision == "target":  # swap with the smallest hand
+        return min(legal, key=lambda a: obs.hand_sizes[a - 87])
+    if obs.decision == "jump":
+        return next(a for a in legal if a != PASS)
     if obs.decision == "uno":
         return UNO
-    plays = [a for a in legal if a < 80 and not (obs.decision == "turn" and a >= 56 and a < 60 and obs.bluff)]
+    bluffing = obs.decision == "turn" and obs.bluff
+    plays = [a for a in legal if a < 80 and not (bluffing and 56 <= a < 60)]
     if not plays:
         return DRAW if DRAW in legal else PASS
     nxt = obs.hand_sizes[(obs.seat + obs.direction) % obs.n_players]
