@@ -284,3 +284,10 @@ def test_agents_refused_where_the_kernel_plays_alone():
         make_match_job("official", 1, 2, [random_agent, "random"])
     with pytest.raises(ReplayError, match="cannot be replayed"):
         replay_job(make_job("official", 1, 2, [random_agent, "random"]), 0)
+
+
+def test_tournament_takes_an_agent():
+    from unosim.analysis.tournament import tournament
+    df = tournament("official", 4, [random_agent, "heuristic", "random", "random"], 400)
+    assert df.strategy[0].startswith("agent:") and len(df) == 4
+    assert abs(df.win_rate.sum() - 1) < 1e-9
