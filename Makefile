@@ -41,8 +41,9 @@ test: $(STAMP)  ## run the test suite (slow statistical runs excluded)
 test-all: $(STAMP)  ## run every test, the slow statistical ones too
 	$(BIN)/python -m pytest -q -m ''
 
-bench: $(STAMP)  ## games/s and ns/turn: 1 thread, all cores, every preset
+bench: $(STAMP)  ## games/s and ns/turn: 1 thread, all cores, every preset; agent decisions/s
 	$(BIN)/python benchmarks/bench.py
+	$(BIN)/python benchmarks/agents_bench.py
 
 BASE  ?= 4e3cfb5
 bench-pair: $(STAMP)  ## this tree against commit BASE: official/random, 1 thread, alternated runs

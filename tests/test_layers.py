@@ -6,6 +6,7 @@ Layers, lowest first (a module may import its own layer and the ones below):
     game                      cards and rules
     players, verify           strategy and expert parameters; the independent move checker
     sim                       jobs, the engine, frames, files, runners, matches, replays
+    env                       PettingZoo and Gymnasium environments (an optional extra)
     analysis                  comparisons, tournaments, tuning
     report                    pages, figures, plain-words findings, `unosim report`
     cli                       the `unosim` command
@@ -21,7 +22,7 @@ from pathlib import Path
 PKG = Path(__file__).resolve().parents[1] / "unosim"
 
 RANK = {"kernel": 0, "stats": 0, "_version": 0, "game": 1, "players": 2, "verify": 2,
-        "sim": 3, "analysis": 4, "report": 5, "cli": 6}
+        "sim": 3, "env": 4, "analysis": 4, "report": 5, "cli": 6}
 
 
 def _module_name(path: Path, root: Path) -> str:

@@ -5,14 +5,18 @@ from .game.rules import PRESETS, RuleSet, resolve  # noqa: E402
 from .sim.simulate import simulate  # noqa: E402
 
 __all__ = ["PRESETS", "RuleSet", "resolve", "simulate", "run", "read_dataset",
-           "read_summary", "simulate_matches", "read_matches", "__version__"]
+           "read_summary", "simulate_matches", "read_matches", "ACTIONS", "IllegalAction",
+           "Observation", "__version__"]
 
 _LAZY = {"run": "sim.runner", "read_dataset": "sim.dataset", "read_summary": "sim.dataset",
-         "simulate_matches": "sim.match", "read_matches": "sim.match"}
+         "simulate_matches": "sim.match", "read_matches": "sim.match",
+         "ACTIONS": "sim.outside", "IllegalAction": "sim.outside",
+         "Observation": "sim.outside"}
 
 
 def __getattr__(name: str):
-    """``run`` (chunked, streaming runs) and the dataset readers, imported on first use."""
+    """``run`` (chunked, streaming runs), the dataset readers and the agents' names,
+    imported on first use."""
     if name in _LAZY:
         import importlib
 

@@ -16,7 +16,7 @@ import numpy as np
 import pandas as pd
 
 from ..players import strategies as strat
-from ..players.seats import parse as parse_seats
+from ..players.seats import parse_seats
 from ..kernel import layout as L
 from ..game.rules import RuleSet, resolve
 from ..sim.simulate import BLOCK, make_job, run_block, thread_count
@@ -113,15 +113,19 @@ def tournament(rules: "str | RuleSet" = "official", n_players: int = 4,
     was made.
     """
     rs = resolve(rules, house)
-    _, _, labels = parse_seats(strategies, n_players)  # validates, canonical labels
+    _, _, labels, agents = parse_seats(strategies, n_players)  # validates, labels
+    # an agent plays as itself: its label names it but cannot load it again
+    players = [lab if a is None else a for lab, a in zip(labels, agents)]
     if isinstance(n_games, bool) or not isinstance(n_games, (int, np.integer)) \
             or n_games < 1:
         raise ValueError(f"games must be a whole number of at least 1, got {n_games!r}")
     deals = -(-int(n_games) // n_players)
-    tot = play(rs, n_players, labels, deals, seed, threads=threads, progress=progress)
-    shown = strat.split(strategies)  # as the user wrote them (a file, not its weights)
+    tot = play(rs, n_players, players, deals, seed, threads=threads, progress=progress)
+    written = isinstance(strategies, str) or all(isinstance(x, str) for x in strategies)
+    shown = strat.split(strategies) if written else labels  # as written (a file, not its
+    # weights), or the labels when some seat is an agent object
     df = table(tot, shown if len(shown) == n_players else labels)
-    manifest = make_job(rs, deals, n_players, labels, seed).manifest()
+    manifest = make_job(rs, deals, n_players, players, seed).manifest()
     manifest.update(kind="tournament", deals=deals, rounds=tot.rounds,
                     rotations=n_players, truncated=tot.truncated)
     df.attrs["manifest"] = manifest

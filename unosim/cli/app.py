@@ -459,6 +459,41 @@ def replay(
 
 
 @app.command()
+def evaluate(
+    agent: str = typer.Argument(..., help="The agent: path/to/file.py:NAME or "
+                                "package.module:NAME (or a built-in strategy)."),
+    rules: str = typer.Option("official", help="Preset name or TOML rule file."),
+    house: Optional[str] = typer.Option(None, help="House switches, e.g. 'stacking=same'."),
+    players: int = typer.Option(4, help="Players, 2 to 10."),
+    games: int = typer.Option(20_000, help="Rounds per row (shared over the seats)."),
+    seed: int = typer.Option(2026, help="Root seed of the pre-declared deals."),
+    out: Optional[Path] = typer.Option(None, help="Folder for ladder.csv."),
+) -> None:
+    """The strength ladder: the agent's win rate against each built-in opponent, every
+    seat in turn, beside built-in random and the best built-in on the same deals."""
+    from ..analysis.evaluate import ladder, render
+
+    try:
+        if games < players:
+            raise UserError(f"--games must be at least --players ({players}), got {games}")
+        if out is not None:
+            if out.exists() and not out.is_dir():
+                raise UserError(f"--out {out} is a file, not a folder")
+            out.mkdir(parents=True, exist_ok=True)
+            check_writable(out / "ladder.csv")
+        lad = ladder(agent, rules, players, games, seed, house)
+    except (ValueError, UserError) as e:
+        fail(str(e))
+    typer.echo(one_line(f"unosim evaluate {agent}: {rules}, {players} players, seed {seed}"))
+    typer.echo(render(lad, players))
+    if out is not None:
+        tmp = out / ".ladder.csv.tmp"
+        lad.table.to_csv(tmp, index=False)
+        tmp.replace(out / "ladder.csv")
+        typer.echo(f"wrote {out / 'ladder.csv'}")
+
+
+@app.command()
 def tournament(
     rules: str = typer.Option("official", help="Preset name or TOML rule file."),
     house: Optional[str] = typer.Option(None, help="House switches, e.g. 'stacking=same'."),
@@ -484,7 +519,7 @@ def tournament(
             check_writable(out)
         from ..players.seats import parse
 
-        parse(strategies, players)  # errors before any work
+        parse(strategies, players, agents_ok=True)  # errors before any work
         if len(strategies.split(",")) == 1:
             raise UserError("a tournament takes one strategy per seat "
                             f"({players} comma separated)")

@@ -69,12 +69,15 @@ from .legal import (
     lone_card_blocked,
     wd4_allowed,
 )
+from . import outside
 from .rng import below, chance
 from .seats import seat
 
 # strategy ids (unosim/players/strategies.py NAMES, in this order)
 RANDOM, HEURISTIC, POINTS_DUMPER, AGGRESSIVE, COLOUR_COUNTER, WEIGHTED = range(6)
 N_STRATEGIES = 6
+OUTSIDE = outside.OUTSIDE  # a seat decided outside the kernel (``outside``): checked only
+# off the ``random`` paths and on rare decisions, so built-in turns pay nothing for it
 FIRST_WEIGHTED = POINTS_DUMPER  # ids from here on play by weights over the features
 # feature indices of the weighted family (unosim/players/strategies.py FEATURES, in this order)
 (F_POINTS, F_COLOUR, F_WILD, F_ACTION, F_ATTACK, F_SWITCH, F_SHORT, F_SCARCE, F_SWAP,
@@ -439,8 +442,10 @@ def choose_colour(tb, rd, p):
 
 @kernel
 def _scored_colour(tb, rd, p):
-    """``choose_colour`` of the strategies that score the colours."""
+    """``choose_colour`` of the strategies that score the colours (and outside seats')."""
     sid = tb.sid
+    if sid[p] == OUTSIDE:
+        return outside.colour(tb, rd, p)
     g = rd.g
     hinfo = rd.hinfo
     st = rd.streams
@@ -480,6 +485,8 @@ def choose_target(tb, rd, p):
     if sid[p] == RANDOM:
         q = below(st, S_SEAT0 + p, n - 1)
         return q if q < p else q + 1
+    if sid[p] == OUTSIDE:
+        return outside.target(tb, rd, p)
     best = -1
     for i in range(1, n):
         q = seat(p, i * g[G_DIR], n)
@@ -490,11 +497,15 @@ def choose_target(tb, rd, p):
 
 @hot
 def will_jump(tb, rd, q):
+    if tb.sid[q] == OUTSIDE:
+        return outside.jumps(tb, rd, q)
     return chance(rd.streams, S_SEAT0 + q, tb.sp[q, P_JUMP])
 
 
 @hot
 def forgets_uno(tb, rd, p):
+    if tb.sid[p] == OUTSIDE:
+        return outside.forgets(tb, rd, p)
     return chance(rd.streams, S_SEAT0 + p, tb.sp[p, P_FORGET_UNO])
 
 
@@ -550,6 +561,8 @@ def next_extra(tb, rd, p, first, last, step):
     hands = rd.hands
     if sid[p] == RANDOM:
         return -1  # random plays only one card (RULES.md section 10)
+    if sid[p] == OUTSIDE:
+        return outside.extra(tb, rd, p, first, last, step)
     if step == 0 and hands[p, first] > 0:
         return first  # identical copies first
     r = RANK[last]

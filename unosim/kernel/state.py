@@ -33,6 +33,8 @@ streams    uint64[N_STREAMS, 4]                 the random streams (``rng``, ``S
 scratch    int8[deck size]                      work space (Shuffle Hands)
 seq        int64[deck size]                     the cards of one multi-card play (8.6)
 trace      int32[capacity, EV_W]                trace rows (``trace``); capacity 0: none
+ob         int64[outside.ob_size(...)]          outside seats' log, decision and history
+                                                (``outside``); size 0: no outside seat
 =========  ===================================  =============================================
 """
 from collections import namedtuple
@@ -46,7 +48,7 @@ from .layout import EV_W, MAX_PLAYERS, N_G, N_H, N_K, N_MEM, N_STREAMS, N_TR
 
 Table = namedtuple("Table", ["rules", "sid", "sp", "deck", "points"])
 Round = namedtuple("Round", ["g", "count", "mem", "tr", "hands", "hinfo", "pile", "disc",
-                             "pen", "streams", "scratch", "seq", "trace"])
+                             "pen", "streams", "scratch", "seq", "trace", "ob"])
 
 
 @njit(cache=True)
@@ -65,7 +67,8 @@ def new_round(deck_n, capacity):
                  np.zeros((N_STREAMS, 4), dtype=np.uint64),
                  np.zeros(deck_n, dtype=np.int8),
                  np.zeros(deck_n, dtype=np.int64),
-                 np.zeros((capacity, EV_W), dtype=np.int32))
+                 np.zeros((capacity, EV_W), dtype=np.int32),
+                 np.zeros(0, dtype=np.int64))
 
 
 @kernel

@@ -1,13 +1,16 @@
 """Trace mode: the same kernel, writing one row per atomic step into ``trace``.
 
 ``trace`` is ``int32[capacity, EV_W]`` (int32: the turn count reaches max_turns,
-1,000,000); with capacity 0 (every untraced run) an event costs one comparison. A row holds the step (layout.E_*), the state after it and every
+1,000,000); with capacity 0 (every untraced run) an event costs one comparison. A round
+with outside seats has a capacity of at least 1, so that its events reach ``_write_event``,
+which keeps their public history (``outside.history_event``). A row holds the step (layout.E_*), the state after it and every
 hand after it, so a checker outside the kernel can replay the round and judge each step.
 """
 import numpy as np
 
 from .jit import hot, kernel
 from .kinds import N_KINDS
+from .outside import history_event
 from .layout import (
     EV_AUX,
     EV_COLOUR,
@@ -54,6 +57,8 @@ def _write_event(rd, typ, p, k, flags, aux):
     the turn path, and inlining this body at each made the cold compile much longer."""
     trace = rd.trace
     g = rd.g
+    if rd.ob.shape[0] != 0:  # a round with outside seats keeps their public history
+        history_event(rd, typ, p, k, flags, aux)
     cap = trace.shape[0]
     i = rd.tr[TR_EVENTS]
     rd.tr[TR_EVENTS] = i + 1  # counts every event, so a caller can retry with room for all

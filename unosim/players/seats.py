@@ -1,9 +1,12 @@
-"""Seat labels: one strategy text per seat, built-in or expert, parsed into kernel arrays."""
+"""Seat labels: one strategy text per seat, built-in, expert or an outside agent, parsed
+into kernel arrays."""
 from __future__ import annotations
 
 import numpy as np
 
 from ..kernel.layout import MAX_PLAYERS, N_PARAMS
+from ..kernel.outside import OUTSIDE
+from . import agents
 from .expert import NAME as EXPERT, parse_expert
 from .strategies import StrategyError, parse_builtin, split
 
@@ -18,20 +21,45 @@ def parse_one(text: str) -> tuple[int, np.ndarray, str]:
     return parse_builtin(text)
 
 
-def parse(spec: "str | list[str]", n_players: int) -> tuple[np.ndarray, np.ndarray, list[str]]:
+def parse(spec: "str | list", n_players: int, agents_ok: bool = False
+          ) -> tuple[np.ndarray, np.ndarray, list[str]]:
+    """``parse_seats`` without the agents: for the callers that run the kernel's own
+    loops (replays, matches, tuning), where a Python agent cannot play
+    (``StrategyError``), unless ``agents_ok`` (the labels only are wanted)."""
+    ids, params, labels, seat_agents = parse_seats(spec, n_players)
+    if not agents_ok and any(a is not None for a in seat_agents):
+        raise StrategyError("a Python agent cannot play here (only in simulate, run, "
+                            "compare, tournament and evaluate)")
+    return ids, params, labels
+
+
+def parse_seats(spec: "str | list", n_players: int):
     """Strategies for every seat.
 
     ``spec`` is one strategy for all seats or a comma list, one per seat; a strategy's
     parameters follow a colon and are separated by ``;`` (or by commas, when the item
     has no colon: ``heuristic:bluff=0.3,challenge=0.5,random``).
 
+    A seat may also be an agent: a Python object (a callable, or an object with an
+    ``act`` method) in a list, or a label ``FILE.py:NAME`` / ``package.module:NAME``.
+
     Returns
     -------
     ids : int64[MAX_PLAYERS]
     params : float64[MAX_PLAYERS, N_PARAMS]
     labels : canonical label of each seat's strategy
+    seat_agents : tuple, an ``agents.Agent`` per seat or None
     """
-    seats = split(spec)
+    items = [spec] if isinstance(spec, str) else list(spec)
+    seats: list = []
+    for item in items:
+        if isinstance(item, str):
+            seats.extend(agents.load(t) if agents.is_agent_spec(t) else t
+                         for t in split(item))
+        elif isinstance(item, agents.Agent):
+            seats.append(item)
+        else:
+            seats.append(agents.from_object(item))
     if len(seats) == 1:
         seats = seats * n_players
     if len(seats) != n_players:
@@ -39,7 +67,14 @@ def parse(spec: "str | list[str]", n_players: int) -> tuple[np.ndarray, np.ndarr
     ids = np.zeros(MAX_PLAYERS, dtype=np.int64)
     params = np.zeros((MAX_PLAYERS, N_PARAMS), dtype=np.float64)
     labels = []
-    for s, text in enumerate(seats):
-        ids[s], params[s], lab = parse_one(text)
+    seat_agents = []
+    for s, item in enumerate(seats):
+        if isinstance(item, agents.Agent):
+            ids[s] = OUTSIDE
+            labels.append(item.label)
+            seat_agents.append(item)
+            continue
+        ids[s], params[s], lab = parse_one(item)
         labels.append(lab)
-    return ids, params, labels
+        seat_agents.append(None)
+    return ids, params, labels, tuple(seat_agents)

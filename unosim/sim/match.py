@@ -50,6 +50,9 @@ def make_match_job(rules: "str | Path | RuleSet" = "official", n_matches: int = 
         msg = str(e).replace("games must", "matches must").replace("first_game", "first_match")
         raise type(e)(msg) from None
     refuse_matches(job.labels)
+    if job.agents:
+        raise ValueError("Python agents play single rounds (simulate, run, compare, "
+                         "tournament, evaluate), not matches yet")
     return job
 
 

@@ -117,6 +117,10 @@ def replay_job(job: Job, game: int) -> Replay:
     """Game ``game`` (absolute index) of the run ``job`` describes, checked."""
     from .simulate import MAX_GAMES
 
+    if job.agents:
+        raise ReplayError("a game with Python agents cannot be replayed yet (its agents' "
+                          "decisions are not recorded)")
+
     if (isinstance(game, bool) or not isinstance(game, (int, np.integer))
             or not 0 <= game < MAX_GAMES):
         raise ReplayError(f"game must be a whole number from 0 to {MAX_GAMES - 1:,}, "

@@ -12,12 +12,13 @@ import pandas as pd
 
 from .._version import __version__
 from ..players import strategies as strat
-from ..players.seats import parse as parse_seats
+from ..players.seats import parse_seats
 from ..kernel import KERNEL_BEHAVIOUR
 from ..players.expert import expert_array
 from ..kernel.batch import run_rounds
 from ..kernel.expert import run_rounds_expert
 from ..kernel.rng import RNG_VERSION
+from .outside import play_games
 from .results import rounds_frame
 from ..game.rules import RULES_FORMAT, RuleSet, resolve
 
@@ -40,6 +41,7 @@ class Job:
     seed: int
     n_games: int
     first_game: int = 0
+    agents: tuple = ()  # an ``agents.Agent`` per seat played by Python, else None
 
     def manifest(self) -> dict:
         """How the results were made: enough to reproduce or replay any game."""
@@ -89,9 +91,10 @@ def make_job(rules: "str | Path | RuleSet" = "official", n_games: int = 1000,
         raise TypeError(f"house must be text ('stacking=same,jump_in=true') or a dict, "
                         f"got {house!r}")
     if not isinstance(strategies, (str, list, tuple)) or not all(
-            isinstance(s, str) for s in ([strategies] if isinstance(strategies, str)
-                                         else strategies)):
-        raise TypeError(f"strategies must be text or a list of texts, got {strategies!r}")
+            isinstance(s, str) or callable(s) or callable(getattr(s, "act", None))
+            for s in ([strategies] if isinstance(strategies, str) else strategies)):
+        raise TypeError(f"strategies must be text or a list of texts and agents (callables "
+                        f"or objects with an act method), got {strategies!r}"[:300])
     rs = resolve(rules, house)
     if isinstance(n_players, bool) or not isinstance(n_players, (int, np.integer)):
         raise ValueError(f"players must be a whole number, got {n_players!r}")
@@ -105,10 +108,12 @@ def make_job(rules: "str | Path | RuleSet" = "official", n_games: int = 1000,
     if not 0 <= seed < 2**63:
         raise ValueError(f"seed must be a whole number in [0, 2**63), got {seed!r}")
     whole("first_game", first_game, 0, MAX_GAMES)
-    sid, sp, labels = parse_seats(list(strategies) if isinstance(strategies, tuple)
-                                  else strategies, int(n_players))
+    sid, sp, labels, agents = parse_seats(list(strategies) if isinstance(strategies, tuple)
+                                          else strategies, int(n_players))
+    if any(a is not None for a in agents) and expert_array(labels, rs) is not None:
+        raise ValueError("a Python agent and an expert cannot play in the same games yet")
     return Job(rs, int(n_players), sid, sp, tuple(labels), int(seed), int(n_games),
-               int(first_game))
+               int(first_game), agents if any(a is not None for a in agents) else ())
 
 
 def warm(job: "Job | None" = None) -> float:
@@ -125,6 +130,10 @@ def warm(job: "Job | None" = None) -> float:
 def run_block(job: Job, first_game: int, count: int, chunk: int = CHUNK) -> np.ndarray:
     """Raw kernel records ``int32[count, N_COLS]`` of games ``first_game ..``."""
     rs = job.rules
+    if job.agents:  # Python agents decide at their seats (unosim/sim/outside.py)
+        return play_games(rs.to_array(), job.sid, job.sparams, rs.deck_counts(),
+                          rs.points_table(), job.n_players, job.seed, first_game, count,
+                          job.agents, voluntary=rs.voluntary_draw)
     xp = expert_array(job.labels, rs)
     if xp is not None:  # expert seats search (kernel/expert.py); smaller chunks balance
         return run_rounds_expert(rs.to_array(), job.sid, job.sparams, rs.deck_counts(),

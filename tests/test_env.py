@@ -1,0 +1,102 @@
+"""unosim.env against the ecosystem's own conformance suites, and the batch interface."""
+import warnings
+
+import numpy as np
+import pytest
+
+pytest.importorskip("pettingzoo")
+pytest.importorskip("gymnasium")
+
+from gymnasium.utils.env_checker import check_env  # noqa: E402
+from pettingzoo.test import api_test, seed_test  # noqa: E402
+
+from unosim.env import BatchEnv, aec_env, gym_env  # noqa: E402
+from unosim.sim.outside import IllegalAction  # noqa: E402
+
+MIX = {"stacking": "same", "seven_zero": True, "jump_in": True}
+CASES = [("official", 4, {}), ("official", 4, MIX), ("pokemon", 4, {}),
+         ("official", 2, {}), ("official", 10, MIX)]
+
+
+@pytest.mark.parametrize("rules,n,options", CASES)
+def test_pettingzoo_api_and_seed(rules, n, options):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        api_test(aec_env(rules, n, **options), num_cycles=300)
+        seed_test(lambda: aec_env(rules, n, **options), num_cycles=300)
+
+
+@pytest.mark.parametrize("rules,n,options", CASES)
+def test_gymnasium_check_env(rules, n, options):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        check_env(gym_env(rules, n, illegal="lose", **options), skip_render_check=True)
+
+
+def first_legal(mask):
+    """The first legal action, but saying UNO when asked (a player who never says it is
+    always caught, and never goes out)."""
+    return 97 if mask[97] else int(np.flatnonzero(mask)[0])
+
+
+def test_aec_plays_whole_rounds_with_rewards():
+    env = aec_env("official", 3, seed=1)
+    wins = np.zeros(3)
+    for _ in range(20):
+        env.reset()
+        for agent in env.agent_iter():
+            obs, r, term, trunc, _ = env.last()
+            wins[int(agent[-1])] += r
+            if term or trunc:
+                env.step(None)
+                continue
+            assert obs["action_mask"].sum() >= 2
+            env.step(first_legal(obs["action_mask"]))
+    assert wins.sum() == 20 and wins.min() >= 1
+
+
+def test_gym_illegal_action():
+    env = gym_env("official", 4)
+    obs, _ = env.reset(seed=3)
+    bad = int(np.flatnonzero(obs["action_mask"] == 0)[0])
+    with pytest.raises(IllegalAction, match="not legal; legal:"):
+        env.step(bad)
+    env = gym_env("official", 4, illegal="lose")
+    env.reset(seed=3)
+    _, r, term, _, info = env.step(bad)
+    assert r == -1 and term and "not legal" in info["illegal"]
+
+
+def test_gym_rewards_are_the_rounds_points():
+    env = gym_env("official", 4, opponents="random", seat=2, reward="points")
+    rewards = []
+    obs, _ = env.reset(seed=0)
+    while len(rewards) < 30:
+        obs, r, term, trunc, _ = env.step(first_legal(obs["action_mask"]))
+        if term or trunc:
+            rewards.append(r)
+            obs, _ = env.reset()
+    won = [r for r in rewards if r > 0]
+    assert 1 <= len(won) < 30 and all(r == int(r) for r in won)
+
+
+def test_batch_env_plays_the_games_simulate_plays():
+    """Game by game, the batch gives the seat the wins that ``simulate`` gives an agent
+    with the same policy on the same (seed, game)."""
+    from unosim.sim.simulate import simulate
+
+    b = BatchEnv("official", 4, b=16, seed=7, stacking="same")
+    obs, mask = b.reset()
+    assert obs.shape == (16, 148) and mask.shape == (16, 98)
+    won = {}
+    while len([g for g in won if g < 40]) < 40:
+        games = b.t.game.copy()
+        a = np.array([first_legal(m) for m in mask])
+        obs, mask, r, d = b.step(a)
+        for s in np.flatnonzero(d):
+            won[int(games[s])] = r[s] > 0
+    df = simulate("official", 40, 4, [lambda o: first_legal(o.mask), "random", "random",
+                                      "random"], seed=7, house="stacking=same")
+    assert [won[g] for g in range(40)] == list(df.winner == 0)
+    with pytest.raises(IllegalAction, match="not legal"):
+        b.step(mask.argmin(axis=1))

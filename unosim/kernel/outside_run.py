@@ -1,0 +1,207 @@
+"""Rounds with outside seats, advanced from one outside decision to the next.
+
+A game's arrays are a ``state.Round`` ``rd`` (with ``rd.ob``, ``outside``) and a second
+``Round`` ``ck`` holding the state at the last checkpoint. Checkpoints are the stops of
+``round.turn_loop`` before an outside seat's normal turn, pending penalty or legal card
+drawn (the ``stop`` mask holds the outside seats), and the round's start. ``advance``
+restores the checkpoint, replays from it reading the decisions made since from the log
+(``outside.ask``), and plays on to the next decision with the log exhausted (the round
+is then ``ST_ASKING``) or to the round's end (``ST_DONE``, its record written). Between
+two checkpoints lie at most a few turns of the other seats, so a replay is short.
+
+Many games advance in one call (``advance_games``): their arrays are stacked, ``[B,
+...]`` each (a ``Round`` of stacked arrays, ``new_games``), and each game's own
+``Round`` is a view of row ``i``. A game depends only on its (seed, game index) and on
+the actions in its log, so the order and grouping of the calls never changes it.
+"""
+import numpy as np
+from numba import njit
+
+from .jit import kernel
+from .kinds import N_KINDS
+from .layout import (
+    EV_W,
+    G_DRAWN,
+    G_OVER,
+    MAX_PLAYERS,
+    N_G,
+    N_H,
+    N_K,
+    N_MEM,
+    N_STREAMS,
+    N_TR,
+    S_SEAT0,
+)
+from .outside import (
+    A_CHALLENGE,
+    A_DRAW,
+    A_PASS,
+    A_WILD,
+    D_DRAWN,
+    D_PENALTY,
+    O_CK_HIST,
+    O_CK_P,
+    O_CK_STOP,
+    O_CURSOR,
+    O_DIRTY,
+    O_GAME,
+    O_HIST_N,
+    O_LOG_N,
+    O_SEED,
+    O_STATUS,
+    ST_DONE,
+    ST_RUNNING,
+    at_stop,
+    ask,
+)
+from .rng import seed_streams
+from .round import (
+    FORCE_CHALLENGE,
+    FORCE_DRAWN,
+    FORCE_KEEP,
+    FORCE_NONE,
+    end_round,
+    record,
+    start_round,
+    turn_loop,
+)
+from .state import Round
+
+
+
+def new_games(b, deck_n, capacity, ob_n, history=True):
+    """Stacked arrays of ``b`` games (a ``Round`` of arrays ``[b, ...]``; trace
+    ``capacity`` rows each, at least 1 when the ``history`` is kept (``trace``), ``ob_n``
+    = ``outside.ob_size``), and the checkpoints' (no trace, no ``ob``)."""
+    def one(cap, obn):
+        return Round(np.zeros((b, N_G), np.int64), np.zeros((b, N_K), np.int64),
+                     np.zeros((b, N_MEM), np.int64), np.zeros((b, N_TR), np.int64),
+                     np.zeros((b, MAX_PLAYERS, N_KINDS), np.int16),
+                     np.zeros((b, MAX_PLAYERS, N_H), np.int16),
+                     np.zeros((b, deck_n), np.int8), np.zeros((b, N_KINDS), np.int16),
+                     np.zeros((b, MAX_PLAYERS), np.int64),
+                     np.zeros((b, N_STREAMS, 4), np.uint64),
+                     np.zeros((b, deck_n), np.int8), np.zeros((b, deck_n), np.int64),
+                     np.zeros((b, cap, EV_W), np.int32), np.zeros((b, obn), np.int64))
+    return one(max(1 if history else 0, capacity), ob_n), one(0, 0)
+
+
+@njit(cache=True)
+def _view(s, i):
+    """Game ``i``'s ``Round``: row ``i`` of the stacked arrays ``s`` (with numba's
+    runtime: the views hold references that the caller releases)."""
+    return Round(s.g[i], s.count[i], s.mem[i], s.tr[i], s.hands[i], s.hinfo[i], s.pile[i],
+                 s.disc[i], s.pen[i], s.streams[i], s.scratch[i], s.seq[i], s.trace[i],
+                 s.ob[i])
+
+
+@kernel
+def _copy_state(src, dst, n):
+    """Copy what a round reads and writes (not its work space, trace or ``ob``)."""
+    for j in range(src.g.shape[0]):
+        dst.g[j] = src.g[j]
+    for j in range(src.count.shape[0]):
+        dst.count[j] = src.count[j]
+    for j in range(src.mem.shape[0]):
+        dst.mem[j] = src.mem[j]
+    for j in range(src.tr.shape[0]):
+        dst.tr[j] = src.tr[j]
+    for q in range(n):
+        for k in range(N_KINDS):
+            dst.hands[q, k] = src.hands[q, k]
+        for j in range(src.hinfo.shape[1]):
+            dst.hinfo[q, j] = src.hinfo[q, j]
+        dst.pen[q] = src.pen[q]
+    for j in range(src.pile.shape[0]):
+        dst.pile[j] = src.pile[j]
+    for k in range(N_KINDS):
+        dst.disc[k] = src.disc[k]
+    for s in range(src.streams.shape[0]):
+        for j in range(4):
+            dst.streams[s, j] = src.streams[s, j]
+
+
+@kernel
+def _checkpoint(rd, ck, n, p, stopped):
+    ob = rd.ob
+    _copy_state(rd, ck, n)
+    ob[O_CK_P] = p
+    ob[O_CK_STOP] = stopped
+    ob[O_CK_HIST] = ob[O_HIST_N]
+    ob[O_LOG_N] = 0
+    ob[O_CURSOR] = 0
+
+
+@kernel
+def _force(kind, a):
+    """``turn_loop``'s (force, colour) for action ``a`` at a stop's decision ``kind``."""
+    if kind == D_DRAWN:
+        if a == A_PASS:
+            return np.int64(FORCE_KEEP), np.int64(-1)
+        if a >= A_WILD:
+            return np.int64(FORCE_DRAWN), np.int64((a - A_WILD) % 4)
+        return np.int64(FORCE_DRAWN), np.int64(-1)
+    if kind == D_PENALTY and a == A_CHALLENGE:
+        return np.int64(FORCE_CHALLENGE), np.int64(-1)
+    if a == A_DRAW:
+        return np.int64(-1), np.int64(-1)
+    if a >= A_WILD:
+        return np.int64(A_WILD + (a - A_WILD) // 4), np.int64((a - A_WILD) % 4)
+    return a, np.int64(-1)
+
+
+@kernel
+def advance(tb, rd, ck, n, order, stop, out_row):
+    """Play game ``rd`` from its checkpoint ``ck`` to the next outside decision not in
+    its log, or to its end (its record into ``out_row``); returns ``rd.ob[O_STATUS]``."""
+    ob = rd.ob
+    if ob[O_STATUS] == ST_DONE:
+        return ob[O_STATUS]
+    ob[O_STATUS] = ST_RUNNING
+    ob[O_CURSOR] = 0
+    ob[O_HIST_N] = ob[O_CK_HIST]
+    zero = np.int64(0)
+    if ob[O_CK_P] < 0:  # the round's start
+        seed_streams(rd.streams, ob[O_SEED], ob[O_GAME], zero, S_SEAT0 + n)
+        p = start_round(tb, rd, n, order, zero)
+        if ob[O_STATUS] != ST_RUNNING:
+            return ob[O_STATUS]
+        _checkpoint(rd, ck, n, p, zero)
+    elif ob[O_DIRTY] == 1:
+        _copy_state(ck, rd, n)
+    ob[O_DIRTY] = 1
+    p = ob[O_CK_P]
+    at = ob[O_CK_STOP]
+    while True:
+        force = np.int64(FORCE_NONE)
+        colour = np.int64(-1)
+        if at == 1:  # an outside seat's decision at a stop of the turn loop
+            kind = at_stop(rd.g)
+            a = ask(tb, rd, p, kind, np.int64(rd.g[G_DRAWN] - 1), np.int64(-1), zero)
+            if a < 0:  # stopped at the checkpoint itself: the state is the checkpoint's
+                rd.g[G_OVER] = 0  # (``ask`` set it to end a turn loop; none ran)
+                ob[O_DIRTY] = 0
+                return ob[O_STATUS]
+            force, colour = _force(kind, a)
+        p = turn_loop(tb, rd, n, p, stop, force, colour)
+        if ob[O_STATUS] != ST_RUNNING:
+            return ob[O_STATUS]
+        if rd.g[G_OVER] != 0:
+            end_round(rd, p)
+            record(tb, rd, out_row, n)
+            ob[O_STATUS] = ST_DONE
+            return ob[O_STATUS]
+        _checkpoint(rd, ck, n, p, np.int64(1))
+        at = 1
+
+
+@njit(cache=True, nogil=True)
+def advance_games(tb, games, cks, n, order, stop, games_idx, out):
+    """``advance`` each game ``games_idx[j]`` of the stacked ``games`` (checkpoints
+    ``cks``, records ``out[B, N_COLS]``); returns their statuses, int64[len]."""
+    st = np.zeros(games_idx.size, np.int64)
+    for j in range(games_idx.size):
+        i = games_idx[j]
+        st[j] = advance(tb, _view(games, i), _view(cks, i), n, order, stop, out[i])
+    return st
+

@@ -1,0 +1,135 @@
+"""Outside players: Python agents seated by an object or by a ``FILE.py:NAME`` /
+``package.module:NAME`` seat label.
+
+An agent is a callable ``agent(observation) -> action`` or an object with a method
+``act(observation) -> action`` (``unosim.sim.outside`` documents both). Its seat's label
+records its name and the SHA-256 of the file that defines it, so a results file says
+which code played.
+"""
+from __future__ import annotations
+
+import hashlib
+import importlib
+import importlib.util
+import inspect
+import re
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+from .strategies import StrategyError
+
+_MODULE = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)+$")
+_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$")
+MAX_FILE_BYTES = 16 << 20  # an agent's file larger than this is refused
+
+
+@dataclass(frozen=True)
+class Agent:
+    """A seated agent: ``decide(observation) -> action``, and its label."""
+
+    decide: object
+    label: str
+    source: object  # the object given (a callable or an object with ``act``)
+    spec: str | None = None  # the seat label it was loaded from
+
+    def __call__(self, obs):
+        return self.decide(obs)
+
+    def __reduce__(self):  # a loaded agent travels (to a Dask worker) as its label
+        if self.spec is not None:
+            return (load, (self.spec,))
+        return (from_object, (self.source,))
+
+
+def _decider(obj):
+    act = getattr(obj, "act", None)
+    if callable(act):
+        return act
+    if callable(obj):
+        return obj
+    raise StrategyError(f"an agent must be callable or have an act(observation) method, "
+                        f"got {type(obj).__name__}")
+
+
+def _file_hash(path) -> str:
+    try:
+        return hashlib.sha256(Path(path).read_bytes()).hexdigest()[:12]
+    except (OSError, TypeError):
+        return "unknown"
+
+
+def from_object(obj) -> Agent:
+    """An agent given as a Python object; its label names it and hashes its file."""
+    decide = _decider(obj)
+    target = obj if (inspect.isfunction(obj) or inspect.isclass(obj)) else type(obj)
+    name = getattr(obj, "__name__", None) or type(obj).__name__
+    try:
+        path = inspect.getsourcefile(target)
+    except TypeError:
+        path = None
+    where = Path(path).name if path else getattr(target, "__module__", "?")
+    return Agent(decide, f"agent:{where}:{name}@{_file_hash(path)}", obj)
+
+
+def is_agent_spec(text: str) -> bool:
+    """Does a seat label name an agent (``FILE.py:NAME`` or ``package.module:NAME``)?"""
+    where, sep, name = text.strip().rpartition(":")
+    if not sep or not _NAME.match(name.strip()):
+        return False
+    where = where.strip()
+    if where.startswith("agent:"):
+        where = where[len("agent:"):]
+    return where.endswith(".py") or bool(_MODULE.match(where))
+
+
+def _attr(obj, name: str, where: str):
+    for part in name.split("."):
+        try:
+            obj = getattr(obj, part)
+        except AttributeError:
+            raise StrategyError(f"agent {where}:{name}: {where} has no {name!r}") from None
+    return obj
+
+
+def load(text: str) -> Agent:
+    """The agent a seat label names: ``path/to/file.py:NAME`` (the file is run as a
+    module of its own) or ``package.module:NAME`` (imported)."""
+    where, _, name = text.strip().rpartition(":")
+    where, name = where.strip(), name.strip()
+    if where.startswith("agent:"):
+        where = where[len("agent:"):]
+    if where.endswith(".py"):
+        path = Path(where).expanduser()
+        if not path.is_file():
+            raise StrategyError(f"agent {text!r}: no file {where!r}")
+        if path.stat().st_size > MAX_FILE_BYTES:
+            raise StrategyError(f"agent {text!r}: {where!r} is larger than "
+                                f"{MAX_FILE_BYTES >> 20} MB")
+        digest = _file_hash(path)
+        modname = f"unosim_agent_{digest}_{re.sub(r'[^A-Za-z0-9_]', '_', path.stem)}"
+        module = sys.modules.get(modname)
+        if module is None:
+            spec = importlib.util.spec_from_file_location(modname, path)
+            if spec is None or spec.loader is None:
+                raise StrategyError(f"agent {text!r}: cannot load {where!r}")
+            module = importlib.util.module_from_spec(spec)
+            sys.modules[modname] = module
+            try:
+                spec.loader.exec_module(module)
+            except Exception as e:  # the agent's own code failed: say so in one line
+                del sys.modules[modname]
+                raise StrategyError(f"agent {text!r}: loading {where!r} failed: "
+                                    f"{type(e).__name__}: {e}") from None
+        label_where = path.name
+    else:
+        try:
+            module = importlib.import_module(where)
+        except Exception as e:
+            raise StrategyError(f"agent {text!r}: cannot import {where!r}: "
+                                f"{type(e).__name__}: {e}") from None
+        path = getattr(module, "__file__", None)
+        digest = _file_hash(path)
+        label_where = where
+    obj = _attr(module, name, where)
+    return Agent(_decider(obj), f"agent:{label_where}:{name}@{digest}", obj, text.strip())

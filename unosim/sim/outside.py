@@ -1,0 +1,349 @@
+"""Python agents at the table: their observations, their actions, and the rounds they
+play. (This module's kernel calls belong with ``unosim.sim.engine``, the one door into
+the kernel.)
+
+An agent is a callable ``agent(obs) -> action`` or an object with ``act(obs) ->
+action``; ``action`` is an index of the action space (``ACTIONS``, the table in
+``unosim.kernel.outside``). The kernel stops before each decision of an agent's seat
+with more than one legal action (every decision of RULES.md section 10: the card to
+play or drawing, the colour named after one's wild-type card (part of the play),
+playing or keeping a legal card drawn, stacking, challenging or taking a penalty, the
+swap target, jumping in, the extra cards of a multi-card play, the UNO call, and the
+colour named at setup or after Greninja) and hands the agent an :class:`Observation`.
+An action outside ``obs.legal`` raises :class:`IllegalAction`. The one choice left to
+chance is the order of a Snorlax victim's discards (RULES.md 2's ``random`` order, drawn
+from the seat's own kernel stream).
+
+Randomness: ``obs.rng`` is a ``numpy.random.Generator`` seeded by (root seed, game,
+seat), the same object for every decision of that seat in that game, so a
+deterministic agent's games depend only on (seed, game), on any number of threads or
+chunks.
+"""
+from __future__ import annotations
+
+from concurrent.futures import ThreadPoolExecutor
+
+import numba
+import numpy as np
+
+from ..game.cards import COLOURS, kind_name
+from ..kernel import layout as L
+from ..kernel import outside as K
+from ..kernel.batch import deck_order
+from ..kernel.outside_run import advance_games, new_games
+from ..kernel.state import Table
+
+DECISIONS = ("turn", "penalty", "drawn", "colour", "target", "jump", "extra", "uno")
+N_ACTIONS = K.N_ACTIONS
+HISTORY = 256  # public events an observation keeps (the round's last ones)
+IN_FLIGHT = 64  # games played side by side (one kernel call advances them all)
+PER_THREAD = 512  # games a thread advances at least, when a call is split
+
+
+def action_name(a: int) -> str:
+    """A readable name of action ``a``."""
+    a = int(a)
+    if K.A_PLAY <= a < K.A_WILD:
+        return f"play {kind_name(a)}"
+    if K.A_WILD <= a < K.A_DRAW:
+        k = K.A_WILD + (a - K.A_WILD) // 4
+        return f"play {kind_name(k)} naming {COLOURS[(a - K.A_WILD) % 4]}"
+    if a == K.A_DRAW:
+        return "draw"
+    if a == K.A_PASS:
+        return "pass"
+    if a == K.A_CHALLENGE:
+        return "challenge"
+    if K.A_COLOUR <= a < K.A_SEAT:
+        return f"name {COLOURS[a - K.A_COLOUR]}"
+    if K.A_SEAT <= a < K.A_UNO:
+        return f"swap with seat {a - K.A_SEAT}"
+    if a == K.A_UNO:
+        return "say UNO"
+    return f"no action {a}"
+
+
+ACTIONS = tuple(action_name(a) for a in range(N_ACTIONS))
+
+
+def play_action(kind: int, colour: int = 0) -> int:
+    """The action playing card ``kind`` (naming ``colour`` if it is wild-type)."""
+    if kind < K.N_COLOURED:
+        return int(kind)
+    return int(K.A_WILD + 4 * (kind - K.N_COLOURED) + colour)
+
+
+def card_of(a: int) -> int:
+    """The card a play action plays, or -1."""
+    if K.A_PLAY <= a < K.A_WILD:
+        return int(a)
+    if K.A_WILD <= a < K.A_DRAW:
+        return int(K.A_WILD + (a - K.A_WILD) // 4)
+    return -1
+
+
+class IllegalAction(ValueError):
+    """An agent chose an action the decision at hand does not allow."""
+
+
+_V = K.O_OBS - K.O_MASK  # offset of the observation fields in ``Observation._v``
+
+
+class Observation:
+    """What one seat may know at one decision, and the decision itself.
+
+    The decision
+      ``decision``  its kind: ``turn`` (play a card or draw), ``penalty`` (a Draw Two /
+                    Wild Draw Four penalty is pending: challenge, stack or take it),
+                    ``drawn`` (a legal card was just drawn: play or keep it), ``colour``
+                    (name a colour: a wild turned at setup, Greninja's second colour),
+                    ``target`` (whom to swap hands with: a 7 under Seven-Zero, Wild
+                    Customizable), ``jump`` (jump in with the identical card, or pass),
+                    ``extra`` (a further card of a multi-card play, or pass), ``uno``
+                    (say UNO, or pass and risk being caught)
+      ``legal``     the legal actions, a sorted list of action indices
+      ``mask``      int8[98]: 1 for each legal action (the action space ``ACTIONS``)
+      ``card``      the card it is about: drawn (``drawn``), to jump in with
+                    (``jump``), the last card played so far (``extra``); else -1
+      ``first``     ``extra``: the first card of the play; ``step`` the run's step
+                    so far (+1, -1, 0 before any run)
+      ``bluff``     ``turn``: playing a Wild Draw Four now would be a bluff (4.3)
+    The table
+      ``seat``, ``n_players``; ``hand`` int16[59] its own cards per kind (``cards``);
+      ``hand_sizes`` int64[n_players] every hand's size; ``top`` the top card's kind;
+      ``colour`` the current colour (0-3: red, yellow, green, blue); ``previous_colour``
+      the colour before the last wild-type card; ``direction`` +1 (seat order) or -1;
+      ``pending_draw`` the pending penalty; ``pending_skip`` pending skips;
+      ``challengeable`` 1 if the pending Wild Draw Four may be challenged;
+      ``pending_by`` the seat that played the pending penalty's last card (-1: none);
+      ``stackable`` the kinds that may be stacked on it; ``draw_pile`` and
+      ``discard_pile`` their sizes; ``discarded`` int16[59] the discard pile per kind
+      (all face up); ``turn`` turns taken so far;
+      ``history`` int64[events, 5]: the round's public events, oldest first (at most
+      the last ``HISTORY``): type (``kernel.layout.E_*``, names in ``EVENT_NAMES``),
+      seat, card (-1 when hidden: a card drawn), flags (a challenge's outcome), aux (a
+      swap's target, a penalty's cards, ...);
+      ``rng`` the seat's ``numpy.random.Generator`` for this game.
+    """
+
+    __slots__ = ("_v", "_hist", "_legal", "_rng", "_key")
+
+    def __init__(self, row: np.ndarray, hist: np.ndarray, rng_key):
+        self._v = row[K.O_MASK:K.O_HIST].copy()
+        self._hist = hist
+        self._legal = None
+        self._rng = None
+        self._key = rng_key
+
+    def _f(self, i: int) -> int:
+        return int(self._v[_V + i])
+
+    @property
+    def decision(self) -> str:
+        return DECISIONS[self._f(K.V_KIND)]
+
+    @property
+    def mask(self) -> np.ndarray:
+        return self._v[:N_ACTIONS].astype(np.int8)
+
+    @property
+    def legal(self) -> list[int]:
+        if self._legal is None:
+            self._legal = self._v[:N_ACTIONS].nonzero()[0].tolist()
+        return self._legal
+
+    @property
+    def legal_names(self) -> list[str]:
+        return [ACTIONS[a] for a in self.legal]
+
+    seat = property(lambda self: self._f(K.V_SEAT))
+    n_players = property(lambda self: self._f(K.V_N))
+    top = property(lambda self: self._f(K.V_TOP))
+    colour = property(lambda self: self._f(K.V_COLOUR))
+    previous_colour = property(lambda self: self._f(K.V_PREV_COLOUR))
+    direction = property(lambda self: self._f(K.V_DIR))
+    pending_draw = property(lambda self: self._f(K.V_PEND_DRAW))
+    pending_skip = property(lambda self: self._f(K.V_PEND_SKIP))
+    challengeable = property(lambda self: self._f(K.V_CHALLENGEABLE))
+    pending_by = property(lambda self: self._f(K.V_PEND_BY))
+    draw_pile = property(lambda self: self._f(K.V_PILE_N))
+    discard_pile = property(lambda self: self._f(K.V_DISC_N))
+    turn = property(lambda self: self._f(K.V_TURN))
+    card = property(lambda self: self._f(K.V_CARD))
+    first = property(lambda self: self._f(K.V_FIRST))
+    step = property(lambda self: self._f(K.V_STEP))
+    bluff = property(lambda self: bool(self._f(K.V_BLUFF)))
+
+    @property
+    def stackable(self) -> list[int]:
+        bits = self._f(K.V_STACKABLE)
+        return [k for k in range(K.N_KINDS) if (bits >> k) & 1]
+
+    @property
+    def hand(self) -> np.ndarray:
+        return self._v[_V + K.V_HAND:_V + K.V_HAND + K.N_KINDS].astype(np.int16)
+
+    @property
+    def discarded(self) -> np.ndarray:
+        return self._v[_V + K.V_DISC:_V + K.V_DISC + K.N_KINDS].astype(np.int16)
+
+    @property
+    def hand_sizes(self) -> np.ndarray:
+        return self._v[_V + K.V_SIZES:_V + K.V_SIZES + self.n_players].copy()
+
+    @property
+    def history(self) -> np.ndarray:
+        return self._hist
+
+    @property
+    def rng(self) -> np.random.Generator:
+        if self._rng is None:
+            self._rng = self._key()
+        return self._rng
+
+    def vector(self) -> np.ndarray:
+        """Every field above but the history as one int64 array: the mask (98), then
+        ``kernel.outside``'s fields ``V_*`` (hand, sizes, discarded, ...)."""
+        return self._v.copy()
+
+    def __repr__(self) -> str:
+        return (f"Observation(seat {self.seat}, {self.decision}, legal "
+                f"{self.legal_names})")
+
+
+def _history(row: np.ndarray, cap: int) -> np.ndarray:
+    n = int(row[K.O_HIST_N])
+    h = row[K.O_HIST:K.O_HIST + cap * K.HIST_W].reshape(cap, K.HIST_W)
+    if n <= cap or cap == 0:
+        return h[:n].copy()
+    i = n % cap
+    return np.concatenate([h[i:], h[:i]])
+
+
+def check_action(obs: Observation, a) -> int:
+    """``a`` as an action index, or :class:`IllegalAction` naming the decision, the
+    action and the legal ones."""
+    try:
+        ok = not isinstance(a, bool) and int(a) == a and 0 <= int(a) < N_ACTIONS
+    except (TypeError, ValueError, OverflowError):
+        ok = False
+    if ok and obs._v[int(a)] == 1:
+        return int(a)
+    shown = ACTIONS[int(a)] if ok else repr(a)[:80]
+    legal = ", ".join(f"{x} ({ACTIONS[x]})" for x in obs.legal)
+    raise IllegalAction(f"seat {obs.seat}'s {obs.decision} decision: action {shown} "
+                        f"is not legal; legal: {legal}")
+
+
+class Tables:
+    """``b`` games with outside seats played side by side (a batch).
+
+    ``rules`` int64[N_RULES] and the other kernel arrays as ``batch.run_rounds`` takes
+    them; ``voluntary``: the rule voluntary_draw. Each slot plays one game at a time:
+    ``start(slot, game)``, then ``advance(slots)`` until the slot's game is over (its
+    record in ``out[slot]``), with an action logged (``act``) after every stop.
+    """
+
+    def __init__(self, rules, sid, sp, deck, points, n, seed, b, voluntary=True,
+                 history=HISTORY, capacity=1):
+        self.tb = Table(rules, sid, sp, deck, points)
+        self.n, self.seed, self.b = int(n), int(seed), int(b)
+        self.order = deck_order.py_func(deck)
+        self.history = int(history)
+        self.games, self.cks = new_games(self.b, self.order.size, capacity,
+                                         K.ob_size(self.history), self.history > 0)
+        self.ob = self.games.ob
+        self.out = np.zeros((self.b, L.N_COLS), dtype=np.int32)
+        self.stop = np.int64(sum(1 << q for q in range(self.n) if sid[q] == K.OUTSIDE))
+        self.voluntary = 1 if voluntary else 0
+        self.game = np.full(self.b, -1, dtype=np.int64)
+
+    def start(self, slot: int, game: int) -> None:
+        ob = self.ob[slot]
+        ob[:K.N_OH] = 0
+        ob[K.O_CK_P] = -1
+        ob[K.O_HIST_CAP] = self.history
+        ob[K.O_VOLUNTARY] = self.voluntary
+        ob[K.O_SEED] = self.seed
+        ob[K.O_GAME] = game
+        self.game[slot] = game
+
+    def advance(self, slots: np.ndarray) -> np.ndarray:
+        """Advance the games in ``slots`` (int64[m]); their statuses ``ST_*``. Many
+        games are split across numba's thread count (each game's rows are its own)."""
+        threads = min(numba.get_num_threads(), len(slots) // PER_THREAD)
+        if threads <= 1:
+            return advance_games(self.tb, self.games, self.cks, np.int64(self.n),
+                                 self.order, self.stop, slots, self.out)
+        parts = np.array_split(slots, threads)
+        with ThreadPoolExecutor(max_workers=threads) as pool:
+            done = list(pool.map(lambda s: advance_games(
+                self.tb, self.games, self.cks, np.int64(self.n), self.order, self.stop, s,
+                self.out), parts))
+        return np.concatenate(done)
+
+    def observation(self, slot: int, rng_key) -> Observation:
+        row = self.ob[slot]
+        return Observation(row, _history(row, self.history), rng_key)
+
+    def act(self, slot: int, a: int) -> None:
+        ob = self.ob[slot]
+        n = ob[K.O_LOG_N]
+        if n >= K.LOG_CAP:
+            raise RuntimeError(f"more than {K.LOG_CAP} decisions between two turns")
+        ob[K.O_LOG + n] = a
+        ob[K.O_LOG_N] = n + 1
+
+    def trace(self, slot: int) -> np.ndarray:
+        """The slot's trace rows so far (with a ``capacity`` large enough)."""
+        n = min(int(self.games.tr[slot, L.TR_EVENTS]), self.games.trace.shape[1])
+        return self.games.trace[slot, :n].copy()
+
+
+def seat_rng(seed: int, game: int, seat: int) -> np.random.Generator:
+    """The agent's own generator for (seed, game, seat)."""
+    return np.random.default_rng(np.random.SeedSequence([seed, game, seat, 0x5EA7]))
+
+
+def play_games(rules, sid, sp, deck, points, n, seed, first_game, count, agents,
+               voluntary=True, in_flight=IN_FLIGHT, history=HISTORY) -> np.ndarray:
+    """Play games ``first_game ..`` with ``agents[seat]`` (callables) at the outside
+    seats; returns int32[count, N_COLS], as ``batch.run_rounds`` does."""
+    b = max(1, min(int(in_flight), count))
+    t = Tables(rules, sid, sp, deck, points, n, seed, b, voluntary, history)
+    out = np.zeros((count, L.N_COLS), dtype=np.int32)
+    rngs: dict = {}
+    nxt = 0
+    slots = []
+    for s in range(b):
+        t.start(s, first_game + nxt)
+        nxt += 1
+        slots.append(s)
+    todo = np.array(slots, dtype=np.int64)
+    while todo.size:
+        st = t.advance(todo)
+        again = []
+        for s, status in zip(todo.tolist(), st.tolist()):
+            g = int(t.game[s])
+            if status == K.ST_DONE:
+                out[g - first_game] = t.out[s]
+                for q in range(n):
+                    rngs.pop((g, q), None)
+                if nxt < count:
+                    t.start(s, first_game + nxt)
+                    nxt += 1
+                    again.append(s)
+                continue
+            q = int(t.ob[s, K.O_SEAT])
+
+            def key(g=g, q=q):
+                r = rngs.get((g, q))
+                if r is None:
+                    r = rngs[(g, q)] = seat_rng(seed, g, q)
+                return r
+
+            obs = t.observation(s, key)
+            t.act(s, check_action(obs, agents[q](obs)))
+            again.append(s)
+        todo = np.array(again, dtype=np.int64)
+    return out
