@@ -1,4 +1,4 @@
-"""Fuzzing the command line (issue 17): random ``--house`` strings, TOML rule files and
+"""Fuzzing the command line: random ``--house`` strings, TOML rule files and
 strategy specs give a valid run or one clean error line (exit code 2), never a traceback.
 
 In-process through typer's CliRunner, a few games per run, derandomized (the same

@@ -16,7 +16,11 @@ from dataclasses import dataclass, fields
 from pathlib import Path
 
 import numpy as np
-import tomllib
+
+try:
+    import tomllib
+except ModuleNotFoundError:  # Python 3.10: the same parser from PyPI
+    import tomli as tomllib
 
 from . import cards
 
