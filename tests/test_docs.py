@@ -171,13 +171,16 @@ def test_the_wrapper_runs_the_command():
 
 
 def _sources() -> list[Path]:
-    skip = {".venv", ".git", "site", "results", "reports", "node_modules"}
+    """The project's own text files: code, docs, configuration (no venvs, caches,
+    results or generated pages)."""
+    skip = {".git", "site", "results", "reports", "node_modules", "__pycache__"}
     out = []
-    for p in ROOT.rglob("*"):
-        rel = p.relative_to(ROOT).parts
-        if p.is_file() and not (set(rel) & skip or rel[0].startswith(".venv")) and (
-                p.suffix in {".py", ".md", ".toml", ".yml", ".cfg"} or p.name == "Makefile"):
-            out.append(p)
+    for folder, dirs, files in os.walk(ROOT):
+        dirs[:] = [d for d in dirs if d not in skip and not d.startswith((".venv", "."))]
+        for name in files:
+            p = Path(folder) / name
+            if p.suffix in {".py", ".md", ".toml", ".yml", ".cfg"} or name == "Makefile":
+                out.append(p)
     return out
 
 

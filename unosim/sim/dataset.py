@@ -305,7 +305,7 @@ class PartWriter:
 
 
 def write_summary(root: Path, first: int, count: int, agg: Aggregate) -> Path:
-    """The chunk's aggregate as ``summary-<first>.json``: the chunk's completion mark."""
+    """The chunk's aggregate as ``_summary-<first>.json``: the chunk's completion mark."""
     final = summary_path(root, first)
     body = {"first_game": first, "games": count, **agg.to_dict()}
     _write_text(final, json.dumps(body, separators=(",", ":")) + "\n")
