@@ -5,6 +5,7 @@ The repository root goes on ``sys.path`` so that ``tests.helpers`` and
 ``analyses/`` goes there so the report tests import the page scripts' ``common`` and
 ``build_reports`` as the scripts themselves do.
 """
+
 from __future__ import annotations
 
 import sys

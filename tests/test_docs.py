@@ -9,6 +9,7 @@ activation, a Dask cluster) is marked on the line before it with
 reason. ``text`` and ``toml`` blocks are shown, not run; a fence without a language
 fails.
 """
+
 from __future__ import annotations
 
 import ast
@@ -32,11 +33,25 @@ RUN_LANGS = {"python", "sh", "bash"}
 SHOWN_LANGS = {"text", "toml", "console"}
 
 # options capped when a documented command runs in the test, and the values used
-CAPS = {"--games": 3000, "--matches": 60, "--budget": 1600, "--eval-games": 400,
-        "--population": 4, "--elite": 2, "--iterations": 2, "--boot": 50}
+CAPS = {
+    "--games": 3000,
+    "--matches": 60,
+    "--budget": 1600,
+    "--eval-games": 400,
+    "--population": 4,
+    "--elite": 2,
+    "--iterations": 2,
+    "--boot": 50,
+}
 EXPERT_GAMES = 40  # rounds with an expert seat are about 2,000 times slower
-NEEDS = {"simulate": "--games", "compare": "--games", "report": "--games",
-         "tournament": "--games", "match": "--matches", "tune": "--budget"}
+NEEDS = {
+    "simulate": "--games",
+    "compare": "--games",
+    "report": "--games",
+    "tournament": "--games",
+    "match": "--matches",
+    "tune": "--budget",
+}
 README_MAX = 10_000  # bytes
 DOCSTRING_MAX = 2_500  # characters; experiment logs go to docs/notes/
 TRACKER = re.compile(r"[Ii]ssues? #?[0-9]+")
@@ -71,8 +86,15 @@ def blocks(page: Path) -> list[Block]:
             j += 1
         prev = next((lines[k] for k in range(start - 1, -1, -1) if lines[k].strip()), "")
         skip = SKIP.search(prev)
-        out.append(Block(page, start + 1, lang, "\n".join(lines[start + 1:j]) + "\n",
-                         skip.group(1) if skip else None))
+        out.append(
+            Block(
+                page,
+                start + 1,
+                lang,
+                "\n".join(lines[start + 1 : j]) + "\n",
+                skip.group(1) if skip else None,
+            )
+        )
         i = j + 1
     return out
 
@@ -102,8 +124,9 @@ def workdir(tmp_path, monkeypatch):
 def commands(code: str) -> list[str]:
     """The shell lines of a block, continuations joined, comments and blanks dropped."""
     joined = re.sub(r"\\\n\s*", " ", code)
-    return [ln.strip() for ln in joined.splitlines()
-            if ln.strip() and not ln.strip().startswith("#")]
+    return [
+        ln.strip() for ln in joined.splitlines() if ln.strip() and not ln.strip().startswith("#")
+    ]
 
 
 def shrink(args: list[str]) -> list[str]:
@@ -128,7 +151,12 @@ def shrink(args: list[str]) -> list[str]:
 
 def test_shrink_caps_and_adds_the_workload():
     assert shrink(["simulate", "--games", "100000000", "--seed", "1"]) == [
-        "simulate", "--games", "3000", "--seed", "1"]
+        "simulate",
+        "--games",
+        "3000",
+        "--seed",
+        "1",
+    ]
     assert shrink(["report", "official", "stacking"])[-2:] == ["--games", "3000"]
     assert shrink(["simulate", "--strategies", "expert,random"])[-1] == str(EXPERT_GAMES)
     assert "--budget" in shrink(["tune", "--start", "weighted"])
@@ -146,13 +174,15 @@ def test_example_runs(block: Block, workdir):
         words = shlex.split(line)
         assert words[0] == "unosim", (
             f"{block.id}: `{line}` is not a unosim command: mark the block "
-            "<!-- docs-test: skip (why) -->")
+            "<!-- docs-test: skip (why) -->"
+        )
         args = shrink(words[1:])
         r = runner.invoke(app, args)
         assert r.exit_code == 0, f"{block.id}: unosim {' '.join(args)}\n{r.output}"
 
 
 # -- the prose in its place -------------------------------------------------------------
+
 
 def test_readme_is_short_and_opens_with_the_two_commands():
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
@@ -164,8 +194,9 @@ def test_readme_is_short_and_opens_with_the_two_commands():
 
 
 def test_the_wrapper_runs_the_command():
-    r = subprocess.run([str(ROOT / "bin" / "unosim"), "rules", "list"],
-                       capture_output=True, text=True, timeout=120)
+    r = subprocess.run(
+        [str(ROOT / "bin" / "unosim"), "rules", "list"], capture_output=True, text=True, timeout=120
+    )
     assert r.returncode == 0, r.stderr
     assert "official" in r.stdout
 
@@ -185,9 +216,12 @@ def _sources() -> list[Path]:
 
 
 def test_no_tracker_issue_is_named():
-    hits = [f"{p.relative_to(ROOT)}:{n}: {line.strip()}" for p in _sources()
-            for n, line in enumerate(p.read_text(encoding="utf-8").splitlines(), 1)
-            if TRACKER.search(line)]
+    hits = [
+        f"{p.relative_to(ROOT)}:{n}: {line.strip()}"
+        for p in _sources()
+        for n, line in enumerate(p.read_text(encoding="utf-8").splitlines(), 1)
+        if TRACKER.search(line)
+    ]
     assert not hits, "\n".join(hits)
 
 
@@ -197,13 +231,18 @@ def test_docstrings_are_short():
         if p.suffix != ".py":
             continue
         tree = ast.parse(p.read_text(encoding="utf-8"))
-        nodes = [tree] + [n for n in ast.walk(tree) if isinstance(
-            n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))]
+        nodes = [tree] + [
+            n
+            for n in ast.walk(tree)
+            if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))
+        ]
         for node in nodes:
             doc = ast.get_docstring(node, clean=False) or ""
             if len(doc) > DOCSTRING_MAX:
-                long.append(f"{p.relative_to(ROOT)}:{getattr(node, 'name', '<module>')} "
-                            f"{len(doc):,} characters")
+                long.append(
+                    f"{p.relative_to(ROOT)}:{getattr(node, 'name', '<module>')} "
+                    f"{len(doc):,} characters"
+                )
     assert not long, "move the history to docs/notes/:\n" + "\n".join(long)
 
 
@@ -212,9 +251,23 @@ def test_the_docs_site_builds_without_warnings(tmp_path):
     pytest.importorskip("mkdocstrings")
     pytest.importorskip("material")
     env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}  # a banner about a future MkDocs
-    r = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "--quiet",
-                        "--site-dir", str(tmp_path / "site")],
-                       cwd=ROOT, env=env, capture_output=True, text=True, timeout=300)
+    r = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "mkdocs",
+            "build",
+            "--strict",
+            "--quiet",
+            "--site-dir",
+            str(tmp_path / "site"),
+        ],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert r.returncode == 0, r.stdout + r.stderr
     assert "WARNING" not in r.stderr, r.stderr
     assert (tmp_path / "site" / "index.html").exists()
