@@ -109,7 +109,8 @@ def trace_digest(spec: str, kind: str) -> str:
         out, g, hands, hinfo, pile, disc, trace = run_one(
             rs.to_array(), sid, sp, deck, rs.points_table(), 4, 3, game, order, 0, 20000)
         # the trace was int16 when the digests were recorded and is int32 since the
-        # hardening of inputs (rounds past 32,767 turns): its values are compared, in the recorded width
+        # hardening of inputs (rounds past 32,767 turns): its values are compared in the
+        # recorded width
         assert trace.dtype == np.int32
         assert np.abs(trace).max() < 2**15
         parts += [out, trace.astype(np.int16)]

@@ -1,8 +1,9 @@
 """Trace mode: the same kernel, writing one row per atomic step into ``trace``.
 
 ``trace`` is ``int32[capacity, EV_W]`` (int32: the turn count reaches max_turns,
-1,000,000); with capacity 0 (every untraced run) an event costs one comparison. A row holds the step (layout.E_*), the state after it and every
-hand after it, so a checker outside the kernel can replay the round and judge each step.
+1,000,000); with capacity 0 (every untraced run) an event costs one comparison. A row
+holds the step (layout.E_*), the state after it and every hand after it, so a checker
+outside the kernel can replay the round and judge each step.
 """
 import numpy as np
 
