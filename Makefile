@@ -20,7 +20,7 @@ REPORT_DEPS := analyses/common.py unosim/report/page.py unosim/analysis/compare.
                unosim/players/expert.py unosim/sim/assembled.py $(wildcard unosim/kernel/*.py)
 SCALE_STAMP := results/reports/.scale
 
-.PHONY: help install test test-all bench bench-pair demo lint clean reports atlas check-pages FORCE
+.PHONY: help install test test-all test-fast test-pythons bench bench-pair demo lint docs clean reports atlas check-pages FORCE
 
 help:  ## list the targets
 	@grep -E '^[a-zA-Z_%-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{sub("%", "NAME", $$1); printf "  make %-12s %s\n", $$1, $$2}'
@@ -41,6 +41,29 @@ test: $(STAMP)  ## run the test suite (slow statistical runs excluded)
 test-all: $(STAMP)  ## run every test, the slow statistical ones too
 	$(BIN)/python -m pytest -q -m ''
 
+# a useful subset in under a minute: rules, scenarios, statistics, layers, the CLI's
+# errors, replays and the move checker's planted faults (not its 1,000-round sweep)
+FAST_TESTS := tests/test_layers.py tests/test_rules.py tests/test_rule_declarations.py \
+              tests/test_scenarios.py tests/test_stats.py tests/test_rng.py tests/test_where.py \
+              tests/test_replay.py tests/test_checker.py
+FAST_SELECT := not passes_on and not every_traced_move
+test-fast: $(STAMP)  ## a useful subset of the tests in under a minute
+	$(BIN)/python -m pytest -q -p no:cacheprovider $(FAST_TESTS) -k '$(FAST_SELECT)'
+
+# every Python the project claims, oldest and newest: its own venv each, the fast subset
+PYTHONS ?= 3.10 3.13
+PYENV   ?= /root/.pyenv/versions
+test-pythons:  ## the fast subset under Python 3.10 and 3.13, each in .venv-VERSION
+	@set -e; for v in $(PYTHONS); do \
+	  py=$$(ls -d $(PYENV)/$$v.*/bin/python3 2>/dev/null | tail -1); \
+	  [ -n "$$py" ] || py=$$(command -v python$$v) || { echo "no Python $$v found"; exit 1; }; \
+	  if [ ! -f .venv-$$v/.installed ] || [ pyproject.toml -nt .venv-$$v/.installed ]; then \
+	    $$py -m venv .venv-$$v && .venv-$$v/bin/pip install --quiet --upgrade pip && \
+	    .venv-$$v/bin/pip install --quiet -e '.[test]' && touch .venv-$$v/.installed; fi; \
+	  echo "== Python $$v: $$(.venv-$$v/bin/python --version)"; \
+	  .venv-$$v/bin/python -m pytest -q -p no:cacheprovider $(FAST_TESTS) -k '$(FAST_SELECT)'; \
+	done
+
 bench: $(STAMP)  ## games/s and ns/turn: 1 thread, all cores, every preset; agent decisions/s
 	$(BIN)/python benchmarks/bench.py
 	$(BIN)/python benchmarks/agents_bench.py
@@ -52,11 +75,17 @@ bench-pair: $(STAMP)  ## this tree against commit BASE: official/random, 1 threa
 demo: $(STAMP)  ## simulate GAMES official 4-player rounds and print the summary
 	$(BIN)/unosim simulate --rules official --players 4 --games $(GAMES) --seed $(SEED) --out results/official.parquet
 
-lint: $(STAMP)  ## ruff (pyflakes rules)
-	$(BIN)/pip install --quiet ruff && $(BIN)/ruff check --select F unosim tests benchmarks analyses tools
+LINTED := unosim tests benchmarks analyses tools
+lint: $(STAMP)  ## ruff check (the rules in pyproject.toml) and ruff format --check
+	$(BIN)/pip install --quiet 'ruff>=0.6'
+	$(BIN)/ruff check $(LINTED)
+	$(BIN)/ruff format --check $(LINTED)
 
-clean:  ## remove the venv, numba caches and results
-	rm -rf $(VENV) results .pytest_cache
+docs: $(STAMP)  ## the docs site from docs/ into site/ (mkdocs-material, API pages from docstrings)
+	NO_MKDOCS_2_WARNING=1 $(BIN)/python -m mkdocs build --strict --site-dir site
+
+clean:  ## remove the venvs, numba caches, results and the docs site
+	rm -rf $(VENV) .venv-3.* results site .pytest_cache
 	find . -name __pycache__ -type d -prune -exec rm -rf {} +
 
 reports: $(PAGES)  ## build every report page and the index in reports/ (SCALE=10: ten times the games)

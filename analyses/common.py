@@ -56,7 +56,7 @@ INDEX_INTRO = ("One page per question, built by `make reports` from simulations 
                "for it; each opens with its answer in plain words and its main figure, "
                "and every number comes from the results, with its 95% interval in the "
                "tables below. `SCALE=10 make reports` runs ten times the games.")
-# realistic players beside random ones (issue 14): the `table` model when this version
+# realistic players beside random ones: the `table` model when this version
 # has it (see realistic())
 REALISTIC = "table"
 

@@ -1,4 +1,4 @@
-"""The expert's rows of the skill page (issue 16): its win rate per rule set and kind of
+"""The expert's rows of the skill page: its win rate per rule set and kind of
 opponent, paired with its rollout policy on the same deals, and its matches to 500.
 
 The expert searches over the page's best candidate for that rule set and opponent (its

@@ -2,7 +2,7 @@
 
 Usage: python analyses/skill.py [--scale S] [--out reports] [--results results/reports]
 
-The skill measure of a rule set (issue 8): the win rate of the best known strategy
+The skill measure of a rule set: the win rate of the best known strategy
 against 3 `random` opponents, and against 3 `heuristic` opponents, minus 1/4, with its
 95% interval. Every game is a tournament deal played in the 4 seat rotations, so seat
 advantage cancels (`unosim.analysis.tournament`). Candidates: the heuristic, the four members of
@@ -11,7 +11,7 @@ the weighted family with their default weights, and the `weighted` player tuned 
 candidate per rule set and opponent is chosen on one set of deals and its win rate is
 then measured on fresh deals (games from 2**40 on), so the choice does not inflate it.
 
-The ``expert`` (issue 16, ``unosim/players/expert.py``) searches over the best candidate of each
+The ``expert`` (``unosim/players/expert.py``) searches over the best candidate of each
 rule set and opponent, so it is the best known strategy; it is measured against 3
 ``random``, 3 ``heuristic`` and 3 ``table`` players on deals from 2**42 on
 (``analyses/expert_skill.py``), and its matches to 500 are assembled from independent

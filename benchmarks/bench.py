@@ -180,7 +180,7 @@ def main() -> None:
         print(f"{what} + 3 random, official, {cores} threads: {g:8,.0f} games/s; "
               f"{ns:.1f} ns per rollout turn (1 thread), {turns:,.0f} rollout turns per game")
     print()
-    for th in sorted({1, cores}):  # issue: matches at >= 70% of the rounds' speed
+    for th in sorted({1, cores}):  # the goal: matches at >= 70% of the rounds' speed
         m, r, nr = measure_matches(args.games // 10, th, args.repeat)
         print(f"matches vs rounds, {th} thread{'s' if th > 1 else ' '}   : {m:12,.0f} rounds/s "
               f"in {args.games // 10:,} matches vs {r:,.0f} rounds/s alone ({nr:,} rounds): "

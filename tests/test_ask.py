@@ -1,5 +1,6 @@
-"""`unosim report` (unosim.report.ask), plain findings (unosim.report.findings), figures and palette:
-a small report page whose figures exist and whose opening sentences quote its tables."""
+"""`unosim report` (unosim.report.ask), plain findings (unosim.report.findings), figures
+and palette: a small report page whose figures exist and whose opening sentences quote
+its tables."""
 from __future__ import annotations
 
 import math

@@ -1,7 +1,7 @@
 """Same seed, same bytes: the kernel's raw output against digests recorded before the
-kernel was restructured (issue 15): recorded from commit 4e3cfb5 with one intended
+kernel was restructured: recorded from commit 4e3cfb5 with one intended
 change applied, the `smart` challenge policy that weighs the bluff rate of the player of
-the Wild Draw Four (issue 14; it moves the heuristic and weighted-family digests, not
+the Wild Draw Four (it moves the heuristic and weighted-family digests, not
 ``random``'s). The restructured kernel reproduces every digest.
 
 Covered: every preset and each house-rule switch alone, at 2, 4 and 10 players, for
@@ -108,8 +108,9 @@ def trace_digest(spec: str, kind: str) -> str:
     for game in range(6):
         out, g, hands, hinfo, pile, disc, trace = run_one(
             rs.to_array(), sid, sp, deck, rs.points_table(), 4, 3, game, order, 0, 20000)
-        # the trace was int16 when the digests were recorded and is int32 since issue 17
-        # (rounds past 32,767 turns): its values are compared, in the recorded width
+        # the trace was int16 when the digests were recorded and is int32 since the
+        # hardening of inputs (rounds past 32,767 turns): its values are compared in the
+        # recorded width
         assert trace.dtype == np.int32
         assert np.abs(trace).max() < 2**15
         parts += [out, trace.astype(np.int16)]

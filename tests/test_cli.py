@@ -15,7 +15,10 @@ from pathlib import Path
 import numba
 import numpy as np
 import pytest
-import tomllib
+try:
+    import tomllib
+except ModuleNotFoundError:  # Python 3.10
+    import tomli as tomllib
 from typer.testing import CliRunner
 
 import unosim

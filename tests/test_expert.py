@@ -1,4 +1,4 @@
-"""The ``expert`` player (issue 16): reproducible on any number of threads, legal under
+"""The ``expert`` player: reproducible on any number of threads, legal under
 every preset (the move checker), stronger than ``random`` players, and its parameters."""
 from __future__ import annotations
 

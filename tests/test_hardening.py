@@ -1,4 +1,4 @@
-"""Issue 17: hostile or careless input gives a one-line error (exit code 2, nothing
+"""Hostile or careless input gives a one-line error (exit code 2, nothing
 written) or the documented behaviour; no traceback, no wrong result, nothing lost."""
 from __future__ import annotations
 
@@ -412,7 +412,7 @@ def test_error_lines_escape_control_characters():
 
 # ------------------------------------------------------------------ plain readers
 def test_dataset_folder_opens_with_plain_readers(tmp_path):
-    """Issue 14 item 5: pandas, pyarrow and DuckDB read every row of a dataset folder
+    """pandas, pyarrow and DuckDB read every row of a dataset folder
     and nothing else (the manifest and summaries start with `_`), without unosim."""
     import pyarrow.dataset as pads
     import pyarrow.parquet as pq

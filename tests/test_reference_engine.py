@@ -7,12 +7,8 @@ then random play with invariants after every step for every preset and house rul
 from __future__ import annotations
 
 import random
-import sys
-from pathlib import Path
 
 import pytest
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from tests.reference.engine import (
     COLOURS,

@@ -10,7 +10,6 @@ from __future__ import annotations
 import json
 import math
 import re
-import sys
 from pathlib import Path
 
 import numpy as np
@@ -20,11 +19,8 @@ import pytest
 import unosim
 from unosim.report.page import PROVENANCE_HEADING, Page, ci, num, write_index
 
-ANALYSES_DIR = Path(__file__).resolve().parent.parent / "analyses"
-sys.path.insert(0, str(ANALYSES_DIR))
-
-import build_reports as report_build  # noqa: E402
-import common  # noqa: E402
+import build_reports as report_build  # analyses/, put on sys.path by conftest.py
+import common
 
 TINY = 0.0005  # 500 rounds where the default is 1,000,000; every run at least 200
 

@@ -9,6 +9,10 @@ import re
 from pathlib import Path
 
 import pytest
+try:
+    import tomllib
+except ModuleNotFoundError:  # Python 3.10
+    import tomli as tomllib
 
 from unosim.game import rules as R
 from unosim.kernel import layout as L
@@ -215,8 +219,6 @@ def test_update_rules_doc_rewrites_only_the_table(tmp_path):
 
 
 def test_annotated_toml_reads_back_to_the_same_rules(tmp_path):
-    import tomllib
-
     for rs in PRESETS.values():
         text = R.annotated_toml(rs)
         assert tomllib.loads(text) == tomllib.loads(rs.to_toml())

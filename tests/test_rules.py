@@ -15,7 +15,10 @@ import sys
 
 import numpy as np
 import pytest
-import tomllib
+try:
+    import tomllib
+except ModuleNotFoundError:  # Python 3.10
+    import tomli as tomllib
 
 from unosim.players import strategies as strat
 from unosim.players.seats import parse as parse_seats

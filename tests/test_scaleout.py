@@ -501,7 +501,7 @@ def test_memory_flat_from_1e5_to_1e7_games(mode, tmp_path):
 
 @pytest.mark.slow
 def test_hand_started_scheduler_and_workers(serial_run, tmp_path):
-    """`dask scheduler` and two `dask worker --nthreads 1` processes, as in the README."""
+    """`dask scheduler` and two `dask worker --nthreads 1` processes, as in docs/scale-out.md."""
     dask = str(Path(sys.executable).with_name("dask"))
     sched_file = tmp_path / "scheduler.json"
     env = dict(os.environ, NUMBA_NUM_THREADS="1")

@@ -14,12 +14,7 @@ a card says whether it is legal on the current top card (4.1).
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
-
 import pytest
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from tests.helpers import scripted
 from unosim.game.cards import COLOUR, parse_kind

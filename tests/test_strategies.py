@@ -1,4 +1,4 @@
-"""The strategy family (issue 8): decisions on hand-built positions, the table's memory of
+"""The strategy family: decisions on hand-built positions, the table's memory of
 who lacks which colour, strategy files, tournaments and tuning."""
 from __future__ import annotations
 

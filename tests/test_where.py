@@ -53,7 +53,7 @@ def test_conditions_of_the_grammar(df, text):
 
 
 BAD = {
-    # the injection, and the ways code could be reached
+    # the injection first reported, and the ways code could be reached
     "turns > @pd.io.common.os.system('id > /tmp/x')": "syntax",
     "@pd": "syntax",
     "turns @ winner": "MatMult",

@@ -1,4 +1,4 @@
-"""Paired comparisons of rule sets under common random numbers (issue 7).
+"""Paired comparisons of rule sets under common random numbers.
 
 Every rule set is played on the same seeds: game ``i`` of each arm is keyed by
 ``(seed, i)``, so with the same deck it starts from the same deal, and the kernel's

@@ -11,7 +11,10 @@ from __future__ import annotations
 import os
 import re
 import stat
-import tomllib
+try:
+    import tomllib
+except ModuleNotFoundError:  # Python 3.10: the same parser from PyPI
+    import tomli as tomllib
 from pathlib import Path
 
 import numpy as np

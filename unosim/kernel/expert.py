@@ -1,63 +1,23 @@
 """The ``expert`` player: flat Monte Carlo search with the kernel's own turn loop.
 
-The expert seat stops the turn loop (``round.turn_loop``'s ``stop`` mask) before each of
-its decisions with more than one choice and scores every candidate (``candidates``): on
-a normal turn (RULES.md 4.2) each legal card, a wild-type card once per colour it could
-name and (Seven-Zero, 8.2) a 7 once per seat to swap with, under ``voluntary_draw``
-drawing, and with ``bluff`` an illegal Wild Draw Four (4.3); facing a Draw Two / Wild
-Draw Four penalty a challenge (4.3), each stackable card (8.1, with its colour) and
-taking the penalty; after drawing a legal card playing it (with its colour or swap
-target) and, under ``draw_rule = one``, keeping it; under multi-card play (8.6) a card
-alone besides with its policy's extra cards. For each of ``rollouts``
-determinizations it deals the cards it cannot see (the opponents' hands
-and the draw pile, which has no order in this kernel, see ``piles``) at random into hands
-of the opponents' sizes, the rest forming the draw pile: uniformly, or (``DEAL_VOIDS``)
-giving no opponent a card the table saw it lack (``MEM_SHORT``: the colour in play, the top
-card's rank and every wild-type card when it last drew for want of a play), and with
-``infer`` dealing a ``heuristic`` opponent a hand that agrees with what its last plays
-showed (``MEM_NAMED``, ``MEM_PLAYED``: a heuristic names the colour it holds most of and
-plays a plain wild only without a legal coloured card) and a ``random`` one a hand by the
-chance that it made its last plays from it. Then it plays
-every candidate from that same deal with the rollout policy at every seat, to the end of
-the round or for ``horizon`` turns, after which the seat scores its share of the inverse
-hand sizes (``_value``); every candidate gets the same random streams (common random
-numbers: the determinized pile keeps its dealt order, so every candidate meets the same
-cards drawn). The rollout policy's own choice is played unless another candidate beats
-it by more than ``z`` standard errors of their paired difference in value; then the best
-such candidate is (in candidate order on ties). Its other decisions are the rollout
-policy's own: jumping in (8.3) and which extra cards go with a multi-card play (8.6)
-are decided inside ``effects.play``, in the middle of another seat's or its own play,
-where the turn loop cannot stop and resume; Greninja's second colour (section 2) is
-named on the victim's turn; forgetting UNO is a parameter of the policy (0 for
-``tuned``).
+Before each of its decisions with more than one choice (a normal turn, a pending Draw Two
+or Wild Draw Four penalty, a legal card just drawn), the expert seat stops
+``round.turn_loop`` (``stop``) and scores every candidate (``candidates``) over
+``rollouts`` determinizations: the cards it cannot see are dealt at random, consistently
+with what the table saw (``determinize``: ``MEM_SHORT``, ``MEM_NAMED``, ``MEM_PLAYED``),
+and every candidate is played out from the same deal with the same streams (common random
+numbers) by the rollout policy, to the end of the round or for ``horizon`` turns, scored
+by ``_value``. The policy's own move is kept unless another beats it by more than ``z``
+standard errors of the paired difference. Jump-ins, a multi-card play's extra cards and
+Greninja's second colour are the policy's (decided where the turn loop cannot stop).
 
-Randomness: each search hashes a 64-bit key from the state of the seat's own stream, the
-turn number and the decision (without drawing from the stream: an expert that keeps its policy's
-moves plays its policy's games exactly), and every determinization and rollout stream is
-hashed from that key and the rollout index, so a game depends on its (seed, game) only,
-on any number of threads.
+Each search hashes its key from the seat's stream state, the turn and the decision
+without drawing from the stream, so a game depends on (seed, game) only. A rollout is a
+``turn_loop`` call on a copy of the state (``search_arrays``, allocated once per chunk).
 
-Expert parameters per seat, ``xp[seat, X_*]`` (int64): rollouts (0: not an expert),
-horizon (0: to the end of the round), crn (1: common random numbers), draw (1: drawing is
-a candidate; the rule ``voluntary_draw``), model (0: every seat plays the rollout policy
-in the rollouts; 1: the opponents play their own strategies), z (in hundredths), endgame
-(search only once some hand holds at most this many cards; 0: always), deal (``DEAL_*``),
-bluff (1: an illegal Wild Draw Four is a candidate), race (every this many rollouts,
-candidates clearly worse than the policy's move are dropped; 0: never), pad (in
-thousandths of 1 / rollouts, added to a paired difference's variance), scope
-(``SCOPE_*``: the normal turns only, or every decision above), infer (1: a ``heuristic``
-opponent's hand agrees with the colour it last named, 2: and with its last plays, 3: a
-``random`` opponent's hand is weighed by its last plays, see ``determinize``), more (k >
-1: while some candidate beats the policy's move on average but not by ``z`` standard
-errors, another ``rollouts`` rollouts, up to k x rollouts), depth (the last plays
-``infer`` reads, at most ``layout.PLAYED_DEPTH``), tries (deals of a hand at most).
-
-How it sits on the kernel: ``round.turn_loop`` plays turns from any state a turn starts
-from and stops before an expert seat's decision (``stop``: a normal turn, a pending
-penalty, or a legal card just drawn, ``G_DRAWN``) or plays a forced first choice
-(``force``, ``colour``: the ``FORCE_*`` codes, a card, -1); ``play_round_expert``
-alternates the two, and a rollout is a ``turn_loop`` call on a copy of the state
-(``search_arrays``, allocated once per chunk: no allocation per decision).
+Parameters per seat: ``xp[seat, X_*]``, int64 (``z`` in hundredths, ``pad`` in
+thousandths of 1 / rollouts, ``deal`` a ``DEAL_*``, ``scope`` a ``SCOPE_*``); what each
+means: ``unosim.players.expert`` and ``docs/players.md``.
 """
 import numpy as np
 from numba import njit

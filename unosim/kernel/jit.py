@@ -1,82 +1,12 @@
 """The two decorators every kernel function uses, and what keeps the cold compile short.
 
-Kernel functions never allocate, so they are compiled without numba's runtime
-(``_nrt=False``): no reference counting of the arrays they pass around. Profiling
-showed those atomic increments and decrements took over two thirds of the time of a
-turn. The few functions that allocate (``batch.py``) use plain ``njit``.
-``hot`` functions are also inlined into their callers at numba's IR level, which
-avoids passing a dozen array structs per call on the turn path.
-
-Compile time (the cold compile was minutes; numba's own passes, more than LLVM,
-dominate it). Measured as the first ``simulate(n_games=1)`` with an empty
-``NUMBA_CACHE_DIR`` (``make demo``'s compile): 47-48 s before the fixes below, about
-28-30 s after the inliner's, 19-21 s after the analyses' (alternated runs on a
-shared 2-core machine); the first replay 45 to 29 to 20 s, the first match 100 to
-37 to 28 s, the first ``expert`` game 69 to 44 to 34 s:
-
-* A literal argument (``f(x, 0)``) compiles a separate copy of a non-inlined function
-  for each literal value, and of everything it calls with that argument: ``run_chunk``
-  passing ``scripted=0`` while ``run_one`` passed an int64 compiled ``play_round``
-  twice. Calls between non-inlined functions pass ``np.int64(0)``, not ``0``. So do
-  counters that start at a literal and are passed on after a loop (``m = 0`` ...
-  ``shuffle(a, m, ...)``): numba types a call as soon as it meets it while inferring
-  types, so it compiled the callee once for ``Literal[int](0)`` and again for int64
-  (seven functions were compiled twice; check with ``dispatcher.signatures``).
-* numba inlines a ``hot`` function (``inline="always"``) by re-running its whole front
-  end, and that of every ``hot`` function it calls, at each call site, then
-  deep-copies its IR block by block, each block with every variable of the function.
-  Small fixes of numba, installed when this module is imported (``NUMBA_FIXES`` names
-  those installed; each checks that numba's internals are as expected, else it leaves
-  numba alone, which is only slower). Of its inliner, each measured on top of the one
-  before: ``_share_scope_copies`` (one copy of the scope per inline: 47.6 to 37.8 s),
-  ``_reuse_untyped_ir`` (each ``hot`` function's front end runs once per set of
-  compile flags: to 33.2 s), ``_forward_arguments`` (below: to 30.5 s) and
-  ``_copy_callee_once`` (numba copied each inlined IR twice and threw one copy away:
-  0.8 s). Of the analyses numba runs over large functions (profile of the first
-  simulate): ``_bit_live_map`` (the live variables of each block, after most passes,
-  on bit masks instead of sets: 5.7 s to 0.3 s), ``_ssa_skip_blocks`` (SSA
-  reconstruction rewrote every block once per variable assigned twice: 1.6 to 0.4 s)
-  and ``_quick_flag_values`` (numba hashed and compared its compile flags, option by
-  option, at each ``@overload`` call it typed: about 1.2 s). None changes the code
-  numba generates, only how long it takes to build it: every result is bit-identical
-  (``tests/test_bit_identity.py``), and ``tests/test_compile.py`` checks the fixed
-  analyses against numba's own.
-* The bundles ``state.Table`` and ``state.Round`` cost compile time: numba binds each
-  inlined function's parameters to copies of the caller's arguments, and LLVM took
-  about twice as long over the function holding the turn tree (3.5 s against 1.2 s
-  for ``turn_loop``) as with loose arrays; ``_forward_arguments`` makes inlined code
-  read the caller's variables instead.
-* Small functions called only from rarely run non-inlined ones are ``hot``
-  (``shuffle``, ``can_stack``, ``next_extra``, ``may_empty_hand``), and
-  ``batch.run_rounds`` builds its arrays with the Python functions behind
-  ``deck_order`` and ``state.new_round``: numba never compiles them (nor its
-  ``np.zeros``) for a simulation.
-* Still, a large ``hot`` function is best called from one place (``play``,
-  ``effect``), and rarely taken bulky paths (``trace._write_event``) are not ``hot``:
-  inlined code is typed, lowered and optimised once per call site.
-* LLVM optimises and emits every non-inlined function's whole call tree again (numba
-  links the callees' code into each caller and optimises the result), so each level of
-  non-inlined functions above ``round.play_turns`` costs a few seconds: ``batch`` runs
-  its threads in Python rather than with ``prange`` (a parallel loop made four more such
-  levels), and ``round.play_round`` is inlined into its callers. Each non-inlined
-  function also costs a fixed 0.2-0.5 s (its own typing, lowering, wrappers and
-  machine code), whatever its size.
-* Calls of non-inlined functions pass ``state.Table`` and ``state.Round`` as some 140
-  machine words: a function called on many turns is ``hot`` (``choose_colour`` is, for
-  ``random``; the scoring strategies call ``_scored_colour``).
-* What is left (profile of the first simulate, about 20 s): LLVM about 9 s (module
-  passes 4.8 s, per-function passes 2.2 s, machine code 2.2 s), of which
-  ``run_chunk``'s pass over the whole tree again about 2.5 s; numba's lowering about
-  5 s, its inlining about 3.5 s and typing about 3 s, ``play_turns`` (whose tree is
-  almost all the code) the most of each; then the fixed cost of the 33 functions a
-  simulation compiles (59 before; a match 47, 70 before).
-* Tried and dropped: numba's ``forceinline`` (LLVM inlining instead of numba's) for the
-  large single-site functions cut the cold compile by about 15% but made a turn about
-  8% slower; ``NUMBA_OPT`` 1 or 2 saved no compile time worth its speed. Linking the
-  large callees (``turn_loop``, ``start_round``, ``_special``) into their callers'
-  modules after LLVM optimised those (so they are optimised once, not at each level)
-  cut about 2 s a simulation but made the ``heuristic`` turn 1.1% slower (the turn
-  loop then runs as LLVM optimised it once, not twice).
+Kernel functions never allocate, so ``kernel`` compiles them without numba's runtime
+(``_nrt=False``: no reference counting of the arrays passed around, which took two thirds
+of a turn's time); ``hot`` functions are also inlined into their callers at numba's IR
+level. The version-guarded fixes of numba's inliner and analyses (``NUMBA_FIXES``) make
+numba build the same code faster; ``tests/test_compile.py`` compares each with numba's
+own. Why each rule and fix exists, with the compile times measured:
+``docs/notes/compile-time.md``.
 """
 import copy
 import inspect

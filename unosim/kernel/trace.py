@@ -3,8 +3,9 @@
 ``trace`` is ``int32[capacity, EV_W]`` (int32: the turn count reaches max_turns,
 1,000,000); with capacity 0 (every untraced run) an event costs one comparison. A round
 with outside seats has a capacity of at least 1, so that its events reach ``_write_event``,
-which keeps their public history (``outside.history_event``). A row holds the step (layout.E_*), the state after it and every
-hand after it, so a checker outside the kernel can replay the round and judge each step.
+which keeps their public history (``outside.history_event``). A row holds the step
+(layout.E_*), the state after it and every hand after it, so a checker outside the kernel
+can replay the round and judge each step.
 """
 import numpy as np
 

@@ -1,109 +1,11 @@
-"""Player strategies: integer ids and parameter arrays, decided inside the kernel.
+"""Player strategies by name: kernel ids, default parameters and the parsing of a strategy.
 
-Every decision function takes the seat's strategy id ``sid[p]`` and its parameters
-``sp[p]`` (``layout.P_*``) and draws its randomness from the seat's own stream
-``S_SEAT0 + p``.
-
-``random`` (RULES.md section 10, to the letter): plays a legal card chosen uniformly
-among the legal cards in its hand, each physical card equally likely, and only that card
-(also under ``multi_play``); facing a penalty under stacking, the same among its
-stackable cards; never draws voluntarily; always plays a legal drawn card; names a colour
-uniformly among the four; swaps with an opponent chosen uniformly; always jumps in;
-never bluffs, challenges or forgets UNO. Its parameters (``random:bluff=0.2`` ...) can
-add bluffs, challenges and forgotten calls on top of that; its defaults are the spec.
-
-``heuristic`` (a human-like player):
-  1. Facing a penalty it can stack on: stacks (probability ``stack``), a Draw Two before
-     a Wild Draw Four.
-  2. Otherwise it plays a legal card, never drawing while it has one. Coloured cards
-     come before wild-type cards, which it keeps for when nothing else fits. Among
-     coloured cards it prefers the colour it holds most (so it keeps control of the
-     colour), then the higher points (dumping value). When the next player holds two
-     cards or fewer it attacks first: Draw Two, then Skip (and Reverse with 2 players),
-     then a legal Wild Draw Four and the attacking special wilds. Under Seven-Zero it
-     plays a 7 early when an opponent holds fewer cards than it will.
-  3. Wild-type cards: Wild Shuffle Hands when it holds more cards than the average
-     opponent, Wild Customizable (``swap_hands``) when an opponent holds fewer cards than
-     it will, otherwise both are kept like a plain Wild; Wild Draw Four (when legal),
-     Snorlax, Greninja and Powers of Grayskull before a plain Wild, and first of all
-     when the next player is close to going out. (Playing Grayskull at once made rounds
-     of 5 players loop: every reshuffle handed the last Grayskull back to be played
-     again, and a quarter of the rounds reached max_turns.) After Greninja it names
-     again the colour it holds most.
-  4. It names the colour it holds most (ties broken uniformly), and swaps hands with the
-     opponent holding the fewest cards (the first in the direction of play on ties).
-  5. It always plays a legal drawn card, always jumps in (probability ``jump``), and
-     with ``multi_play`` adds every identical copy, then a same-colour run upward (or,
-     if none, downward) from a number.
-  6. Challenge policy ``smart`` by default: challenge when the expected cards won beat
-     the expected cards lost. A challenge of a bluff saves the 4 cards; a challenge of a
-     legal card costs ``challenge_penalty`` (2) more. The player of the Wild Draw Four
-     bluffs at its known rate ``b`` (its ``bluff`` parameter: the table knows who
-     bluffs, as regulars know each other's habits): with ``q`` = P(it held a card of
-     the previous colour), estimated from the cards the challenger cannot see
-     (hypergeometric, its hand size), P(bluff | it played the card) = q b / (q b + 1 - q)
-     (a legal card taken as always played, which understates the bluff probability), and
-     it challenges when ``4 P > challenge_penalty (1 - P)`` (P > 1/3 by default). So it
-     never challenges a player who never bluffs (``random``, ``heuristic``, the weighted
-     family by default), nor when ``wd4_restriction = none`` makes every play legal.
-
-``table`` (the heuristic with human imperfections) decides by rules 1-6 above, with
-other default rates: it bluffs a Wild Draw Four on 20% of the turns where it holds one
-and the colour in play (so a player who keeps one for a while bluffs sometimes), forgets
-the UNO call 10% of the time, stacks 80% of the times it can (it sometimes keeps a Draw
-Two for later), jumps in half the times it could (a jump-in needs attention out of
-turn), and challenges ``smart``. These rates are assumptions, not measurements of
-people; each is a parameter (``table:bluff=0.1;forget_uno=0.3``). Against one another,
-table players make the rules on bluffs, challenges and UNO penalties matter, which
-``random`` players (who never bluff or forget) cannot show.
-
-The weighted family (``points-dumper``, ``aggressive``, ``colour-counter``, ``weighted``)
-plays by one rule: every legal card is scored ``sum(weight[f] * feature[f])`` over the
-``FEATURES`` below and the best-scored card is played (the first in kind order on
-ties); it draws only with no legal card. The four differ only in their default weights,
-and every weight is a parameter (``weighted:scarce=3;attack=5``) or comes from a file
-that ``unosim tune`` writes (``weighted:FILE``). Features of playing card ``k``
-(``left`` = cards in hand after it, ``next`` = the next player, ``named`` = the colour it
-would name after a wild-type card):
-
-  points  points of ``k`` / 50 (the value got rid of);
-  colour  share of ``left`` in the colour in play after ``k`` (keeps control of it);
-  wild    1 for a wild-type card that attacks nobody (Wild, Shuffle Hands, Customizable);
-  action  1 for Skip, Reverse, Draw Two and the attacking wilds (Wild Draw Four,
-          Snorlax, Greninja, Powers of Grayskull);
-  attack  1 / cards of ``next`` for a card that hits ``next`` (Skip, Draw Two, Reverse
-          with 2 players, Wild Draw Four, Snorlax, Greninja; Grayskull: 1 / the fewest
-          cards of any opponent): large when ``next`` is about to go out;
-  switch  1 when the colour in play changes;
-  short   1 when the table has seen ``next`` draw on the colour in play after ``k``
-          (so ``next`` holds none of it: it drew on it, and since then has kept no
-          drawn card, drawn no penalty, and not swapped or been dealt new cards);
-  scarce  1/4 minus that colour's share of the coloured cards the player cannot see
-          (deck minus own hand minus the discard pile: card counting);
-  swap    cards a hand exchange would win, / 7 (a 7 under Seven-Zero and Customizable
-          ``swap_hands``: against the opponent with fewest cards; a 0: against the hand
-          received; Shuffle Hands: against the average hand);
-  name_short, name_scarce  after a wild-type card it names the colour of highest
-          ``share in hand + name_short * short + name_scarce * scarce`` (ties uniform).
-
-  ``points-dumper`` gets rid of high-value cards first: weight on points only (a wild,
-     50 points, goes first), colour share as the tie-break.
-  ``aggressive`` saves its action cards for when the next player is close to going out:
-     numbers by colour held most; action cards are worth -3, plus 8 / cards of the next
-     player, so they go first when that player holds 2 cards or fewer, and last but
-     before plain wilds otherwise.
-  ``colour-counter`` remembers the cards played: plays into and names the colours the
-     next player is known to lack (short) and the colours the unseen cards are short of.
-  ``weighted`` starts from a blend of the above; ``unosim tune`` searches its weights.
-  The family stacks like the heuristic (a Draw Two before a Wild Draw Four), swaps with
-  the opponent holding fewest cards, plays a legal drawn card, multi-plays like the
-  heuristic and challenges ``smart`` by default (rule 6).
-
-Parameters of every strategy: ``bluff`` (probability of playing a Wild Draw Four
-illegally when that is possible, on a turn's choice from the hand), ``challenge``
-(``never`` = 0, ``always`` = 1, a probability, or ``smart``), ``forget_uno``
-(probability of forgetting the UNO call; the rule ``catch_uno`` decides if it is
-caught), ``stack`` and ``jump`` (probabilities of stacking / jumping in when able).
+The decisions run inside the kernel (``kernel.decide``): each seat by its strategy id
+``sid[p]`` and parameter row ``sp[p]`` (``layout.P_*``), drawing from the seat's own stream
+``S_SEAT0 + p``. ``random`` is RULES.md section 10 to the letter, ``heuristic`` a
+human-like player, ``table`` the heuristic with human imperfections, and the weighted
+family scores every legal card by ``weights . features`` (``FEATURES``). Every decision
+rule and feature is described in ``docs/players.md``.
 """
 from __future__ import annotations
 

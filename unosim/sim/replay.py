@@ -145,7 +145,10 @@ def replay(rules="official", players: int = 4, strategies="random", seed: int = 
 # -- from a results file -----------------------------------------------------------------
 def rules_from_manifest(manifest: dict) -> RuleSet:
     """The rule set a run used, from its manifest's ``rules_toml`` (hash checked)."""
-    import tomllib
+    try:
+        import tomllib
+    except ModuleNotFoundError:  # Python 3.10: the same parser from PyPI
+        import tomli as tomllib
 
     try:
         data = tomllib.loads(manifest["rules_toml"])

@@ -57,7 +57,7 @@ class RunResult:
 
     Attributes
     ----------
-    manifest : the run's manifest (the dataset's ``manifest.json`` for a folder).
+    manifest : the run's manifest (the dataset's ``_manifest.json`` for a folder).
     total : Aggregate of every game of the run (chunks found on disk included).
     computed : Aggregate of the games computed by this call.
     chunks, chunks_computed : chunks in the run, and chunks this call computed.
@@ -434,8 +434,8 @@ def run(rules="official", n_games: int = 1000, n_players: int = 4,
     Parameters
     ----------
     rules, n_games, n_players, strategies, seed, house : as :func:`unosim.simulate`.
-    out : a folder (a dataset: ``manifest.json``, ``part-<first_game>.parquet`` and
-        ``summary-<first_game>.json`` per chunk), a ``.parquet`` file (one file, local
+    out : a folder (a dataset: ``_manifest.json``, and ``part-<first_game>.parquet`` and
+        ``_summary-<first_game>.json`` per chunk), a ``.parquet`` file (one file, local
         executors only), or None (aggregates only, nothing written).
     executor : ``"serial"``, ``"threads"`` (default) or ``"dask"``.
     threads : numba threads for ``threads`` (default: every core); the number of local

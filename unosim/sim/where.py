@@ -182,6 +182,8 @@ def parse(text: str) -> ast.Expression:
     if len(text) > MAX_LENGTH:
         raise WhereError(f"the condition is {len(text):,} characters long; at most "
                          f"{MAX_LENGTH:,}")
+    if "\x00" in text:  # Python 3.10's parser raises ValueError here, 3.11's SyntaxError
+        raise WhereError(f"syntax error (source code string cannot contain null bytes): {HELP}")
     try:
         return ast.parse(text.strip(), mode="eval")
     except SyntaxError as e:

@@ -1,0 +1,18 @@
+"""What every test module may import, set up once instead of in each file.
+
+The repository root goes on ``sys.path`` so that ``tests.helpers`` and
+``tests.reference.engine`` import under plain ``pytest`` as well as ``python -m pytest``;
+``analyses/`` goes there so the report tests import the page scripts' ``common`` and
+``build_reports`` as the scripts themselves do.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+for folder in (ROOT, ROOT / "analyses"):
+    if str(folder) not in sys.path:
+        sys.path.insert(0, str(folder))
