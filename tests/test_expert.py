@@ -10,7 +10,7 @@ from unosim.players import strategies as strat
 from unosim.players.seats import parse as parse_seats
 from unosim.verify.checker import check_trace, strict_seats
 from unosim.players.expert import STRONG, TUNED, expert_array
-from unosim.sim.replay import expert_trace_round as trace_round
+from unosim.sim import engine
 from unosim.kernel import layout as L
 from unosim.kernel.expert import (DEAL_OPEN, X_BLUFF, X_DEAL, X_DEPTH, X_HORIZON, X_MODEL,
                                   X_ROLLOUTS, X_TRIES)
@@ -62,9 +62,10 @@ def test_move_checker_finds_no_illegal_move(preset):
     rules = PRESETS[preset]
     n = 4
     labels = [SEARCHING, "heuristic", "random", ACTUAL]
-    _, _, canon = parse_seats(labels, n)
+    job = make_job(rules, 1, n, labels, SEED)
+    canon = job.labels
     for game in range(12):
-        out, trace = trace_round(rules, n, labels, SEED, game)
+        out, trace = engine.trace(job.kernel, SEED, game)
         assert not check_trace(trace, rules, n, row=out, strict=strict_seats(canon)), \
             (preset, game)
         # the traced game is the game the batch kernel plays

@@ -219,9 +219,9 @@ def test_trace_turns_are_wide_enough():
 
 
 def test_trace_memory_is_bounded(monkeypatch):
-    from unosim.sim import replay as R
+    from unosim.sim import engine
 
-    monkeypatch.setattr(R, "TRACE_MAX_BYTES", 20 * L.EV_W * 4)
+    monkeypatch.setattr(engine, "TRACE_MAX_BYTES", 20 * L.EV_W * 4)
     one_line_error(invoke("replay", "--game", 0), "events", "GiB")
 
 

@@ -769,7 +769,9 @@ def run_rounds_expert(rules, sid, sp, deck, points, n, seed, first_game, count, 
 
 @njit(cache=True)
 def run_one_expert(rules, sid, sp, deck, points, n, seed, game, order, capacity, xp):
-    """One round with its trace, as ``run_rounds_expert`` plays it (``batch.run_one``)."""
+    """One round with its trace, as ``run_rounds_expert`` plays it (``batch.run_one``):
+    (row int32[N_COLS], events counted int64 (also those past ``capacity``), the trace's
+    rows int32[events, EV_W])."""
     tb = Table(rules, sid, sp, deck, points)
     rd = new_round(order.size, capacity)
     b, w, wtb, unseen, cand, ccol, val, dsum, dsq, tally = search_arrays(tb, order.size)
@@ -780,7 +782,7 @@ def run_one_expert(rules, sid, sp, deck, points, n, seed, game, order, capacity,
                       dsq, tally)
     record(tb, rd, out, n)
     n_ev = min(rd.tr[TR_EVENTS], capacity)
-    return out, rd.trace[:n_ev].copy()
+    return out, rd.tr[TR_EVENTS], rd.trace[:n_ev].copy()
 
 
 @njit(cache=True)
