@@ -16,7 +16,8 @@ REPORT_DEPS := analyses/common.py unosim/report/page.py unosim/analysis/compare.
                unosim/report/figures.py unosim/report/palette.py unosim/report/findings.py \
                unosim/game/cards.py unosim/players/strategies.py unosim/game/rules.py unosim/sim/simulate.py \
                unosim/sim/results.py unosim/sim/match.py unosim/analysis/tournament.py unosim/analysis/tune.py \
-               unosim/players/expert.py unosim/sim/assembled.py $(wildcard unosim/kernel/*.py)
+               unosim/players/expert.py unosim/sim/assembled.py unosim/players/seats.py \
+               unosim/sim/engine.py $(wildcard unosim/kernel/*.py)
 SCALE_STAMP := results/reports/.scale
 
 .PHONY: help install test test-all bench bench-pair demo lint clean reports check-pages FORCE

@@ -20,7 +20,6 @@ import numpy as np
 import pandas as pd
 from scipy.stats import norm
 
-from ..players import strategies as strat
 from ..kernel import layout as L
 from ..game.rules import RuleSet, resolve
 

@@ -60,7 +60,6 @@ alternates the two, and a rollout is a ``turn_loop`` call on a copy of the state
 (``search_arrays``, allocated once per chunk: no allocation per decision).
 """
 import numpy as np
-from numba import njit
 
 from .batch import deck_order, in_chunks
 from .decide import (
@@ -75,7 +74,7 @@ from .decide import (
     will_challenge,
 )
 from .effects import ALONE, OVER_WON
-from .jit import hot, kernel
+from .jit import hot, jitted, kernel
 from .kinds import (
     COLOUR,
     CUSTOMIZABLE,
@@ -175,7 +174,7 @@ DEAL_OPEN = 2  # the true hands (a diagnostic: the expert sees every hand)
 MAX_CANDIDATES = 4 * N_KINDS + 1  # every kind (x 4 colours, 7s x targets) and a draw
 
 
-@njit(cache=True)
+@jitted()
 def search_arrays(tb, deck_n):
     """The scratch of the search, allocated once per chunk: a determinized state ``b``
     and a rollout's state ``w`` (``state.Round``), the rollout ``state.Table`` ``wtb``
@@ -741,7 +740,7 @@ def play_round_expert(tb, rd, n, order, scripted, xp, b, w, wtb, unseen, cand, c
     end_round(rd, p)
 
 
-@njit(cache=True, nogil=True)
+@jitted(nogil=True)
 def run_chunk_expert(rules, sid, sp, deck, points, n, seed, first_game, out, lo, hi, xp):
     """``batch.run_chunk`` with expert seats."""
     tb = Table(rules, sid, sp, deck, points)
@@ -767,7 +766,7 @@ def run_rounds_expert(rules, sid, sp, deck, points, n, seed, first_game, count, 
     return out
 
 
-@njit(cache=True)
+@jitted()
 def run_one_expert(rules, sid, sp, deck, points, n, seed, game, order, capacity, xp):
     """One round with its trace, as ``run_rounds_expert`` plays it (``batch.run_one``):
     (row int32[N_COLS], events counted int64 (also those past ``capacity``), the trace's
@@ -785,7 +784,7 @@ def run_one_expert(rules, sid, sp, deck, points, n, seed, game, order, capacity,
     return out, rd.tr[TR_EVENTS], rd.trace[:n_ev].copy()
 
 
-@njit(cache=True)
+@jitted()
 def tally_rounds(rules, sid, sp, deck, points, n, seed, first_game, count, xp):
     """Play games ``first_game ..`` on one thread as ``run_rounds_expert`` does; returns
     the tally (``T_*``): the searches made, the turns played in their rollouts

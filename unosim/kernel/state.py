@@ -38,9 +38,8 @@ trace      int32[capacity, EV_W]                trace rows (``trace``); capacity
 from collections import namedtuple
 
 import numpy as np
-from numba import njit
 
-from .jit import kernel
+from .jit import jitted, kernel
 from .kinds import N_KINDS
 from .layout import EV_W, MAX_PLAYERS, N_G, N_H, N_K, N_MEM, N_STREAMS, N_TR
 
@@ -49,7 +48,7 @@ Round = namedtuple("Round", ["g", "count", "mem", "tr", "hands", "hinfo", "pile"
                              "pen", "streams", "scratch", "seq", "trace"])
 
 
-@njit(cache=True)
+@jitted()
 def new_round(deck_n, capacity):
     """A ``Round`` for a deck of ``deck_n`` cards and a trace of ``capacity`` rows (0:
     trace mode off). Allocated once per chunk, never per game."""
