@@ -17,7 +17,8 @@ REPORT_DEPS := analyses/common.py unosim/report/page.py unosim/analysis/compare.
                unosim/report/escape.py \
                unosim/game/cards.py unosim/players/strategies.py unosim/game/rules.py unosim/sim/simulate.py \
                unosim/sim/results.py unosim/sim/match.py unosim/analysis/tournament.py unosim/analysis/tune.py \
-               unosim/players/expert.py unosim/sim/assembled.py $(wildcard unosim/kernel/*.py)
+               unosim/players/expert.py unosim/sim/assembled.py unosim/players/seats.py \
+               unosim/sim/engine.py $(wildcard unosim/kernel/*.py)
 SCALE_STAMP := results/reports/.scale
 
 .PHONY: help install test test-all test-fast test-pythons bench bench-pair demo lint docs clean reports atlas check-pages FORCE

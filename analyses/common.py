@@ -34,6 +34,7 @@ from unosim.report import escape as esc  # noqa: E402
 from unosim.report.page import Page, ci, num, pct, write_index  # noqa: E402
 from unosim.sim.results import read_manifest, write_parquet  # noqa: E402
 from unosim.game.rules import RuleSet, resolve  # noqa: E402
+from unosim.kernel import KERNEL_BEHAVIOUR, code_digest  # noqa: E402
 from unosim.stats import mean_ci, quantile_ci, wilson_ci  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -68,10 +69,12 @@ plt.rcParams.update({"figure.dpi": 100, "savefig.dpi": 100, "font.size": 9,
 
 def _fingerprint_files() -> list[Path]:
     """The sources that decide simulated outcomes and cached results: kernel, rules,
-    APIs, tournaments and tunings (``cached_json``), and the expert's defaults and policy
-    (a label ``expert`` stands for them). The Makefile's ``REPORT_DEPS`` lists them too."""
+    APIs, the engine, tournaments and tunings (``cached_json``), and the expert's
+    defaults and policy (a label ``expert`` stands for them). The Makefile's
+    ``REPORT_DEPS`` lists them too."""
     pkg = Path(unosim.__file__).resolve().parent
     files = [pkg / n for n in ("game/cards.py", "players/strategies.py", "game/rules.py",
+                               "players/seats.py", "sim/engine.py",
                                "sim/simulate.py", "sim/results.py", "sim/match.py",
                                "players/expert.py", "sim/assembled.py",
                                "analysis/tournament.py", "analysis/tune.py")]
@@ -79,13 +82,9 @@ def _fingerprint_files() -> list[Path]:
 
 
 def _source_fingerprint() -> str:
-    """Hash of ``_fingerprint_files``."""
-    h = hashlib.sha256()
-    for f in _fingerprint_files():
-        if f.exists():
-            h.update(f.name.encode())
-            h.update(f.read_bytes())
-    return h.hexdigest()[:16]
+    """Hash of the code of ``_fingerprint_files`` (``unosim.kernel.code_digest``: without
+    docstrings, comments or layout, which decide no result)."""
+    return code_digest(f for f in _fingerprint_files() if f.exists())[:16]
 
 
 def _cache_key(manifest: dict, kind: str) -> str:
@@ -264,12 +263,15 @@ class Context:
         scale = f" SCALE={self.scale:g}" if self.scale != 1 else ""
         command = (f"make report-{self.name}{scale}",
                    f"python {script} --scale {self.scale:g}")
+        from unosim.game.rules import RULES_FORMAT
         from unosim.kernel.rng import RNG_VERSION
 
         n_rounds = sum(r.games for r in self._distinct() if r.kind == "rounds")
         n_matches = sum(r.games for r in self._distinct() if r.kind == "matches")
         facts = {
-            "unosim": f"{unosim.__version__} (RNG {RNG_VERSION}); numba {numba.__version__}, "
+            "unosim": f"{unosim.__version__} (RNG {RNG_VERSION}, kernel behaviour "
+                      f"{KERNEL_BEHAVIOUR}, rules format {RULES_FORMAT}); numba "
+                      f"{numba.__version__}, "
                       f"numpy {np.__version__}, pandas {pd.__version__}, "
                       f"matplotlib {matplotlib.__version__}",
             "scale": f"{self.scale:g} (`SCALE={self.scale:g}`; the default scale is 1)",
@@ -282,7 +284,8 @@ class Context:
             "intervals": "95%: Wilson for rates, Student t for means, order statistics "
                          "for quantiles, paired (per-game differences) for comparisons",
             "cache": f"`results/reports/` (one Parquet file per run, keyed by its "
-                     f"manifest and the kernel sources: {self._keys()})",
+                     f"manifest and the code of the simulation, docstrings and comments "
+                     f"aside: {self._keys()})",
         }
         runs = self.runs_table()
         if not table:
@@ -302,9 +305,8 @@ class Context:
         return out
 
     def _keys(self) -> str:
-        keys = [r.key for r in self._distinct()]
-        h = hashlib.sha256(",".join(sorted(keys)).encode()).hexdigest()[:12]
-        return f"{len(keys)} files, combined key {esc.code(h)}"
+        n = len(self._distinct())
+        return f"{n} file{'s' if n != 1 else ''}"
 
 
 def _ranges(values: Sequence[int]) -> str:

@@ -36,13 +36,13 @@ def grayskull_counts(rules: str, players: int, games: int, seed: int) -> dict:
     plays per turn (ratio estimate, delta-method interval over rounds), per round, turns,
     and the share of rounds in which every card was in a hand at some moment (draw pile
     empty, discard pile down to its top card). Triples are (estimate, lo, hi)."""
-    from unosim.sim.replay import trace_round
+    from unosim.sim import engine
     from unosim.sim.simulate import make_job
 
     job = make_job(rules, 1, players, STRATEGIES, seed)
     gs, turns, dry = np.zeros(games), np.zeros(games), np.zeros(games, bool)
     for g in range(games):
-        _, tr = trace_round(job.rules, players, job.sid, job.sparams, seed, g)
+        _, tr = engine.trace(job.kernel, seed, g)
         typ = tr[:, L.EV_TYPE]
         gs[g] = np.count_nonzero(np.isin(typ, PLAYED) & (tr[:, L.EV_KIND] == GRAYSKULL))
         turns[g] = tr[-1, L.EV_TURN]

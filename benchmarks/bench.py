@@ -110,17 +110,12 @@ def measure_expert(games: int, threads: int, repeat: int,
     A rollout turn's cost includes its share of the determinizations and state copies."""
     import numba
 
-    from unosim.players.expert import expert_array
-    from unosim.kernel.expert import tally_rounds
+    from unosim.sim.engine import expert_tally
     from unosim.sim.simulate import make_job, run_block
 
     job = make_job("official", games, 4, f"{label},random,random,random", seed=12345)
-    rs = job.rules
-    args = (rs.to_array(), job.sid, job.sparams, rs.deck_counts(), rs.points_table(), 4,
-            job.seed)
-    xp = expert_array(job.labels, rs)
     run_block(job, 0, 4)  # compile / load
-    tally_rounds(*args, 0, 2, xp)
+    expert_tally(job.kernel, job.seed, 0, 2)
     best_g = 0.0
     best_ns = float("inf")
     turns = 0.0
@@ -131,7 +126,7 @@ def measure_expert(games: int, threads: int, repeat: int,
         best_g = max(best_g, games / (time.perf_counter() - t))
         numba.set_num_threads(1)
         t = time.perf_counter()
-        searches, rollout_turns = tally_rounds(*args, r * games, games, xp)[:2]
+        searches, rollout_turns = expert_tally(job.kernel, job.seed, r * games, games)[:2]
         best_ns = min(best_ns, (time.perf_counter() - t) / rollout_turns * 1e9)
         turns = rollout_turns / games
     return best_g, best_ns, turns

@@ -16,7 +16,6 @@ import pytest
 
 import unosim
 from unosim.players import strategies as strat
-from unosim.players.seats import parse as parse_seats
 from unosim.game.cards import (
     COLOUR,
     DRAW_TWO,
@@ -29,7 +28,7 @@ from unosim.game.cards import (
 from unosim.verify.checker import Violation, check_trace, strict_seats
 from unosim.kernel import layout as L
 from unosim.kernel.batch import run_one
-from unosim.sim.replay import trace_round
+from unosim.sim import engine
 from unosim.sim.results import rounds_frame
 from unosim.sim.simulate import make_job
 from unosim.game.rules import PRESETS, apply
@@ -116,10 +115,10 @@ COMMON = {E.E_DEAL, E.E_RETURN, E.E_START, E.E_PLAY, E.E_DRAW, E.E_DREW, E.E_DRA
 
 def traced(rules, n: int, strategies: str, seed: int, games):
     """(game, record, trace, strict seats) of games of the run (rules, n, strategies, seed)."""
-    sid, sp, labels = parse_seats(strategies, n)
+    job = make_job(rules, 1, n, strategies, seed)
     for game in games:
-        out, trace = trace_round(rules, n, sid, sp, seed, game)
-        yield game, out, trace, strict_seats(labels)
+        out, trace = engine.trace(job.kernel, seed, game)
+        yield game, out, trace, strict_seats(job.labels)
 
 
 def message(violations: list[Violation]) -> str:

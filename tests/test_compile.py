@@ -35,13 +35,15 @@ def test_numba_fixes_installed():
 def test_bit_live_map_equals_numbas(function):
     """The live variables ``_bit_live_map`` computes are numba's own, on functions with
     loops, branches and early returns."""
+    numbas_live_map = analysis.compute_live_map
     func_ir = compiler.run_frontend(function.py_func)
     blocks = transforms.canonicalize_cfg(func_ir.blocks)
     cfg = analysis.compute_cfg_from_blocks(blocks)
     usedefs = analysis.compute_use_defs(blocks)
-    ours = analysis.compute_live_map(cfg, blocks, usedefs.usemap, usedefs.defmap)
-    numbas = analysis.compute_live_map.__wrapped__(cfg, blocks, usedefs.usemap,
-                                                   usedefs.defmap)
+    with jit.numba_fixes():
+        ours = analysis.compute_live_map(cfg, blocks, usedefs.usemap, usedefs.defmap)
+        assert analysis.compute_live_map.__wrapped__ is numbas_live_map
+    numbas = numbas_live_map(cfg, blocks, usedefs.usemap, usedefs.defmap)
     assert ours == numbas
     assert sum(map(len, ours.values())) > 100
 
@@ -52,9 +54,12 @@ def test_quick_flag_values_equal_numbas():
     flags = compiler.Flags()
     flags.no_cpython_wrapper = True
     flags.nrt = False
+    numbas = TargetConfig.values
     for f in (flags, compiler.Flags(), compiler.DEFAULT_FLAGS, compiler.Flags(flags)):
-        values = TargetConfig.values.__wrapped__(f)
-        assert f.values() == values and list(f.values()) == list(values)
+        values = numbas(f)
+        with jit.numba_fixes():
+            assert TargetConfig.values is not numbas
+            assert f.values() == values and list(f.values()) == list(values)
     assert flags != compiler.Flags() and flags == compiler.Flags(flags)
 
 
@@ -65,16 +70,57 @@ def _dump(blocks):
 @pytest.mark.skipif(not (0, 59) <= VERSION < (0, 69),
                     reason="the fixes are written for numba 0.59-0.68")
 @pytest.mark.parametrize("function", [_turns, play, search])
-def test_ssa_skip_blocks_equals_numbas(function, monkeypatch):
+def test_ssa_skip_blocks_equals_numbas(function):
     """``_ssa_skip_blocks`` makes the IR numba's SSA reconstruction makes, variable
     names and phi nodes included (a copy of the IR, scope and all, for each)."""
     blocks = compiler.run_frontend(function.py_func).blocks
     theirs = copy.deepcopy(blocks)
-    ours = _dump(ssa._run_ssa(blocks))
-    monkeypatch.setattr(ssa, "_run_block_rewrite", ssa._run_block_rewrite.__wrapped__)
-    numbas = _dump(ssa._run_ssa.__wrapped__(theirs))
+    numbas_run = ssa._run_ssa
+    with jit.numba_fixes():
+        assert ssa._run_ssa is not numbas_run
+        ours = _dump(ssa._run_ssa(blocks))
+    numbas = _dump(numbas_run(theirs))
     assert ours == numbas
     assert sum("phi" in stmt for _, body in ours for stmt in body) > 10
+
+
+# numba's modules and classes the fixes touch: every attribute the same object before
+# `import unosim`, after it, and after a simulation and a fresh compile of a kernel
+UNTOUCHED = textwrap.dedent("""
+    import numba
+    from numba.core import (analysis, compiler, dispatcher, inline_closurecall, ir,
+                            ir_utils, ssa, targetconfig, typed_passes, untyped_passes)
+    owners = (analysis, compiler, dispatcher, dispatcher.Dispatcher, inline_closurecall,
+              inline_closurecall.InlineWorker, ir, ir.Scope, ir.Var, ir_utils, ssa,
+              targetconfig, targetconfig.TargetConfig, typed_passes, untyped_passes,
+              numba.core.caching, numba.core.caching.CacheImpl)
+    snap = lambda: [dict(vars(o)) for o in owners]
+    def changed(a, b):
+        return sorted(f"{o.__name__}.{k}" for o, x, y in zip(owners, a, b)
+                      for k in set(x) | set(y) if x.get(k, x) is not y.get(k, y))
+    before = snap()
+    import unosim
+    from unosim.kernel import jit
+    print("import:", changed(before, snap()))
+    unosim.simulate(n_games=5)
+
+    @jit.kernel
+    def fresh(a):
+        return a + 1
+
+    fresh(1)
+    print("run:", changed(before, snap()))
+    with jit.numba_fixes():
+        print("fixes:", len(changed(before, snap())))
+""")
+
+
+def test_numba_is_left_as_it_is():
+    out = subprocess.run([sys.executable, "-c", UNTOUCHED], capture_output=True,
+                         text=True, check=True).stdout.splitlines()
+    assert out[:2] == ["import: []", "run: []"]
+    if VERSION >= (0, 59) and VERSION < (0, 69):
+        assert out[2] == "fixes: 9"  # the fixes are made, around unosim's compiles
 
 
 # in a fresh process with an empty cache: a function loaded from the cache does not

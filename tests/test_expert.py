@@ -10,7 +10,7 @@ from unosim.players import strategies as strat
 from unosim.players.seats import parse as parse_seats
 from unosim.verify.checker import check_trace, strict_seats
 from unosim.players.expert import STRONG, TUNED, expert_array
-from unosim.sim.replay import expert_trace_round as trace_round
+from unosim.sim import engine
 from unosim.kernel import layout as L
 from unosim.kernel.expert import (DEAL_OPEN, X_BLUFF, X_DEAL, X_DEPTH, X_HORIZON, X_MODEL,
                                   X_ROLLOUTS, X_TRIES)
@@ -62,9 +62,10 @@ def test_move_checker_finds_no_illegal_move(preset):
     rules = PRESETS[preset]
     n = 4
     labels = [SEARCHING, "heuristic", "random", ACTUAL]
-    _, _, canon = parse_seats(labels, n)
+    job = make_job(rules, 1, n, labels, SEED)
+    canon = job.labels
     for game in range(12):
-        out, trace = trace_round(rules, n, labels, SEED, game)
+        out, trace = engine.trace(job.kernel, SEED, game)
         assert not check_trace(trace, rules, n, row=out, strict=strict_seats(canon)), \
             (preset, game)
         # the traced game is the game the batch kernel plays
@@ -145,16 +146,13 @@ def test_every_decision_is_searched(preset, decisions):
     7's swap target and a card played without its extra cards (multi-card play).
     ``scope=turn`` searches normal turns only."""
     from unosim.kernel.expert import AT_DRAWN, AT_PENALTY, AT_TURN, T_ALONE, T_CHANGED, \
-        T_TARGET, tally_rounds
+        T_TARGET
     rules = PRESETS[preset]
     where = {"turn": T_CHANGED + AT_TURN, "penalty": T_CHANGED + AT_PENALTY,
              "drawn": T_CHANGED + AT_DRAWN, "target": T_TARGET, "alone": T_ALONE}
     for scope in ("all", "turn"):
         labels = [f"{SEARCHING};scope={scope}", "heuristic", "random", "random"]
-        sid, sp, canon = parse_seats(labels, 4)
-        xp = expert_array(canon, rules)
-        tally = tally_rounds(rules.to_array(), sid, sp, rules.deck_counts(),
-                             rules.points_table(), 4, SEED, 0, 40, xp)
+        tally = engine.expert_tally(make_job(rules, 1, 4, labels, SEED).kernel, SEED, 0, 40)
         for d in decisions:
             if scope == "all" or d == "turn":
                 assert tally[where[d]] > 0, (preset, d, tally)
@@ -219,14 +217,12 @@ def test_more_rollouts_go_to_undecided_decisions():
     policy's move without beating it by ``z`` errors), never more than k x ``rollouts``
     at any: per search between 1 and k times the turns of ``more=1`` on the same games
     (the games differ once a decision does, so the bounds are loose)."""
-    from unosim.kernel.expert import T_SEARCHES, T_TURNS, tally_rounds
+    from unosim.kernel.expert import T_SEARCHES, T_TURNS
     rules = PRESETS["official"]
 
     def turns_per_search(me):
-        sid, sp, canon = parse_seats([me, "random", "random", "random"], 4)
-        tally = tally_rounds(rules.to_array(), sid, sp, rules.deck_counts(),
-                             rules.points_table(), 4, SEED, 0, 40,
-                             expert_array(canon, rules))
+        job = make_job(rules, 1, 4, [me, "random", "random", "random"], SEED)
+        tally = engine.expert_tally(job.kernel, SEED, 0, 40)
         return tally[T_TURNS] / tally[T_SEARCHES]
     one = turns_per_search("expert:rollouts=8;more=1")
     more = turns_per_search("expert:rollouts=8;more=4")

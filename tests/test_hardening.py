@@ -219,9 +219,9 @@ def test_trace_turns_are_wide_enough():
 
 
 def test_trace_memory_is_bounded(monkeypatch):
-    from unosim.sim import replay as R
+    from unosim.sim import engine
 
-    monkeypatch.setattr(R, "TRACE_MAX_BYTES", 20 * L.EV_W * 4)
+    monkeypatch.setattr(engine, "TRACE_MAX_BYTES", 20 * L.EV_W * 4)
     one_line_error(invoke("replay", "--game", 0), "events", "GiB")
 
 
@@ -393,11 +393,16 @@ def test_read_only_package_caches_elsewhere(tmp_path):
     (pkg / "kernel" / "__pycache__").write_text("not a folder")
     env = {**os.environ, "PYTHONPATH": str(pkg.parent), "XDG_CACHE_HOME": str(tmp_path / "c")}
     env.pop("NUMBA_CACHE_DIR", None)
-    code = ("import numba, unosim.kernel; print(numba.config.CACHE_DIR)")
+    code = ("import numba, unosim.kernel, unosim.kernel.rng as k; "
+            "print(unosim.kernel.CACHE_ROOT); "
+            "print(repr(numba.config.CACHE_DIR)); print(k.seed_streams._cache.cache_path)")
     r = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True,
                        text=True, timeout=120, cwd=tmp_path)
     assert r.returncode == 0, r.stderr
-    assert r.stdout.strip() == str(tmp_path / "c" / "unosim" / "numba")
+    root, numbas, path = r.stdout.splitlines()
+    assert root == str(tmp_path / "c" / "unosim" / "numba")
+    assert numbas == "''"  # numba's own setting is left alone
+    assert Path(path).parent == Path(root)
 
 
 # ------------------------------------------------------------------ error lines

@@ -65,9 +65,9 @@ def test_a_long_round_grows_the_trace_buffer():
     # a round of more events than the first buffer (4096 rows) is replayed whole
     rules = apply(PRESETS["official"], {"max_turns": 3000})
     job = make_job(rules, 1, 4, "random", 1)
-    from unosim.sim.replay import trace_round
+    from unosim.sim import engine
 
-    out, trace = trace_round(rules, 4, job.sid, job.sparams, 1, 0, capacity=16)
+    out, trace = engine.trace(job.kernel, 1, 0, capacity=16)
     assert len(trace) > 16 and trace[-1, L.EV_TYPE] in (L.E_WIN, L.E_TRUNCATED)
 
 

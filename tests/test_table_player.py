@@ -13,7 +13,8 @@ from unosim.game.cards import WILD_DRAW_FOUR
 from unosim.verify.checker import check_trace, strict_seats
 from unosim.analysis.compare import compare
 from unosim.kernel import layout as L
-from unosim.sim.replay import trace_round
+from unosim.sim import engine
+from unosim.sim.simulate import make_job
 from unosim.game.rules import PRESETS
 
 P = {name: i for i, name in enumerate(strat.PARAM_NAMES)}
@@ -41,10 +42,10 @@ def test_table_players_move_legally(preset):
     rules = PRESETS[preset]
     seen = set()
     for n, spec in ((4, "table"), (3, "table,random,heuristic")):
-        sid, sp, labels = parse_seats(spec, n)
+        job = make_job(rules, 1, n, spec, 5)
         for game in range(60):
-            out, trace = trace_round(rules, n, sid, sp, 5, game)
-            v = check_trace(trace, rules, n, row=out, strict=strict_seats(labels))
+            out, trace = engine.trace(job.kernel, 5, game)
+            v = check_trace(trace, rules, n, row=out, strict=strict_seats(job.labels))
             assert not v, f"{preset}, {spec}, game {game}: {v[:3]}"
             seen.update(np.unique(trace[:, L.EV_TYPE]).tolist())
     assert L.E_UNO in seen  # forgotten calls happen and are caught
@@ -54,10 +55,10 @@ def test_table_players_move_legally(preset):
 
 def _wd4_plays(rules, spec: str, games: int) -> tuple[int, int]:
     """(challenges by seat 0, Wild Draw Fours played by the others) in the run."""
-    sid, sp, _ = parse_seats(spec, 4)
+    k = make_job(rules, 1, 4, spec, 3).kernel
     ch = plays = 0
     for game in range(games):
-        _, t = trace_round(rules, 4, sid, sp, 3, game)
+        _, t = engine.trace(k, 3, game)
         ch += int(np.count_nonzero((t[:, L.EV_TYPE] == L.E_CHALLENGE) & (t[:, L.EV_SEAT] == 0)))
         plays += int(np.count_nonzero((t[:, L.EV_TYPE] == L.E_PLAY) & (t[:, L.EV_SEAT] != 0)
                                       & (t[:, L.EV_KIND] == WILD_DRAW_FOUR)))

@@ -20,8 +20,6 @@ import numpy as np
 import pandas as pd
 from scipy.stats import norm
 
-from ..players import strategies as strat
-from ..players.seats import parse as parse_seats
 from ..kernel import layout as L
 from ..game.rules import RuleSet, resolve
 
@@ -48,14 +46,15 @@ def challenge_outcomes(rules: "str | RuleSet", n_players: int, strategies: str,
         ratio of sums over independent games (challenges of one round kept together);
         NaN without a challenge.
     """
-    from ..sim.replay import trace_round
+    from ..sim import engine
+    from ..sim.simulate import make_job
 
     rs = rules if isinstance(rules, RuleSet) else resolve(rules)
-    sid, sp, _ = parse_seats(strategies, n_players)
+    k = make_job(rs, 1, n_players, strategies, seed).kernel
     made = np.zeros(n_games, np.int64)
     won = np.zeros(n_games, np.int64)
     for game in range(n_games):
-        _, trace = trace_round(rs, n_players, sid, sp, seed, game)
+        _, trace = engine.trace(k, seed, game)
         ev = trace[(trace[:, L.EV_TYPE] == L.E_CHALLENGE) & (trace[:, L.EV_SEAT] == seat)]
         made[game] = len(ev)
         won[game] = int(np.count_nonzero(ev[:, L.EV_FLAGS] & L.F_CAUGHT))

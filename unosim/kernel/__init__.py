@@ -6,16 +6,18 @@ Three things happen on import, before anything is compiled:
   OpenMP layer gave no speed-up from a second thread); the kernels no longer run
   numba's parallel loops (``batch`` runs Python threads), but ``numba.set_num_threads``
   still sets how many. ``NUMBA_THREADING_LAYER`` in the environment still wins.
-* numba's on-disk cache only notices changes to a function's own file, not to the
-  kernels it calls from other files; so when any kernel source changes, every cached
-  kernel of the package is dropped and recompiled. Nothing in ``unosim/kernel`` imports
-  from outside it, so only its own files count: editing ``strategies.py`` (names,
-  defaults, parsing, documentation) or ``cards.py`` recompiles nothing.
+* numba's on-disk cache keys a function on its own file's time and size, and misses
+  changes to the kernels it calls from other files; unosim's kernels are cached instead
+  by the code of the whole package (:func:`kernel_code`: syntax trees without
+  docstrings, so a docstring, comment or layout edit recompiles nothing, and any other
+  edit recompiles every kernel). Nothing in ``unosim/kernel`` imports from outside it.
 * the cache goes beside the sources; when that folder is read-only (an installed
   package, a read-only home), it goes to ``~/.cache/unosim/numba`` or a per-user
   folder in the temporary directory (``NUMBA_CACHE_DIR`` still wins).
 """
+import ast
 import hashlib
+import json
 import os
 import sys
 import tempfile
@@ -88,44 +90,93 @@ def choose_cache(in_tree: Path, fallbacks: list[Path]) -> Path | None:
     return None
 
 
-def _fingerprint() -> str:
-    h = hashlib.sha256(numba.__version__.encode())
-    for path in kernel_sources():
-        h.update(path.name.encode())
-        h.update(path.read_bytes())
+def _stripped(tree: ast.AST) -> ast.AST:
+    """``tree`` without its docstrings (of the module, classes and functions)."""
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef,
+                             ast.AsyncFunctionDef)):
+            body = node.body
+            if (body and isinstance(body[0], ast.Expr)
+                    and isinstance(body[0].value, ast.Constant)
+                    and isinstance(body[0].value.value, str)):
+                node.body = body[1:] or [ast.Pass()]
+    return tree
+
+
+def code_digest(paths) -> str:
+    """sha256 of the code of the Python files ``paths`` (names and syntax trees, without
+    docstrings): comments, docstrings and layout change nothing."""
+    h = hashlib.sha256()
+    for path in paths:
+        path = Path(path)
+        h.update(path.name.encode() + b"\0")
+        h.update(ast.dump(_stripped(ast.parse(path.read_bytes()))).encode() + b"\0")
     return h.hexdigest()
 
 
+def _byte_digest(paths) -> str:
+    h = hashlib.sha256()
+    for path in paths:
+        h.update(Path(path).name.encode() + b"\0" + Path(path).read_bytes())
+    return h.hexdigest()
+
+
+_PY = f".py{sys.version_info[0]}{sys.version_info[1]}{getattr(sys, 'abiflags', '')}."
+_code: str | None = None
+
+
+def kernel_code() -> str:
+    """What the compiled kernels are cached by: numba's version and the code of the
+    package's files (:func:`code_digest`), read once per process."""
+    global _code
+    if _code is None:
+        _code = f"numba {numba.__version__} {code_digest(kernel_sources())}"
+    return _code
+
+
 def _drop_stale_cache(stamp: Path, cached) -> None:
+    """Remove this Python's cached kernels among ``cached`` (paths) when they were made
+    from other code; ``stamp`` says from which code (and, not to parse the sources at
+    every start, from which bytes)."""
+    global _code
     try:
-        fp = _fingerprint()
-        if stamp.exists() and stamp.read_text() == fp:
+        try:
+            saved = json.loads(stamp.read_text())
+        except (OSError, ValueError):
+            saved = None
+        saved = saved if isinstance(saved, dict) else {}
+        now = _byte_digest(kernel_sources())
+        was = saved.get("kernel")
+        if saved.get("bytes") == now and isinstance(was, str) \
+                and was.startswith(f"numba {numba.__version__} "):
+            _code = was  # the same bytes: the same code
             return
-        for f in cached:
-            f.unlink()
+        if was != kernel_code():
+            for f in cached:
+                if _PY in f.name:
+                    f.unlink()
         stamp.parent.mkdir(parents=True, exist_ok=True)
-        stamp.write_text(fp)
+        stamp.write_text(json.dumps({"kernel": kernel_code(), "bytes": now}))
     except OSError:
         pass
 
 
-def _set_up_cache() -> None:
+def _set_up_cache() -> Path | None:
+    """Where the compiled kernels go (``jit.KernelDispatcher``): ``NUMBA_CACHE_DIR`` when
+    set, else beside the sources or the first writable fallback; None: not cached."""
     if os.environ.get("NUMBA_CACHE_DIR"):  # the user's choice, left to them
-        return
+        return Path(numba.config.CACHE_DIR)
     in_tree = _PKG / "kernel" / "__pycache__"
     root = choose_cache(in_tree, user_cache_dirs())
-    if root is None:  # run uncached: numba would refuse every cache=True function
-        from numba.core.dispatcher import Dispatcher
-
-        Dispatcher.enable_caching = lambda self: None
+    if root is None:
         print("unosim: note: no writable folder for numba's compiled kernels (the package "
               "folder, ~/.cache, the temporary folder): compiling without a cache; set "
               "NUMBA_CACHE_DIR to keep them", file=sys.stderr)
     elif root == in_tree:
-        _drop_stale_cache(in_tree / "numba-sources.sha256", _PKG.rglob("__pycache__/*.nb[ic]"))
-    else:  # a read-only install: numba caches under root, by source path
-        numba.config.CACHE_DIR = str(root)
-        _drop_stale_cache(root / "unosim-sources.sha256", root.rglob("*.nb[ic]"))
+        _drop_stale_cache(in_tree / f"numba-sources{_PY}json", _PKG.rglob("__pycache__/*.nb[ic]"))
+    else:  # a read-only install: cached under root, by source folder
+        _drop_stale_cache(root / f"unosim-sources{_PY}json", root.rglob("*.nb[ic]"))
+    return root
 
 
-_set_up_cache()
+CACHE_ROOT = _set_up_cache()

@@ -10,9 +10,8 @@ from concurrent.futures import ThreadPoolExecutor
 
 import numba
 import numpy as np
-from numba import njit
 
-from .jit import kernel
+from .jit import jitted, kernel
 from .kinds import N_KINDS
 from .layout import G_PILE_N, N_COLS, S_SEAT0, TR_EVENTS
 from .rng import seed_streams
@@ -20,7 +19,7 @@ from .round import play_round, record
 from .state import Table, new_round
 
 
-@njit(cache=True)
+@jitted()
 def deck_order(deck):
     """Every card of the deck in kind order, ``int8[cards]``, from ``deck`` (copies of
     each kind, ``int16[N_KINDS]``)."""
@@ -36,7 +35,7 @@ def deck_order(deck):
     return order
 
 
-@njit(cache=True, _nrt=False, nogil=True)
+@jitted(_nrt=False, nogil=True)
 def run_chunk(tb, rd, order, n, seed, first_game, out, lo, hi):
     """Play games ``first_game + lo .. first_game + hi - 1`` into ``out[lo:hi]`` in the
     work arrays ``rd`` (a ``state.Round``, one per thread, never one per game).
@@ -88,7 +87,7 @@ def run_rounds(rules, sid, sp, deck, points, n, seed, first_game, count, chunk):
     return out
 
 
-@njit(cache=True)
+@jitted()
 def run_one(rules, sid, sp, deck, points, n, seed, game, order, scripted, capacity):
     """One round with its final state and its trace, for tests and replays.
 

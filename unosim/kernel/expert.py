@@ -20,7 +20,6 @@ thousandths of 1 / rollouts, ``deal`` a ``DEAL_*``, ``scope`` a ``SCOPE_*``); wh
 means: ``unosim.players.expert`` and ``docs/players.md``.
 """
 import numpy as np
-from numba import njit
 
 from .batch import deck_order, in_chunks
 from .decide import (
@@ -35,7 +34,7 @@ from .decide import (
     will_challenge,
 )
 from .effects import ALONE, OVER_WON
-from .jit import hot, kernel
+from .jit import hot, jitted, kernel
 from .kinds import (
     COLOUR,
     CUSTOMIZABLE,
@@ -135,7 +134,7 @@ DEAL_OPEN = 2  # the true hands (a diagnostic: the expert sees every hand)
 MAX_CANDIDATES = 4 * N_KINDS + 1  # every kind (x 4 colours, 7s x targets) and a draw
 
 
-@njit(cache=True)
+@jitted()
 def search_arrays(tb, deck_n):
     """The scratch of the search, allocated once per chunk: a determinized state ``b``
     and a rollout's state ``w`` (``state.Round``), the rollout ``state.Table`` ``wtb``
@@ -701,7 +700,7 @@ def play_round_expert(tb, rd, n, order, scripted, xp, b, w, wtb, unseen, cand, c
     end_round(rd, p)
 
 
-@njit(cache=True, nogil=True)
+@jitted(nogil=True)
 def run_chunk_expert(rules, sid, sp, deck, points, n, seed, first_game, out, lo, hi, xp):
     """``batch.run_chunk`` with expert seats."""
     tb = Table(rules, sid, sp, deck, points)
@@ -727,9 +726,11 @@ def run_rounds_expert(rules, sid, sp, deck, points, n, seed, first_game, count, 
     return out
 
 
-@njit(cache=True)
+@jitted()
 def run_one_expert(rules, sid, sp, deck, points, n, seed, game, order, capacity, xp):
-    """One round with its trace, as ``run_rounds_expert`` plays it (``batch.run_one``)."""
+    """One round with its trace, as ``run_rounds_expert`` plays it (``batch.run_one``):
+    (row int32[N_COLS], events counted int64 (also those past ``capacity``), the trace's
+    rows int32[events, EV_W])."""
     tb = Table(rules, sid, sp, deck, points)
     rd = new_round(order.size, capacity)
     b, w, wtb, unseen, cand, ccol, val, dsum, dsq, tally = search_arrays(tb, order.size)
@@ -740,10 +741,10 @@ def run_one_expert(rules, sid, sp, deck, points, n, seed, game, order, capacity,
                       dsq, tally)
     record(tb, rd, out, n)
     n_ev = min(rd.tr[TR_EVENTS], capacity)
-    return out, rd.trace[:n_ev].copy()
+    return out, rd.tr[TR_EVENTS], rd.trace[:n_ev].copy()
 
 
-@njit(cache=True)
+@jitted()
 def tally_rounds(rules, sid, sp, deck, points, n, seed, first_game, count, xp):
     """Play games ``first_game ..`` on one thread as ``run_rounds_expert`` does; returns
     the tally (``T_*``): the searches made, the turns played in their rollouts

@@ -29,10 +29,9 @@ hand-built round records. Readings chosen here (see also ``unosim/sim/match.py``
   with no winner (-1).
 """
 import numpy as np
-from numba import njit
 
 from .batch import deck_order, play_and_record
-from .jit import kernel
+from .jit import jitted, kernel
 from .layout import (
     C_HAND_POINTS,
     C_PENALTY_POINTS,
@@ -177,14 +176,14 @@ def settle(rules, row, n, n_act, seat_player, dealer, score, penalty, alive):
     return nd, -1
 
 
-@njit(cache=True, nogil=True)
+@jitted(nogil=True)
 def _grow(a):
     b = np.zeros((2 * a.shape[0], a.shape[1]), dtype=a.dtype)
     b[:a.shape[0]] = a
     return b
 
 
-@njit(cache=True, nogil=True, inline="always")
+@jitted(nogil=True, inline="always")
 def _play_match(players, seats, rd, n, seed, m, orders, scripted, local, mrow, rhead,
                 rrec, nr, seat_player, score, penalty, alive):
     """Play match ``m`` into ``mrow`` and round rows ``nr ..`` of ``rhead``/``rrec``
@@ -237,7 +236,7 @@ def _play_match(players, seats, rd, n, seed, m, orders, scripted, local, mrow, r
     return rhead, rrec, nr
 
 
-@njit(cache=True, nogil=True, inline="always")
+@jitted(nogil=True, inline="always")
 def _matches(rules, sid, sp, deck, points, n, seed, lo, hi, orders, scripted):
     zero = np.int64(0)  # not the literal 0: see ``jit.py``
     rd = new_round(orders.shape[1], zero)
@@ -261,7 +260,7 @@ def _matches(rules, sid, sp, deck, points, n, seed, lo, hi, orders, scripted):
     return mout, rhead[:nr].copy(), rrec[:nr].copy()
 
 
-@njit(cache=True, nogil=True)
+@jitted(nogil=True)
 def run_matches(rules, sid, sp, deck, points, n, seed, lo, hi):
     """Play matches ``lo .. hi - 1`` (their indices seed them), releasing the GIL.
 
@@ -280,7 +279,7 @@ def run_matches(rules, sid, sp, deck, points, n, seed, lo, hi):
     return _matches(rules, sid, sp, deck, points, n, seed, lo, hi, orders, np.int64(0))
 
 
-@njit(cache=True)
+@jitted()
 def run_match(rules, sid, sp, deck, points, n, seed, m, orders, scripted):
     """One match, for tests and replays: ``scripted`` 0 plays match ``m`` exactly as
     ``run_matches`` does (``orders`` is then any int8[1, deck_n] arrangement of the

@@ -39,9 +39,8 @@ ob         int64[outside.ob_size(...)]          outside seats' log, decision and
 from collections import namedtuple
 
 import numpy as np
-from numba import njit
 
-from .jit import kernel
+from .jit import jitted, kernel
 from .kinds import N_KINDS
 from .layout import EV_W, MAX_PLAYERS, N_G, N_H, N_K, N_MEM, N_STREAMS, N_TR
 
@@ -50,7 +49,7 @@ Round = namedtuple("Round", ["g", "count", "mem", "tr", "hands", "hinfo", "pile"
                              "pen", "streams", "scratch", "seq", "trace", "ob"])
 
 
-@njit(cache=True)
+@jitted()
 def new_round(deck_n, capacity):
     """A ``Round`` for a deck of ``deck_n`` cards and a trace of ``capacity`` rows (0:
     trace mode off). Allocated once per chunk, never per game."""

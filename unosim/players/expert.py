@@ -13,28 +13,14 @@ import numpy as np
 
 from . import strategies as strat
 from ..kernel import layout as L
-from ..kernel.expert import (
-    N_X,
-    X_BLUFF,
-    X_CRN,
-    X_DEAL,
-    X_DEPTH,
-    X_DRAW,
-    X_ENDGAME,
-    X_HORIZON,
-    X_MODEL,
-    X_PAD,
-    X_RACE,
-    X_ROLLOUTS,
-    X_INFER,
-    X_MORE,
-    X_SCOPE,
-    X_TRIES,
-    X_Z,
-)
+from ..kernel.expert import N_X
+from .params import EXPERT_PARAMS, expert_slot
 
 NAME = "expert"
-DEFAULT_ROLLOUTS = 128
+PARAMS = {p.name: p for p in EXPERT_PARAMS}
+DEFAULTS = {p.name: p.default for p in EXPERT_PARAMS}
+DEFAULT_ROLLOUTS = DEFAULTS["rollouts"]
+DEFAULT_HORIZON = DEFAULTS["horizon"]
 # The weighted player `unosim tune` found against 3 random (official, 4 players):
 # examples/weighted-official-random-2.toml, 0.3416 +- 0.0006 on 2,000,000 fresh rounds
 # (seed 2, 300,000,000 rounds, sigma 0.3, population 24, elite 6, 30 iterations), going
@@ -44,25 +30,50 @@ TUNED = ("weighted:points=-1.581259;colour=0.605051;wild=-2.100325;action=0.2000
          "attack=1.645577;switch=0.100062;short=0.693184;scarce=5.407055;swap=2.104102;"
          "name_short=0.20121;name_scarce=2.871274;challenge=0;stack=1;jump=1;bluff=0;"
          "forget_uno=0")
-DEFAULT_HORIZON = 16
-DEFAULTS = {"rollouts": DEFAULT_ROLLOUTS, "policy": "tuned", "horizon": DEFAULT_HORIZON,
-            "crn": 1, "draw": 0, "model": "policy", "z": 2.0, "endgame": 0, "deal": "voids",
-            "bluff": 0, "race": 0, "pad": 1000, "scope": "all",
-            "infer": 3, "more": 5, "depth": 1, "tries": 16}
-# The documented budget of the strength figures (docs/players.md, "The expert"):
-# the textbook rollout algorithm (each opponent plays its own strategy in the rollouts,
-# which run to the end of the round: unbiased values of the policy's moves) at 512
-# determinizations per decision, reading each opponent's last 4 plays from the hand;
-# about 7x slower than the default, which stays above 200 games/s on 2 cores (``make
-# bench``: 33 against 240 games/s).
+# The documented budget of the strength figures (docs/players.md, "The expert"): the textbook
+# rollout algorithm (each opponent plays its own strategy in the rollouts, which run to
+# the end of the round: unbiased values of the policy's moves) at 512 determinizations
+# per decision, reading each opponent's last 4 plays from the hand; about 7x slower than
+# the default, which stays above 200 games/s on 2 cores (``make bench``: 33 against 240
+# games/s).
 STRONG = "expert:model=actual;horizon=0;rollouts=512;depth=4;tries=64"
-DEALS = ("uniform", "voids", "open")  # kernel.expert DEAL_* in this order
-SCOPES = ("turn", "all")  # kernel.expert SCOPE_* in this order
-_INTS = {"rollouts": (1, 1 << 20), "horizon": (0, 1 << 20), "crn": (0, 1), "draw": (0, 1),
-         "bluff": (0, 1), "infer": (0, 3),
-         "race": (0, 1 << 20), "pad": (0, 1000), "more": (1, 64), "depth": (1, L.PLAYED_DEPTH),
-         "tries": (1, 1024),
-         "endgame": (0, 1000)}
+DEALS = PARAMS["deal"].choices  # kernel.expert DEAL_* in this order
+SCOPES = PARAMS["scope"].choices  # kernel.expert SCOPE_* in this order
+
+
+def _value(p, val: str):
+    """``val`` (text) as parameter ``p``'s value, or StrategyError (one line)."""
+    if p.type == "int":
+        lo, hi = p.bounds
+        try:
+            v = int(val)
+        except ValueError:
+            v = None
+        if v is None or not lo <= v <= hi:
+            raise strat.StrategyError(f"expert parameter {p.name!r} must be a whole "
+                                      f"number in [{lo}, {hi}], got {val!r}")
+        return v
+    if p.type == "float":
+        lo, hi = p.bounds
+        try:
+            v = float(val)
+        except ValueError:
+            v = lo - 1.0
+        if not lo <= v <= hi:
+            raise strat.StrategyError(f"expert parameter {p.name!r} must be a number in "
+                                      f"[{lo:g}, {hi:g}], got {val!r}")
+        return round(v, 2)
+    if p.type == "choice":
+        if val not in p.choices:
+            raise strat.StrategyError(f"expert {p.name} must be one of "
+                                      f"{', '.join(p.choices)}, got {val!r}")
+        return val
+    # the policy: a built-in strategy name, `tuned`, or a strategy file
+    if val != "tuned" and val not in strat.NAMES and not val.endswith(".toml"):
+        raise strat.StrategyError(f"expert policy must be 'tuned', one of "
+                                  f"{', '.join(strat.NAMES)} or a weighted "
+                                  f"strategy file (.toml), got {val!r}")
+    return val
 
 
 def options(rest: str) -> dict:
@@ -73,42 +84,7 @@ def options(rest: str) -> dict:
         if not eq or key not in DEFAULTS:
             raise strat.StrategyError(f"unknown strategy parameter {item!r} for 'expert' "
                                       f"(known: {', '.join(DEFAULTS)})")
-        if key in _INTS:
-            lo, hi = _INTS[key]
-            try:
-                v = int(val)
-            except ValueError:
-                v = None
-            if v is None or not lo <= v <= hi:
-                raise strat.StrategyError(f"expert parameter {key!r} must be a whole "
-                                          f"number in [{lo}, {hi}], got {val!r}")
-            opts[key] = v
-        elif key == "z":
-            try:
-                v = float(val)
-            except ValueError:
-                v = -1.0
-            if not 0.0 <= v <= 100.0:
-                raise strat.StrategyError(f"expert parameter 'z' must be a number in "
-                                          f"[0, 100], got {val!r}")
-            opts[key] = round(v, 2)
-        elif key == "policy":
-            if val != "tuned" and val not in strat.NAMES and not val.endswith(".toml"):
-                raise strat.StrategyError(f"expert policy must be 'tuned', one of "
-                                          f"{', '.join(strat.NAMES)} or a weighted "
-                                          f"strategy file (.toml), got {val!r}")
-            opts[key] = val
-        elif key in ("deal", "scope"):
-            allowed = DEALS if key == "deal" else SCOPES
-            if val not in allowed:
-                raise strat.StrategyError(f"expert {key} must be one of "
-                                          f"{', '.join(allowed)}, got {val!r}")
-            opts[key] = val
-        else:
-            if val not in ("policy", "actual"):
-                raise strat.StrategyError(f"expert model must be 'policy' or 'actual', "
-                                          f"got {val!r}")
-            opts[key] = val
+        opts[key] = _value(PARAMS[key], val)
     return opts
 
 
@@ -141,23 +117,11 @@ def expert_array(labels, rules=None) -> np.ndarray | None:
             continue
         any_expert = True
         o = options(rest)
-        xp[s, X_ROLLOUTS] = o["rollouts"]
-        xp[s, X_HORIZON] = o["horizon"]
-        xp[s, X_CRN] = o["crn"]
-        voluntary = True if rules is None else bool(getattr(rules, "voluntary_draw", True))
-        xp[s, X_DRAW] = o["draw"] if voluntary else 0
-        xp[s, X_MODEL] = 1 if o["model"] == "actual" else 0
-        xp[s, X_Z] = round(o["z"] * 100)
-        xp[s, X_ENDGAME] = o["endgame"]
-        xp[s, X_DEAL] = DEALS.index(o["deal"])
-        xp[s, X_BLUFF] = o["bluff"]
-        xp[s, X_RACE] = o["race"]
-        xp[s, X_PAD] = o["pad"]
-        xp[s, X_SCOPE] = SCOPES.index(o["scope"])
-        xp[s, X_INFER] = o["infer"]
-        xp[s, X_MORE] = o["more"]
-        xp[s, X_DEPTH] = o["depth"]
-        xp[s, X_TRIES] = o["tries"]
+        for p in EXPERT_PARAMS:
+            if p.slot:
+                xp[s, expert_slot(p)] = p.encode(o[p.name])
+        if rules is not None and not bool(getattr(rules, "voluntary_draw", True)):
+            xp[s, expert_slot(PARAMS["draw"])] = 0  # no drawing with a legal card
     return xp if any_expert else None
 
 

@@ -22,62 +22,57 @@ from ..kernel.decide import (  # noqa: F401  (the ids, published here)
     RANDOM,
     WEIGHTED,
 )
-from ..kernel.layout import CHALLENGE_SMART, MAX_PLAYERS, N_PARAMS, N_WEIGHTS, P_W
+from ..kernel.layout import CHALLENGE_SMART, MAX_PLAYERS, N_PARAMS  # noqa: F401
+from .params import (  # noqa: F401  (MAX_WEIGHT published here)
+    MAX_WEIGHT,
+    STRATEGY_DECLARATIONS,
+    STRATEGY_PARAMS,
+    strategy_slot,
+)
+from .params import BEHAVIOUR as _BEHAVIOUR
+from .params import FEATURES as _FEATURES
 
-NAMES = ("random", "heuristic", "points-dumper", "aggressive", "colour-counter", "weighted")
 # every strategy name and the kernel id that plays it: `table` is the heuristic with
 # other default parameters (its human imperfections)
-KERNEL_ID = {**{name: i for i, name in enumerate(NAMES)}, "table": HEURISTIC}
+KERNEL_ID = {s.name: s.kernel_id for s in STRATEGY_DECLARATIONS}
 STRATEGIES = tuple(KERNEL_ID)
-BEHAVIOUR = ("bluff", "challenge", "forget_uno", "stack", "jump")
-FEATURES = ("points", "colour", "wild", "action", "attack", "switch", "short", "scarce",
-            "swap", "name_short", "name_scarce")
-# the kernel's strategy ids and feature indices (kernel/decide.py) follow these orders
-assert [getattr(_K, n.upper().replace("-", "_")) for n in NAMES] == list(range(len(NAMES)))
-assert len(NAMES) == _K.N_STRATEGIES
-assert [getattr(_K, "F_" + f.upper()) for f in FEATURES] == list(range(N_WEIGHTS))
-assert len(BEHAVIOUR) == P_W
-PARAM_NAMES = BEHAVIOUR + FEATURES
-_NO_WEIGHTS = (0.0,) * N_WEIGHTS
-_SMART = (0.0, CHALLENGE_SMART, 0.0, 1.0, 1.0)
-DEFAULTS = {
-    "random": (0.0, 0.0, 0.0, 1.0, 1.0) + _NO_WEIGHTS,
-    "heuristic": _SMART + _NO_WEIGHTS,
-    # bluff, challenge, forget_uno, stack, jump: why these, see the module docstring
-    "table": (0.2, CHALLENGE_SMART, 0.1, 0.8, 0.5) + _NO_WEIGHTS,
-    #                   points colour wild action attack switch short scarce swap n_sh n_sc
-    "points-dumper": _SMART + (1.0, 0.01, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0),
-    "aggressive": _SMART + (0.005, 0.5, -5.0, -3.0, 8.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0),
-    "colour-counter": _SMART + (0.02, 1.0, -2.0, 0.0, 2.0, 0.0, 1.5, 4.0, 0.5, 1.5, 4.0),
-    "weighted": _SMART + (0.2, 1.0, -2.0, -0.5, 3.0, 0.0, 1.0, 2.0, 1.0, 1.0, 2.0),
-}
+_FIRST: dict[int, str] = {}
+for _s in STRATEGY_DECLARATIONS:
+    _FIRST.setdefault(_s.kernel_id, _s.name)
+# the name of each kernel id (its first declaration), in id order
+NAMES = tuple(_FIRST[i] for i in range(_K.N_STRATEGIES))
+BEHAVIOUR = tuple(p.name for p in _BEHAVIOUR)
+FEATURES = tuple(p.name for p in _FEATURES)
+PARAMS = {p.name: p for p in STRATEGY_PARAMS}
+# parameter names in slot order: ``params[i]`` of a seat is ``PARAM_NAMES[i]``
+PARAM_NAMES = tuple(sorted(PARAMS, key=lambda n: strategy_slot(PARAMS[n])))
+assert [strategy_slot(PARAMS[n]) for n in PARAM_NAMES] == list(range(N_PARAMS))
+DEFAULTS = {s.name: s.vector() for s in STRATEGY_DECLARATIONS}
+_WEIGHTED = {s.name for s in STRATEGY_DECLARATIONS if s.weighted}
 
 
 class StrategyError(ValueError):
     """An unknown strategy or parameter; the message names it."""
 
 
-MAX_WEIGHT = 1e6  # |weight|: scores stay within about 1e10, every legal card playable
-
-
 def _param_value(name: str, text: str) -> float:
+    p = PARAMS[name]
     t = text.strip().lower()
-    if name == "challenge":
-        named = {"never": 0.0, "always": 1.0, "smart": CHALLENGE_SMART}
-        if t in named:
-            return named[t]
+    if t in p.named:
+        return p.named[t]
     try:
         v = float(t)
     except ValueError:
         raise StrategyError(f"strategy parameter {name!r}: {text!r} is not a number") from None
-    if name in FEATURES:
+    lo, hi = p.bounds
+    if p.type == "weight":
         # bounded so every score stays far above the kernel's "no card" score (-1e18):
         # a player never draws while holding a legal card
-        if not (np.isfinite(v) and abs(v) <= MAX_WEIGHT):
+        if not (np.isfinite(v) and lo <= v <= hi):
             raise StrategyError(f"weight {name!r} must be a finite number between "
-                                f"-{MAX_WEIGHT:g} and {MAX_WEIGHT:g}, got {text!r}")
+                                f"{lo:g} and {hi:g}, got {text!r}")
         return v
-    if not 0.0 <= v <= 1.0:
+    if not lo <= v <= hi:
         raise StrategyError(f"strategy parameter {name!r} must be a probability, got {text!r}")
     return v
 
@@ -120,21 +115,22 @@ def parse_builtin(text: str) -> tuple[int, np.ndarray, str]:
                             "expert)")
     sid = KERNEL_ID[name]
     params = np.array(DEFAULTS[name], dtype=np.float64)
-    allowed = PARAM_NAMES if sid >= FIRST_WEIGHTED else BEHAVIOUR
+    weighted = name in _WEIGHTED
+    allowed = PARAM_NAMES if weighted else BEHAVIOUR
     for item in filter(None, (s.strip() for s in rest.replace(";", ",").split(","))):
         key, eq, val = item.partition("=")
         key = key.strip()
-        if not eq and sid >= FIRST_WEIGHTED:
+        if not eq and weighted:
             for fkey, fval in _load_file(name, key).items():
                 try:
-                    params[PARAM_NAMES.index(fkey)] = _param_value(fkey, str(fval))
+                    params[strategy_slot(PARAMS[fkey])] = _param_value(fkey, str(fval))
                 except StrategyError as e:
                     raise StrategyError(f"strategy file {key!r}: {e}") from None
             continue
         if not eq or key not in allowed:
             raise StrategyError(f"unknown strategy parameter {item!r} for {name!r} "
                                 f"(known: {', '.join(allowed)})")
-        params[PARAM_NAMES.index(key)] = _param_value(key, val)
+        params[strategy_slot(PARAMS[key])] = _param_value(key, val)
     return sid, params, label(name, params)
 
 
@@ -143,10 +139,14 @@ def label(strategy: "int | str", params: np.ndarray) -> str:
     name plus the parameters that differ from its defaults."""
     name = strategy if isinstance(strategy, str) else NAMES[strategy]
     extra = []
-    for i, (v, d) in enumerate(zip(params, DEFAULTS[name])):
+    for key, v, d in zip(PARAM_NAMES, params, DEFAULTS[name]):
         if v != d:
-            val = "smart" if (i == 1 and v == CHALLENGE_SMART) else f"{v:.6g}"
-            extra.append(f"{PARAM_NAMES[i]}={val}")
+            p = PARAMS[key]
+            # a value outside the bounds is a word's (challenge=smart): written as it
+            words = [w for w, x in p.named.items() if x == v]
+            out = not p.bounds[0] <= v <= p.bounds[1]
+            val = words[0] if out and words else f"{v:.6g}"
+            extra.append(f"{key}={val}")
     return name + (":" + ";".join(extra) if extra else "")
 
 

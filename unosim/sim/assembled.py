@@ -20,8 +20,8 @@ import numpy as np
 import pandas as pd
 
 from ..kernel import layout as L
-from ..kernel.match import seat_players, settle
 from ..game.rules import resolve
+from .engine import seat_players, settle
 from .simulate import make_job, run_block
 
 BLOCK = 512  # rounds simulated at a time per seating

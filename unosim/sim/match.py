@@ -29,6 +29,7 @@ from ..players.expert import refuse_matches
 from ..kernel import layout as L
 from ..kernel import match as K
 from .interrupt import kernel_call
+from . import engine
 from .results import MANIFEST_KEY, atomic_path, publish, rounds_frame
 from ..game.rules import RuleSet
 from .simulate import Job, check_progress, make_job
@@ -75,10 +76,8 @@ def _check_threads(threads: int | None) -> int:
 
 
 def run_match_chunk(job: Job, lo: int, hi: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Raw kernel output of matches ``lo .. hi - 1`` (``kernel.match.run_matches``)."""
-    rs = job.rules
-    return K.run_matches(rs.to_array(), job.sid, job.sparams, rs.deck_counts(),
-                         rs.points_table(), job.n_players, job.seed, lo, hi)
+    """Raw kernel output of matches ``lo .. hi - 1`` (:func:`engine.matches`)."""
+    return engine.matches(job.kernel, job.seed, lo, hi)
 
 
 def _match_columns(mout: np.ndarray, n_players: int, first_match: int

@@ -29,9 +29,8 @@ import numpy as np
 from ..game.cards import COLOURS, kind_name
 from ..kernel import layout as L
 from ..kernel import outside as K
-from ..kernel.batch import deck_order
-from ..kernel.outside_run import advance_games, new_games
 from ..kernel.state import Table
+from . import engine
 
 DECISIONS = ("turn", "penalty", "drawn", "colour", "target", "jump", "extra", "uno")
 N_ACTIONS = K.N_ACTIONS
@@ -248,10 +247,9 @@ class Tables:
                  history=HISTORY, capacity=1):
         self.tb = Table(rules, sid, sp, deck, points)
         self.n, self.seed, self.b = int(n), int(seed), int(b)
-        self.order = deck_order.py_func(deck)
         self.history = int(history)
-        self.games, self.cks = new_games(self.b, self.order.size, capacity,
-                                         K.ob_size(self.history), self.history > 0)
+        self.order, self.games, self.cks = engine.outside_games(deck, self.b, capacity,
+                                                                self.history)
         self.ob = self.games.ob
         self.out = np.zeros((self.b, L.N_COLS), dtype=np.int32)
         self.stop = np.int64(sum(1 << q for q in range(self.n) if sid[q] == K.OUTSIDE))
@@ -273,12 +271,12 @@ class Tables:
         games are split across numba's thread count (each game's rows are its own)."""
         threads = min(numba.get_num_threads(), len(slots) // PER_THREAD)
         if threads <= 1:
-            return advance_games(self.tb, self.games, self.cks, np.int64(self.n),
-                                 self.order, self.stop, slots, self.out)
+            return engine.outside_advance(self.tb, self.games, self.cks, self.n,
+                                          self.order, self.stop, slots, self.out)
         parts = np.array_split(slots, threads)
         with ThreadPoolExecutor(max_workers=threads) as pool:
-            done = list(pool.map(lambda s: advance_games(
-                self.tb, self.games, self.cks, np.int64(self.n), self.order, self.stop, s,
+            done = list(pool.map(lambda s: engine.outside_advance(
+                self.tb, self.games, self.cks, self.n, self.order, self.stop, s,
                 self.out), parts))
         return np.concatenate(done)
 

@@ -21,10 +21,9 @@ import pandas as pd
 
 from ..game.cards import COLOURS, N_COLOURED, N_KINDS, N_RANKS, kind_name, parse_kind
 from ..verify.checker import Violation, check_trace, strict_seats
-from ..players.expert import expert_array
-from ..players.seats import parse as parse_seats
 from ..kernel import behaviour_mismatch
 from ..kernel import layout as L
+from . import engine
 from .results import rounds_frame
 from ..game.rules import OFFICIAL, RuleSet, apply
 from .simulate import Job, make_job
@@ -64,55 +63,6 @@ class Replay:
         return self.violations
 
 
-TRACE_MAX_BYTES = 1 << 30  # a longer trace is refused: 1 GiB, about 440,000 events
-
-
-def expert_trace_round(rules, n_players: int, labels, seed: int, game: int,
-                capacity: int = 4096) -> tuple[np.ndarray, np.ndarray]:
-    """``trace_round`` for a run with expert seats: game ``game`` of the run with
-    root ``seed``, exactly as ``simulate.run_block`` plays it, with its trace."""
-    from ..game.cards import N_KINDS
-    from ..kernel.expert import run_one_expert
-
-    sid, sp, labels = parse_seats(list(labels), n_players)
-    xp = expert_array(labels, rules)
-    deck = rules.deck_counts()
-    order = np.repeat(np.arange(N_KINDS), deck).astype(np.int8)
-    while True:
-        out, trace = run_one_expert(rules.to_array(), sid, sp, deck, rules.points_table(),
-                                    n_players, seed, game, order, capacity, xp)
-        if len(trace) < capacity:
-            return out, trace
-        capacity *= 4
-
-
-def trace_round(rules: RuleSet, n_players: int, sid: np.ndarray, sparams: np.ndarray,
-                seed: int, game: int, capacity: int = 4096) -> tuple[np.ndarray, np.ndarray]:
-    """Play game ``game`` of the run with root ``seed`` exactly as ``run_rounds`` does,
-    with its trace; returns ``(record int32[N_COLS], trace int32[events, EV_W])``.
-
-    The kernel counts every event even past a full buffer, so a round longer than
-    ``capacity`` is played again once with room for all of them; a trace over
-    ``TRACE_MAX_BYTES`` is refused (:class:`ReplayError`) before it is allocated."""
-    from ..kernel.batch import run_one
-
-    deck = rules.deck_counts()
-    order = np.repeat(np.arange(N_KINDS), deck).astype(np.int8)
-    ra, pts = rules.to_array(), rules.points_table()
-    while True:
-        out, rd, *_, trace = run_one(ra, sid, sparams, deck, pts, n_players, seed, game,
-                                     order, 0, capacity)
-        need = int(rd.tr[L.TR_EVENTS])
-        size = need * L.EV_W * trace.itemsize
-        if size > TRACE_MAX_BYTES:
-            raise ReplayError(f"game {game} has {need:,} events ({int(out[L.C_TURNS]):,} "
-                              f"turns): its trace would take {size / 2**30:.1f} GiB, over "
-                              f"the {TRACE_MAX_BYTES / 2**30:g} GiB a replay may use")
-        if need <= capacity:
-            return out, trace
-        capacity = need
-
-
 def replay_job(job: Job, game: int) -> Replay:
     """Game ``game`` (absolute index) of the run ``job`` describes, checked."""
     from .simulate import MAX_GAMES
@@ -125,12 +75,10 @@ def replay_job(job: Job, game: int) -> Replay:
             or not 0 <= game < MAX_GAMES):
         raise ReplayError(f"game must be a whole number from 0 to {MAX_GAMES - 1:,}, "
                           f"got {game!r}")
-    if expert_array(job.labels) is None:
-        out, trace = trace_round(job.rules, job.n_players, job.sid, job.sparams, job.seed,
-                                 int(game))
-    else:  # expert seats search (kernel/expert.py)
-        out, trace = expert_trace_round(job.rules, job.n_players, job.labels, job.seed,
-                                        int(game))
+    try:
+        out, trace = engine.trace(job.kernel, job.seed, int(game))
+    except engine.TraceTooLong as e:
+        raise ReplayError(str(e)) from None
     rp = Replay(job.rules, job.n_players, tuple(job.labels), job.seed, int(game), out, trace)
     rp.check()
     return rp

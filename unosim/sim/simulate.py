@@ -4,6 +4,7 @@ from __future__ import annotations
 import platform
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
 
 import numba
@@ -11,20 +12,17 @@ import numpy as np
 import pandas as pd
 
 from .._version import __version__
-from ..players import strategies as strat
+from ..players.expert import expert_array
 from ..players.seats import parse_seats
 from ..kernel import KERNEL_BEHAVIOUR
-from ..players.expert import expert_array
-from ..kernel.batch import run_rounds
-from ..kernel.expert import run_rounds_expert
 from ..kernel.rng import RNG_VERSION
 from .outside import play_games
+from . import engine
 from .results import rounds_frame
 from ..game.rules import RULES_FORMAT, RuleSet, resolve
 
 BLOCK = 1 << 20  # games per kernel call: bounds the memory of the raw records
 CHUNK = 1024  # games per parallel task inside a call; never changes results
-EXPERT_CHUNK = 16  # the same, with expert seats (a game costs ~1,000 times more)
 MAX_BLOCK = 1 << 24  # games per kernel call at most: 16.7M records, 2.8 GB
 MAX_GAMES = 2**53  # game indices stay exact in float64 and far from int64's end
 
@@ -42,6 +40,12 @@ class Job:
     n_games: int
     first_game: int = 0
     agents: tuple = ()  # an ``agents.Agent`` per seat played by Python, else None
+
+    @cached_property
+    def kernel(self) -> engine.Kernel:
+        """The kernel's arrays for this job's rules and seats, built once."""
+        return engine.build(self.rules, self.n_players, self.sid, self.sparams,
+                            self.labels)
 
     def manifest(self) -> dict:
         """How the results were made: enough to reproduce or replay any game."""
@@ -128,19 +132,14 @@ def warm(job: "Job | None" = None) -> float:
 
 
 def run_block(job: Job, first_game: int, count: int, chunk: int = CHUNK) -> np.ndarray:
-    """Raw kernel records ``int32[count, N_COLS]`` of games ``first_game ..``."""
-    rs = job.rules
+    """Raw kernel records ``int32[count, N_COLS]`` of games ``first_game ..``
+    (:func:`engine.rounds`; with Python agents, :func:`outside.play_games`)."""
     if job.agents:  # Python agents decide at their seats (unosim/sim/outside.py)
+        rs = job.rules
         return play_games(rs.to_array(), job.sid, job.sparams, rs.deck_counts(),
                           rs.points_table(), job.n_players, job.seed, first_game, count,
                           job.agents, voluntary=rs.voluntary_draw)
-    xp = expert_array(job.labels, rs)
-    if xp is not None:  # expert seats search (kernel/expert.py); smaller chunks balance
-        return run_rounds_expert(rs.to_array(), job.sid, job.sparams, rs.deck_counts(),
-                                 rs.points_table(), job.n_players, job.seed, first_game,
-                                 count, min(chunk, EXPERT_CHUNK), xp)
-    return run_rounds(rs.to_array(), job.sid, job.sparams, rs.deck_counts(),
-                      rs.points_table(), job.n_players, job.seed, first_game, count, chunk)
+    return engine.rounds(job.kernel, job.seed, first_game, count, chunk)
 
 
 def iter_frames(job: Job, threads: int | None = None, block: int = BLOCK,
