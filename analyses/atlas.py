@@ -10,6 +10,7 @@ to ``<parts>/<strategy>-<deck>-<n>.json`` when complete; a rerun skips the group
 part matches (same rounds, seed and kernel), so an interrupted build resumes. At
 ``--scale 1``: 20,000 rounds per cell for random players, 2,000 for table players.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -33,9 +34,15 @@ def group_name(strategy: str, deck: int, n: int) -> str:
 
 
 def part_meta(strategy: str, rounds: int) -> dict:
-    return {"rounds": rounds, "seed": G.SEED, "strategy": strategy,
-            "unosim_version": __version__, "kernel_behaviour": KERNEL_BEHAVIOUR,
-            "rng": RNG_VERSION, "fields": list(G.FIELDS)}
+    return {
+        "rounds": rounds,
+        "seed": G.SEED,
+        "strategy": strategy,
+        "unosim_version": __version__,
+        "kernel_behaviour": KERNEL_BEHAVIOUR,
+        "rng": RNG_VERSION,
+        "fields": list(G.FIELDS),
+    }
 
 
 def read_part(path: Path, meta: dict) -> dict | None:
@@ -48,8 +55,9 @@ def read_part(path: Path, meta: dict) -> dict | None:
 
 
 def build_group(strategy: str, deck: int, n: int, rounds: int, threads: int | None) -> dict:
-    return {key: G.run_cell(key, n, strategy, rounds, threads)
-            for key in G.sim_keys(deck, strategy)}
+    return {
+        key: G.run_cell(key, n, strategy, rounds, threads) for key in G.sim_keys(deck, strategy)
+    }
 
 
 def chaos_rounds(scale: float) -> int:
@@ -57,8 +65,7 @@ def chaos_rounds(scale: float) -> int:
 
 
 def chaos_meta(strategies: list[str], players: list[int], scale: float) -> dict:
-    return {**part_meta("chaos", chaos_rounds(scale)), "strategies": strategies,
-            "players": players}
+    return {**part_meta("chaos", chaos_rounds(scale)), "strategies": strategies, "players": players}
 
 
 def chaos_build(parts: Path, strategies: list[str], players: list[int], scale: float) -> None:
@@ -70,13 +77,20 @@ def chaos_build(parts: Path, strategies: list[str], players: list[int], scale: f
         return
     t = time.monotonic()
     off, on = (G.parse_choice(r)[1] for r in ("official", "official+seven_zero=true"))
-    cells = {s: {n: {"off": G.chaos(off, n, s, rounds), "on": G.chaos(on, n, s, rounds)}
-                 for n in players} for s in strategies}
+    cells = {
+        s: {
+            n: {"off": G.chaos(off, n, s, rounds), "on": G.chaos(on, n, s, rounds)} for n in players
+        }
+        for s in strategies
+    }
     tmp = path.with_suffix(".tmp")
     tmp.write_text(json.dumps({"meta": meta, "cells": cells}))
     os.replace(tmp, path)
-    print(f"atlas: Seven-Zero's lead changes and swings, {rounds:,} traced rounds a cell, "
-          f"in {time.monotonic() - t:.0f} s", flush=True)
+    print(
+        f"atlas: Seven-Zero's lead changes and swings, {rounds:,} traced rounds a cell, "
+        f"in {time.monotonic() - t:.0f} s",
+        flush=True,
+    )
 
 
 def parse_players(text: str) -> list[int]:
@@ -91,17 +105,23 @@ def parse_players(text: str) -> list[int]:
 
 
 def main() -> int:
-    ap = argparse.ArgumentParser(description=__doc__,
-                                 formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--scale", type=float, default=1.0,
-                    help="rounds per cell times this (1: 20,000 random, 2,000 table)")
+    ap = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    ap.add_argument(
+        "--scale",
+        type=float,
+        default=1.0,
+        help="rounds per cell times this (1: 20,000 random, 2,000 table)",
+    )
     ap.add_argument("--players", default="2-10")
     ap.add_argument("--strategies", default="random,table")
     ap.add_argument("--parts", type=Path, default=ROOT / "results" / "atlas")
     ap.add_argument("--out", type=Path, default=ROOT / "reports")
     ap.add_argument("--threads", type=int, default=None)
-    ap.add_argument("--page-only", action="store_true",
-                    help="write the page from the parts already built")
+    ap.add_argument(
+        "--page-only", action="store_true", help="write the page from the parts already built"
+    )
     a = ap.parse_args()
     if not 0 < a.scale <= 100:
         print("atlas: --scale must be above 0 and at most 100", file=sys.stderr)
@@ -127,26 +147,35 @@ def main() -> int:
                 t = time.monotonic()
                 cells = build_group(s, d, n, rounds[s], a.threads)
                 tmp = path.with_suffix(".tmp")
-                tmp.write_text(json.dumps({"meta": meta, "players": n, "cells": cells},
-                                          separators=(",", ":")))
+                tmp.write_text(
+                    json.dumps({"meta": meta, "players": n, "cells": cells}, separators=(",", ":"))
+                )
                 os.replace(tmp, path)
                 fresh += weight[g]
                 took = time.monotonic() - t
-                print(f"atlas: {group_name(*g)}: {len(cells)} cells x {rounds[s]:,} rounds "
-                      f"in {took:.1f} s", flush=True)
+                print(
+                    f"atlas: {group_name(*g)}: {len(cells)} cells x {rounds[s]:,} rounds "
+                    f"in {took:.1f} s",
+                    flush=True,
+                )
             done += weight[g]
             el = time.monotonic() - t0
             eta = el / fresh * (total - done) if fresh else 0.0
-            print(f"atlas: {done / total:6.1%} done, {el / 60:.1f} min, "
-                  f"about {eta / 60:.1f} min left", flush=True)
+            print(
+                f"atlas: {done / total:6.1%} done, {el / 60:.1f} min, "
+                f"about {eta / 60:.1f} min left",
+                flush=True,
+            )
         chaos_build(a.parts, strategies, players, a.scale)
     from unosim.report.atlas_page import write_atlas
 
     chaos = read_part(a.parts / "chaos.json", chaos_meta(strategies, players, a.scale))
-    page = write_atlas(a.out, {s: rounds[s] for s in strategies},
-                       lambda s, d, n: read_part(a.parts / f"{group_name(s, d, n)}.json",
-                                                 part_meta(s, rounds[s])),
-                       chaos["cells"] if chaos else None)
+    page = write_atlas(
+        a.out,
+        {s: rounds[s] for s in strategies},
+        lambda s, d, n: read_part(a.parts / f"{group_name(s, d, n)}.json", part_meta(s, rounds[s])),
+        chaos["cells"] if chaos else None,
+    )
     print(f"atlas: wrote {page}")
     return 0
 

@@ -7,6 +7,7 @@ NAME is a page (seats, length, points, stacking, house-rules, editions; default:
 `make reports` runs one script per page instead (analyses/<name>.py, with `-` as `_`),
 so that a page is rebuilt only when its inputs change.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -26,9 +27,14 @@ def module_name(page: str) -> str:
     return page.replace("-", "_")
 
 
-def build_all(names=common.ANALYSES, scale: float = 1.0, out: Path | None = None,
-              results: Path | None = None, threads: int | None = None,
-              quiet: bool = False) -> list:
+def build_all(
+    names=common.ANALYSES,
+    scale: float = 1.0,
+    out: Path | None = None,
+    results: Path | None = None,
+    threads: int | None = None,
+    quiet: bool = False,
+) -> list:
     """Build every page in ``names`` (and the index); returns the pages."""
     pages = []
     for name in names:
@@ -40,8 +46,9 @@ def build_all(names=common.ANALYSES, scale: float = 1.0, out: Path | None = None
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__,
-                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     ap.add_argument("names", nargs="*", help="pages to build (default: all)")
     ap.add_argument("--scale", type=float, default=common.scale_default())
     ap.add_argument("--out", type=Path, default=None)

@@ -7,6 +7,7 @@ rerun reuses a file whose key matches and which holds the columns asked for; any
 else is simulated again. Every run an analysis asks for is recorded, so its page can
 list exactly which rule sets, players, strategies, seeds and games it rests on.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -29,12 +30,12 @@ import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 
 import unosim  # noqa: E402
-from unosim.report.palette import colour as palette_colour  # noqa: E402
-from unosim.report import escape as esc  # noqa: E402
-from unosim.report.page import Page, ci, num, pct, write_index  # noqa: E402
-from unosim.sim.results import read_manifest, write_parquet  # noqa: E402
 from unosim.game.rules import RuleSet, resolve  # noqa: E402
 from unosim.kernel import KERNEL_BEHAVIOUR, code_digest  # noqa: E402
+from unosim.report import escape as esc  # noqa: E402
+from unosim.report.page import Page, ci, num, pct, write_index  # noqa: E402
+from unosim.report.palette import colour as palette_colour  # noqa: E402
+from unosim.sim.results import read_manifest, write_parquet  # noqa: E402
 from unosim.stats import mean_ci, quantile_ci, wilson_ci  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -42,9 +43,21 @@ SEED = 2026  # one root seed for every analysis: the same games under every rule
 MIN_GAMES = 200  # floor of a scaled-down run (tests build every page at a tiny scale)
 ANALYSES = ("seats", "length", "points", "stacking", "house-rules", "editions", "skill")
 # the RULES.md section 6 columns that are not per seat: one cached file serves every page
-ROUND_COLUMNS = ("game", "winner", "first_player", "turns", "cards_played", "cards_drawn",
-                 "reshuffles", "points", "max_stack", "challenges", "bluffs",
-                 "uno_penalties", "truncated")
+ROUND_COLUMNS = (
+    "game",
+    "winner",
+    "first_player",
+    "turns",
+    "cards_played",
+    "cards_drawn",
+    "reshuffles",
+    "points",
+    "max_stack",
+    "challenges",
+    "bluffs",
+    "uno_penalties",
+    "truncated",
+)
 PLAYER_COUNTS = tuple(range(2, 11))  # every player count a page speaks of
 BASE_MAIN = 1_000_000  # rounds per run at 4 players, and for `official` at any count
 BASE_OTHER = 250_000  # rounds per run of other rule sets at other player counts
@@ -53,18 +66,29 @@ BASE_HEURISTIC = 300_000  # rounds per run with heuristic players
 # why): fewer rounds there keep `make reports` short, at wider but stated intervals
 RUNAWAY = ("motu",)
 BASE_RUNAWAY = 50_000
-INDEX_INTRO = ("One page per question, built by `make reports` from simulations run "
-               "for it; each opens with its answer in plain words and its main figure, "
-               "and every number comes from the results, with its 95% interval in the "
-               "tables below. `SCALE=10 make reports` runs ten times the games.")
+INDEX_INTRO = (
+    "One page per question, built by `make reports` from simulations run "
+    "for it; each opens with its answer in plain words and its main figure, "
+    "and every number comes from the results, with its 95% interval in the "
+    "tables below. `SCALE=10 make reports` runs ten times the games."
+)
 # realistic players beside random ones: the `table` model when this version
 # has it (see realistic())
 REALISTIC = "table"
 
-plt.rcParams.update({"figure.dpi": 100, "savefig.dpi": 100, "font.size": 9,
-                     "figure.constrained_layout.use": True,
-                     "axes.grid": True, "grid.alpha": 0.3, "axes.spines.top": False,
-                     "axes.spines.right": False, "legend.frameon": False})
+plt.rcParams.update(
+    {
+        "figure.dpi": 100,
+        "savefig.dpi": 100,
+        "font.size": 9,
+        "figure.constrained_layout.use": True,
+        "axes.grid": True,
+        "grid.alpha": 0.3,
+        "axes.spines.top": False,
+        "axes.spines.right": False,
+        "legend.frameon": False,
+    }
+)
 
 
 def _fingerprint_files() -> list[Path]:
@@ -73,11 +97,23 @@ def _fingerprint_files() -> list[Path]:
     defaults and policy (a label ``expert`` stands for them). The Makefile's
     ``REPORT_DEPS`` lists them too."""
     pkg = Path(unosim.__file__).resolve().parent
-    files = [pkg / n for n in ("game/cards.py", "players/strategies.py", "game/rules.py",
-                               "players/seats.py", "sim/engine.py",
-                               "sim/simulate.py", "sim/results.py", "sim/match.py",
-                               "players/expert.py", "sim/assembled.py",
-                               "analysis/tournament.py", "analysis/tune.py")]
+    files = [
+        pkg / n
+        for n in (
+            "game/cards.py",
+            "players/strategies.py",
+            "game/rules.py",
+            "players/seats.py",
+            "sim/engine.py",
+            "sim/simulate.py",
+            "sim/results.py",
+            "sim/match.py",
+            "players/expert.py",
+            "sim/assembled.py",
+            "analysis/tournament.py",
+            "analysis/tune.py",
+        )
+    ]
     return files + sorted((pkg / "kernel").glob("*.py"))
 
 
@@ -132,9 +168,15 @@ class Context:
             print(f"[{self.name}] {msg}", file=sys.stderr, flush=True)
 
     # -- cached simulations -------------------------------------------------------------
-    def rounds(self, rules: "str | RuleSet", players: int, base_games: int,
-               strategies: str = "random", columns: Sequence[str] = ROUND_COLUMNS,
-               seed: int | None = None) -> pd.DataFrame:
+    def rounds(
+        self,
+        rules: str | RuleSet,
+        players: int,
+        base_games: int,
+        strategies: str = "random",
+        columns: Sequence[str] = ROUND_COLUMNS,
+        seed: int | None = None,
+    ) -> pd.DataFrame:
         """Rounds ``0 .. games - 1`` of ``seed`` (default ``self.seed``; ``games`` = scaled
         ``base_games``), the given columns, from the cache or simulated;
         ``attrs['manifest']`` set."""
@@ -155,12 +197,10 @@ class Context:
             if set(cols) <= set(stored):
                 df = pd.read_parquet(path, columns=cols)
                 df.attrs["manifest"] = manifest
-                self._record("rounds", rs, players, strategies, job.n_games, key, True, t0,
-                             seed)
+                self._record("rounds", rs, players, strategies, job.n_games, key, True, t0, seed)
                 return df
             store = list(dict.fromkeys([*stored, *store]))
-        self.log(f"simulating {job.n_games:,} rounds: {rs.name}, {players} players, "
-                 f"{strategies}")
+        self.log(f"simulating {job.n_games:,} rounds: {rs.name}, {players} players, {strategies}")
         parts = [f[store] for f in iter_frames(job, self.threads)]
         full = pd.concat(parts, ignore_index=True) if len(parts) > 1 else parts[0]
         del parts
@@ -171,15 +211,22 @@ class Context:
         self._record("rounds", rs, players, strategies, job.n_games, key, False, t0, seed)
         return df
 
-    def standard(self, rules: str, players: int, strategies: str = "random",
-                 columns: Sequence[str] = ROUND_COLUMNS) -> pd.DataFrame:
+    def standard(
+        self,
+        rules: str,
+        players: int,
+        strategies: str = "random",
+        columns: Sequence[str] = ROUND_COLUMNS,
+    ) -> pd.DataFrame:
         """The shared run of a preset (:func:`standard_games` rounds), ``columns`` of it
         (the cached file holds them all)."""
-        return self.rounds(rules, players, standard_games(rules, players, strategies),
-                           strategies, columns)
+        return self.rounds(
+            rules, players, standard_games(rules, players, strategies), strategies, columns
+        )
 
-    def matches(self, rules: "str | RuleSet", players: int, base_matches: int,
-                strategies: str = "random") -> pd.DataFrame | None:
+    def matches(
+        self, rules: str | RuleSet, players: int, base_matches: int, strategies: str = "random"
+    ) -> pd.DataFrame | None:
         """Match rows (``unosim.simulate_matches``), cached; None without that API."""
         try:
             from unosim.sim.match import make_match_job, match_manifest, run_matches
@@ -200,16 +247,27 @@ class Context:
         mdf, rdf = run_matches(job, self.threads)
         # keep the match rows and, per match, the points of its completed rounds
         done = ~rdf["truncated"].to_numpy(bool)
-        pts = np.bincount(rdf["match"].to_numpy()[done] - job.first_game,
-                          weights=rdf["points"].to_numpy()[done], minlength=len(mdf))
+        pts = np.bincount(
+            rdf["match"].to_numpy()[done] - job.first_game,
+            weights=rdf["points"].to_numpy()[done],
+            minlength=len(mdf),
+        )
         mdf = mdf.assign(points_total=pts.astype(np.int64))
         write_parquet(mdf, path, {**manifest, "cache_key": key})
         mdf.attrs["manifest"] = manifest
         self._record("matches", rs, players, strategies, job.n_games, key, False, t0)
         return mdf
 
-    def cached_json(self, kind: str, spec: dict, compute, rules: RuleSet, players: int,
-                    strategies: str, games: int) -> dict:
+    def cached_json(
+        self,
+        kind: str,
+        spec: dict,
+        compute,
+        rules: RuleSet,
+        players: int,
+        strategies: str,
+        games: int,
+    ) -> dict:
         """A small JSON result of a computation that is not a plain simulation (a
         tuning, a tournament): ``compute()``, cached under a key of ``spec`` and the
         kernel sources like the simulation cache, and recorded in the provenance table
@@ -229,29 +287,48 @@ class Context:
         self._record("rounds", rules, players, strategies, games, key, cached, t0)
         return res
 
-    def _record(self, kind, rs, players, strategies, games, key, cached, t0,
-                seed: int | None = None) -> None:
-        self.runs.append(Run(kind, rs, int(players), strategies,
-                             self.seed if seed is None else seed, int(games), key, cached,
-                             time.perf_counter() - t0))
+    def _record(
+        self, kind, rs, players, strategies, games, key, cached, t0, seed: int | None = None
+    ) -> None:
+        self.runs.append(
+            Run(
+                kind,
+                rs,
+                int(players),
+                strategies,
+                self.seed if seed is None else seed,
+                int(games),
+                key,
+                cached,
+                time.perf_counter() - t0,
+            )
+        )
 
     # -- provenance -----------------------------------------------------------------------
     def runs_table(self) -> pd.DataFrame:
         """One row per (kind, rule set, strategies, games, seed), listing player counts."""
         rows = []
         for r in self._distinct():
-            rows.append((r.kind, r.rules.name, r.rules.hash(), r.players, r.strategies,
-                         r.games, r.seed))
-        df = pd.DataFrame(rows, columns=["kind", "rules", "hash", "players", "strategies",
-                                         "games", "seed"])
+            rows.append(
+                (r.kind, r.rules.name, r.rules.hash(), r.players, r.strategies, r.games, r.seed)
+            )
+        df = pd.DataFrame(
+            rows, columns=["kind", "rules", "hash", "players", "strategies", "games", "seed"]
+        )
         out = []
         for (kind, name, h, strat, games, seed), g in df.groupby(
-                ["kind", "rules", "hash", "strategies", "games", "seed"], sort=False):
-            out.append({"rule set": esc.code(name), "rules hash": esc.code(h),
-                        "players": _ranges(sorted(set(g["players"]))), "strategies": strat,
-                        "games each": f"{games:,}" + (" matches" if kind == "matches" else
-                                                      " rounds"),
-                        "seed": str(seed)})
+            ["kind", "rules", "hash", "strategies", "games", "seed"], sort=False
+        ):
+            out.append(
+                {
+                    "rule set": esc.code(name),
+                    "rules hash": esc.code(h),
+                    "players": _ranges(sorted(set(g["players"]))),
+                    "strategies": strat,
+                    "games each": f"{games:,}" + (" matches" if kind == "matches" else " rounds"),
+                    "seed": str(seed),
+                }
+            )
         return pd.DataFrame(out)
 
     def provenance(self, page: Page, notes: Sequence[str] = (), table: bool = True) -> None:
@@ -261,8 +338,7 @@ class Context:
 
         script = f"analyses/{self.name.replace('-', '_')}.py"
         scale = f" SCALE={self.scale:g}" if self.scale != 1 else ""
-        command = (f"make report-{self.name}{scale}",
-                   f"python {script} --scale {self.scale:g}")
+        command = (f"make report-{self.name}{scale}", f"python {script} --scale {self.scale:g}")
         from unosim.game.rules import RULES_FORMAT
         from unosim.kernel.rng import RNG_VERSION
 
@@ -270,29 +346,31 @@ class Context:
         n_matches = sum(r.games for r in self._distinct() if r.kind == "matches")
         facts = {
             "unosim": f"{unosim.__version__} (RNG {RNG_VERSION}, kernel behaviour "
-                      f"{KERNEL_BEHAVIOUR}, rules format {RULES_FORMAT}); numba "
-                      f"{numba.__version__}, "
-                      f"numpy {np.__version__}, pandas {pd.__version__}, "
-                      f"matplotlib {matplotlib.__version__}",
+            f"{KERNEL_BEHAVIOUR}, rules format {RULES_FORMAT}); numba "
+            f"{numba.__version__}, "
+            f"numpy {np.__version__}, pandas {pd.__version__}, "
+            f"matplotlib {matplotlib.__version__}",
             "scale": f"{self.scale:g} (`SCALE={self.scale:g}`; the default scale is 1)",
             "root seed": f"{self.seed} unless a run says otherwise: game `i` of a run is "
-                         "keyed by `(seed, i)`, so the same game index of the same seed "
-                         "starts from the same deal under every rule set with the same "
-                         "deck",
-            "simulated": f"{n_rounds:,} rounds" + (f" and {n_matches:,} matches"
-                                                   if n_matches else ""),
+            "keyed by `(seed, i)`, so the same game index of the same seed "
+            "starts from the same deal under every rule set with the same "
+            "deck",
+            "simulated": f"{n_rounds:,} rounds"
+            + (f" and {n_matches:,} matches" if n_matches else ""),
             "intervals": "95%: Wilson for rates, Student t for means, order statistics "
-                         "for quantiles, paired (per-game differences) for comparisons",
+            "for quantiles, paired (per-game differences) for comparisons",
             "cache": f"`results/reports/` (one Parquet file per run, keyed by its "
-                     f"manifest and the code of the simulation, docstrings and comments "
-                     f"aside: {self._keys()})",
+            f"manifest and the code of the simulation, docstrings and comments "
+            f"aside: {self._keys()})",
         }
         runs = self.runs_table()
         if not table:
             seeds = sorted({r.seed for r in self._distinct()})
-            facts["runs"] = (f"{len(runs)} runs of {len({r.rules.hash() for r in self.runs})} "
-                             f"rule sets, seeds {_ranges(seeds)} (see below for each run's "
-                             "rules, seed and games)")
+            facts["runs"] = (
+                f"{len(runs)} runs of {len({r.rules.hash() for r in self.runs})} "
+                f"rule sets, seeds {_ranges(seeds)} (see below for each run's "
+                "rules, seed and games)"
+            )
             runs = runs.iloc[:0]
         page.provenance(command, facts, runs, notes)
 
@@ -368,6 +446,7 @@ def symlog_percent(ax, lin: float = 10.0) -> None:
         if abs(v) <= lin:
             return v + (2 if up else -2) * lin / 10
         return v * 1.35
+
     ax.set_xlim(pad(min(lo, 0.0), False), pad(max(hi, 0.0), True))
     lo, hi = ax.get_xlim()
     ticks = [t for t in (-100, -30, -10, -5, 0, 5, 10, 30, 100) if lo <= t <= hi]
@@ -376,8 +455,9 @@ def symlog_percent(ax, lin: float = 10.0) -> None:
     ax.xaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:+g}" if v else "0"))
 
 
-def plain_log(ax, axis: str = "x", ticks=(20, 30, 40, 50, 60, 80, 100, 200, 300, 500,
-                                          1000, 2000, 5000)) -> None:
+def plain_log(
+    ax, axis: str = "x", ticks=(20, 30, 40, 50, 60, 80, 100, 200, 300, 500, 1000, 2000, 5000)
+) -> None:
     """A log-scale axis labelled with plain numbers (``50``, not ``5×10^1``)."""
     from matplotlib.ticker import FixedLocator, NullLocator, ScalarFormatter
 
@@ -388,31 +468,57 @@ def plain_log(ax, axis: str = "x", ticks=(20, 30, 40, 50, 60, 80, 100, 200, 300,
     a.set_major_formatter(ScalarFormatter())
 
 
-def forest(ax, labels: Sequence[str], est, lo, hi, colours: Sequence[str],
-           offsets: Sequence[float] | None = None, marker: str = "o",
-           label: str | None = None) -> None:
+def forest(
+    ax,
+    labels: Sequence[str],
+    est,
+    lo,
+    hi,
+    colours: Sequence[str],
+    offsets: Sequence[float] | None = None,
+    marker: str = "o",
+    label: str | None = None,
+) -> None:
     """Horizontal dot-and-interval plot (one row per label, first at the top), a
     line at 0."""
     y = np.arange(len(labels)) + (0 if offsets is None else np.asarray(offsets))
     est, lo, hi = (np.asarray(v, dtype=float) for v in (est, lo, hi))
     for i in range(len(labels)):
-        ax.errorbar(est[i], y[i], xerr=[[est[i] - lo[i]], [hi[i] - est[i]]], fmt=marker,
-                    ms=5, capsize=2, color=colours[i], label=label if i == 0 else None)
+        ax.errorbar(
+            est[i],
+            y[i],
+            xerr=[[est[i] - lo[i]], [hi[i] - est[i]]],
+            fmt=marker,
+            ms=5,
+            capsize=2,
+            color=colours[i],
+            label=label if i == 0 else None,
+        )
     ax.axvline(0, color="grey", lw=0.8)
     ax.set_yticks(np.arange(len(labels)), [esc.mpl(t) for t in labels])
     ax.set_ylim(len(labels) - 0.5, -0.5)
     ax.margins(x=0.08)
 
 
-def hist_panels(samples: dict[str, np.ndarray], colours: dict[str, str], xlabel: str,
-                xmax: float, ncols: int = 4, unit: str = "", bins: int | None = None,
-                integer: bool = True, height: float = 1.55, width: float = 11.0):
+def hist_panels(
+    samples: dict[str, np.ndarray],
+    colours: dict[str, str],
+    xlabel: str,
+    xmax: float,
+    ncols: int = 4,
+    unit: str = "",
+    bins: int | None = None,
+    integer: bool = True,
+    height: float = 1.55,
+    width: float = 11.0,
+):
     """Small multiples: one histogram per sample (share of rounds, %), its mean marked;
     a shared x axis cut at ``xmax`` (what lies beyond is said in the panel)."""
     names = list(samples)
     nrows = -(-len(names) // ncols)
-    fig, axes = plt.subplots(nrows, ncols, figsize=(width, height * nrows + 0.6),
-                             sharex=True, sharey=True, squeeze=False)
+    fig, axes = plt.subplots(
+        nrows, ncols, figsize=(width, height * nrows + 0.6), sharex=True, sharey=True, squeeze=False
+    )
     for ax, name in zip(axes.flat, names):
         v = np.asarray(samples[name])
         if integer:
@@ -427,12 +533,19 @@ def hist_panels(samples: dict[str, np.ndarray], colours: dict[str, str], xlabel:
         ax.axvline(m, color="black", lw=1)
         beyond = float((v > xmax).mean())
         ax.set_title(esc.mpl(name), fontsize=8)
-        ax.text(0.98, 0.95, f"mean {num(m, 1)}{unit}"
-                + (f"\n{pct(beyond)} beyond {num(xmax, 0)}" if beyond >= 0.0005 else ""),
-                transform=ax.transAxes, ha="right", va="top", fontsize=7,
-                bbox={"facecolor": "white", "alpha": 0.8, "lw": 0, "pad": 1})
+        ax.text(
+            0.98,
+            0.95,
+            f"mean {num(m, 1)}{unit}"
+            + (f"\n{pct(beyond)} beyond {num(xmax, 0)}" if beyond >= 0.0005 else ""),
+            transform=ax.transAxes,
+            ha="right",
+            va="top",
+            fontsize=7,
+            bbox={"facecolor": "white", "alpha": 0.8, "lw": 0, "pad": 1},
+        )
         ax.set_xlim(0, xmax)
-    for ax in axes.flat[len(names):]:
+    for ax in axes.flat[len(names) :]:
         ax.set_visible(False)
     for j in range(ncols):  # the lowest visible panel of each column carries the x axis
         col = [ax for ax in axes[:, j] if ax.get_visible()]
@@ -444,8 +557,9 @@ def hist_panels(samples: dict[str, np.ndarray], colours: dict[str, str], xlabel:
     return fig
 
 
-def by_players(stats: dict, names: Sequence[str], label: str, key: str,
-               digits: int) -> pd.DataFrame:
+def by_players(
+    stats: dict, names: Sequence[str], label: str, key: str, digits: int
+) -> pd.DataFrame:
     """A table of ``stats[name, players][key]`` (estimate, low, high): one row per name
     (first column ``label``), one column per player count."""
     rows = []
@@ -482,18 +596,23 @@ def describe(df: pd.DataFrame, n_players: int) -> dict:
     cards = df["cards_played"].to_numpy(np.float64)
     pts = df["points"].to_numpy(np.float64)[done]
     ms = df["max_stack"].to_numpy()
-    out = {"games": n, "completed": int(done.sum()), "truncated": int(trunc.sum()),
-           "trunc_rate": rate(int(trunc.sum()), n),
-           "turns_mean": mean_ci(turns), "cards_mean": mean_ci(cards),
-           "seat0": rate(int((df["winner"].to_numpy() == 0).sum()), n),
-           "dealer": rate(int((df["winner"].to_numpy() == n_players - 1).sum()), n),
-           "drawn_mean": mean_ci(df["cards_drawn"].to_numpy(np.float64)),
-           "reshuffles_mean": float(df["reshuffles"].mean()),
-           "max_stack_mean": mean_ci(ms.astype(np.float64)),
-           "max_stack_q": np.quantile(ms, [0.5, 0.9, 0.99]),
-           "max_stack_max": int(ms.max()),
-           "stack_ge_8": rate(int((ms >= 8).sum()), n),
-           "stack_ge_12": rate(int((ms >= 12).sum()), n)}
+    out = {
+        "games": n,
+        "completed": int(done.sum()),
+        "truncated": int(trunc.sum()),
+        "trunc_rate": rate(int(trunc.sum()), n),
+        "turns_mean": mean_ci(turns),
+        "cards_mean": mean_ci(cards),
+        "seat0": rate(int((df["winner"].to_numpy() == 0).sum()), n),
+        "dealer": rate(int((df["winner"].to_numpy() == n_players - 1).sum()), n),
+        "drawn_mean": mean_ci(df["cards_drawn"].to_numpy(np.float64)),
+        "reshuffles_mean": float(df["reshuffles"].mean()),
+        "max_stack_mean": mean_ci(ms.astype(np.float64)),
+        "max_stack_q": np.quantile(ms, [0.5, 0.9, 0.99]),
+        "max_stack_max": int(ms.max()),
+        "stack_ge_8": rate(int((ms >= 8).sum()), n),
+        "stack_ge_12": rate(int((ms >= 12).sum()), n),
+    }
     for q, tag in ((0.5, "median"), (0.9, "p90"), (0.99, "p99")):
         out[f"turns_{tag}"] = quantile_ci(turns, q)
         out[f"cards_{tag}"] = quantile_ci(cards, q)
@@ -505,20 +624,17 @@ def describe(df: pd.DataFrame, n_players: int) -> dict:
         out["points_ge_200"] = rate(int((pts >= 200).sum()), pts.size)
     else:
         nan3 = (math.nan,) * 3
-        for k in ("points_mean", "points_median", "points_p90", "points_ge_100",
-                  "points_ge_200"):
+        for k in ("points_mean", "points_median", "points_p90", "points_ge_100", "points_ge_200"):
             out[k] = nan3
     return out
 
 
-def leaders(values: dict[str, tuple[float, float, float]], highest: bool = True
-            ) -> list[str]:
+def leaders(values: dict[str, tuple[float, float, float]], highest: bool = True) -> list[str]:
     """The best name by estimate, then every other whose interval overlaps the best's
     (not separated from it at this scale), best first."""
     order = sorted(values, key=lambda k: values[k][0], reverse=highest)
     top = values[order[0]]
-    tied = [k for k in order[1:] if (values[k][2] >= top[1] if highest
-                                     else values[k][1] <= top[2])]
+    tied = [k for k in order[1:] if (values[k][2] >= top[1] if highest else values[k][1] <= top[2])]
     return [order[0], *tied]
 
 
@@ -544,13 +660,24 @@ def scale_default() -> float:
         raise SystemExit(f"SCALE must be a number, got {text!r}") from None
 
 
-def build(name: str, builder: Callable[[Context], Page], scale: float = 1.0,
-          out: Path | None = None, results: Path | None = None,
-          threads: int | None = None, quiet: bool = False) -> Page:
+def build(
+    name: str,
+    builder: Callable[[Context], Page],
+    scale: float = 1.0,
+    out: Path | None = None,
+    results: Path | None = None,
+    threads: int | None = None,
+    quiet: bool = False,
+) -> Page:
     """Build one page (and refresh the index); returns the written page."""
-    ctx = Context(name, scale, Path(out) if out else ROOT / "reports",
-                  Path(results) if results else ROOT / "results" / "reports",
-                  threads=threads, quiet=quiet)
+    ctx = Context(
+        name,
+        scale,
+        Path(out) if out else ROOT / "reports",
+        Path(results) if results else ROOT / "results" / "reports",
+        threads=threads,
+        quiet=quiet,
+    )
     t0 = time.perf_counter()
     page = builder(ctx)
     page.write()
@@ -561,11 +688,16 @@ def build(name: str, builder: Callable[[Context], Page], scale: float = 1.0,
 
 def main(name: str, builder: Callable[[Context], Page], doc: str | None = None) -> None:
     ap = argparse.ArgumentParser(description=doc)
-    ap.add_argument("--scale", type=float, default=scale_default(),
-                    help="games relative to the default (env SCALE, default 1)")
+    ap.add_argument(
+        "--scale",
+        type=float,
+        default=scale_default(),
+        help="games relative to the default (env SCALE, default 1)",
+    )
     ap.add_argument("--out", type=Path, default=None, help="reports folder (reports/)")
-    ap.add_argument("--results", type=Path, default=None,
-                    help="cache of simulations (results/reports/)")
+    ap.add_argument(
+        "--results", type=Path, default=None, help="cache of simulations (results/reports/)"
+    )
     ap.add_argument("--threads", type=int, default=None, help="numba threads")
     ap.add_argument("--quiet", action="store_true")
     a = ap.parse_args()

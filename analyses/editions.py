@@ -8,18 +8,29 @@ length, seat 0's win rate, points,
 penalty stacks, and paired differences from `official`. (This page replaces the former
 `analyses/preset_summary.py`.)
 """
+
 from __future__ import annotations
 
+import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
-from common import (Context, colour, describe, main, names_and, plain_log, realistic, rel,
-                    standard_games, symlog_percent)
+from common import (
+    Context,
+    colour,
+    describe,
+    main,
+    names_and,
+    plain_log,
+    realistic,
+    rel,
+    standard_games,
+    symlog_percent,
+)
 
-import matplotlib.pyplot as plt
 from unosim.analysis.compare import paired_metrics
+from unosim.game.rules import PRESET_NOTES, PRESETS
 from unosim.report import escape as esc
 from unosim.report.page import Page, ci, num
-from unosim.game.rules import PRESET_NOTES, PRESETS
 
 NAME = "editions"
 PLAYERS = 4
@@ -42,10 +53,14 @@ def _rel3(r) -> tuple[float, float, float]:
 
 def build(ctx: Context) -> Page:
     strats = strategies()
-    page = Page(NAME, "Editions and presets side by side",
-                "How do the presets of docs/rules.md section 9 (the editions and the named "
-                "house-rule sets) differ in round length, seat 0's advantage, points and "
-                "penalty stacks, with four players?", ctx.out)
+    page = Page(
+        NAME,
+        "Editions and presets side by side",
+        "How do the presets of docs/rules.md section 9 (the editions and the named "
+        "house-rule sets) differ in round length, seat 0's advantage, points and "
+        "penalty stacks, with four players?",
+        ctx.out,
+    )
     names = list(PRESETS)
     stats: dict[tuple[str, str], dict] = {}
     paired: dict[tuple[str, str], pd.DataFrame] = {}
@@ -74,40 +89,72 @@ def build(ctx: Context) -> Page:
     big = [n for n in order if abs(pl[n]) >= 10]
     mid = [n for n in order if 4 <= abs(pl[n]) < 10]
     small = [n for n in order if abs(pl[n]) < 4]
-    lead = (f"With 4 players an official round lasts {num(off['turns_mean'][0], 0)} turns; "
-            + names_and([f"{esc.code(n)} rounds last {num(abs(pl[n]), 0)}% "
-                         f"{'longer' if pl[n] > 0 else 'shorter'}" for n in big + mid])
-            + (f", and the other {len(small)} presets stay within "
-               f"{num(max(abs(pl[n]) for n in small), 0) if small else 0}% of it"
-               if small else "") + " (random players, same deals).")
+    lead = (
+        f"With 4 players an official round lasts {num(off['turns_mean'][0], 0)} turns; "
+        + names_and(
+            [
+                f"{esc.code(n)} rounds last {num(abs(pl[n]), 0)}% "
+                f"{'longer' if pl[n] > 0 else 'shorter'}"
+                for n in big + mid
+            ]
+        )
+        + (
+            f", and the other {len(small)} presets stay within "
+            f"{num(max(abs(pl[n]) for n in small), 0) if small else 0}% of it"
+            if small
+            else ""
+        )
+        + " (random players, same deals)."
+    )
     real = strats[-1]
     if real == "table":
         pt = paired["table", "portugal"]
         d, lo, hi = pt.loc["mean_turns", ["diff", "lo", "hi"]]
         s0 = pt.loc["seat0_win_rate"]
-        lead += (" With table players, who sometimes bluff a Wild Draw Four and forget to "
-                 "say UNO, `portugal` (no challenges, a 1-card UNO penalty) "
-                 + (f"plays {num(abs(_rel3(pt.loc['mean_turns'])[0]), 1)}% "
-                    f"{'longer' if d > 0 else 'shorter'} rounds than `official` "
-                    f"({num(d, 2, True)} turns [{num(lo, 2, True)}, {num(hi, 2, True)}])"
-                    if (lo > 0 or hi < 0) else
-                    f"is not separated from `official` in length ({ci(d, lo, hi, 2, True)} "
-                    "turns)")
-                 + ("" if "portugal" not in same_as_official["random"] else
-                    ", while random players, who never bluff or forget, play exactly "
-                    "official's games under it")
-                 + (f"; seat 0's win rate moves by {num(100 * s0['diff'], 2, True)} "
-                    f"percentage points [{num(100 * s0['lo'], 2, True)}, "
-                    f"{num(100 * s0['hi'], 2, True)}]" if _sep(s0) else "") + ".")
+        lead += (
+            " With table players, who sometimes bluff a Wild Draw Four and forget to "
+            "say UNO, `portugal` (no challenges, a 1-card UNO penalty) "
+            + (
+                f"plays {num(abs(_rel3(pt.loc['mean_turns'])[0]), 1)}% "
+                f"{'longer' if d > 0 else 'shorter'} rounds than `official` "
+                f"({num(d, 2, True)} turns [{num(lo, 2, True)}, {num(hi, 2, True)}])"
+                if (lo > 0 or hi < 0)
+                else f"is not separated from `official` in length ({ci(d, lo, hi, 2, True)} turns)"
+            )
+            + (
+                ""
+                if "portugal" not in same_as_official["random"]
+                else ", while random players, who never bluff or forget, play exactly "
+                "official's games under it"
+            )
+            + (
+                f"; seat 0's win rate moves by {num(100 * s0['diff'], 2, True)} "
+                f"percentage points [{num(100 * s0['lo'], 2, True)}, "
+                f"{num(100 * s0['hi'], 2, True)}]"
+                if _sep(s0)
+                else ""
+            )
+            + "."
+        )
     if real == "table":
         tl = {n: paired["table", n].loc["mean_turns"] for n in others}
-        flip = [n for n in order if _sep(d_len[n]) and _sep(tl[n])
-                and (d_len[n]["diff"] > 0) != (tl[n]["diff"] > 0)]
+        flip = [
+            n
+            for n in order
+            if _sep(d_len[n]) and _sep(tl[n]) and (d_len[n]["diff"] > 0) != (tl[n]["diff"] > 0)
+        ]
         if flip:
-            lead += (" Table players turn some of this round: " + names_and(
-                [f"{esc.code(n)} rounds are {num(abs(_rel3(tl[n])[0]), 0)}% "
-                 f"{'longer' if tl[n]['diff'] > 0 else 'shorter'} for them" for n in flip])
-                + ".")
+            lead += (
+                " Table players turn some of this round: "
+                + names_and(
+                    [
+                        f"{esc.code(n)} rounds are {num(abs(_rel3(tl[n])[0]), 0)}% "
+                        f"{'longer' if tl[n]['diff'] > 0 else 'shorter'} for them"
+                        for n in flip
+                    ]
+                )
+                + "."
+            )
     page.heading("Answer")
     page.lead(lead)
     _main_figure(page, strats, paired, others)
@@ -118,15 +165,21 @@ def build(ctx: Context) -> Page:
     stackers = [n for n in names if PRESETS[n].stacking != "none"]
     bullets = [
         "Length (mean turns, 4 random players), longest first: "
-        + "; ".join(f"{esc.code(n)} {ci(*R[n]['turns_mean'])}"
-                    for n in sorted(names, key=lambda k: -R[k]['turns_mean'][0])) + ".",
+        + "; ".join(
+            f"{esc.code(n)} {ci(*R[n]['turns_mean'])}"
+            for n in sorted(names, key=lambda k: -R[k]["turns_mean"][0])
+        )
+        + ".",
         f"Points a round is worth (completed rounds): highest under {esc.code(pts_hi)} "
         f"({ci(*pts[pts_hi])}), lowest under {esc.code(pts_lo)} ({ci(*pts[pts_lo])}); "
         f"`official` {ci(*off['points_mean'])}.",
         "Seat 0 (first to act) against `official` (paired differences of its win rate, "
         "random players): "
-        + "; ".join(f"{esc.code(n)} {_diff(d_s0[n], 4)}"
-                    for n in sorted(d_s0, key=lambda k: d_s0[k]['diff'])) + ".",
+        + "; ".join(
+            f"{esc.code(n)} {_diff(d_s0[n], 4)}"
+            for n in sorted(d_s0, key=lambda k: d_s0[k]["diff"])
+        )
+        + ".",
         "Penalty stacks: P(max_stack >= 8) is "
         + "; ".join(f"{esc.code(n)} {ci(*R[n]['stack_ge_8'], 4)}" for n in stackers)
         + f"; without stacking the largest pending penalty seen in any round of any "
@@ -135,40 +188,57 @@ def build(ctx: Context) -> Page:
     for strat in strats:
         if same_as_official[strat]:
             lst = ", ".join(esc.code(n) for n in same_as_official[strat])
-            bullets.append(f"With {strat} players {lst} played every game exactly as "
-                           "`official` (same winner, turns, points and draws in each "
-                           "paired game): their differences from it (UNO penalty, "
-                           "challenges) need a player who forgets UNO or bluffs.")
-    bullets.append("The house-rule presets here (`stacking`, `progressive`, `seven-zero`, "
-                   "`jump-in`, `draw-until-playable`) are each one switch on `official`, "
-                   "so their differences are the switches' simple effects; the "
-                   "[house rules page](house-rules.md) also averages each switch over "
-                   "the other switches' settings, which can differ in size and even sign.")
+            bullets.append(
+                f"With {strat} players {lst} played every game exactly as "
+                "`official` (same winner, turns, points and draws in each "
+                "paired game): their differences from it (UNO penalty, "
+                "challenges) need a player who forgets UNO or bluffs."
+            )
+    bullets.append(
+        "The house-rule presets here (`stacking`, `progressive`, `seven-zero`, "
+        "`jump-in`, `draw-until-playable`) are each one switch on `official`, "
+        "so their differences are the switches' simple effects; the "
+        "[house rules page](house-rules.md) also averages each switch over "
+        "the other switches' settings, which can differ in size and even sign."
+    )
     page.bullets(bullets)
     hw_d = max(max(r["hi"] - r["diff"], r["diff"] - r["lo"]) for r in d_len.values())
     sep_len = sum(1 for r in d_len.values() if r["lo"] > 0 or r["hi"] < 0)
     sep_s0 = sum(1 for r in d_s0.values() if r["lo"] > 0 or r["hi"] < 0)
-    page.para("Precision: " + ", ".join(f"{stats[s, 'official']['games']:,} rounds per "
-                                        f"preset with {s} players" for s in strats)
-              + f". With random players the paired differences of mean length from "
-              f"`official` are within ±{num(hw_d)} turns; {sep_len} of the {len(d_len)} "
-              f"other presets differ from `official` in mean length and {sep_s0} in seat "
-              "0's win rate (95% interval of the paired difference excluding 0).")
+    page.para(
+        "Precision: "
+        + ", ".join(
+            f"{stats[s, 'official']['games']:,} rounds per preset with {s} players" for s in strats
+        )
+        + f". With random players the paired differences of mean length from "
+        f"`official` are within ±{num(hw_d)} turns; {sep_len} of the {len(d_len)} "
+        f"other presets differ from `official` in mean length and {sep_s0} in seat "
+        "0's win rate (95% interval of the paired difference excluding 0)."
+    )
 
     # ---------------------------------------------------------------- figures
     page.heading("Figures")
     fig, axes = plt.subplots(1, 3, figsize=(11, 4.4), sharey=True)
     y = np.arange(len(names))
     k = len(strats)
-    for ax, key, title in zip(axes, ("turns_mean", "points_mean", "seat0"),
-                              ("mean turns per round", "mean points per round (points)",
-                               "seat 0 win rate (%)")):
+    for ax, key, title in zip(
+        axes,
+        ("turns_mean", "points_mean", "seat0"),
+        ("mean turns per round", "mean points per round (points)", "seat 0 win rate (%)"),
+    ):
         f = 100.0 if key == "seat0" else 1.0
         for j, (strat, mk) in enumerate(zip(strats, ("o", "s", "D"))):
             e = f * np.array([stats[strat, n][key] for n in names])
-            ax.errorbar(e[:, 0], y + (j - (k - 1) / 2) * 0.22,
-                        xerr=[e[:, 0] - e[:, 1], e[:, 2] - e[:, 0]], fmt=mk, ms=4,
-                        capsize=2, color=colour(strat), label=f"{strat} players")
+            ax.errorbar(
+                e[:, 0],
+                y + (j - (k - 1) / 2) * 0.22,
+                xerr=[e[:, 0] - e[:, 1], e[:, 2] - e[:, 0]],
+                fmt=mk,
+                ms=4,
+                capsize=2,
+                color=colour(strat),
+                label=f"{strat} players",
+            )
         if key == "seat0":
             ax.axvline(25, color="grey", lw=0.8, ls="--")
         if key == "turns_mean":
@@ -181,52 +251,72 @@ def build(ctx: Context) -> Page:
     axes[0].set_yticks(y, [esc.mpl(n) for n in names])
     axes[0].set_ylim(len(names) - 0.5, -0.5)
     fig.legend(*axes[0].get_legend_handles_labels(), loc="outside lower center", ncol=k)
-    page.figure(fig, "presets", "Mean turns, mean points and seat 0's win rate of every "
-                "preset with 4 players of each model, with 95% intervals (dashed: a fair "
-                "25%).")
+    page.figure(
+        fig,
+        "presets",
+        "Mean turns, mean points and seat 0's win rate of every "
+        "preset with 4 players of each model, with 95% intervals (dashed: a fair "
+        "25%).",
+    )
 
     # ---------------------------------------------------------------- tables
     for strat in strats:
-        page.heading(f"All presets, 4 {strat} players "
-                     f"({stats[strat, 'official']['games']:,} rounds each)")
+        page.heading(
+            f"All presets, 4 {strat} players ({stats[strat, 'official']['games']:,} rounds each)"
+        )
         rows = []
         for n in names:
             s = stats[strat, n]
             t = paired.get((strat, n))
-            rows.append({
-                "preset": esc.code(n), "cards": PRESETS[n].deck_size(),
-                "mean turns": ci(*s["turns_mean"]),
-                "Δ turns vs official": "" if t is None else _diff(t.loc["mean_turns"], 2),
-                "seat 0 wins": ci(*s["seat0"], 4),
-                "Δ seat 0": "" if t is None else _diff(t.loc["seat0_win_rate"], 4),
-                "mean points": ci(*s["points_mean"]),
-                "cards drawn": ci(*s["drawn_mean"]),
-                "P(max_stack >= 8)": ci(*s["stack_ge_8"], 4),
-                "truncated": f"{s['truncated']:,}"})
+            rows.append(
+                {
+                    "preset": esc.code(n),
+                    "cards": PRESETS[n].deck_size(),
+                    "mean turns": ci(*s["turns_mean"]),
+                    "Δ turns vs official": "" if t is None else _diff(t.loc["mean_turns"], 2),
+                    "seat 0 wins": ci(*s["seat0"], 4),
+                    "Δ seat 0": "" if t is None else _diff(t.loc["seat0_win_rate"], 4),
+                    "mean points": ci(*s["points_mean"]),
+                    "cards drawn": ci(*s["drawn_mean"]),
+                    "P(max_stack >= 8)": ci(*s["stack_ge_8"], 4),
+                    "truncated": f"{s['truncated']:,}",
+                }
+            )
         page.table(pd.DataFrame(rows))
     other_deck = [n for n in names if PRESETS[n].deck != PRESETS["official"].deck]
-    vr_other = [paired["random", n].loc[m, "variance_reduction"]
-                for n in other_deck for m in ("mean_turns", "seat0_win_rate", "mean_points")]
-    page.para("Intervals are 95%: Student t for means, Wilson for rates; Δ: the paired "
-              "difference from `official` on the same game index. `cards drawn` counts "
-              "every card drawn after the deal. Seat 0 acts first and seat 3 deals; a "
-              "fair seat would win 0.25. Presets with another deck ("
-              + names_and([esc.code(n) for n in other_deck]) + ") deal other hands from the "
-              "same seeds, so pairing gains little for them (variance reduction "
-              f"{num(min(vr_other), 2)}× to {num(max(vr_other), 2)}×).")
+    vr_other = [
+        paired["random", n].loc[m, "variance_reduction"]
+        for n in other_deck
+        for m in ("mean_turns", "seat0_win_rate", "mean_points")
+    ]
+    page.para(
+        "Intervals are 95%: Student t for means, Wilson for rates; Δ: the paired "
+        "difference from `official` on the same game index. `cards drawn` counts "
+        "every card drawn after the deal. Seat 0 acts first and seat 3 deals; a "
+        "fair seat would win 0.25. Presets with another deck ("
+        + names_and([esc.code(n) for n in other_deck])
+        + ") deal other hands from the "
+        "same seeds, so pairing gains little for them (variance reduction "
+        f"{num(min(vr_other), 2)}× to {num(max(vr_other), 2)}×)."
+    )
     page.heading("Penalty stacks")
-    page.bullets(f"{esc.code(n)}: max_stack median {num(R[n]['max_stack_q'][0], 0)}, 90th "
-                 f"percentile {num(R[n]['max_stack_q'][1], 0)}, 99th "
-                 f"{num(R[n]['max_stack_q'][2], 0)}, largest {R[n]['max_stack_max']}"
-                 for n in names)
+    page.bullets(
+        f"{esc.code(n)}: max_stack median {num(R[n]['max_stack_q'][0], 0)}, 90th "
+        f"percentile {num(R[n]['max_stack_q'][1], 0)}, 99th "
+        f"{num(R[n]['max_stack_q'][2], 0)}, largest {R[n]['max_stack_max']}"
+        for n in names
+    )
 
-    page.data(_csv(stats, names), "presets", "Every number of the tables, by strategy and "
-              "preset")
-    ctx.provenance(page, notes=[
-        "Presets: " + "; ".join(f"{esc.code(n)} {PRESET_NOTES[n]}" for n in names) + ".",
-        f"Games per run follow one policy shared by every page (e.g. "
-        f"{standard_games('official', 4):,} rounds with 4 random players), so pages "
-        "that show the same rule set and player count use the same games."])
+    page.data(_csv(stats, names), "presets", "Every number of the tables, by strategy and preset")
+    ctx.provenance(
+        page,
+        notes=[
+            "Presets: " + "; ".join(f"{esc.code(n)} {PRESET_NOTES[n]}" for n in names) + ".",
+            f"Games per run follow one policy shared by every page (e.g. "
+            f"{standard_games('official', 4):,} rounds with 4 random players), so pages "
+            "that show the same rule set and player count use the same games.",
+        ],
+    )
     return page
 
 
@@ -235,9 +325,15 @@ def _main_figure(page: Page, strats, paired, others) -> None:
     order = sorted(others, key=lambda n: -paired["random", n].loc["mean_turns", "diff"])
     k = len(strats)
     y = np.arange(len(order))
-    for ax, m, label in zip(axes, ("mean_turns", "mean_points", "seat0_win_rate"),
-                            ("Δ mean turns (% of official)", "Δ mean points (% of official)",
-                             "Δ seat 0 win rate (percentage points)")):
+    for ax, m, label in zip(
+        axes,
+        ("mean_turns", "mean_points", "seat0_win_rate"),
+        (
+            "Δ mean turns (% of official)",
+            "Δ mean points (% of official)",
+            "Δ seat 0 win rate (percentage points)",
+        ),
+    ):
         for j, (strat, mk) in enumerate(zip(strats, ("o", "s", "D"))):
             rows = [paired[strat, n].loc[m] for n in order]
             if m == "seat0_win_rate":
@@ -245,10 +341,16 @@ def _main_figure(page: Page, strats, paired, others) -> None:
             else:
                 e = np.array([_rel3(r) for r in rows])
             for i, n in enumerate(order):
-                ax.errorbar(e[i, 0], y[i] + (j - (k - 1) / 2) * 0.22,
-                            xerr=[[e[i, 0] - e[i, 1]], [e[i, 2] - e[i, 0]]], fmt=mk, ms=4,
-                            capsize=2, color=colour(n),
-                            mfc=colour(n) if strat == "random" else "white")
+                ax.errorbar(
+                    e[i, 0],
+                    y[i] + (j - (k - 1) / 2) * 0.22,
+                    xerr=[[e[i, 0] - e[i, 1]], [e[i, 2] - e[i, 0]]],
+                    fmt=mk,
+                    ms=4,
+                    capsize=2,
+                    color=colour(n),
+                    mfc=colour(n) if strat == "random" else "white",
+                )
         ax.axvline(0, color="grey", lw=0.8)
         ax.set_xlabel(label)
         if m != "seat0_win_rate":
@@ -259,15 +361,30 @@ def _main_figure(page: Page, strats, paired, others) -> None:
     axes[0].set_ylim(len(order) - 0.5, -0.5)
     from matplotlib.lines import Line2D
 
-    handles = [Line2D([], [], ls="", marker=mk, color="#555555",
-                      mfc="#555555" if s == "random" else "white", label=f"{s} players")
-               for s, mk in zip(strats, ("o", "s", "D"))]
+    handles = [
+        Line2D(
+            [],
+            [],
+            ls="",
+            marker=mk,
+            color="#555555",
+            mfc="#555555" if s == "random" else "white",
+            label=f"{s} players",
+        )
+        for s, mk in zip(strats, ("o", "s", "D"))
+    ]
     fig.legend(handles=handles, loc="outside lower center", ncol=k, fontsize=8)
-    fig.suptitle("Each preset against official on the same deals, 4 players (95% "
-                 "intervals)", fontsize=9)
-    page.figure(fig, "paired-differences", "Each preset's paired difference from "
-                "`official` in mean length, points and seat 0's win rate, for each player "
-                "model (marker), with 95% intervals.", main=True)
+    fig.suptitle(
+        "Each preset against official on the same deals, 4 players (95% intervals)", fontsize=9
+    )
+    page.figure(
+        fig,
+        "paired-differences",
+        "Each preset's paired difference from "
+        "`official` in mean length, points and seat 0's win rate, for each player "
+        "model (marker), with 95% intervals.",
+        main=True,
+    )
 
 
 def _diff(r, digits: int) -> str:
@@ -280,10 +397,22 @@ def _diff(r, digits: int) -> str:
 def _csv(stats: dict, names: list[str]) -> pd.DataFrame:
     rows = []
     for (strat, n), s in stats.items():
-        row = {"strategies": strat, "preset": n, "rules_hash": PRESETS[n].hash(),
-               "games": s["games"], "truncated": s["truncated"]}
-        for key in ("turns_mean", "turns_median", "seat0", "points_mean", "drawn_mean",
-                    "max_stack_mean", "stack_ge_8"):
+        row = {
+            "strategies": strat,
+            "preset": n,
+            "rules_hash": PRESETS[n].hash(),
+            "games": s["games"],
+            "truncated": s["truncated"],
+        }
+        for key in (
+            "turns_mean",
+            "turns_median",
+            "seat0",
+            "points_mean",
+            "drawn_mean",
+            "max_stack_mean",
+            "stack_ge_8",
+        ):
             row[key], row[key + "_lo"], row[key + "_hi"] = s[key]
         rows.append(row)
     return pd.DataFrame(rows)

@@ -9,19 +9,20 @@ neither the tuning, the choice of candidates nor the other evaluations play. Mat
 500 are assembled from independent rounds (``unosim.sim.assembled``: exact in distribution,
 because no strategy reads the scores).
 """
+
 from __future__ import annotations
 
 from pathlib import Path
 
 import numpy as np
 
-from unosim.sim.assembled import SPAN, assembled_matches
-from unosim.kernel import layout as L
 from unosim.game.rules import PRESETS
+from unosim.kernel import layout as L
+from unosim.sim.assembled import SPAN, assembled_matches
 from unosim.sim.simulate import make_job, run_block, thread_count
 
 PLAYERS = 4
-FIRST = 2 ** 42  # first deal of the expert's games
+FIRST = 2**42  # first deal of the expert's games
 BLOCK = 256  # deals per call of the kernel
 
 
@@ -37,8 +38,9 @@ def policy_file(folder: Path, name: str, weights: dict, params: dict) -> str:
     return str(path)
 
 
-def per_deal(rules: str, me: str, opponent: str, deals: int, seed: int,
-             first: int = FIRST) -> np.ndarray:
+def per_deal(
+    rules: str, me: str, opponent: str, deals: int, seed: int, first: int = FIRST
+) -> np.ndarray:
     """Per deal: the share of the 4 seat rotations in which ``me`` wins against 3
     ``opponent`` players."""
     rs = PRESETS[rules]
@@ -53,8 +55,9 @@ def per_deal(rules: str, me: str, opponent: str, deals: int, seed: int,
     return w / PLAYERS
 
 
-def expert_rate(rules: str, expert: str, policy: str, opponent: str, deals: int,
-                seed: int, threads: int | None) -> dict:
+def expert_rate(
+    rules: str, expert: str, policy: str, opponent: str, deals: int, seed: int, threads: int | None
+) -> dict:
     """The expert's win rate against 3 ``opponent`` and its paired gain over its rollout
     ``policy`` on the same deals, each with a 95% half-width (from per-deal means)."""
     with thread_count(threads):
@@ -62,13 +65,19 @@ def expert_rate(rules: str, expert: str, policy: str, opponent: str, deals: int,
         p = per_deal(rules, policy, opponent, deals, seed)
     z = 1.959964 / np.sqrt(deals)
     d = e - p
-    return {"rate": float(e.mean()), "half": float(z * e.std(ddof=1)),
-            "policy": float(p.mean()), "gain": float(d.mean()),
-            "gain_half": float(z * d.std(ddof=1)), "deals": deals}
+    return {
+        "rate": float(e.mean()),
+        "half": float(z * e.std(ddof=1)),
+        "policy": float(p.mean()),
+        "gain": float(d.mean()),
+        "gain_half": float(z * d.std(ddof=1)),
+        "deals": deals,
+    }
 
 
-def expert_matches(rules: str, expert: str, opponent: str, n_matches: int, seed: int,
-                   threads: int | None) -> dict:
+def expert_matches(
+    rules: str, expert: str, opponent: str, n_matches: int, seed: int, threads: int | None
+) -> dict:
     """Matches to ``target_score`` of the expert against 3 ``opponent``, the expert in
     each of the 4 places a quarter of the time: matches won and played, mean rounds."""
     won = played = rounds = 0
@@ -76,8 +85,13 @@ def expert_matches(rules: str, expert: str, opponent: str, n_matches: int, seed:
         for j in range(PLAYERS):
             players = [opponent] * PLAYERS
             players[j] = expert
-            m = assembled_matches(rules, players, max(1, n_matches // PLAYERS), seed,
-                                  first=FIRST + (j + 1) * PLAYERS * SPAN)
+            m = assembled_matches(
+                rules,
+                players,
+                max(1, n_matches // PLAYERS),
+                seed,
+                first=FIRST + (j + 1) * PLAYERS * SPAN,
+            )
             won += int((m["winner"] == j).sum())
             played += len(m)
             rounds += int(m["rounds"].sum())

@@ -19,21 +19,21 @@ the averaged main effects, each switch's simple effect: the switch alone against
 players (when this version has them) the 48 combinations are played again, fewer games
 each.
 """
+
 from __future__ import annotations
 
 import itertools
 
+import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
-from common import (Context, colour, main, names_and, realistic, rel, standard_games,
-                    symlog_percent)
+from common import Context, colour, main, names_and, realistic, rel, standard_games, symlog_percent
 from scipy.stats import t as student_t
 
-import matplotlib.pyplot as plt
-from unosim.report import escape as esc
-from unosim.report.page import Page, ci, num
 from unosim.analysis.compare import paired_metrics
 from unosim.game.rules import RuleError, resolve
+from unosim.report import escape as esc
+from unosim.report.page import Page, ci, num
 from unosim.stats import wilson_ci
 
 NAME = "house-rules"
@@ -49,13 +49,22 @@ FACTORS: tuple[tuple[str, tuple], ...] = (
     ("wd4_restriction", ("colour", "none")),
 )
 # the switches whose effects are shown: (rule, level) against the rule's first level
-SWITCHES = (("stacking", "same"), ("stacking", "progressive"), ("seven_zero", True),
-            ("jump_in", True), ("draw_rule", "until_playable"), ("wd4_restriction", "none"))
+SWITCHES = (
+    ("stacking", "same"),
+    ("stacking", "progressive"),
+    ("seven_zero", True),
+    ("jump_in", True),
+    ("draw_rule", "until_playable"),
+    ("wd4_restriction", "none"),
+)
 OUTCOMES = (("turns", "mean turns", 2), ("seat0", "seat 0 win rate", 4))
 # switches shown only alone against `official` (simple effects), not in the 48-cell
 # design; a rule this version does not know is skipped. Add e.g. ("last_card", "number").
 EXTRA_SWITCHES: tuple[tuple[str, object], ...] = (
-    ("last_card", "number"), ("after_draw", "pass"), ("wd4_restriction", "strict"))
+    ("last_card", "number"),
+    ("after_draw", "pass"),
+    ("wd4_restriction", "strict"),
+)
 
 
 def _label(sw: tuple[str, object]) -> str:
@@ -122,7 +131,7 @@ def _effects(Y: np.ndarray, W: np.ndarray, block: int = 1 << 17) -> pd.DataFrame
     s1 = np.zeros(k)
     s2 = np.zeros(k)
     for lo in range(0, n, block):
-        c = W @ Y[:, lo:lo + block].astype(np.float64)
+        c = W @ Y[:, lo : lo + block].astype(np.float64)
         s1 += c.sum(axis=1)
         s2 += (c * c).sum(axis=1)
     mean = s1 / n
@@ -133,12 +142,19 @@ def _effects(Y: np.ndarray, W: np.ndarray, block: int = 1 << 17) -> pd.DataFrame
     se_ind = np.sqrt((W * W) @ cell_var / n)
     with np.errstate(divide="ignore", invalid="ignore"):
         vr = np.where(se > 0, se_ind**2 / se**2, np.nan)
-    return pd.DataFrame({"effect": mean, "lo": mean - tq * se, "hi": mean + tq * se,
-                         "se": se, "se_independent": se_ind, "variance_reduction": vr})
+    return pd.DataFrame(
+        {
+            "effect": mean,
+            "lo": mean - tq * se,
+            "hi": mean + tq * se,
+            "se": se,
+            "se_independent": se_ind,
+            "variance_reduction": vr,
+        }
+    )
 
 
-def _independent(means: np.ndarray, variances: np.ndarray, n: int, W: np.ndarray
-                 ) -> pd.DataFrame:
+def _independent(means: np.ndarray, variances: np.ndarray, n: int, W: np.ndarray) -> pd.DataFrame:
     """Contrasts of independent runs: ``W @ means`` with ``se = sqrt(W**2 @ var / n)``."""
     est = W @ means
     se = np.sqrt((W * W) @ variances / n)
@@ -162,12 +178,23 @@ def _run_cells(ctx: Context, cs, rulesets, base: int, strategies: str, seed0: in
         means["seat0"][i], variances["seat0"][i] = w.mean(), w.var(ddof=1)
         se = np.sqrt(variances["turns"][i] / n)
         lo, hi = wilson_ci(int(w.sum()), n)
-        rows.append({**{f: _value(c[f]) for f, _ in FACTORS}, "strategies": strategies,
-                     "rules_hash": rs.hash(), "seed": seed, "games": n,
-                     "turns_mean": t.mean(), "turns_se": se,
-                     "turns_lo": t.mean() - tq * se, "turns_hi": t.mean() + tq * se,
-                     "seat0": w.mean(), "seat0_lo": lo, "seat0_hi": hi,
-                     "truncated": int(df["truncated"].sum())})
+        rows.append(
+            {
+                **{f: _value(c[f]) for f, _ in FACTORS},
+                "strategies": strategies,
+                "rules_hash": rs.hash(),
+                "seed": seed,
+                "games": n,
+                "turns_mean": t.mean(),
+                "turns_se": se,
+                "turns_lo": t.mean() - tq * se,
+                "turns_hi": t.mean() + tq * se,
+                "seat0": w.mean(),
+                "seat0_lo": lo,
+                "seat0_hi": hi,
+                "truncated": int(df["truncated"].sum()),
+            }
+        )
     return pd.DataFrame(rows), means, variances, n
 
 
@@ -188,22 +215,29 @@ def simple_effects(ctx: Context, strategies: str, switches) -> dict:
     """Each switch alone against `official`, on the same games (paired):
     {switch: {"turns": (d, lo, hi), "seat0": (d, lo, hi), "base_turns": x}}."""
     base_games = standard_games("official", PLAYERS, strategies)
-    off = ctx.rounds("official", PLAYERS, base_games, strategies,
-                     columns=("turns", "winner", "points", "truncated"))
+    off = ctx.rounds(
+        "official",
+        PLAYERS,
+        base_games,
+        strategies,
+        columns=("turns", "winner", "points", "truncated"),
+    )
     out = {}
     for sw in switches:
         rs = _switch_rules(sw)
         if rs is None:
             continue
-        df = ctx.rounds(rs, PLAYERS, base_games, strategies,
-                        columns=("turns", "winner", "points", "truncated"))
-        t = paired_metrics(off, df, metrics=("mean_turns", "seat0_win_rate")) \
-            .set_index("metric")
-        out[sw] = {"turns": tuple(t.loc["mean_turns", ["diff", "lo", "hi"]]),
-                   "seat0": tuple(t.loc["seat0_win_rate", ["diff", "lo", "hi"]]),
-                   "base_turns": float(t.loc["mean_turns", "value_a"]),
-                   "base_seat0": float(t.loc["seat0_win_rate", "value_a"]),
-                   "games": len(df)}
+        df = ctx.rounds(
+            rs, PLAYERS, base_games, strategies, columns=("turns", "winner", "points", "truncated")
+        )
+        t = paired_metrics(off, df, metrics=("mean_turns", "seat0_win_rate")).set_index("metric")
+        out[sw] = {
+            "turns": tuple(t.loc["mean_turns", ["diff", "lo", "hi"]]),
+            "seat0": tuple(t.loc["seat0_win_rate", ["diff", "lo", "hi"]]),
+            "base_turns": float(t.loc["mean_turns", "value_a"]),
+            "base_seat0": float(t.loc["seat0_win_rate", "value_a"]),
+            "games": len(df),
+        }
     return out
 
 
@@ -224,10 +258,14 @@ def _conditional(cells_df: pd.DataFrame, sw, partner) -> dict:
 
 def build(ctx: Context) -> Page:
     strats = ("random", *realistic())
-    page = Page(NAME, "Five house rules in 48 combinations",
-                "Which house rules (stacking, Seven-Zero, Jump-In, draw until playable, no "
-                "Wild Draw Four restriction) change round length and seat 0's advantage, "
-                "alone and together, and do they interact?", ctx.out)
+    page = Page(
+        NAME,
+        "Five house rules in 48 combinations",
+        "Which house rules (stacking, Seven-Zero, Jump-In, draw until playable, no "
+        "Wild Draw Four restriction) change round length and seat 0's advantage, "
+        "alone and together, and do they interact?",
+        ctx.out,
+    )
     cs = cells()
     rulesets = [resolve("official", {k: _value(v) for k, v in c.items()}) for c in cs]
     ids, W = contrasts(cs)
@@ -244,22 +282,30 @@ def build(ctx: Context) -> Page:
     del Pt, P0
 
     # main runs: one seed per combination (independent runs), per player model
-    runs = {st: _run_cells(ctx, cs, rulesets, BASE_GAMES if st == "random" else BASE_TABLE,
-                           st, ctx.seed if st == "random" else ctx.seed + 1000)
-            for st in strats}
+    runs = {
+        st: _run_cells(
+            ctx,
+            cs,
+            rulesets,
+            BASE_GAMES if st == "random" else BASE_TABLE,
+            st,
+            ctx.seed if st == "random" else ctx.seed + 1000,
+        )
+        for st in strats
+    }
     labels = [" × ".join(_label(s) for s in key) for key in ids]
     tables = {}
-    for st, (cells_df, means, variances, n) in runs.items():
-        table = pd.DataFrame({"effect": labels, "kind": ["main" if len(k) == 1 else
-                                                         "interaction" for k in ids]})
+    for st, (_cells, means, variances, n) in runs.items():
+        table = pd.DataFrame(
+            {"effect": labels, "kind": ["main" if len(k) == 1 else "interaction" for k in ids]}
+        )
         for o, _, _ in OUTCOMES:
             e = _independent(means[o], variances[o], n, W)
             for col in e.columns:
                 table[f"{o}_{col}"] = e[col].to_numpy()
             if st == "random":
                 table[f"{o}_pilot_effect"] = pilot[o]["effect"].to_numpy()
-                table[f"{o}_pilot_variance_reduction"] = \
-                    pilot[o]["variance_reduction"].to_numpy()
+                table[f"{o}_pilot_variance_reduction"] = pilot[o]["variance_reduction"].to_numpy()
         tables[st] = table
     simple = {st: simple_effects(ctx, st, SWITCHES + EXTRA_SWITCHES) for st in strats}
     cells_df, _, _, n = runs["random"]
@@ -279,45 +325,60 @@ def build(ctx: Context) -> Page:
     big = max(SWITCHES, key=lambda k: abs(main_t[k]))
     dup = ("draw_rule", "until_playable")
     explain = {}
-    for i, sw in enumerate(SWITCHES):
-        partners = [(k, r) for k, (_, r) in zip(ids, table.iterrows())
-                    if len(k) == 2 and sw in k]
+    for sw in SWITCHES:
+        partners = [(k, r) for k, (_, r) in zip(ids, table.iterrows()) if len(k) == 2 and sw in k]
         k, r = max(partners, key=lambda kr: abs(kr[1]["turns_effect"]))
         other = k[1] if k[0] == sw else k[0]
         explain[sw] = (other, _conditional(cells_df, sw, other))
     ji = ("jump_in", True)
     sz = ("seven_zero", True)
-    lead = (f"Draw until playable is the house rule that changes the game: alone it makes "
-            f"official rounds {p(sr[dup]['turns'][0]).lstrip('+')} longer "
-            f"({num(base_t + sr[dup]['turns'][0], 0)} against {num(base_t, 0)} turns), and "
-            f"averaged over all 48 combinations of the five rules it adds "
-            f"{num(main_t[dup], 0)} turns ({p(main_t[dup]).lstrip('+')})." if big == dup else
-            f"{esc.code(_label(big))} changes length most: {p(main_t[big])} averaged over the 48 "
-            "combinations.")
+    lead = (
+        f"Draw until playable is the house rule that changes the game: alone it makes "
+        f"official rounds {p(sr[dup]['turns'][0]).lstrip('+')} longer "
+        f"({num(base_t + sr[dup]['turns'][0], 0)} against {num(base_t, 0)} turns), and "
+        f"averaged over all 48 combinations of the five rules it adds "
+        f"{num(main_t[dup], 0)} turns ({p(main_t[dup]).lstrip('+')})."
+        if big == dup
+        else f"{esc.code(_label(big))} changes length most: {p(main_t[big])} averaged over the 48 "
+        "combinations."
+    )
     if ji in sr:
         part, cond = explain[ji]
-        lead += (f" Jump-In shortens rounds by {p(-sr[ji]['turns'][0])[1:]} alone but by "
-                 f"{p(-main_t[ji])[1:]} on average, because it cuts the long rounds of "
-                 f"{PLAIN.get(part, _label(part))} most "
-                 f"({num(cond[_value(part[1])], 1, True)} turns with it, {num(cond[_value(dict(FACTORS)[part[0]][0])], 1, True)} "
-                 "without).")
+        lead += (
+            f" Jump-In shortens rounds by {p(-sr[ji]['turns'][0])[1:]} alone but by "
+            f"{p(-main_t[ji])[1:]} on average, because it cuts the long rounds of "
+            f"{PLAIN.get(part, _label(part))} most "
+            f"({num(cond[_value(part[1])], 1, True)} turns with it, "
+            f"{num(cond[_value(dict(FACTORS)[part[0]][0])], 1, True)} "
+            "without)."
+        )
     if sz in sr and sr[sz]["seat0"][2] < 0:
         part, cond = explain[sz]
         s0m = mains.loc[SWITCHES.index(sz)]
         tz = simple["table"].get(sz) if "table" in simple else None
-        lead += (f" With random players Seven-Zero barely moves length "
-                 f"({num(sr[sz]['turns'][0], 2, True)} turns alone, "
-                 f"{num(main_t[sz], 2, True)} on average: "
-                 f"{num(cond[_value(part[1])], 2, True)} with "
-                 f"{PLAIN.get(part, _label(part))}, "
-                 f"{num(cond[_value(dict(FACTORS)[part[0]][0])], 2, True)} without)"
-                 + (f", with table players it makes rounds "
-                    f"{num(rel(tz['turns'][0], tz['base_turns']), 0)}% longer" if tz is not None and tz["turns"][1] > 0 else "")
-                 + f"; it takes seat 0's win rate down by "
-                 f"{num(-100 * sr[sz]['seat0'][0], 2)} percentage points alone "
-                 f"({num(-100 * s0m['seat0_effect'], 2)} on average)"
-                 + (", for random and table players alike" if tz is not None
-                    and tz["seat0"][2] < 0 else "") + ".")
+        lead += (
+            f" With random players Seven-Zero barely moves length "
+            f"({num(sr[sz]['turns'][0], 2, True)} turns alone, "
+            f"{num(main_t[sz], 2, True)} on average: "
+            f"{num(cond[_value(part[1])], 2, True)} with "
+            f"{PLAIN.get(part, _label(part))}, "
+            f"{num(cond[_value(dict(FACTORS)[part[0]][0])], 2, True)} without)"
+            + (
+                f", with table players it makes rounds "
+                f"{num(rel(tz['turns'][0], tz['base_turns']), 0)}% longer"
+                if tz is not None and tz["turns"][1] > 0
+                else ""
+            )
+            + f"; it takes seat 0's win rate down by "
+            f"{num(-100 * sr[sz]['seat0'][0], 2)} percentage points alone "
+            f"({num(-100 * s0m['seat0_effect'], 2)} on average)"
+            + (
+                ", for random and table players alike"
+                if tz is not None and tz["seat0"][2] < 0
+                else ""
+            )
+            + "."
+        )
     page.heading("Answer")
     page.lead(lead)
     _main_figure(page, strats, tables, simple, base_t)
@@ -329,62 +390,96 @@ def build(ctx: Context) -> Page:
         r = mains.loc[i]
         s_ = sr[sw]["turns"]
         lv_on, lv_off = _value(part[1]), _value(dict(FACTORS)[part[0]][0])
-        text = (f"{esc.code(_label(sw))}: {ci(*s_, 2, sign=True)} turns alone (from `official`, "
-                f"same games), {fmt(r, 'turns', 2)} averaged over the 48 combinations")
+        text = (
+            f"{esc.code(_label(sw))}: {ci(*s_, 2, sign=True)} turns alone (from `official`, "
+            f"same games), {fmt(r, 'turns', 2)} averaged over the 48 combinations"
+        )
         if (s_[0] > 0) != (r["turns_effect"] > 0):
             text += " (opposite signs)"
-        text += (f"; its largest interaction is with {esc.code(_label(part))}: "
-                 f"{num(cond[lv_on], 2, True)} turns with it on, "
-                 f"{num(cond[lv_off], 2, True)} with it off.")
+        text += (
+            f"; its largest interaction is with {esc.code(_label(part))}: "
+            f"{num(cond[lv_on], 2, True)} turns with it on, "
+            f"{num(cond[lv_off], 2, True)} with it off."
+        )
         for st in strats[1:]:
             if sw in simple[st]:
                 rt = tables[st][tables[st].kind == "main"].reset_index(drop=True).loc[i]
-                text += (f" With {st} players: {ci(*simple[st][sw]['turns'], 2, sign=True)}"
-                         f" alone, {fmt(rt, 'turns', 2)} averaged.")
+                text += (
+                    f" With {st} players: {ci(*simple[st][sw]['turns'], 2, sign=True)}"
+                    f" alone, {fmt(rt, 'turns', 2)} averaged."
+                )
         bullets.append(text)
     for st in strats[1:]:
-        flip = [sw for sw in SWITCHES if sw in simple[st] and _separated(sr[sw]["turns"])
-                and _separated(simple[st][sw]["turns"])
-                and (sr[sw]["turns"][0] > 0) != (simple[st][sw]["turns"][0] > 0)]
+        flip = [
+            sw
+            for sw in SWITCHES
+            if sw in simple[st]
+            and _separated(sr[sw]["turns"])
+            and _separated(simple[st][sw]["turns"])
+            and (sr[sw]["turns"][0] > 0) != (simple[st][sw]["turns"][0] > 0)
+        ]
         if flip:
             bullets.append(
                 f"Random and {st} players disagree on the direction of "
-                + names_and([f"{PLAIN.get(sw, _label(sw))} ("
-                             f"{num(sr[sw]['turns'][0], 2, True)} turns alone with random "
-                             f"players, {num(simple[st][sw]['turns'][0], 2, True)} with "
-                             f"{st} players)" for sw in flip])
+                + names_and(
+                    [
+                        f"{PLAIN.get(sw, _label(sw))} ("
+                        f"{num(sr[sw]['turns'][0], 2, True)} turns alone with random "
+                        f"players, {num(simple[st][sw]['turns'][0], 2, True)} with "
+                        f"{st} players)"
+                        for sw in flip
+                    ]
+                )
                 + ": what a rule does depends on how people play, so a finding made "
-                "with random players alone does not carry over.")
+                "with random players alone does not carry over."
+            )
     page.bullets(bullets)
-    page.para("Why the two differ: the simple effect changes one rule of `official` and "
-              "keeps the others off; the main effect averages the switch's effect over "
-              "every setting of the other four, half of them with draw until playable, "
-              "whose long rounds magnify whatever shortens or lengthens a round. The "
-              "editions page compares presets with `official` on the same games, so its "
-              "differences are the simple effects.")
+    page.para(
+        "Why the two differ: the simple effect changes one rule of `official` and "
+        "keeps the others off; the main effect averages the switch's effect over "
+        "every setting of the other four, half of them with draw until playable, "
+        "whose long rounds magnify whatever shortens or lengthens a round. The "
+        "editions page compares presets with `official` on the same games, so its "
+        "differences are the simple effects."
+    )
     extra = [sw for sw in EXTRA_SWITCHES if sw in sr]
     if extra:
-        page.para("Three more house rules, each alone against `official` on the same "
-                  "games (random players; simple effects only, not in the 48 combinations): "
-                  + "; ".join(f"{esc.code(_label(sw))} changes rounds by {num(rel(sr[sw]['turns'][0], base_t), 1, True)}% "
-                              f"({ci(*sr[sw]['turns'], 2, sign=True)} turns) and seat 0's "
-                              f"win rate by {ci(*sr[sw]['seat0'], 4, sign=True)}"
-                              for sw in extra) + ". `last_card=number`: a player may go "
-                  "out only on a number card; `after_draw=pass`: a drawn card is kept even "
-                  "when it could be played; `wd4_restriction=strict`: a Wild Draw Four only "
-                  "when no other card can be played (docs/rules.md 8.8-8.10).")
+        page.para(
+            "Three more house rules, each alone against `official` on the same "
+            "games (random players; simple effects only, not in the 48 combinations): "
+            + "; ".join(
+                f"{esc.code(_label(sw))} changes rounds by "
+                f"{num(rel(sr[sw]['turns'][0], base_t), 1, True)}% "
+                f"({ci(*sr[sw]['turns'], 2, sign=True)} turns) and seat 0's "
+                f"win rate by {ci(*sr[sw]['seat0'], 4, sign=True)}"
+                for sw in extra
+            )
+            + ". `last_card=number`: a player may go "
+            "out only on a number card; `after_draw=pass`: a drawn card is kept even "
+            "when it could be played; `wd4_restriction=strict`: a Wild Draw Four only "
+            "when no other card can be played (docs/rules.md 8.8-8.10)."
+        )
     hw_t = float(np.max(table["turns_hi"] - table["turns_effect"]))
     hw_s = float(np.max(table["seat0_hi"] - table["seat0_effect"]))
     ntrunc = int(cells_df["truncated"].sum())
-    page.para(f"Precision: {n:,} games per combination with random players"
-              + "".join(f", {runs[st][3]:,} with {st} players" for st in strats[1:])
-              + f"; with random players every 95% interval of an effect is within "
-              f"±{num(hw_t)} turns and ±{num(hw_s, 4)} in seat 0's win rate. Simple effects: "
-              f"{sr[SWITCHES[0]]['games']:,} paired games per switch with random players"
-              + "".join(f", {simple[st][SWITCHES[0]]['games']:,} with {st} players"
-                        for st in strats[1:] if SWITCHES[0] in simple[st]) + ". "
-              + (f"{ntrunc:,} rounds reached `max_turns` and enter at their cut-off length."
-                 if ntrunc else "No round reached `max_turns`."))
+    page.para(
+        f"Precision: {n:,} games per combination with random players"
+        + "".join(f", {runs[st][3]:,} with {st} players" for st in strats[1:])
+        + f"; with random players every 95% interval of an effect is within "
+        f"±{num(hw_t)} turns and ±{num(hw_s, 4)} in seat 0's win rate. Simple effects: "
+        f"{sr[SWITCHES[0]]['games']:,} paired games per switch with random players"
+        + "".join(
+            f", {simple[st][SWITCHES[0]]['games']:,} with {st} players"
+            for st in strats[1:]
+            if SWITCHES[0] in simple[st]
+        )
+        + ". "
+        + (
+            f"{ntrunc:,} rounds reached `max_turns` and enter at their cut-off length."
+            if ntrunc
+            else "No round reached `max_turns`."
+        )
+    )
 
     # ---------------------------------------------------------------- figures
     page.heading("Figures")
@@ -397,73 +492,125 @@ def build(ctx: Context) -> Page:
     rows = []
     for key, (_, r) in zip(ids, table.iterrows()):
         sw = key[0] if len(key) == 1 else None
-        rows.append({"effect": esc.code(r['effect']), "kind": r["kind"],
-                     "alone, Δ turns": ci(*sr[sw]["turns"], 2, sign=True) if sw else "",
-                     "averaged, Δ turns": fmt(r, "turns", 2),
-                     "alone, Δ seat 0": ci(*sr[sw]["seat0"], 4, sign=True) if sw else "",
-                     "averaged, Δ seat 0": fmt(r, "seat0", 4),
-                     "pilot VR (turns)": f"{num(r['turns_pilot_variance_reduction'], 2)}"})
+        rows.append(
+            {
+                "effect": esc.code(r["effect"]),
+                "kind": r["kind"],
+                "alone, Δ turns": ci(*sr[sw]["turns"], 2, sign=True) if sw else "",
+                "averaged, Δ turns": fmt(r, "turns", 2),
+                "alone, Δ seat 0": ci(*sr[sw]["seat0"], 4, sign=True) if sw else "",
+                "averaged, Δ seat 0": fmt(r, "seat0", 4),
+                "pilot VR (turns)": f"{num(r['turns_pilot_variance_reduction'], 2)}",
+            }
+        )
     page.table(pd.DataFrame(rows))
-    page.para("alone: the switch against `official` on the same games (simple effect). "
-              "averaged: main effect, the mean over the other switches of (on − off). "
-              "Interaction A × B: mean over the others of (effect of A with B on − effect "
-              "of A with B off); for `stacking` the two levels are each compared with "
-              "`none`. 95% intervals from the 48 independent runs. Pilot VR: variance of "
-              "the contrast from independent runs divided by its variance on common "
-              "games, in the pilot.")
+    page.para(
+        "alone: the switch against `official` on the same games (simple effect). "
+        "averaged: main effect, the mean over the other switches of (on − off). "
+        "Interaction A × B: mean over the others of (effect of A with B on − effect "
+        "of A with B off); for `stacking` the two levels are each compared with "
+        "`none`. 95% intervals from the 48 independent runs. Pilot VR: variance of "
+        "the contrast from independent runs divided by its variance on common "
+        "games, in the pilot."
+    )
     vr_t = table["turns_pilot_variance_reduction"]
     vr_s = table["seat0_pilot_variance_reduction"]
-    page.para(f"Design: a pilot played all 48 combinations on the same {n_pilot:,} games "
-              "(one seed) and computed every contrast game by game. Against independent "
-              f"runs of the same size, the common games divided the variance of the length "
-              f"contrasts by {num(vr_t.min(), 2)} to {num(vr_t.max(), 2)} (median "
-              f"{num(vr_t.median(), 2)}) and of the seat 0 contrasts by {num(vr_s.min(), 2)} "
-              f"to {num(vr_s.max(), 2)} (median {num(vr_s.median(), 2)}): rule sets that "
-              "share a switch play nearly the same game from a common deal, so averaging "
-              "them cancels little noise. The main runs therefore give each combination "
-              f"its own seed (seed {ctx.seed} + 1 + the combination's row in `cells.csv`; "
-              f"table players: {ctx.seed + 1000} + 1 + row).")
+    page.para(
+        f"Design: a pilot played all 48 combinations on the same {n_pilot:,} games "
+        "(one seed) and computed every contrast game by game. Against independent "
+        f"runs of the same size, the common games divided the variance of the length "
+        f"contrasts by {num(vr_t.min(), 2)} to {num(vr_t.max(), 2)} (median "
+        f"{num(vr_t.median(), 2)}) and of the seat 0 contrasts by {num(vr_s.min(), 2)} "
+        f"to {num(vr_s.max(), 2)} (median {num(vr_s.median(), 2)}): rule sets that "
+        "share a switch play nearly the same game from a common deal, so averaging "
+        "them cancels little noise. The main runs therefore give each combination "
+        f"its own seed (seed {ctx.seed} + 1 + the combination's row in `cells.csv`; "
+        f"table players: {ctx.seed + 1000} + 1 + row)."
+    )
     page.heading("The 48 combinations", 3)
     rows = []
     for _, r in cells_df.iterrows():
-        rows.append({**{f: r[f] for f, _ in FACTORS},
-                     "mean turns": ci(r["turns_mean"], r["turns_lo"], r["turns_hi"]),
-                     "seat 0 wins": ci(r["seat0"], r["seat0_lo"], r["seat0_hi"], 4),
-                     "truncated": f"{r['truncated']:,}"})
+        rows.append(
+            {
+                **{f: r[f] for f, _ in FACTORS},
+                "mean turns": ci(r["turns_mean"], r["turns_lo"], r["turns_hi"]),
+                "seat 0 wins": ci(r["seat0"], r["seat0_lo"], r["seat0_hi"], 4),
+                "truncated": f"{r['truncated']:,}",
+            }
+        )
     page.table(pd.DataFrame(rows), align=["l"] * 5 + ["r"] * 3)
-    page.para(f"{n:,} games each, 4 random players; every rule set is `official` plus the "
-              "switches of its row (rules hashes and seeds in `cells.csv`).")
+    page.para(
+        f"{n:,} games each, 4 random players; every rule set is `official` plus the "
+        "switches of its row (rules hashes and seeds in `cells.csv`)."
+    )
 
-    page.data(pd.concat([t.assign(strategies=st) for st, t in tables.items()]), "effects",
-              "Every effect with its interval (and the pilot's estimate and variance "
-              "reduction)")
-    page.data(pd.concat([r[0] for r in runs.values()]), "cells",
-              "Mean turns and seat 0's win rate of each of the 48 combinations, per player "
-              "model, with its rules hash and seed")
-    page.data(pd.DataFrame([{"strategies": st, "switch": _label(sw), **{
-        f"{o}_{k}": v for o in ("turns", "seat0") for k, v in zip(("diff", "lo", "hi"),
-                                                                  d[o])}}
-        for st, sd in simple.items() for sw, d in sd.items()]), "simple-effects",
-        "Each switch alone against `official` (paired)")
-    ctx.provenance(page, table=False, notes=[
-        f"The 48 rule sets are `official` (hash {esc.code(resolve('official').hash())}) plus the "
-        "switches of each combination "
-        "(`official+stacking=...,seven_zero=...,jump_in=...,draw_rule=...,"
-        f"wd4_restriction=...`), with 4 players: main runs of {n:,} games with random "
-        f"players on seeds {ctx.seed + 1} to {ctx.seed + len(cs)}"
-        + "".join(f", {runs[st][3]:,} games with {st} players on seeds "
-                  f"{ctx.seed + 1001} to {ctx.seed + 1000 + len(cs)}" for st in strats[1:])
-        + f" (hashes and seeds in `cells.csv`), pilot runs of {n_pilot:,} games on seed "
-        f"{ctx.seed}; simple effects on the shared 4-player runs of each switch alone."])
+    page.data(
+        pd.concat([t.assign(strategies=st) for st, t in tables.items()]),
+        "effects",
+        "Every effect with its interval (and the pilot's estimate and variance reduction)",
+    )
+    page.data(
+        pd.concat([r[0] for r in runs.values()]),
+        "cells",
+        "Mean turns and seat 0's win rate of each of the 48 combinations, per player "
+        "model, with its rules hash and seed",
+    )
+    page.data(
+        pd.DataFrame(
+            [
+                {
+                    "strategies": st,
+                    "switch": _label(sw),
+                    **{
+                        f"{o}_{k}": v
+                        for o in ("turns", "seat0")
+                        for k, v in zip(("diff", "lo", "hi"), d[o])
+                    },
+                }
+                for st, sd in simple.items()
+                for sw, d in sd.items()
+            ]
+        ),
+        "simple-effects",
+        "Each switch alone against `official` (paired)",
+    )
+    ctx.provenance(
+        page,
+        table=False,
+        notes=[
+            f"The 48 rule sets are `official` (hash {esc.code(resolve('official').hash())}) "
+            "plus the "
+            "switches of each combination "
+            "(`official+stacking=...,seven_zero=...,jump_in=...,draw_rule=...,"
+            f"wd4_restriction=...`), with 4 players: main runs of {n:,} games with random "
+            f"players on seeds {ctx.seed + 1} to {ctx.seed + len(cs)}"
+            + "".join(
+                f", {runs[st][3]:,} games with {st} players on seeds "
+                f"{ctx.seed + 1001} to {ctx.seed + 1000 + len(cs)}"
+                for st in strats[1:]
+            )
+            + f" (hashes and seeds in `cells.csv`), pilot runs of {n_pilot:,} games on seed "
+            f"{ctx.seed}; simple effects on the shared 4-player runs of each switch alone."
+        ],
+    )
     return page
 
 
-PLAIN = {("stacking", "same"): "same stacking", ("stacking", "progressive"):
-         "progressive stacking", ("seven_zero", True): "Seven-Zero", ("jump_in", True):
-         "Jump-In", ("draw_rule", "until_playable"): "draw until playable",
-         ("wd4_restriction", "none"): "no Wild Draw Four restriction"}
-SHORT = {"stacking": {"same": "stack", "progressive": "prog"}, "seven_zero": "7-0",
-         "jump_in": "jump", "draw_rule": "until-playable", "wd4_restriction": "free-WD4"}
+PLAIN = {
+    ("stacking", "same"): "same stacking",
+    ("stacking", "progressive"): "progressive stacking",
+    ("seven_zero", True): "Seven-Zero",
+    ("jump_in", True): "Jump-In",
+    ("draw_rule", "until_playable"): "draw until playable",
+    ("wd4_restriction", "none"): "no Wild Draw Four restriction",
+}
+SHORT = {
+    "stacking": {"same": "stack", "progressive": "prog"},
+    "seven_zero": "7-0",
+    "jump_in": "jump",
+    "draw_rule": "until-playable",
+    "wd4_restriction": "free-WD4",
+}
 
 
 def _short(r) -> str:
@@ -476,9 +623,13 @@ def _short(r) -> str:
 
 
 def _switch_colour(sw) -> str:
-    preset = {("stacking", "same"): "stacking", ("stacking", "progressive"): "progressive",
-              ("seven_zero", True): "seven-zero", ("jump_in", True): "jump-in",
-              ("draw_rule", "until_playable"): "draw-until-playable"}.get(sw)
+    preset = {
+        ("stacking", "same"): "stacking",
+        ("stacking", "progressive"): "progressive",
+        ("seven_zero", True): "seven-zero",
+        ("jump_in", True): "jump-in",
+        ("draw_rule", "until_playable"): "draw-until-playable",
+    }.get(sw)
     return colour(preset) if preset else "#555555"
 
 
@@ -486,8 +637,13 @@ def _main_figure(page: Page, strats, tables, simple, base_t: float) -> None:
     fig, axes = plt.subplots(1, 2, figsize=(11, 3.4), sharey=True)
     labels = [_label(s) for s in SWITCHES]
     k = 2 * len(strats)
-    for ax, (o, unit) in zip(axes, (("turns", "Δ mean turns (% of official)"),
-                                    ("seat0", "Δ seat 0 win rate (percentage points)"))):
+    for ax, (o, unit) in zip(
+        axes,
+        (
+            ("turns", "Δ mean turns (% of official)"),
+            ("seat0", "Δ seat 0 win rate (percentage points)"),
+        ),
+    ):
         f = (lambda v: rel(v, base_t)) if o == "turns" else (lambda v: 100 * v)
         j = 0
         for st, mk in zip(strats, ("o", "s")):
@@ -502,10 +658,17 @@ def _main_figure(page: Page, strats, tables, simple, base_t: float) -> None:
                     else:
                         e = [f(mains.loc[i, f"{o}_{c}"]) for c in ("effect", "lo", "hi")]
                     c = _switch_colour(sw)
-                    ax.errorbar(e[0], i + off, xerr=[[e[0] - e[1]], [e[2] - e[0]]],
-                                fmt=mk, ms=5, capsize=2, color=c,
-                                mfc="white" if what == "alone" else c,
-                                label=f"{st}, {what}" if i == 0 else None)
+                    ax.errorbar(
+                        e[0],
+                        i + off,
+                        xerr=[[e[0] - e[1]], [e[2] - e[0]]],
+                        fmt=mk,
+                        ms=5,
+                        capsize=2,
+                        color=c,
+                        mfc="white" if what == "alone" else c,
+                        label=f"{st}, {what}" if i == 0 else None,
+                    )
                 j += 1
         ax.axvline(0, color="grey", lw=0.8)
         ax.set_xlabel(unit)
@@ -515,17 +678,36 @@ def _main_figure(page: Page, strats, tables, simple, base_t: float) -> None:
     axes[0].set_ylim(len(labels) - 0.5, -0.5)
     from matplotlib.lines import Line2D
 
-    handles = [Line2D([], [], ls="", marker=mk, color="#555555",
-                      mfc="white" if what == "alone" else "#555555", label=f"{st}, {what}")
-               for st, mk in zip(strats, ("o", "s")) for what in ("alone", "averaged")]
-    axes[1].legend(handles=handles, fontsize=7, loc="lower left", title="players, effect",
-                   title_fontsize=7)
-    fig.suptitle("Each switch alone against official (hollow) and averaged over the 48 "
-                 "combinations (filled), 4 players, 95% intervals", fontsize=9)
-    page.figure(fig, "simple-and-main", "Each house rule's effect on mean length and on "
-                "seat 0's win rate: alone against `official` on the same games (hollow "
-                "markers) and averaged over the 48 combinations (filled), for random and "
-                "table players, with 95% intervals.", main=True)
+    handles = [
+        Line2D(
+            [],
+            [],
+            ls="",
+            marker=mk,
+            color="#555555",
+            mfc="white" if what == "alone" else "#555555",
+            label=f"{st}, {what}",
+        )
+        for st, mk in zip(strats, ("o", "s"))
+        for what in ("alone", "averaged")
+    ]
+    axes[1].legend(
+        handles=handles, fontsize=7, loc="lower left", title="players, effect", title_fontsize=7
+    )
+    fig.suptitle(
+        "Each switch alone against official (hollow) and averaged over the 48 "
+        "combinations (filled), 4 players, 95% intervals",
+        fontsize=9,
+    )
+    page.figure(
+        fig,
+        "simple-and-main",
+        "Each house rule's effect on mean length and on "
+        "seat 0's win rate: alone against `official` on the same games (hollow "
+        "markers) and averaged over the 48 combinations (filled), for random and "
+        "table players, with 95% intervals.",
+        main=True,
+    )
 
 
 def _interaction_figure(page: Page, table, ids, cells_df, top: int = 3) -> None:
@@ -542,20 +724,33 @@ def _interaction_figure(page: Page, table, ids, cells_df, top: int = 3) -> None:
                 ys.append(sub["turns_mean"].mean())
                 es.append(tq * np.sqrt((sub["turns_se"] ** 2).sum()) / len(sub))
             on = bl == _value(b[1])
-            ax.errorbar([0, 1], ys, yerr=es, marker="o", ms=4, capsize=3, ls=ls,
-                        color=_switch_colour(b) if on else "#999999",
-                        label=esc.mpl(f"{_label(b)} {'on' if on else 'off'}"))
+            ax.errorbar(
+                [0, 1],
+                ys,
+                yerr=es,
+                marker="o",
+                ms=4,
+                capsize=3,
+                ls=ls,
+                color=_switch_colour(b) if on else "#999999",
+                label=esc.mpl(f"{_label(b)} {'on' if on else 'off'}"),
+            )
         ax.set_xticks([0, 1], ["off", "on"])
         ax.set_xlabel(_label(a))
         ax.set_xlim(-0.3, 1.3)
         ax.set_ylabel("mean turns per round")
-        ax.set_title(f"{_label(a)} × {_label(b)}: "
-                     f"{num(r['turns_effect'], 2, True)} turns", fontsize=8)
+        ax.set_title(
+            f"{_label(a)} × {_label(b)}: {num(r['turns_effect'], 2, True)} turns", fontsize=8
+        )
         ax.legend(fontsize=7)
-    page.figure(fig, "interactions", "The largest interactions on length: mean turns "
-                "with each switch off and on (averaged over the other switches), 4 random "
-                "players, 95% intervals. Non-parallel lines: the effect of one switch "
-                "depends on the other.")
+    page.figure(
+        fig,
+        "interactions",
+        "The largest interactions on length: mean turns "
+        "with each switch off and on (averaged over the other switches), 4 random "
+        "players, 95% intervals. Non-parallel lines: the effect of one switch "
+        "depends on the other.",
+    )
 
 
 def _ranked_figure(page: Page, cells_df) -> None:
@@ -564,19 +759,27 @@ def _ranked_figure(page: Page, cells_df) -> None:
     y = np.arange(len(d))
     for i, r in d.iterrows():
         on = r["draw_rule"] == "until_playable"
-        ax.errorbar(r["turns_mean"], i, xerr=[[r["turns_mean"] - r["turns_lo"]],
-                                              [r["turns_hi"] - r["turns_mean"]]],
-                    fmt="o", ms=3.5, capsize=2,
-                    color=colour("draw-until-playable") if on else colour("official"))
+        ax.errorbar(
+            r["turns_mean"],
+            i,
+            xerr=[[r["turns_mean"] - r["turns_lo"]], [r["turns_hi"] - r["turns_mean"]]],
+            fmt="o",
+            ms=3.5,
+            capsize=2,
+            color=colour("draw-until-playable") if on else colour("official"),
+        )
     ax.set_yticks(y, [esc.mpl(_short(r)) for _, r in d.iterrows()], fontsize=7)
     ax.set_ylim(len(d) - 0.5, -0.5)
     ax.set_xlabel("mean turns per round, 4 random players")
-    ax.set_title("The 48 combinations, shortest first (red: draw until playable)",
-                 fontsize=9)
-    page.figure(fig, "ranked-combinations", "Mean length of each of the 48 combinations "
-                "with its 95% interval, shortest first. stack/prog: stacking same/"
-                "progressive; 7-0: Seven-Zero; jump: Jump-In; until-playable: draw until "
-                "playable; free-WD4: no Wild Draw Four restriction.")
+    ax.set_title("The 48 combinations, shortest first (red: draw until playable)", fontsize=9)
+    page.figure(
+        fig,
+        "ranked-combinations",
+        "Mean length of each of the 48 combinations "
+        "with its 95% interval, shortest first. stack/prog: stacking same/"
+        "progressive; 7-0: Seven-Zero; jump: Jump-In; until-playable: draw until "
+        "playable; free-WD4: no Wild Draw Four restriction.",
+    )
 
 
 def _heatmap(page: Page, table, ids) -> None:
@@ -584,7 +787,7 @@ def _heatmap(page: Page, table, ids) -> None:
 
     fig, axes = plt.subplots(1, 2, figsize=(11, 4.6))
     names = [_label(s) for s in SWITCHES]
-    for ax, (o, title, dg) in zip(axes, OUTCOMES):
+    for ax, (o, title, _digits) in zip(axes, OUTCOMES):
         M = np.full((len(SWITCHES), len(SWITCHES)), np.nan)
         SIG = np.zeros_like(M, dtype=bool)
         for key, (_, r) in zip(ids, table.iterrows()):
@@ -603,20 +806,30 @@ def _heatmap(page: Page, table, ids) -> None:
                     continue
                 txt = f"{M[i, j]:+.{2 if o == 'seat0' else 1}f}"
                 dark = abs(norm(M[i, j]) - 0.5) > 0.35
-                ax.text(j, i, txt if SIG[i, j] else f"({txt})", ha="center", va="center",
-                        fontsize=7, fontweight="bold" if SIG[i, j] else "normal",
-                        color="white" if dark else ("black" if SIG[i, j] else "dimgrey"))
+                ax.text(
+                    j,
+                    i,
+                    txt if SIG[i, j] else f"({txt})",
+                    ha="center",
+                    va="center",
+                    fontsize=7,
+                    fontweight="bold" if SIG[i, j] else "normal",
+                    color="white" if dark else ("black" if SIG[i, j] else "dimgrey"),
+                )
         ax.set_xticks(range(len(names)), [esc.mpl(n) for n in names], rotation=30, ha="right")
         ax.set_yticks(range(len(names)), [esc.mpl(n) for n in names])
         ax.grid(False)
         unit = "turns" if o == "turns" else "percentage points"
         ax.set_title(f"interactions on {title}", fontsize=9)
         fig.colorbar(im, ax=ax, shrink=0.8, label=f"interaction ({unit})")
-    page.figure(fig, "heatmap", "Two-way interactions (the main effects are in the first "
-                "figure) on mean turns and on seat 0's win rate, 4 random players, each on "
-                "its own linear colour scale; values in parentheses have a 95% interval "
-                "that includes 0.")
-
+    page.figure(
+        fig,
+        "heatmap",
+        "Two-way interactions (the main effects are in the first "
+        "figure) on mean turns and on seat 0's win rate, 4 random players, each on "
+        "its own linear colour scale; values in parentheses have a 95% interval "
+        "that includes 0.",
+    )
 
 
 if __name__ == "__main__":

@@ -9,20 +9,35 @@ players and more is measured in replayed rounds: Powers of Grayskull played per 
 (each makes every other player draw 3, RULES.md section 2) and the share of rounds in
 which every card ends up in a hand.
 """
+
 from __future__ import annotations
 
+import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
-from common import (BASE_OTHER, BASE_RUNAWAY, PLAYER_COUNTS, Context, by_players, colour,
-                    describe, half, hist_panels, leaders, main, names_and, plain_log, player_axis,
-                    rel)
+from common import (
+    BASE_OTHER,
+    BASE_RUNAWAY,
+    PLAYER_COUNTS,
+    Context,
+    by_players,
+    colour,
+    describe,
+    half,
+    hist_panels,
+    leaders,
+    main,
+    names_and,
+    plain_log,
+    player_axis,
+    rel,
+)
 
-import matplotlib.pyplot as plt
 from unosim.game.cards import GRAYSKULL
+from unosim.game.rules import PRESETS
 from unosim.kernel import layout as L
 from unosim.report import escape as esc
 from unosim.report.page import Page, ci, num
-from unosim.game.rules import PRESETS
 from unosim.stats import mean_ci, wilson_ci
 
 NAME = "length"
@@ -50,10 +65,13 @@ def grayskull_counts(rules: str, players: int, games: int, seed: int) -> dict:
     r = gs.sum() / max(turns.sum(), 1.0)
     se = (gs - r * turns).std(ddof=1) / (turns.mean() * np.sqrt(games))
     lo, hi = wilson_ci(int(dry.sum()), games)
-    return {"games": games, "share_turns": [r, r - 1.96 * se, r + 1.96 * se],
-            "plays_per_round": [float(v) for v in mean_ci(gs)],
-            "turns": [float(v) for v in mean_ci(turns)],
-            "deck_dry": [float(dry.mean()), lo, hi]}
+    return {
+        "games": games,
+        "share_turns": [r, r - 1.96 * se, r + 1.96 * se],
+        "plays_per_round": [float(v) for v in mean_ci(gs)],
+        "turns": [float(v) for v in mean_ci(turns)],
+        "deck_dry": [float(dry.mean()), lo, hi],
+    }
 
 
 def _by(values: list[str]) -> str:
@@ -64,9 +82,13 @@ def _by(values: list[str]) -> str:
 
 
 def build(ctx: Context) -> Page:
-    page = Page(NAME, "How long a round lasts",
-                "How many turns and cards does a round take, by rule set and number of "
-                "players, and how heavy is the tail of long rounds?", ctx.out)
+    page = Page(
+        NAME,
+        "How long a round lasts",
+        "How many turns and cards does a round take, by rule set and number of "
+        "players, and how heavy is the tail of long rounds?",
+        ctx.out,
+    )
     names = list(PRESETS)
     stats: dict[tuple[str, int], dict] = {}
     at4: dict[str, np.ndarray] = {}
@@ -80,12 +102,24 @@ def build(ctx: Context) -> Page:
             if name == "official":
                 official[n] = df["turns"].to_numpy()
     traced = max(20, int(round(BASE_TRACED * min(ctx.scale, 1.0))))
-    motu = {n: ctx.cached_json("trace", {"rules": PRESETS["motu"].hash(), "players": n,
-                                         "games": traced, "seed": ctx.seed, "what":
-                                         "grayskull"},
-                               lambda n=n: grayskull_counts("motu", n, traced, ctx.seed),
-                               PRESETS["motu"], n, "random, replayed with trace", traced)
-            for n in PLAYER_COUNTS}
+    motu = {
+        n: ctx.cached_json(
+            "trace",
+            {
+                "rules": PRESETS["motu"].hash(),
+                "players": n,
+                "games": traced,
+                "seed": ctx.seed,
+                "what": "grayskull",
+            },
+            lambda n=n: grayskull_counts("motu", n, traced, ctx.seed),
+            PRESETS["motu"],
+            n,
+            "random, replayed with trace",
+            traced,
+        )
+        for n in PLAYER_COUNTS
+    }
 
     # ---------------------------------------------------------------- the answer
     o4 = stats["official", 4]
@@ -97,47 +131,73 @@ def build(ctx: Context) -> Page:
     long2 = by_len[-2:][::-1]
     o2, o10 = stats["official", 2], stats["official", 10]
     per_player = (o10["turns_mean"][0] - o2["turns_mean"][0]) / 8
-    run = [n for n in PLAYER_COUNTS
-           if stats["motu", n]["turns_mean"][0] > 3 * stats["official", n]["turns_mean"][0]]
-    lead = (f"An official round with 4 players lasts about {num(base, 0)} turns (one in "
-            f"ten goes past {num(o4['turns_p90'][0], 0)}); "
-            + names_and([f"{esc.code(k)} rounds last {num(rel(m4[k][0] - base, base), 0)}% longer"
-                         for k in long2])
-            + ", while " + names_and([esc.code(k) for k in short]) + " shorten them by "
-            + _by([num(-rel(m4[k][0] - base, base), 0) for k in short])
-            + f". Each extra player adds about {num(per_player, 1)} turns (official: "
-            f"{num(o2['turns_mean'][0], 0)} at 2 players, {num(o10['turns_mean'][0], 0)} "
-            "at 10).")
+    run = [
+        n
+        for n in PLAYER_COUNTS
+        if stats["motu", n]["turns_mean"][0] > 3 * stats["official", n]["turns_mean"][0]
+    ]
+    lead = (
+        f"An official round with 4 players lasts about {num(base, 0)} turns (one in "
+        f"ten goes past {num(o4['turns_p90'][0], 0)}); "
+        + names_and(
+            [
+                f"{esc.code(k)} rounds last {num(rel(m4[k][0] - base, base), 0)}% longer"
+                for k in long2
+            ]
+        )
+        + ", while "
+        + names_and([esc.code(k) for k in short])
+        + " shorten them by "
+        + _by([num(-rel(m4[k][0] - base, base), 0) for k in short])
+        + f". Each extra player adds about {num(per_player, 1)} turns (official: "
+        f"{num(o2['turns_mean'][0], 0)} at 2 players, {num(o10['turns_mean'][0], 0)} "
+        "at 10)."
+    )
     if run:
         peak = max(run, key=lambda k: stats["motu", k]["turns_mean"][0])
         g4, gp = motu[4]["share_turns"][0], motu[peak]["share_turns"][0]
-        lead += (f" From {run[0]} players on `motu` runs away ("
-                 f"{num(stats['motu', peak]['turns_mean'][0], 0)} turns on average at "
-                 f"{peak} players): each Power of Grayskull makes every other player draw 3, "
-                 f"one is played on {num(100 * gp, 0)}% of turns at {peak} players (against "
-                 f"{num(100 * g4, 0)}% at 4), more than a hand can shed, until all 112 cards "
-                 f"are in hands ({num(100 * motu[peak]['deck_dry'][0], 0)}% of rounds); "
-                 "with more players the deck runs dry sooner and rounds shorten again.")
+        lead += (
+            f" From {run[0]} players on `motu` runs away ("
+            f"{num(stats['motu', peak]['turns_mean'][0], 0)} turns on average at "
+            f"{peak} players): each Power of Grayskull makes every other player draw 3, "
+            f"one is played on {num(100 * gp, 0)}% of turns at {peak} players (against "
+            f"{num(100 * g4, 0)}% at 4), more than a hand can shed, until all 112 cards "
+            f"are in hands ({num(100 * motu[peak]['deck_dry'][0], 0)}% of rounds); "
+            "with more players the deck runs dry sooner and rounds shorten again."
+        )
     page.heading("Answer")
     page.lead(lead)
     hmax = float(np.quantile(at4[longest[0]], 0.97))
-    fig = hist_panels({k: at4[k] for k in by_len}, {k: colour(k) for k in names},
-                      "turns per round", hmax, ncols=4, unit=" turns")
-    fig.suptitle("Turns per round, 4 random players, every preset (shortest first; "
-                 "black line: mean)", fontsize=9)
-    page.figure(fig, "turns-4-players", "Distribution of turns per round with 4 random "
-                "players, one panel per preset, mean marked; the share of rounds beyond "
-                "the axis is given in each title.", main=True)
+    fig = hist_panels(
+        {k: at4[k] for k in by_len},
+        {k: colour(k) for k in names},
+        "turns per round",
+        hmax,
+        ncols=4,
+        unit=" turns",
+    )
+    fig.suptitle(
+        "Turns per round, 4 random players, every preset (shortest first; black line: mean)",
+        fontsize=9,
+    )
+    page.figure(
+        fig,
+        "turns-4-players",
+        "Distribution of turns per round with 4 random "
+        "players, one panel per preset, mean marked; the share of rounds beyond "
+        "the axis is given in each title.",
+        main=True,
+    )
 
     total = sum(s["games"] for s in stats.values())
     truncated = sum(s["truncated"] for s in stats.values())
     worst_trunc = max(stats, key=lambda k: stats[k]["trunc_rate"][0])
-    p99_ratio = {k: stats[k, 4]["turns_p99"][0] / stats[k, 4]["turns_median"][0]
-                 for k in names}
+    p99_ratio = {k: stats[k, 4]["turns_p99"][0] / stats[k, 4]["turns_median"][0] for k in names}
     heavy = max(p99_ratio, key=p99_ratio.get)
     bullets = [
         f"Mean length at 4 players: official {ci(*o4['turns_mean'])} turns; longest "
-        + names_and([f"{esc.code(k)} ({ci(*m4[k])})" for k in longest]) + ".",
+        + names_and([f"{esc.code(k)} ({ci(*m4[k])})" for k in longest])
+        + ".",
         f"The tail: at 4 players the 99th percentile is {num(p99_ratio['official'], 2)} "
         f"times the median under `official` ({ci(*o4['turns_p99'], 0)} against "
         f"{ci(*o4['turns_median'], 0)}), and the heaviest tail is under {esc.code(heavy)} "
@@ -145,114 +205,191 @@ def build(ctx: Context) -> Page:
         f"Cards played: an official 4-player round plays {ci(*o4['cards_mean'])} cards, "
         f"{num(100 * o4['cards_mean'][0] / o4['turns_mean'][0], 1)}% as many as it has "
         "turns; the other turns are draws that could not be played.",
-        (f"Truncation: {truncated:,} of {total:,} rounds reached `max_turns` (5,000 "
-         f"turns) and are kept at that length; the highest rate is under "
-         f"{esc.code(worst_trunc[0])} with {worst_trunc[1]} players, "
-         f"{ci(*stats[worst_trunc]['trunc_rate'], 4)}.") if truncated else
-        f"Truncation: none of the {total:,} rounds reached `max_turns` (5,000 turns).",
+        (
+            f"Truncation: {truncated:,} of {total:,} rounds reached `max_turns` (5,000 "
+            f"turns) and are kept at that length; the highest rate is under "
+            f"{esc.code(worst_trunc[0])} with {worst_trunc[1]} players, "
+            f"{ci(*stats[worst_trunc]['trunc_rate'], 4)}."
+        )
+        if truncated
+        else f"Truncation: none of the {total:,} rounds reached `max_turns` (5,000 turns).",
     ]
     if run:
         bullets.append(
             f"`motu` (measured on {traced:,} replayed rounds per player count): "
-            "Grayskull share of turns " + ", ".join(
-                f"{n} players {num(100 * motu[n]['share_turns'][0], 1)}%" for n in
-                PLAYER_COUNTS) + "; rounds in which every card was in a hand: "
-            + ", ".join(f"{n}: {num(100 * motu[n]['deck_dry'][0], 0)}%"
-                        for n in PLAYER_COUNTS)
+            "Grayskull share of turns "
+            + ", ".join(
+                f"{n} players {num(100 * motu[n]['share_turns'][0], 1)}%" for n in PLAYER_COUNTS
+            )
+            + "; rounds in which every card was in a hand: "
+            + ", ".join(f"{n}: {num(100 * motu[n]['deck_dry'][0], 0)}%" for n in PLAYER_COUNTS)
             + ". With n players a Grayskull hands out 3 × (n − 1) cards: once it is played "
             "on more than about one turn in 3 × (n − 1), a hand gains more than it can "
-            "shed.")
+            "shed."
+        )
     page.bullets(bullets)
     clean = [s for s in stats.values() if s["truncated"] == 0]
-    page.para(f"Precision: {o4['games']:,} rounds per rule set at 4 players (and for "
-              f"`official` at every count), {ctx.games(BASE_OTHER):,} for the others "
-              f"({ctx.games(BASE_RUNAWAY):,} for `motu` at 5 players and more, whose rounds "
-              "are 10-30 times longer). Every 95% interval of a mean length is within "
-              f"±{num(max(half(s['turns_mean']) for s in clean))} turns and of a 99th "
-              f"percentile within ±{num(max(half(s['turns_p99']) for s in clean), 0)} "
-              "turns for runs without truncated rounds (the others have wider ones: see "
-              "the tables).")
+    page.para(
+        f"Precision: {o4['games']:,} rounds per rule set at 4 players (and for "
+        f"`official` at every count), {ctx.games(BASE_OTHER):,} for the others "
+        f"({ctx.games(BASE_RUNAWAY):,} for `motu` at 5 players and more, whose rounds "
+        "are 10-30 times longer). Every 95% interval of a mean length is within "
+        f"±{num(max(half(s['turns_mean']) for s in clean))} turns and of a 99th "
+        f"percentile within ±{num(max(half(s['turns_p99']) for s in clean), 0)} "
+        "turns for runs without truncated rounds (the others have wider ones: see "
+        "the tables)."
+    )
 
     # ---------------------------------------------------------------- more figures
     page.heading("Figures")
     fig, axes = plt.subplots(1, 2, figsize=(11, 4))
-    for ax, key, title in zip(axes, ("turns_mean", "turns_p99"),
-                              ("mean turns per round", "99th percentile of turns")):
+    for ax, key, title in zip(
+        axes, ("turns_mean", "turns_p99"), ("mean turns per round", "99th percentile of turns")
+    ):
         for name in names:
             e = np.array([stats[name, n][key] for n in PLAYER_COUNTS])
-            ax.errorbar(PLAYER_COUNTS, e[:, 0], yerr=[e[:, 0] - e[:, 1], e[:, 2] - e[:, 0]],
-                        marker="o", ms=3, lw=1, capsize=2, color=colour(name), label=esc.mpl(name))
+            ax.errorbar(
+                PLAYER_COUNTS,
+                e[:, 0],
+                yerr=[e[:, 0] - e[:, 1], e[:, 2] - e[:, 0]],
+                marker="o",
+                ms=3,
+                lw=1,
+                capsize=2,
+                color=colour(name),
+                label=esc.mpl(name),
+            )
         player_axis(ax)
         ax.set_yscale("log")
         plain_log(ax, "y")
         ax.set_ylabel(f"{title} (turns, log scale)")
     axes[0].legend(fontsize=7, ncol=2)
-    page.figure(fig, "by-players", "Mean and 99th percentile of turns per round by player "
-                "count for every preset, 95% intervals (log scale; every count 2-10 "
-                "simulated).")
+    page.figure(
+        fig,
+        "by-players",
+        "Mean and 99th percentile of turns per round by player "
+        "count for every preset, 95% intervals (log scale; every count 2-10 "
+        "simulated).",
+    )
 
     fig, axes = plt.subplots(1, 3, figsize=(11, 3.4))
-    for ax, key, lab in ((axes[0], "share_turns", "turns that play a Grayskull (%)"),
-                         (axes[1], "deck_dry", "rounds with every card in a hand (%)")):
+    for ax, key, lab in (
+        (axes[0], "share_turns", "turns that play a Grayskull (%)"),
+        (axes[1], "deck_dry", "rounds with every card in a hand (%)"),
+    ):
         e = 100 * np.array([motu[n][key] for n in PLAYER_COUNTS])
-        ax.errorbar(PLAYER_COUNTS, e[:, 0], yerr=[e[:, 0] - e[:, 1], e[:, 2] - e[:, 0]],
-                    marker="o", ms=4, capsize=2, color=colour("motu"))
+        ax.errorbar(
+            PLAYER_COUNTS,
+            e[:, 0],
+            yerr=[e[:, 0] - e[:, 1], e[:, 2] - e[:, 0]],
+            marker="o",
+            ms=4,
+            capsize=2,
+            color=colour("motu"),
+        )
         player_axis(ax)
         ax.set_ylabel(lab)
     thr = np.array([100 / (3 * (n - 1)) for n in PLAYER_COUNTS])
-    axes[0].plot(PLAYER_COUNTS, thr, ls="--", color="grey", lw=1,
-                 label="1 / (3 (n − 1)): a hand gains\nas much as it can shed")
+    axes[0].plot(
+        PLAYER_COUNTS,
+        thr,
+        ls="--",
+        color="grey",
+        lw=1,
+        label="1 / (3 (n − 1)): a hand gains\nas much as it can shed",
+    )
     axes[0].legend(fontsize=7)
     for name in ("official", "motu"):
         e = np.array([stats[name, n]["turns_mean"] for n in PLAYER_COUNTS])
-        axes[2].errorbar(PLAYER_COUNTS, e[:, 0], yerr=[e[:, 0] - e[:, 1], e[:, 2] - e[:, 0]],
-                         marker="o", ms=4, capsize=2, color=colour(name), label=esc.mpl(name))
+        axes[2].errorbar(
+            PLAYER_COUNTS,
+            e[:, 0],
+            yerr=[e[:, 0] - e[:, 1], e[:, 2] - e[:, 0]],
+            marker="o",
+            ms=4,
+            capsize=2,
+            color=colour(name),
+            label=esc.mpl(name),
+        )
     player_axis(axes[2])
     axes[2].set_yscale("log")
     plain_log(axes[2], "y")
     axes[2].set_ylabel("mean turns per round (log scale)")
     axes[2].legend(fontsize=7)
-    page.figure(fig, "motu-grayskull", f"Why `motu` runs away: share of turns that play a "
-                f"Power of Grayskull and share of rounds in which every card is in a hand "
-                f"({traced:,} replayed rounds per count), and mean length, by player count; "
-                "95% intervals.")
+    page.figure(
+        fig,
+        "motu-grayskull",
+        f"Why `motu` runs away: share of turns that play a "
+        f"Power of Grayskull and share of rounds in which every card is in a hand "
+        f"({traced:,} replayed rounds per count), and mean length, by player count; "
+        "95% intervals.",
+    )
 
-    fig = hist_panels({f"{n} players": official[n] for n in PLAYER_COUNTS},
-                      {f"{n} players": colour("official") for n in PLAYER_COUNTS},
-                      "turns per round", float(np.quantile(official[10], 0.99)), ncols=3,
-                      unit=" turns", width=9)
+    fig = hist_panels(
+        {f"{n} players": official[n] for n in PLAYER_COUNTS},
+        {f"{n} players": colour("official") for n in PLAYER_COUNTS},
+        "turns per round",
+        float(np.quantile(official[10], 0.99)),
+        ncols=3,
+        unit=" turns",
+        width=9,
+    )
     fig.suptitle("official: turns per round by player count", fontsize=9)
-    page.figure(fig, "official-by-players", "Distribution of turns per round under "
-                "`official` for 2 to 10 random players, mean marked.")
+    page.figure(
+        fig,
+        "official-by-players",
+        "Distribution of turns per round under `official` for 2 to 10 random players, mean marked.",
+    )
 
     # ---------------------------------------------------------------- tables
     page.heading("Every rule set with 4 players")
     rows = []
     for name in names:
         s = stats[name, 4]
-        rows.append({"rule set": esc.code(name), "mean turns": ci(*s["turns_mean"]),
-                     "vs official": f"{num(rel(s['turns_mean'][0] - base, base), 1, True)}%",
-                     "median": ci(*s["turns_median"], 0), "90th pct": ci(*s["turns_p90"], 0),
-                     "99th pct": ci(*s["turns_p99"], 0),
-                     "mean cards played": ci(*s["cards_mean"]),
-                     "truncated": f"{s['truncated']:,}"})
+        rows.append(
+            {
+                "rule set": esc.code(name),
+                "mean turns": ci(*s["turns_mean"]),
+                "vs official": f"{num(rel(s['turns_mean'][0] - base, base), 1, True)}%",
+                "median": ci(*s["turns_median"], 0),
+                "90th pct": ci(*s["turns_p90"], 0),
+                "99th pct": ci(*s["turns_p99"], 0),
+                "mean cards played": ci(*s["cards_mean"]),
+                "truncated": f"{s['truncated']:,}",
+            }
+        )
     page.table(pd.DataFrame(rows))
-    for key, title, dg in (("turns_mean", "Mean turns by player count", 1),
-                           ("turns_p99", "99th percentile of turns by player count", 0)):
+    for key, title, dg in (
+        ("turns_mean", "Mean turns by player count", 1),
+        ("turns_p99", "99th percentile of turns by player count", 0),
+    ):
         page.heading(title)
         page.table(by_players(stats, names, "rule set", key, dg))
-    page.para("Columns: players at the table. Means with Student t intervals; percentiles "
-              "with distribution-free order-statistic intervals (at least 95% coverage); "
-              "truncation rates with Wilson intervals. A truncated round enters with its "
-              "length at the cut-off. vs official: relative difference of the means.")
+    page.para(
+        "Columns: players at the table. Means with Student t intervals; percentiles "
+        "with distribution-free order-statistic intervals (at least 95% coverage); "
+        "truncation rates with Wilson intervals. A truncated round enters with its "
+        "length at the cut-off. vs official: relative difference of the means."
+    )
 
     page.data(_csv(stats), "length", "Every statistic for every rule set and player count")
-    page.data(pd.DataFrame([{"players": n, **{f"{k}{s}": v for k in
-                                               ("share_turns", "deck_dry", "turns")
-                                               for s, v in zip(("", "_lo", "_hi"),
-                                                               motu[n][k])}}
-                            for n in PLAYER_COUNTS]), "motu-grayskull",
-              "The `motu` replay counts")
+    page.data(
+        pd.DataFrame(
+            [
+                {
+                    "players": n,
+                    **{
+                        f"{k}{s}": v
+                        for k in ("share_turns", "deck_dry", "turns")
+                        for s, v in zip(("", "_lo", "_hi"), motu[n][k])
+                    },
+                }
+                for n in PLAYER_COUNTS
+            ]
+        ),
+        "motu-grayskull",
+        "The `motu` replay counts",
+    )
     ctx.provenance(page)
     return page
 
@@ -260,10 +397,24 @@ def build(ctx: Context) -> Page:
 def _csv(stats: dict) -> pd.DataFrame:
     rows = []
     for (name, n), s in stats.items():
-        row = {"rules": name, "rules_hash": PRESETS[name].hash(), "players": n,
-               "games": s["games"], "truncated": s["truncated"]}
-        for key in ("turns_mean", "turns_median", "turns_p90", "turns_p99", "cards_mean",
-                    "cards_median", "cards_p90", "cards_p99", "trunc_rate"):
+        row = {
+            "rules": name,
+            "rules_hash": PRESETS[name].hash(),
+            "players": n,
+            "games": s["games"],
+            "truncated": s["truncated"],
+        }
+        for key in (
+            "turns_mean",
+            "turns_median",
+            "turns_p90",
+            "turns_p99",
+            "cards_mean",
+            "cards_median",
+            "cards_p90",
+            "cards_p99",
+            "trunc_rate",
+        ):
             row[key], row[key + "_lo"], row[key + "_hi"] = s[key]
         rows.append(row)
     return pd.DataFrame(rows)

@@ -8,17 +8,30 @@ tail probabilities P(points >= 100) and P(points >= 200), every count from 2 to 
 and every preset at 4 players; then whole matches to 500
 (RULES.md section 7, ``unosim.simulate_matches``): rounds per match.
 """
+
 from __future__ import annotations
 
+import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
-from common import (BASE_OTHER, BASE_RUNAWAY, PLAYER_COUNTS, Context, by_players, colour,
-                    describe, half, hist_panels, main, player_axis, rel)
+from common import (
+    BASE_OTHER,
+    BASE_RUNAWAY,
+    PLAYER_COUNTS,
+    Context,
+    by_players,
+    colour,
+    describe,
+    half,
+    hist_panels,
+    main,
+    player_axis,
+    rel,
+)
 
-import matplotlib.pyplot as plt
+from unosim.game.rules import PRESETS
 from unosim.report import escape as esc
 from unosim.report.page import Page, ci, num
-from unosim.game.rules import PRESETS
 from unosim.stats import mean_ci, quantile_ci
 
 NAME = "points"
@@ -28,10 +41,14 @@ BASE_MATCHES_OTHER = 5_000  # matches of the other editions at other counts
 
 
 def build(ctx: Context) -> Page:
-    page = Page(NAME, "Points per round and rounds per match",
-                "How many points is a round worth, by edition and number of players, how "
-                "often is it worth 100 or 200 points or more, and how many rounds does a "
-                "match to 500 take?", ctx.out)
+    page = Page(
+        NAME,
+        "Points per round and rounds per match",
+        "How many points is a round worth, by edition and number of players, how "
+        "often is it worth 100 or 200 points or more, and how many rounds does a "
+        "match to 500 take?",
+        ctx.out,
+    )
     stats: dict[tuple[str, int], dict] = {}
     pts_official: dict[int, np.ndarray] = {}
     for ed in EDITIONS:
@@ -42,8 +59,9 @@ def build(ctx: Context) -> Page:
                 done = ~df["truncated"].to_numpy(bool)
                 pts_official[n] = df["points"].to_numpy()[done]
     # every preset at 4 players, house-rule presets too (the same runs as other pages)
-    at4 = {p: (stats[p, 4] if (p, 4) in stats else describe(ctx.standard(p, 4), 4))
-           for p in PRESETS}
+    at4 = {
+        p: (stats[p, 4] if (p, 4) in stats else describe(ctx.standard(p, 4), 4)) for p in PRESETS
+    }
 
     # whole matches (needs unosim.simulate_matches)
     mstats: dict[tuple[str, int], dict] = {}
@@ -58,9 +76,14 @@ def build(ctx: Context) -> Page:
                 break
             done = ~m["truncated"].to_numpy(bool)
             r = m["rounds"].to_numpy()[done].astype(np.float64)
-            mstats[ed, n] = {"matches": len(m), "truncated": int((~done).sum()),
-                             "mean": mean_ci(r), "median": quantile_ci(r, 0.5),
-                             "p90": quantile_ci(r, 0.9), "max": int(r.max())}
+            mstats[ed, n] = {
+                "matches": len(m),
+                "truncated": int((~done).sum()),
+                "mean": mean_ci(r),
+                "median": quantile_ci(r, 0.5),
+                "p90": quantile_ci(r, 0.9),
+                "max": int(r.max()),
+            }
             if n == 4:
                 rounds_of[ed] = r
         if not have_matches:
@@ -73,46 +96,73 @@ def build(ctx: Context) -> Page:
     top = max(mean4, key=lambda p: mean4[p][0])
     low = min(mean4, key=lambda p: mean4[p][0])
     top_ed = max(EDITIONS, key=lambda e: mean4[e][0])
-    lead = (f"A 4-player official round is worth about {num(base, 0)} points to its winner "
-            f"(half the rounds {num(o4['points_median'][0], 0)} or less): "
-            f"{num(100 * o4['points_ge_100'][0], 0)}% of rounds bring 100 points or more "
-            f"and {num(100 * o4['points_ge_200'][0], 0)}% 200 or more")
+    lead = (
+        f"A 4-player official round is worth about {num(base, 0)} points to its winner "
+        f"(half the rounds {num(o4['points_median'][0], 0)} or less): "
+        f"{num(100 * o4['points_ge_100'][0], 0)}% of rounds bring 100 points or more "
+        f"and {num(100 * o4['points_ge_200'][0], 0)}% 200 or more"
+    )
     if have_matches:
         mo = mstats["official", 4]
-        lead += (f", so a match to 500 takes about {num(mo['mean'][0], 0)} rounds (9 "
-                 f"matches in 10 end within {num(mo['p90'][0], 0)})")
+        lead += (
+            f", so a match to 500 takes about {num(mo['mean'][0], 0)} rounds (9 "
+            f"matches in 10 end within {num(mo['p90'][0], 0)})"
+        )
     o2, o10 = stats["official", 2], stats["official", 10]
-    lead += (f". More players, richer rounds: {num(o2['points_mean'][0], 0)} points at 2 "
-             f"players, {num(o10['points_mean'][0], 0)} at 10"
-             + (f", and a match shrinks from {num(mstats['official', 2]['mean'][0], 0)} "
-                f"rounds to {num(mstats['official', 10]['mean'][0], 0)}" if have_matches
-                else "")
-             + f". Of all {len(PRESETS)} presets (editions and house rules) rounds are worth "
-             f"most under {esc.code(top)} ({num(rel(mean4[top][0] - base, base), 0, True)}% against "
-             f"official) and least under {esc.code(low)} "
-             f"({num(rel(mean4[low][0] - base, base), 0, True)}%)"
-             + (f"; among the editions alone, most under {esc.code(top_ed)} "
-                f"({num(rel(mean4[top_ed][0] - base, base), 0, True)}%)"
-                if top_ed != top else "")
-             + " (random players).")
+    lead += (
+        f". More players, richer rounds: {num(o2['points_mean'][0], 0)} points at 2 "
+        f"players, {num(o10['points_mean'][0], 0)} at 10"
+        + (
+            f", and a match shrinks from {num(mstats['official', 2]['mean'][0], 0)} "
+            f"rounds to {num(mstats['official', 10]['mean'][0], 0)}"
+            if have_matches
+            else ""
+        )
+        + f". Of all {len(PRESETS)} presets (editions and house rules) rounds are worth "
+        f"most under {esc.code(top)} ({num(rel(mean4[top][0] - base, base), 0, True)}% against "
+        f"official) and least under {esc.code(low)} "
+        f"({num(rel(mean4[low][0] - base, base), 0, True)}%)"
+        + (
+            f"; among the editions alone, most under {esc.code(top_ed)} "
+            f"({num(rel(mean4[top_ed][0] - base, base), 0, True)}%)"
+            if top_ed != top
+            else ""
+        )
+        + " (random players)."
+    )
     page.heading("Answer")
     page.lead(lead)
     xmax = float(np.quantile(pts_official[PLAYER_COUNTS[-1]], 0.99))
-    fig = hist_panels({f"{n} players": pts_official[n] for n in PLAYER_COUNTS},
-                      {f"{n} players": colour("official") for n in PLAYER_COUNTS},
-                      "points scored by the round's winner", xmax, ncols=3, unit=" points",
-                      integer=False, bins=60, width=10, height=1.35)
-    fig.suptitle("official: points per round by player count (black line: mean)",
-                 fontsize=9)
-    page.figure(fig, "points-by-players-hist", "Distribution of the points a round is "
-                "worth under `official`, one panel per player count (random players, "
-                "completed rounds), mean marked.", main=True)
+    fig = hist_panels(
+        {f"{n} players": pts_official[n] for n in PLAYER_COUNTS},
+        {f"{n} players": colour("official") for n in PLAYER_COUNTS},
+        "points scored by the round's winner",
+        xmax,
+        ncols=3,
+        unit=" points",
+        integer=False,
+        bins=60,
+        width=10,
+        height=1.35,
+    )
+    fig.suptitle("official: points per round by player count (black line: mean)", fontsize=9)
+    page.figure(
+        fig,
+        "points-by-players-hist",
+        "Distribution of the points a round is "
+        "worth under `official`, one panel per player count (random players, "
+        "completed rounds), mean marked.",
+        main=True,
+    )
 
     bullets = [
         f"Mean points per round at 4 players: official {ci(*o4['points_mean'])}; "
-        + "; ".join(f"{esc.code(p)} {ci(*mean4[p])}" for p in sorted(PRESETS, key=lambda q:
-                                                               -mean4[q][0])
-                    if p != "official") + ".",
+        + "; ".join(
+            f"{esc.code(p)} {ci(*mean4[p])}"
+            for p in sorted(PRESETS, key=lambda q: -mean4[q][0])
+            if p != "official"
+        )
+        + ".",
         f"P(points >= 200) goes from {ci(*o2['points_ge_200'], 3)} at 2 players to "
         f"{ci(*o10['points_ge_200'], 3)} at 10 (official): more opponents, more cards "
         "left in their hands.",
@@ -120,33 +170,42 @@ def build(ctx: Context) -> Page:
     if have_matches:
         mtrunc = sum(s["truncated"] for s in mstats.values())
         if mtrunc:
-            bullets.append(f"{mtrunc:,} matches stopped at `max_rounds` with no winner; "
-                           "rounds per match count completed matches only.")
+            bullets.append(
+                f"{mtrunc:,} matches stopped at `max_rounds` with no winner; "
+                "rounds per match count completed matches only."
+            )
     else:
-        bullets.append("Rounds per match are left out: `unosim.simulate_matches` is not "
-                       "available in this version.")
+        bullets.append(
+            "Rounds per match are left out: `unosim.simulate_matches` is not "
+            "available in this version."
+        )
     rtrunc = sum(s["truncated"] for s in stats.values())
     if rtrunc:
         worst = max(stats, key=lambda k: stats[k]["trunc_rate"][0])
-        bullets.append(f"{rtrunc:,} rounds reached `max_turns` and scored nothing; their "
-                       "points are left out of the points statistics (the most under "
-                       f"{esc.code(worst[0])} with {worst[1]} players: "
-                       f"{ci(*stats[worst]['trunc_rate'], 4)}).")
+        bullets.append(
+            f"{rtrunc:,} rounds reached `max_turns` and scored nothing; their "
+            "points are left out of the points statistics (the most under "
+            f"{esc.code(worst[0])} with {worst[1]} players: "
+            f"{ci(*stats[worst]['trunc_rate'], 4)})."
+        )
     page.bullets(bullets)
     hw_mean = max(half(s["points_mean"]) for s in stats.values())
-    hw_tail = max(max(half(s["points_ge_100"]), half(s["points_ge_200"]))
-                  for s in stats.values())
-    prec = (f"Precision: {o4['games']:,} rounds per edition at 4 players (and for `official` "
-            f"at every count), {ctx.games(BASE_OTHER):,} for the others "
-            f"({ctx.games(BASE_RUNAWAY):,} for `motu` at 5 players and more). "
-            f"Every 95% interval of mean points is within ±{num(hw_mean)}, of a tail "
-            f"probability within ±{num(hw_tail, 4)}")
+    hw_tail = max(max(half(s["points_ge_100"]), half(s["points_ge_200"])) for s in stats.values())
+    prec = (
+        f"Precision: {o4['games']:,} rounds per edition at 4 players (and for `official` "
+        f"at every count), {ctx.games(BASE_OTHER):,} for the others "
+        f"({ctx.games(BASE_RUNAWAY):,} for `motu` at 5 players and more). "
+        f"Every 95% interval of mean points is within ±{num(hw_mean)}, of a tail "
+        f"probability within ±{num(hw_tail, 4)}"
+    )
     if have_matches:
         hw_m = max(half(s["mean"]) for s in mstats.values())
-        prec += (f"; {mstats['official', 4]['matches']:,} matches per edition at 4 players "
-                 f"and for `official` at every count, "
-                 f"{min(s['matches'] for s in mstats.values()):,} for the others, give "
-                 f"mean rounds per match within ±{num(hw_m)}")
+        prec += (
+            f"; {mstats['official', 4]['matches']:,} matches per edition at 4 players "
+            f"and for `official` at every count, "
+            f"{min(s['matches'] for s in mstats.values()):,} for the others, give "
+            f"mean rounds per match within ±{num(hw_m)}"
+        )
     page.para(prec + ".")
 
     # ---------------------------------------------------------------- figures
@@ -160,59 +219,100 @@ def build(ctx: Context) -> Page:
             ax.bar(np.arange(hi + 1), 100 * c / c.sum(), width=0.9, color=colour(ed))
             ax.axvline(r.mean(), color="black", lw=1)
             ax.set_title(esc.mpl(ed), fontsize=8)
-            ax.text(0.98, 0.95, f"mean {num(r.mean(), 1)}\nlongest {r.max()}",
-                    transform=ax.transAxes, ha="right", va="top", fontsize=7,
-                bbox={"facecolor": "white", "alpha": 0.8, "lw": 0, "pad": 1})
+            ax.text(
+                0.98,
+                0.95,
+                f"mean {num(r.mean(), 1)}\nlongest {r.max()}",
+                transform=ax.transAxes,
+                ha="right",
+                va="top",
+                fontsize=7,
+                bbox={"facecolor": "white", "alpha": 0.8, "lw": 0, "pad": 1},
+            )
         for ax in axes[-1]:
             ax.set_xlabel("rounds in the match")
         for ax in axes[:, 0]:
             ax.set_ylabel("% of matches")
         axes[0, 0].set_xlim(0, hi + 1)
-        fig.suptitle("Rounds per match to 500, 4 random players (whole range; black "
-                     "line: mean)", fontsize=9)
-        page.figure(fig, "rounds-per-match", "Rounds per match to 500 with 4 players, "
-                    "one panel per edition, over the whole range.")
+        fig.suptitle(
+            "Rounds per match to 500, 4 random players (whole range; black line: mean)", fontsize=9
+        )
+        page.figure(
+            fig,
+            "rounds-per-match",
+            "Rounds per match to 500 with 4 players, one panel per edition, over the whole range.",
+        )
 
-    keys = [("points_mean", "mean points per round (points)"),
-            ("points_ge_100", "rounds worth >= 100 points (%)"),
-            ("points_ge_200", "rounds worth >= 200 points (%)")]
+    keys = [
+        ("points_mean", "mean points per round (points)"),
+        ("points_ge_100", "rounds worth >= 100 points (%)"),
+        ("points_ge_200", "rounds worth >= 200 points (%)"),
+    ]
     fig, axes = plt.subplots(1, 4 if have_matches else 3, figsize=(13, 3.6))
     for ax, (key, label) in zip(axes, keys):
         f = 1.0 if key == "points_mean" else 100.0
         for ed in EDITIONS:
             e = f * np.array([stats[ed, n][key] for n in PLAYER_COUNTS])
-            ax.errorbar(PLAYER_COUNTS, e[:, 0], yerr=[e[:, 0] - e[:, 1], e[:, 2] - e[:, 0]],
-                        marker="o", ms=3, lw=1, capsize=2, color=colour(ed), label=esc.mpl(ed))
+            ax.errorbar(
+                PLAYER_COUNTS,
+                e[:, 0],
+                yerr=[e[:, 0] - e[:, 1], e[:, 2] - e[:, 0]],
+                marker="o",
+                ms=3,
+                lw=1,
+                capsize=2,
+                color=colour(ed),
+                label=esc.mpl(ed),
+            )
         player_axis(ax)
         ax.set_ylabel(label)
     if have_matches:
         for ed in EDITIONS:
             e = np.array([mstats[ed, n]["mean"] for n in PLAYER_COUNTS])
-            axes[3].errorbar(PLAYER_COUNTS, e[:, 0], yerr=[e[:, 0] - e[:, 1],
-                                                          e[:, 2] - e[:, 0]],
-                             marker="o", ms=3, lw=1, capsize=2, color=colour(ed))
+            axes[3].errorbar(
+                PLAYER_COUNTS,
+                e[:, 0],
+                yerr=[e[:, 0] - e[:, 1], e[:, 2] - e[:, 0]],
+                marker="o",
+                ms=3,
+                lw=1,
+                capsize=2,
+                color=colour(ed),
+            )
         player_axis(axes[3])
         axes[3].set_ylabel("mean rounds per match to 500")
     axes[0].legend(fontsize=7)
-    page.figure(fig, "points-by-players", "Mean points, tail probabilities and rounds per "
-                "match by player count and edition, with 95% intervals (`portugal` plays "
-                "exactly `official`'s rounds with random players and hides its points).")
+    page.figure(
+        fig,
+        "points-by-players",
+        "Mean points, tail probabilities and rounds per "
+        "match by player count and edition, with 95% intervals (`portugal` plays "
+        "exactly `official`'s rounds with random players and hides its points).",
+    )
 
     # ---------------------------------------------------------------- tables
     page.heading("Points per round with 4 players")
     rows = []
     for p in PRESETS:
         s = at4[p]
-        rows.append({"preset": esc.code(p), "mean": ci(*s["points_mean"]),
-                     "vs official": f"{num(rel(s['points_mean'][0] - base, base), 1, True)}%",
-                     "median": ci(*s["points_median"], 0), "90th pct": ci(*s["points_p90"], 0),
-                     "P(>= 100)": ci(*s["points_ge_100"], 4),
-                     "P(>= 200)": ci(*s["points_ge_200"], 4),
-                     "completed rounds": f"{s['completed']:,}"})
+        rows.append(
+            {
+                "preset": esc.code(p),
+                "mean": ci(*s["points_mean"]),
+                "vs official": f"{num(rel(s['points_mean'][0] - base, base), 1, True)}%",
+                "median": ci(*s["points_median"], 0),
+                "90th pct": ci(*s["points_p90"], 0),
+                "P(>= 100)": ci(*s["points_ge_100"], 4),
+                "P(>= 200)": ci(*s["points_ge_200"], 4),
+                "completed rounds": f"{s['completed']:,}",
+            }
+        )
     page.table(pd.DataFrame(rows))
-    for key, title, dg in (("points_mean", "Mean points per round by player count", 1),
-                           ("points_ge_100", "P(points >= 100) by player count", 3),
-                           ("points_ge_200", "P(points >= 200) by player count", 3)):
+    for key, title, dg in (
+        ("points_mean", "Mean points per round by player count", 1),
+        ("points_ge_100", "P(points >= 100) by player count", 3),
+        ("points_ge_200", "P(points >= 200) by player count", 3),
+    ):
         page.heading(title, 3)
         page.table(by_players(stats, EDITIONS, "edition", key, dg))
     if have_matches:
@@ -222,17 +322,22 @@ def build(ctx: Context) -> Page:
             row = {"edition": esc.code(ed)}
             for n in PLAYER_COUNTS:
                 s = mstats[ed, n]
-                row[f"{n}"] = (f"{ci(*s['mean'], 2)}; "
-                               f"{num(s['median'][0], 0)} / {num(s['p90'][0], 0)}")
+                row[f"{n}"] = (
+                    f"{ci(*s['mean'], 2)}; {num(s['median'][0], 0)} / {num(s['p90'][0], 0)}"
+                )
             rows.append(row)
         page.table(pd.DataFrame(rows))
-        page.para("Columns: players at the table. Each cell: mean rounds per completed "
-                  "match [95% interval]; median / 90th percentile. `pokemon` passes the "
-                  "deal to the round's winner (`next_dealer = winner`); the others rotate "
-                  "it.")
-    page.para("Points statistics use completed rounds (a truncated round has no winner). "
-              "Means with Student t intervals, quantiles with order-statistic intervals, "
-              "probabilities with Wilson intervals.")
+        page.para(
+            "Columns: players at the table. Each cell: mean rounds per completed "
+            "match [95% interval]; median / 90th percentile. `pokemon` passes the "
+            "deal to the round's winner (`next_dealer = winner`); the others rotate "
+            "it."
+        )
+    page.para(
+        "Points statistics use completed rounds (a truncated round has no winner). "
+        "Means with Student t intervals, quantiles with order-statistic intervals, "
+        "probabilities with Wilson intervals."
+    )
 
     page.data(_csv(stats, mstats), "points", "Every statistic by edition and player count")
     ctx.provenance(page)
@@ -242,10 +347,14 @@ def build(ctx: Context) -> Page:
 def _csv(stats: dict, mstats: dict) -> pd.DataFrame:
     rows = []
     for (ed, n), s in stats.items():
-        row = {"edition": ed, "rules_hash": PRESETS[ed].hash(), "players": n,
-               "rounds": s["games"], "completed": s["completed"]}
-        for key in ("points_mean", "points_median", "points_p90", "points_ge_100",
-                    "points_ge_200"):
+        row = {
+            "edition": ed,
+            "rules_hash": PRESETS[ed].hash(),
+            "players": n,
+            "rounds": s["games"],
+            "completed": s["completed"],
+        }
+        for key in ("points_mean", "points_median", "points_p90", "points_ge_100", "points_ge_200"):
             row[key], row[key + "_lo"], row[key + "_hi"] = s[key]
         m = mstats.get((ed, n))
         if m:

@@ -9,15 +9,15 @@ chi-square test asks whether all seats win equally often. The mechanism is read 
 `first_player` column: the first card up sometimes hands the first turn to seat 1 (Skip,
 Draw Two) or to the dealer (Reverse), RULES.md section 3.
 """
+
 from __future__ import annotations
 
+import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
-from common import (Context, half, main, player_axis, rate, realistic,
-                    strategy_colour)
+from common import Context, half, main, player_axis, rate, realistic, strategy_colour
 from scipy.stats import chisquare
 
-import matplotlib.pyplot as plt
 from unosim.report import escape as esc
 from unosim.report.page import Page, ci, num
 from unosim.stats import win_rates
@@ -42,10 +42,14 @@ def _edge(r: tuple[float, float, float], n: int) -> tuple[float, float, float]:
 
 def build(ctx: Context) -> Page:
     strats = strategies()
-    page = Page(NAME, "Seat advantage by player count",
-                "Does the seat you sit in change your chance of winning a round of "
-                "official UNO, from 2 to 10 players, with random, heuristic and "
-                "table players?", ctx.out)
+    page = Page(
+        NAME,
+        "Seat advantage by player count",
+        "Does the seat you sit in change your chance of winning a round of "
+        "official UNO, from 2 to 10 players, with random, heuristic and "
+        "table players?",
+        ctx.out,
+    )
     tables = []
     summary: dict[tuple[str, int], dict] = {}
     opener: dict[tuple[str, int], dict] = {}  # win rates by who took the first turn
@@ -61,21 +65,33 @@ def build(ctx: Context) -> Page:
             t["ratio"] = t["rate"] * n
             tables.append(t)
             done = w >= 0
-            p = float(chisquare(np.bincount(w[done], minlength=n)).pvalue) if done.any() \
+            p = (
+                float(chisquare(np.bincount(w[done], minlength=n)).pvalue)
+                if done.any()
                 else float("nan")
+            )
             worst = int(t["rate"].idxmin())
             best = int(t["rate"].idxmax())
-            summary[strat, n] = {"games": len(df),
-                                 "seat0": tuple(t.loc[0, ["rate", "lo", "hi"]]),
-                                 "dealer": tuple(t.loc[n - 1, ["rate", "lo", "hi"]]),
-                                 "best": best, "worst": worst, "p": p,
-                                 "truncated": int((~done).sum()),
-                                 "opener_wins": rate(int((w == fp).sum()), len(df))}
+            summary[strat, n] = {
+                "games": len(df),
+                "seat0": tuple(t.loc[0, ["rate", "lo", "hi"]]),
+                "dealer": tuple(t.loc[n - 1, ["rate", "lo", "hi"]]),
+                "best": best,
+                "worst": worst,
+                "p": p,
+                "truncated": int((~done).sum()),
+                "opener_wins": rate(int((w == fp).sum()), len(df)),
+            }
             opener[strat, n] = {
-                f: {"share": float((fp == f).mean()),
-                    "rates": [rate(int(((w == s) & (fp == f)).sum()), int((fp == f).sum()))
-                              for s in range(n)]}
-                for f in sorted(set(fp.tolist()))}
+                f: {
+                    "share": float((fp == f).mean()),
+                    "rates": [
+                        rate(int(((w == s) & (fp == f)).sum()), int((fp == f).sum()))
+                        for s in range(n)
+                    ],
+                }
+                for f in sorted(set(fp.tolist()))
+            }
     full = pd.concat(tables, ignore_index=True)
 
     # ---------------------------------------------------------------- the answer
@@ -88,18 +104,22 @@ def build(ctx: Context) -> Page:
     er = _edge(summary[real, 4]["seat0"], 4)
     o4 = opener["random", 4]
     s1 = o4.get(1)
-    lead = (f"Sitting first helps a little: with 4 random players seat 0, who takes the "
-            f"first turn, wins {num(100 * r4['seat0'][0], 1)}% of rounds instead of a fair "
-            f"25%, {num(e4[0], 1)}% more than its share ({num(er[0], 1)}% more with {real} "
-            f"players); the edge is {num(e2[0], 1)}% at 2 players and {num(e10[0], 1)}% at "
-            "10.")
+    lead = (
+        f"Sitting first helps a little: with 4 random players seat 0, who takes the "
+        f"first turn, wins {num(100 * r4['seat0'][0], 1)}% of rounds instead of a fair "
+        f"25%, {num(e4[0], 1)}% more than its share ({num(er[0], 1)}% more with {real} "
+        f"players); the edge is {num(e2[0], 1)}% at 2 players and {num(e10[0], 1)}% at "
+        "10."
+    )
     if s1 is not None:
         ow = summary["random", 4]["opener_wins"][0]
-        lead += (f" It belongs to whoever opens, not to the chair: the player who takes the "
-                 f"first turn wins {num(100 * ow, 1)}%, and when the first card up is a Skip "
-                 f"or a Draw Two ({num(100 * s1['share'], 0)}% of rounds) seat 1 opens and "
-                 f"wins {num(100 * s1['rates'][1][0], 1)}%, seat 0 only "
-                 f"{num(100 * s1['rates'][0][0], 1)}%.")
+        lead += (
+            f" It belongs to whoever opens, not to the chair: the player who takes the "
+            f"first turn wins {num(100 * ow, 1)}%, and when the first card up is a Skip "
+            f"or a Draw Two ({num(100 * s1['share'], 0)}% of rounds) seat 1 opens and "
+            f"wins {num(100 * s1['rates'][1][0], 1)}%, seat 0 only "
+            f"{num(100 * s1['rates'][0][0], 1)}%."
+        )
     page.lead(lead)
     _main_figure(page, strats, summary, opener)
 
@@ -122,22 +142,35 @@ def build(ctx: Context) -> Page:
             + (f"{n_of(len(rejected))}" if rejected else "no player count")
             + (f" ({', '.join(map(str, rejected))})" if 0 < len(rejected) < 9 else "")
             + f". Seat 0 wins most at {n_of(len(best_is_0))}; the dealer (seat n − 1) "
-            f"wins least at {len(worst_is_dealer)} of 9.")
+            f"wins least at {len(worst_is_dealer)} of 9."
+        )
     ow = summary["random", 4]["opener_wins"]
-    bullets.append(f"Whoever takes the first turn wins {num(100 * ow[0], 1)}% "
-                   f"[{num(100 * ow[1], 1)}, {num(100 * ow[2], 1)}] of 4-player rounds with "
-                   "random players: one turn ahead in a race to empty the hand. With 2 "
-                   "players a Reverse acts as a Skip (docs/rules.md 4.5), which hands the first "
-                   "turn to the dealer.")
+    bullets.append(
+        f"Whoever takes the first turn wins {num(100 * ow[0], 1)}% "
+        f"[{num(100 * ow[1], 1)}, {num(100 * ow[2], 1)}] of 4-player rounds with "
+        "random players: one turn ahead in a race to empty the hand. With 2 "
+        "players a Reverse acts as a Skip (docs/rules.md 4.5), which hands the first "
+        "turn to the dealer."
+    )
     page.bullets(bullets)
-    hw = {s: max(half(tuple(r)) for r in full[full.strategies == s][["rate", "lo", "hi"]]
-                 .itertuples(index=False)) for s in strats}
-    page.para("Precision: " + "; ".join(
-        f"{summary[s, 4]['games']:,} rounds per player count with {s} players (every "
-        f"seat's 95% interval within ±{num(hw[s], 4)})" for s in strats)
+    hw = {
+        s: max(
+            half(tuple(r))
+            for r in full[full.strategies == s][["rate", "lo", "hi"]].itertuples(index=False)
+        )
+        for s in strats
+    }
+    page.para(
+        "Precision: "
+        + "; ".join(
+            f"{summary[s, 4]['games']:,} rounds per player count with {s} players (every "
+            f"seat's 95% interval within ±{num(hw[s], 4)})"
+            for s in strats
+        )
         + ". A seat's advantage is stated only where its interval excludes the fair share "
         "1/n. Truncated rounds (no winner) count in the denominator: "
-        f"{sum(s['truncated'] for s in summary.values()):,} in all.")
+        f"{sum(s['truncated'] for s in summary.values()):,} in all."
+    )
 
     # ---------------------------------------------------------------- table
     page.heading("Seat 0 and the dealer")
@@ -152,21 +185,30 @@ def build(ctx: Context) -> Page:
             row[f"{strat}: χ² p"] = _p_text(s["p"])
         rows.append(row)
     page.table(pd.DataFrame(rows))
-    page.para("Win rates with 95% Wilson intervals; the dealer sits in seat n − 1, last "
-              "in the initial order of play. weakest seat: the seat with the "
-              "lowest win rate. χ² p: chi-square test that every seat wins equally often "
-              "(completed rounds).")
+    page.para(
+        "Win rates with 95% Wilson intervals; the dealer sits in seat n − 1, last "
+        "in the initial order of play. weakest seat: the seat with the "
+        "lowest win rate. χ² p: chi-square test that every seat wins equally often "
+        "(completed rounds)."
+    )
     page.heading("Who opens, who wins (4 players)", 3)
     rows = []
     for strat in strats:
         for f, o in opener[strat, 4].items():
-            rows.append({"players": strat, "first turn": f"seat {f}",
-                         "share of rounds": num(o["share"], 4),
-                         **{f"seat {s} wins": ci(*o["rates"][s], 4) for s in range(4)}})
+            rows.append(
+                {
+                    "players": strat,
+                    "first turn": f"seat {f}",
+                    "share of rounds": num(o["share"], 4),
+                    **{f"seat {s} wins": ci(*o["rates"][s], 4) for s in range(4)},
+                }
+            )
     page.table(pd.DataFrame(rows))
-    page.para("Seat 0 opens after a number or a wild card up; seat 1 after a Skip or a "
-              "Draw Two (seat 0 is skipped); the dealer, seat 3, after a Reverse "
-              "(docs/rules.md section 3).")
+    page.para(
+        "Seat 0 opens after a number or a wild card up; seat 1 after a Skip or a "
+        "Draw Two (seat 0 is skipped); the dealer, seat 3, after a Reverse "
+        "(docs/rules.md section 3)."
+    )
 
     # ---------------------------------------------------------------- figures
     page.heading("Figures")
@@ -176,24 +218,39 @@ def build(ctx: Context) -> Page:
         for i, n in enumerate(PLAYERS):
             t = full[(full.strategies == strat) & (full.players == n)]
             x = t["seat"].to_numpy()
-            ax.errorbar(x, 100 * (t["rate"] * n - 1), yerr=[100 * (t["rate"] - t["lo"]) * n,
-                                                            100 * (t["hi"] - t["rate"]) * n],
-                        marker="o", ms=3, capsize=2, lw=1, color=cmap(i / (len(PLAYERS) - 1)),
-                        label=f"{n}")
+            ax.errorbar(
+                x,
+                100 * (t["rate"] * n - 1),
+                yerr=[100 * (t["rate"] - t["lo"]) * n, 100 * (t["hi"] - t["rate"]) * n],
+                marker="o",
+                ms=3,
+                capsize=2,
+                lw=1,
+                color=cmap(i / (len(PLAYERS) - 1)),
+                label=f"{n}",
+            )
         ax.axhline(0, color="grey", lw=0.8, ls="--")
         ax.set_xlabel("seat (0 acts first; n − 1 deals)")
         ax.set_title(f"{strat} players")
         ax.set_xticks(range(10))
     np.atleast_1d(axes)[0].set_ylabel("win rate above a fair share 1/n (%)")
-    np.atleast_1d(axes)[-1].legend(ncol=3, fontsize=7, title="players",
-                                   loc="upper right")
-    page.figure(fig, "seat-win-rates", "Each seat's win rate above or below a fair share "
-                "1/n (%), by player count, with 95% intervals.")
+    np.atleast_1d(axes)[-1].legend(ncol=3, fontsize=7, title="players", loc="upper right")
+    page.figure(
+        fig,
+        "seat-win-rates",
+        "Each seat's win rate above or below a fair share "
+        "1/n (%), by player count, with 95% intervals.",
+    )
 
     page.data(full, "seat-win-rates", "Every seat's wins, rate and Wilson interval")
-    ctx.provenance(page, notes=[
-        f"Rule set {esc.code(RULES)} for every run; each player count is its own run on the same "
-        "seed (game i of every run keyed by the same root seed)."])
+    ctx.provenance(
+        page,
+        notes=[
+            f"Rule set {esc.code(RULES)} for every run; each player count is its own run on the "
+            "same "
+            "seed (game i of every run keyed by the same root seed)."
+        ],
+    )
     return page
 
 
@@ -204,9 +261,17 @@ def _main_figure(page: Page, strats, summary, opener) -> None:
     for j, strat in enumerate(strats):
         x = np.array(PLAYERS) + (j - (k - 1) / 2) * 0.12
         e = np.array([_edge(summary[strat, n]["seat0"], n) for n in PLAYERS])
-        ax.errorbar(x, e[:, 0], yerr=[e[:, 0] - e[:, 1], e[:, 2] - e[:, 0]], marker="o",
-                    ms=4, capsize=2, lw=1, color=strategy_colour(strat),
-                    label=f"{strat} players")
+        ax.errorbar(
+            x,
+            e[:, 0],
+            yerr=[e[:, 0] - e[:, 1], e[:, 2] - e[:, 0]],
+            marker="o",
+            ms=4,
+            capsize=2,
+            lw=1,
+            color=strategy_colour(strat),
+            label=f"{strat} players",
+        )
     ax.axhline(0, color="grey", lw=0.8, ls="--")
     player_axis(ax, PLAYERS)
     ax.set_ylabel("seat 0's win rate above\na fair share 1/n (%)")
@@ -214,16 +279,25 @@ def _main_figure(page: Page, strats, summary, opener) -> None:
     ax.legend(fontsize=8)
     ax = axes[1]
     o4 = opener["random", 4]
-    labels = {0: "seat 0 opens (number or wild up)", 1: "seat 1 opens (Skip or Draw Two)",
-              3: "dealer opens (Reverse)"}
+    labels = {
+        0: "seat 0 opens (number or wild up)",
+        1: "seat 1 opens (Skip or Draw Two)",
+        3: "dealer opens (Reverse)",
+    }
     cols = {0: "#1b9e77", 1: "#d95f02", 3: "#7570b3"}
     for j, f in enumerate(f for f in (0, 1, 3) if f in o4):
         r = np.array(o4[f]["rates"])
         x = np.arange(4) + (j - 1) * 0.15
-        ax.errorbar(x, 100 * r[:, 0], yerr=[100 * (r[:, 0] - r[:, 1]),
-                                            100 * (r[:, 2] - r[:, 0])],
-                    fmt="o", ms=4, capsize=2, color=cols[f],
-                    label=f"{labels[f]}: {num(100 * o4[f]['share'], 0)}% of rounds")
+        ax.errorbar(
+            x,
+            100 * r[:, 0],
+            yerr=[100 * (r[:, 0] - r[:, 1]), 100 * (r[:, 2] - r[:, 0])],
+            fmt="o",
+            ms=4,
+            capsize=2,
+            color=cols[f],
+            label=f"{labels[f]}: {num(100 * o4[f]['share'], 0)}% of rounds",
+        )
     ax.axhline(25, color="grey", lw=0.8, ls="--")
     ax.set_xticks(range(4), ["seat 0", "seat 1", "seat 2", "seat 3\n(dealer)"])
     ax.set_ylabel("win rate (% of rounds)")
@@ -231,10 +305,14 @@ def _main_figure(page: Page, strats, summary, opener) -> None:
     lo, hi = ax.get_ylim()
     ax.set_ylim(lo - 0.55 * (hi - lo), hi)  # room for the legend below the markers
     ax.legend(fontsize=7, loc="lower left")
-    page.figure(fig, "seat0-edge", "Left: seat 0's win rate above a fair share, by "
-                "player count and player model. Right: with 4 random players, each seat's "
-                "win rate by who took the first turn. 95% intervals; dashed: fair share.",
-                main=True)
+    page.figure(
+        fig,
+        "seat0-edge",
+        "Left: seat 0's win rate above a fair share, by "
+        "player count and player model. Right: with 4 random players, each seat's "
+        "win rate by who took the first turn. 95% intervals; dashed: fair share.",
+        main=True,
+    )
 
 
 if __name__ == "__main__":

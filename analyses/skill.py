@@ -17,30 +17,43 @@ rule set and opponent, so it is the best known strategy; it is measured against 
 (``analyses/expert_skill.py``), and its matches to 500 are assembled from independent
 rounds (``unosim/sim/assembled.py``).
 """
+
 from __future__ import annotations
 
+import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 from common import REALISTIC, Context, colour, main, rate
 from expert_skill import FIRST as EXPERT_FIRST
 from expert_skill import expert_matches, expert_rate, policy_file
 
-import matplotlib.pyplot as plt
-from unosim.players import strategies as strat
-from unosim.players.seats import parse as parse_seats, parse_one as parse_seat
-from unosim.report.palette import colours
-from unosim.report import escape as esc
-from unosim.report.page import Page, ci, num
-from unosim.game.rules import PRESETS
-from unosim.stats import mean_ci_from_sums
 from unosim.analysis.tournament import play
 from unosim.analysis.tune import FRESH, tune
+from unosim.game.rules import PRESETS
+from unosim.players import strategies as strat
+from unosim.players.seats import parse as parse_seats
+from unosim.players.seats import parse_one as parse_seat
+from unosim.report import escape as esc
+from unosim.report.page import Page, ci, num
+from unosim.report.palette import colours
+from unosim.stats import mean_ci_from_sums
 
 NAME = "skill"
 PLAYERS = 4
 OPPONENTS = ("random", "heuristic")
-RULE_SETS = ("official", "stacking", "progressive", "seven-zero", "jump-in",
-             "draw-until-playable", "official-2018", "pokemon", "motu", "copag", "portugal")
+RULE_SETS = (
+    "official",
+    "stacking",
+    "progressive",
+    "seven-zero",
+    "jump-in",
+    "draw-until-playable",
+    "official-2018",
+    "pokemon",
+    "motu",
+    "copag",
+    "portugal",
+)
 FAMILY = ("heuristic", "points-dumper", "aggressive", "colour-counter", "weighted")
 TUNE_START = "weighted:challenge=never"  # the default opponents never bluff
 BASE_TUNE = 4_000_000  # rounds spent on each tuning at the default scale
@@ -58,39 +71,58 @@ def _tuned(ctx: Context, opponents: str) -> tuple[str, dict]:
     """The weighted player tuned under official against ``opponents``: (its strategy
     item, the tuning's summary)."""
     budget = max(4096, int(round(BASE_TUNE * ctx.scale)))
-    spec = {"rules": PRESETS["official"].hash(), "players": PLAYERS, "opponents": opponents,
-            "budget": budget, "seed": ctx.seed, "start": TUNE_START}
+    spec = {
+        "rules": PRESETS["official"].hash(),
+        "players": PLAYERS,
+        "opponents": opponents,
+        "budget": budget,
+        "seed": ctx.seed,
+        "start": TUNE_START,
+    }
 
     def run():
         ctx.log(f"tuning the weighted player against {opponents}: {budget:,} rounds")
-        r = tune("official", PLAYERS, opponents, budget, ctx.seed, TUNE_START,
-                 eval_games=max(4000, budget // 10), threads=ctx.threads)
-        return {"label": r.label, "weights": r.weights, "start": list(r.start_rate),
-                "tuned": list(r.tuned_rate), "history": r.history.to_dict("list"),
-                "eval_rounds": r.eval_deals}
+        r = tune(
+            "official",
+            PLAYERS,
+            opponents,
+            budget,
+            ctx.seed,
+            TUNE_START,
+            eval_games=max(4000, budget // 10),
+            threads=ctx.threads,
+        )
+        return {
+            "label": r.label,
+            "weights": r.weights,
+            "start": list(r.start_rate),
+            "tuned": list(r.tuned_rate),
+            "history": r.history.to_dict("list"),
+            "eval_rounds": r.eval_deals,
+        }
 
-    res = ctx.cached_json("tune", spec, run, PRESETS["official"], PLAYERS,
-                          f"tuning vs {opponents}", budget)
+    res = ctx.cached_json(
+        "tune", spec, run, PRESETS["official"], PLAYERS, f"tuning vs {opponents}", budget
+    )
     return res["label"], res
 
 
-def _rate(ctx: Context, rules: str, player: str, opponents: str, rounds: int,
-          first: int, what: str) -> tuple[float, float, float]:
+def _rate(
+    ctx: Context, rules: str, player: str, opponents: str, rounds: int, first: int, what: str
+) -> tuple[float, float, float]:
     """Win rate of ``player`` against 3 ``opponents`` over ``rounds`` rotated rounds
     (deals from game ``first``): (rate, lo, hi)."""
     deals = max(50, rounds // PLAYERS)
     rs = PRESETS[rules]
     labels = parse_seats(f"{player},{opponents},{opponents},{opponents}", PLAYERS)[2]
-    spec = {"rules": rs.hash(), "labels": labels, "deals": deals, "seed": ctx.seed,
-            "first": first}
+    spec = {"rules": rs.hash(), "labels": labels, "deals": deals, "seed": ctx.seed, "first": first}
 
     def run():
         tot = play(rs, PLAYERS, labels, deals, ctx.seed, first, threads=ctx.threads)
         m, h = mean_ci_from_sums(tot.wins, tot.wins2, tot.deals)
         return {"rate": float(m[0]), "half": float(h[0])}
 
-    res = ctx.cached_json("tournament", spec, run, rs, PLAYERS, f"{what}, rotated",
-                          deals * PLAYERS)
+    res = ctx.cached_json("tournament", spec, run, rs, PLAYERS, f"{what}, rotated", deals * PLAYERS)
     return res["rate"], res["rate"] - res["half"], res["rate"] + res["half"]
 
 
@@ -129,30 +161,39 @@ def _policies(ctx: Context, tuned: dict, names: dict) -> dict[str, tuple[str, st
         behaviour = {k: vals[k] for k in strat.BEHAVIOUR if k != "challenge"}
         behaviour["challenge"] = vals["challenge"]
         if behaviour["challenge"] < 0:
-            raise ValueError("a tuned policy with the smart challenge rule cannot be "
-                             "written as probabilities")
-        path = policy_file(ctx.results, f"skill-policy-{name.replace(' ', '-')}", weights,
-                           behaviour)
+            raise ValueError(
+                "a tuned policy with the smart challenge rule cannot be written as probabilities"
+            )
+        path = policy_file(
+            ctx.results, f"skill-policy-{name.replace(' ', '-')}", weights, behaviour
+        )
         out[name] = (path, item)
     return out
 
 
-def _expert(ctx: Context, rules: str, policy: tuple[str, str], opp: str
-            ) -> dict:
+def _expert(ctx: Context, rules: str, policy: tuple[str, str], opp: str) -> dict:
     """The expert over ``policy`` against 3 ``opp`` under ``rules`` (cached)."""
     deals = max(50, int(round(BASE_EXPERT_DEALS * ctx.scale)))
     rs = PRESETS[rules]
     item = f"{EXPERT}:policy={policy[0]}"
     pol = policy[0] if not policy[0].endswith(".toml") else f"weighted:{policy[0]}"
-    spec = {"rules": rs.hash(), "expert": EXPERT, "policy": policy[1], "opponents": opp,
-            "deals": deals, "seed": ctx.seed, "first": EXPERT_FIRST}
+    spec = {
+        "rules": rs.hash(),
+        "expert": EXPERT,
+        "policy": policy[1],
+        "opponents": opp,
+        "deals": deals,
+        "seed": ctx.seed,
+        "first": EXPERT_FIRST,
+    }
 
     def run():
         ctx.log(f"expert vs 3 {opp} under {rules}: {deals * PLAYERS:,} rounds")
         return expert_rate(rules, item, pol, opp, deals, ctx.seed, ctx.threads)
 
-    return ctx.cached_json("expert", spec, run, rs, PLAYERS, f"expert vs 3 {opp}, rotated",
-                           deals * PLAYERS)
+    return ctx.cached_json(
+        "expert", spec, run, rs, PLAYERS, f"expert vs 3 {opp}, rotated", deals * PLAYERS
+    )
 
 
 def _expert_odds(ctx: Context, policy: tuple[str, str], opp: str) -> tuple:
@@ -160,27 +201,40 @@ def _expert_odds(ctx: Context, policy: tuple[str, str], opp: str) -> tuple:
     lo, hi, mean rounds a match)."""
     n = max(40, int(round(BASE_EXPERT_MATCHES * ctx.scale)))
     rs = PRESETS["official"]
-    spec = {"rules": rs.hash(), "expert": EXPERT, "policy": policy[1], "opponents": opp,
-            "matches": n, "seed": ctx.seed}
+    spec = {
+        "rules": rs.hash(),
+        "expert": EXPERT,
+        "policy": policy[1],
+        "opponents": opp,
+        "matches": n,
+        "seed": ctx.seed,
+    }
 
     def run():
         ctx.log(f"expert: {n:,} matches to 500 vs 3 {opp}")
-        return expert_matches("official", f"{EXPERT}:policy={policy[0]}", opp, n,
-                              ctx.seed, ctx.threads)
+        return expert_matches(
+            "official", f"{EXPERT}:policy={policy[0]}", opp, n, ctx.seed, ctx.threads
+        )
 
-    res = ctx.cached_json("expert-matches", spec, run, rs, PLAYERS,
-                          f"expert matches vs 3 {opp}", n)
+    res = ctx.cached_json("expert-matches", spec, run, rs, PLAYERS, f"expert matches vs 3 {opp}", n)
     return (*rate(res["won"], res["matches"]), res["rounds"])
 
 
 def _lead_clear(n_show: dict) -> str:
     """The sentence on the rounds after which the expert's lead shows, per opponent."""
+
     def when(o, who):
         n = n_show[o]
-        return (f"after about {num(n, 0)} rounds against {who}" if np.isfinite(n)
-                else f"never against {who} at this precision")
-    return (f"Its lead in rounds won is clear {when('random', 'random players')} and "
-            f"{when('heuristic', 'sensible ones')}. ")
+        return (
+            f"after about {num(n, 0)} rounds against {who}"
+            if np.isfinite(n)
+            else f"never against {who} at this precision"
+        )
+
+    return (
+        f"Its lead in rounds won is clear {when('random', 'random players')} and "
+        f"{when('heuristic', 'sensible ones')}. "
+    )
 
 
 def _realistic(order: dict, xs) -> str:
@@ -188,25 +242,38 @@ def _realistic(order: dict, xs) -> str:
     (table) players: the end of a sentence."""
     o = REALISTIC
     top, low = order[o][-1], order[o][0]
-    size = ("smaller" if np.mean([xs(r, o)[0] for r in order[o]])
-            < np.mean([xs(r, "random")[0] for r in order[o]]) else "larger")
+    size = (
+        "smaller"
+        if np.mean([xs(r, o)[0] for r in order[o]])
+        < np.mean([xs(r, "random")[0] for r in order[o]])
+        else "larger"
+    )
     same = top == order["random"][-1] and low == order["random"][0]
-    gap = ("95% intervals apart" if xs(top, o)[1] > xs(low, o)[2]
-           else "their 95% intervals overlap, so no rule set stands clearly apart")
-    return (f"against realistic {o} players the margins are {size} and the order "
-            f"{'holds' if same else 'changes'}: most under {esc.code(top)}, least under {esc.code(low)} "
-            f"({gap}).")
+    gap = (
+        "95% intervals apart"
+        if xs(top, o)[1] > xs(low, o)[2]
+        else "their 95% intervals overlap, so no rule set stands clearly apart"
+    )
+    return (
+        f"against realistic {o} players the margins are {size} and the order "
+        f"{'holds' if same else 'changes'}: most under {esc.code(top)}, "
+        f"least under {esc.code(low)} "
+        f"({gap})."
+    )
 
 
 def build(ctx: Context) -> Page:
-    page = Page(NAME, "Skill: how much does each rule set reward good play?",
-                "Is UNO luck or skill? Against random, heuristic and realistic (table) "
-                "opponents, how far above a fair 1/4 does the best known strategy win, "
-                "under official rules, each house rule and each edition, and how soon "
-                "does its skill show?", ctx.out)
+    page = Page(
+        NAME,
+        "Skill: how much does each rule set reward good play?",
+        "Is UNO luck or skill? Against random, heuristic and realistic (table) "
+        "opponents, how far above a fair 1/4 does the best known strategy win, "
+        "under official rules, each house rule and each edition, and how soon "
+        "does its skill show?",
+        ctx.out,
+    )
     tuned = {o: _tuned(ctx, o) for o in OPPONENTS}
-    names = {**{f: f for f in FAMILY}, **{tuned[o][0]: f"weighted tuned vs {o}"
-                                          for o in OPPONENTS}}
+    names = {**{f: f for f in FAMILY}, **{tuned[o][0]: f"weighted tuned vs {o}" for o in OPPONENTS}}
     sel_rounds = max(400, int(round(BASE_SELECT * ctx.scale)))
     ev_rounds = max(800, int(round(BASE_EVAL * ctx.scale)))
     select: dict[tuple[str, str, str], tuple] = {}
@@ -215,12 +282,14 @@ def build(ctx: Context) -> Page:
     for opp in OPPONENTS:
         for rules in RULE_SETS:
             for item, name in names.items():
-                select[rules, opp, name] = _rate(ctx, rules, item, opp, sel_rounds, 0,
-                                                 f"{name} vs 3 {opp}")
+                select[rules, opp, name] = _rate(
+                    ctx, rules, item, opp, sel_rounds, 0, f"{name} vs 3 {opp}"
+                )
             top = max(names, key=lambda i: select[rules, opp, names[i]][0])
             best[rules, opp] = names[top]
-            skill[rules, opp] = _rate(ctx, rules, top, opp, ev_rounds, FRESH,
-                                      f"best vs 3 {opp}, fresh deals")
+            skill[rules, opp] = _rate(
+                ctx, rules, top, opp, ev_rounds, FRESH, f"best vs 3 {opp}, fresh deals"
+            )
     fair = 1.0 / PLAYERS
 
     def sk(rules, opp):
@@ -237,16 +306,25 @@ def build(ctx: Context) -> Page:
             # the expert's rate = its policy's on many fresh deals + the search's paired
             # gain (a control variate: the difference varies far less than a win)
             item = next(i for i, n in names.items() if n == chosen)
-            pol = skill[rules, opp] if opp in OPPONENTS else _rate(
-                ctx, rules, item, opp, ev_rounds, FRESH, f"{chosen} vs 3 {opp}, fresh deals")
+            pol = (
+                skill[rules, opp]
+                if opp in OPPONENTS
+                else _rate(
+                    ctx, rules, item, opp, ev_rounds, FRESH, f"{chosen} vs 3 {opp}, fresh deals"
+                )
+            )
             half = float(np.hypot((pol[2] - pol[1]) / 2, x["gain_half"]))
-            xrow[rules, opp] = {**x, "policy_name": chosen, "est": pol[0] + x["gain"],
-                                "est_half": half, "policy_fresh": pol[0]}
+            xrow[rules, opp] = {
+                **x,
+                "policy_name": chosen,
+                "est": pol[0] + x["gain"],
+                "est_half": half,
+                "policy_fresh": pol[0],
+            }
 
     def xs(rules, opp):  # the expert's skill margin (rate - 1/4, lo, hi)
         x = xrow[rules, opp]
-        return (x["est"] - fair, x["est"] - x["est_half"] - fair,
-                x["est"] + x["est_half"] - fair)
+        return (x["est"] - fair, x["est"] - x["est_half"] - fair, x["est"] + x["est_half"] - fair)
 
     x_odds = {o: _expert_odds(ctx, pols[best["official", o]], o) for o in OPPONENTS}
 
@@ -269,90 +347,129 @@ def build(ctx: Context) -> Page:
         f"players who play at random and {pct(off['heuristic'])} against 3 sensible "
         f"(heuristic) players, where luck alone gives 25%, and "
         f"{pct(x_odds['random'][0])} and {pct(x_odds['heuristic'][0])} of matches to 500 "
-        f"points. " + _lead_clear(n_show)
+        f"points. "
+        + _lead_clear(n_show)
         + f"Skill pays most under {esc.code(order['random'][-1])} "
         f"({margin(order['random'][-1], 'random')} above a fair 25% against random "
         f"players) and least under {esc.code(order['random'][0])} "
-        f"({margin(order['random'][0], 'random')}); " + _realistic(order, xs))
+        f"({margin(order['random'][0], 'random')}); " + _realistic(order, xs)
+    )
     fig, ax = plt.subplots(figsize=(10, 3.6))
     x = np.arange(len(RULE_SETS))
     k = len(EXPERT_OPPONENTS)
     for j, opp in enumerate(EXPERT_OPPONENTS):
         v = 100 * np.array([xs(r, opp) for r in RULE_SETS])
-        ax.errorbar(x + (j - (k - 1) / 2) * 0.22, v[:, 0],
-                    yerr=[v[:, 0] - v[:, 1], v[:, 2] - v[:, 0]], fmt="o", ms=5, capsize=2,
-                    color=colour(opp), label=f"expert against 3 {opp}")
+        ax.errorbar(
+            x + (j - (k - 1) / 2) * 0.22,
+            v[:, 0],
+            yerr=[v[:, 0] - v[:, 1], v[:, 2] - v[:, 0]],
+            fmt="o",
+            ms=5,
+            capsize=2,
+            color=colour(opp),
+            label=f"expert against 3 {opp}",
+        )
         if opp in OPPONENTS:
             b = 100 * np.array([sk(r, opp)[0] for r in RULE_SETS])
-            ax.plot(x + (j - (k - 1) / 2) * 0.22, b, "_", ms=10, color=colour(opp),
-                    label=f"best simple strategy against 3 {opp}")
+            ax.plot(
+                x + (j - (k - 1) / 2) * 0.22,
+                b,
+                "_",
+                ms=10,
+                color=colour(opp),
+                label=f"best simple strategy against 3 {opp}",
+            )
     ax.axhline(0, color="grey", lw=0.8)
     ax.set_xticks(x, [esc.mpl(r) for r in RULE_SETS], rotation=30, ha="right")
     ax.set_ylabel("win rate − 25%\n(percentage points)")
     ax.legend(fontsize=7, ncol=2)
-    page.figure(fig, "skill", "Skill margin per rule set: the expert's win rate minus a "
-                "fair 25% with 95% intervals (4-player rounds, fresh deals, seats rotated; "
-                "its policy's rate plus the paired search gain); "
-                "dashes: the best simple strategy (no search) on its own fresh deals.",
-                main=True)
+    page.figure(
+        fig,
+        "skill",
+        "Skill margin per rule set: the expert's win rate minus a "
+        "fair 25% with 95% intervals (4-player rounds, fresh deals, seats rotated; "
+        "its policy's rate plus the paired search gain); "
+        "dashes: the best simple strategy (no search) on its own fresh deals.",
+        main=True,
+    )
     bullets = []
     for opp in EXPERT_OPPONENTS:
-        below = [r for r in RULE_SETS if r != "official"
-                 and xs(r, opp)[2] < xs("official", opp)[1]]
-        above = [r for r in RULE_SETS if r != "official"
-                 and xs(r, opp)[1] > xs("official", opp)[2]]
+        below = [r for r in RULE_SETS if r != "official" and xs(r, opp)[2] < xs("official", opp)[1]]
+        above = [r for r in RULE_SETS if r != "official" and xs(r, opp)[1] > xs("official", opp)[2]]
         bullets.append(
             f"Against {opp} opponents, rule sets whose expert skill margin lies wholly "
             f"below official's (non-overlapping 95% intervals): "
             + (", ".join(esc.code(r) for r in below) or "none")
-            + "; wholly above: " + (", ".join(esc.code(r) for r in above) or "none") + ".")
+            + "; wholly above: "
+            + (", ".join(esc.code(r) for r in above) or "none")
+            + "."
+        )
     gains = [xrow[r, o]["gain"] for r in RULE_SETS for o in EXPERT_OPPONENTS]
-    clear = sum(xrow[r, o]["gain"] - xrow[r, o]["gain_half"] > 0
-                for r in RULE_SETS for o in EXPERT_OPPONENTS)
+    clear = sum(
+        xrow[r, o]["gain"] - xrow[r, o]["gain_half"] > 0
+        for r in RULE_SETS
+        for o in EXPERT_OPPONENTS
+    )
     bullets.append(
         f"What the search adds over the strategy it searches with (paired on the same "
         f"deals): from {num(100 * min(gains), 1, True)} to {num(100 * max(gains), 1, True)} "
         f"percentage points across rule sets and opponents; clearly above zero (95%) in "
         f"{clear} of {len(gains)} cases. Most of the margin comes from the tuned strategy "
-        f"itself.")
+        f"itself."
+    )
     t = {o: tuned[o][1] for o in OPPONENTS}
     for o in OPPONENTS:
         s0, h = t[o]["start"], t[o]["tuned"]
-        bullets.append(f"Tuning against {o} (official, {t[o]['eval_rounds']:,} fresh "
-                       f"rounds): the weighted player went from {num(s0[0], 4)} ± "
-                       f"{num(s0[1], 4)} to {num(h[0], 4)} ± {num(h[1], 4)}.")
+        bullets.append(
+            f"Tuning against {o} (official, {t[o]['eval_rounds']:,} fresh "
+            f"rounds): the weighted player went from {num(s0[0], 4)} ± "
+            f"{num(s0[1], 4)} to {num(h[0], 4)} ± {num(h[1], 4)}."
+        )
     page.bullets(bullets)
     x_deals = max(50, int(round(BASE_EXPERT_DEALS * ctx.scale)))
     half_max = max((v[2] - v[1]) / 2 for v in skill.values())
     x_half = max(v["est_half"] for v in xrow.values())
-    page.para(f"Precision: the expert's win rate is estimated as its policy's win rate on "
-              f"{max(50, ev_rounds // PLAYERS) * PLAYERS:,} fresh rounds plus the search's "
-              f"gain, measured paired (expert and policy on the same deals) on "
-              f"{x_deals * PLAYERS:,} other rounds ({x_deals:,} deals × 4 seat rotations, "
-              f"deals from 2^42 on): the gain varies far less than a win does, so this is "
-              f"much tighter than the expert's own rate on those rounds (a control "
-              f"variate); every 95% interval is within ±{num(x_half, 3)}. The best simple "
-              f"strategy was chosen on {max(50, sel_rounds // PLAYERS) * PLAYERS:,} other "
-              f"rounds per candidate (its margins are within ±{num(half_max, 4)}). "
-              "Intervals come from per-deal means over the rotations. A difference "
-              "between rule sets is stated only where the intervals do not overlap.")
+    page.para(
+        f"Precision: the expert's win rate is estimated as its policy's win rate on "
+        f"{max(50, ev_rounds // PLAYERS) * PLAYERS:,} fresh rounds plus the search's "
+        f"gain, measured paired (expert and policy on the same deals) on "
+        f"{x_deals * PLAYERS:,} other rounds ({x_deals:,} deals × 4 seat rotations, "
+        f"deals from 2^42 on): the gain varies far less than a win does, so this is "
+        f"much tighter than the expert's own rate on those rounds (a control "
+        f"variate); every 95% interval is within ±{num(x_half, 3)}. The best simple "
+        f"strategy was chosen on {max(50, sel_rounds // PLAYERS) * PLAYERS:,} other "
+        f"rounds per candidate (its margins are within ±{num(half_max, 4)}). "
+        "Intervals come from per-deal means over the rotations. A difference "
+        "between rule sets is stated only where the intervals do not overlap."
+    )
 
     page.heading("How long until skill shows")
-    odds = {o: _match_odds(ctx, next(i for i, n in names.items() if n == best["official", o]),
-                           o) for o in OPPONENTS}
+    odds = {
+        o: _match_odds(ctx, next(i for i, n in names.items() if n == best["official", o]), o)
+        for o in OPPONENTS
+    }
     rows = []
     for o in OPPONENTS:
         xr = xrow["official", o]
         for who, (r, lo, hi), m in (
-                ("expert", (xr["est"], xr["est"] - xr["est_half"], xr["est"] + xr["est_half"]),
-                 x_odds[o]),
-                (best["official", o], skill["official", o], odds[o])):
-            rows.append({"opponents": f"3 {o}", "player": who,
-                         "round win rate": ci(r, lo, hi, 4),
-                         "match win rate (to 500)": ci(*m[:3], 3),
-                         "rounds a match": num(m[3], 1),
-                         "rounds until its lead is clear": f"{num(rounds_to_show(r), 0)} "
-                         f"[{num(rounds_to_show(hi), 0)}, {num(rounds_to_show(lo), 0)}]"})
+            (
+                "expert",
+                (xr["est"], xr["est"] - xr["est_half"], xr["est"] + xr["est_half"]),
+                x_odds[o],
+            ),
+            (best["official", o], skill["official", o], odds[o]),
+        ):
+            rows.append(
+                {
+                    "opponents": f"3 {o}",
+                    "player": who,
+                    "round win rate": ci(r, lo, hi, 4),
+                    "match win rate (to 500)": ci(*m[:3], 3),
+                    "rounds a match": num(m[3], 1),
+                    "rounds until its lead is clear": f"{num(rounds_to_show(r), 0)} "
+                    f"[{num(rounds_to_show(hi), 0)}, {num(rounds_to_show(lo), 0)}]",
+                }
+            )
     page.para(
         f"Under official rules a match to 500 lasts about {num(x_odds['random'][3], 0)} "
         f"rounds, and one round is mostly luck: the expert wins "
@@ -367,20 +484,23 @@ def build(ctx: Context) -> Page:
         f"are assembled from independent rounds, exact in distribution because no "
         f"strategy reads the scores (`unosim/sim/assembled.py`); the best simple strategy's "
         f"({BASE_MATCHES:,} per opponent) are played by the match kernel; each player sits "
-        f"in each of the 4 places a quarter of the time.")
+        f"in each of the 4 places a quarter of the time."
+    )
     page.table(pd.DataFrame(rows))
-    page.para("The expert searches at its default budget (`unosim/players/expert.py`: 128 "
-              "determinizations per decision, up to 640 on close decisions, rollouts of 16 "
-              "turns scored by hand sizes) "
-              "over the best simple strategy for that rule set and opponent (against "
-              f"{REALISTIC} players: the best against heuristic players). It searches the "
-              "card to play and the colour named with it, whether to challenge, stack or "
-              "take a penalty, whether to play a drawn card and with which colour, the "
-              "target of a 7's swap and whether to play a card alone under multi-card "
-              "play; jump-ins, the extra cards of a multi-card play and Greninja's second "
-              "colour are its policy's. "
-              "Stronger players surely exist, so every margin here is a lower bound of "
-              "what skill can win.")
+    page.para(
+        "The expert searches at its default budget (`unosim/players/expert.py`: 128 "
+        "determinizations per decision, up to 640 on close decisions, rollouts of 16 "
+        "turns scored by hand sizes) "
+        "over the best simple strategy for that rule set and opponent (against "
+        f"{REALISTIC} players: the best against heuristic players). It searches the "
+        "card to play and the colour named with it, whether to challenge, stack or "
+        "take a penalty, whether to play a drawn card and with which colour, the "
+        "target of a 7's swap and whether to play a card alone under multi-card "
+        "play; jump-ins, the extra cards of a multi-card play and Greninja's second "
+        "colour are its policy's. "
+        "Stronger players surely exist, so every margin here is a lower bound of "
+        "what skill can win."
+    )
 
     # ---------------------------------------------------------------- tables
     page.heading("Skill by rule set")
@@ -393,23 +513,29 @@ def build(ctx: Context) -> Page:
             row[f"vs {opp}: skill"] = ci(*sk(rules, opp), 4, sign=True)
         rows.append(row)
     page.table(pd.DataFrame(rows))
-    page.para("skill = win rate of the best candidate against 3 opponents − 1/4, on "
-              "fresh deals, 95% intervals.")
+    page.para(
+        "skill = win rate of the best candidate against 3 opponents − 1/4, on "
+        "fresh deals, 95% intervals."
+    )
     rows = []
     for rules in RULE_SETS:
         row = {"rule set": esc.code(rules)}
         for opp in EXPERT_OPPONENTS:
             g = xrow[rules, opp]
             row[f"vs {opp}: skill"] = ci(*xs(rules, opp), 3, sign=True)
-            row[f"vs {opp}: search gain"] = ci(g["gain"], g["gain"] - g["gain_half"],
-                                               g["gain"] + g["gain_half"], 3, sign=True)
-            row[f"vs {opp}: own rounds"] = ci(g["rate"], g["rate"] - g["half"],
-                                              g["rate"] + g["half"], 3)
+            row[f"vs {opp}: search gain"] = ci(
+                g["gain"], g["gain"] - g["gain_half"], g["gain"] + g["gain_half"], 3, sign=True
+            )
+            row[f"vs {opp}: own rounds"] = ci(
+                g["rate"], g["rate"] - g["half"], g["rate"] + g["half"], 3
+            )
         rows.append(row)
-    page.para("The expert per rule set: its skill margin (win rate − 1/4: its policy's "
-              "rate on fresh deals plus the search gain), the search gain (its win rate "
-              "minus its policy's on the same deals, paired) and its win rate on its own "
-              "rounds alone, 95% intervals:")
+    page.para(
+        "The expert per rule set: its skill margin (win rate − 1/4: its policy's "
+        "rate on fresh deals plus the search gain), the search gain (its win rate "
+        "minus its policy's on the same deals, paired) and its win rate on its own "
+        "rounds alone, 95% intervals:"
+    )
     page.table(pd.DataFrame(rows))
     page.heading("Every strategy, every rule set")
     for opp in OPPONENTS:
@@ -419,15 +545,21 @@ def build(ctx: Context) -> Page:
             for name in names.values():
                 row[name] = num(select[rules, opp, name][0], 4)
             rows.append(row)
-        page.para(f"Win rate against 3 {opp} players ({max(50, sel_rounds // PLAYERS) * 4:,} "
-                  f"rotated rounds each; 95% intervals within ±"
-                  f"{num(max((v[2] - v[1]) / 2 for k, v in select.items() if k[1] == opp), 4)}"
-                  "):")
+        page.para(
+            f"Win rate against 3 {opp} players ({max(50, sel_rounds // PLAYERS) * 4:,} "
+            f"rotated rounds each; 95% intervals within ±"
+            f"{num(max((v[2] - v[1]) / 2 for k, v in select.items() if k[1] == opp), 4)}"
+            "):"
+        )
         page.table(pd.DataFrame(rows))
-    page.para("Tuned weights (the features are defined in `unosim/players/strategies.py`): "
-              + "; ".join(f"vs {o}: " + ", ".join(f"{k} {t[o]['weights'][k]:.3g}"
-                                                    for k in strat.FEATURES)
-                          for o in OPPONENTS) + ".")
+    page.para(
+        "Tuned weights (the features are defined in `unosim/players/strategies.py`): "
+        + "; ".join(
+            f"vs {o}: " + ", ".join(f"{k} {t[o]['weights'][k]:.3g}" for k in strat.FEATURES)
+            for o in OPPONENTS
+        )
+        + "."
+    )
 
     # ---------------------------------------------------------------- figures
     page.heading("Figures")
@@ -438,17 +570,29 @@ def build(ctx: Context) -> Page:
     for ax, opp in zip(axes, OPPONENTS):
         for j, name in enumerate(cands):
             v = 100 * np.array([select[r, opp, name] for r in RULE_SETS])
-            ax.errorbar(x + (j - (k - 1) / 2) * 0.11, v[:, 0],
-                        yerr=[v[:, 0] - v[:, 1], v[:, 2] - v[:, 0]], fmt="o", ms=3,
-                        capsize=1.5, lw=0.8, color=cc[name], label=esc.mpl(name))
+            ax.errorbar(
+                x + (j - (k - 1) / 2) * 0.11,
+                v[:, 0],
+                yerr=[v[:, 0] - v[:, 1], v[:, 2] - v[:, 0]],
+                fmt="o",
+                ms=3,
+                capsize=1.5,
+                lw=0.8,
+                color=cc[name],
+                label=esc.mpl(name),
+            )
         ax.axhline(100 * fair, color="grey", lw=0.8, ls="--")
         ax.set_ylabel(f"win rate against\n3 {opp} players (%)")
     axes[1].set_xticks(x, [esc.mpl(r) for r in RULE_SETS], rotation=30, ha="right")
     axes[0].legend(fontsize=7, ncol=4, loc="upper left")
     axes[0].margins(y=0.25)
-    page.figure(fig, "strategies", "Win rate of every candidate against 3 random and 3 "
-                "heuristic players under each rule set (selection deals, 95% intervals; "
-                "dashed: a fair 25%).")
+    page.figure(
+        fig,
+        "strategies",
+        "Win rate of every candidate against 3 random and 3 "
+        "heuristic players under each rule set (selection deals, 95% intervals; "
+        "dashed: a fair 25%).",
+    )
     fig, ax = plt.subplots(figsize=(6, 3.2))
     for o in OPPONENTS:
         hist = t[o]["history"]
@@ -456,40 +600,95 @@ def build(ctx: Context) -> Page:
         for key, ls, what in (("elite", "-", "elite mean"), ("mean", "--", "mean")):
             v = 100 * np.array(hist[key])
             # one candidate's measurement noise: 95% half-width of a rate on 4 x deals
-            hw = 100 * 1.96 * np.sqrt(np.array(hist[key]) * (1 - np.array(hist[key]))
-                                      / (PLAYERS * np.array(hist["deals"])))
-            ax.errorbar(it, v, yerr=hw, marker="o", ms=3, capsize=2, ls=ls,
-                        color=colour(o), label=f"vs {o}: {what}")
+            hw = (
+                100
+                * 1.96
+                * np.sqrt(
+                    np.array(hist[key])
+                    * (1 - np.array(hist[key]))
+                    / (PLAYERS * np.array(hist["deals"]))
+                )
+            )
+            ax.errorbar(
+                it,
+                v,
+                yerr=hw,
+                marker="o",
+                ms=3,
+                capsize=2,
+                ls=ls,
+                color=colour(o),
+                label=f"vs {o}: {what}",
+            )
     ax.set_xlabel("iteration of the cross-entropy search")
     ax.set_ylabel("win rate on the tuning deals (%)")
     ax.legend(fontsize=7)
-    page.figure(fig, "tuning", "Cross-entropy tuning of the weighted player under official "
-                "rules: mean and elite win rate of each iteration's candidates; bars: one "
-                "candidate's 95% measurement noise on that iteration's deals.")
-    data = pd.DataFrame([{"rules": r, "opponents": o, "candidate": n, "win_rate": v[0],
-                          "lo": v[1], "hi": v[2], "deals": "selection"}
-                         for (r, o, n), v in select.items()]
-                        + [{"rules": r, "opponents": o, "candidate": best[r, o],
-                            "win_rate": v[0], "lo": v[1], "hi": v[2], "deals": "fresh"}
-                           for (r, o), v in skill.items()]
-                        + [{"rules": r, "opponents": o, "candidate": f"expert over {v['policy_name']}",
-                            "win_rate": v["est"], "lo": v["est"] - v["est_half"],
-                            "hi": v["est"] + v["est_half"], "deals": "policy fresh + paired gain"}
-                           for (r, o), v in xrow.items()])
+    page.figure(
+        fig,
+        "tuning",
+        "Cross-entropy tuning of the weighted player under official "
+        "rules: mean and elite win rate of each iteration's candidates; bars: one "
+        "candidate's 95% measurement noise on that iteration's deals.",
+    )
+    data = pd.DataFrame(
+        [
+            {
+                "rules": r,
+                "opponents": o,
+                "candidate": n,
+                "win_rate": v[0],
+                "lo": v[1],
+                "hi": v[2],
+                "deals": "selection",
+            }
+            for (r, o, n), v in select.items()
+        ]
+        + [
+            {
+                "rules": r,
+                "opponents": o,
+                "candidate": best[r, o],
+                "win_rate": v[0],
+                "lo": v[1],
+                "hi": v[2],
+                "deals": "fresh",
+            }
+            for (r, o), v in skill.items()
+        ]
+        + [
+            {
+                "rules": r,
+                "opponents": o,
+                "candidate": f"expert over {v['policy_name']}",
+                "win_rate": v["est"],
+                "lo": v["est"] - v["est_half"],
+                "hi": v["est"] + v["est_half"],
+                "deals": "policy fresh + paired gain",
+            }
+            for (r, o), v in xrow.items()
+        ]
+    )
     page.data(data, "skill", "Every win rate on this page")
-    ctx.provenance(page, table=False, notes=[
-        f"Tuning: `unosim tune --rules official --players 4 --opponents OPP --budget "
-        f"{max(4096, int(round(BASE_TUNE * ctx.scale)))} --seed {ctx.seed} --start "
-        f"{TUNE_START}` for OPP in random, heuristic (population 16, elite 4, 8 iterations).",
-        "Tournament deals: the choice plays games 0 .. k − 1 of the root seed; the fresh "
-        "evaluation plays games from 2^40 on, which neither the choice nor the tuning "
-        "played.",
-        f"Expert: `expert:policy=P` (its default budget) over the best candidate P, "
-        f"{max(50, int(round(BASE_EXPERT_DEALS * ctx.scale))):,} deals × 4 rotations per "
-        f"rule set and opponent from game 2^42 on, paired with P on the same deals; its "
-        f"matches to 500 assembled from single rounds (`unosim/sim/assembled.py`), games from "
-        f"2^42 + 4·2^38 on.",
-        "Rule hashes: " + ", ".join(f"{esc.code(r)} {esc.code(PRESETS[r].hash())}" for r in RULE_SETS) + "."])
+    ctx.provenance(
+        page,
+        table=False,
+        notes=[
+            f"Tuning: `unosim tune --rules official --players 4 --opponents OPP --budget "
+            f"{max(4096, int(round(BASE_TUNE * ctx.scale)))} --seed {ctx.seed} --start "
+            f"{TUNE_START}` for OPP in random, heuristic (population 16, elite 4, 8 iterations).",
+            "Tournament deals: the choice plays games 0 .. k − 1 of the root seed; the fresh "
+            "evaluation plays games from 2^40 on, which neither the choice nor the tuning "
+            "played.",
+            f"Expert: `expert:policy=P` (its default budget) over the best candidate P, "
+            f"{max(50, int(round(BASE_EXPERT_DEALS * ctx.scale))):,} deals × 4 rotations per "
+            f"rule set and opponent from game 2^42 on, paired with P on the same deals; its "
+            f"matches to 500 assembled from single rounds (`unosim/sim/assembled.py`), games from "
+            f"2^42 + 4·2^38 on.",
+            "Rule hashes: "
+            + ", ".join(f"{esc.code(r)} {esc.code(PRESETS[r].hash())}" for r in RULE_SETS)
+            + ".",
+        ],
+    )
     return page
 
 

@@ -9,25 +9,31 @@ variance reduction the pairing achieved, at 2 to 10 `random` players and with 4 
 players (when this version has them); and the distribution of max_stack, the largest
 pending draw penalty of a round.
 """
+
 from __future__ import annotations
 
+import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 from common import PLAYER_COUNTS, Context, colour, forest, main, player_axis, realistic, rel
 
-import matplotlib.pyplot as plt
 from unosim.analysis.compare import METRICS, paired_metrics
+from unosim.game.rules import PRESETS
 from unosim.report import escape as esc
 from unosim.report.page import Page, ci, num
-from unosim.game.rules import PRESETS
 from unosim.stats import mean_ci, paired_diff, wilson_ci
 
 NAME = "stacking"
 ARMS = ("official", "stacking", "progressive")  # stacking = none, same, progressive
 PAIRS = (("official", "stacking"), ("official", "progressive"), ("stacking", "progressive"))
 LABEL = {"official": "none (official)", "stacking": "same", "progressive": "progressive"}
-DIGITS = {"mean_turns": 2, "median_turns": 1, "seat0_win_rate": 4, "mean_points": 2,
-          "truncation_rate": 6}
+DIGITS = {
+    "mean_turns": 2,
+    "median_turns": 1,
+    "seat0_win_rate": 4,
+    "mean_points": 2,
+    "truncation_rate": 6,
+}
 
 
 def _pair_frames(a: pd.DataFrame, b: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
@@ -38,14 +44,23 @@ def _pair_frames(a: pd.DataFrame, b: pd.DataFrame) -> tuple[pd.DataFrame, pd.Dat
 
 def _extra(t: pd.DataFrame, fa: pd.DataFrame, fb: pd.DataFrame) -> pd.DataFrame:
     """``t`` plus the paired differences of max_stack and cards drawn."""
-    for col, key, label in (("max_stack", "mean_max_stack", "mean max_stack"),
-                            ("cards_drawn", "mean_cards_drawn", "mean cards drawn")):
+    for col, key, label in (
+        ("max_stack", "mean_max_stack", "mean max_stack"),
+        ("cards_drawn", "mean_cards_drawn", "mean cards drawn"),
+    ):
         ms = paired_diff(fa[col].to_numpy(np.float64), fb[col].to_numpy(np.float64))
-        t.loc[key] = {"label": label, "n": ms["n"], "value_a": ms["mean_a"],
-                      "value_b": ms["mean_b"], "diff": ms["diff"], "lo": ms["lo"],
-                      "hi": ms["hi"], "se_paired": ms["se_paired"],
-                      "se_independent": ms["se_independent"],
-                      "variance_reduction": ms["variance_reduction"]}
+        t.loc[key] = {
+            "label": label,
+            "n": ms["n"],
+            "value_a": ms["mean_a"],
+            "value_b": ms["mean_b"],
+            "diff": ms["diff"],
+            "lo": ms["lo"],
+            "hi": ms["hi"],
+            "se_paired": ms["se_paired"],
+            "se_independent": ms["se_independent"],
+            "variance_reduction": ms["variance_reduction"],
+        }
     return t
 
 
@@ -56,24 +71,32 @@ def _rel(r) -> tuple[float, float, float]:
 
 def build(ctx: Context) -> Page:
     strats = ("random", *realistic())
-    page = Page(NAME, "Stacking Draw Twos and Wild Draw Fours",
-                "What does stacking (none, same, progressive; docs/rules.md 8.1) change in "
-                "round length, seat advantage and points when the same games are played "
-                "under each rule, and how large do the stacks get?", ctx.out)
+    page = Page(
+        NAME,
+        "Stacking Draw Twos and Wild Draw Fours",
+        "What does stacking (none, same, progressive; docs/rules.md 8.1) change in "
+        "round length, seat advantage and points when the same games are played "
+        "under each rule, and how large do the stacks get?",
+        ctx.out,
+    )
     cols = ("turns", "winner", "points", "max_stack", "truncated", "cards_drawn")
-    frames = {(a, n, "random"): ctx.standard(a, n, columns=cols)
-              for a in ARMS for n in PLAYER_COUNTS}
+    frames = {
+        (a, n, "random"): ctx.standard(a, n, columns=cols) for a in ARMS for n in PLAYER_COUNTS
+    }
     for st in strats[1:]:
         for a in ARMS:
             frames[a, 4, st] = ctx.standard(a, 4, st, columns=cols)
     res: dict[tuple[str, str, int, str], pd.DataFrame] = {}
-    for (a0, n, st) in frames:
+    for a0, n, st in frames:
         if a0 != ARMS[0]:
             continue
         for a, b in PAIRS:
             fa, fb = _pair_frames(frames[a, n, st], frames[b, n, st])
-            metrics = tuple(METRICS) if n == 4 else ("mean_turns", "seat0_win_rate",
-                                                      "mean_points", "truncation_rate")
+            metrics = (
+                tuple(METRICS)
+                if n == 4
+                else ("mean_turns", "seat0_win_rate", "mean_points", "truncation_rate")
+            )
             t = paired_metrics(fa, fb, metrics=metrics).set_index("metric")
             res[a, b, n, st] = _extra(t, fa, fb)
     DIGITS["mean_max_stack"] = 3
@@ -102,28 +125,39 @@ def build(ctx: Context) -> Page:
         return f"{num(abs(p), 1)}% {'longer' if p > 0 else 'shorter'}"
 
     shorter = t_s["hi"] < 0 and t_p["hi"] < 0
-    lead = (("Stacking makes rounds a little shorter, not longer: with 4 random players "
-             if shorter else "With 4 random players ")
-            + f"`same` stacking makes rounds {change(pc('official', 'stacking', 'mean_turns'))} "
-            f"({num(t_s['value_b'], 1)} against {num(t_s['value_a'], 1)} turns on the same "
-            f"deals) and `progressive` {change(pc('official', 'progressive', 'mean_turns'))}")
+    lead = (
+        (
+            "Stacking makes rounds a little shorter, not longer: with 4 random players "
+            if shorter
+            else "With 4 random players "
+        )
+        + f"`same` stacking makes rounds {change(pc('official', 'stacking', 'mean_turns'))} "
+        f"({num(t_s['value_b'], 1)} against {num(t_s['value_a'], 1)} turns on the same "
+        f"deals) and `progressive` {change(pc('official', 'progressive', 'mean_turns'))}"
+    )
     for st in strats[1:]:
-        lead += (f"; with {st} players {change(pc('official', 'stacking', 'mean_turns', st))}"
-                 f" and {change(pc('official', 'progressive', 'mean_turns', st))}")
+        lead += (
+            f"; with {st} players {change(pc('official', 'stacking', 'mean_turns', st))}"
+            f" and {change(pc('official', 'progressive', 'mean_turns', st))}"
+        )
     cd_s = pc("official", "stacking", "mean_cards_drawn")
     ps = pc("official", "stacking", "mean_points")
     pp = pc("official", "progressive", "mean_points")
-    lead += (f". The penalties are concentrated instead: someone faces 8 cards or more in "
-             f"{num(100 * ge('stacking', 8)[0], 0)}% of rounds with `same` and "
-             f"{num(100 * ge('progressive', 8)[0], 0)}% with `progressive` (never without "
-             f"stacking), yet players draw {num(abs(cd_s), 1)}% {'fewer' if cd_s < 0 else 'more'} "
-             f"cards per round with `same` (a stacked card is played instead of drawing), "
-             f"and the winner's points change by {num(ps, 1, True)}% and "
-             f"{num(pp, 1, True)}%.")
+    lead += (
+        f". The penalties are concentrated instead: someone faces 8 cards or more in "
+        f"{num(100 * ge('stacking', 8)[0], 0)}% of rounds with `same` and "
+        f"{num(100 * ge('progressive', 8)[0], 0)}% with `progressive` (never without "
+        f"stacking), yet players draw {num(abs(cd_s), 1)}% {'fewer' if cd_s < 0 else 'more'} "
+        f"cards per round with `same` (a stacked card is played instead of drawing), "
+        f"and the winner's points change by {num(ps, 1, True)}% and "
+        f"{num(pp, 1, True)}%."
+    )
     s0 = res["official", "progressive", 4, "random"].loc["seat0_win_rate"]
     if s0["hi"] < 0 or s0["lo"] > 0:
-        lead += (f" Seat 0's win rate {'drops' if s0['hi'] < 0 else 'rises'} by "
-                 f"{num(100 * abs(s0['diff']), 2)} percentage points with `progressive`.")
+        lead += (
+            f" Seat 0's win rate {'drops' if s0['hi'] < 0 else 'rises'} by "
+            f"{num(100 * abs(s0['diff']), 2)} percentage points with `progressive`."
+        )
     page.headline = lead
     page.heading("Answer")
     page.lead(lead)
@@ -152,29 +186,46 @@ def build(ctx: Context) -> Page:
         + " smaller than with independent runs (same − none, progressive − none, "
         "progressive − same), so the same precision needs that many times fewer games.",
     ]
-    by_n = [n for n in PLAYER_COUNTS
-            if res["official", "progressive", n, "random"].loc["mean_turns", "hi"] < 0]
-    bullets.append("`progressive` shortens rounds (95% interval of the paired difference "
-                   "below 0) at " + ("every player count from 2 to 10"
-                                     if len(by_n) == len(PLAYER_COUNTS) else
-                                     (", ".join(map(str, by_n)) + " players" if by_n
-                                      else "no player count")) + ".")
-    bullets.append("These are simple effects: stacking switched on in `official` and "
-                   "nothing else. The [house rules page](house-rules.md) also averages "
-                   "stacking over combinations with Seven-Zero, Jump-In, draw until "
-                   "playable and no Wild Draw Four restriction, which gives other sizes; "
-                   "the [editions page](editions.md) shows the same simple effects as here.")
+    by_n = [
+        n
+        for n in PLAYER_COUNTS
+        if res["official", "progressive", n, "random"].loc["mean_turns", "hi"] < 0
+    ]
+    bullets.append(
+        "`progressive` shortens rounds (95% interval of the paired difference "
+        "below 0) at "
+        + (
+            "every player count from 2 to 10"
+            if len(by_n) == len(PLAYER_COUNTS)
+            else (", ".join(map(str, by_n)) + " players" if by_n else "no player count")
+        )
+        + "."
+    )
+    bullets.append(
+        "These are simple effects: stacking switched on in `official` and "
+        "nothing else. The [house rules page](house-rules.md) also averages "
+        "stacking over combinations with Seven-Zero, Jump-In, draw until "
+        "playable and no Wild Draw Four restriction, which gives other sizes; "
+        "the [editions page](editions.md) shows the same simple effects as here."
+    )
     page.bullets(bullets)
-    hw = {k: max(max(t.loc[k, "hi"] - t.loc[k, "diff"], t.loc[k, "diff"] - t.loc[k, "lo"])
-                 for (a, b, n, st), t in res.items() if n == 4 and st == "random")
-          for k in ("mean_turns", "seat0_win_rate", "mean_points")}
-    page.para(f"Precision: {n4:,} paired games per rule at 4 random players "
-              f"({min(len(f) for f in frames.values()):,} or more for the other runs). At 4 "
-              f"random players the 95% intervals of the paired differences are within "
-              f"±{num(hw['mean_turns'])} turns, ±{num(hw['seat0_win_rate'], 4)} in seat 0's "
-              f"win rate and ±{num(hw['mean_points'])} points: a difference is called a "
-              "change only when its interval excludes 0. Percentages are relative to the "
-              "first arm's value (its own uncertainty, far smaller, is left out).")
+    hw = {
+        k: max(
+            max(t.loc[k, "hi"] - t.loc[k, "diff"], t.loc[k, "diff"] - t.loc[k, "lo"])
+            for (a, b, n, st), t in res.items()
+            if n == 4 and st == "random"
+        )
+        for k in ("mean_turns", "seat0_win_rate", "mean_points")
+    }
+    page.para(
+        f"Precision: {n4:,} paired games per rule at 4 random players "
+        f"({min(len(f) for f in frames.values()):,} or more for the other runs). At 4 "
+        f"random players the 95% intervals of the paired differences are within "
+        f"±{num(hw['mean_turns'])} turns, ±{num(hw['seat0_win_rate'], 4)} in seat 0's "
+        f"win rate and ±{num(hw['mean_points'])} points: a difference is called a "
+        "change only when its interval excludes 0. Percentages are relative to the "
+        "first arm's value (its own uncertainty, far smaller, is left out)."
+    )
 
     # ---------------------------------------------------------------- figures
     page.heading("Figures")
@@ -185,30 +236,52 @@ def build(ctx: Context) -> Page:
         f = dist[a] / n4
         keep = f > 0
         lo, hi = np.array([wilson_ci(int(c), n4) for c in dist[a][keep]]).T
-        ax.bar(k[keep] + (i - 1) * width, 100 * f[keep], width=width, color=colour(a),
-               label=LABEL[a], yerr=[100 * (f[keep] - lo), 100 * (hi - f[keep])],
-               error_kw={"lw": 0.6, "capsize": 1})
+        ax.bar(
+            k[keep] + (i - 1) * width,
+            100 * f[keep],
+            width=width,
+            color=colour(a),
+            label=LABEL[a],
+            yerr=[100 * (f[keep] - lo), 100 * (hi - f[keep])],
+            error_kw={"lw": 0.6, "capsize": 1},
+        )
     ax.set_yscale("log")
     ax.set_xlabel("max_stack: largest pending draw penalty in the round (cards)")
     ax.set_ylabel("% of rounds (log scale)")
     ax.set_title("max_stack, 4 random players")
     ax.legend(title="stacking")
-    page.figure(fig, "max-stack", "Distribution of max_stack under each stacking rule, "
-                "4 random players (log scale, 95% intervals).")
+    page.figure(
+        fig,
+        "max-stack",
+        "Distribution of max_stack under each stacking rule, "
+        "4 random players (log scale, 95% intervals).",
+    )
 
     fig, axes = plt.subplots(1, 3, figsize=(12, 3.6))
     for ax, key in zip(axes, ("mean_turns", "seat0_win_rate", "mean_points")):
         for j, (a, b) in enumerate(PAIRS[:2]):
             e = np.array([_rel(res[a, b, n, "random"].loc[key]) for n in PLAYER_COUNTS])
             x = np.array(PLAYER_COUNTS) + (j - 0.5) * 0.15
-            ax.errorbar(x, e[:, 0], yerr=[e[:, 0] - e[:, 1], e[:, 2] - e[:, 0]], marker="o",
-                        ms=3, capsize=2, color=colour(b), label=f"{LABEL[b]} − none")
+            ax.errorbar(
+                x,
+                e[:, 0],
+                yerr=[e[:, 0] - e[:, 1], e[:, 2] - e[:, 0]],
+                marker="o",
+                ms=3,
+                capsize=2,
+                color=colour(b),
+                label=f"{LABEL[b]} − none",
+            )
         ax.axhline(0, color="grey", lw=0.8)
         player_axis(ax)
         ax.set_ylabel(f"Δ {METRICS[key]} (% of no stacking)")
     axes[0].legend()
-    page.figure(fig, "by-players", "Paired differences from no stacking by player count, "
-                "random players, in % of the no-stacking value, with 95% intervals.")
+    page.figure(
+        fig,
+        "by-players",
+        "Paired differences from no stacking by player count, "
+        "random players, in % of the no-stacking value, with 95% intervals.",
+    )
 
     # ---------------------------------------------------------------- tables
     for st in strats:
@@ -219,17 +292,25 @@ def build(ctx: Context) -> Page:
             for key, r in t.iterrows():
                 dg = DIGITS[key]
                 v = r["variance_reduction"]
-                rows.append({"comparison": f"{LABEL[b]} − {LABEL[a]}", "metric": r["label"],
-                             "A": num(r["value_a"], dg), "B": num(r["value_b"], dg),
-                             "B − A [95% interval]": d(r, key),
-                             "B − A (% of A)": f"{num(_rel(r)[0], 2, True)}%",
-                             "variance reduction": "n/a" if np.isnan(v) else f"{num(v, 2)}×"})
+                rows.append(
+                    {
+                        "comparison": f"{LABEL[b]} − {LABEL[a]}",
+                        "metric": r["label"],
+                        "A": num(r["value_a"], dg),
+                        "B": num(r["value_b"], dg),
+                        "B − A [95% interval]": d(r, key),
+                        "B − A (% of A)": f"{num(_rel(r)[0], 2, True)}%",
+                        "variance reduction": "n/a" if np.isnan(v) else f"{num(v, 2)}×",
+                    }
+                )
         page.table(pd.DataFrame(rows))
-    page.para("Means: t interval on the per-game differences; median: Poisson bootstrap "
-              "of the pairs (1,000 replicates); rates: Newcombe's interval for paired "
-              "proportions. Variance reduction: variance of the difference from two "
-              "independent runs of this size over its variance from the pairs (n/a when "
-              "neither varies, e.g. no truncated round in either arm).")
+    page.para(
+        "Means: t interval on the per-game differences; median: Poisson bootstrap "
+        "of the pairs (1,000 replicates); rates: Newcombe's interval for paired "
+        "proportions. Variance reduction: variance of the difference from two "
+        "independent runs of this size over its variance from the pairs (n/a when "
+        "neither varies, e.g. no truncated round in either arm)."
+    )
 
     page.heading("By player count (random players)", 3)
     rows = []
@@ -253,36 +334,71 @@ def build(ctx: Context) -> Page:
         for a in ARMS:
             c = int(dist[a][k]) if k < len(dist[a]) else 0
             lo, hi = wilson_ci(c, n4)
-            row[LABEL[a]] = ci(c / n4, lo, hi, 4) if c / n4 >= 1e-3 else \
-                f"{c / n4:.2e} [{lo:.2e}, {hi:.2e}]"
+            row[LABEL[a]] = (
+                ci(c / n4, lo, hi, 4) if c / n4 >= 1e-3 else f"{c / n4:.2e} [{lo:.2e}, {hi:.2e}]"
+            )
         rows.append(row)
     page.table(pd.DataFrame(rows))
-    page.para("Fraction of rounds whose largest pending draw penalty was exactly k cards "
-              "(Wilson intervals); it counts the setup Draw Two's 2 and a last card's "
-              "penalty (docs/rules.md section 6).")
+    page.para(
+        "Fraction of rounds whose largest pending draw penalty was exactly k cards "
+        "(Wilson intervals); it counts the setup Draw Two's 2 and a last card's "
+        "penalty (docs/rules.md section 6)."
+    )
 
     rows = []
     for (a, b, n, st), t in res.items():
         for key, r in t.iterrows():
-            rows.append({"a": a, "b": b, "players": n, "strategies": st, "metric": key, **{
-                c: r[c] for c in ("n", "value_a", "value_b", "diff", "lo", "hi", "se_paired",
-                                  "se_independent", "variance_reduction")}})
+            rows.append(
+                {
+                    "a": a,
+                    "b": b,
+                    "players": n,
+                    "strategies": st,
+                    "metric": key,
+                    **{
+                        c: r[c]
+                        for c in (
+                            "n",
+                            "value_a",
+                            "value_b",
+                            "diff",
+                            "lo",
+                            "hi",
+                            "se_paired",
+                            "se_independent",
+                            "variance_reduction",
+                        )
+                    },
+                }
+            )
     page.data(pd.DataFrame(rows), "paired", "Every paired comparison")
-    mean_ms = {a: mean_ci(frames[a, 4, "random"]["max_stack"].to_numpy(np.float64))
-               for a in ARMS}
-    ctx.provenance(page, notes=[
-        "Rules: " + "; ".join(f"{esc.code(a)} = official with `stacking = "
-                              f"{PRESETS[a].stacking}` (hash {esc.code(PRESETS[a].hash())})"
-                              for a in ARMS) + ".",
-        "Mean max_stack at 4 random players: " + "; ".join(
-            f"{LABEL[a]} {ci(*mean_ms[a], 3)}" for a in ARMS) + ".",
-        "Where two runs have different lengths (other player counts), the comparison uses "
-        "their common games 0 .. k − 1 of the same seed."])
+    mean_ms = {a: mean_ci(frames[a, 4, "random"]["max_stack"].to_numpy(np.float64)) for a in ARMS}
+    ctx.provenance(
+        page,
+        notes=[
+            "Rules: "
+            + "; ".join(
+                f"{esc.code(a)} = official with `stacking = "
+                f"{PRESETS[a].stacking}` (hash {esc.code(PRESETS[a].hash())})"
+                for a in ARMS
+            )
+            + ".",
+            "Mean max_stack at 4 random players: "
+            + "; ".join(f"{LABEL[a]} {ci(*mean_ms[a], 3)}" for a in ARMS)
+            + ".",
+            "Where two runs have different lengths (other player counts), the comparison uses "
+            "their common games 0 .. k − 1 of the same seed.",
+        ],
+    )
     return page
 
 
-FIG_METRICS = (("mean_turns", "mean turns"), ("mean_cards_drawn", "cards drawn"),
-               ("mean_points", "winner's points"), ("seat0_win_rate", "seat 0 win rate"))
+FIG_METRICS = (
+    ("mean_turns", "mean turns"),
+    ("mean_cards_drawn", "cards drawn"),
+    ("mean_points", "winner's points"),
+    ("seat0_win_rate", "seat 0 win rate"),
+)
 
 
 def _main_figure(page: Page, res, strats) -> None:
@@ -294,11 +410,17 @@ def _main_figure(page: Page, res, strats) -> None:
         forest(ax, labels, e[:, 0], e[:, 1], e[:, 2], [colour(b) for b, _ in rows])
         ax.set_xlabel(f"Δ {title} (% of no stacking)")
     axes[0].set_ylabel("stacking rule, players")
-    fig.suptitle("Stacking against no stacking on the same deals, 4 players "
-                 "(95% intervals)", fontsize=9)
-    page.figure(fig, "paired-differences", "Paired differences from no stacking on the "
-                "same deals, 4 players, in % of the no-stacking value, with 95% "
-                "intervals.", main=True)
+    fig.suptitle(
+        "Stacking against no stacking on the same deals, 4 players (95% intervals)", fontsize=9
+    )
+    page.figure(
+        fig,
+        "paired-differences",
+        "Paired differences from no stacking on the "
+        "same deals, 4 players, in % of the no-stacking value, with 95% "
+        "intervals.",
+        main=True,
+    )
 
 
 if __name__ == "__main__":

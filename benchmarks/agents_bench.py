@@ -1,8 +1,10 @@
 """Agent decisions per second: the example random agent at seat 0 of 4-player
-``official`` against 3 built-in ``random`` players, on one numba thread (CPU time of this process: the machine may be shared).
+``official`` against 3 built-in ``random`` players, on one numba thread (CPU time of this
+process: the machine may be shared).
 
     .venv/bin/python benchmarks/agents_bench.py [GAMES]
 """
+
 import sys
 import time
 from pathlib import Path
@@ -34,10 +36,14 @@ def main(games: int) -> None:
     t = time.process_time()
     simulate("official", games, 4, [noop, "random", "random", "random"], seed=1, threads=1)
     s0 = time.process_time() - t
-    print(f"random agent: {c.n:,} decisions in {s:.2f} s: {c.n / s:,.0f} decisions/s "
-          f"({games / s:,.0f} games/s)")
-    print(f"first-legal agent (the interface's own cost): {noop.n:,} decisions in "
-          f"{s0:.2f} s: {noop.n / s0:,.0f} decisions/s")
+    print(
+        f"random agent: {c.n:,} decisions in {s:.2f} s: {c.n / s:,.0f} decisions/s "
+        f"({games / s:,.0f} games/s)"
+    )
+    print(
+        f"first-legal agent (the interface's own cost): {noop.n:,} decisions in "
+        f"{s0:.2f} s: {noop.n / s0:,.0f} decisions/s"
+    )
 
 
 def batch(b: int = 4096, steps: int = 30) -> None:
@@ -61,8 +67,10 @@ def batch(b: int = 4096, steps: int = 30) -> None:
     for _ in range(steps):
         obs, mask, r, d = env.step((rng.random(mask.shape) * mask).argmax(axis=1))
     s = time.perf_counter() - t
-    print(f"batch of {b:,} on {numba.get_num_threads()} threads: {b * steps / s:,.0f} "
-          f"decisions/s (wall)")
+    print(
+        f"batch of {b:,} on {numba.get_num_threads()} threads: {b * steps / s:,.0f} "
+        f"decisions/s (wall)"
+    )
 
 
 if __name__ == "__main__":

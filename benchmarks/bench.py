@@ -4,6 +4,7 @@ Measured after compilation: speeds are the best of ``--repeat`` runs, ratios the
 over as many pairs of runs (see ``measure``), on this machine's cores; the cold compile
 is timed in a fresh process with an empty numba cache.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -26,14 +27,21 @@ t = time.perf_counter(); run_block(job, 0, 100); print(time.perf_counter() - t)
 def cold_compile_seconds() -> float:
     with tempfile.TemporaryDirectory() as cache:
         env = dict(os.environ, NUMBA_CACHE_DIR=cache)
-        out = subprocess.run([sys.executable, "-c", COLD], env=env, check=True,
-                             capture_output=True, text=True)
+        out = subprocess.run(
+            [sys.executable, "-c", COLD], env=env, check=True, capture_output=True, text=True
+        )
     return float(out.stdout.split()[-1])
 
 
-def measure(rules: str, players: int, strategies: str, games: int, threads: int,
-            repeat: int, against: tuple[str, str] | None = None
-            ) -> tuple[float, float, float, float, float]:
+def measure(
+    rules: str,
+    players: int,
+    strategies: str,
+    games: int,
+    threads: int,
+    repeat: int,
+    against: tuple[str, str] | None = None,
+) -> tuple[float, float, float, float, float]:
     """(games per second, ns per turn, ratio, turns per game, ns-per-turn ratio): the
     speeds are the best of ``repeat`` runs.
 
@@ -54,8 +62,7 @@ def measure(rules: str, players: int, strategies: str, games: int, threads: int,
         return games / dt, dt / out[:, L.C_TURNS].sum() * 1e9, out[:, L.C_TURNS].mean()
 
     job = make_job(rules, games, players, strategies, seed=12345)
-    ref = None if against is None else make_job(against[0], games, players, against[1],
-                                                seed=12345)
+    ref = None if against is None else make_job(against[0], games, players, against[1], seed=12345)
     run_block(job, 0, 64)  # compile / load
     if ref is not None:
         run_block(ref, 0, 64)
@@ -103,8 +110,9 @@ def measure_matches(matches: int, threads: int, repeat: int) -> tuple[float, flo
     return best_m, best_r, rounds
 
 
-def measure_expert(games: int, threads: int, repeat: int,
-                   label: str = "expert") -> tuple[float, float, float]:
+def measure_expert(
+    games: int, threads: int, repeat: int, label: str = "expert"
+) -> tuple[float, float, float]:
     """(games/s with one ``label`` expert seat and 3 ``random`` on ``threads`` threads,
     ns per rollout turn on 1 thread, rollout turns per game): best of ``repeat`` runs.
     A rollout turn's cost includes its share of the determinizations and state copies."""
@@ -142,56 +150,75 @@ def main() -> None:
 
     import numba
 
-    from unosim.players.expert import STRONG
     from unosim.game.rules import PRESETS
+    from unosim.players.expert import STRONG
     from unosim.players.strategies import NAMES as strategy_names
 
     cores = numba.config.NUMBA_NUM_THREADS
-    print(f"unosim benchmark: {os.cpu_count()} cores, numba {numba.__version__}, "
-          f"threading layer {numba.config.THREADING_LAYER}")
+    print(
+        f"unosim benchmark: {os.cpu_count()} cores, numba {numba.__version__}, "
+        f"threading layer {numba.config.THREADING_LAYER}"
+    )
     if not args.no_cold:
         print(f"cold compile (empty cache, first call): {cold_compile_seconds():.1f} s")
     base1, ns1, *_ = measure("official", 4, "random", args.games, 1, args.repeat)
-    print(f"official, 4 players, random, 1 thread :      {base1:12,.0f} games/s "
-          f"{ns1:6.1f} ns/turn")
+    print(f"official, 4 players, random, 1 thread :      {base1:12,.0f} games/s {ns1:6.1f} ns/turn")
     for th in range(2, cores + 1):
         one, *_ = measure("official", 4, "random", args.games, 1, args.repeat)
         g, ns, *_ = measure("official", 4, "random", args.games, th, args.repeat)
-        print(f"official, 4 players, random, {th} threads:      {g:12,.0f} games/s "
-              f"{ns:6.1f} ns/turn  ({g / one:.2f}x 1 thread, measured again just before: "
-              f"{one:,.0f})")
-    print("\nstrategy (official, 4 players all playing it, 1 thread)   games/s  ns/turn  "
-          "vs random*")
+        print(
+            f"official, 4 players, random, {th} threads:      {g:12,.0f} games/s "
+            f"{ns:6.1f} ns/turn  ({g / one:.2f}x 1 thread, measured again just before: "
+            f"{one:,.0f})"
+        )
+    print(
+        "\nstrategy (official, 4 players all playing it, 1 thread)   games/s  ns/turn  vs random*"
+    )
     for name in strategy_names[1:]:
-        g, ns, ratio, *_ = measure("official", 4, name, args.games, 1, args.repeat,
-                                   against=("official", "random"))
+        g, ns, ratio, *_ = measure(
+            "official", 4, name, args.games, 1, args.repeat, against=("official", "random")
+        )
         print(f"  {name:22s} {g:12,.0f} {ns:8.1f}   {ratio:6.2f}")
     print()
     for what, label, games in (
-            ("expert (default budget)", "expert", max(200, args.games // 1000)),
-            (f"expert at the strength budget ({STRONG.partition(':')[2]})", STRONG,
-             max(100, args.games // 3000))):
+        ("expert (default budget)", "expert", max(200, args.games // 1000)),
+        (
+            f"expert at the strength budget ({STRONG.partition(':')[2]})",
+            STRONG,
+            max(100, args.games // 3000),
+        ),
+    ):
         g, ns, turns = measure_expert(games, cores, args.repeat, label)
-        print(f"{what} + 3 random, official, {cores} threads: {g:8,.0f} games/s; "
-              f"{ns:.1f} ns per rollout turn (1 thread), {turns:,.0f} rollout turns per game")
+        print(
+            f"{what} + 3 random, official, {cores} threads: {g:8,.0f} games/s; "
+            f"{ns:.1f} ns per rollout turn (1 thread), {turns:,.0f} rollout turns per game"
+        )
     print()
     for th in sorted({1, cores}):  # the goal: matches at >= 70% of the rounds' speed
         m, r, nr = measure_matches(args.games // 10, th, args.repeat)
-        print(f"matches vs rounds, {th} thread{'s' if th > 1 else ' '}   : {m:12,.0f} rounds/s "
-              f"in {args.games // 10:,} matches vs {r:,.0f} rounds/s alone ({nr:,} rounds): "
-              f"{m / r:.2f}")
+        print(
+            f"matches vs rounds, {th} thread{'s' if th > 1 else ' '}   : {m:12,.0f} rounds/s "
+            f"in {args.games // 10:,} matches vs {r:,.0f} rounds/s alone ({nr:,} rounds): "
+            f"{m / r:.2f}"
+        )
     names = list(PRESETS) if args.presets == "all" else args.presets.split(",")
     print("\npreset (4 players, random, 1 thread; * = ratio to official*)")
-    print(f"  {'':22s} {'games/s':>12s} {'ns/turn':>8s} {'turns/game':>11s} "
-          f"{'games/s*':>9s} {'ns/turn*':>9s}")
+    print(
+        f"  {'':22s} {'games/s':>12s} {'ns/turn':>8s} {'turns/game':>11s} "
+        f"{'games/s*':>9s} {'ns/turn*':>9s}"
+    )
     for name in names:
-        g, ns, ratio, turns, ns_ratio = measure(name, 4, "random", args.games, 1,
-                                                args.repeat, against=("official", "random"))
+        g, ns, ratio, turns, ns_ratio = measure(
+            name, 4, "random", args.games, 1, args.repeat, against=("official", "random")
+        )
         print(f"  {name:22s} {g:12,.0f} {ns:8.1f} {turns:11.2f} {ratio:9.2f} {ns_ratio:9.2f}")
-    print(f"\n* median over {args.repeat} pairs of runs, each paired with a run of official "
-          "4-player random\n  on the same games made just before or after it. A preset "
-          "whose rounds take more\n  turns runs fewer games/s at the same cost per turn "
-          "(ns/turn ratio 1.00).")
+    print(
+        f"\n* median over {args.repeat} pairs of runs, each paired with a run of official "
+        "4-player random\n  on the same games made just before or after it. A preset "
+        "whose rounds take more\n  turns runs fewer games/s at the same cost per turn "
+        "(ns/turn ratio 1.00)."
+    )
+
 
 if __name__ == "__main__":
     main()

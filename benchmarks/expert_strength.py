@@ -10,6 +10,7 @@ interval; from the second strategy on, also the paired difference from the first
 An expert that keeps its policy's move plays its policy's game exactly, so the
 difference comes only from the decisions the search changes.
 """
+
 from __future__ import annotations
 
 import os
@@ -47,8 +48,10 @@ def main() -> None:
         e = wins(rules, me, opponent, deals, seed)
         dt = time.perf_counter() - t
         d = e - base
-        line = (f"{me:40s} {e.mean():.4f} +- {half * e.std():.4f}  paired gain "
-                f"{d.mean():+.4f} +- {half * d.std():.4f}")
+        line = (
+            f"{me:40s} {e.mean():.4f} +- {half * e.std():.4f}  paired gain "
+            f"{d.mean():+.4f} +- {half * d.std():.4f}"
+        )
         if first is None:
             first = e
         else:  # paired with the first strategy listed

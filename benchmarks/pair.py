@@ -11,6 +11,7 @@ and keeps the best; printed are the medians over the pairs of games/s, ns per tu
 their ratios. Both sides play the same games (same seed and game numbers), so the
 ratios compare the same work as long as the kernel's results did not change.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -48,8 +49,7 @@ def export(commit: str, where: Path) -> Path:
     message if it is not a commit of this repository."""
     where.mkdir()
     try:
-        archive = subprocess.run(["git", "-C", str(ROOT), "archive", commit],
-                                 capture_output=True)
+        archive = subprocess.run(["git", "-C", str(ROOT), "archive", commit], capture_output=True)
     except OSError:
         sys.exit("bench-pair: git is needed to export the commit to compare against")
     if archive.returncode != 0:
@@ -60,21 +60,26 @@ def export(commit: str, where: Path) -> Path:
 
 def run(tree: Path, cache: Path, args: argparse.Namespace) -> tuple[float, float]:
     """(games/s, ns per turn) of one timed run of ``tree`` on one thread."""
-    env = dict(os.environ, PYTHONPATH=str(tree), NUMBA_CACHE_DIR=str(cache),
-               NUMBA_NUM_THREADS="1")
-    out = subprocess.run([sys.executable, "-c", RUN, str(args.games), args.rules,
-                          str(args.players), args.strategy], env=env, cwd=cache,
-                         capture_output=True, text=True)
+    env = dict(os.environ, PYTHONPATH=str(tree), NUMBA_CACHE_DIR=str(cache), NUMBA_NUM_THREADS="1")
+    out = subprocess.run(
+        [sys.executable, "-c", RUN, str(args.games), args.rules, str(args.players), args.strategy],
+        env=env,
+        cwd=cache,
+        capture_output=True,
+        text=True,
+    )
     if out.returncode != 0:
-        sys.exit(f"bench-pair: a run of {tree} failed: "
-                 f"{(out.stderr.strip().splitlines() or ['?'])[-1]}")
+        sys.exit(
+            f"bench-pair: a run of {tree} failed: {(out.stderr.strip().splitlines() or ['?'])[-1]}"
+        )
     gps, ns = out.stdout.split()
     return float(gps), float(ns)
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__,
-                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     ap.add_argument("--base", required=True, help="the commit to compare against")
     ap.add_argument("--pairs", type=int, default=10)
     ap.add_argument("--games", type=int, default=200_000, help="games per timed run")
@@ -101,13 +106,19 @@ def main() -> None:
     base, this = runs["base"], runs["this tree"]
     ratio_g = statistics.median(t[0] / b[0] for t, b in zip(this, base))
     ratio_ns = statistics.median(t[1] / b[1] for t, b in zip(this, base))
-    print(f"{args.rules}, {args.players} players, {args.strategy}, 1 thread, "
-          f"{args.pairs} alternated pairs of {args.games:,} games ({os.cpu_count()} cores)")
+    print(
+        f"{args.rules}, {args.players} players, {args.strategy}, 1 thread, "
+        f"{args.pairs} alternated pairs of {args.games:,} games ({os.cpu_count()} cores)"
+    )
     for name, r in (("base " + args.base, base), ("this tree", this)):
-        print(f"  {name:24s} {statistics.median(x[0] for x in r):12,.0f} games/s "
-              f"{statistics.median(x[1] for x in r):7.2f} ns/turn (medians)")
-    print(f"  this tree / base: games/s x{ratio_g:.3f}, ns/turn x{ratio_ns:.3f} "
-          "(medians of the pairs' ratios)")
+        print(
+            f"  {name:24s} {statistics.median(x[0] for x in r):12,.0f} games/s "
+            f"{statistics.median(x[1] for x in r):7.2f} ns/turn (medians)"
+        )
+    print(
+        f"  this tree / base: games/s x{ratio_g:.3f}, ns/turn x{ratio_ns:.3f} "
+        "(medians of the pairs' ratios)"
+    )
 
 
 if __name__ == "__main__":

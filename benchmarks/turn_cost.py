@@ -9,6 +9,7 @@ at ``official``'s cost per turn.
 
 Usage: python benchmarks/turn_cost.py [--presets official,motu,...] [--games N] [--repeat R]
 """
+
 from __future__ import annotations
 
 import argparse
@@ -31,8 +32,11 @@ def main() -> None:
 
     numba.set_num_threads(1)
     names = list(dict.fromkeys(["official", *args.presets.split(",")]))
-    jobs = {(r, h): make_job(r, args.games, 4, "random", 12345, house=h)
-            for r in names for h in (None, "max_turns=1")}
+    jobs = {
+        (r, h): make_job(r, args.games, 4, "random", 12345, house=h)
+        for r in names
+        for h in (None, "max_turns=1")
+    }
     turns = {c: run_block(j, 0, args.games)[:, L.C_TURNS].mean() for c, j in jobs.items()}
     t: dict = {c: [] for c in jobs}
     for r in range(args.repeat):
@@ -44,15 +48,19 @@ def main() -> None:
     off_full, off_fixed = med[("official", None)], med[("official", "max_turns=1")]
     off_turn = (off_full - off_fixed) / (turns[("official", None)] - 1)
     print(f"{args.repeat} interleaved runs of {args.games:,} rounds each, medians, 1 thread")
-    print(f"{'preset':22s} {'ns/round':>9s} {'fixed':>7s} {'turns':>7s} {'ns/turn':>8s} "
-          f"{'at official ns/turn':>20s} {'games/s vs official':>20s}")
+    print(
+        f"{'preset':22s} {'ns/round':>9s} {'fixed':>7s} {'turns':>7s} {'ns/turn':>8s} "
+        f"{'at official ns/turn':>20s} {'games/s vs official':>20s}"
+    )
     for r in names:
         full, fixed = med[(r, None)], med[(r, "max_turns=1")]
         n = turns[(r, None)]
         per = (full - fixed) / (n - 1)
         ceiling = off_full / (fixed + (n - 1) * off_turn)
-        print(f"{r:22s} {full:9.0f} {fixed:7.0f} {n:7.2f} {per:8.1f} {ceiling:20.3f} "
-              f"{off_full / full:20.3f}")
+        print(
+            f"{r:22s} {full:9.0f} {fixed:7.0f} {n:7.2f} {per:8.1f} {ceiling:20.3f} "
+            f"{off_full / full:20.3f}"
+        )
 
 
 if __name__ == "__main__":

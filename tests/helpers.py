@@ -1,18 +1,18 @@
 """Scripted rounds for hand-traced tests: choose the hands, the first card turned and
 the draw pile, then let the kernel play."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass
 
 import numpy as np
 
-from unosim.players import strategies as strat
-from unosim.players.seats import parse as parse_seats
 from unosim.game.cards import N_KINDS, parse_kind
+from unosim.game.rules import RuleSet, resolve
 from unosim.kernel import layout as L
 from unosim.kernel.batch import run_one
+from unosim.players.seats import parse as parse_seats
 from unosim.sim.results import rounds_frame
-from unosim.game.rules import RuleSet, resolve
 
 
 @dataclass
@@ -26,8 +26,7 @@ class Outcome:
     def hand(self, seat: int) -> list[str]:
         from unosim.game.cards import kind_name
 
-        return sorted(kind_name(k) for k in range(N_KINDS)
-                      for _ in range(self.hands[seat, k]))
+        return sorted(kind_name(k) for k in range(N_KINDS) for _ in range(self.hands[seat, k]))
 
     @property
     def top(self) -> str:
@@ -41,8 +40,15 @@ def cards(text: str) -> list[int]:
     return [parse_kind(t) for t in text.split()]
 
 
-def scripted(hands: list[str], first: str, draw: str = "", rules: "str | RuleSet" = "official",
-             strategies: str = "random", seed: int = 0, **changes) -> Outcome:
+def scripted(
+    hands: list[str],
+    first: str,
+    draw: str = "",
+    rules: str | RuleSet = "official",
+    strategies: str = "random",
+    seed: int = 0,
+    **changes,
+) -> Outcome:
     """Play one round from a chosen deal.
 
     ``hands[s]`` is seat s's hand, ``first`` the card turned to start the discard pile,
@@ -62,6 +68,7 @@ def scripted(hands: list[str], first: str, draw: str = "", rules: "str | RuleSet
     deck = np.bincount(order, minlength=N_KINDS).astype(np.int16)
     sid, sp, _ = parse_seats(strategies, n)
     out, rd, hands_arr, hinfo, pile, disc, _ = run_one(
-        rs.to_array(), sid, sp, deck, rs.points_table(), n, seed, 0, order, 1, 0)
+        rs.to_array(), sid, sp, deck, rs.points_table(), n, seed, 0, order, 1, 0
+    )
     row = rounds_frame(out[None, :], n, 0).iloc[0].to_dict()
     return Outcome(row, rd.g, hands_arr[:n].copy(), pile, disc)

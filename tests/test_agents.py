@@ -5,6 +5,7 @@ so its games must agree in distribution with the built-in ``random``'s (5 standa
 errors); observations must hide what the seat cannot see; an illegal action is an
 error naming it; traced games with agents pass the move checker.
 """
+
 import importlib.util
 from pathlib import Path
 
@@ -23,8 +24,9 @@ AGENT_FILE = ROOT / "examples" / "agents" / "random_agent.py"
 
 
 def _load(name):
-    spec = importlib.util.spec_from_file_location(f"ex_{name}", ROOT / "examples" / "agents"
-                                                  / f"{name}.py")
+    spec = importlib.util.spec_from_file_location(
+        f"ex_{name}", ROOT / "examples" / "agents" / f"{name}.py"
+    )
     m = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(m)
     return m.agent
@@ -49,14 +51,21 @@ def _stats(df, n):
 
 
 def _agree(rules, house, games, ref_games):
-    agent = simulate(rules, games, 4, [str(AGENT_FILE) + ":agent", "random", "random",
-                                       "random"], seed=11, house=house)
+    agent = simulate(
+        rules,
+        games,
+        4,
+        [str(AGENT_FILE) + ":agent", "random", "random", "random"],
+        seed=11,
+        house=house,
+    )
     ref = simulate(rules, ref_games, 4, "random", seed=12, house=house)
     a, r = _stats(agent, 4), _stats(ref, 4)
     for k in a:
         z = (a[k][0] - r[k][0]) / np.hypot(a[k][1], r[k][1])
-        assert abs(z) < 5, f"{rules} {house} {k}: agent {a[k][0]:.4f} against built-in " \
-                           f"{r[k][0]:.4f}, z = {z:.1f}"
+        assert abs(z) < 5, (
+            f"{rules} {house} {k}: agent {a[k][0]:.4f} against built-in {r[k][0]:.4f}, z = {z:.1f}"
+        )
     assert agent.truncated.sum() == 0
     return agent
 
@@ -88,16 +97,39 @@ def test_reproducible_and_chunk_free():
     assert a.equals(b)
     job = make_job("official", 300, 4, spec, 5, "jump_in=true")
     rs = job.rules
-    c = O.play_games(rs.to_array(), job.sid, job.sparams, rs.deck_counts(),
-                     rs.points_table(), 4, 5, 0, 300, job.agents, in_flight=7)
-    d = O.play_games(rs.to_array(), job.sid, job.sparams, rs.deck_counts(),
-                     rs.points_table(), 4, 5, 0, 300, job.agents, in_flight=300)
+    c = O.play_games(
+        rs.to_array(),
+        job.sid,
+        job.sparams,
+        rs.deck_counts(),
+        rs.points_table(),
+        4,
+        5,
+        0,
+        300,
+        job.agents,
+        in_flight=7,
+    )
+    d = O.play_games(
+        rs.to_array(),
+        job.sid,
+        job.sparams,
+        rs.deck_counts(),
+        rs.points_table(),
+        4,
+        5,
+        0,
+        300,
+        job.agents,
+        in_flight=300,
+    )
     assert (c == d).all()
 
 
 def test_label_records_the_agent_and_its_file():
     job = make_job("official", 1, 4, [str(AGENT_FILE) + ":agent", "random"] * 2)
     import hashlib
+
     h = hashlib.sha256(AGENT_FILE.read_bytes()).hexdigest()[:12]
     assert job.labels[0] == f"agent:random_agent.py:agent@{h}"
     assert job.sid[0] == K.OUTSIDE and job.sid[1] == 0
@@ -119,8 +151,14 @@ ALL_HOUSE = "stacking=progressive,seven_zero=true,jump_in=true,multi_play=true"
 
 def test_every_decision_kind_is_offered():
     rec = Recorder()
-    simulate("official-2018", 400, 4, [rec, "random", "random", "random"], seed=2,
-             house=ALL_HOUSE + ",blank_card=swap_hands")
+    simulate(
+        "official-2018",
+        400,
+        4,
+        [rec, "random", "random", "random"],
+        seed=2,
+        house=ALL_HOUSE + ",blank_card=swap_hands",
+    )
     kinds = {o.decision for o in rec.seen}
     assert kinds >= {"turn", "penalty", "drawn", "colour", "target", "jump", "extra", "uno"}
     for o in rec.seen:
@@ -139,10 +177,17 @@ def test_challenge_is_offered_and_bluffs_flagged():
 
 
 def test_illegal_action_names_decision_action_and_legal():
-    with pytest.raises(O.IllegalAction, match=r"turn decision: action .* is not legal; "
-                                              r"legal: .*\(draw\)"):
-        simulate("official", 5, 2, [lambda obs: 97 if obs.decision == "turn" else
-                                    random_agent(obs), "random"])
+    with pytest.raises(
+        O.IllegalAction,
+        match=r"turn decision: action .* is not legal; "
+        r"legal: .*\(draw\)",
+    ):
+        simulate(
+            "official",
+            5,
+            2,
+            [lambda obs: 97 if obs.decision == "turn" else random_agent(obs), "random"],
+        )
     with pytest.raises(O.IllegalAction, match="action 'x' is not legal"):
         simulate("official", 5, 2, [lambda obs: "x", "random"])
 
@@ -151,8 +196,7 @@ def _state_pair():
     """Two tables that differ only in the opponents' hands (sizes kept) and the pile."""
     rs = resolve("official", "stacking=same")
     job = make_job(rs, 1, 4, [random_agent, "random", "random", "random"], seed=9)
-    t = O.Tables(rs.to_array(), job.sid, job.sparams, rs.deck_counts(),
-                 rs.points_table(), 4, 9, 2)
+    t = O.Tables(rs.to_array(), job.sid, job.sparams, rs.deck_counts(), rs.points_table(), 4, 9, 2)
     t.start(0, 0)
     t.start(1, 0)
     st = t.advance(np.array([0, 1], dtype=np.int64))
@@ -162,6 +206,7 @@ def _state_pair():
 
 def test_observations_reveal_nothing_hidden():
     from unosim.kernel.outside_run import _view
+
     rs, t = _state_pair()
     rd0, rd1 = _view(t.games, 0), _view(t.games, 1)
     rng = np.random.default_rng(0)
@@ -175,6 +220,7 @@ def test_observations_reveal_nothing_hidden():
     rng.shuffle(hidden)
     sizes = [int(rd1.hinfo[q, L.H_TOTAL]) for q in range(4)]
     from unosim.kernel.piles import add_card
+
     for q in range(1, 4):
         rd1.hands[q, :] = 0
         rd1.hinfo[q, :] = 0
@@ -187,35 +233,65 @@ def test_observations_reveal_nothing_hidden():
     assert not (rd0.hands[1:4] == rd1.hands[1:4]).all()
     tb = t.tb
     for rd in (rd0, rd1):
-        K.observe(tb, rd, np.int64(0), np.int64(K.D_TURN), np.int64(-1), np.int64(-1),
-                  np.int64(0), np.int64(0))
-        K.fill_mask(tb, rd, np.int64(0), np.int64(K.D_TURN), np.int64(-1), np.int64(-1),
-                    np.int64(0))
+        K.observe(
+            tb,
+            rd,
+            np.int64(0),
+            np.int64(K.D_TURN),
+            np.int64(-1),
+            np.int64(-1),
+            np.int64(0),
+            np.int64(0),
+        )
+        K.fill_mask(
+            tb, rd, np.int64(0), np.int64(K.D_TURN), np.int64(-1), np.int64(-1), np.int64(0)
+        )
     o0 = t.observation(0, lambda: None)
     o1 = t.observation(1, lambda: None)
     assert (o0.vector() == o1.vector()).all()
     assert (o0.history == o1.history).all()
     # and the observation does change with what the seat can see: its own hand
     rd1.hands[0, :] = np.roll(rd1.hands[0, :], 1)
-    K.observe(tb, rd1, np.int64(0), np.int64(K.D_TURN), np.int64(-1), np.int64(-1),
-              np.int64(0), np.int64(0))
+    K.observe(
+        tb,
+        rd1,
+        np.int64(0),
+        np.int64(K.D_TURN),
+        np.int64(-1),
+        np.int64(-1),
+        np.int64(0),
+        np.int64(0),
+    )
     assert not (t.observation(1, lambda: None).vector() == o0.vector()).all()
 
 
-@pytest.mark.parametrize("rules,house,n", [
-    ("official", None, 4),
-    ("official", ALL_HOUSE, 3),
-    ("official-2018", "blank_card=swap_hands,stacking=same", 5),
-    ("pokemon", None, 2),
-    ("copag", None, 4),
-    ("official", "draw_rule=until_playable,last_card=number", 4),
-])
+@pytest.mark.parametrize(
+    "rules,house,n",
+    [
+        ("official", None, 4),
+        ("official", ALL_HOUSE, 3),
+        ("official-2018", "blank_card=swap_hands,stacking=same", 5),
+        ("pokemon", None, 2),
+        ("copag", None, 4),
+        ("official", "draw_rule=until_playable,last_card=number", 4),
+    ],
+)
 def test_checker_judges_games_with_agents(rules, house, n):
     rs = resolve(rules, house)
     spec = [random_agent if s % 2 == 0 else rule_agent for s in range(n)]
     job = make_job(rs, 1, n, spec, seed=21)
-    t = O.Tables(rs.to_array(), job.sid, job.sparams, rs.deck_counts(),
-                 rs.points_table(), n, 21, 1, rs.voluntary_draw, capacity=6_000)
+    t = O.Tables(
+        rs.to_array(),
+        job.sid,
+        job.sparams,
+        rs.deck_counts(),
+        rs.points_table(),
+        n,
+        21,
+        1,
+        rs.voluntary_draw,
+        capacity=6_000,
+    )
     agents = job.agents
     for game in range(12):
         t.start(0, game)
@@ -225,7 +301,9 @@ def test_checker_judges_games_with_agents(rules, house, n):
             if st[0] == K.ST_DONE:
                 break
             q = int(t.ob[0, K.O_SEAT])
-            obs = t.observation(0, lambda q=q: rngs.setdefault(q, np.random.default_rng(q)))
+            obs = t.observation(
+                0, lambda q=q, rngs=rngs: rngs.setdefault(q, np.random.default_rng(q))
+            )
             t.act(0, O.check_action(obs, agents[q](obs)))
         assert t.games.tr[0, L.TR_EVENTS] <= 6_000
         trace = t.trace(0)
@@ -239,23 +317,29 @@ def test_cli_seats_an_agent_file_and_a_module(tmp_path, monkeypatch):
     from typer.testing import CliRunner
 
     from unosim.cli.app import app
+
     runner = CliRunner()
-    r = runner.invoke(app, ["simulate", "--games", "50", "--strategies",
-                            f"{AGENT_FILE}:agent,random,random,random"])
+    r = runner.invoke(
+        app,
+        ["simulate", "--games", "50", "--strategies", f"{AGENT_FILE}:agent,random,random,random"],
+    )
     assert r.exit_code == 0, r.output
     assert "agent:random_agent.py:agent@" in r.output
     (tmp_path / "mypkg").mkdir()
     (tmp_path / "mypkg" / "__init__.py").write_text("")
     (tmp_path / "mypkg" / "bot.py").write_text("def play(obs):\n    return obs.legal[-1]\n")
     monkeypatch.syspath_prepend(str(tmp_path))
-    r = runner.invoke(app, ["simulate", "--games", "20", "--players", "2", "--strategies",
-                            "mypkg.bot:play,random"])
+    r = runner.invoke(
+        app,
+        ["simulate", "--games", "20", "--players", "2", "--strategies", "mypkg.bot:play,random"],
+    )
     assert r.exit_code == 0, r.output
-    for bad, msg in [(f"{tmp_path}/none.py:agent,random", "no file"),
-                     (f"{AGENT_FILE}:nothing,random", "has no 'nothing'"),
-                     ("mypkg.nobot:play,random", "cannot import")]:
-        r = runner.invoke(app, ["simulate", "--games", "5", "--players", "2",
-                                "--strategies", bad])
+    for bad, msg in [
+        (f"{tmp_path}/none.py:agent,random", "no file"),
+        (f"{AGENT_FILE}:nothing,random", "has no 'nothing'"),
+        ("mypkg.nobot:play,random", "cannot import"),
+    ]:
+        r = runner.invoke(app, ["simulate", "--games", "5", "--players", "2", "--strategies", bad])
         assert r.exit_code == 2 and msg in r.output and "Traceback" not in r.output
 
 
@@ -263,13 +347,15 @@ def test_evaluate_ladder(tmp_path):
     from typer.testing import CliRunner
 
     from unosim.cli.app import app
-    r = CliRunner().invoke(app, ["evaluate", f"{AGENT_FILE}:agent", "--games", "2000",
-                                 "--out", str(tmp_path)])
+
+    r = CliRunner().invoke(
+        app, ["evaluate", f"{AGENT_FILE}:agent", "--games", "2000", "--out", str(tmp_path)]
+    )
     assert r.exit_code == 0, r.output
     import pandas as pd
+
     t = pd.read_csv(tmp_path / "ladder.csv")
-    assert list(t.columns) == ["player", "opponents", "rounds", "win_rate", "ci_low",
-                               "ci_high"]
+    assert list(t.columns) == ["player", "opponents", "rounds", "win_rate", "ci_low", "ci_high"]
     row = t[(t.player == "agent") & (t.opponents == "random")].iloc[0]
     assert row.ci_low <= 0.25 <= row.ci_high
     ref = t[(t.player == "random") & (t.opponents == "random")].iloc[0]
@@ -280,6 +366,7 @@ def test_agents_refused_where_the_kernel_plays_alone():
     """Matches and replays run the kernel's own loops, which cannot ask an agent."""
     from unosim.sim.match import make_match_job
     from unosim.sim.replay import ReplayError, replay_job
+
     with pytest.raises(ValueError, match="not matches"):
         make_match_job("official", 1, 2, [random_agent, "random"])
     with pytest.raises(ReplayError, match="cannot be replayed"):
@@ -288,6 +375,7 @@ def test_agents_refused_where_the_kernel_plays_alone():
 
 def test_tournament_takes_an_agent():
     from unosim.analysis.tournament import tournament
+
     df = tournament("official", 4, [random_agent, "heuristic", "random", "random"], 400)
     assert df.strategy[0].startswith("agent:") and len(df) == 4
     assert abs(df.win_rate.sum() - 1) < 1e-9

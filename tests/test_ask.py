@@ -1,6 +1,7 @@
 """`unosim report` (unosim.report.ask), plain findings (unosim.report.findings), figures
 and palette: a small report page whose figures exist and whose opening sentences quote
 its tables."""
+
 from __future__ import annotations
 
 import math
@@ -12,8 +13,8 @@ import pandas as pd
 import pytest
 from typer.testing import CliRunner
 
-from unosim.report import ask, palette
 from unosim.cli.app import app
+from unosim.report import ask, palette
 from unosim.report.findings import findings, findings_table
 
 NUMBER = re.compile(r"\d[\d,]*(?:\.\d+)?")
@@ -29,17 +30,33 @@ def numbers(text: str) -> list[float]:
 def md_table_after(md: str, heading: str) -> list[list[str]]:
     """The rows (cells) of the first Markdown table after ``heading``."""
     rest = md.split(heading, 1)[1].lstrip("\n").splitlines()
-    rows = [ln for ln in rest[:rest.index("")] if ln.startswith("|")] if "" in rest else []
+    rows = [ln for ln in rest[: rest.index("")] if ln.startswith("|")] if "" in rest else []
     return [[c.strip() for c in r.strip("|").split("|")] for r in rows[2:]]
 
 
 @pytest.fixture(scope="module")
 def built(tmp_path_factory):
     out = tmp_path_factory.mktemp("ask") / "mine"
-    r = CliRunner().invoke(app, ["report", "official", "stacking",
-                                 "official+seven_zero=true", "--players", "3,4",
-                                 "--games", "3000", "--seed", "5", "--out", str(out),
-                                 "--title", "My table", "--no-progress"])
+    r = CliRunner().invoke(
+        app,
+        [
+            "report",
+            "official",
+            "stacking",
+            "official+seven_zero=true",
+            "--players",
+            "3,4",
+            "--games",
+            "3000",
+            "--seed",
+            "5",
+            "--out",
+            str(out),
+            "--title",
+            "My table",
+            "--no-progress",
+        ],
+    )
     assert r.exit_code == 0, r.output
     return out, r.output
 
@@ -60,8 +77,7 @@ def test_report_folder_has_the_page_figures_and_tables(built):
     assert len(csvs) >= 4
     html = (out / "report.html").read_text()
     srcs = re.findall(r'src="([^"]+)"', html)
-    assert len(srcs) == len(figs) and all(s.startswith("data:image/svg+xml;base64,")
-                                          for s in srcs)
+    assert len(srcs) == len(figs) and all(s.startswith("data:image/svg+xml;base64,") for s in srcs)
     assert "http" not in html.replace("http://www.w3.org", "")  # opens offline
     assert "wrote" in output and not list(out.parent.glob(".mine.*"))  # no leftovers
     # the answer comes first: the round lengths, then the main figure
@@ -154,13 +170,20 @@ def test_default_games_share_a_budget():
 
 # ------------------------------------------------------------------------- findings
 
+
 def _frames(shift: int, n: int = 4000, seed: int = 0):
     rng = np.random.default_rng(seed)
     turns = rng.integers(10, 90, n)
-    base = pd.DataFrame({"turns": turns, "winner": rng.integers(0, 4, n),
-                         "points": rng.integers(0, 300, n), "truncated": np.zeros(n, bool),
-                         "cards_drawn": rng.integers(5, 50, n),
-                         "max_stack": rng.integers(0, 5, n)})
+    base = pd.DataFrame(
+        {
+            "turns": turns,
+            "winner": rng.integers(0, 4, n),
+            "points": rng.integers(0, 300, n),
+            "truncated": np.zeros(n, bool),
+            "cards_drawn": rng.integers(5, 50, n),
+            "max_stack": rng.integers(0, 5, n),
+        }
+    )
     other = base.copy()
     other["turns"] = turns + shift  # every round longer by `shift` turns
     return base, other
@@ -193,8 +216,9 @@ def test_relative_interval_is_the_delta_method():
     rng = np.random.default_rng(3)
     x = rng.exponential(50, 20000)
     y = x * 1.1 + rng.normal(0, 5, x.size)
-    a = pd.DataFrame({"turns": x, "winner": 0, "points": 1, "truncated": False,
-                      "cards_drawn": 1, "max_stack": 1})
+    a = pd.DataFrame(
+        {"turns": x, "winner": 0, "points": 1, "truncated": False, "cards_drawn": 1, "max_stack": 1}
+    )
     b = a.assign(turns=y)
     f = findings([a, b], ["a", "b"], 4, metrics=("turns",))[0]
     r = y.mean() / x.mean()

@@ -1,5 +1,6 @@
 """Matches assembled from single rounds (``unosim.sim.assembled``) have the distribution of
 the match kernel's for players both can run: match winner and match length, 5 sigma."""
+
 from __future__ import annotations
 
 import numpy as np

@@ -1,4 +1,5 @@
 """The rules atlas: its grid, the cells it shares, its syntax, and the committed page."""
+
 from __future__ import annotations
 
 import json
@@ -10,8 +11,8 @@ import pytest
 from unosim import simulate
 from unosim.game.rules import resolve
 from unosim.report import atlas_grid as G
-from unosim.sim.summary import Aggregate
 from unosim.sim.simulate import make_job, run_block
+from unosim.sim.summary import Aggregate
 
 ROOT = Path(__file__).resolve().parent.parent
 REPORTS = ROOT / "reports"
@@ -30,10 +31,8 @@ def test_grid_counts():
 
 
 def _same(key_a: str, key_b: str, strategy: str, n_players: int = 4) -> bool:
-    a = simulate(G.rule_set(key_a), n_games=300, n_players=n_players, strategies=strategy,
-                 seed=7)
-    b = simulate(G.rule_set(key_b), n_games=300, n_players=n_players, strategies=strategy,
-                 seed=7)
+    a = simulate(G.rule_set(key_a), n_games=300, n_players=n_players, strategies=strategy, seed=7)
+    b = simulate(G.rule_set(key_b), n_games=300, n_players=n_players, strategies=strategy, seed=7)
     return a.equals(b)
 
 
@@ -43,12 +42,21 @@ def _with(key: str, **changes) -> str:
     return G.key_of(deck, tuple(d[s] for s in G.SWITCH_NAMES))
 
 
-@pytest.mark.parametrize("base", ["official", "official+stacking=progressive,jump_in=true,"
-                                  "wd4_restriction=strict,last_card=number"])
+@pytest.mark.parametrize(
+    "base",
+    [
+        "official",
+        "official+stacking=progressive,jump_in=true,wd4_restriction=strict,last_card=number",
+    ],
+)
 def test_cells_shared_for_random_players_cannot_differ(base):
     _, key = G.parse_choice(base)
-    for changes in ({"multi_play": True}, {"uno_penalty": 1}, {"challenge": False},
-                    {"multi_play": True, "uno_penalty": 1, "challenge": False}):
+    for changes in (
+        {"multi_play": True},
+        {"uno_penalty": 1},
+        {"challenge": False},
+        {"multi_play": True, "uno_penalty": 1, "challenge": False},
+    ):
         other = _with(key, **changes)
         assert G.sim_key(other, "random") == G.sim_key(key, "random")
         assert _same(key, other, "random"), changes
@@ -78,11 +86,16 @@ def test_syntax_is_compare_syntax_and_reads_back():
             assert G.parse_choice(text)[1] == key
     # an edition's own switches: copag's permalink names only what differs from copag
     assert G.parse_choice("copag") == ("copag", G.edition_key("copag"))
-    assert G.parse_choice("copag+multi_play=false")[1] == _with(G.edition_key("copag"),
-                                                                  multi_play=False)
+    assert G.parse_choice("copag+multi_play=false")[1] == _with(
+        G.edition_key("copag"), multi_play=False
+    )
     assert G.parse_choice("official-2018+blank_card=swap_hands")[0] == "official-2018-swap"
-    for bad in ("nonsense", "official+jump_in=maybe", "official+colour=red",
-                "official+draw_rule=until_playable,after_draw=pass"):
+    for bad in (
+        "nonsense",
+        "official+jump_in=maybe",
+        "official+colour=red",
+        "official+draw_rule=until_playable,after_draw=pass",
+    ):
         with pytest.raises(ValueError):
             G.parse_choice(bad)
 
@@ -101,8 +114,7 @@ def test_cell_stats_agree_with_the_streaming_aggregates():
     assert m["points_mean"] == pytest.approx(table["points_mean"], rel=1e-12)
     assert m["seat0_rate"] == table["seats"]["rate"][0]
     assert m["cards_drawn_mean"] == agg.totals["cards_drawn"] / 2000
-    df = simulate(G.rule_set(key), n_games=2000, n_players=5, strategies="table",
-                  seed=G.SEED)
+    df = simulate(G.rule_set(key), n_games=2000, n_players=5, strategies="table", seed=G.SEED)
     assert m["stack8_share"] == (df["max_stack"] >= 8).mean() > 0
     assert m["turns_p90"] == np.percentile(df.loc[~df.truncated, "turns"], 90)
     f = dict(zip(G.FIELDS, cell))
@@ -124,13 +136,18 @@ def test_committed_atlas_is_complete_and_small_enough():
     biggest = max(f.stat().st_size for f in files)
     # a choice loads its group and official's, plus the page and the figures' library
     assert 2 * biggest + (REPORTS / "atlas" / "vega-embed.js").stat().st_size < 5e6
-    cfg = json.loads(page.read_text().split('<script id="atlas-config" type="application/json">'
-                                           )[1].split("</script>")[0])
+    cfg = json.loads(
+        page.read_text()
+        .split('<script id="atlas-config" type="application/json">')[1]
+        .split("</script>")[0]
+    )
     assert cfg["counts"] == G.counts()
     for f in files[:: len(files) // 6]:
-        cells = json.loads(f.read_text()[len("atlasPut("):-3].partition(",")[2])
+        cells = json.loads(f.read_text()[len("atlasPut(") : -3].partition(",")[2])
         s = f.stem.split("-")[0]
-        deck = next(i for i, d in enumerate(G.DECKS) if f.stem == f"{s}-{d[0]}-{f.stem.split('-')[-1]}")
+        deck = next(
+            i for i, d in enumerate(G.DECKS) if f.stem == f"{s}-{d[0]}-{f.stem.split('-')[-1]}"
+        )
         assert sorted(cells) == G.sim_keys(deck, s)
         assert all(c[0] == cfg["rounds"][s] for c in cells.values())
 
@@ -143,8 +160,10 @@ def test_display_names_cover_every_switch_value_and_read_rule_sets():
         for v in values:
             assert "=" not in R.display_value(rule, v), (rule, v)
     assert set(R.PRESET_DISPLAY) == set(PRESETS)
-    assert (R.display_rules("official+stacking=same,draw_rule=until_playable")
-            == "Official UNO with stacking (same card), draw until you can play")
+    assert (
+        R.display_rules("official+stacking=same,draw_rule=until_playable")
+        == "Official UNO with stacking (same card), draw until you can play"
+    )
     assert R.display_rules("copag") == "Copag UNO (Brazil)"
     assert R.display_rules("my house") == "my house"
     assert R.display_rules("official+jump_in=maybe") == "official+jump_in=maybe"

@@ -1,5 +1,6 @@
 """``benchmarks/pair.py`` (``make bench-pair``): bad input ends with a one-line message
 before anything is compiled."""
+
 import shutil
 import subprocess
 import sys
@@ -11,15 +12,18 @@ PAIR = Path(__file__).resolve().parent.parent / "benchmarks" / "pair.py"
 
 
 def _run(*args):
-    return subprocess.run([sys.executable, str(PAIR), *args], capture_output=True,
-                          text=True, timeout=60)
+    return subprocess.run(
+        [sys.executable, str(PAIR), *args], capture_output=True, text=True, timeout=60
+    )
 
 
 @pytest.mark.skipif(shutil.which("git") is None, reason="exports commits with git")
 def test_unknown_commit_is_refused():
     out = _run("--base", "no-such-commit-xyz")
     assert out.returncode == 1
-    assert out.stderr.strip() == "bench-pair: 'no-such-commit-xyz' is not a commit of this repository"
+    assert (
+        out.stderr.strip() == "bench-pair: 'no-such-commit-xyz' is not a commit of this repository"
+    )
 
 
 def test_too_few_games_is_refused():

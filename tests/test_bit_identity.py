@@ -13,6 +13,7 @@ defaults elsewhere does not look like a kernel change.
 ``python tests/test_bit_identity.py --write`` rewrites the digest file: only when a
 change of results is intended, and said so in its commit message.
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -23,39 +24,68 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from unosim.players import strategies as strat
-from unosim.players.seats import parse as parse_seats
+from unosim.game.rules import PRESETS, resolve
 from unosim.kernel.batch import run_one, run_rounds
 from unosim.kernel.match import run_matches
-from unosim.game.rules import PRESETS, resolve
+from unosim.players.seats import parse as parse_seats
 
 DIGESTS = Path(__file__).with_name("bit_identity.json")
 
-HOUSE = ("wd4_restriction=none", "challenge=false", "multi_play=true",
-         "voluntary_draw=false", "scoring=each_own_negative", "uno_penalty=1",
-         "challenge_penalty=0", "catch_uno=0.5", "hand_size=5", "stacking=same",
-         "stacking=progressive", "seven_zero=true", "jump_in=true",
-         "draw_rule=until_playable")
-RULE_SETS = tuple(PRESETS) + tuple(f"official+{h}" for h in HOUSE) + (
-    "official-2018+blank_card=swap_hands", "copag+stacking=progressive,jump_in=true",
-    "pokemon+seven_zero=true,multi_play=true")
+HOUSE = (
+    "wd4_restriction=none",
+    "challenge=false",
+    "multi_play=true",
+    "voluntary_draw=false",
+    "scoring=each_own_negative",
+    "uno_penalty=1",
+    "challenge_penalty=0",
+    "catch_uno=0.5",
+    "hand_size=5",
+    "stacking=same",
+    "stacking=progressive",
+    "seven_zero=true",
+    "jump_in=true",
+    "draw_rule=until_playable",
+)
+RULE_SETS = (
+    tuple(PRESETS)
+    + tuple(f"official+{h}" for h in HOUSE)
+    + (
+        "official-2018+blank_card=swap_hands",
+        "copag+stacking=progressive,jump_in=true",
+        "pokemon+seven_zero=true,multi_play=true",
+    )
+)
 BEHAVIOUR = "challenge={c};bluff={b};forget_uno={f};stack={s};jump={j}"
 STRATEGIES = {
     "random": ["random"],
     "heuristic": ["heuristic:" + BEHAVIOUR.format(c="smart", b=0.3, f=0.2, s=0.8, j=0.9)],
-    "mix": ["colour-counter:" + BEHAVIOUR.format(c="smart", b=0.1, f=0.1, s=1, j=1),
-            "aggressive:" + BEHAVIOUR.format(c=0.5, b=0.2, f=0, s=1, j=1),
-            "points-dumper:" + BEHAVIOUR.format(c="smart", b=0, f=0.3, s=0.5, j=0.5),
-            "weighted:" + BEHAVIOUR.format(c=1, b=0.5, f=0, s=1, j=1),
-            "random:" + BEHAVIOUR.format(c=0.3, b=0.2, f=0.1, s=1, j=1)],
+    "mix": [
+        "colour-counter:" + BEHAVIOUR.format(c="smart", b=0.1, f=0.1, s=1, j=1),
+        "aggressive:" + BEHAVIOUR.format(c=0.5, b=0.2, f=0, s=1, j=1),
+        "points-dumper:" + BEHAVIOUR.format(c="smart", b=0, f=0.3, s=0.5, j=0.5),
+        "weighted:" + BEHAVIOUR.format(c=1, b=0.5, f=0, s=1, j=1),
+        "random:" + BEHAVIOUR.format(c=0.3, b=0.2, f=0.1, s=1, j=1),
+    ],
 }
 PLAYERS = (2, 4, 10)
 GAMES = {"random": 1500, "heuristic": 600, "mix": 600}
-MATCH_RULES = ("official", "pokemon", "official+scoring=each_own_negative",
-               "portugal+penalty_elimination=true", "jump-in+next_dealer=winner")
-TRACE_RULES = ("official", "official-2018+blank_card=swap_hands", "pokemon", "motu",
-               "copag+stacking=progressive,jump_in=true", "seven-zero",
-               "draw-until-playable")
+MATCH_RULES = (
+    "official",
+    "pokemon",
+    "official+scoring=each_own_negative",
+    "portugal+penalty_elimination=true",
+    "jump-in+next_dealer=winner",
+)
+TRACE_RULES = (
+    "official",
+    "official-2018+blank_card=swap_hands",
+    "pokemon",
+    "motu",
+    "copag+stacking=progressive,jump_in=true",
+    "seven-zero",
+    "draw-until-playable",
+)
 
 
 def _rules(spec: str):
@@ -87,16 +117,18 @@ def _round_cases():
 def round_digest(spec: str, n: int, kind: str) -> str:
     rs = _rules(spec)
     sid, sp = _strategies(kind, n)
-    out = run_rounds(rs.to_array(), sid, sp, rs.deck_counts(), rs.points_table(), n, 7,
-                     0, GAMES[kind], 256)
+    out = run_rounds(
+        rs.to_array(), sid, sp, rs.deck_counts(), rs.points_table(), n, 7, 0, GAMES[kind], 256
+    )
     return _sha(out)
 
 
 def match_digest(spec: str, kind: str) -> str:
     rs = _rules(spec)
     sid, sp = _strategies(kind, 4)
-    return _sha(*run_matches(rs.to_array(), sid, sp, rs.deck_counts(), rs.points_table(),
-                             4, 5, 0, 40))
+    return _sha(
+        *run_matches(rs.to_array(), sid, sp, rs.deck_counts(), rs.points_table(), 4, 5, 0, 40)
+    )
 
 
 def trace_digest(spec: str, kind: str) -> str:
@@ -107,7 +139,8 @@ def trace_digest(spec: str, kind: str) -> str:
     parts = []
     for game in range(6):
         out, g, hands, hinfo, pile, disc, trace = run_one(
-            rs.to_array(), sid, sp, deck, rs.points_table(), 4, 3, game, order, 0, 20000)
+            rs.to_array(), sid, sp, deck, rs.points_table(), 4, 3, game, order, 0, 20000
+        )
         # the trace was int16 when the digests were recorded and is int32 since the
         # hardening of inputs (rounds past 32,767 turns): its values are compared in the
         # recorded width
@@ -148,23 +181,32 @@ def test_rounds_bit_identical(spec):
 
 def test_matches_bit_identical():
     want = _recorded()
-    bad = [f"matches/{s}/{k}" for s in MATCH_RULES for k in ("random", "heuristic")
-           if match_digest(s, k) != want[f"matches/{s}/{k}"]]
+    bad = [
+        f"matches/{s}/{k}"
+        for s in MATCH_RULES
+        for k in ("random", "heuristic")
+        if match_digest(s, k) != want[f"matches/{s}/{k}"]
+    ]
     assert not bad, f"matches changed: {bad}"
 
 
 def test_traces_bit_identical():
     want = _recorded()
-    bad = [f"trace/{s}/{k}" for s in TRACE_RULES for k in ("random", "mix")
-           if trace_digest(s, k) != want[f"trace/{s}/{k}"]]
+    bad = [
+        f"trace/{s}/{k}"
+        for s in TRACE_RULES
+        for k in ("random", "mix")
+        if trace_digest(s, k) != want[f"trace/{s}/{k}"]
+    ]
     assert not bad, f"traces changed: {bad}"
 
 
 def test_digest_file_covers_every_case():
     keys = set(_recorded())
     assert {k for k, _ in _round_cases()} <= keys
-    assert len(keys) == len(RULE_SETS) * len(PLAYERS) * len(STRATEGIES) \
-        + 2 * len(MATCH_RULES) + 2 * len(TRACE_RULES)
+    assert len(keys) == len(RULE_SETS) * len(PLAYERS) * len(STRATEGIES) + 2 * len(
+        MATCH_RULES
+    ) + 2 * len(TRACE_RULES)
 
 
 if __name__ == "__main__":

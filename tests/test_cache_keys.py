@@ -1,5 +1,6 @@
 """Caches keyed on behaviour: a docstring, comment or layout edit changes no cache key of
 the analyses and recompiles no kernel; an edit of the code does both."""
+
 from __future__ import annotations
 
 import os
@@ -109,8 +110,14 @@ COMPILE = textwrap.dedent("""
 def _compile(site: Path, cwd: Path) -> tuple[int, int]:
     env = {**os.environ, "PYTHONPATH": str(site)}
     env.pop("NUMBA_CACHE_DIR", None)
-    r = subprocess.run([sys.executable, "-c", COMPILE], env=env, capture_output=True,
-                       text=True, timeout=600, cwd=cwd)
+    r = subprocess.run(
+        [sys.executable, "-c", COMPILE],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=600,
+        cwd=cwd,
+    )
     assert r.returncode == 0, r.stderr
     hits, misses, root = r.stdout.split()
     assert Path(root) == site / "unosim" / "kernel" / "__pycache__"
@@ -118,15 +125,13 @@ def _compile(site: Path, cwd: Path) -> tuple[int, int]:
 
 
 def _index_files(pkg: Path) -> dict[str, int]:
-    return {p.name: p.stat().st_mtime_ns for p in (pkg / "kernel" / "__pycache__").glob(
-        "*.nbi")}
+    return {p.name: p.stat().st_mtime_ns for p in (pkg / "kernel" / "__pycache__").glob("*.nbi")}
 
 
 def test_a_docstring_edit_recompiles_no_kernel(tmp_path):
     site = tmp_path / "site"
     pkg = site / "unosim"
-    shutil.copytree(Path(unosim.__file__).parent, pkg,
-                    ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copytree(Path(unosim.__file__).parent, pkg, ignore=shutil.ignore_patterns("__pycache__"))
     assert _compile(site, tmp_path) == (0, 1)  # compiled and cached
     assert _compile(site, tmp_path) == (1, 0)  # loaded
     index = _index_files(pkg)
@@ -136,8 +141,10 @@ def test_a_docstring_edit_recompiles_no_kernel(tmp_path):
     match_py, layout_py = pkg / "kernel" / "match.py", pkg / "kernel" / "layout.py"
     text = match_py.read_text()
     text = text.replace('"""', '"""An edited module docstring,\n\nover three lines.\n', 1)
-    text = text.replace("def seat_players(alive, n, dealer, seat_player):\n    \"\"\"",
-                        "def seat_players(alive, n, dealer, seat_player):\n    \"\"\"Edited. ")
+    text = text.replace(
+        'def seat_players(alive, n, dealer, seat_player):\n    """',
+        'def seat_players(alive, n, dealer, seat_player):\n    """Edited. ',
+    )
     match_py.write_text(text)
     layout_py.write_text(layout_py.read_text() + "\n# a comment at the end\n")
     assert _compile(site, tmp_path) == (1, 0)

@@ -15,6 +15,7 @@ from pathlib import Path
 import numba
 import numpy as np
 import pytest
+
 try:
     import tomllib
 except ModuleNotFoundError:  # Python 3.10
@@ -23,17 +24,39 @@ from typer.testing import CliRunner
 
 import unosim
 from unosim.cli.app import app
-from unosim.sim.results import read_manifest, read_results
 from unosim.game.rules import OFFICIAL, PRESETS, RULE_NAMES, load_toml
+from unosim.sim.results import read_manifest, read_results
 
 runner = CliRunner()
 
 # RULES.md section 6, per round; hand_points_{s} and hand_size_{s} for every seat
-SECTION_6 = ["winner", "first_player", "turns", "cards_played", "cards_drawn",
-             "reshuffles", "points", "max_stack", "challenges", "bluffs",
-             "uno_penalties", "truncated"]
-PRESET_NAMES = ["official", "official-2018", "pokemon", "motu", "copag", "portugal",
-                "stacking", "progressive", "seven-zero", "jump-in", "draw-until-playable"]
+SECTION_6 = [
+    "winner",
+    "first_player",
+    "turns",
+    "cards_played",
+    "cards_drawn",
+    "reshuffles",
+    "points",
+    "max_stack",
+    "challenges",
+    "bluffs",
+    "uno_penalties",
+    "truncated",
+]
+PRESET_NAMES = [
+    "official",
+    "official-2018",
+    "pokemon",
+    "motu",
+    "copag",
+    "portugal",
+    "stacking",
+    "progressive",
+    "seven-zero",
+    "jump-in",
+    "draw-until-playable",
+]
 
 
 def invoke(*args: str):
@@ -116,8 +139,18 @@ def test_simulate_writes_manifest(sim):
     _, out = sim
     assert out.is_file()
     m = read_manifest(out)
-    for key in ("rules_toml", "rules_hash", "seed", "games", "players", "strategies",
-                "unosim_version", "numba_version", "numpy_version", "rng"):
+    for key in (
+        "rules_toml",
+        "rules_hash",
+        "seed",
+        "games",
+        "players",
+        "strategies",
+        "unosim_version",
+        "numba_version",
+        "numpy_version",
+        "rng",
+    ):
         assert key in m, key
     assert m["rules_hash"] == OFFICIAL.hash()
     assert m["seed"] == 1
@@ -139,8 +172,11 @@ def test_simulate_parquet_has_section_6_columns(sim):
     _, out = sim
     df = read_results(out)
     assert len(df) == 2000
-    expected = set(SECTION_6) | {f"hand_points_{s}" for s in range(4)} | {
-        f"hand_size_{s}" for s in range(4)}
+    expected = (
+        set(SECTION_6)
+        | {f"hand_points_{s}" for s in range(4)}
+        | {f"hand_size_{s}" for s in range(4)}
+    )
     assert expected <= set(df.columns)
     assert not any(c.endswith(("_4", "_5")) for c in df.columns)  # only the 4 seats
     assert df["truncated"].dtype == bool
@@ -157,12 +193,34 @@ def test_simulate_parquet_has_section_6_columns(sim):
 
 
 def test_simulate_is_reproducible_with_the_seed(tmp_path):
-    a = invoke("simulate", "--games", 300, "--seed", 5, "--players", 3,
-               "--strategies", "heuristic,random,random", "--threads", 1,
-               "--out", tmp_path / "a.parquet")
-    b = invoke("simulate", "--games", 300, "--seed", 5, "--players", 3,
-               "--strategies", "heuristic,random,random",
-               "--out", tmp_path / "b.parquet")
+    a = invoke(
+        "simulate",
+        "--games",
+        300,
+        "--seed",
+        5,
+        "--players",
+        3,
+        "--strategies",
+        "heuristic,random,random",
+        "--threads",
+        1,
+        "--out",
+        tmp_path / "a.parquet",
+    )
+    b = invoke(
+        "simulate",
+        "--games",
+        300,
+        "--seed",
+        5,
+        "--players",
+        3,
+        "--strategies",
+        "heuristic,random,random",
+        "--out",
+        tmp_path / "b.parquet",
+    )
     assert a.exit_code == 0 and b.exit_code == 0, a.output + b.output
     da, db = read_results(tmp_path / "a.parquet"), read_results(tmp_path / "b.parquet")
     assert da.equals(db)
@@ -172,12 +230,26 @@ def test_simulate_is_reproducible_with_the_seed(tmp_path):
 
 
 def test_simulate_with_toml_rules_and_house(tmp_path):
-    rules = _write(tmp_path / "rules" / "numbers.toml",
-                   "[deck]\nskip = 0\nreverse = 0\ndraw_two = 0\nwild = 0\n"
-                   "wild_draw_four = 0\n")
+    rules = _write(
+        tmp_path / "rules" / "numbers.toml",
+        "[deck]\nskip = 0\nreverse = 0\ndraw_two = 0\nwild = 0\nwild_draw_four = 0\n",
+    )
     out = tmp_path / "out" / "n.parquet"  # a missing directory is created
-    r = invoke("simulate", "--rules", rules, "--house", "seven_zero=true", "--games", 200,
-               "--players", 2, "--seed", 2, "--out", out)
+    r = invoke(
+        "simulate",
+        "--rules",
+        rules,
+        "--house",
+        "seven_zero=true",
+        "--games",
+        200,
+        "--players",
+        2,
+        "--seed",
+        2,
+        "--out",
+        out,
+    )
     assert r.exit_code == 0, r.output
     m = read_manifest(out)
     back = load_toml(_write(tmp_path / "back.toml", m["rules_toml"]))
@@ -197,16 +269,21 @@ def test_console_script_subprocess(sim):
     exe = Path(sys.executable).with_name("unosim")
     if not exe.exists():
         exe = Path(shutil.which("unosim") or "unosim")
-    proc = subprocess.run([str(exe), "simulate", "--games", "2000", "--seed", "1"],
-                          capture_output=True, text=True, timeout=600)
+    proc = subprocess.run(
+        [str(exe), "simulate", "--games", "2000", "--seed", "1"],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
     assert proc.returncode == 0, proc.stderr
     assert "games/s" in proc.stdout
     # same seed, same results: the seat lines equal the in-process run's
     seats = [ln for ln in proc.stdout.splitlines() if re.match(r"\s+seat \d", ln)]
     expected = [ln for ln in sim[0].stdout.splitlines() if re.match(r"\s+seat \d", ln)]
     assert seats == expected and len(seats) == 4
-    bad = subprocess.run([str(exe), "simulate", "--rules", "nosuch"],
-                         capture_output=True, text=True, timeout=600)
+    bad = subprocess.run(
+        [str(exe), "simulate", "--rules", "nosuch"], capture_output=True, text=True, timeout=600
+    )
     assert bad.returncode != 0
     assert bad.stdout == ""
     assert bad.stderr.startswith("unosim: error: ") and bad.stderr.count("\n") == 1
@@ -225,8 +302,9 @@ def _write(path: Path, text: str) -> Path:
 def assert_user_error(result, *words: str) -> str:
     """Non-zero exit, exactly one `unosim: error: ...` line on stderr, no traceback."""
     assert result.exit_code != 0, result.output
-    assert result.exception is None or isinstance(result.exception, SystemExit), (
-        repr(result.exception))
+    assert result.exception is None or isinstance(result.exception, SystemExit), repr(
+        result.exception
+    )
     err = result.stderr
     assert err.startswith("unosim: error: "), err
     assert err.endswith("\n") and err.count("\n") == 1, err
@@ -258,14 +336,17 @@ BAD_ARGS = {
     "seed -1": (["--seed", -1], ["seed"]),
     "threads 0": (["--threads", 0], ["threads"]),
     "unknown strategy": (["--strategies", "genius"], ["genius"]),
-    "unknown strategy in list": (["--strategies", "random,genius,random,random"],
-                                 ["genius"]),
+    "unknown strategy in list": (["--strategies", "random,genius,random,random"], ["genius"]),
     "unknown strategy param": (["--strategies", "heuristic:bluf=0.2"], ["bluf"]),
     "bad probability": (["--strategies", "heuristic:bluff=1.2"], ["bluff"]),
-    "wrong number of strategies": (["--strategies", "random,heuristic"],
-                                   ["2 strategies", "4 players"]),
-    "too many strategies": (["--players", 2, "--strategies", "random,random,random"],
-                            ["3 strategies", "2 players"]),
+    "wrong number of strategies": (
+        ["--strategies", "random,heuristic"],
+        ["2 strategies", "4 players"],
+    ),
+    "too many strategies": (
+        ["--players", 2, "--strategies", "random,random,random"],
+        ["3 strategies", "2 players"],
+    ),
     "house unknown rule": (["--house", "stackin=same"], ["stackin"]),
     "house deck": (["--house", "deck=1"], ["deck"]),
     "house no value": (["--house", "stacking"], ["stacking"]),
@@ -433,7 +514,8 @@ def test_rules_show_with_house():
     data = tomllib.loads(r.stdout)
     assert data["stacking"] == "same"
     assert {k: v for k, v in data.items() if k != "name"} == PRESETS["stacking"].to_dict(
-        with_name=False)
+        with_name=False
+    )
 
 
 @pytest.mark.parametrize("name", PRESET_NAMES)
@@ -453,10 +535,13 @@ def test_rules_show_toml_file(tmp_path):
     assert data["multi_play"] is True
 
 
-@pytest.mark.parametrize("args,word", [
-    (["nosuch"], "nosuch"),
-    (["official", "--house", "nosuch=1"], "nosuch"),
-])
+@pytest.mark.parametrize(
+    "args,word",
+    [
+        (["nosuch"], "nosuch"),
+        (["official", "--house", "nosuch=1"], "nosuch"),
+    ],
+)
 def test_rules_show_errors(args, word):
     r = invoke("rules", "show", *args)
     assert_user_error(r, word)
@@ -465,4 +550,3 @@ def test_rules_show_errors(args, word):
 def test_no_args_shows_help():
     r = invoke()
     assert "simulate" in r.output and "rules" in r.output
-

@@ -11,7 +11,6 @@ import pytest
 from typer.testing import CliRunner
 
 import unosim
-from unosim.cli.app import app
 from unosim.analysis.compare import (
     _quantile_from_counts,
     compare,
@@ -19,6 +18,7 @@ from unosim.analysis.compare import (
     paired_quantile_diff_int,
     parse_spec,
 )
+from unosim.cli.app import app
 from unosim.game.rules import PRESETS, RuleError
 from unosim.stats import paired_diff, paired_quantile_diff, paired_rate_diff
 
@@ -52,11 +52,18 @@ def test_spec_toml_file_with_and_without_switches(tmp_path):
     assert parse_spec(str(g)).hand_size == 6
 
 
-@pytest.mark.parametrize("spec, word", [
-    ("", "empty"), ("nosuch", "unknown preset"), ("official+nosuch=1", "unknown rule"),
-    ("official+stacking=sometimes", "stacking"), ("official+jump_in=maybe", "jump_in"),
-    ("nosuch+stacking=same", "unknown preset"), ("official+deck=3", "unknown rule"),
-])
+@pytest.mark.parametrize(
+    "spec, word",
+    [
+        ("", "empty"),
+        ("nosuch", "unknown preset"),
+        ("official+nosuch=1", "unknown rule"),
+        ("official+stacking=sometimes", "stacking"),
+        ("official+jump_in=maybe", "jump_in"),
+        ("nosuch+stacking=same", "unknown preset"),
+        ("official+deck=3", "unknown rule"),
+    ],
+)
 def test_spec_errors_name_the_problem(spec, word):
     with pytest.raises(RuleError, match=word):
         parse_spec(spec)
@@ -88,8 +95,9 @@ def test_paired_quantile_int_agrees_with_the_index_bootstrap():
     assert fast["lo"] <= fast["diff"] <= fast["hi"]
     # pairing: the difference varies much less than two independent medians
     assert fast["variance_reduction"] > 2
-    assert paired_quantile_diff_int(a, b, 0.5, 500, seed=9) == \
-        paired_quantile_diff_int(a, b, 0.5, 500, seed=9)
+    assert paired_quantile_diff_int(a, b, 0.5, 500, seed=9) == paired_quantile_diff_int(
+        a, b, 0.5, 500, seed=9
+    )
 
 
 def test_paired_quantile_int_identical_arms_and_bad_input():
@@ -111,8 +119,14 @@ def test_paired_quantile_int_identical_arms_and_bad_input():
 def _frames(n=3000, seed=0):
     rng = np.random.default_rng(seed)
     turns = rng.integers(5, 120, n)
-    a = pd.DataFrame({"game": np.arange(n), "turns": turns,
-                      "winner": rng.integers(-1, 4, n), "points": rng.integers(0, 300, n)})
+    a = pd.DataFrame(
+        {
+            "game": np.arange(n),
+            "turns": turns,
+            "winner": rng.integers(-1, 4, n),
+            "points": rng.integers(0, 300, n),
+        }
+    )
     a["truncated"] = a["winner"] == -1
     b = a.copy()
     b["turns"] = turns + rng.integers(-3, 2, n)
@@ -125,16 +139,21 @@ def _frames(n=3000, seed=0):
 def test_paired_metrics_are_the_stats_functions():
     a, b = _frames()
     t = paired_metrics(a, b, n_boot=300).set_index("metric")
-    assert list(t.index) == ["mean_turns", "median_turns", "seat0_win_rate", "mean_points",
-                             "truncation_rate"]
+    assert list(t.index) == [
+        "mean_turns",
+        "median_turns",
+        "seat0_win_rate",
+        "mean_points",
+        "truncation_rate",
+    ]
     want = paired_diff(a["turns"], b["turns"])
     assert t.loc["mean_turns", "diff"] == pytest.approx(want["diff"])
     assert t.loc["mean_turns", "lo"] == pytest.approx(want["lo"])
-    assert t.loc["mean_turns", "variance_reduction"] == pytest.approx(
-        want["variance_reduction"])
+    assert t.loc["mean_turns", "variance_reduction"] == pytest.approx(want["variance_reduction"])
     s0 = paired_rate_diff(a["winner"] == 0, b["winner"] == 0)
-    assert (t.loc["seat0_win_rate", "lo"], t.loc["seat0_win_rate", "hi"]) == \
-        pytest.approx((s0["lo"], s0["hi"]))
+    assert (t.loc["seat0_win_rate", "lo"], t.loc["seat0_win_rate", "hi"]) == pytest.approx(
+        (s0["lo"], s0["hi"])
+    )
     assert t.loc["mean_points", "diff"] == 0.0  # points unchanged in b
     assert t.loc["seat0_win_rate", "value_a"] == pytest.approx((a["winner"] == 0).mean())
 
@@ -156,8 +175,9 @@ def test_paired_metrics_refuses_unpaired_frames():
 
 @pytest.fixture(scope="module")
 def small():
-    return compare(["official", "stacking", "official+seven_zero=true"], 4, 4000, seed=11,
-                   n_boot=300)
+    return compare(
+        ["official", "stacking", "official+seven_zero=true"], 4, 4000, seed=11, n_boot=300
+    )
 
 
 def test_compare_uses_the_same_games_as_simulate(small):
@@ -175,8 +195,13 @@ def test_compare_pairing_reduces_variance(small):
     assert t.loc["mean_turns", "lo"] <= t.loc["mean_turns", "diff"] <= t.loc["mean_turns", "hi"]
     text = small.format()
     assert "B stacking  -  A official" in text and "C official+seven_zero=true" in text
-    for label in ("mean turns", "median turns", "seat 0 win rate", "mean points",
-                  "truncation rate"):
+    for label in (
+        "mean turns",
+        "median turns",
+        "seat 0 win rate",
+        "mean points",
+        "truncation rate",
+    ):
         assert text.count(label) == 2
 
 
@@ -185,9 +210,24 @@ def test_compare_pairing_reduces_variance(small):
 
 def test_cli_compare_prints_paired_differences(tmp_path):
     out = tmp_path / "cmp.csv"
-    r = runner.invoke(app, ["compare", "official", "progressive", "--players", "4",
-                            "--games", "3000", "--seed", "11", "--boot", "200",
-                            "--out", str(out)])
+    r = runner.invoke(
+        app,
+        [
+            "compare",
+            "official",
+            "progressive",
+            "--players",
+            "4",
+            "--games",
+            "3000",
+            "--seed",
+            "11",
+            "--boot",
+            "200",
+            "--out",
+            str(out),
+        ],
+    )
     assert r.exit_code == 0, r.output
     assert "differences B - A with 95% intervals" in r.output
     assert "B progressive  -  A official" in r.output
@@ -197,13 +237,16 @@ def test_cli_compare_prints_paired_differences(tmp_path):
     assert len(t) == 5 and set(t["metric"]) >= {"mean_turns", "seat0_win_rate"}
 
 
-@pytest.mark.parametrize("args, word", [
-    (["official"], "at least two"),
-    (["official", "nosuch"], "unknown preset"),
-    (["official", "official+jump_in=perhaps"], "jump_in"),
-    (["official", "stacking", "--players", "11"], "players"),
-    (["official", "stacking", "--games", "0"], "games"),
-])
+@pytest.mark.parametrize(
+    "args, word",
+    [
+        (["official"], "at least two"),
+        (["official", "nosuch"], "unknown preset"),
+        (["official", "official+jump_in=perhaps"], "jump_in"),
+        (["official", "stacking", "--players", "11"], "players"),
+        (["official", "stacking", "--games", "0"], "games"),
+    ],
+)
 def test_cli_compare_bad_input(args, word):
     r = runner.invoke(app, ["compare", *args])
     assert r.exit_code == 2

@@ -1,6 +1,7 @@
 """The cold compile stays short (``unosim/kernel/jit.py``): the fixes of numba's inliner
 are installed on the numba versions they were written for, and a simulation or a match
 compiles no kernel function twice (a literal argument compiles a copy per value)."""
+
 import copy
 import os
 import subprocess
@@ -9,7 +10,6 @@ import textwrap
 
 import numba
 import pytest
-
 from numba.core import analysis, compiler, ssa, transforms
 from numba.core.targetconfig import TargetConfig
 
@@ -21,16 +21,24 @@ from unosim.kernel.round import _turns
 VERSION = tuple(int(x) for x in numba.__version__.split(".")[:2])
 
 
-@pytest.mark.skipif(not (0, 59) <= VERSION < (0, 69),
-                    reason="the fixes are written for numba 0.59-0.68")
+@pytest.mark.skipif(
+    not (0, 59) <= VERSION < (0, 69), reason="the fixes are written for numba 0.59-0.68"
+)
 def test_numba_fixes_installed():
     assert jit.NUMBA_FIXES == (
-        "_share_scope_copies", "_reuse_untyped_ir", "_forward_arguments",
-        "_copy_callee_once", "_bit_live_map", "_ssa_skip_blocks", "_quick_flag_values")
+        "_share_scope_copies",
+        "_reuse_untyped_ir",
+        "_forward_arguments",
+        "_copy_callee_once",
+        "_bit_live_map",
+        "_ssa_skip_blocks",
+        "_quick_flag_values",
+    )
 
 
-@pytest.mark.skipif(not (0, 59) <= VERSION < (0, 69),
-                    reason="the fixes are written for numba 0.59-0.68")
+@pytest.mark.skipif(
+    not (0, 59) <= VERSION < (0, 69), reason="the fixes are written for numba 0.59-0.68"
+)
 @pytest.mark.parametrize("function", [_turns, play, search])
 def test_bit_live_map_equals_numbas(function):
     """The live variables ``_bit_live_map`` computes are numba's own, on functions with
@@ -48,8 +56,9 @@ def test_bit_live_map_equals_numbas(function):
     assert sum(map(len, ours.values())) > 100
 
 
-@pytest.mark.skipif(not (0, 59) <= VERSION < (0, 69),
-                    reason="the fixes are written for numba 0.59-0.68")
+@pytest.mark.skipif(
+    not (0, 59) <= VERSION < (0, 69), reason="the fixes are written for numba 0.59-0.68"
+)
 def test_quick_flag_values_equal_numbas():
     flags = compiler.Flags()
     flags.no_cpython_wrapper = True
@@ -67,8 +76,9 @@ def _dump(blocks):
     return [(label, [str(stmt) for stmt in b.body]) for label, b in blocks.items()]
 
 
-@pytest.mark.skipif(not (0, 59) <= VERSION < (0, 69),
-                    reason="the fixes are written for numba 0.59-0.68")
+@pytest.mark.skipif(
+    not (0, 59) <= VERSION < (0, 69), reason="the fixes are written for numba 0.59-0.68"
+)
 @pytest.mark.parametrize("function", [_turns, play, search])
 def test_ssa_skip_blocks_equals_numbas(function):
     """``_ssa_skip_blocks`` makes the IR numba's SSA reconstruction makes, variable
@@ -116,8 +126,9 @@ UNTOUCHED = textwrap.dedent("""
 
 
 def test_numba_is_left_as_it_is():
-    out = subprocess.run([sys.executable, "-c", UNTOUCHED], capture_output=True,
-                         text=True, check=True).stdout.splitlines()
+    out = subprocess.run(
+        [sys.executable, "-c", UNTOUCHED], capture_output=True, text=True, check=True
+    ).stdout.splitlines()
     assert out[:2] == ["import: []", "run: []"]
     if VERSION >= (0, 59) and VERSION < (0, 69):
         assert out[2] == "fixes: 9"  # the fixes are made, around unosim's compiles
@@ -144,6 +155,7 @@ TWICE = textwrap.dedent("""
 @pytest.mark.slow
 def test_simulate_and_matches_compile_nothing_twice(tmp_path):
     env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path))
-    out = subprocess.run([sys.executable, "-c", TWICE], env=env, capture_output=True,
-                         text=True, check=True).stdout
+    out = subprocess.run(
+        [sys.executable, "-c", TWICE], env=env, capture_output=True, text=True, check=True
+    ).stdout
     assert out == ""

@@ -1,4 +1,5 @@
 """Same seed, same frame: whatever the threads, chunk size, block size or offset."""
+
 from __future__ import annotations
 
 import numpy as np
@@ -9,8 +10,14 @@ import unosim
 from unosim.kernel import layout as L
 from unosim.kernel.rng import seed_streams
 
-ARGS = dict(rules="official", n_games=6000, n_players=4, strategies="random,heuristic",
-            seed=11, house="stacking=progressive,jump_in=true,seven_zero=true")
+ARGS = dict(
+    rules="official",
+    n_games=6000,
+    n_players=4,
+    strategies="random,heuristic",
+    seed=11,
+    house="stacking=progressive,jump_in=true,seven_zero=true",
+)
 
 
 def _sim(**kw):

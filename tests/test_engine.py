@@ -6,6 +6,7 @@ compiled functions and the Python drivers that call them (``batch.run_rounds``).
 check reads the source (imports inside functions count): a name imported from a kernel
 module, or an attribute read on a kernel module imported under any name.
 """
+
 from __future__ import annotations
 
 import ast
@@ -28,7 +29,8 @@ def entry_points(kernel: Path) -> dict[str, set[str]]:
             continue
         tree = ast.parse(path.read_text(encoding="utf-8"))
         out[f"unosim.kernel.{path.stem}"] = {
-            n.name for n in tree.body if isinstance(n, ast.FunctionDef)}
+            n.name for n in tree.body if isinstance(n, ast.FunctionDef)
+        }
     return out
 
 
@@ -94,8 +96,9 @@ def checked_files() -> list[Path]:
 def test_the_entry_points_are_found():
     entries = entry_points(KERNEL)
     assert {"run_rounds", "run_one", "in_chunks"} <= entries["unosim.kernel.batch"]
-    assert {"run_rounds_expert", "run_one_expert", "tally_rounds"} <= \
-        entries["unosim.kernel.expert"]
+    assert {"run_rounds_expert", "run_one_expert", "tally_rounds"} <= entries[
+        "unosim.kernel.expert"
+    ]
     assert {"run_matches", "settle", "seat_players"} <= entries["unosim.kernel.match"]
     assert outside_calls([ENGINE])  # the engine itself is seen calling them
 
@@ -106,21 +109,26 @@ def test_only_the_engine_calls_the_kernel():
     assert not hits, "\n".join(hits)
 
 
-@pytest.mark.parametrize("source", [
-    "from unosim.kernel.batch import run_rounds\n",
-    "from ..kernel.match import settle\n",
-    "from ..kernel import expert as X\nX.run_one_expert(1)\n",
-    "import unosim.kernel.batch\nunosim.kernel.batch.run_one(1)\n",
-    "def f():\n    from ..kernel import batch\n    return batch.in_chunks\n",
-])
+@pytest.mark.parametrize(
+    "source",
+    [
+        "from unosim.kernel.batch import run_rounds\n",
+        "from ..kernel.match import settle\n",
+        "from ..kernel import expert as X\nX.run_one_expert(1)\n",
+        "import unosim.kernel.batch\nunosim.kernel.batch.run_one(1)\n",
+        "def f():\n    from ..kernel import batch\n    return batch.in_chunks\n",
+    ],
+)
 def test_a_planted_kernel_call_is_caught(tmp_path, source):
     path = tmp_path / "planted.py"
     path.write_text(source)
     entries = entry_points(KERNEL)
     module = "unosim.sim.planted"
     assert kernel_calls(path, module, entries)
-    path.write_text("from ..kernel import layout as L\nfrom unosim.kernel import "
-                    "behaviour_mismatch\nx = L.N_COLS\n")
+    path.write_text(
+        "from ..kernel import layout as L\nfrom unosim.kernel import "
+        "behaviour_mismatch\nx = L.N_COLS\n"
+    )
     assert not kernel_calls(path, module, entries)
 
 

@@ -1,4 +1,5 @@
 """unosim.env against the ecosystem's own conformance suites, and the batch interface."""
+
 import warnings
 
 import numpy as np
@@ -14,8 +15,13 @@ from unosim.env import BatchEnv, aec_env, gym_env  # noqa: E402
 from unosim.sim.outside import IllegalAction  # noqa: E402
 
 MIX = {"stacking": "same", "seven_zero": True, "jump_in": True}
-CASES = [("official", 4, {}), ("official", 4, MIX), ("pokemon", 4, {}),
-         ("official", 2, {}), ("official", 10, MIX)]
+CASES = [
+    ("official", 4, {}),
+    ("official", 4, MIX),
+    ("pokemon", 4, {}),
+    ("official", 2, {}),
+    ("official", 10, MIX),
+]
 
 
 @pytest.mark.parametrize("rules,n,options", CASES)
@@ -95,8 +101,14 @@ def test_batch_env_plays_the_games_simulate_plays():
         obs, mask, r, d = b.step(a)
         for s in np.flatnonzero(d):
             won[int(games[s])] = r[s] > 0
-    df = simulate("official", 40, 4, [lambda o: first_legal(o.mask), "random", "random",
-                                      "random"], seed=7, house="stacking=same")
+    df = simulate(
+        "official",
+        40,
+        4,
+        [lambda o: first_legal(o.mask), "random", "random", "random"],
+        seed=7,
+        house="stacking=same",
+    )
     assert [won[g] for g in range(40)] == list(df.winner == 0)
     with pytest.raises(IllegalAction, match="not legal"):
         b.step(mask.argmin(axis=1))

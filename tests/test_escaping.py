@@ -8,6 +8,7 @@ that is not relative or https:; figures drawn with such names do not raise and r
 mathtext; CSV cells are inert in a spreadsheet. A planted fault (escaping turned off)
 shows that these checks fail when a name goes through raw.
 """
+
 from __future__ import annotations
 
 import csv
@@ -40,7 +41,7 @@ HOSTILE = [
     "$x^{2}$",
     "$\\frac$",
     "=cmd|' /C calc'!A0",
-    "q\"uo'te\" <a href=\"javascript:alert(1)\">x</a>",
+    'q"uo\'te" <a href="javascript:alert(1)">x</a>',
     "--><script>alert(1)</script><!--",
     "+1+cmd|x",
     "@SUM(1)",
@@ -50,7 +51,7 @@ HOSTILE = [
 # the report page simulates one rule set per name: fewer names, each several attacks
 REPORT_NAMES = [
     "a` [Open](javascript:alert(1)) `b <script>alert(1)</script>",
-    "`<img src=x onerror=alert(1)>` $x^{2}$ q\"uo'te\"",
+    '`<img src=x onerror=alert(1)>` $x^{2}$ q"uo\'te"',
     "=cmd|' /C calc'!A0 $\\frac$",
     "@SUM(1) [Open]: javascript:alert(1) --><script>alert(1)</script><!--",
 ]
@@ -58,6 +59,7 @@ TITLE = "`</title><script>alert(1)</script> <img src=x onerror=alert(1)> [Open](
 
 
 # ------------------------------------------------------------------------ checks
+
 
 class _Tags(HTMLParser):
     def __init__(self):
@@ -156,12 +158,12 @@ def check_folder(out: Path) -> int:
 
 # ------------------------------------------------------------------------ pages
 
+
 def hostile_rule_files(folder: Path) -> list[str]:
     """TOML rule files named by ``name`` (one per hostile name, each with another rule
     changed) and one named by its file stem."""
     folder.mkdir(parents=True, exist_ok=True)
-    changes = ["seven_zero = true", 'stacking = "same"', "jump_in = true",
-               "hand_size = 6"]
+    changes = ["seven_zero = true", 'stacking = "same"', "jump_in = true", "hand_size = 6"]
     out = []
     for i, name in enumerate(REPORT_NAMES):
         body = f"name = {_toml_string(name)}\n{changes[i % len(changes)]}\n"
@@ -179,30 +181,49 @@ def _toml_string(s: str) -> str:
 def page_with(names: list[str], out: Path, title: str) -> Page:
     """A Page as the analyses write them, every block with hostile names in it, and the
     analyses' shared table and figure helpers."""
-    page = Page("hostile", escape.md_text(title),
-                f"What does {escape.code(names[0])} change?", out)
+    page = Page("hostile", escape.md_text(title), f"What does {escape.code(names[0])} change?", out)
     page.lead("Under " + ", ".join(escape.code(n) for n in names) + " rounds differ.")
     page.heading(escape.md_text(names[1]))
-    page.para(f"See [the table]({escape.href(names[2] + '.md')}) for "
-              f"{escape.code(names[3])}.")
+    page.para(f"See [the table]({escape.href(names[2] + '.md')}) for {escape.code(names[3])}.")
     page.bullets(f"{escape.code(n)}: {escape.md_text(n)}" for n in names)
     page.code("\n".join(names) + "\n```\n<script>alert(1)</script>")
-    page.table(pd.DataFrame({"rule set": [escape.code(n) for n in names],
-                             "text": [escape.md_text(n) for n in names]}))
+    page.table(
+        pd.DataFrame(
+            {
+                "rule set": [escape.code(n) for n in names],
+                "text": [escape.md_text(n) for n in names],
+            }
+        )
+    )
     stats = {(n, c): {"m": (1.0, 0.5, 1.5)} for n in names for c in common.PLAYER_COUNTS}
     page.table(common.by_players(stats, names, "rule set", "m", 2))
     fig, ax = plt.subplots()
-    common.forest(ax, names, [1.0] * len(names), [0.5] * len(names), [1.5] * len(names),
-                  [common.colour(n) for n in names])
+    common.forest(
+        ax,
+        names,
+        [1.0] * len(names),
+        [0.5] * len(names),
+        [1.5] * len(names),
+        [common.colour(n) for n in names],
+    )
     page.figure(fig, "forest", f"Changes under {escape.code(names[4])}", main=True)
-    page.figure(common.hist_panels({n: [1, 2, 3] for n in names},
-                                   {n: common.colour(n) for n in names}, "turns", 10),
-                "hist", f"Panels of {escape.code(names[5])}")
-    page.data(pd.DataFrame({"rules": names, "value": range(len(names))}), "values",
-              f"Values of {escape.code(names[6])}")
-    page.provenance([f"unosim report {' '.join(names)}"], {escape.md_text(n): escape.code(n)
-                                                           for n in names},
-                    pd.DataFrame({"rule set": [escape.code(n) for n in names]}))
+    page.figure(
+        common.hist_panels(
+            {n: [1, 2, 3] for n in names}, {n: common.colour(n) for n in names}, "turns", 10
+        ),
+        "hist",
+        f"Panels of {escape.code(names[5])}",
+    )
+    page.data(
+        pd.DataFrame({"rules": names, "value": range(len(names))}),
+        "values",
+        f"Values of {escape.code(names[6])}",
+    )
+    page.provenance(
+        [f"unosim report {' '.join(names)}"],
+        {escape.md_text(n): escape.code(n) for n in names},
+        pd.DataFrame({"rule set": [escape.code(n) for n in names]}),
+    )
     page.write()
     return page
 
@@ -214,8 +235,9 @@ def report(tmp_path_factory):
     files = hostile_rule_files(base / "rules")
     q = ask.Question(["official", *files], [2, 3], games=200, seed=3, title=TITLE)
     out = base / "report"
-    page = ask.write_report(q, out, command="unosim report " + " ".join(files)
-                            + " --title '" + TITLE + "'")
+    page = ask.write_report(
+        q, out, command="unosim report " + " ".join(files) + " --title '" + TITLE + "'"
+    )
     return out, page
 
 
@@ -236,8 +258,9 @@ def test_page_writer_and_index_with_hostile_names_are_inert(tmp_path):
     meta = (tmp_path / "hostile" / "page.json").read_text()
     evil = tmp_path / "evil"
     evil.mkdir()
-    (evil / "page.json").write_text(meta.replace('"name": "hostile"',
-                                                 '"name": "javascript:alert(1)//"'))
+    (evil / "page.json").write_text(
+        meta.replace('"name": "hostile"', '"name": "javascript:alert(1)//"')
+    )
     (tmp_path / "javascript:alert(1)/").mkdir(exist_ok=True)
     (tmp_path / "javascript:alert(1)//.md").touch()
     write_index(tmp_path, ["hostile"], intro=f"Pages of {escape.code(HOSTILE[0])}.")
@@ -250,18 +273,29 @@ def test_figures_with_hostile_names_do_not_raise_or_read_math(tmp_path):
     import numpy as np
 
     names = [HOSTILE[i] for i in (0, 2, 4, 5, 6, 8)]  # both mathtext names among them
-    rates = pd.DataFrame({"seat": [0, 1, 2], "rate": [0.3, 0.3, 0.4], "lo": [0.2] * 3,
-                          "hi": [0.5] * 3})
-    rows = pd.DataFrame({"group": ["$\\frac$"] * len(names), "name": names,
-                         "est": 1.0, "lo": 0.0, "hi": 2.0})
-    long = pd.DataFrame([{"metric": "m", "name": n, "players": p, "est": 1.0, "lo": 0.5,
-                          "hi": 1.5} for n in names for p in (3, 4)])
-    for i, fig in enumerate([
-            figures.distributions({n: np.arange(10) for n in names}, "$x$", "$\\frac$",
-                                  title="$\\frac$"),
+    rates = pd.DataFrame(
+        {"seat": [0, 1, 2], "rate": [0.3, 0.3, 0.4], "lo": [0.2] * 3, "hi": [0.5] * 3}
+    )
+    rows = pd.DataFrame(
+        {"group": ["$\\frac$"] * len(names), "name": names, "est": 1.0, "lo": 0.0, "hi": 2.0}
+    )
+    long = pd.DataFrame(
+        [
+            {"metric": "m", "name": n, "players": p, "est": 1.0, "lo": 0.5, "hi": 1.5}
+            for n in names
+            for p in (3, 4)
+        ]
+    )
+    for i, fig in enumerate(
+        [
+            figures.distributions(
+                {n: np.arange(10) for n in names}, "$x$", "$\\frac$", title="$\\frac$"
+            ),
             figures.seat_rates({n: rates for n in names}, 3, title=names[3]),
             figures.forest(rows, xlabel="$\\frac$", title=names[2]),
-            figures.by_players(long, [("m", "$\\frac$")], title="$x^{2}$")]):
+            figures.by_players(long, [("m", "$\\frac$")], title="$x^{2}$"),
+        ]
+    ):
         figures.save(fig, tmp_path / f"f{i}")  # draws every text: mathtext would raise
         check_svg(tmp_path / f"f{i}.svg")
     for n in HOSTILE:
@@ -283,11 +317,13 @@ def test_code_spans_cannot_be_broken_out_of():
             code = re.findall(r"<code>(.*?)</code>", h, re.S)
             text = re.sub(r"<[^>]+>", "", h)
             import html as _h
+
             assert _h.unescape(text).strip() == f"under {escape.plain(name)} x", (name, h)
             assert len(code) <= 1
 
 
 # ------------------------------------------------------------------- planted faults
+
 
 def _unescaped(monkeypatch) -> None:
     """The escaping module turned off: names go in raw, markup goes out as written."""
@@ -308,9 +344,11 @@ def test_the_checks_catch_a_planted_unescaped_name(tmp_path, monkeypatch):
     safe = [n for n in HOSTILE if "$" not in n]
     page_with(safe, tmp_path / "b", TITLE)
     out = tmp_path / "b"
-    for name, check in [("hostile.html", lambda p: check_html(p.read_text(), p.name)),
-                        ("hostile.md", lambda p: check_markdown(p.read_text(), p.name)),
-                        ("hostile/values.csv", check_csv)]:
+    for name, check in [
+        ("hostile.html", lambda p: check_html(p.read_text(), p.name)),
+        ("hostile.md", lambda p: check_markdown(p.read_text(), p.name)),
+        ("hostile/values.csv", check_csv),
+    ]:
         with pytest.raises(AssertionError):
             check(out / name)
     # and each check on its own: a backtick in a name opens a live link in Markdown,

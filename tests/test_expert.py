@@ -1,23 +1,32 @@
 """The ``expert`` player: reproducible on any number of threads, legal under
 every preset (the move checker), stronger than ``random`` players, and its parameters."""
+
 from __future__ import annotations
 
 import numba
 import numpy as np
 import pytest
 
-from unosim.players import strategies as strat
-from unosim.players.seats import parse as parse_seats
-from unosim.verify.checker import check_trace, strict_seats
-from unosim.players.expert import STRONG, TUNED, expert_array
-from unosim.sim import engine
-from unosim.kernel import layout as L
-from unosim.kernel.expert import (DEAL_OPEN, X_BLUFF, X_DEAL, X_DEPTH, X_HORIZON, X_MODEL,
-                                  X_ROLLOUTS, X_TRIES)
-from unosim.sim.match import make_match_job
-from unosim.game.rules import PRESETS
-from unosim.sim.simulate import make_job, run_block
 from unosim.analysis.tournament import tournament
+from unosim.game.rules import PRESETS
+from unosim.kernel import layout as L
+from unosim.kernel.expert import (
+    DEAL_OPEN,
+    X_BLUFF,
+    X_DEAL,
+    X_DEPTH,
+    X_HORIZON,
+    X_MODEL,
+    X_ROLLOUTS,
+    X_TRIES,
+)
+from unosim.players import strategies as strat
+from unosim.players.expert import STRONG, TUNED, expert_array
+from unosim.players.seats import parse as parse_seats
+from unosim.sim import engine
+from unosim.sim.match import make_match_job
+from unosim.sim.simulate import make_job, run_block
+from unosim.verify.checker import check_trace, strict_seats
 
 SEED = 16
 # small budgets; z=0, draw=1 and bluff=1 make the search's own choices (a voluntary draw
@@ -66,8 +75,7 @@ def test_move_checker_finds_no_illegal_move(preset):
     canon = job.labels
     for game in range(12):
         out, trace = engine.trace(job.kernel, SEED, game)
-        assert not check_trace(trace, rules, n, row=out, strict=strict_seats(canon)), \
-            (preset, game)
+        assert not check_trace(trace, rules, n, row=out, strict=strict_seats(canon)), (preset, game)
         # the traced game is the game the batch kernel plays
         assert np.array_equal(out, run_block(make_job(rules, 1, n, labels, SEED), game, 1)[0])
 
@@ -84,8 +92,12 @@ def _paired(me: str, deals: int) -> tuple[float, float, float, float]:
             rec = run_block(make_job("official", deals, 4, labels, SEED), first, deals)
             w[i] += (rec[:, 0] == r) / 4
     d = w[0] - w[1]
-    return (w[0].mean(), w[0].std(ddof=1) / np.sqrt(deals), d.mean(),
-            d.std(ddof=1) / np.sqrt(deals))
+    return (
+        w[0].mean(),
+        w[0].std(ddof=1) / np.sqrt(deals),
+        d.mean(),
+        d.std(ddof=1) / np.sqrt(deals),
+    )
 
 
 def test_strength_at_a_small_budget():
@@ -117,39 +129,65 @@ def test_parameters():
     assert xp[0, 0] == 8 and xp[1, 0] == 0
     assert parse_seats("expert", 2)[2][0] == "expert"
     assert expert_array(["random", "heuristic"]) is None
-    xp = expert_array(parse_seats("expert:deal=open;bluff=1;policy=examples/"
-                                  "weighted-official-random.toml,random", 2)[2])
+    xp = expert_array(
+        parse_seats(
+            "expert:deal=open;bluff=1;policy=examples/weighted-official-random.toml,random", 2
+        )[2]
+    )
     assert xp[0, X_DEAL] == DEAL_OPEN and xp[0, X_BLUFF] == 1
     # the strength budget: opponents' own strategies, rollouts to the round's end,
     # 4 plays read per opponent
     xp = expert_array(parse_seats(f"{STRONG},random", 2)[2])
     assert (xp[0, X_MODEL], xp[0, X_HORIZON], xp[0, X_ROLLOUTS]) == (1, 0, 512)
     assert (xp[0, X_DEPTH], xp[0, X_TRIES]) == (4, 64)
-    for bad in ("expert:rollouts=0", "expert:policy=nobody", "expert:depth=5",
-                "expert:depth=0", "expert:tries=0", "expert:look=3",
-                "expert:z=-1", "expert:model=psychic", "expert:deal=peek",
-                "expert:bluff=2", "expert:infer=4", "expert:scope=some", "expert:more=0"):
+    for bad in (
+        "expert:rollouts=0",
+        "expert:policy=nobody",
+        "expert:depth=5",
+        "expert:depth=0",
+        "expert:tries=0",
+        "expert:look=3",
+        "expert:z=-1",
+        "expert:model=psychic",
+        "expert:deal=peek",
+        "expert:bluff=2",
+        "expert:infer=4",
+        "expert:scope=some",
+        "expert:more=0",
+    ):
         with pytest.raises(strat.StrategyError):
             parse_seats(bad, 2)
     with pytest.raises(ValueError, match="matches with an expert"):
         make_match_job("official", 4, 4, "expert,random,random,random")
 
 
-@pytest.mark.parametrize("preset, decisions", [
-    ("official", ("turn", "penalty", "drawn")),  # challenges, keeping a card drawn
-    ("stacking", ("penalty",)), ("progressive", ("penalty",)),
-    ("seven-zero", ("target",)), ("draw-until-playable", ("drawn",)), ("copag", ("alone",))])
+@pytest.mark.parametrize(
+    "preset, decisions",
+    [
+        ("official", ("turn", "penalty", "drawn")),  # challenges, keeping a card drawn
+        ("stacking", ("penalty",)),
+        ("progressive", ("penalty",)),
+        ("seven-zero", ("target",)),
+        ("draw-until-playable", ("drawn",)),
+        ("copag", ("alone",)),
+    ],
+)
 def test_every_decision_is_searched(preset, decisions):
     """The search makes choices other than its policy's at each decision the preset
     has (the move checker test above judges them legal): normal turns, penalties
     (challenge, stack or take), a legal card drawn (play it, keep it, its colour), a
     7's swap target and a card played without its extra cards (multi-card play).
     ``scope=turn`` searches normal turns only."""
-    from unosim.kernel.expert import AT_DRAWN, AT_PENALTY, AT_TURN, T_ALONE, T_CHANGED, \
-        T_TARGET
+    from unosim.kernel.expert import AT_DRAWN, AT_PENALTY, AT_TURN, T_ALONE, T_CHANGED, T_TARGET
+
     rules = PRESETS[preset]
-    where = {"turn": T_CHANGED + AT_TURN, "penalty": T_CHANGED + AT_PENALTY,
-             "drawn": T_CHANGED + AT_DRAWN, "target": T_TARGET, "alone": T_ALONE}
+    where = {
+        "turn": T_CHANGED + AT_TURN,
+        "penalty": T_CHANGED + AT_PENALTY,
+        "drawn": T_CHANGED + AT_DRAWN,
+        "target": T_TARGET,
+        "alone": T_ALONE,
+    }
     for scope in ("all", "turn"):
         labels = [f"{SEARCHING};scope={scope}", "heuristic", "random", "random"]
         tally = engine.expert_tally(make_job(rules, 1, 4, labels, SEED).kernel, SEED, 0, 40)
@@ -164,11 +202,12 @@ def test_inference_reads_each_opponent_by_its_rules():
     """``infer`` deals an opponent's hand by what its plays showed: levels 1-2 read
     heuristic opponents only (against ``random`` they change nothing), level 3 also
     random ones (against heuristics it plays as level 2)."""
+
     def winners(me, opponent):
         job = make_job("official", 64, 4, [me] + [opponent] * 3, SEED)
         return run_block(job, 0, 64)[:, 0]
-    for opponent, changes in (("random", (False, False, True)),
-                              ("heuristic", (True, True, True))):
+
+    for opponent, changes in (("random", (False, False, True)), ("heuristic", (True, True, True))):
         off = winners("expert:rollouts=8;z=0;infer=0", opponent)
         games = {}
         for level, change in zip((1, 2, 3), changes):
@@ -183,10 +222,11 @@ def _remember_play(pos, q, j, card, top, size):
     colour was in play), leaving it ``size`` cards."""
     from unosim.game.cards import parse_kind
     from unosim.kernel.kinds import COLOUR
+
     k, t = int(parse_kind(card)), int(parse_kind(top))
     pos.rd.mem[L.MEM_PLAYED + j * L.MAX_PLAYERS + q] = (
-        k + 1 + (int(COLOUR[t]) << L.PLAYED_COLOUR) + (t << L.PLAYED_TOP)
-        + (size << L.PLAYED_SIZE))
+        k + 1 + (int(COLOUR[t]) << L.PLAYED_COLOUR) + (t << L.PLAYED_TOP) + (size << L.PLAYED_SIZE)
+    )
 
 
 def test_play_chance_weighs_a_random_hand_by_its_plays():
@@ -194,8 +234,9 @@ def test_play_chance_weighs_a_random_hand_by_its_plays():
     a dealt hand gives its last plays is the product of each card's copies over the
     legal cards of the hand it then held; 0 for a play that hand could not make
     (a Wild Draw Four while holding the colour in play); the hand is left as it was."""
-    from unosim.kernel.expert import _play_chance
     from tests.test_strategies import Position
+    from unosim.kernel.expert import _play_chance
+
     pos = Position({0: "G1", 1: "R3 G7"}, "Y2", "heuristic,random,random,random")
     mem = pos.rd.mem
     _remember_play(pos, 1, 0, "R5", "R1", 2)  # from R3 G7 R5 on R1: R3 or R5
@@ -207,6 +248,7 @@ def test_play_chance_weighs_a_random_hand_by_its_plays():
     _remember_play(pos, 1, 0, "W+4", "R1", 2)  # R3 in hand: not legal (4.3)
     assert _play_chance(pos.tb, pos.rd, 1, mem, 1) == 0.0
     from unosim.game.cards import parse_kind
+
     assert pos.g[L.G_TOP] == parse_kind("Y2") and pos.g[L.G_COLOUR] == 1  # as it was
     assert pos.hands[1].sum() == pos.hinfo[1, L.H_TOTAL] == 2
     assert pos.hands[1, parse_kind("R3")] == pos.hands[1, parse_kind("G7")] == 1
@@ -218,12 +260,14 @@ def test_more_rollouts_go_to_undecided_decisions():
     at any: per search between 1 and k times the turns of ``more=1`` on the same games
     (the games differ once a decision does, so the bounds are loose)."""
     from unosim.kernel.expert import T_SEARCHES, T_TURNS
+
     rules = PRESETS["official"]
 
     def turns_per_search(me):
         job = make_job(rules, 1, 4, [me, "random", "random", "random"], SEED)
         tally = engine.expert_tally(job.kernel, SEED, 0, 40)
         return tally[T_TURNS] / tally[T_SEARCHES]
+
     one = turns_per_search("expert:rollouts=8;more=1")
     more = turns_per_search("expert:rollouts=8;more=4")
     assert 1.1 * one < more < 4 * one, (one, more)

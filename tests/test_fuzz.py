@@ -7,6 +7,7 @@ In-process through typer's CliRunner, a few games per run, derandomized (the sam
 examples every time), bounded example counts: the file takes well under a minute once
 the kernel is compiled.
 """
+
 from __future__ import annotations
 
 import pytest
@@ -20,8 +21,13 @@ from unosim.game.rules import CHOICES, DECK_KEYS, OFFICIAL, RULE_NAMES
 from unosim.players.strategies import FEATURES, NAMES, PARAM_NAMES
 
 runner = CliRunner()
-FUZZ = settings(max_examples=150, deadline=None, derandomize=True, database=None,
-                suppress_health_check=list(HealthCheck))
+FUZZ = settings(
+    max_examples=150,
+    deadline=None,
+    derandomize=True,
+    database=None,
+    suppress_health_check=list(HealthCheck),
+)
 
 
 def check(args: list[str]) -> bool:
@@ -31,28 +37,60 @@ def check(args: list[str]) -> bool:
         assert r.exception is None, (args, repr(r.exception))
         return True
     assert isinstance(r.exception, SystemExit) and r.exit_code == 2, (
-        args, r.exit_code, repr(r.exception), r.output)
-    assert r.stderr.startswith("unosim: error: ") and r.stderr.count("\n") == 1, (
-        args, r.stderr)
+        args,
+        r.exit_code,
+        repr(r.exception),
+        r.output,
+    )
+    assert r.stderr.startswith("unosim: error: ") and r.stderr.count("\n") == 1, (args, r.stderr)
     assert r.stdout == ""
     return False
 
 
 def run(args: list[str]) -> None:
-    check(["simulate", "--games", "3", "--players", "2", "--threads", "1",
-           "--no-progress", *args])
+    check(["simulate", "--games", "3", "--players", "2", "--threads", "1", "--no-progress", *args])
 
 
 # values a careless or hostile user types
-NUMBERS = st.one_of(st.integers(-3, 12), st.integers(-2**70, 2**70),
-                    st.sampled_from([0, 1, 7, 127, 128, 32767, 32768, 1000, 10**6 + 1,
-                                     2**31, 2**63 - 1, 2**63, 2**64]))
+NUMBERS = st.one_of(
+    st.integers(-3, 12),
+    st.integers(-(2**70), 2**70),
+    st.sampled_from(
+        [0, 1, 7, 127, 128, 32767, 32768, 1000, 10**6 + 1, 2**31, 2**63 - 1, 2**63, 2**64]
+    ),
+)
 JUNK = st.one_of(
-    st.sampled_from(["true", "false", "on", "off", "yes", "1e3", "nan", "inf", "-inf",
-                     "0.5", "1.5", "٣", "７", "0x10", "1_000", " ", "", "none", "same",
-                     "progressive", "until_playable", "swap_hands", "winner"]
-                    + [c for v in CHOICES.values() for c in v]),
-    NUMBERS.map(str), st.text(max_size=6))
+    st.sampled_from(
+        [
+            "true",
+            "false",
+            "on",
+            "off",
+            "yes",
+            "1e3",
+            "nan",
+            "inf",
+            "-inf",
+            "0.5",
+            "1.5",
+            "٣",
+            "７",
+            "0x10",
+            "1_000",
+            " ",
+            "",
+            "none",
+            "same",
+            "progressive",
+            "until_playable",
+            "swap_hands",
+            "winner",
+        ]
+        + [c for v in CHOICES.values() for c in v]
+    ),
+    NUMBERS.map(str),
+    st.text(max_size=6),
+)
 DEFAULTS = OFFICIAL.to_dict()
 SWITCHES = [k for k in RULE_NAMES if k not in ("deck", "points")]
 
@@ -75,37 +113,56 @@ def house_value(key: str):
 
 
 GOOD_ITEM = st.sampled_from(SWITCHES).flatmap(
-    lambda k: st.tuples(st.just(k), st.just("="), house_value(k)))
-HOUSE_ITEM = st.one_of(GOOD_ITEM, GOOD_ITEM, GOOD_ITEM,
-    st.tuples(st.one_of(st.sampled_from(RULE_NAMES + ("name", "preset")), st.text(max_size=8)),
-              st.sampled_from(["=", "==", "", " = "]), JUNK))
+    lambda k: st.tuples(st.just(k), st.just("="), house_value(k))
+)
+HOUSE_ITEM = st.one_of(
+    GOOD_ITEM,
+    GOOD_ITEM,
+    GOOD_ITEM,
+    st.tuples(
+        st.one_of(st.sampled_from(RULE_NAMES + ("name", "preset")), st.text(max_size=8)),
+        st.sampled_from(["=", "==", "", " = "]),
+        JUNK,
+    ),
+)
 
 
 @FUZZ
-@given(st.lists(HOUSE_ITEM, min_size=1, max_size=3),
-       st.sampled_from([",", ",", ",", ", ", ",,", ";"]))
+@given(
+    st.lists(HOUSE_ITEM, min_size=1, max_size=3), st.sampled_from([",", ",", ",", ", ", ",,", ";"])
+)
 def test_house_strings(items, sep):
     house = sep.join(f"{k}{eq}{v}" for k, eq, v in items)
     if check(["rules", "show", "official", "--house", house]):
         run(["--house", house])
 
 
-TABLE = st.dictionaries(st.one_of(st.sampled_from(DECK_KEYS), st.text(max_size=5)),
-                        st.one_of(st.integers(0, 12), NUMBERS, st.booleans(), JUNK),
-                        max_size=3)
+TABLE = st.dictionaries(
+    st.one_of(st.sampled_from(DECK_KEYS), st.text(max_size=5)),
+    st.one_of(st.integers(0, 12), NUMBERS, st.booleans(), JUNK),
+    max_size=3,
+)
 TOML_ITEM = st.one_of(
     st.sampled_from(SWITCHES).flatmap(lambda k: st.tuples(st.just(k), plausible(k))),
     st.tuples(st.sampled_from(["deck", "points"]), TABLE),
-    st.tuples(st.sampled_from(["name", "preset"]),
-              st.one_of(st.sampled_from(["pokemon", "copag", "x\ny"]), st.text(max_size=5))),
-    st.tuples(st.one_of(st.sampled_from(SWITCHES), st.text(max_size=6)),
-              st.one_of(NUMBERS, st.booleans(), st.floats(), JUNK,
-                        st.lists(st.integers(-5, 5), max_size=3))))
+    st.tuples(
+        st.sampled_from(["name", "preset"]),
+        st.one_of(st.sampled_from(["pokemon", "copag", "x\ny"]), st.text(max_size=5)),
+    ),
+    st.tuples(
+        st.one_of(st.sampled_from(SWITCHES), st.text(max_size=6)),
+        st.one_of(
+            NUMBERS, st.booleans(), st.floats(), JUNK, st.lists(st.integers(-5, 5), max_size=3)
+        ),
+    ),
+)
 
 
 @FUZZ
-@given(data=st.lists(TOML_ITEM, max_size=4).map(dict),
-       junk=st.one_of(st.none(), st.none(), st.binary(max_size=40)))
+@given(
+    data=st.lists(TOML_ITEM, max_size=4).map(dict),
+    junk=st.one_of(st.none(), st.none(), st.binary(max_size=40)),
+)
 def test_toml_rule_files(tmp_path_factory, data, junk):
     path = tmp_path_factory.mktemp("toml") / "r.toml"
     if junk is None:
@@ -123,23 +180,29 @@ def strategy_value(key: str):
         good = st.sampled_from(["smart", "never", "always", "0.3"])
     else:
         good = st.floats(0, 1).map(lambda v: f"{v:.3g}")
-    return st.one_of(good, good, JUNK, st.floats().map(repr),
-                     st.sampled_from(["1e6", "-1e6", "1e300", "-1e7"]))
+    return st.one_of(
+        good, good, JUNK, st.floats().map(repr), st.sampled_from(["1e6", "-1e6", "1e300", "-1e7"])
+    )
 
 
 PARAM = st.one_of(
     st.sampled_from(PARAM_NAMES).flatmap(lambda k: st.tuples(st.just(k), strategy_value(k))),
-    st.tuples(st.text(max_size=5), JUNK))
-STRATEGY = st.tuples(st.one_of(st.sampled_from(NAMES), st.sampled_from(NAMES),
-                               st.text(max_size=6)),
-                     st.lists(PARAM, max_size=3), st.sampled_from([";", ","]))
+    st.tuples(st.text(max_size=5), JUNK),
+)
+STRATEGY = st.tuples(
+    st.one_of(st.sampled_from(NAMES), st.sampled_from(NAMES), st.text(max_size=6)),
+    st.lists(PARAM, max_size=3),
+    st.sampled_from([";", ","]),
+)
 
 
 @FUZZ
 @given(st.lists(STRATEGY, min_size=1, max_size=2))
 def test_strategy_specs(seats):
-    spec = ",".join(name + (":" + sep.join(f"{k}={v}" for k, v in params) if params else "")
-                    for name, params, sep in seats)
+    spec = ",".join(
+        name + (":" + sep.join(f"{k}={v}" for k, v in params) if params else "")
+        for name, params, sep in seats
+    )
     run(["--strategies", spec])
 
 
@@ -157,14 +220,31 @@ def rounds():
     return df
 
 
-WHERE_COLUMNS = ["winner", "first_player", "turns", "points", "max_stack", "hand_size_0",
-                 "hand_points_1", "game", "f32", "u8", "cards_drawn"]
-TERM = st.one_of(st.sampled_from(WHERE_COLUMNS),
-                 st.integers(-300, 300).map(str),
-                 st.sampled_from(["10000", "70000", "2147483647", "32768", "128", "0.5"]))
-EXPR = st.recursive(TERM, lambda inner: st.tuples(
-    inner, st.sampled_from(["+", "-", "*", "//", "%"]), inner).map(
-    lambda t: f"({t[0]} {t[1]} {t[2]})"), max_leaves=4)
+WHERE_COLUMNS = [
+    "winner",
+    "first_player",
+    "turns",
+    "points",
+    "max_stack",
+    "hand_size_0",
+    "hand_points_1",
+    "game",
+    "f32",
+    "u8",
+    "cards_drawn",
+]
+TERM = st.one_of(
+    st.sampled_from(WHERE_COLUMNS),
+    st.integers(-300, 300).map(str),
+    st.sampled_from(["10000", "70000", "2147483647", "32768", "128", "0.5"]),
+)
+EXPR = st.recursive(
+    TERM,
+    lambda inner: st.tuples(inner, st.sampled_from(["+", "-", "*", "//", "%"]), inner).map(
+        lambda t: f"({t[0]} {t[1]} {t[2]})"
+    ),
+    max_leaves=4,
+)
 
 
 @settings(FUZZ, max_examples=80)
@@ -178,8 +258,13 @@ def test_where_computes_as_pandas_on_64_bit_columns(rounds, left, op, right):
     from unosim.sim.where import WhereError, condition
 
     text = f"{left} {op} {right}"
-    wide = rounds.astype({c: (np.float64 if rounds[c].dtype.kind == "f" else np.int64)
-                          for c in rounds.columns if rounds[c].dtype != bool})
+    wide = rounds.astype(
+        {
+            c: (np.float64 if rounds[c].dtype.kind == "f" else np.int64)
+            for c in rounds.columns
+            if rounds[c].dtype != bool
+        }
+    )
     try:
         want = wide.eval(text, engine="python")
     except (ArithmeticError, ValueError, TypeError):
@@ -202,22 +287,28 @@ def small_run(tmp_path_factory):
     from unosim.sim import dataset as ds
 
     root = tmp_path_factory.mktemp("tamper") / "run"
-    unosim.run("official", 300, 3, "random", seed=4, out=root, chunk_games=100,
-               executor="serial")
+    unosim.run("official", 300, 3, "random", seed=4, out=root, chunk_games=100, executor="serial")
     return root, ds.read_dataset(root), ds.read_summary(root)
 
 
-FILES = ["_manifest.json"] + [f"{k}-{f:012d}.{e}" for f in (0, 100, 200)
-                              for k, e in (("part", "parquet"), ("_summary", "json"))]
+FILES = ["_manifest.json"] + [
+    f"{k}-{f:012d}.{e}"
+    for f in (0, 100, 200)
+    for k, e in (("part", "parquet"), ("_summary", "json"))
+]
 TAMPER = st.one_of(
-    st.tuples(st.just("flip"), st.sampled_from(FILES), st.floats(0, 1),
-              st.integers(0, 7)),
+    st.tuples(st.just("flip"), st.sampled_from(FILES), st.floats(0, 1), st.integers(0, 7)),
     st.tuples(st.just("cut"), st.sampled_from(FILES), st.floats(0, 1)),
     st.tuples(st.just("copy"), st.sampled_from(FILES[1:]), st.sampled_from(FILES[1:])),
-    st.tuples(st.just("json"), st.sampled_from([FILES[0], *FILES[2::2]]),
-              st.sampled_from(["seed", "games", "first_game", "wins", "rules_hash",
-                               "players", "truncated"]),
-              st.sampled_from([0, 1, 7, -1, "x", None])))
+    st.tuples(
+        st.just("json"),
+        st.sampled_from([FILES[0], *FILES[2::2]]),
+        st.sampled_from(
+            ["seed", "games", "first_game", "wins", "rules_hash", "players", "truncated"]
+        ),
+        st.sampled_from([0, 1, 7, -1, "x", None]),
+    ),
+)
 
 
 def _tamper(root, how) -> None:
@@ -230,7 +321,7 @@ def _tamper(root, how) -> None:
         data[min(int(how[2] * len(data)), len(data) - 1)] ^= 1 << how[3]
         p.write_bytes(bytes(data))
     elif kind == "cut":
-        p.write_bytes(bytes(data[:int(how[2] * len(data))]))
+        p.write_bytes(bytes(data[: int(how[2] * len(data))]))
     elif kind == "copy":
         (root / how[2]).write_bytes(bytes(data))
     else:
@@ -243,8 +334,13 @@ def _tamper(root, how) -> None:
             p.write_text(json.dumps(d))
 
 
-@settings(max_examples=25, deadline=None, derandomize=True, database=None,
-          suppress_health_check=list(HealthCheck))
+@settings(
+    max_examples=25,
+    deadline=None,
+    derandomize=True,
+    database=None,
+    suppress_health_check=list(HealthCheck),
+)
 @given(st.lists(TAMPER, min_size=1, max_size=2))
 def test_a_tampered_dataset_is_never_silently_used(small_run, tmp_path_factory, hows):
     """Any flipped bit, cut, copied file or edited field: the readers give the run's own
@@ -271,9 +367,24 @@ def test_a_tampered_dataset_is_never_silently_used(small_run, tmp_path_factory, 
             pd.testing.assert_frame_equal(got, want)
         else:
             assert got == total
-    r = runner.invoke(app, ["simulate", "--games", "300", "--players", "3", "--seed", "4",
-                            "--executor", "serial", "--out", str(root), "--resume",
-                            "--no-progress"])
+    r = runner.invoke(
+        app,
+        [
+            "simulate",
+            "--games",
+            "300",
+            "--players",
+            "3",
+            "--seed",
+            "4",
+            "--executor",
+            "serial",
+            "--out",
+            str(root),
+            "--resume",
+            "--no-progress",
+        ],
+    )
     if r.exit_code == 0:
         pd.testing.assert_frame_equal(ds.read_dataset(root), want)
     else:

@@ -1,5 +1,6 @@
 """Hostile or careless input gives a one-line error (exit code 2, nothing
 written) or the documented behaviour; no traceback, no wrong result, nothing lost."""
+
 from __future__ import annotations
 
 import errno
@@ -17,9 +18,9 @@ import pytest
 from typer.testing import CliRunner
 
 import unosim
-from unosim.sim import dataset as ds
 from unosim.cli.app import app
 from unosim.kernel import layout as L
+from unosim.sim import dataset as ds
 
 runner = CliRunner()
 UNOSIM = str(Path(sys.executable).with_name("unosim"))
@@ -70,35 +71,47 @@ RULE_FILES = {
 def test_rule_values_out_of_range(case, tmp_path, out):
     text, word = RULE_FILES[case]
     rules = _write(tmp_path / "r.toml", text)
-    one_line_error(invoke("simulate", "--rules", rules, "--games", 10, "--out", out / "x"),
-                   word)
+    one_line_error(invoke("simulate", "--rules", rules, "--games", 10, "--out", out / "x"), word)
     one_line_error(invoke("rules", "show", rules), word)
 
 
-@pytest.mark.parametrize("house,word", [
-    ("target_score=9223372036854775808", "target_score"),
-    ("max_rounds=99999999999999999999", "max_rounds"),
-    ("stacking=same,stacking=none", "given twice"),
-    ("hand_size=٣", "hand_size"),
-    ("catch_uno=٠.٥", "catch_uno"),
-    ("jump_in=true,\nunosim: error: fake", "NAME=VALUE"),
-])
+@pytest.mark.parametrize(
+    "house,word",
+    [
+        ("target_score=9223372036854775808", "target_score"),
+        ("max_rounds=99999999999999999999", "max_rounds"),
+        ("stacking=same,stacking=none", "given twice"),
+        ("hand_size=٣", "hand_size"),
+        ("catch_uno=٠.٥", "catch_uno"),
+        ("jump_in=true,\nunosim: error: fake", "NAME=VALUE"),
+    ],
+)
 def test_house_values_out_of_range(house, word, out):
-    one_line_error(invoke("simulate", "--house", house, "--games", 10, "--out", out / "x"),
-                   word)
+    one_line_error(invoke("simulate", "--house", house, "--games", 10, "--out", out / "x"), word)
 
 
 def test_match_max_rounds_bound(out):
-    one_line_error(invoke("match", "--house", "penalty_elimination=true,max_rounds=1000000000",
-                          "--matches", 10, "--out", out / "m.parquet"), "max_rounds")
+    one_line_error(
+        invoke(
+            "match",
+            "--house",
+            "penalty_elimination=true,max_rounds=1000000000",
+            "--matches",
+            10,
+            "--out",
+            out / "m.parquet",
+        ),
+        "max_rounds",
+    )
 
 
 def test_match_memory_bound(monkeypatch):
     from unosim.sim import match as M
 
     monkeypatch.setattr(M, "MAX_ROUNDS_KEPT", 500)
-    job = M.make_match_job("official", 50, 4, "random", 0, "penalty_elimination=true,"
-                           "max_rounds=100")
+    job = M.make_match_job(
+        "official", 50, 4, "random", 0, "penalty_elimination=true,max_rounds=100"
+    )
     with pytest.raises(ValueError, match="more than the 500 a run keeps"):
         M.run_matches(job, threads=2, chunk=4)
 
@@ -117,13 +130,27 @@ def test_huge_games_is_an_error_and_no_chunk_list_is_built(out):
 
 
 def test_compare_boot_bound(out):
-    one_line_error(invoke("compare", "official", "stacking", "--games", 10, "--boot",
-                          10**12, "--out", out / "c.csv"), "--boot")
+    one_line_error(
+        invoke(
+            "compare",
+            "official",
+            "stacking",
+            "--games",
+            10,
+            "--boot",
+            10**12,
+            "--out",
+            out / "c.csv",
+        ),
+        "--boot",
+    )
 
 
 def test_dask_workers_bound(out):
-    one_line_error(invoke("simulate", "--executor", "dask", "--threads", 1000, "--games", 10,
-                          "--out", out), "--threads 1000")
+    one_line_error(
+        invoke("simulate", "--executor", "dask", "--threads", 1000, "--games", 10, "--out", out),
+        "--threads 1000",
+    )
 
 
 def test_replay_game_bound():
@@ -133,24 +160,31 @@ def test_replay_game_bound():
 
 @pytest.mark.parametrize("address", ["not a url", "tcp://", "http://x:1", "tcp://h:99999"])
 def test_scheduler_address(address, out):
-    one_line_error(invoke("simulate", "--scheduler", address, "--games", 10, "--out", out),
-                   "--scheduler")
+    one_line_error(
+        invoke("simulate", "--scheduler", address, "--games", 10, "--out", out), "--scheduler"
+    )
 
 
 def test_unreachable_scheduler_leaves_nothing(out):
-    one_line_error(invoke("simulate", "--scheduler", "tcp://127.0.0.1:1", "--games", 10,
-                          "--out", out), "cannot reach")
+    one_line_error(
+        invoke("simulate", "--scheduler", "tcp://127.0.0.1:1", "--games", 10, "--out", out),
+        "cannot reach",
+    )
 
 
 # ------------------------------------------------------------------ strategies
-@pytest.mark.parametrize("spec,word", [
-    ("weighted:points=-1e300", "'points'"),
-    ("weighted:colour=1e7", "'colour'"),
-    ("colour-counter:scarce=nan", "'scarce'"),
-])
+@pytest.mark.parametrize(
+    "spec,word",
+    [
+        ("weighted:points=-1e300", "'points'"),
+        ("weighted:colour=1e7", "'colour'"),
+        ("colour-counter:scarce=nan", "'scarce'"),
+    ],
+)
 def test_weights_are_bounded(spec, word, out):
-    one_line_error(invoke("simulate", "--strategies", spec, "--games", 10, "--out", out),
-                   word, "1e+06")
+    one_line_error(
+        invoke("simulate", "--strategies", spec, "--games", 10, "--out", out), word, "1e+06"
+    )
 
 
 def test_extreme_legal_weights_keep_every_legal_card_playable():
@@ -163,40 +197,50 @@ def test_extreme_legal_weights_keep_every_legal_card_playable():
         assert not rp.row["truncated"]
 
 
-@pytest.mark.parametrize("body,word", [
-    ("weights = 3\n", "'weights' must be a table"),
-    ("[weights]\npoints = 1e300\n", "'points'"),
-    (b"\xff\xfe\x00binary\x00", "not UTF-8"),
-    ("params = [1, 2]\n", "'params' must be a table"),
-])
+@pytest.mark.parametrize(
+    "body,word",
+    [
+        ("weights = 3\n", "'weights' must be a table"),
+        ("[weights]\npoints = 1e300\n", "'points'"),
+        (b"\xff\xfe\x00binary\x00", "not UTF-8"),
+        ("params = [1, 2]\n", "'params' must be a table"),
+    ],
+)
 def test_bad_strategy_files(body, word, tmp_path, out):
     f = _write(tmp_path / "w.toml", body)
-    err = one_line_error(invoke("simulate", "--strategies", f"weighted:{f}", "--games", 10,
-                                "--out", out), word)
+    err = one_line_error(
+        invoke("simulate", "--strategies", f"weighted:{f}", "--games", 10, "--out", out), word
+    )
     assert str(f) in err
 
 
 def test_tune_opponents_message(tmp_path):
-    one_line_error(invoke("tune", "--opponents", "random,heuristic", "--out",
-                          tmp_path / "w.toml"), "one strategy", "every opponent")
+    one_line_error(
+        invoke("tune", "--opponents", "random,heuristic", "--out", tmp_path / "w.toml"),
+        "one strategy",
+        "every opponent",
+    )
     assert list(tmp_path.iterdir()) == []
 
 
 # ------------------------------------------------------------------ the Python API
-@pytest.mark.parametrize("kw,exc,word", [
-    ({"chunk": -1}, ValueError, "chunk"),
-    ({"chunk": 0}, ValueError, "chunk"),
-    ({"block": 0}, ValueError, "block"),
-    ({"block": 2.5}, TypeError, "block"),
-    ({"threads": 0}, ValueError, "threads"),
-    ({"threads": True}, TypeError, "threads"),
-    ({"seed": True}, TypeError, "seed"),
-    ({"seed": -1}, ValueError, "seed"),
-    ({"strategies": None}, TypeError, "strategies"),
-    ({"strategies": ["random", 3]}, TypeError, "strategies"),
-    ({"house": 5}, TypeError, "house"),
-    ({"n_games": 2**60}, ValueError, "games"),
-])
+@pytest.mark.parametrize(
+    "kw,exc,word",
+    [
+        ({"chunk": -1}, ValueError, "chunk"),
+        ({"chunk": 0}, ValueError, "chunk"),
+        ({"block": 0}, ValueError, "block"),
+        ({"block": 2.5}, TypeError, "block"),
+        ({"threads": 0}, ValueError, "threads"),
+        ({"threads": True}, TypeError, "threads"),
+        ({"seed": True}, TypeError, "seed"),
+        ({"seed": -1}, ValueError, "seed"),
+        ({"strategies": None}, TypeError, "strategies"),
+        ({"strategies": ["random", 3]}, TypeError, "strategies"),
+        ({"house": 5}, TypeError, "house"),
+        ({"n_games": 2**60}, ValueError, "games"),
+    ],
+)
 def test_api_arguments(kw, exc, word):
     with pytest.raises(exc, match=word):
         unosim.simulate("official", **{"n_games": 10, **kw})
@@ -213,8 +257,7 @@ def test_trace_turns_are_wide_enough():
     for turns in (32_767, 1_000_000):
         rd.count[L.K_TURNS] = turns
         rd.tr[L.TR_EVENTS] = 0
-        _write_event(rd, np.int64(L.E_PLAY), np.int64(0), np.int64(3), np.int64(0),
-                     np.int64(0))
+        _write_event(rd, np.int64(L.E_PLAY), np.int64(0), np.int64(3), np.int64(0), np.int64(0))
         assert rd.trace[0, L.EV_TURN] == turns
 
 
@@ -233,8 +276,9 @@ def test_out_parquet_in_any_case_is_a_file(tmp_path):
     assert len(pd.read_parquet(tmp_path / "x.PARQUET")) == 50
 
 
-@pytest.mark.parametrize("where", ["/proc/unosim-x.parquet", "/proc/unosim-dir",
-                                   "/proc/self/unosim/x.parquet"])
+@pytest.mark.parametrize(
+    "where", ["/proc/unosim-x.parquet", "/proc/unosim-dir", "/proc/self/unosim/x.parquet"]
+)
 def test_out_on_an_unwritable_filesystem(where):
     one_line_error(invoke("simulate", "--games", 10, "--out", where), "--out")
     assert not Path(where).exists()
@@ -247,8 +291,9 @@ def test_disk_full_while_writing(tmp_path, monkeypatch):
         raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
 
     monkeypatch.setattr(pq.ParquetWriter, "write_table", full)
-    one_line_error(invoke("simulate", "--games", 10, "--out", tmp_path / "x.parquet"),
-                   "No space left")
+    one_line_error(
+        invoke("simulate", "--games", 10, "--out", tmp_path / "x.parquet"), "No space left"
+    )
     assert list(tmp_path.iterdir()) == []
 
 
@@ -265,8 +310,11 @@ def test_renames_are_fsynced(tmp_path, monkeypatch):
 
     synced = []
     real = os.fsync
-    monkeypatch.setattr(results.os, "fsync", lambda fd: (synced.append(
-        os.readlink(f"/proc/self/fd/{fd}")), real(fd))[1])
+    monkeypatch.setattr(
+        results.os,
+        "fsync",
+        lambda fd: (synced.append(os.readlink(f"/proc/self/fd/{fd}")), real(fd))[1],
+    )
     df = unosim.simulate("official", 20, 4, seed=1)
     results.write_parquet(df, tmp_path / "a.parquet", df.attrs["manifest"])
     assert any(s.endswith(".tmp") for s in synced)  # the file, before the rename
@@ -275,8 +323,9 @@ def test_renames_are_fsynced(tmp_path, monkeypatch):
 
 def _dataset(tmp_path, **kw):
     root = tmp_path / "run"
-    unosim.run("official", 3000, 4, "random", seed=2, out=root, chunk_games=1000,
-               executor="serial", **kw)
+    unosim.run(
+        "official", 3000, 4, "random", seed=2, out=root, chunk_games=1000, executor="serial", **kw
+    )
     return root
 
 
@@ -286,8 +335,19 @@ def test_zero_length_part_is_recomputed_on_resume(tmp_path):
     ds.part_path(root, 1000).write_bytes(b"")
     with pytest.raises(ds.DatasetError, match="part-000000001000.parquet: not a readable"):
         ds.read_dataset(root)
-    r = invoke("simulate", "--games", 3000, "--seed", 2, "--executor", "serial", "--out",
-               root, "--resume", "--no-progress")
+    r = invoke(
+        "simulate",
+        "--games",
+        3000,
+        "--seed",
+        2,
+        "--executor",
+        "serial",
+        "--out",
+        root,
+        "--resume",
+        "--no-progress",
+    )
     assert r.exit_code == 0, r.output
     assert "part-000000001000.parquet: not a readable Parquet file" in r.stderr
     assert "2 of 3 chunks already" in r.stderr and "(1,000 run now)" in r.stdout
@@ -300,8 +360,18 @@ def test_damaged_summary_is_named_and_recomputed(tmp_path, damage):
     root = _dataset(tmp_path, summary_only=True)
     total = ds.read_summary(root)
     ds.summary_path(root, 2000).write_bytes(damage)
-    r = invoke("simulate", "--games", 3000, "--seed", 2, "--summary-only", "--out", root,
-               "--resume", "--no-progress")
+    r = invoke(
+        "simulate",
+        "--games",
+        3000,
+        "--seed",
+        2,
+        "--summary-only",
+        "--out",
+        root,
+        "--resume",
+        "--no-progress",
+    )
     assert r.exit_code == 0, r.output
     assert "_summary-000000002000.json" in r.stderr
     assert ds.read_summary(root) == total
@@ -310,14 +380,27 @@ def test_damaged_summary_is_named_and_recomputed(tmp_path, damage):
 def test_zero_length_manifest_names_the_file(tmp_path):
     root = _dataset(tmp_path)
     (root / ds.MANIFEST).write_bytes(b"")
-    one_line_error(invoke("simulate", "--games", 3000, "--seed", 2, "--out", root,
-                          "--resume"), "_manifest.json")
+    one_line_error(
+        invoke("simulate", "--games", 3000, "--seed", 2, "--out", root, "--resume"),
+        "_manifest.json",
+    )
 
 
 def test_resume_with_nothing_to_do_prints_no_rates(tmp_path):
     root = _dataset(tmp_path)
-    r = invoke("simulate", "--games", 3000, "--seed", 2, "--chunk-games", 1000, "--out",
-               root, "--resume", "--no-progress")
+    r = invoke(
+        "simulate",
+        "--games",
+        3000,
+        "--seed",
+        2,
+        "--chunk-games",
+        1000,
+        "--out",
+        root,
+        "--resume",
+        "--no-progress",
+    )
     assert r.exit_code == 0, r.output
     line = next(ln for ln in r.stdout.splitlines() if ln.startswith("games"))
     assert line == "games            3,000 (none run now: all were done)"
@@ -325,8 +408,19 @@ def test_resume_with_nothing_to_do_prints_no_rates(tmp_path):
 
 def test_sigterm_is_handled_like_ctrl_c(tmp_path):
     out = tmp_path / "run"
-    cmd = [UNOSIM, "simulate", "--games", "400000", "--chunk-games", "2000",
-           "--executor", "serial", "--no-progress", "--out", str(out)]
+    cmd = [
+        UNOSIM,
+        "simulate",
+        "--games",
+        "400000",
+        "--chunk-games",
+        "2000",
+        "--executor",
+        "serial",
+        "--no-progress",
+        "--out",
+        str(out),
+    ]
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     deadline = time.monotonic() + 120
     while len(list(out.glob("_summary-*"))) < 2 and proc.poll() is None:
@@ -346,8 +440,10 @@ def test_interrupt_before_a_writer_takes_over_its_temporary(tmp_path, monkeypatc
     """A signal can land after a part's temporary file is created but before the
     ``with`` that removes it is entered (CI once left one behind); the run still
     leaves no temporary file."""
+
     def interrupted(self):
         raise KeyboardInterrupt
+
     monkeypatch.setattr(ds.PartWriter, "__enter__", interrupted)
     out = tmp_path / ("o.parquet" if single else "run")
     with pytest.raises(KeyboardInterrupt):
@@ -357,8 +453,17 @@ def test_interrupt_before_a_writer_takes_over_its_temporary(tmp_path, monkeypatc
 
 def test_single_file_sigterm_leaves_no_temporary(tmp_path):
     target = tmp_path / "o.parquet"
-    cmd = [UNOSIM, "simulate", "--games", "3000000", "--threads", "1", "--no-progress",
-           "--out", str(target)]
+    cmd = [
+        UNOSIM,
+        "simulate",
+        "--games",
+        "3000000",
+        "--threads",
+        "1",
+        "--no-progress",
+        "--out",
+        str(target),
+    ]
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     deadline = time.monotonic() + 120
     while not list(tmp_path.glob(".o.parquet.*.tmp")) and proc.poll() is None:
@@ -388,16 +493,23 @@ def test_read_only_package_caches_elsewhere(tmp_path):
     import shutil
 
     pkg = tmp_path / "site" / "unosim"
-    shutil.copytree(Path(unosim.__file__).parent, pkg,
-                    ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copytree(Path(unosim.__file__).parent, pkg, ignore=shutil.ignore_patterns("__pycache__"))
     (pkg / "kernel" / "__pycache__").write_text("not a folder")
     env = {**os.environ, "PYTHONPATH": str(pkg.parent), "XDG_CACHE_HOME": str(tmp_path / "c")}
     env.pop("NUMBA_CACHE_DIR", None)
-    code = ("import numba, unosim.kernel, unosim.kernel.rng as k; "
-            "print(unosim.kernel.CACHE_ROOT); "
-            "print(repr(numba.config.CACHE_DIR)); print(k.seed_streams._cache.cache_path)")
-    r = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True,
-                       text=True, timeout=120, cwd=tmp_path)
+    code = (
+        "import numba, unosim.kernel, unosim.kernel.rng as k; "
+        "print(unosim.kernel.CACHE_ROOT); "
+        "print(repr(numba.config.CACHE_DIR)); print(k.seed_streams._cache.cache_path)"
+    )
+    r = subprocess.run(
+        [sys.executable, "-c", code],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=tmp_path,
+    )
     assert r.returncode == 0, r.stderr
     root, numbas, path = r.stdout.splitlines()
     assert root == str(tmp_path / "c" / "unosim" / "numba")
@@ -412,7 +524,6 @@ def test_error_lines_escape_control_characters():
     assert one_line("a\nb\r\x1b[31m") == "a\\nb\\r\\x1b[31m"
     err = one_line_error(invoke("simulate", "--rules", "x\nunosim: error: fake"), "unknown")
     assert "\\n" in err
-
 
 
 # ------------------------------------------------------------------ plain readers
@@ -448,20 +559,24 @@ def test_old_layout_folder_is_refused_with_a_way_out(tmp_path):
         ds.read_dataset(root)
 
 
-@pytest.mark.parametrize("args,word", [
-    (["simulate", "--games", "1e30"], "--games"),
-    (["simulat"], "No such command"),
-    (["simulate", "--bogus"], "--bogus"),
-    (["replay", "--game", "x"], "--game"),
-    (["rules", "show", "a", "b"], "unexpected extra argument"),
-])
+@pytest.mark.parametrize(
+    "args,word",
+    [
+        (["simulate", "--games", "1e30"], "--games"),
+        (["simulat"], "No such command"),
+        (["simulate", "--bogus"], "--bogus"),
+        (["replay", "--game", "x"], "--game"),
+        (["rules", "show", "a", "b"], "unexpected extra argument"),
+    ],
+)
 def test_usage_errors_are_one_line(args, word):
     one_line_error(runner.invoke(app, args), word)
 
 
 def test_console_script_usage_error_is_one_line():
-    r = subprocess.run([UNOSIM, "simulate", "--games", "1e30"], capture_output=True,
-                       text=True, timeout=120)
+    r = subprocess.run(
+        [UNOSIM, "simulate", "--games", "1e30"], capture_output=True, text=True, timeout=120
+    )
     assert r.returncode == 2 and r.stdout == ""
     assert r.stderr.startswith("unosim: error: ") and r.stderr.count("\n") == 1, r.stderr
 
@@ -472,29 +587,40 @@ def test_no_writable_cache_folder_runs_uncached(tmp_path):
     import shutil
 
     pkg = tmp_path / "site" / "unosim"
-    shutil.copytree(Path(unosim.__file__).parent, pkg,
-                    ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copytree(Path(unosim.__file__).parent, pkg, ignore=shutil.ignore_patterns("__pycache__"))
     (pkg / "kernel" / "__pycache__").write_text("not a folder")
     afile = _write(tmp_path / "afile", "x")
     env = {**os.environ, "PYTHONPATH": str(pkg.parent), "XDG_CACHE_HOME": str(afile / "c")}
     env.pop("NUMBA_CACHE_DIR", None)
-    code = (f"import tempfile; tempfile.gettempdir = lambda: {str(afile / 't')!r}\n"
-            "import unosim.kernel\n"
-            "from numba import njit\n"
-            "f = njit(cache=True)(lambda x: x + 1)\n"
-            "print(f(2))\n")
-    r = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True,
-                       text=True, timeout=120, cwd=tmp_path)
+    code = (
+        f"import tempfile; tempfile.gettempdir = lambda: {str(afile / 't')!r}\n"
+        "import unosim.kernel\n"
+        "from numba import njit\n"
+        "f = njit(cache=True)(lambda x: x + 1)\n"
+        "print(f(2))\n"
+    )
+    r = subprocess.run(
+        [sys.executable, "-c", code],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=tmp_path,
+    )
     assert r.returncode == 0, r.stderr
     assert r.stdout.strip() == "3"
     assert r.stderr.startswith("unosim: note: ") and r.stderr.count("\n") == 1, r.stderr
 
 
 def test_memory_bounds_of_compare_match_and_blocks(out):
-    one_line_error(invoke("compare", "official", "stacking", "--games", 2**28,
-                          "--out", out / "c.csv"), "games", "in memory")
-    one_line_error(invoke("match", "--matches", 2**40, "--out", out / "m.parquet"),
-                   "matches must be at most")
+    one_line_error(
+        invoke("compare", "official", "stacking", "--games", 2**28, "--out", out / "c.csv"),
+        "games",
+        "in memory",
+    )
+    one_line_error(
+        invoke("match", "--matches", 2**40, "--out", out / "m.parquet"), "matches must be at most"
+    )
     with pytest.raises(ValueError, match="block"):
         unosim.run(n_games=10, block=2**40)
     with pytest.raises(ValueError, match="block"):

@@ -3,6 +3,7 @@ parsed (size, nesting, dotted keys, FIFOs and devices, a byte-order mark), numpy
 in the API, scheduler schemes, ``progress``, ``replay --limit`` streaming, SIGTERM in
 ``unosim match`` and a full disk under a dataset. Each gives a one-line error (exit 2,
 130 for a signal) or the right result, and leaves nothing behind."""
+
 from __future__ import annotations
 
 import errno
@@ -80,18 +81,23 @@ def test_hostile_toml_is_refused_before_parsing(tmp_path, case):
     assert time.perf_counter() - t < 5
     strat = tmp_path / "w.toml"
     strat.write_text(text)
-    one_line_error(invoke("simulate", "--games", 3, "--strategies", f"weighted:{strat}"),
-                   "strategy file", words)
+    one_line_error(
+        invoke("simulate", "--games", 3, "--strategies", f"weighted:{strat}"),
+        "strategy file",
+        words,
+    )
 
 
 def test_strings_and_comments_do_not_count(tmp_path):
     """Brackets, braces and dots inside strings and comments are not structure."""
     path = tmp_path / "ok.toml"
-    path.write_text('name = "' + "[{." * 200 + '"\n'
-                    "# " + "[" * 200 + "\n"
-                    "x1 = '''" + "." * 100 + "'''\n"
-                    'x2 = """a\\"""" \n'
-                    '[deck]\nwild = 4 # ' + "{" * 50 + "\n")
+    path.write_text(
+        'name = "' + "[{." * 200 + '"\n'
+        "# " + "[" * 200 + "\n"
+        "x1 = '''" + "." * 100 + "'''\n"
+        'x2 = """a\\"""" \n'
+        "[deck]\nwild = 4 # " + "{" * 50 + "\n"
+    )
     assert tomlfile.check_shape(path.read_text()) is None
     with pytest.raises(RuleError, match="unknown rule 'x1'"):  # parsed, then judged
         load_toml(path)
@@ -104,8 +110,11 @@ def test_a_huge_rules_file_is_not_read(tmp_path):
     one_line_error(invoke("rules", "show", path), "3,221,225,472 bytes", "at most")
     strat = tmp_path / "w.toml"
     os.link(path, strat)
-    one_line_error(invoke("simulate", "--games", 3, "--strategies", f"weighted:{strat}"),
-                   "strategy file", "at most")
+    one_line_error(
+        invoke("simulate", "--games", 3, "--strategies", f"weighted:{strat}"),
+        "strategy file",
+        "at most",
+    )
 
 
 def test_fifo_and_devices_are_refused_without_blocking(tmp_path):
@@ -136,8 +145,11 @@ def test_a_fifo_swapped_in_after_the_check_does_not_block(tmp_path, monkeypatch)
         st_mode = 0o100644
         st_size = 10
 
-    monkeypatch.setattr(tomlfile.os, "stat", lambda p, *a, **k: (
-        Regular() if str(p) == str(fifo) else real(p, *a, **k)))
+    monkeypatch.setattr(
+        tomlfile.os,
+        "stat",
+        lambda p, *a, **k: Regular() if str(p) == str(fifo) else real(p, *a, **k),
+    )
     with pytest.raises(RuleError, match="FIFO"):
         _within(10, load_toml, fifo)
 
@@ -149,8 +161,18 @@ def test_a_byte_order_mark_is_accepted(tmp_path):
     assert (rs.name, rs.stacking) == ("bom", "same")
     strat = tmp_path / "w.toml"
     strat.write_bytes(b"\xef\xbb\xbfstrategy = 'weighted'\n[weights]\n")
-    r = invoke("simulate", "--games", 3, "--players", 2, "--threads", 1, "--no-progress",
-               "--strategies", f"weighted:{strat}")
+    r = invoke(
+        "simulate",
+        "--games",
+        3,
+        "--players",
+        2,
+        "--threads",
+        1,
+        "--no-progress",
+        "--strategies",
+        f"weighted:{strat}",
+    )
     assert r.exit_code == 0, r.output
 
 
@@ -162,46 +184,80 @@ def test_binary_and_not_utf8_are_one_line(tmp_path):
 
 # ------------------------------------------------------------------ numpy scalars
 def test_numpy_scalars_are_their_python_values():
-    plain = unosim.simulate("official", 30, 3, "random", seed=4, threads=1,
-                            house={"hand_size": 5, "stacking": "same"})
-    df = unosim.simulate("official", np.int64(30), np.int8(3), "random", seed=np.uint64(4),
-                         threads=np.int32(1), house={"hand_size": np.int64(5),
-                                                     "stacking": np.str_("same")})
+    plain = unosim.simulate(
+        "official", 30, 3, "random", seed=4, threads=1, house={"hand_size": 5, "stacking": "same"}
+    )
+    df = unosim.simulate(
+        "official",
+        np.int64(30),
+        np.int8(3),
+        "random",
+        seed=np.uint64(4),
+        threads=np.int32(1),
+        house={"hand_size": np.int64(5), "stacking": np.str_("same")},
+    )
     assert df.equals(plain)
     assert df.attrs["manifest"] == plain.attrs["manifest"]
-    rs = unosim.resolve("official", {"hand_size": np.int16(5), "jump_in": np.True_,
-                                     "catch_uno": np.float32(0.5),
-                                     "deck": {"wild": np.int64(6)}})
+    rs = unosim.resolve(
+        "official",
+        {
+            "hand_size": np.int16(5),
+            "jump_in": np.True_,
+            "catch_uno": np.float32(0.5),
+            "deck": {"wild": np.int64(6)},
+        },
+    )
     assert type(rs.hand_size) is int and rs.jump_in is True
     assert type(rs.catch_uno) is float and rs.deck_dict["wild"] == 6
     rs.to_toml()  # serialisable, as every manifest must be
-    res = unosim.run("official", np.int64(40), 2, seed=np.int64(1), threads=np.int64(1),
-                     chunk_games=np.int64(20), block=np.int64(10))
+    res = unosim.run(
+        "official",
+        np.int64(40),
+        2,
+        seed=np.int64(1),
+        threads=np.int64(1),
+        chunk_games=np.int64(20),
+        block=np.int64(10),
+    )
     assert res.total.games == 40
-    m, r = unosim.simulate_matches("official", np.int64(3), 2, seed=1, threads=np.int64(1),
-                                   chunk=np.int64(2))
+    m, r = unosim.simulate_matches(
+        "official", np.int64(3), 2, seed=1, threads=np.int64(1), chunk=np.int64(2)
+    )
     assert len(m) == 3
 
 
-@pytest.mark.parametrize("call", [
-    lambda: unosim.simulate(n_games=5, progress="x"),
-    lambda: unosim.run(n_games=5, progress="x"),
-    lambda: unosim.simulate_matches(n_matches=2, progress="x"),
-])
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda: unosim.simulate(n_games=5, progress="x"),
+        lambda: unosim.run(n_games=5, progress="x"),
+        lambda: unosim.simulate_matches(n_matches=2, progress="x"),
+    ],
+)
 def test_progress_that_is_not_a_function_is_named(call):
     with pytest.raises(TypeError, match="^progress must be a function"):
         call()
 
 
 # ------------------------------------------------------------------ schedulers
-@pytest.mark.parametrize("address,words", [
-    ("tls://127.0.0.1:8786", "certificates"), ("wss://h:1", "certificates"),
-    ("inproc://10.0.0.1/123/1", "inproc"), ("ws://h:1", "TCP"), ("ucx://h:1", "TCP"),
-])
+@pytest.mark.parametrize(
+    "address,words",
+    [
+        ("tls://127.0.0.1:8786", "certificates"),
+        ("wss://h:1", "certificates"),
+        ("inproc://10.0.0.1/123/1", "inproc"),
+        ("ws://h:1", "TCP"),
+        ("ucx://h:1", "TCP"),
+    ],
+)
 def test_scheduler_schemes_are_one_line(tmp_path, address, words):
     out = tmp_path / "run"
-    one_line_error(invoke("simulate", "--scheduler", address, "--games", 10, "--out", out),
-                   "--scheduler", words, "tcp://HOST:PORT")
+    one_line_error(
+        invoke("simulate", "--scheduler", address, "--games", 10, "--out", out),
+        "--scheduler",
+        words,
+        "tcp://HOST:PORT",
+    )
     assert not out.exists()
 
 
@@ -233,8 +289,9 @@ def test_replay_limit_is_bounded(results_file):
     from unosim.sim.replay import MAX_LIMIT
 
     for n in (2**63, MAX_LIMIT + 1, 0, -1):
-        one_line_error(invoke("replay", "--from", results_file, "--limit", n), "--limit",
-                       f"{MAX_LIMIT:,}")
+        one_line_error(
+            invoke("replay", "--from", results_file, "--limit", n), "--limit", f"{MAX_LIMIT:,}"
+        )
     r = invoke("replay", "--from", results_file, "--limit", MAX_LIMIT, "--json")
     assert r.exit_code == 0 and len(r.stdout.splitlines()) == 60
 
@@ -250,8 +307,17 @@ def test_sigterm_during_match_is_exit_130(tmp_path, threads):
     """Before: SystemError: CPUDispatcher(run_matches) returned a result with an
     exception set (the handler ran inside the compiled call)."""
     out = tmp_path / "m.parquet"
-    cmd = [UNOSIM, "match", "--matches", "5000000", "--threads", threads, "--no-progress",
-           "--out", str(out)]
+    cmd = [
+        UNOSIM,
+        "match",
+        "--matches",
+        "5000000",
+        "--threads",
+        threads,
+        "--no-progress",
+        "--out",
+        str(out),
+    ]
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     deadline = time.monotonic() + 120
     start = None
@@ -283,11 +349,11 @@ def test_disk_full_under_a_dataset_leaves_no_folder(tmp_path, monkeypatch, where
     else:
         monkeypatch.setattr(ds, "_write_text", full)
     out = tmp_path / "new" / "run"
-    one_line_error(invoke("simulate", "--games", 10, "--threads", 1, "--out", out),
-                   "No space left")
+    one_line_error(invoke("simulate", "--games", 10, "--threads", 1, "--out", out), "No space left")
     assert list(tmp_path.iterdir()) == []
     empty = tmp_path / "mine"  # an empty folder the user made is kept, still empty
     empty.mkdir()
-    one_line_error(invoke("simulate", "--games", 10, "--threads", 1, "--out", empty),
-                   "No space left")
+    one_line_error(
+        invoke("simulate", "--games", 10, "--threads", 1, "--out", empty), "No space left"
+    )
     assert empty.is_dir() and list(empty.iterdir()) == []

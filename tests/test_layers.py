@@ -14,6 +14,7 @@ Layers, lowest first (a module may import its own layer and the ones below):
 ``unosim/__init__.py`` is the public facade above them all. Imports inside functions count
 as much as module-level ones.
 """
+
 from __future__ import annotations
 
 import ast
@@ -21,8 +22,19 @@ from pathlib import Path
 
 PKG = Path(__file__).resolve().parents[1] / "unosim"
 
-RANK = {"kernel": 0, "stats": 0, "_version": 0, "game": 1, "players": 2, "verify": 2,
-        "sim": 3, "env": 4, "analysis": 4, "report": 5, "cli": 6}
+RANK = {
+    "kernel": 0,
+    "stats": 0,
+    "_version": 0,
+    "game": 1,
+    "players": 2,
+    "verify": 2,
+    "sim": 3,
+    "env": 4,
+    "analysis": 4,
+    "report": 5,
+    "cli": 6,
+}
 
 
 def _module_name(path: Path, root: Path) -> str:
@@ -149,24 +161,35 @@ def _plant(tmp_path: Path, files: dict[str, str]) -> Path:
 
 
 def test_a_planted_upward_import_is_found(tmp_path):
-    root = _plant(tmp_path, {
-        "__init__.py": "", "game/__init__.py": "", "sim/__init__.py": "",
-        "game/rules.py": "def f():\n    from ..sim.simulate import run\n",
-        "sim/simulate.py": "from ..game.rules import f\nrun = 1\n",
-    })
+    root = _plant(
+        tmp_path,
+        {
+            "__init__.py": "",
+            "game/__init__.py": "",
+            "sim/__init__.py": "",
+            "game/rules.py": "def f():\n    from ..sim.simulate import run\n",
+            "sim/simulate.py": "from ..game.rules import f\nrun = 1\n",
+        },
+    )
     assert layer_violations(root, RANK) == [
-        "unosim.game.rules imports unosim.sim.simulate (layer sim is not below game)"]
+        "unosim.game.rules imports unosim.sim.simulate (layer sim is not below game)"
+    ]
     assert cycles(import_graph(root)) == [["unosim.game.rules", "unosim.sim.simulate"]]
 
 
 def test_a_planted_peer_import_and_facade_import_are_found(tmp_path):
-    root = _plant(tmp_path, {
-        "__init__.py": "", "players/__init__.py": "", "verify/__init__.py": "",
-        "players/expert.py": "from ..verify import checker\nfrom .. import __version__\n",
-        "verify/checker.py": "",
-    })
+    root = _plant(
+        tmp_path,
+        {
+            "__init__.py": "",
+            "players/__init__.py": "",
+            "verify/__init__.py": "",
+            "players/expert.py": "from ..verify import checker\nfrom .. import __version__\n",
+            "verify/checker.py": "",
+        },
+    )
     assert layer_violations(root, RANK) == [
         "unosim.players.expert imports the facade unosim",
         "unosim.players.expert imports unosim.verify (layer verify is not below players)",
-        "unosim.players.expert imports unosim.verify.checker "
-        "(layer verify is not below players)"]
+        "unosim.players.expert imports unosim.verify.checker (layer verify is not below players)",
+    ]

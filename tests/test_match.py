@@ -6,6 +6,7 @@ Seating (kernel/match.py): in a round dealt by player ``d`` seat ``s`` holds pla
 ``(d + 1 + s) % n``; the first dealer is player ``n - 1``. Notation in the traces:
 ``T2 s1=P0`` is the 2nd turn, taken by seat 1 where player 0 sits.
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -14,12 +15,12 @@ import pytest
 from typer.testing import CliRunner
 
 import unosim
-from unosim.players import strategies as strat
-from unosim.players.seats import parse as parse_seats
-from unosim.game.cards import N_KINDS, parse_kind
 from unosim.cli.app import app
+from unosim.game.cards import N_KINDS, parse_kind
+from unosim.game.rules import OFFICIAL, resolve
 from unosim.kernel import layout as L
 from unosim.kernel.match import leader, next_alive, run_match, seat_players, settle
+from unosim.players.seats import parse as parse_seats
 from unosim.sim.match import (
     make_match_job,
     match_rounds_frame,
@@ -29,7 +30,6 @@ from unosim.sim.match import (
     simulate_matches,
     write_matches,
 )
-from unosim.game.rules import OFFICIAL, resolve
 
 # ======================================================================================
 # Bookkeeping: settle() on hand-built round records
@@ -78,14 +78,23 @@ class Table:
     def round(self, rules_arr, row):
         """Book one round; returns the match winner (-1 while it goes on)."""
         n_act = len(self.seat())
-        nd, w = settle(rules_arr, row, self.n, n_act, self.seats, self.dealer, self.score,
-                       self.penalty, self.alive)
+        nd, w = settle(
+            rules_arr,
+            row,
+            self.n,
+            n_act,
+            self.seats,
+            self.dealer,
+            self.score,
+            self.penalty,
+            self.alive,
+        )
         self.dealer = nd
         return w
 
     @property
     def totals(self):
-        return list(self.score[:self.n])
+        return list(self.score[: self.n])
 
 
 def test_seat_map_dealer_last_then_clockwise():
@@ -112,8 +121,7 @@ def test_settle_winner_takes_all_goes_to_the_player_in_the_winning_seat():
 def test_settle_each_own_negative():
     t = Table(3, dealer=0)  # seats: P1 P2 P0
     # seat 1 (P2) wins 17 = 8 + 9; the others score minus their own hand
-    t.round(rules(scoring="each_own_negative"), rec(winner=1, points=17,
-                                                    hand_points=(8, 0, 9)))
+    t.round(rules(scoring="each_own_negative"), rec(winner=1, points=17, hand_points=(8, 0, 9)))
     assert t.totals == [-9, -8, 17]
 
 
@@ -127,8 +135,13 @@ def test_settle_next_dealer_winner():
 def test_settle_truncated_round_scores_nothing_and_the_deal_rotates():
     for nd in ("rotate", "winner"):
         t = Table(4, dealer=2, score=[10, 20, 30, 40])
-        assert t.round(rules(next_dealer=nd, scoring="each_own_negative"),
-                       rec(winner=-1, hand_points=(9, 9, 9, 9))) == -1
+        assert (
+            t.round(
+                rules(next_dealer=nd, scoring="each_own_negative"),
+                rec(winner=-1, hand_points=(9, 9, 9, 9)),
+            )
+            == -1
+        )
         assert t.totals == [10, 20, 30, 40]
         assert t.dealer == 3
 
@@ -224,8 +237,18 @@ def scripted_match(rounds, strategies="random", seed=0, preset="official", **cha
         seq += [k for k in range(N_KINDS) for _ in range(rest[k])]
         orders.append(seq[::-1])  # the kernel deals from the end
     sid, sp, _ = parse_seats(strategies, n)
-    mrow, heads, recs = run_match(rs.to_array(), sid, sp, deck, rs.points_table(), n, seed,
-                                  0, np.array(orders, dtype=np.int8), 1)
+    mrow, heads, recs = run_match(
+        rs.to_array(),
+        sid,
+        sp,
+        deck,
+        rs.points_table(),
+        n,
+        seed,
+        0,
+        np.array(orders, dtype=np.int8),
+        1,
+    )
     m = matches_frame(mrow[None, :], n, 0).iloc[0].to_dict()
     return m, match_rounds_frame(heads, recs, n, 0)
 
@@ -285,8 +308,9 @@ def test_match_each_own_negative_winner_deals(seed):
         # Y5 B7 G8 = 20, P0 G9 Y2 = 11: P1 +31 = 42 >= 25. P0 -23, P2 -19.
         (["G9", "R+2", "Y5"], "R4", "Y2 B7 G8"),
     ]
-    m, r = scripted_match(rounds, seed=seed, scoring="each_own_negative",
-                          next_dealer="winner", target_score=25)
+    m, r = scripted_match(
+        rounds, seed=seed, scoring="each_own_negative", next_dealer="winner", target_score=25
+    )
     assert col(r, "dealer") == [2, 1, 2]
     assert col(r, "winner_player") == [1, 2, 1]
     assert col(r, "points") == [17, 10, 31]
@@ -304,9 +328,13 @@ def test_match_elimination_two_players(seed):
     # T3 s0=P0: G9 B3 B4 no on red -> draws B8, no.
     # T4 s1=P1: the other red -> wins 9 + 3 + 4 + 8 = 24.
     # P0 is out (9 >= 5): P1 is the last player left and wins after one round.
-    m, r = scripted_match([(["R5 G9", "R2 R7"], "R1", "B3 B4 B8")], seed=seed,
-                          strategies="random:forget_uno=1,random",
-                          penalty_elimination=True, elimination_score=5)
+    m, r = scripted_match(
+        [(["R5 G9", "R2 R7"], "R1", "B3 B4 B8")],
+        seed=seed,
+        strategies="random:forget_uno=1,random",
+        penalty_elimination=True,
+        elimination_score=5,
+    )
     assert col(r, "uno_penalties") == [1] and col(r, "penalty_points_0") == [9]
     assert col(r, "points") == [24] and col(r, "winner_player") == [1]
     assert m["winner"] == 1 and m["rounds"] == 1 and not m["truncated"]
@@ -331,8 +359,13 @@ def test_match_elimination_three_players_then_max_rounds():
         # forgets UNO, so the match cannot end: max_rounds = 3 stops it.
         (["B5 B6", "Y3 Y4"], "G7", ""),
     ]
-    m, r = scripted_match(rounds, strategies="random:forget_uno=1,random,random",
-                          penalty_elimination=True, elimination_score=10, max_rounds=3)
+    m, r = scripted_match(
+        rounds,
+        strategies="random:forget_uno=1,random,random",
+        penalty_elimination=True,
+        elimination_score=10,
+        max_rounds=3,
+    )
     assert col(r, "players") == [3, 3, 2]
     assert col(r, "dealer") == [2, 0, 1]
     assert col(r, "player_0") == [0, 1, 2] and col(r, "player_1") == [1, 2, 1]
@@ -363,15 +396,15 @@ def recount(matches: pd.DataFrame, rounds: pd.DataFrame, rs, n: int) -> None:
             ins = [p for p in range(n) if alive[p]]
             seats = [ins[(ins.index(dealer) + 1 + s) % len(ins)] for s in range(len(ins))]
             assert row.dealer == dealer and row.players == len(ins)
-            assert [getattr(row, f"player_{s}") for s in range(n)] == seats + [-1] * (
-                n - len(ins))
+            assert [getattr(row, f"player_{s}") for s in range(n)] == seats + [-1] * (n - len(ins))
             won = not row.truncated
             wp = seats[row.winner] if won else -1
             assert row.winner_player == wp
             if won:
                 score[wp] += row.points
-                assert row.points == sum(getattr(row, f"hand_points_{s}")
-                                         for s in range(len(seats)) if s != row.winner)
+                assert row.points == sum(
+                    getattr(row, f"hand_points_{s}") for s in range(len(seats)) if s != row.winner
+                )
                 if rs.scoring == "each_own_negative":
                     for s, p in enumerate(seats):
                         if s != row.winner:
@@ -421,8 +454,10 @@ def test_matches_recount(changes):
 
 def test_elimination_matches_recount():
     rs = OFFICIAL.replace(penalty_elimination=True, elimination_score=150, max_rounds=200)
-    strategies = ("random:forget_uno=0.5,heuristic:bluff=0.5;forget_uno=0.2,"
-                  "random:forget_uno=0.3,heuristic:forget_uno=0.4,random:forget_uno=0.2")
+    strategies = (
+        "random:forget_uno=0.5,heuristic:bluff=0.5;forget_uno=0.2,"
+        "random:forget_uno=0.3,heuristic:forget_uno=0.4,random:forget_uno=0.2"
+    )
     m, r = simulate_matches(rs, 120, 5, strategies, seed=3)
     assert (~m["truncated"]).sum() > 100  # penalties happen: most matches finish
     assert (r["players"] < 5).any()
@@ -462,9 +497,14 @@ def test_round_zero_is_the_single_round_game():
 # Determinism, statistics
 # ======================================================================================
 
-DET = dict(rules="official", n_matches=700, n_players=4,
-           strategies="random,heuristic,random:forget_uno=0.2,heuristic:bluff=0.3",
-           seed=11, house="stacking=progressive,jump_in=true,seven_zero=true")
+DET = dict(
+    rules="official",
+    n_matches=700,
+    n_players=4,
+    strategies="random,heuristic,random:forget_uno=0.2,heuristic:bluff=0.3",
+    seed=11,
+    house="stacking=progressive,jump_in=true,seven_zero=true",
+)
 
 
 def test_matches_deterministic_across_threads_and_chunks():
@@ -534,13 +574,35 @@ def test_api_validation():
 
 def test_cli_match(tmp_path):
     out = tmp_path / "res" / "matches.parquet"
-    res = CliRunner().invoke(app, ["match", "--players", "3", "--strategies",
-                                   "heuristic,random,random", "--matches", "300",
-                                   "--seed", "7", "--out", str(out)])
+    res = CliRunner().invoke(
+        app,
+        [
+            "match",
+            "--players",
+            "3",
+            "--strategies",
+            "heuristic,random,random",
+            "--matches",
+            "300",
+            "--seed",
+            "7",
+            "--out",
+            str(out),
+        ],
+    )
     assert res.exit_code == 0, res.output
     text = res.output
-    for needle in ("match win rates", "player 0", "player 2", "rounds/match", "median",
-                   "90th percentile", "points/round", "truncated", "wrote"):
+    for needle in (
+        "match win rates",
+        "player 0",
+        "player 2",
+        "rounds/match",
+        "median",
+        "90th percentile",
+        "points/round",
+        "truncated",
+        "wrote",
+    ):
         assert needle in text, needle
     m, r = read_matches(out)
     assert len(m) == 300 and m.attrs["manifest"]["seed"] == 7

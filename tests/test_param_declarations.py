@@ -1,5 +1,6 @@
 """One declaration per player parameter (unosim/players/params.py): the kernel's slots,
 the kernel reading every slot, bounds, parsing and labels follow from it."""
+
 from __future__ import annotations
 
 import re
@@ -43,16 +44,22 @@ def test_every_expert_slot_is_declared_once():
 def test_the_kernel_reads_every_slot():
     src = _kernel_sources()
     unread = [p.slot for p in P.BEHAVIOUR if not re.search(rf"sp\[[^\]\n]*, {p.slot}\]", src)]
-    unread += [p.slot for p in P.FEATURES
-               if not re.search(rf"sp\[[^\]\n]*\+ {p.slot}\]", src)]
-    unread += [p.slot for p in P.EXPERT_PARAMS
-               if p.slot and not re.search(rf"xp\[\w+, {p.slot}\]", src)]
+    unread += [p.slot for p in P.FEATURES if not re.search(rf"sp\[[^\]\n]*\+ {p.slot}\]", src)]
+    unread += [
+        p.slot for p in P.EXPERT_PARAMS if p.slot and not re.search(rf"xp\[\w+, {p.slot}\]", src)
+    ]
     assert not unread, f"slots the Python side fills but the kernel never reads: {unread}"
 
 
 def test_strategy_ids_are_the_declared_kernel_constants():
-    assert S.NAMES == ("random", "heuristic", "points-dumper", "aggressive",
-                       "colour-counter", "weighted")
+    assert S.NAMES == (
+        "random",
+        "heuristic",
+        "points-dumper",
+        "aggressive",
+        "colour-counter",
+        "weighted",
+    )
     assert [S.KERNEL_ID[n] for n in S.NAMES] == list(range(D.N_STRATEGIES))
     assert S.KERNEL_ID["table"] == D.HEURISTIC
     for s in P.STRATEGY_DECLARATIONS:
@@ -98,8 +105,9 @@ def test_strategy_bounds_are_enforced(p):
             S.parse_builtin(f"{name}:{p.name}={bad}")
 
 
-@pytest.mark.parametrize("p", [p for p in P.EXPERT_PARAMS if p.type in ("int", "float")],
-                         ids=lambda p: p.name)
+@pytest.mark.parametrize(
+    "p", [p for p in P.EXPERT_PARAMS if p.type in ("int", "float")], ids=lambda p: p.name
+)
 def test_expert_bounds_are_enforced(p):
     lo, hi = p.bounds
     for ok in (lo, hi):
@@ -111,8 +119,9 @@ def test_expert_bounds_are_enforced(p):
             X.options(f"{p.name}={bad}")
 
 
-@pytest.mark.parametrize("p", [p for p in P.EXPERT_PARAMS if p.type == "choice"],
-                         ids=lambda p: p.name)
+@pytest.mark.parametrize(
+    "p", [p for p in P.EXPERT_PARAMS if p.type == "choice"], ids=lambda p: p.name
+)
 def test_expert_choices_are_kernel_codes(p):
     for i, c in enumerate(p.choices):
         assert X.expert_array([f"expert:{p.name}={c}"])[0, P.expert_slot(p)] == i
@@ -128,7 +137,9 @@ def test_expert_choices_are_kernel_codes(p):
 # ------------------------------------------------------------------ labels and values
 # recorded from the code before the declarations: labels, ids and the expert's row
 LABELS = {
-    "random": "random", "table": "table", "weighted": "weighted",
+    "random": "random",
+    "table": "table",
+    "weighted": "weighted",
     "heuristic:bluff=0.3;challenge=smart": "heuristic:bluff=0.3",
     "random:challenge=always": "random:challenge=1",
     "random:challenge=never": "random",
@@ -138,26 +149,77 @@ LABELS = {
     "weighted:points=1;scarce=9;challenge=smart": "weighted:points=1;scarce=9",
     "weighted:challenge=1;bluff=0.5": "weighted:bluff=0.5;challenge=1",
     "colour-counter:name_short=-3.25": "colour-counter:name_short=-3.25",
-    "weighted:examples/weighted-official-random-2.toml":
-        "weighted:challenge=0;points=-1.58126;colour=0.605051;wild=-2.10033;"
-        "action=0.200019;attack=1.64558;switch=0.100062;short=0.693184;scarce=5.40705;"
-        "swap=2.1041;name_short=0.20121;name_scarce=2.87127",
-    "expert:z=2": "expert", "expert:z=0.123": "expert:z=0.12",
+    "weighted:examples/weighted-official-random-2.toml": "weighted:challenge=0;points=-1.58126;"
+    "colour=0.605051;wild=-2.10033;"
+    "action=0.200019;attack=1.64558;switch=0.100062;short=0.693184;scarce=5.40705;"
+    "swap=2.1041;name_short=0.20121;name_scarce=2.87127",
+    "expert:z=2": "expert",
+    "expert:z=0.123": "expert:z=0.12",
     "expert:deal=open;bluff=1;policy=heuristic": "expert:policy=heuristic;deal=open;bluff=1",
-    "expert:model=actual;horizon=0;rollouts=512;depth=4;tries=64":
-        "expert:rollouts=512;horizon=0;model=actual;depth=4;tries=64",
-    "expert:race=3;pad=10;infer=0;more=1;endgame=4":
-        "expert:endgame=4;race=3;pad=10;infer=0;more=1",
+    "expert:model=actual;horizon=0;rollouts=512;depth=4;tries=64": (
+        "expert:rollouts=512;horizon=0;model=actual;depth=4;tries=64"
+    ),
+    "expert:race=3;pad=10;infer=0;more=1;endgame=4": (
+        "expert:endgame=4;race=3;pad=10;infer=0;more=1"
+    ),
     "expert:scope=turn;draw=1;crn=0": "expert:crn=0;draw=1;scope=turn",
 }
 EXPERT_ROWS = {
     "expert": [128, 16, 1, 0, 0, 200, 0, 1, 0, 0, 1000, 1, 3, 5, 1, 16],
-    "expert:deal=open;bluff=1;policy=heuristic":
-        [128, 16, 1, 0, 0, 200, 0, 2, 1, 0, 1000, 1, 3, 5, 1, 16],
-    "expert:model=actual;horizon=0;rollouts=512;depth=4;tries=64":
-        [512, 0, 1, 0, 1, 200, 0, 1, 0, 0, 1000, 1, 3, 5, 4, 64],
-    "expert:race=3;pad=10;infer=0;more=1;endgame=4":
-        [128, 16, 1, 0, 0, 200, 4, 1, 0, 3, 10, 1, 0, 1, 1, 16],
+    "expert:deal=open;bluff=1;policy=heuristic": [
+        128,
+        16,
+        1,
+        0,
+        0,
+        200,
+        0,
+        2,
+        1,
+        0,
+        1000,
+        1,
+        3,
+        5,
+        1,
+        16,
+    ],
+    "expert:model=actual;horizon=0;rollouts=512;depth=4;tries=64": [
+        512,
+        0,
+        1,
+        0,
+        1,
+        200,
+        0,
+        1,
+        0,
+        0,
+        1000,
+        1,
+        3,
+        5,
+        4,
+        64,
+    ],
+    "expert:race=3;pad=10;infer=0;more=1;endgame=4": [
+        128,
+        16,
+        1,
+        0,
+        0,
+        200,
+        4,
+        1,
+        0,
+        3,
+        10,
+        1,
+        0,
+        1,
+        1,
+        16,
+    ],
     "expert:scope=turn;draw=1;crn=0": [128, 16, 0, 1, 0, 200, 0, 1, 0, 0, 1000, 0, 3, 5, 1, 16],
     "expert:z=0.123": [128, 16, 1, 0, 0, 12, 0, 1, 0, 0, 1000, 1, 3, 5, 1, 16],
 }
@@ -192,7 +254,23 @@ def test_strategy_defaults_are_unchanged():
         "table": (0.2, L.CHALLENGE_SMART, 0.1, 0.8, 0.5) + none,
     }
     assert S.PARAM_NAMES == S.BEHAVIOUR + S.FEATURES
-    assert list(X.DEFAULTS) == ["rollouts", "policy", "horizon", "crn", "draw", "model", "z",
-                                "endgame", "deal", "bluff", "race", "pad", "scope", "infer",
-                                "more", "depth", "tries"]
+    assert list(X.DEFAULTS) == [
+        "rollouts",
+        "policy",
+        "horizon",
+        "crn",
+        "draw",
+        "model",
+        "z",
+        "endgame",
+        "deal",
+        "bluff",
+        "race",
+        "pad",
+        "scope",
+        "infer",
+        "more",
+        "depth",
+        "tries",
+    ]
     assert np.array_equal(parse_seats("table", 1)[1][0], S.DEFAULTS["table"])

@@ -46,17 +46,13 @@ class FixedColour(Round):
         return self.NAMED
 
 
-def scripted(
-    rules, n, hands, turn_up, draw_top=(), *, params=None, seed=0, cls=Round, **over
-):
+def scripted(rules, n, hands, turn_up, draw_top=(), *, params=None, seed=0, cls=Round, **over):
     """A Round (checks on, events logged) from hands given as strings, e.g. 'red 5, wild'."""
     r = {**(PRESETS[rules] if isinstance(rules, str) else rules), **over}
     hs = [cards(h) for h in hands]
     r.setdefault("hand_size", len(hs[0]))
     r["hand_size"] = len(hs[0])
-    deck = arrange_deck(
-        r, n, hs, card(turn_up), cards(", ".join(draw_top)) if draw_top else ()
-    )
+    deck = arrange_deck(r, n, hs, card(turn_up), cards(", ".join(draw_top)) if draw_top else ())
     return cls(r, n, random.Random(seed), params, deck=deck, checks=True, log=[])
 
 
@@ -133,12 +129,7 @@ def setup_row(turn_up, n=4, hands=FOUR, rules="official", draw_top=()):
 def test_setup_number():
     rnd, row = setup_row("red 5")
     assert row["first_player"] == 0 and rnd.colour == "red" and rnd.direction == 1
-    assert (
-        row["truncated"]
-        and row["turns"] == 0
-        and row["winner"] == -1
-        and row["points"] == 0
-    )
+    assert row["truncated"] and row["turns"] == 0 and row["winner"] == -1 and row["points"] == 0
 
 
 def test_setup_skip():
@@ -176,14 +167,8 @@ def test_setup_wild_types_only_name_a_colour(wild):
     rnd, row = setup_row(wild, rules={**PRESETS[preset], "blank_card": "swap_hands"})
     assert row["first_player"] == 0 and rnd.colour in COLOURS
     assert [row[f"hand_size_{s}"] for s in range(4)] == [2, 2, 2, 2]
-    assert (
-        row["cards_drawn"] == 0
-        and rnd.pending_special is None
-        and rnd.pending_draw == 0
-    )
-    assert [rnd.hands[s] for s in range(4)] == [
-        cards(h) for h in FOUR
-    ]  # no swap / shuffle
+    assert row["cards_drawn"] == 0 and rnd.pending_special is None and rnd.pending_draw == 0
+    assert [rnd.hands[s] for s in range(4)] == [cards(h) for h in FOUR]  # no swap / shuffle
 
 
 def test_setup_wild_draw_four_goes_back_into_the_pile():
@@ -200,9 +185,7 @@ def test_setup_wild_draw_four_goes_back_into_the_pile():
 
 
 def test_last_card_draw_two_is_drawn_and_scored():
-    rnd = scripted(
-        "official", 2, ["red draw2", "blue 5"], "red 3", ["wild", "red skip"]
-    )
+    rnd = scripted("official", 2, ["red draw2", "blue 5"], "red 3", ["wild", "red skip"])
     row = rnd.play()
     # seat 1 draws the wild and the red skip: 5 + 50 + 20 = 75 points
     assert row["winner"] == 0 and row["points"] == 75 and row["hand_points_1"] == 75
@@ -220,11 +203,7 @@ def test_last_card_wild_draw_four_cannot_be_challenged():
         params=[{}, {"challenge": 1.0}],
     )
     row = rnd.play()
-    assert (
-        row["points"] == 5 + 9 + 8 + 7 + 6
-        and row["challenges"] == 0
-        and row["max_stack"] == 4
-    )
+    assert row["points"] == 5 + 9 + 8 + 7 + 6 and row["challenges"] == 0 and row["max_stack"] == 4
 
 
 def test_last_card_seven_does_not_swap():
@@ -235,12 +214,7 @@ def test_last_card_seven_does_not_swap():
 
 def test_max_turns_zero_truncates_immediately():
     row = play_round({"max_turns": 0}, 4, random.Random(3))
-    assert (
-        row["truncated"]
-        and row["winner"] == -1
-        and row["turns"] == 0
-        and row["points"] == 0
-    )
+    assert row["truncated"] and row["winner"] == -1 and row["turns"] == 0 and row["points"] == 0
 
 
 # ---------------------------------------------------------------------------
@@ -290,9 +264,7 @@ def test_stacked_wild_draw_four_is_exempt_and_not_challengeable():
     )
     rnd.NAMED = "green"
     row = rnd.play()
-    assert (
-        row["challenges"] == 0 and row["max_stack"] == 8 and row["hand_size_2"] == 2 + 8
-    )
+    assert row["challenges"] == 0 and row["max_stack"] == 8 and row["hand_size_2"] == 2 + 8
 
 
 def test_progressive_stackable_cards():
@@ -304,9 +276,7 @@ def test_progressive_stackable_cards():
     rnd.discard.append(card("wild4"))
     rnd.colour = "green"  # just named
     assert rnd.is_stackable(card("wild4")) and rnd.is_stackable(card("green draw2"))
-    assert not rnd.is_stackable(card("blue draw2")) and not rnd.is_stackable(
-        card("green 7")
-    )
+    assert not rnd.is_stackable(card("blue draw2")) and not rnd.is_stackable(card("green 7"))
     rnd.rules["stacking"] = "same"
     assert not rnd.is_stackable(card("green draw2"))
 
@@ -364,9 +334,7 @@ def test_jump_in_skip_skips_the_player_after_the_jumper():
         max_turns=2,
     )
     rnd.play()
-    assert (
-        ("skipped", 3) in rnd.log and ("skipped", 1) not in rnd.log and rnd.current == 0
-    )
+    assert ("skipped", 3) in rnd.log and ("skipped", 1) not in rnd.log and rnd.current == 0
 
 
 def test_jump_in_reverse_searches_in_the_new_direction_and_flips_back():
@@ -522,9 +490,7 @@ def test_draw_one_not_playable_ends_turn():
         ["green 9"],
         max_turns=1,
     ).play()
-    assert (
-        row["hand_size_0"] == 3 and row["cards_played"] == 0 and row["cards_drawn"] == 1
-    )
+    assert row["hand_size_0"] == 3 and row["cards_played"] == 0 and row["cards_drawn"] == 1
 
 
 def test_draw_one_playable_is_played():
@@ -549,9 +515,7 @@ def test_draw_until_playable():
         max_turns=1,
     )
     row = rnd.play()
-    assert (
-        row["cards_drawn"] == 3 and row["hand_size_0"] == 4 and rnd.top == card("red 9")
-    )
+    assert row["cards_drawn"] == 3 and row["hand_size_0"] == 4 and rnd.top == card("red 9")
 
 
 # ---------------------------------------------------------------------------
@@ -740,14 +704,8 @@ def test_cards_conserved_and_rows_consistent(name):
 def test_params_are_exercised():
     rows = simulate("official", 4, 200, seed=3, params=[PARAMS] * 4)
     s = summarise(rows)
-    assert (
-        s["mean_bluffs"] > 0
-        and s["mean_challenges"] > 0
-        and s["mean_uno_penalties"] > 0
-    )
-    assert (
-        summarise(simulate("copag", 4, 100, 3, params=[PARAMS] * 4))["mean_bluffs"] == 0
-    )
+    assert s["mean_bluffs"] > 0 and s["mean_challenges"] > 0 and s["mean_uno_penalties"] > 0
+    assert summarise(simulate("copag", 4, 100, 3, params=[PARAMS] * 4))["mean_bluffs"] == 0
 
 
 def test_portugal_equals_official_for_random_play():
@@ -769,16 +727,22 @@ def test_summary_win_rates_add_up():
 def test_last_card_number_lone_action_card_draws_then_plays_the_drawn_card():
     # first red 5: seat 0's red skip is its last card, not a number -> draws red 7 and
     # plays it (two cards in hand); seat 1's yellow 7 (rank) goes out. points = skip 20
-    rnd = scripted("official", 2, ["red skip", "yellow 7"], "red 5", ["red 7"],
-                   last_card="number")
+    rnd = scripted("official", 2, ["red skip", "yellow 7"], "red 5", ["red 7"], last_card="number")
     row = rnd.play()
     assert row["winner"] == 1 and row["points"] == 20 and row["cards_drawn"] == 1
 
 
 def test_after_draw_pass_keeps_the_legal_drawn_card():
     # first red 5: seat 0's green 1 is not legal -> draws red 9 (legal), keeps it
-    rnd = scripted("official", 2, ["green 1", "blue 9"], "red 5", ["red 9", "yellow 3"],
-                   after_draw="pass", max_turns=2)
+    rnd = scripted(
+        "official",
+        2,
+        ["green 1", "blue 9"],
+        "red 5",
+        ["red 9", "yellow 3"],
+        after_draw="pass",
+        max_turns=2,
+    )
     row = rnd.play()
     assert row["truncated"] and row["cards_played"] == 0
     assert sorted(map(repr, rnd.hands[0])) == ["green 1", "red 9"]
@@ -789,10 +753,16 @@ def test_after_draw_pass_with_until_playable_is_refused():
         Round({**PRESETS["draw-until-playable"], "after_draw": "pass"}, 2, random.Random(0))
 
 
-@pytest.mark.parametrize("hand,legal", [("wild4, yellow 5", False), ("wild4, wild", False),
-                                        ("wild4, blue 1", True), ("wild4, wild4", True)])
+@pytest.mark.parametrize(
+    "hand,legal",
+    [
+        ("wild4, yellow 5", False),
+        ("wild4, wild", False),
+        ("wild4, blue 1", True),
+        ("wild4, wild4", True),
+    ],
+)
 def test_strict_wild_draw_four_needs_no_other_legal_card(hand, legal):
-    rnd = scripted("official", 2, [hand, "blue 2, blue 3"], "green 5",
-                   wd4_restriction="strict")
+    rnd = scripted("official", 2, [hand, "blue 2, blue 3"], "green 5", wd4_restriction="strict")
     rnd.setup()
     assert rnd.is_legal(0, card("wild4")) is legal

@@ -5,6 +5,7 @@ compared statistically at fixed seeds: for each statistic the difference of the 
 must lie within 5 standard errors (of the difference), which never flakes at these seeds
 and still catches a rule bug that moves a mean by a few percent.
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -14,19 +15,32 @@ import pytest
 import unosim
 from tests.reference import engine as ref
 
-STATS = ("turns", "cards_played", "cards_drawn", "points", "max_stack", "reshuffles",
-         "challenges", "bluffs", "uno_penalties")
+STATS = (
+    "turns",
+    "cards_played",
+    "cards_drawn",
+    "points",
+    "max_stack",
+    "reshuffles",
+    "challenges",
+    "bluffs",
+    "uno_penalties",
+)
 
 
 def _ref_frame(rules, n_players, games, seed, params=None) -> pd.DataFrame:
     return pd.DataFrame(ref.simulate(rules, n_players, games, seed, params=params))
 
 
-def assert_same_distribution(kern: pd.DataFrame, refr: pd.DataFrame, n_players: int,
-                             label: str) -> None:
+def assert_same_distribution(
+    kern: pd.DataFrame, refr: pd.DataFrame, n_players: int, label: str
+) -> None:
     failures = []
-    cols = list(STATS) + [f"seat{s}_wins" for s in range(n_players)] + [
-        f"hand_size_{s}" for s in range(n_players)]
+    cols = (
+        list(STATS)
+        + [f"seat{s}_wins" for s in range(n_players)]
+        + [f"hand_size_{s}" for s in range(n_players)]
+    )
     for col in cols:
         if col.startswith("seat"):
             s = int(col[4:-5])
@@ -41,8 +55,9 @@ def assert_same_distribution(kern: pd.DataFrame, refr: pd.DataFrame, n_players: 
             if diff != 0:
                 failures.append(f"{col}: kernel {a.mean():.4f} vs reference {b.mean():.4f}")
         elif abs(diff) > 5 * se:
-            failures.append(f"{col}: kernel {a.mean():.4f} vs reference {b.mean():.4f} "
-                            f"({diff / se:+.1f} se)")
+            failures.append(
+                f"{col}: kernel {a.mean():.4f} vs reference {b.mean():.4f} ({diff / se:+.1f} se)"
+            )
     assert not failures, f"{label}: " + "; ".join(failures)
 
 
@@ -56,34 +71,98 @@ CASES = [
     ("seven-zero-3", "seven-zero", None, "seven-zero", 3, None),
     ("jump-in", "jump-in", None, "jump-in", 4, None),
     ("draw-until", "draw-until-playable", None, "draw-until-playable", 4, None),
-    ("official-2018", "official-2018", "blank_card=swap_hands",
-     {**ref.PRESETS["official-2018"], "blank_card": "swap_hands"}, 4, None),
+    (
+        "official-2018",
+        "official-2018",
+        "blank_card=swap_hands",
+        {**ref.PRESETS["official-2018"], "blank_card": "swap_hands"},
+        4,
+        None,
+    ),
     ("pokemon", "pokemon", None, "pokemon", 4, None),
     ("motu-3", "motu", None, "motu", 3, None),
     ("copag", "copag", None, "copag", 4, None),
-    ("all-house", "official", "stacking=progressive,seven_zero=true,jump_in=true,"
-     "wd4_restriction=none", {**ref.PRESETS["official"], "stacking": "progressive",
-                              "seven_zero": True, "jump_in": True,
-                              "wd4_restriction": "none"}, 4, None),
-    ("behaviour", "official", "uno_penalty=1,catch_uno=0.5", {
-        **ref.PRESETS["official"], "uno_penalty": 1, "catch_uno": 0.5}, 4,
-     "random:bluff=0.5;challenge=0.5;forget_uno=0.5"),
-    ("behaviour-stacking", "stacking", None, "stacking", 4,
-     "random:bluff=0.7;challenge=0.4;forget_uno=0.3"),
+    (
+        "all-house",
+        "official",
+        "stacking=progressive,seven_zero=true,jump_in=true,wd4_restriction=none",
+        {
+            **ref.PRESETS["official"],
+            "stacking": "progressive",
+            "seven_zero": True,
+            "jump_in": True,
+            "wd4_restriction": "none",
+        },
+        4,
+        None,
+    ),
+    (
+        "behaviour",
+        "official",
+        "uno_penalty=1,catch_uno=0.5",
+        {**ref.PRESETS["official"], "uno_penalty": 1, "catch_uno": 0.5},
+        4,
+        "random:bluff=0.5;challenge=0.5;forget_uno=0.5",
+    ),
+    (
+        "behaviour-stacking",
+        "stacking",
+        None,
+        "stacking",
+        4,
+        "random:bluff=0.7;challenge=0.4;forget_uno=0.3",
+    ),
     # RULES.md 8.8-8.10
-    ("last-card", "official", "last_card=number",
-     {**ref.PRESETS["official"], "last_card": "number"}, 4, None),
-    ("last-card-house", "official", "last_card=number,stacking=progressive,jump_in=true",
-     {**ref.PRESETS["official"], "last_card": "number", "stacking": "progressive",
-      "jump_in": True}, 3, None),
-    ("after-draw-pass", "official", "after_draw=pass",
-     {**ref.PRESETS["official"], "after_draw": "pass"}, 4, None),
-    ("wd4-strict", "official", "wd4_restriction=strict",
-     {**ref.PRESETS["official"], "wd4_restriction": "strict"}, 4,
-     "random:bluff=0.5;challenge=0.5;forget_uno=0.2"),
-    ("all-new", "official", "last_card=number,after_draw=pass,wd4_restriction=strict",
-     {**ref.PRESETS["official"], "last_card": "number", "after_draw": "pass",
-      "wd4_restriction": "strict"}, 2, "random:bluff=0.3;challenge=0.6;forget_uno=0.1"),
+    (
+        "last-card",
+        "official",
+        "last_card=number",
+        {**ref.PRESETS["official"], "last_card": "number"},
+        4,
+        None,
+    ),
+    (
+        "last-card-house",
+        "official",
+        "last_card=number,stacking=progressive,jump_in=true",
+        {
+            **ref.PRESETS["official"],
+            "last_card": "number",
+            "stacking": "progressive",
+            "jump_in": True,
+        },
+        3,
+        None,
+    ),
+    (
+        "after-draw-pass",
+        "official",
+        "after_draw=pass",
+        {**ref.PRESETS["official"], "after_draw": "pass"},
+        4,
+        None,
+    ),
+    (
+        "wd4-strict",
+        "official",
+        "wd4_restriction=strict",
+        {**ref.PRESETS["official"], "wd4_restriction": "strict"},
+        4,
+        "random:bluff=0.5;challenge=0.5;forget_uno=0.2",
+    ),
+    (
+        "all-new",
+        "official",
+        "last_card=number,after_draw=pass,wd4_restriction=strict",
+        {
+            **ref.PRESETS["official"],
+            "last_card": "number",
+            "after_draw": "pass",
+            "wd4_restriction": "strict",
+        },
+        2,
+        "random:bluff=0.3;challenge=0.6;forget_uno=0.1",
+    ),
 ]
 
 

@@ -1,6 +1,7 @@
 """Replays (unosim.sim.replay and ``unosim replay``): game G of a run played again alone gives
 the run's own row; the trace reads as text and as JSON; games are picked from a results
 file with a condition; bad input is a one-line error with exit code 2."""
+
 from __future__ import annotations
 
 import json
@@ -12,6 +13,7 @@ from typer.testing import CliRunner
 
 import unosim
 from unosim.cli.app import app
+from unosim.game.rules import PRESETS, apply
 from unosim.kernel import KERNEL_BEHAVIOUR
 from unosim.kernel import layout as L
 from unosim.sim.replay import (
@@ -25,7 +27,6 @@ from unosim.sim.replay import (
     to_json,
 )
 from unosim.sim.results import write_parquet
-from unosim.game.rules import PRESETS, apply
 from unosim.sim.simulate import make_job, run_block
 
 runner = CliRunner()
@@ -36,13 +37,28 @@ def invoke(*args):
 
 
 # ------------------------------------------------------------------------- exactness
-@pytest.mark.parametrize("rules,players,strategies,seed", [
-    ("stacking", 4, "random", 1),
-    ("pokemon", 3, "heuristic,random,random:bluff=0.4;challenge=0.5;forget_uno=0.3", 7),
-    (apply(PRESETS["official-2018"], {"seven_zero": True, "jump_in": True, "multi_play": True,
-                                      "blank_card": "swap_hands"}), 5, "heuristic", 11),
-    ("motu", 2, "random", 2**40 + 3),
-])
+@pytest.mark.parametrize(
+    "rules,players,strategies,seed",
+    [
+        ("stacking", 4, "random", 1),
+        ("pokemon", 3, "heuristic,random,random:bluff=0.4;challenge=0.5;forget_uno=0.3", 7),
+        (
+            apply(
+                PRESETS["official-2018"],
+                {
+                    "seven_zero": True,
+                    "jump_in": True,
+                    "multi_play": True,
+                    "blank_card": "swap_hands",
+                },
+            ),
+            5,
+            "heuristic",
+            11,
+        ),
+        ("motu", 2, "random", 2**40 + 3),
+    ],
+)
 def test_replaying_game_g_gives_the_runs_row(rules, players, strategies, seed):
     job = make_job(rules, 400, players, strategies, seed)
     rows = run_block(job, 0, 400)
@@ -111,14 +127,28 @@ def test_text_shows_wild_colours_and_hands():
 
 
 def test_every_event_type_has_a_readable_line():
-    rules = apply(PRESETS["official-2018"], {
-        "deck": {"snorlax": 2, "greninja": 2, "grayskull": 4}, "stacking": "progressive",
-        "seven_zero": True, "jump_in": True, "multi_play": True, "max_turns": 300,
-        "blank_card": "swap_hands"})
+    rules = apply(
+        PRESETS["official-2018"],
+        {
+            "deck": {"snorlax": 2, "greninja": 2, "grayskull": 4},
+            "stacking": "progressive",
+            "seven_zero": True,
+            "jump_in": True,
+            "multi_play": True,
+            "max_turns": 300,
+            "blank_card": "swap_hands",
+        },
+    )
     seen = set()
     for game in range(60):
-        rp = replay(rules, 3, "heuristic:bluff=0.3;challenge=0.6;forget_uno=0.4,random:"
-                    "forget_uno=0.5;bluff=0.5;challenge=1,heuristic", 9, game)
+        rp = replay(
+            rules,
+            3,
+            "heuristic:bluff=0.3;challenge=0.6;forget_uno=0.4,random:"
+            "forget_uno=0.5;bluff=0.5;challenge=1,heuristic",
+            9,
+            game,
+        )
         assert rp.violations == []
         for line in format_text(rp).splitlines():
             if line[:4].strip().isdigit():
@@ -159,8 +189,7 @@ def test_cli_replays_a_game():
 
 
 def test_cli_json():
-    r = invoke("replay", "--rules", "pokemon", "--players", 3, "--seed", 2, "--game", 5,
-               "--json")
+    r = invoke("replay", "--rules", "pokemon", "--players", 3, "--seed", 2, "--game", 5, "--json")
     assert r.exit_code == 0, r.output
     lines = r.stdout.strip().splitlines()
     assert len(lines) == 1
@@ -214,13 +243,12 @@ def one_line_error(r, code=2, *words):
 
 def test_cli_bad_input_is_a_one_line_error(results_file, tmp_path):
     path, df = results_file
-    err = one_line_error(invoke("replay", "--from", path, "--where", "max_stack >="), 2,
-                         "--where")
+    err = one_line_error(invoke("replay", "--from", path, "--where", "max_stack >="), 2, "--where")
     assert err.startswith("unosim: error: ")
-    one_line_error(invoke("replay", "--from", path, "--where", "no_such_column > 1"), 2,
-                   "no_such_column")
-    one_line_error(invoke("replay", "--from", path, "--where", "max_stack"), 2,
-                   "not a condition")
+    one_line_error(
+        invoke("replay", "--from", path, "--where", "no_such_column > 1"), 2, "no_such_column"
+    )
+    one_line_error(invoke("replay", "--from", path, "--where", "max_stack"), 2, "not a condition")
     plain = tmp_path / "plain.parquet"
     df.to_parquet(plain)
     one_line_error(invoke("replay", "--from", plain), 2, "no unosim manifest")
@@ -246,8 +274,9 @@ def test_from_a_file_whose_rows_the_kernel_no_longer_gives(results_file, tmp_pat
     write_parquet(bad, other, df.attrs["manifest"])
     with pytest.raises(ReplayError, match="replays differently"):
         plan_replays(source=other, where="game == 10")
-    one_line_error(invoke("replay", "--from", other, "--where", "game == 10"), 2,
-                   "replays differently")
+    one_line_error(
+        invoke("replay", "--from", other, "--where", "game == 10"), 2, "replays differently"
+    )
 
 
 def test_a_file_from_another_kernel_behaviour_is_refused(results_file, tmp_path):
@@ -255,21 +284,22 @@ def test_a_file_from_another_kernel_behaviour_is_refused(results_file, tmp_path)
     assert df.attrs["manifest"]["kernel_behaviour"] == KERNEL_BEHAVIOUR
     other = tmp_path / "future.parquet"
     write_parquet(df, other, {**df.attrs["manifest"], "kernel_behaviour": KERNEL_BEHAVIOUR + 1})
-    err = one_line_error(invoke("replay", "--from", other, "--where", "game == 3"), 2,
-                         "kernel behaviour")
+    err = one_line_error(
+        invoke("replay", "--from", other, "--where", "game == 3"), 2, "kernel behaviour"
+    )
     assert str(KERNEL_BEHAVIOUR + 1) in err
     old = dict(df.attrs["manifest"])
     del old["kernel_behaviour"]  # files from before the version was recorded: behaviour 1
     older = tmp_path / "older.parquet"
     write_parquet(df, older, old)
     assert KERNEL_BEHAVIOUR != 1  # raised since: such a file is refused too
-    one_line_error(invoke("replay", "--from", older, "--where", "game == 3"), 2,
-                         "kernel behaviour 1")
+    one_line_error(
+        invoke("replay", "--from", older, "--where", "game == 3"), 2, "kernel behaviour 1"
+    )
 
 
 def test_rules_come_back_from_the_manifest():
-    rs = apply(PRESETS["pokemon"], {"stacking": "same", "points": {"snorlax": 70}},
-               name="custom")
+    rs = apply(PRESETS["pokemon"], {"stacking": "same", "points": {"snorlax": 70}}, name="custom")
     job = make_job(rs, 10, 3, "random", 4)
     back = rules_from_manifest(job.manifest())
     assert back == rs

@@ -2,6 +2,7 @@
 symlinked folder is written through, killed runs' temporaries are removed, two runs to
 one folder cannot both write it, and every bad --out, degenerate report or oversized
 request is a one-line error (exit 2) with nothing left behind."""
+
 from __future__ import annotations
 
 import errno
@@ -63,6 +64,7 @@ def copy_of(earlier: Path, to: Path) -> Path:
 
 # ------------------------------------------------------------ --force
 
+
 def test_force_refuses_a_folder_unosim_did_not_write(here):
     out = here / "thesis"
     (out / "photos").mkdir(parents=True)
@@ -70,16 +72,16 @@ def test_force_refuses_a_folder_unosim_did_not_write(here):
     (out / "thesis.tex").write_text("\\documentclass{article}")
     (out / "photos" / "a.jpg").write_bytes(b"\xff\xd8")
     before = tree(here)
-    one_line_error(report("--out", out, "--force"), "not an earlier unosim report",
-                   ".unosim-report")
+    one_line_error(
+        report("--out", out, "--force"), "not an earlier unosim report", ".unosim-report"
+    )
     assert tree(here) == before
 
 
 def test_force_refuses_an_earlier_report_with_other_files_in_it(here, earlier):
     out = copy_of(earlier, here / "r")
     (out / "thesis.tex").write_text("mine")
-    one_line_error(report("--out", out, "--force"), "not an earlier unosim report",
-                   "thesis.tex")
+    one_line_error(report("--out", out, "--force"), "not an earlier unosim report", "thesis.tex")
     (out / "thesis.tex").unlink()
     (out / "report" / "notes.txt").write_text("mine too")
     before = tree(here)
@@ -174,6 +176,7 @@ def test_the_lock_is_taken_again_if_its_file_was_replaced(here, monkeypatch):
 
 # ------------------------------------------------------------ --out shapes
 
+
 def _dangling(here):
     (here / "d").symlink_to(here / "nowhere")
     return here / "d", "does not exist"
@@ -223,20 +226,39 @@ def test_full_disk_is_one_line_and_leaves_nothing(here, monkeypatch):
 
 # ------------------------------------------------------------ degenerate reports
 
+
 def test_one_round_is_refused_before_simulating(here, monkeypatch):
     monkeypatch.setattr(ask, "run_arms", lambda *a, **k: pytest.fail("simulated"))
-    r = runner.invoke(app, ["report", "official", "stacking", "--games", "1",
-                            "--out", str(here / "r")])
+    r = runner.invoke(
+        app, ["report", "official", "stacking", "--games", "1", "--out", str(here / "r")]
+    )
     one_line_error(r, "at least 2 rounds")
     assert tree(here) == []
 
 
-@pytest.mark.parametrize("rules", [["official+max_turns=1", "stacking+max_turns=1"],
-                                   ["official+max_turns=1", "stacking"],
-                                   ["official", "stacking+max_turns=1"]])
+@pytest.mark.parametrize(
+    "rules",
+    [
+        ["official+max_turns=1", "stacking+max_turns=1"],
+        ["official+max_turns=1", "stacking"],
+        ["official", "stacking+max_turns=1"],
+    ],
+)
 def test_reports_with_every_round_truncated_say_what_they_could_not_compute(here, rules):
-    r = runner.invoke(app, ["report", *rules, "--players", "2,3", "--games", "200",
-                            "--out", str(here / "r"), "--no-progress"])
+    r = runner.invoke(
+        app,
+        [
+            "report",
+            *rules,
+            "--players",
+            "2,3",
+            "--games",
+            "200",
+            "--out",
+            str(here / "r"),
+            "--no-progress",
+        ],
+    )
     assert r.exit_code == 0, r.output
     md = (here / "r" / "report.md").read_text()
     if all("max_turns=1" in x for x in rules):
@@ -248,8 +270,20 @@ def test_reports_with_every_round_truncated_say_what_they_could_not_compute(here
 
 def test_memory_over_every_player_count_is_refused_before_simulating(here, monkeypatch):
     monkeypatch.setattr(ask, "run_arms", lambda *a, **k: pytest.fail("simulated"))
-    r = runner.invoke(app, ["report", "official", "stacking", "--games", "134217728",
-                            "--players", "2,3,4,5,6,7,8,9,10", "--out", str(here / "r")])
+    r = runner.invoke(
+        app,
+        [
+            "report",
+            "official",
+            "stacking",
+            "--games",
+            "134217728",
+            "--players",
+            "2,3,4,5,6,7,8,9,10",
+            "--out",
+            str(here / "r"),
+        ],
+    )
     err = one_line_error(r, "9 player counts", "2,415,919,104 rounds", "58 GB")
     assert "at most 268,435,456" in err
     assert tree(here) == []

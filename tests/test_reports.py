@@ -12,15 +12,14 @@ import math
 import re
 from pathlib import Path
 
+import build_reports as report_build  # analyses/, put on sys.path by conftest.py
+import common
 import numpy as np
 import pandas as pd
 import pytest
 
 import unosim
 from unosim.report.page import PROVENANCE_HEADING, Page, ci, num, write_index
-
-import build_reports as report_build  # analyses/, put on sys.path by conftest.py
-import common
 
 TINY = 0.0005  # 500 rounds where the default is 1,000,000; every run at least 200
 
@@ -86,8 +85,9 @@ def test_page_opens_with_its_answer_and_main_figure(built, name):
     first_table = md.index("\n| ")
     assert md.index(meta["headline"]) < md.index(meta["main_figure"]) < first_table
     html = (out / f"{name}.html").read_text()
-    assert html.index('<p class="lead">') < html.index('<figure class="main">') \
-        < html.index("<table")
+    assert (
+        html.index('<p class="lead">') < html.index('<figure class="main">') < html.index("<table")
+    )
 
 
 def _csv(out, name: str, stem: str) -> pd.DataFrame:
@@ -96,8 +96,7 @@ def _csv(out, name: str, stem: str) -> pd.DataFrame:
 
 def test_opening_numbers_match_the_tables(built):
     out, _ = built
-    lead = {n: json.loads((out / n / "page.json").read_text())["headline"]
-            for n in common.ANALYSES}
+    lead = {n: json.loads((out / n / "page.json").read_text())["headline"] for n in common.ANALYSES}
     # seats: seat 0's 4-player win rate with random players
     t = _csv(out, "seats", "seat-win-rates")
     r = t[(t.strategies == "random") & (t.players == 4) & (t.seat == 0)]["rate"].iloc[0]
@@ -155,8 +154,7 @@ def test_index_lists_every_page(built):
         assert f"]({thumb})]({name}.md)" in index and (out / thumb).is_file()
     html = (out / "index.html").read_text()
     assert html.count('class="thumb" alt=') == len(common.ANALYSES)
-    assert all(s.startswith("data:image/png;base64,") for s in re.findall(r'src="([^"]+)"',
-                                                                           html))
+    assert all(s.startswith("data:image/png;base64,") for s in re.findall(r'src="([^"]+)"', html))
 
 
 def test_numbers_come_from_the_results(built):
@@ -181,8 +179,9 @@ def test_rerun_reuses_the_cache_and_gives_the_same_bytes(built, tmp_path, monkey
     import importlib
 
     # `unosim.simulate` is also the name of the function: take the modules themselves
-    monkeypatch.setattr(importlib.import_module("unosim.sim.simulate"), "iter_frames",
-                        no_simulation)
+    monkeypatch.setattr(
+        importlib.import_module("unosim.sim.simulate"), "iter_frames", no_simulation
+    )
     monkeypatch.setattr(importlib.import_module("unosim.sim.match"), "run_matches", no_simulation)
     for name in ("seats", "points"):
         report_build.build_all([name], TINY, tmp_path, cache, quiet=True)
@@ -212,8 +211,16 @@ def test_cache_key_covers_what_decides_the_results():
     files = common._fingerprint_files()
     assert all(f.exists() for f in files)
     names = {f.name for f in files}
-    assert {"expert.py", "assembled.py", "tune.py", "tournament.py", "strategies.py",
-            "rules.py", "round.py", "decide.py"} <= names
+    assert {
+        "expert.py",
+        "assembled.py",
+        "tune.py",
+        "tournament.py",
+        "strategies.py",
+        "rules.py",
+        "round.py",
+        "decide.py",
+    } <= names
     deps = (Path(__file__).parents[1] / "Makefile").read_text()
     assert "unosim/kernel/*.py" in deps
     pkg = Path(unosim.__file__).resolve().parent
@@ -269,10 +276,18 @@ def test_page_renders_markdown_and_html(tmp_path):
 
 
 def test_describe_counts_truncated_rounds():
-    df = pd.DataFrame({"winner": [0, 1, -1, 0], "turns": [10, 20, 5000, 30],
-                       "cards_played": [8, 15, 4000, 25], "cards_drawn": [1, 2, 3, 4],
-                       "reshuffles": [0, 0, 9, 0], "points": [50, 100, 0, 250],
-                       "max_stack": [0, 2, 4, 8], "truncated": [False, False, True, False]})
+    df = pd.DataFrame(
+        {
+            "winner": [0, 1, -1, 0],
+            "turns": [10, 20, 5000, 30],
+            "cards_played": [8, 15, 4000, 25],
+            "cards_drawn": [1, 2, 3, 4],
+            "reshuffles": [0, 0, 9, 0],
+            "points": [50, 100, 0, 250],
+            "max_stack": [0, 2, 4, 8],
+            "truncated": [False, False, True, False],
+        }
+    )
     s = common.describe(df, 2)
     assert (s["games"], s["completed"], s["truncated"]) == (4, 3, 1)
     assert s["seat0"][0] == 0.5 and s["trunc_rate"][0] == 0.25

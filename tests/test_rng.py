@@ -1,4 +1,5 @@
 """The random streams: exact uniform integers, probabilities, shuffles."""
+
 from __future__ import annotations
 
 import numpy as np

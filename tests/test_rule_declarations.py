@@ -3,19 +3,20 @@
 The kernel's slots and codes, the kernel reading every slot, bounds with one-line
 messages, text parsing, the docs table, and hashes that adding a rule cannot move.
 """
+
 from __future__ import annotations
 
 import re
 from pathlib import Path
 
 import pytest
+
 try:
     import tomllib
 except ModuleNotFoundError:  # Python 3.10
     import tomli as tomllib
 
 from unosim.game import rules as R
-from unosim.kernel import layout as L
 from unosim.game.rules import (
     KERNEL_RULES,
     OFFICIAL,
@@ -26,22 +27,36 @@ from unosim.game.rules import (
     parse_house,
     resolve,
 )
+from unosim.kernel import layout as L
 
 ROOT = Path(__file__).resolve().parent.parent
 KERNEL_DIR = ROOT / "unosim" / "kernel"
 
 # every preset's hash, recorded before the rules were declared (commit 4e3cfb5)
 PRESET_HASHES = {
-    "official": "f66448c0bb972b16", "official-2018": "688f270177fcd8d2",
-    "pokemon": "dcce341aa7f032af", "motu": "744d8e4aadc4eac5", "copag": "2a5282365241a12d",
-    "portugal": "96766253da83fab8", "stacking": "6570b6d3fa96000a",
-    "progressive": "92692272342bf449", "seven-zero": "92114a7cac9a4ccc",
-    "jump-in": "481ee8c95af1aebe", "draw-until-playable": "3e6b42d567ef7ad6",
+    "official": "f66448c0bb972b16",
+    "official-2018": "688f270177fcd8d2",
+    "pokemon": "dcce341aa7f032af",
+    "motu": "744d8e4aadc4eac5",
+    "copag": "2a5282365241a12d",
+    "portugal": "96766253da83fab8",
+    "stacking": "6570b6d3fa96000a",
+    "progressive": "92692272342bf449",
+    "seven-zero": "92114a7cac9a4ccc",
+    "jump-in": "481ee8c95af1aebe",
+    "draw-until-playable": "3e6b42d567ef7ad6",
 }
 # kernel code constants of each rule with choices: PREFIX_<CHOICE IN CAPITALS>
-CODE_PREFIX = {"blank_card": "BLANK", "draw_rule": "DRAW", "wd4_restriction": "WD4",
-               "scoring": "SCORING", "next_dealer": "DEALER", "stacking": "STACK",
-               "last_card": "LAST", "after_draw": "AFTER_DRAW"}
+CODE_PREFIX = {
+    "blank_card": "BLANK",
+    "draw_rule": "DRAW",
+    "wd4_restriction": "WD4",
+    "scoring": "SCORING",
+    "next_dealer": "DEALER",
+    "stacking": "STACK",
+    "last_card": "LAST",
+    "after_draw": "AFTER_DRAW",
+}
 
 
 def test_every_kernel_rule_has_its_own_slot():
@@ -64,8 +79,7 @@ def _kernel_sources() -> str:
 
 def test_the_kernel_reads_every_rule_slot():
     src = _kernel_sources()
-    unread = [r.slot_name for r in KERNEL_RULES
-              if not re.search(rf"rules\[{r.slot_name}\]", src)]
+    unread = [r.slot_name for r in KERNEL_RULES if not re.search(rf"rules\[{r.slot_name}\]", src)]
     assert not unread, f"slots written by RuleSet.to_array but never read: {unread}"
 
 
@@ -75,8 +89,9 @@ def test_the_kernel_imports_nothing_from_outside_it():
     for path in KERNEL_DIR.glob("*.py"):
         for node in ast.walk(ast.parse(path.read_text())):
             if isinstance(node, ast.ImportFrom):
-                assert node.level <= 1 and not (node.module or "").startswith("unosim"), \
+                assert node.level <= 1 and not (node.module or "").startswith("unosim"), (
                     f"{path.name} imports from {'.' * node.level}{node.module}"
+                )
             elif isinstance(node, ast.Import):
                 assert not any(a.name.startswith("unosim") for a in node.names), path.name
 
@@ -134,23 +149,27 @@ def test_numeric_bounds_are_enforced_with_one_line_messages(rule):
         assert "\n" not in str(e.value)
 
 
-@pytest.mark.parametrize("text,word", [
-    ("hand_size=10000000000000000000000", "hand_size"),
-    ("max_turns=99999999999", "max_turns"),
-    ("target_score=9223372036854775808", "target_score"),
-    ("max_rounds=4294967296", "max_rounds"),
-    ("elimination_score=-1", "elimination_score"),
-    ("catch_uno=nan", "catch_uno"),
-    ("catch_uno=inf", "catch_uno"),
-])
+@pytest.mark.parametrize(
+    "text,word",
+    [
+        ("hand_size=10000000000000000000000", "hand_size"),
+        ("max_turns=99999999999", "max_turns"),
+        ("target_score=9223372036854775808", "target_score"),
+        ("max_rounds=4294967296", "max_rounds"),
+        ("elimination_score=-1", "elimination_score"),
+        ("catch_uno=nan", "catch_uno"),
+        ("catch_uno=inf", "catch_uno"),
+    ],
+)
 def test_values_beyond_the_kernel_types_are_refused(text, word):
     with pytest.raises(RuleError, match=word) as e:
         resolve("official", text)
     assert "\n" not in str(e.value)
 
 
-@pytest.mark.parametrize("entry,value", [("wild", 32768), ("7", 128), ("skip", -1),
-                                         ("wild", 10**30)])
+@pytest.mark.parametrize(
+    "entry,value", [("wild", 32768), ("7", 128), ("skip", -1), ("wild", 10**30)]
+)
 def test_deck_counts_beyond_the_kernel_arrays_are_refused(entry, value):
     with pytest.raises(RuleError, match=f"deck.{entry}"):
         apply(OFFICIAL, {"deck": {entry: value}})
@@ -164,8 +183,17 @@ def test_points_beyond_int16_are_refused():
 # -------------------------------------------------------------------------- parsing
 
 
-@pytest.mark.parametrize("text", ["hand_size=٣", "hand_size=３", "uno_penalty=1_0",
-                                  "catch_uno=０.５", "max_turns=1e3", "hand_size= 7x"])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "hand_size=٣",
+        "hand_size=３",
+        "uno_penalty=1_0",
+        "catch_uno=０.５",
+        "max_turns=1e3",
+        "hand_size= 7x",
+    ],
+)
 def test_only_ascii_numbers_are_numbers(text):
     with pytest.raises(RuleError, match=text.split("=")[0]):
         resolve("official", text)
@@ -182,8 +210,9 @@ def test_a_rule_given_twice_in_one_house_string_is_refused():
         parse_house("stacking=same,jump_in=true,stacking=progressive")
 
 
-@pytest.mark.parametrize("name", ["a\nb", "tab\there", "bell\x07", "nul\x00", "del\x7f",
-                                  "line\u2028sep"])
+@pytest.mark.parametrize(
+    "name", ["a\nb", "tab\there", "bell\x07", "nul\x00", "del\x7f", "line\u2028sep"]
+)
 def test_rule_set_names_with_control_characters_are_refused(name):
     with pytest.raises(RuleError, match="name") as e:
         OFFICIAL.replace(name=name)
@@ -204,8 +233,9 @@ def test_every_rule_parses_from_house_text():
 def test_docs_rules_table_is_current():
     text = (ROOT / "docs" / "rules.md").read_text()
     block = text.split(R.TABLE_START, 1)[1].split(R.TABLE_END, 1)[0]
-    assert block == "\n" + R.rules_table(), \
+    assert block == "\n" + R.rules_table(), (
         "docs/rules.md is stale: run `unosim rules table docs/rules.md`"
+    )
 
 
 def test_update_rules_doc_rewrites_only_the_table(tmp_path):

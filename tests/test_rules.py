@@ -15,13 +15,12 @@ import sys
 
 import numpy as np
 import pytest
+
 try:
     import tomllib
 except ModuleNotFoundError:  # Python 3.10
     import tomli as tomllib
 
-from unosim.players import strategies as strat
-from unosim.players.seats import parse as parse_seats
 from unosim.game.cards import N_COLOURED, N_COLOURS, N_KINDS
 from unosim.game.rules import (
     CHOICES,
@@ -35,21 +34,40 @@ from unosim.game.rules import (
     parse_house,
     resolve,
 )
+from unosim.players import strategies as strat
+from unosim.players.seats import parse as parse_seats
 
 # ---------------------------------------------------------------------- RULES.md values
 
 # RULES.md section 2: per colour one 0, two each of 1-9, two Skip, two Reverse, two Draw
 # Two; 4 Wild, 4 Wild Draw Four; the edition cards are absent from the standard deck.
 STANDARD_DECK = {
-    "0": 1, **{str(r): 2 for r in range(1, 10)}, "skip": 2, "reverse": 2, "draw_two": 2,
-    "wild": 4, "wild_draw_four": 4, "shuffle_hands": 0, "customizable": 0,
-    "snorlax": 0, "greninja": 0, "grayskull": 0,
+    "0": 1,
+    **{str(r): 2 for r in range(1, 10)},
+    "skip": 2,
+    "reverse": 2,
+    "draw_two": 2,
+    "wild": 4,
+    "wild_draw_four": 4,
+    "shuffle_hands": 0,
+    "customizable": 0,
+    "snorlax": 0,
+    "greninja": 0,
+    "grayskull": 0,
 }
 # RULES.md section 2: numbers face value (-1 in rule files), actions 20, wild-type 50.
 STANDARD_POINTS = {
-    "number": -1, "skip": 20, "reverse": 20, "draw_two": 20,
-    "wild": 50, "wild_draw_four": 50, "shuffle_hands": 50, "customizable": 50,
-    "snorlax": 50, "greninja": 50, "grayskull": 50,
+    "number": -1,
+    "skip": 20,
+    "reverse": 20,
+    "draw_two": 20,
+    "wild": 50,
+    "wild_draw_four": 50,
+    "shuffle_hands": 50,
+    "customizable": 50,
+    "snorlax": 50,
+    "greninja": 50,
+    "grayskull": 50,
 }
 # Every rule with its RULES.md default (section in the comment).
 RULES_MD_DEFAULTS = {
@@ -157,15 +175,15 @@ def test_standard_deck_composition():
     assert OFFICIAL.deck_size() == 108
     assert int(counts[:N_COLOURED].sum()) == 100  # 25 per colour
     for c in range(N_COLOURS):
-        assert int(counts[c * 13:(c + 1) * 13].sum()) == 25
+        assert int(counts[c * 13 : (c + 1) * 13].sum()) == 25
     assert int(counts[N_COLOURED:].sum()) == 8
 
 
 def test_standard_points_table():
     t = OFFICIAL.points_table()
     for c in range(N_COLOURS):
-        assert list(t[c * 13:c * 13 + 10]) == list(range(10))  # face value
-        assert list(t[c * 13 + 10:c * 13 + 13]) == [20, 20, 20]
+        assert list(t[c * 13 : c * 13 + 10]) == list(range(10))  # face value
+        assert list(t[c * 13 + 10 : c * 13 + 13]) == [20, 20, 20]
     assert set(t[N_COLOURED:].tolist()) == {50}
 
 
@@ -220,12 +238,18 @@ def test_official_hash_is_the_recorded_literal():
 
 
 def test_hash_is_stable_across_processes():
-    code = ("from unosim.game.rules import PRESETS; "
-            "print(' '.join(r.hash() for r in PRESETS.values()))")
+    code = (
+        "from unosim.game.rules import PRESETS; print(' '.join(r.hash() for r in PRESETS.values()))"
+    )
     env_runs = []
     for seed in ("0", "12345"):  # hash randomisation must not matter
-        out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                             check=True, env={**os.environ, "PYTHONHASHSEED": seed})
+        out = subprocess.run(
+            [sys.executable, "-c", code],
+            capture_output=True,
+            text=True,
+            check=True,
+            env={**os.environ, "PYTHONHASHSEED": seed},
+        )
         env_runs.append(out.stdout.split())
     assert env_runs[0] == env_runs[1] == [r.hash() for r in PRESETS.values()]
 
@@ -290,13 +314,21 @@ def test_equal_rulesets_have_equal_hashes_int_probability(tmp_path):
 
 def _roundtrip_cases():
     cases = dict(PRESETS)
-    cases["custom"] = apply(OFFICIAL, {
-        "deck": {"skip": 0, "reverse": 3, "wild": 0, "grayskull": 2},
-        "points": {"number": 5, "grayskull": 75},
-        "catch_uno": 0.25, "stacking": "progressive", "hand_size": 5,
-        "scoring": "each_own_negative", "blank_card": "swap_hands",
-        "penalty_elimination": True, "voluntary_draw": False,
-    }, name="my custom rules")
+    cases["custom"] = apply(
+        OFFICIAL,
+        {
+            "deck": {"skip": 0, "reverse": 3, "wild": 0, "grayskull": 2},
+            "points": {"number": 5, "grayskull": 75},
+            "catch_uno": 0.25,
+            "stacking": "progressive",
+            "hand_size": 5,
+            "scoring": "each_own_negative",
+            "blank_card": "swap_hands",
+            "penalty_elimination": True,
+            "voluntary_draw": False,
+        },
+        name="my custom rules",
+    )
     return cases
 
 
@@ -319,7 +351,7 @@ def test_toml_round_trip(tmp_path, name):
 
 
 def test_toml_name_defaults_to_file_stem(tmp_path):
-    rs = load_toml(write(tmp_path, "stacking = \"same\"\n", "my-house.toml"))
+    rs = load_toml(write(tmp_path, 'stacking = "same"\n', "my-house.toml"))
     assert rs.name == "my-house"
     assert rs.hash() == PRESETS["stacking"].hash()
 
@@ -351,14 +383,13 @@ def test_toml_preset_with_deck_table(tmp_path):
 
 
 def test_custom_numbers_only_deck(tmp_path):
-    text = ("[deck]\nskip = 0\nreverse = 0\ndraw_two = 0\nwild = 0\n"
-            "wild_draw_four = 0\n")
+    text = "[deck]\nskip = 0\nreverse = 0\ndraw_two = 0\nwild = 0\nwild_draw_four = 0\n"
     rs = load_toml(write(tmp_path, text, "numbers.toml"))
     counts = rs.deck_counts()
     assert rs.deck_size() == 76  # 4 colours x (one 0 + two each of 1-9)
     assert int(counts[N_COLOURED:].sum()) == 0
     for c in range(N_COLOURS):
-        assert counts[c * 13 + 10:c * 13 + 13].tolist() == [0, 0, 0]
+        assert counts[c * 13 + 10 : c * 13 + 13].tolist() == [0, 0, 0]
     rs.check_players(4)
     rs.check_players(10)  # 10 * 7 + 1 = 71 <= 76
     # and the kernel plays it
@@ -381,72 +412,106 @@ def _load_error(tmp_path, text: str) -> str:
     return msg
 
 
-@pytest.mark.parametrize("text,key", [
-    ("hand_sise = 7\n", "hand_sise"),
-    ("stacking = \"same\"\nseven_zeros = true\n", "seven_zeros"),
-    ("[decks]\nwild = 2\n", "decks"),
-])
+@pytest.mark.parametrize(
+    "text,key",
+    [
+        ("hand_sise = 7\n", "hand_sise"),
+        ('stacking = "same"\nseven_zeros = true\n', "seven_zeros"),
+        ("[decks]\nwild = 2\n", "decks"),
+    ],
+)
 def test_load_rejects_unknown_key(tmp_path, text, key):
     assert key in _load_error(tmp_path, text)
 
 
-@pytest.mark.parametrize("text,key", [
-    ("seven_zero = 1\n", "seven_zero"),
-    ("stacking = 3\n", "stacking"),
-    ("hand_size = 7.5\n", "hand_size"),
-    ("max_turns = 5000.0\n", "max_turns"),
-    ("challenge = \"maybe\"\n", "challenge"),
-    ("catch_uno = true\n", "catch_uno"),
-    ("catch_uno = \"high\"\n", "catch_uno"),
-    ("deck = 3\n", "deck"),
-    ("points = \"lots\"\n", "points"),
-    ("[deck]\nwild = \"4\"\n", "wild"),
-    ("[deck]\nwild = true\n", "wild"),
-    ("[deck]\nwild = 1.5\n", "wild"),
-    ("[points]\nskip = \"20\"\n", "skip"),
-])
+@pytest.mark.parametrize(
+    "text,key",
+    [
+        ("seven_zero = 1\n", "seven_zero"),
+        ("stacking = 3\n", "stacking"),
+        ("hand_size = 7.5\n", "hand_size"),
+        ("max_turns = 5000.0\n", "max_turns"),
+        ('challenge = "maybe"\n', "challenge"),
+        ("catch_uno = true\n", "catch_uno"),
+        ('catch_uno = "high"\n', "catch_uno"),
+        ("deck = 3\n", "deck"),
+        ('points = "lots"\n', "points"),
+        ('[deck]\nwild = "4"\n', "wild"),
+        ("[deck]\nwild = true\n", "wild"),
+        ("[deck]\nwild = 1.5\n", "wild"),
+        ('[points]\nskip = "20"\n', "skip"),
+    ],
+)
 def test_load_rejects_wrong_type(tmp_path, text, key):
     assert key in _load_error(tmp_path, text)
 
 
-@pytest.mark.parametrize("text,key", [
-    ("hand_size = \"7\"\n", "hand_size"),
-    ("seven_zero = \"true\"\n", "seven_zero"),
-    ("catch_uno = \"0.5\"\n", "catch_uno"),
-])
+@pytest.mark.parametrize(
+    "text,key",
+    [
+        ('hand_size = "7"\n', "hand_size"),
+        ('seven_zero = "true"\n', "seven_zero"),
+        ('catch_uno = "0.5"\n', "catch_uno"),
+    ],
+)
 def test_load_rejects_text_for_number_or_bool(tmp_path, text, key):
     assert key in _load_error(tmp_path, text)
 
 
-@pytest.mark.parametrize("text,key", [
-    ("stacking = \"sometimes\"\n", "stacking"),
-    ("draw_rule = \"two\"\n", "draw_rule"),
-    ("next_dealer = \"loser\"\n", "next_dealer"),
-    ("hand_size = 0\n", "hand_size"),
-    ("hand_size = -3\n", "hand_size"),
-    ("max_turns = 0\n", "max_turns"),
-    ("max_turns = 2000000\n", "max_turns"),
-    ("target_score = 0\n", "target_score"),
-    ("catch_uno = 1.5\n", "catch_uno"),
-    ("catch_uno = -0.1\n", "catch_uno"),
-    ("uno_penalty = -1\n", "uno_penalty"),
-    ("challenge_penalty = 101\n", "challenge_penalty"),
-    ("[deck]\nwild = -1\n", "deck"),
-    ("[deck]\n5 = 200\n", "deck"),
-    ("[deck]\n" + "".join(f"{r} = 0\n" for r in
-                          ["0", "1", "2", "3", "4", "5", "6", "7", "8", "9",
-                           "skip", "reverse", "draw_two"]), "deck"),
-])
+@pytest.mark.parametrize(
+    "text,key",
+    [
+        ('stacking = "sometimes"\n', "stacking"),
+        ('draw_rule = "two"\n', "draw_rule"),
+        ('next_dealer = "loser"\n', "next_dealer"),
+        ("hand_size = 0\n", "hand_size"),
+        ("hand_size = -3\n", "hand_size"),
+        ("max_turns = 0\n", "max_turns"),
+        ("max_turns = 2000000\n", "max_turns"),
+        ("target_score = 0\n", "target_score"),
+        ("catch_uno = 1.5\n", "catch_uno"),
+        ("catch_uno = -0.1\n", "catch_uno"),
+        ("uno_penalty = -1\n", "uno_penalty"),
+        ("challenge_penalty = 101\n", "challenge_penalty"),
+        ("[deck]\nwild = -1\n", "deck"),
+        ("[deck]\n5 = 200\n", "deck"),
+        (
+            "[deck]\n"
+            + "".join(
+                f"{r} = 0\n"
+                for r in [
+                    "0",
+                    "1",
+                    "2",
+                    "3",
+                    "4",
+                    "5",
+                    "6",
+                    "7",
+                    "8",
+                    "9",
+                    "skip",
+                    "reverse",
+                    "draw_two",
+                ]
+            ),
+            "deck",
+        ),
+    ],
+)
 def test_load_rejects_impossible_value(tmp_path, text, key):
     assert key in _load_error(tmp_path, text)
 
 
-@pytest.mark.parametrize("text,key", [
-    ("[deck]\npurple = 2\n", "purple"),
-    ("[deck]\n10 = 2\n", "10"),
-    ("[points]\nwild_draw_two = 50\n", "wild_draw_two"),
-    ("[points]\n7 = 7\n", "7"),
-])
+@pytest.mark.parametrize(
+    "text,key",
+    [
+        ("[deck]\npurple = 2\n", "purple"),
+        ("[deck]\n10 = 2\n", "10"),
+        ("[points]\nwild_draw_two = 50\n", "wild_draw_two"),
+        ("[points]\n7 = 7\n", "7"),
+    ],
+)
 def test_load_rejects_unknown_deck_or_points_entry(tmp_path, text, key):
     msg = _load_error(tmp_path, text)
     assert repr(key) in msg
@@ -478,19 +543,24 @@ def test_load_rejects_points_out_of_range(tmp_path):
 
 def test_parse_house_ok():
     assert parse_house("stacking=same, seven_zero = true,") == {
-        "stacking": "same", "seven_zero": "true"}
+        "stacking": "same",
+        "seven_zero": "true",
+    }
     assert parse_house("") == {}
 
 
-@pytest.mark.parametrize("text,key", [
-    ("stacking", "stacking"),
-    ("stacking=same,jump_in", "jump_in"),
-    ("nosuch=1", "nosuch"),
-    ("Stacking=same", "Stacking"),
-    ("deck=3", "deck"),
-    ("points=3", "points"),
-    ("name=x", "name"),
-])
+@pytest.mark.parametrize(
+    "text,key",
+    [
+        ("stacking", "stacking"),
+        ("stacking=same,jump_in", "jump_in"),
+        ("nosuch=1", "nosuch"),
+        ("Stacking=same", "Stacking"),
+        ("deck=3", "deck"),
+        ("points=3", "points"),
+        ("name=x", "name"),
+    ],
+)
 def test_parse_house_errors(text, key):
     with pytest.raises(RuleError) as e:
         parse_house(text)
@@ -506,13 +576,16 @@ def test_resolve_with_house():
     assert resolve("copag", {"challenge": True}).challenge is True
 
 
-@pytest.mark.parametrize("house,key", [
-    ("stacking=sometimes", "stacking"),
-    ("seven_zero=maybe", "seven_zero"),
-    ("hand_size=abc", "hand_size"),
-    ("hand_size=0", "hand_size"),
-    ("catch_uno=2", "catch_uno"),
-])
+@pytest.mark.parametrize(
+    "house,key",
+    [
+        ("stacking=sometimes", "stacking"),
+        ("seven_zero=maybe", "seven_zero"),
+        ("hand_size=abc", "hand_size"),
+        ("hand_size=0", "hand_size"),
+        ("catch_uno=2", "catch_uno"),
+    ],
+)
 def test_resolve_house_bad_value(house, key):
     with pytest.raises(RuleError) as e:
         resolve("official", house)
@@ -673,49 +746,61 @@ def test_parse_label_round_trips():
     assert np.array_equal(params2, params)
 
 
-@pytest.mark.parametrize("spec,word", [
-    ("nosuch", "nosuch"),
-    ("random,nosuch,random,random", "nosuch"),
-    ("Random", "Random"),
-])
+@pytest.mark.parametrize(
+    "spec,word",
+    [
+        ("nosuch", "nosuch"),
+        ("random,nosuch,random,random", "nosuch"),
+        ("Random", "Random"),
+    ],
+)
 def test_parse_unknown_strategy(spec, word):
     with pytest.raises(strat.StrategyError, match="unknown strategy") as e:
         parse_seats(spec, 4)
     assert repr(word) in str(e.value)
 
 
-@pytest.mark.parametrize("spec,word", [
-    ("heuristic:blu=0.3", "blu"),
-    ("heuristic:bluff", "bluff"),
-    ("random:bluff=0.1;speed=2", "speed"),
-])
+@pytest.mark.parametrize(
+    "spec,word",
+    [
+        ("heuristic:blu=0.3", "blu"),
+        ("heuristic:bluff", "bluff"),
+        ("random:bluff=0.1;speed=2", "speed"),
+    ],
+)
 def test_parse_unknown_param(spec, word):
     with pytest.raises(strat.StrategyError, match="parameter") as e:
         parse_seats(spec, 4)
     assert word in str(e.value)
 
 
-@pytest.mark.parametrize("spec,word", [
-    ("heuristic:bluff=1.5", "bluff"),
-    ("heuristic:bluff=-0.1", "bluff"),
-    ("random:forget_uno=2", "forget_uno"),
-    ("heuristic:challenge=-1", "challenge"),
-    ("heuristic:stack=nan", "stack"),
-    ("heuristic:jump=inf", "jump"),
-    ("heuristic:bluff=lots", "bluff"),
-    ("heuristic:challenge=sometimes", "challenge"),
-])
+@pytest.mark.parametrize(
+    "spec,word",
+    [
+        ("heuristic:bluff=1.5", "bluff"),
+        ("heuristic:bluff=-0.1", "bluff"),
+        ("random:forget_uno=2", "forget_uno"),
+        ("heuristic:challenge=-1", "challenge"),
+        ("heuristic:stack=nan", "stack"),
+        ("heuristic:jump=inf", "jump"),
+        ("heuristic:bluff=lots", "bluff"),
+        ("heuristic:challenge=sometimes", "challenge"),
+    ],
+)
 def test_parse_bad_probability(spec, word):
     with pytest.raises(strat.StrategyError) as e:
         parse_seats(spec, 4)
     assert word in str(e.value)
 
 
-@pytest.mark.parametrize("spec,n", [
-    ("random,random", 4),
-    ("random,random,random,random,random", 4),
-    ("heuristic:bluff=0.3,challenge=0.5,random", 3),
-])
+@pytest.mark.parametrize(
+    "spec,n",
+    [
+        ("random,random", 4),
+        ("random,random,random,random,random", 4),
+        ("heuristic:bluff=0.3,challenge=0.5,random", 3),
+    ],
+)
 def test_parse_wrong_number_of_seats(spec, n):
     with pytest.raises(strat.StrategyError, match=f"for {n} players"):
         parse_seats(spec, n)
@@ -736,8 +821,7 @@ def test_errors_are_value_errors():
 def test_manifest_rules_toml_loads_back(tmp_path):
     from unosim.sim.simulate import make_job
 
-    job = make_job("pokemon", 10, 3, "heuristic,random,random", seed=7,
-                   house="stacking=same")
+    job = make_job("pokemon", 10, 3, "heuristic,random,random", seed=7, house="stacking=same")
     m = job.manifest()
     json.dumps(m)  # JSON-serialisable
     back = load_toml(write(tmp_path, m["rules_toml"]))

@@ -4,6 +4,7 @@ Every executor must give the rows of ``unosim.simulate`` for the same seed, and 
 exact aggregates, whatever the chunk and block sizes; the Dask tests use real
 LocalClusters (in-process, and worker processes, one of them killed mid-run).
 """
+
 from __future__ import annotations
 
 import json
@@ -22,17 +23,22 @@ import pytest
 from typer.testing import CliRunner
 
 import unosim
-from unosim.sim import dataset as ds
 from unosim.cli.app import app
 from unosim.kernel import KERNEL_BEHAVIOUR
 from unosim.kernel import layout as L
+from unosim.sim import dataset as ds
 from unosim.sim.results import read_manifest, read_results
 from unosim.sim.runner import local_cluster
-from unosim.stats import quantile_ci, summary_table
 from unosim.sim.summary import TURNS_BINS, Aggregate, hist_quantile_ci
+from unosim.stats import quantile_ci, summary_table
 
-ARGS = dict(rules="official", n_players=4, strategies="random,heuristic,random,heuristic",
-            seed=7, house="stacking=progressive,jump_in=true")
+ARGS = dict(
+    rules="official",
+    n_players=4,
+    strategies="random,heuristic,random,heuristic",
+    seed=7,
+    house="stacking=progressive,jump_in=true",
+)
 N = 24_000  # games of most runs: 7 chunks of 3,500 (the last one short)
 CHUNK, BLOCK = 3_500, 1_500  # chunks not a multiple of blocks, on purpose
 UNOSIM = str(Path(sys.executable).with_name("unosim"))
@@ -74,12 +80,16 @@ def test_serial_dataset_is_the_simulate_frame(serial_run, ref):
     assert res.chunks == res.chunks_computed == 7
     names = sorted(p.name for p in out.iterdir())
     firsts = range(0, N, CHUNK)
-    assert names == sorted(["_manifest.json", *(f"part-{f:012d}.parquet" for f in firsts),
-                            *(f"_summary-{f:012d}.json" for f in firsts)])
+    assert names == sorted(
+        [
+            "_manifest.json",
+            *(f"part-{f:012d}.parquet" for f in firsts),
+            *(f"_summary-{f:012d}.json" for f in firsts),
+        ]
+    )
     m = json.loads((out / "_manifest.json").read_text())
     assert m["games"] == N and m["seed"] == 7 and m["chunk_games"] == CHUNK
-    assert m["summary_only"] is False and m["rules_hash"] == ref.attrs["manifest"][
-        "rules_hash"]
+    assert m["summary_only"] is False and m["rules_hash"] == ref.attrs["manifest"]["rules_hash"]
     # each part carries its own manifest, for the games it holds
     part = read_results(out / "part-000000021000.parquet")
     assert part.attrs["manifest"]["first_game"] == 21_000
@@ -108,11 +118,9 @@ def test_threads_executor_identical(executor, threads, serial_run, ref, tmp_path
 
 
 @pytest.mark.parametrize("chunk,block", [(1, 1), (997, 10_000), (5_000, 333), (N, N)])
-def test_chunk_and_block_sizes_do_not_change_results(chunk, block, serial_run, ref,
-                                                     tmp_path):
+def test_chunk_and_block_sizes_do_not_change_results(chunk, block, serial_run, ref, tmp_path):
     n = 3_000 if chunk == 1 else N  # 3,000 one-game chunks is plenty
-    res = _run(tmp_path / "run", n_games=n, chunk_games=chunk, block=block,
-               summary_only=chunk == 1)
+    res = _run(tmp_path / "run", n_games=n, chunk_games=chunk, block=block, summary_only=chunk == 1)
     if chunk != 1:
         _same_rows(ds.read_dataset(tmp_path / "run"), ref)
         assert res.total == serial_run[1].total
@@ -151,13 +159,17 @@ def test_dask_local_cluster_identical(cluster, request, serial_run, ref, tmp_pat
     assert res.total == serial_run[1].total
     assert sorted(done) == sorted(c for _, c in ds.chunks(0, N, CHUNK))  # one per chunk
     if cluster == "process_client":  # the workers run numba on one thread
-        assert set(client.run(lambda: os.environ.get("NUMBA_NUM_THREADS")).values()) == {
-            "1"}
+        assert set(client.run(lambda: os.environ.get("NUMBA_NUM_THREADS")).values()) == {"1"}
 
 
 def test_dask_summary_only_identical(process_client, serial_run, tmp_path):
-    res = _run(tmp_path / "run", executor="dask", client=process_client,
-               summary_only=True, chunk_games=5_000)
+    res = _run(
+        tmp_path / "run",
+        executor="dask",
+        client=process_client,
+        summary_only=True,
+        chunk_games=5_000,
+    )
     assert res.total == serial_run[1].total
     assert not list((tmp_path / "run").glob("part-*"))
     assert ds.read_summary(tmp_path / "run") == res.total
@@ -180,8 +192,9 @@ def test_worker_killed_mid_run_gives_the_same_result(ref, serial_run, tmp_path):
             if len(finished) == 3:
                 os.kill(victim, signal.SIGKILL)
 
-        res = _run(tmp_path / "run", executor="dask", client=client, progress=progress,
-                   chunk_games=800)
+        res = _run(
+            tmp_path / "run", executor="dask", client=client, progress=progress, chunk_games=800
+        )
         assert len(finished) == res.chunks == 30  # every chunk reported once
         assert victim not in client.run(os.getpid).values()  # it was indeed killed
     finally:
@@ -199,8 +212,7 @@ class Interrupt(Exception):
     pass
 
 
-def test_resume_after_an_interruption_computes_only_missing_chunks(ref, serial_run,
-                                                                    tmp_path):
+def test_resume_after_an_interruption_computes_only_missing_chunks(ref, serial_run, tmp_path):
     out = tmp_path / "run"
     seen = []
 
@@ -247,9 +259,21 @@ MISMATCH = {
     "chunk": (["--chunk-games", 1000], "chunk size"),
     "summary-only": (["--summary-only"], "--summary-only off here, on now"),
 }
-CLI_ARGS = ["--rules", "official", "--players", 4, "--strategies",
-            "random,heuristic,random,heuristic", "--seed", 7, "--house",
-            "stacking=progressive,jump_in=true", "--games", N, "--no-progress"]
+CLI_ARGS = [
+    "--rules",
+    "official",
+    "--players",
+    4,
+    "--strategies",
+    "random,heuristic,random,heuristic",
+    "--seed",
+    7,
+    "--house",
+    "stacking=progressive,jump_in=true",
+    "--games",
+    N,
+    "--no-progress",
+]
 
 
 def _cli(*args):
@@ -262,7 +286,7 @@ def _with(args: list, changes: list) -> list:
         if changes[i] in out:
             out[out.index(changes[i]) + 1] = changes[i + 1]
         else:
-            out += changes[i:i + 2] if i + 1 < len(changes) else changes[i:]
+            out += changes[i : i + 2] if i + 1 < len(changes) else changes[i:]
     return out
 
 
@@ -316,8 +340,17 @@ def test_new_run_refuses_a_used_folder_and_resume_of_a_done_run(cli_run):
 def test_cli_resume_after_sigkill(ref, tmp_path):
     """A real interruption: the process is killed (SIGKILL) after 3 of 20 chunks."""
     out = tmp_path / "run"
-    cmd = [UNOSIM, "simulate", *map(str, _with(CLI_ARGS, ["--games", 20_000])),
-           "--executor", "serial", "--chunk-games", "1000", "--out", str(out)]
+    cmd = [
+        UNOSIM,
+        "simulate",
+        *map(str, _with(CLI_ARGS, ["--games", 20_000])),
+        "--executor",
+        "serial",
+        "--chunk-games",
+        "1000",
+        "--out",
+        str(out),
+    ]
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     deadline = time.monotonic() + 120
     while len(list(out.glob("_summary-*"))) < 3 and proc.poll() is None:
@@ -342,22 +375,26 @@ def test_cli_resume_after_sigkill(ref, tmp_path):
 def test_cli_executors_print_the_same_summary(tmp_path):
     common = ["--games", 30_000, "--seed", 3, "--no-progress", "--chunk-games", 4_000]
     outs = {}
-    for name, extra in {"threads": [], "serial": ["--executor", "serial"],
-                        "dask": ["--executor", "dask", "--threads", 2, "--summary-only",
-                                 "--out", tmp_path / "d"]}.items():
+    for name, extra in {
+        "threads": [],
+        "serial": ["--executor", "serial"],
+        "dask": ["--executor", "dask", "--threads", 2, "--summary-only", "--out", tmp_path / "d"],
+    }.items():
         r = _cli(*common, *extra)
         assert r.exit_code == 0, r.output
-        outs[name] = [ln for ln in r.stdout.splitlines()
-                      if not ln.startswith(("games ", "wrote "))]
+        outs[name] = [ln for ln in r.stdout.splitlines() if not ln.startswith(("games ", "wrote "))]
     assert outs["threads"] == outs["serial"] == outs["dask"]
     assert len(outs["threads"]) == 1 + 1 + 4 + 3
     assert sorted(p.name for p in (tmp_path / "d").iterdir()) == [
-        "_manifest.json", *(f"_summary-{f:012d}.json" for f in range(0, 30_000, 4_000))]
+        "_manifest.json",
+        *(f"_summary-{f:012d}.json" for f in range(0, 30_000, 4_000)),
+    ]
 
 
 def test_cli_single_file_still_one_file(tmp_path):
-    r = _cli("--games", 5_000, "--seed", 3, "--out", tmp_path / "one.parquet",
-             "--chunk-games", 1_000)
+    r = _cli(
+        "--games", 5_000, "--seed", 3, "--out", tmp_path / "one.parquet", "--chunk-games", 1_000
+    )
     assert r.exit_code == 0, r.output
     assert [p.name for p in tmp_path.iterdir()] == ["one.parquet"]
     df = read_results(tmp_path / "one.parquet")
@@ -365,17 +402,19 @@ def test_cli_single_file_still_one_file(tmp_path):
     assert read_manifest(tmp_path / "one.parquet")["games"] == 5_000
 
 
-@pytest.mark.parametrize("args,words", [
-    (["--executor", "cluster"], "--executor must be one of serial, threads, dask"),
-    (["--out", "X.parquet", "--summary-only"], "--out DIR"),
-    (["--out", "X.parquet", "--executor", "dask"], "--out DIR"),
-    (["--resume"], "--resume needs --out DIR"),
-    (["--executor", "serial", "--threads", 2], "serial executor uses one thread"),
-    (["--executor", "threads", "--scheduler", "tcp://127.0.0.1:1"],
-     "needs --executor dask"),
-    (["--scheduler", "tcp://127.0.0.1:1", "--threads", 2], "dask worker"),
-    (["--chunk-games", 0], "chunk_games"),
-])
+@pytest.mark.parametrize(
+    "args,words",
+    [
+        (["--executor", "cluster"], "--executor must be one of serial, threads, dask"),
+        (["--out", "X.parquet", "--summary-only"], "--out DIR"),
+        (["--out", "X.parquet", "--executor", "dask"], "--out DIR"),
+        (["--resume"], "--resume needs --out DIR"),
+        (["--executor", "serial", "--threads", 2], "serial executor uses one thread"),
+        (["--executor", "threads", "--scheduler", "tcp://127.0.0.1:1"], "needs --executor dask"),
+        (["--scheduler", "tcp://127.0.0.1:1", "--threads", 2], "dask worker"),
+        (["--chunk-games", 0], "chunk_games"),
+    ],
+)
 def test_cli_bad_combinations(args, words, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     r = _cli("--games", 100, *args)
@@ -421,7 +460,7 @@ def test_aggregates_add_up_and_round_trip(ref):
     whole = Aggregate.from_records(raw, 4)
     parts = Aggregate(4)
     for lo in range(0, N, 5_001):
-        parts.add(Aggregate.from_records(raw[lo:lo + 5_001], 4))
+        parts.add(Aggregate.from_records(raw[lo : lo + 5_001], 4))
     assert parts == whole
     back = Aggregate.from_dict(json.loads(json.dumps(whole.to_dict())))
     assert back == whole and np.array_equal(back.turns_hist, whole.turns_hist)
@@ -470,12 +509,18 @@ def test_read_dataset_of_a_summary_only_run(serial_run, tmp_path):
 
 def peak_rss_mib(*args: str) -> float:
     """Peak resident memory (MiB) of ``unosim simulate ARGS`` run in a fresh process."""
-    code = ("import resource, subprocess, sys\n"
-            "r = subprocess.run(sys.argv[1:], capture_output=True, text=True)\n"
-            "assert r.returncode == 0, r.stderr\n"
-            "print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)\n")
-    r = subprocess.run([sys.executable, "-c", code, UNOSIM, "simulate", *args],
-                       capture_output=True, text=True, timeout=1800)
+    code = (
+        "import resource, subprocess, sys\n"
+        "r = subprocess.run(sys.argv[1:], capture_output=True, text=True)\n"
+        "assert r.returncode == 0, r.stderr\n"
+        "print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)\n"
+    )
+    r = subprocess.run(
+        [sys.executable, "-c", code, UNOSIM, "simulate", *args],
+        capture_output=True,
+        text=True,
+        timeout=1800,
+    )
     assert r.returncode == 0, r.stderr
     return int(r.stdout.split()[-1]) / 1024
 
@@ -505,9 +550,20 @@ def test_hand_started_scheduler_and_workers(serial_run, tmp_path):
     dask = str(Path(sys.executable).with_name("dask"))
     sched_file = tmp_path / "scheduler.json"
     env = dict(os.environ, NUMBA_NUM_THREADS="1")
-    procs = [subprocess.Popen([dask, "scheduler", "--scheduler-file", str(sched_file),
-                               "--host", "127.0.0.1", "--no-dashboard"],
-                              stderr=subprocess.DEVNULL)]
+    procs = [
+        subprocess.Popen(
+            [
+                dask,
+                "scheduler",
+                "--scheduler-file",
+                str(sched_file),
+                "--host",
+                "127.0.0.1",
+                "--no-dashboard",
+            ],
+            stderr=subprocess.DEVNULL,
+        )
+    ]
     try:
         deadline = time.monotonic() + 60
         while not sched_file.exists():
@@ -515,11 +571,22 @@ def test_hand_started_scheduler_and_workers(serial_run, tmp_path):
             time.sleep(0.1)
         address = json.loads(sched_file.read_text())["address"]
         for _ in range(2):
-            procs.append(subprocess.Popen([dask, "worker", address, "--nthreads", "1",
-                                           "--no-dashboard"], env=env,
-                                          stderr=subprocess.DEVNULL))
-        r = _cli(*_with(CLI_ARGS, []), "--chunk-games", 5_000, "--scheduler", address,
-                 "--out", tmp_path / "run")
+            procs.append(
+                subprocess.Popen(
+                    [dask, "worker", address, "--nthreads", "1", "--no-dashboard"],
+                    env=env,
+                    stderr=subprocess.DEVNULL,
+                )
+            )
+        r = _cli(
+            *_with(CLI_ARGS, []),
+            "--chunk-games",
+            5_000,
+            "--scheduler",
+            address,
+            "--out",
+            tmp_path / "run",
+        )
         assert r.exit_code == 0, r.output
         assert ds.read_summary(tmp_path / "run") == serial_run[1].total
     finally:

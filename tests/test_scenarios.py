@@ -55,23 +55,38 @@ def names(text):
 # Section 3: the first card turned
 # ======================================================================================
 
+
 def test_first_card_number_seat0_plays_first():
     # first R3 is a number: seat 0 plays first.
     # T1 s0: R5 ok (red) -> last card, wins.
     # points = G9 9 + B+2 20 + W 50 = 79
     outs = run(["R5", "G9", "B+2", "W"], "R3")
-    check(outs, **won(0, first_player=0, turns=1, cards_played=1, cards_drawn=0,
-                      reshuffles=0, points=79, max_stack=0),
-          hand_sizes=(0, 1, 1, 1), hand_points=(0, 9, 20, 50))
+    check(
+        outs,
+        **won(
+            0,
+            first_player=0,
+            turns=1,
+            cards_played=1,
+            cards_drawn=0,
+            reshuffles=0,
+            points=79,
+            max_stack=0,
+        ),
+        hand_sizes=(0, 1, 1, 1),
+        hand_points=(0, 9, 20, 50),
+    )
 
 
 def test_first_card_skip_seat1_plays_first():
     # first RS: seat 0 (who would win with R7) is skipped; seat 1 plays first.
     # T1 s1: R5 ok -> wins. points = R7 7 + G1 1 + B2 2 = 10
     outs = run(["R7", "R5", "G1", "B2"], "RS")
-    check(outs, **won(1, first_player=1, turns=1, cards_played=1, cards_drawn=0,
-                      points=10, max_stack=0),
-          hand_sizes=(1, 0, 1, 1))
+    check(
+        outs,
+        **won(1, first_player=1, turns=1, cards_played=1, cards_drawn=0, points=10, max_stack=0),
+        hand_sizes=(1, 0, 1, 1),
+    )
 
 
 def test_first_card_reverse_four_players_dealer_first_counter_clockwise():
@@ -81,9 +96,11 @@ def test_first_card_reverse_four_players_dealer_first_counter_clockwise():
     #        R9 ok -> wins.
     # points = R7 7 + R8 8 + (G5 5 + B6 6) = 26
     outs = run(["R7", "R8", "R9", "G5"], "RR", "B6")
-    check(outs, **won(2, first_player=3, turns=2, cards_played=1, cards_drawn=1,
-                      reshuffles=0, points=26),
-          hand_sizes=(1, 1, 0, 2))
+    check(
+        outs,
+        **won(2, first_player=3, turns=2, cards_played=1, cards_drawn=1, reshuffles=0, points=26),
+        hand_sizes=(1, 1, 0, 2),
+    )
 
 
 def test_first_card_reverse_two_players_acts_as_skip():
@@ -98,9 +115,12 @@ def test_first_card_draw_two():
     # T1 s1: R5 ok -> wins.
     # points = s0 (R7 7 + B3 3 + B4 4) + s2 G1 1 = 15; max_stack = the setup 2
     outs = run(["R7", "R5", "G1"], "R+2", "B3 B4")
-    check(outs, **won(1, first_player=1, turns=1, cards_played=1, cards_drawn=2,
-                      points=15, max_stack=2),
-          hand_sizes=(3, 0, 1), hand_points=(14, 0, 1))
+    check(
+        outs,
+        **won(1, first_player=1, turns=1, cards_played=1, cards_drawn=2, points=15, max_stack=2),
+        hand_sizes=(3, 0, 1),
+        hand_points=(14, 0, 1),
+    )
 
 
 def test_first_card_draw_two_cannot_be_stacked_or_jumped():
@@ -109,17 +129,21 @@ def test_first_card_draw_two_cannot_be_stacked_or_jumped():
     # Nobody jumps in on the setup card (seat 0 holds an identical R+2).
     # T1 s1: R5 ok -> wins. points = s0 (R+2 20 + 3 + 4) + s2 G1 1 = 28
     outs = run(["R+2", "R5", "G1"], "R+2", "B3 B4", stacking="same", jump_in=True)
-    check(outs, **won(1, first_player=1, turns=1, cards_played=1, cards_drawn=2,
-                      points=28, max_stack=2),
-          hand_sizes=(3, 0, 1))
+    check(
+        outs,
+        **won(1, first_player=1, turns=1, cards_played=1, cards_drawn=2, points=28, max_stack=2),
+        hand_sizes=(3, 0, 1),
+    )
 
 
 def test_first_card_wild_seat0_names_and_plays():
     # first W: seat 0 names a colour (random) and plays first.
     # T1 s0: W ok whatever the colour -> wins. points = R5 5
     outs = run(["W", "R5"], "W")
-    check(outs, **won(0, first_player=0, turns=1, cards_played=1, cards_drawn=0,
-                      points=5, max_stack=0))
+    check(
+        outs,
+        **won(0, first_player=0, turns=1, cards_played=1, cards_drawn=0, points=5, max_stack=0),
+    )
 
 
 def test_first_card_wild_draw_four_put_back_next_card_turned():
@@ -128,35 +152,50 @@ def test_first_card_wild_draw_four_put_back_next_card_turned():
     # back again, so the card turned is always R3 and the W+4 ends among G4 B6.
     # T1 s0: R5 ok on R3 -> wins. points = G9 9. Nobody draws (cards_drawn 0).
     outs = run(["R5", "G9"], "W+4", "R3 G4 B6", seeds=range(24))
-    check(outs, **won(0, first_player=0, turns=1, cards_played=1, cards_drawn=0,
-                      points=9, max_stack=0, challenges=0))
+    check(
+        outs,
+        **won(
+            0,
+            first_player=0,
+            turns=1,
+            cards_played=1,
+            cards_drawn=0,
+            points=9,
+            max_stack=0,
+            challenges=0,
+        ),
+    )
     w4, r3, r5 = parse_kind("W+4"), parse_kind("R3"), parse_kind("R5")
     positions = set()
     for o in outs:
-        assert sorted(int(k) for k in o.pile) == sorted(
-            [w4, parse_kind("G4"), parse_kind("B6")])
+        assert sorted(int(k) for k in o.pile) == sorted([w4, parse_kind("G4"), parse_kind("B6")])
         assert int(o.disc[r3]) == 1 and int(o.disc[r5]) == 1
         assert int(o.disc[w4]) == 0 and int(o.disc.sum()) == 2
         positions.add(list(o.pile).index(w4))
     assert len(positions) > 1  # the position is random, not fixed
 
 
-@pytest.mark.parametrize("first, rules, extra", [
-    ("WSH", "official-2018", {}),
-    ("WC", "official-2018", {"blank_card": "swap_hands"}),
-    ("SNX", "pokemon", {}),
-    ("GRN", "pokemon", {}),
-    ("PoG", "motu", {}),
-])
+@pytest.mark.parametrize(
+    "first, rules, extra",
+    [
+        ("WSH", "official-2018", {}),
+        ("WC", "official-2018", {"blank_card": "swap_hands"}),
+        ("SNX", "pokemon", {}),
+        ("GRN", "pokemon", {}),
+        ("PoG", "motu", {}),
+    ],
+)
 def test_first_card_special_wild_has_no_effect(first, rules, extra):
     # A special wild turned first: seat 0 names the colour and plays; its effect
     # (shuffle hands / swap hands / Snorlax draw 3 / Greninja draw / Grayskull: every
     # other player draws 3) is NOT applied at setup.
     # T1 s0: W ok -> wins. Nobody drew; seat 1 still holds R9 only.
     outs = run(["W", "R9"], first, "B1 B2 B3 B4 B5 B6", rules=rules, **extra)
-    check(outs, **won(0, first_player=0, turns=1, cards_played=1, cards_drawn=0,
-                      reshuffles=0, points=9),
-          hand_sizes=(0, 1))
+    check(
+        outs,
+        **won(0, first_player=0, turns=1, cards_played=1, cards_drawn=0, reshuffles=0, points=9),
+        hand_sizes=(0, 1),
+    )
     for o in outs:
         assert o.hand(1) == ["R9"]
 
@@ -164,6 +203,7 @@ def test_first_card_special_wild_has_no_effect(first, rules, extra):
 # ======================================================================================
 # Section 4: action cards during play, drawing, reshuffles, 2 players, scoring
 # ======================================================================================
+
 
 def test_skip_during_play():
     # first R9.
@@ -173,9 +213,11 @@ def test_skip_during_play():
     # (Had seat 1 not been skipped it would have played R2.)
     # points = s1 R2 2 + Y2 2 + s2 B7 7 = 11
     outs = run(["RS B4", "R2 Y2", "R4 B7"], "R9")
-    check(outs, **won(0, first_player=0, turns=3, cards_played=3, cards_drawn=0,
-                      points=11),
-          hand_sizes=(0, 2, 1))
+    check(
+        outs,
+        **won(0, first_player=0, turns=3, cards_played=3, cards_drawn=0, points=11),
+        hand_sizes=(0, 2, 1),
+    )
 
 
 def test_reverse_during_play_three_players():
@@ -187,9 +229,12 @@ def test_reverse_during_play_three_players():
     # T4 s0: G3 ok on R3 (rank) -> wins.
     # points = s1 (YR 20 + Y2 2 + B6 6) + s2 Y8 8 = 36
     outs = run(["RR G3", "YR Y2", "R3 Y8"], "R9", "B6")
-    check(outs, **won(0, first_player=0, turns=4, cards_played=3, cards_drawn=1,
-                      points=36),
-          hand_sizes=(0, 3, 1), hand_points=(0, 28, 8))
+    check(
+        outs,
+        **won(0, first_player=0, turns=4, cards_played=3, cards_drawn=1, points=36),
+        hand_sizes=(0, 3, 1),
+        hand_points=(0, 28, 8),
+    )
 
 
 def test_draw_two_during_play():
@@ -199,9 +244,11 @@ def test_draw_two_during_play():
     # T3 s0: B4 ok (rank 4) -> wins.
     # points = s1 (1 + 2 + 3 + 5) + s2 G8 8 = 19
     outs = run(["R+2 B4", "Y1 Y2", "R4 G8"], "R9", "Y3 Y5")
-    check(outs, **won(0, first_player=0, turns=3, cards_played=3, cards_drawn=2,
-                      points=19, max_stack=2),
-          hand_sizes=(0, 4, 1))
+    check(
+        outs,
+        **won(0, first_player=0, turns=3, cards_played=3, cards_drawn=2, points=19, max_stack=2),
+        hand_sizes=(0, 4, 1),
+    )
 
 
 def test_wild_during_play_named_colour_governs():
@@ -213,9 +260,12 @@ def test_wild_during_play_named_colour_governs():
     # T5 s0: R3 -> 1 left (UNO). T6 s1: a 3 -> 1 left. T7 s0: R3 -> wins.
     # points = the 3 seat 1 still holds = 3
     outs = run(["W R3 R3 R3", "R3 Y3 G3 B3"], "G5", seeds=range(16))
-    check(outs, **won(0, first_player=0, turns=7, cards_played=7, cards_drawn=0,
-                      points=3),
-          hand_sizes=(0, 1), hand_points=(0, 3))
+    check(
+        outs,
+        **won(0, first_player=0, turns=7, cards_played=7, cards_drawn=0, points=3),
+        hand_sizes=(0, 1),
+        hand_points=(0, 3),
+    )
 
 
 def test_wild_draw_four_during_play_four_players():
@@ -225,9 +275,22 @@ def test_wild_draw_four_during_play_four_players():
     # T4 s0: W+4 legal (seat 0 holds no coloured card) -> last card: seat 1 draws B5-B8.
     # points = s1 (G1 1 + G2 2 + 1+...+8 = 36) + s2 W 50 + s3 W 50 = 139
     outs = run(["W+4 W+4", "G1 G2", "W W", "W W"], "G5", "B1 B2 B3 B4 B5 B6 B7 B8")
-    check(outs, **won(0, first_player=0, turns=4, cards_played=4, cards_drawn=8,
-                      points=139, max_stack=4, challenges=0, bluffs=0),
-          hand_sizes=(0, 10, 1, 1), hand_points=(0, 39, 50, 50))
+    check(
+        outs,
+        **won(
+            0,
+            first_player=0,
+            turns=4,
+            cards_played=4,
+            cards_drawn=8,
+            points=139,
+            max_stack=4,
+            challenges=0,
+            bluffs=0,
+        ),
+        hand_sizes=(0, 10, 1, 1),
+        hand_points=(0, 39, 50, 50),
+    )
 
 
 def test_wild_draw_four_restricted_while_holding_current_colour():
@@ -239,9 +302,21 @@ def test_wild_draw_four_restricted_while_holding_current_colour():
     #        (G5 G1 Y1) and draw those 3.
     # points = s1 Y2 2 + Y3 3 + G5 5 + G1 1 + Y1 1 = 12
     outs = run(["W+4 G1", "Y1 Y2"], "G5", "Y3")
-    check(outs, **won(0, first_player=0, turns=3, cards_played=3, cards_drawn=4,
-                      reshuffles=1, points=12, max_stack=4, bluffs=0),
-          hand_sizes=(0, 5))
+    check(
+        outs,
+        **won(
+            0,
+            first_player=0,
+            turns=3,
+            cards_played=3,
+            cards_drawn=4,
+            reshuffles=1,
+            points=12,
+            max_stack=4,
+            bluffs=0,
+        ),
+        hand_sizes=(0, 5),
+    )
 
 
 def test_two_players_action_cards_let_the_same_player_play_again():
@@ -253,9 +328,11 @@ def test_two_players_action_cards_let_the_same_player_play_again():
     # T6 s0: G+2 (symbol +2) -> last card: seat 1 draws Y3 Y4 before scoring (section 5).
     # points = s1 (1+...+6 = 21) + (1+2+3+4 = 10) = 31
     outs = run(["RS YS YR BR B+2 G+2", "R1 R2 R3 R4 R5 R6"], "R9", "Y1 Y2 Y3 Y4")
-    check(outs, **won(0, first_player=0, turns=6, cards_played=6, cards_drawn=4,
-                      points=31, max_stack=2),
-          hand_sizes=(0, 10))
+    check(
+        outs,
+        **won(0, first_player=0, turns=6, cards_played=6, cards_drawn=4, points=31, max_stack=2),
+        hand_sizes=(0, 10),
+    )
 
 
 def test_two_players_wild_draw_four_plays_again():
@@ -264,27 +341,33 @@ def test_two_players_wild_draw_four_plays_again():
     # T2 s0: W+4 (last card) -> seat 1 draws B5-B8.
     # points = G1 + G2 + (1+...+8) = 39
     outs = run(["W+4 W+4", "G1 G2"], "G5", "B1 B2 B3 B4 B5 B6 B7 B8")
-    check(outs, **won(0, first_player=0, turns=2, cards_played=2, cards_drawn=8,
-                      points=39, max_stack=4),
-          hand_sizes=(0, 10))
+    check(
+        outs,
+        **won(0, first_player=0, turns=2, cards_played=2, cards_drawn=8, points=39, max_stack=4),
+        hand_sizes=(0, 10),
+    )
 
 
 def test_draw_playable_card_and_play_it():
     # first R5. T1 s0: G1 no -> draws R9 ok -> plays it (1 card left).
     # T2 s1: B9 ok on R9 (rank) -> wins. points = G1 1
     outs = run(["G1", "B9"], "R5", "R9")
-    check(outs, **won(1, first_player=0, turns=2, cards_played=2, cards_drawn=1,
-                      points=1),
-          hand_sizes=(1, 0))
+    check(
+        outs,
+        **won(1, first_player=0, turns=2, cards_played=2, cards_drawn=1, points=1),
+        hand_sizes=(1, 0),
+    )
 
 
 def test_draw_unplayable_card_turn_ends():
     # first R5. T1 s0: G1 no -> draws G9 no (green 9 on red 5) -> turn ends.
     # T2 s1: R2 ok -> wins. points = G1 1 + G9 9 = 10
     outs = run(["G1", "R2"], "R5", "G9")
-    check(outs, **won(1, first_player=0, turns=2, cards_played=1, cards_drawn=1,
-                      points=10),
-          hand_sizes=(2, 0))
+    check(
+        outs,
+        **won(1, first_player=0, turns=2, cards_played=1, cards_drawn=1, points=10),
+        hand_sizes=(2, 0),
+    )
 
 
 def test_reshuffle_discard_minus_top_becomes_draw_pile():
@@ -296,9 +379,11 @@ def test_reshuffle_discard_minus_top_becomes_draw_pile():
     # T4 s0: G1 ok (green) -> wins.
     # points = s1 (Y2 2 + B3 3) + s2 Y9 9 = 14
     outs = run(["R7 G1", "Y2 B3", "G5 Y9"], "R5")
-    check(outs, **won(0, first_player=0, turns=4, cards_played=4, cards_drawn=1,
-                      reshuffles=1, points=14),
-          hand_sizes=(0, 2, 1))
+    check(
+        outs,
+        **won(0, first_player=0, turns=4, cards_played=4, cards_drawn=1, reshuffles=1, points=14),
+        hand_sizes=(0, 2, 1),
+    )
 
 
 def test_nothing_to_draw_no_reshuffle():
@@ -306,9 +391,11 @@ def test_nothing_to_draw_no_reshuffle():
     # T1 s0: G2 no -> nothing exists to draw: no card, no reshuffle, the turn ends.
     # T2 s1: R1 ok -> wins. points = G2 2
     outs = run(["G2", "R1"], "R5")
-    check(outs, **won(1, first_player=0, turns=2, cards_played=1, cards_drawn=0,
-                      reshuffles=0, points=2),
-          hand_sizes=(1, 0))
+    check(
+        outs,
+        **won(1, first_player=0, turns=2, cards_played=1, cards_drawn=0, reshuffles=0, points=2),
+        hand_sizes=(1, 0),
+    )
 
 
 def test_last_card_draw_two_counted_in_score_after_reshuffle():
@@ -320,9 +407,21 @@ def test_last_card_draw_two_counted_in_score_after_reshuffle():
     #        seat 1 draws 2 of them, 5 points each; 1 stays in the draw pile.
     # points = Y1 1 + 5 + 5 = 11
     outs = run(["G5 Y+2", "Y5 Y1"], "R5")
-    check(outs, **won(0, first_player=0, turns=3, cards_played=3, cards_drawn=2,
-                      reshuffles=1, points=11, max_stack=2),
-          hand_sizes=(0, 3), hand_points=(0, 11))
+    check(
+        outs,
+        **won(
+            0,
+            first_player=0,
+            turns=3,
+            cards_played=3,
+            cards_drawn=2,
+            reshuffles=1,
+            points=11,
+            max_stack=2,
+        ),
+        hand_sizes=(0, 3),
+        hand_points=(0, 11),
+    )
     for o in outs:
         assert len(o.pile) == 1
 
@@ -337,14 +436,25 @@ def test_max_turns_truncation():
     # T8, T10 likewise without a reshuffle. Before T11 the limit stops the round.
     # played = 2 + 6 (T5-T10) = 8; drawn = 2 + 6 = 8; reshuffles at T5, T7, T9 = 3
     outs = run(["R1 G5", "R2 G6"], "R3", "B7 B8", max_turns=10)
-    check(outs, winner=-1, truncated=True, points=0, first_player=0, turns=10,
-          cards_played=8, cards_drawn=8, reshuffles=3,
-          hand_sizes=(2, 2), hand_points=(12, 14))
+    check(
+        outs,
+        winner=-1,
+        truncated=True,
+        points=0,
+        first_player=0,
+        turns=10,
+        cards_played=8,
+        cards_drawn=8,
+        reshuffles=3,
+        hand_sizes=(2, 2),
+        hand_points=(12, 14),
+    )
 
 
 # ======================================================================================
 # Section 8: house rules
 # ======================================================================================
+
 
 def test_stacking_draw_two_chain_ends_in_draw_of_six():
     # stacking=same, 4 players, first R5.
@@ -354,11 +464,13 @@ def test_stacking_draw_two_chain_ends_in_draw_of_six():
     # s3: no +2 -> draws 6 (G1 G2 G3 G4 G6 G7), loses its turn (no turn counted).
     # T4 s0: B1 ok on B+2 (blue) -> wins.
     # points = s1 Y2 2 + s2 Y3 3 + s3 (Y4 4 + Y6 6 + 23) = 38
-    outs = run(["R+2 B1", "G+2 Y2", "B+2 Y3", "Y4 Y6"], "R5", "G1 G2 G3 G4 G6 G7",
-               stacking="same")
-    check(outs, **won(0, first_player=0, turns=4, cards_played=4, cards_drawn=6,
-                      points=38, max_stack=6),
-          hand_sizes=(0, 1, 1, 8), hand_points=(0, 2, 3, 33))
+    outs = run(["R+2 B1", "G+2 Y2", "B+2 Y3", "Y4 Y6"], "R5", "G1 G2 G3 G4 G6 G7", stacking="same")
+    check(
+        outs,
+        **won(0, first_player=0, turns=4, cards_played=4, cards_drawn=6, points=38, max_stack=6),
+        hand_sizes=(0, 1, 1, 8),
+        hand_points=(0, 2, 3, 33),
+    )
 
 
 def test_progressive_wild_draw_four_on_draw_two():
@@ -369,21 +481,53 @@ def test_progressive_wild_draw_four_on_draw_two():
     # s0: a stacked W+4 cannot be challenged; Y1 is not stackable -> draws 6, skipped.
     # T3 s1: W -> wins.
     # points = s0 Y1 1 + (1+2+3+4+6+7 = 23) = 24
-    outs = run(["R+2 Y1", "W+4 W"], "R5", "G1 G2 G3 G4 G6 G7", stacking="progressive",
-               strategies="random:challenge=1,random")
-    check(outs, **won(1, first_player=0, turns=3, cards_played=3, cards_drawn=6,
-                      points=24, max_stack=6, challenges=0),
-          hand_sizes=(7, 0))
+    outs = run(
+        ["R+2 Y1", "W+4 W"],
+        "R5",
+        "G1 G2 G3 G4 G6 G7",
+        stacking="progressive",
+        strategies="random:challenge=1,random",
+    )
+    check(
+        outs,
+        **won(
+            1,
+            first_player=0,
+            turns=3,
+            cards_played=3,
+            cards_drawn=6,
+            points=24,
+            max_stack=6,
+            challenges=0,
+        ),
+        hand_sizes=(7, 0),
+    )
 
 
 def test_progressive_stacked_wild_draw_four_exempt_from_restriction():
     # As above, but seat 1 also holds R9 of the current colour (red): a stacked W+4 is
     # exempt from wd4_restriction (8.1). max_turns 2 stops after the penalty.
     # T1 s0: R+2. T2 s1: W+4 stacked -> pending 6. s0 draws 6. Limit before T3.
-    outs = run(["R+2 Y1", "W+4 R9"], "R5", "G1 G2 G3 G4 G6 G7", stacking="progressive",
-               strategies="random:challenge=1,random", max_turns=2)
-    check(outs, winner=-1, truncated=True, turns=2, cards_played=2, cards_drawn=6,
-          max_stack=6, challenges=0, bluffs=0, hand_sizes=(7, 1))
+    outs = run(
+        ["R+2 Y1", "W+4 R9"],
+        "R5",
+        "G1 G2 G3 G4 G6 G7",
+        stacking="progressive",
+        strategies="random:challenge=1,random",
+        max_turns=2,
+    )
+    check(
+        outs,
+        winner=-1,
+        truncated=True,
+        turns=2,
+        cards_played=2,
+        cards_drawn=6,
+        max_stack=6,
+        challenges=0,
+        bluffs=0,
+        hand_sizes=(7, 1),
+    )
 
 
 def test_same_refuses_wild_draw_four_on_draw_two():
@@ -393,9 +537,11 @@ def test_same_refuses_wild_draw_four_on_draw_two():
     # T2 s0: B+2 ok (symbol) -> last card: seat 1 draws G3 G4.
     # points = W+4 50 + Y9 9 + (1+2+3+4) = 69
     outs = run(["R+2 B+2", "W+4 Y9"], "R5", "G1 G2 G3 G4", stacking="same")
-    check(outs, **won(0, first_player=0, turns=2, cards_played=2, cards_drawn=4,
-                      points=69, max_stack=2),
-          hand_sizes=(0, 6))
+    check(
+        outs,
+        **won(0, first_player=0, turns=2, cards_played=2, cards_drawn=4, points=69, max_stack=2),
+        hand_sizes=(0, 6),
+    )
 
 
 def test_stacked_last_card_penalty_counted_in_score():
@@ -406,9 +552,11 @@ def test_stacked_last_card_penalty_counted_in_score():
     #        the whole 6 (section 5: "or a stacked penalty").
     # points = s1's other +2 20 + (1+...+6 = 21) = 41
     outs = run(["R+2 Y+2", "G+2 B+2"], "R5", "G1 G2 G3 G4 G5 G6", stacking="same")
-    check(outs, **won(0, first_player=0, turns=3, cards_played=3, cards_drawn=6,
-                      points=41, max_stack=6),
-          hand_sizes=(0, 7))
+    check(
+        outs,
+        **won(0, first_player=0, turns=3, cards_played=3, cards_drawn=6, points=41, max_stack=6),
+        hand_sizes=(0, 7),
+    )
 
 
 def test_progressive_same_colour_draw_two_on_wild_draw_four():
@@ -422,11 +570,14 @@ def test_progressive_same_colour_draw_two_on_wild_draw_four():
     # T5 s1: last +2 -> wins; s0 draws 2 first (section 5). Seat 0 drew 6+2+2+2 = 12.
     # points = Y1+Y2+Y3 6 + (R1..R9 45 + G1 G2 G3 6) = 57
     draw = "R1 R2 R3 R4 R5 R6 R7 R8 R9 G1 G2 G3"
-    outs = run(["W+4 Y1 Y2 Y3", "R+2 Y+2 G+2 B+2"], "G5", draw, stacking="progressive",
-               seeds=range(16))
-    check(outs, **won(1, first_player=0, turns=5, cards_played=5, cards_drawn=12,
-                      points=57, max_stack=6),
-          hand_sizes=(15, 0))
+    outs = run(
+        ["W+4 Y1 Y2 Y3", "R+2 Y+2 G+2 B+2"], "G5", draw, stacking="progressive", seeds=range(16)
+    )
+    check(
+        outs,
+        **won(1, first_player=0, turns=5, cards_played=5, cards_drawn=12, points=57, max_stack=6),
+        hand_sizes=(15, 0),
+    )
 
 
 def test_same_refuses_draw_two_on_wild_draw_four():
@@ -436,11 +587,12 @@ def test_same_refuses_draw_two_on_wild_draw_four():
     # after each, seat 1 draws 4 and loses its turn; the 4th is the last card.
     # points = 4 x 20 + (R1..R9 45 + Y1..Y7 28) = 153
     draw = "R1 R2 R3 R4 R5 R6 R7 R8 R9 Y1 Y2 Y3 Y4 Y5 Y6 Y7"
-    outs = run(["W+4 W+4 W+4 W+4", "R+2 Y+2 G+2 B+2"], "G5", draw, stacking="same",
-               seeds=range(16))
-    check(outs, **won(0, first_player=0, turns=4, cards_played=4, cards_drawn=16,
-                      points=153, max_stack=4),
-          hand_sizes=(0, 20))
+    outs = run(["W+4 W+4 W+4 W+4", "R+2 Y+2 G+2 B+2"], "G5", draw, stacking="same", seeds=range(16))
+    check(
+        outs,
+        **won(0, first_player=0, turns=4, cards_played=4, cards_drawn=16, points=153, max_stack=4),
+        hand_sizes=(0, 20),
+    )
 
 
 def test_seven_swaps_hands():
@@ -452,9 +604,11 @@ def test_seven_swaps_hands():
     # T5 s0: B3 ok (rank 3) -> wins.
     # points = G1 1 + G9 9 + Y8 8 = 18
     outs = run(["R7 G1", "R3 B3"], "R5", "G9 Y8", seven_zero=True)
-    check(outs, **won(0, first_player=0, turns=5, cards_played=3, cards_drawn=2,
-                      points=18),
-          hand_sizes=(0, 3))
+    check(
+        outs,
+        **won(0, first_player=0, turns=5, cards_played=3, cards_drawn=2, points=18),
+        hand_sizes=(0, 3),
+    )
     for o in outs:
         assert o.hand(1) == names("G1 G9 Y8")
 
@@ -480,8 +634,7 @@ def test_zero_rotates_hands_clockwise():
     outs = run(["R0 B9", "G1 G2", "Y3 Y4"], "R5", seven_zero=True, max_turns=1)
     check(outs, winner=-1, truncated=True, turns=1, cards_played=1, hand_sizes=(2, 1, 2))
     for o in outs:
-        assert (o.hand(0), o.hand(1), o.hand(2)) == (
-            names("Y3 Y4"), names("B9"), names("G1 G2"))
+        assert (o.hand(0), o.hand(1), o.hand(2)) == (names("Y3 Y4"), names("B9"), names("G1 G2"))
 
 
 def test_zero_rotates_hands_counter_clockwise():
@@ -489,11 +642,17 @@ def test_zero_rotates_hands_counter_clockwise():
     # T1 s2: R0 ok (red), B9 no -> plays R0: hands pass counter-clockwise (2->1->0->2):
     #        s1 gets {B9}, s0 gets {Y3 Y4}, s2 gets {G1 G2}.
     outs = run(["G1 G2", "Y3 Y4", "R0 B9"], "RR", seven_zero=True, max_turns=1)
-    check(outs, winner=-1, truncated=True, first_player=2, turns=1, cards_played=1,
-          hand_sizes=(2, 1, 2))
+    check(
+        outs,
+        winner=-1,
+        truncated=True,
+        first_player=2,
+        turns=1,
+        cards_played=1,
+        hand_sizes=(2, 1, 2),
+    )
     for o in outs:
-        assert (o.hand(0), o.hand(1), o.hand(2)) == (
-            names("Y3 Y4"), names("B9"), names("G1 G2"))
+        assert (o.hand(0), o.hand(1), o.hand(2)) == (names("Y3 Y4"), names("B9"), names("G1 G2"))
 
 
 def test_jump_in_chain_follows_direction_of_play():
@@ -506,17 +665,20 @@ def test_jump_in_chain_follows_direction_of_play():
     # T4 s0: B6 ok (rank 6) -> wins.
     # points = s1 Y2 2 + s2 (G9 9 + B9 9) + s3 G8 8 = 28
     outs = run(["R6 B6", "R6 Y2", "G9 B9", "R6 G8"], "R5", jump_in=True)
-    check(outs, **won(0, first_player=0, turns=4, cards_played=4, cards_drawn=0,
-                      points=28),
-          hand_sizes=(0, 1, 2, 1))
+    check(
+        outs,
+        **won(0, first_player=0, turns=4, cards_played=4, cards_drawn=0, points=28),
+        hand_sizes=(0, 1, 2, 1),
+    )
 
 
 def test_jump_in_counts_against_max_turns():
     # The same deal with max_turns 2: T1 s0 R6, T2 s1 jumps in; seat 3's jump-in would
     # be turn 3, so the limit (checked before every turn, jump-ins included) ends it.
     outs = run(["R6 B6", "R6 Y2", "G9 B9", "R6 G8"], "R5", jump_in=True, max_turns=2)
-    check(outs, winner=-1, truncated=True, points=0, turns=2, cards_played=2,
-          hand_sizes=(1, 1, 2, 2))
+    check(
+        outs, winner=-1, truncated=True, points=0, turns=2, cards_played=2, hand_sizes=(1, 1, 2, 2)
+    )
 
 
 def test_jump_in_draw_two_passes_four_to_player_after_jumper():
@@ -526,11 +688,13 @@ def test_jump_in_draw_two_passes_four_to_player_after_jumper():
     # Seat 3, the player after the jumper, draws 4 (Y1-Y4) and loses its turn.
     # T3 s0: B+2 ok (symbol) -> last card: seat 1 draws Y5 Y6 first.
     # points = s1 (1+2+5+6 = 14) + s2 B3 3 + s3 (3+4+1+2+3+4 = 17) = 34
-    outs = run(["R+2 B+2", "G1 G2", "R+2 B3", "G3 G4"], "R5", "Y1 Y2 Y3 Y4 Y5 Y6",
-               jump_in=True)
-    check(outs, **won(0, first_player=0, turns=3, cards_played=3, cards_drawn=6,
-                      points=34, max_stack=4),
-          hand_sizes=(0, 4, 1, 6), hand_points=(0, 14, 3, 17))
+    outs = run(["R+2 B+2", "G1 G2", "R+2 B3", "G3 G4"], "R5", "Y1 Y2 Y3 Y4 Y5 Y6", jump_in=True)
+    check(
+        outs,
+        **won(0, first_player=0, turns=3, cards_played=3, cards_drawn=6, points=34, max_stack=4),
+        hand_sizes=(0, 4, 1, 6),
+        hand_points=(0, 14, 3, 17),
+    )
 
 
 def test_jump_in_skip_replaces_pending_skip():
@@ -542,10 +706,17 @@ def test_jump_in_skip_replaces_pending_skip():
     # T3 s1: R1 ok on RS (red), G2 no -> plays R1. Limit.
     # (Without the drop both skips would hit seats 0 and 1 and seat 2 would draw at
     # T3; without jump-in seat 1 is skipped and seat 2 draws at T2.)
-    outs = run(["RS B1", "R1 G2", "Y1 Y2", "RS G9"], "R5", "B7 B8", jump_in=True,
-               max_turns=3)
-    check(outs, winner=-1, truncated=True, first_player=0, turns=3, cards_played=3,
-          cards_drawn=0, hand_sizes=(1, 1, 2, 1))
+    outs = run(["RS B1", "R1 G2", "Y1 Y2", "RS G9"], "R5", "B7 B8", jump_in=True, max_turns=3)
+    check(
+        outs,
+        winner=-1,
+        truncated=True,
+        first_player=0,
+        turns=3,
+        cards_played=3,
+        cards_drawn=0,
+        hand_sizes=(1, 1, 2, 1),
+    )
     for o in outs:
         assert o.top == "R1"
 
@@ -560,9 +731,11 @@ def test_jump_in_reverse_flips_direction_again():
     # T4 s0: B3 ok (rank 3) -> wins.
     # points = s1 (1+2) + s2 Y3 3 + s3 G4 4 = 10
     outs = run(["RR B3", "Y1 Y2", "RR Y3", "R3 G4"], "R5", jump_in=True)
-    check(outs, **won(0, first_player=0, turns=4, cards_played=4, cards_drawn=0,
-                      points=10),
-          hand_sizes=(0, 2, 1, 1))
+    check(
+        outs,
+        **won(0, first_player=0, turns=4, cards_played=4, cards_drawn=0, points=10),
+        hand_sizes=(0, 2, 1, 1),
+    )
 
 
 def test_draw_until_playable():
@@ -570,9 +743,11 @@ def test_draw_until_playable():
     # T1 s0: Y1 no -> draws G1 no, G2 no, R9 ok -> must play R9 (3 cards left).
     # T2 s1: B9 ok (rank 9) -> wins. points = Y1 1 + G1 1 + G2 2 = 4
     outs = run(["Y1", "B9"], "R5", "G1 G2 R9 G3", draw_rule="until_playable")
-    check(outs, **won(1, first_player=0, turns=2, cards_played=2, cards_drawn=3,
-                      points=4),
-          hand_sizes=(3, 0))
+    check(
+        outs,
+        **won(1, first_player=0, turns=2, cards_played=2, cards_drawn=3, points=4),
+        hand_sizes=(3, 0),
+    )
     for o in outs:
         assert [int(k) for k in o.pile] == [parse_kind("G3")]
 
@@ -586,11 +761,28 @@ def test_challenge_catches_bluff():
     # T3 s0: holds R1 R1 G1 Y1 B1: the card(s) of colour c' are its only legal cards
     #        (the two R1 are identical) -> plays a 1; four 1s left.
     # T4 s1: W -> wins. points = 4 x 1 = 4
-    outs = run(["W+4 R1", "W W"], "R5", "G1 Y1 B1 R1",
-               strategies="random:bluff=1,random:challenge=1", seeds=range(16))
-    check(outs, **won(1, first_player=0, turns=4, cards_played=4, cards_drawn=4,
-                      points=4, max_stack=4, challenges=1, bluffs=1),
-          hand_sizes=(4, 0))
+    outs = run(
+        ["W+4 R1", "W W"],
+        "R5",
+        "G1 Y1 B1 R1",
+        strategies="random:bluff=1,random:challenge=1",
+        seeds=range(16),
+    )
+    check(
+        outs,
+        **won(
+            1,
+            first_player=0,
+            turns=4,
+            cards_played=4,
+            cards_drawn=4,
+            points=4,
+            max_stack=4,
+            challenges=1,
+            bluffs=1,
+        ),
+        hand_sizes=(4, 0),
+    )
 
 
 def test_challenge_of_legal_wild_draw_four_costs_six():
@@ -599,11 +791,27 @@ def test_challenge_of_legal_wild_draw_four_costs_six():
     # T2 s0: W+4, its last card: seat 1 draws 4 more (B7 B8 B9 Y9); no challenge of a
     #        last card (no other effect of the last card applies).
     # points = G1 + G2 + (1+...+9 = 45) + 9 = 57
-    outs = run(["W+4 W+4", "G1 G2"], "G5", "B1 B2 B3 B4 B5 B6 B7 B8 B9 Y9",
-               strategies="random,random:challenge=1")
-    check(outs, **won(0, first_player=0, turns=2, cards_played=2, cards_drawn=10,
-                      points=57, max_stack=4, challenges=1, bluffs=0),
-          hand_sizes=(0, 12))
+    outs = run(
+        ["W+4 W+4", "G1 G2"],
+        "G5",
+        "B1 B2 B3 B4 B5 B6 B7 B8 B9 Y9",
+        strategies="random,random:challenge=1",
+    )
+    check(
+        outs,
+        **won(
+            0,
+            first_player=0,
+            turns=2,
+            cards_played=2,
+            cards_drawn=10,
+            points=57,
+            max_stack=4,
+            challenges=1,
+            bluffs=0,
+        ),
+        hand_sizes=(0, 12),
+    )
 
 
 def test_challenge_or_stack_not_both():
@@ -612,11 +820,28 @@ def test_challenge_or_stack_not_both():
     #        loses its turn; having challenged it may not also stack its W+4 (8.1).
     # T2 s0: W+4, last card: seat 1 draws 4 (B7 B8 B9 Y9).
     # points = W+4 50 + G1 1 + (45 + 9) = 105
-    outs = run(["W+4 W+4", "W+4 G1"], "G5", "B1 B2 B3 B4 B5 B6 B7 B8 B9 Y9",
-               stacking="same", strategies="random,random:challenge=1")
-    check(outs, **won(0, first_player=0, turns=2, cards_played=2, cards_drawn=10,
-                      points=105, max_stack=4, challenges=1, bluffs=0),
-          hand_sizes=(0, 12))
+    outs = run(
+        ["W+4 W+4", "W+4 G1"],
+        "G5",
+        "B1 B2 B3 B4 B5 B6 B7 B8 B9 Y9",
+        stacking="same",
+        strategies="random,random:challenge=1",
+    )
+    check(
+        outs,
+        **won(
+            0,
+            first_player=0,
+            turns=2,
+            cards_played=2,
+            cards_drawn=10,
+            points=105,
+            max_stack=4,
+            challenges=1,
+            bluffs=0,
+        ),
+        hand_sizes=(0, 12),
+    )
 
 
 @pytest.mark.parametrize("penalty, drawn", [(2, 2), (1, 1)])
@@ -626,25 +851,55 @@ def test_forgotten_uno_is_caught(penalty, drawn):
     #        (Y7 Y8, or Y7 with uno_penalty 1).
     # T2 s1: B2 B3 no on R1 -> draws the next card (Y9, or Y8 with uno_penalty 1): no.
     # cards_drawn = penalty + 1; hand sizes 1 + penalty and 3.
-    outs = run(["R1 G1", "B2 B3"], "R5", "Y7 Y8 Y9", uno_penalty=penalty, catch_uno=1.0,
-               strategies="random:forget_uno=1,random", max_turns=2)
-    check(outs, winner=-1, truncated=True, turns=2, cards_played=1,
-          cards_drawn=drawn + 1, uno_penalties=1, max_stack=0,
-          hand_sizes=(1 + drawn, 3))
+    outs = run(
+        ["R1 G1", "B2 B3"],
+        "R5",
+        "Y7 Y8 Y9",
+        uno_penalty=penalty,
+        catch_uno=1.0,
+        strategies="random:forget_uno=1,random",
+        max_turns=2,
+    )
+    check(
+        outs,
+        winner=-1,
+        truncated=True,
+        turns=2,
+        cards_played=1,
+        cards_drawn=drawn + 1,
+        uno_penalties=1,
+        max_stack=0,
+        hand_sizes=(1 + drawn, 3),
+    )
 
 
 def test_forgotten_uno_not_caught():
     # catch_uno 0.0: the forgotten call is never caught, nobody draws at T1.
     # T1 s0: R1 (forgets UNO). T2 s1: draws Y7 no. Limit.
-    outs = run(["R1 G1", "B2 B3"], "R5", "Y7 Y8 Y9", catch_uno=0.0,
-               strategies="random:forget_uno=1,random", max_turns=2)
-    check(outs, winner=-1, truncated=True, turns=2, cards_played=1, cards_drawn=1,
-          uno_penalties=0, hand_sizes=(1, 3))
+    outs = run(
+        ["R1 G1", "B2 B3"],
+        "R5",
+        "Y7 Y8 Y9",
+        catch_uno=0.0,
+        strategies="random:forget_uno=1,random",
+        max_turns=2,
+    )
+    check(
+        outs,
+        winner=-1,
+        truncated=True,
+        turns=2,
+        cards_played=1,
+        cards_drawn=1,
+        uno_penalties=0,
+        hand_sizes=(1, 3),
+    )
 
 
 # ======================================================================================
 # Section 2: special cards
 # ======================================================================================
+
 
 def test_wild_shuffle_hands_dealt_from_next_player():
     # official-2018, 3 players, first R5; max_turns 3.
@@ -653,10 +908,23 @@ def test_wild_shuffle_hands_dealt_from_next_player():
     # T3 s2: WSH ok, B4 no -> plays WSH (1 card left). Hands collected: 1 + 3 + 1 = 5
     #        cards, shuffled, dealt one at a time from the next player (seat 0):
     #        s0, s1, s2, s0, s1 -> sizes 2, 2, 1 (seat 1 goes from 3 to 2).
-    outs = run(["R1 Y7", "G2 G3", "WSH B4"], "R5", "G9", rules="official-2018",
-               max_turns=3, seeds=range(16))
-    check(outs, winner=-1, truncated=True, turns=3, cards_played=2, cards_drawn=1,
-          hand_sizes=(2, 2, 1))
+    outs = run(
+        ["R1 Y7", "G2 G3", "WSH B4"],
+        "R5",
+        "G9",
+        rules="official-2018",
+        max_turns=3,
+        seeds=range(16),
+    )
+    check(
+        outs,
+        winner=-1,
+        truncated=True,
+        turns=3,
+        cards_played=2,
+        cards_drawn=1,
+        hand_sizes=(2, 2, 1),
+    )
     dealt = set()
     for o in outs:
         allc = sorted(o.hand(0) + o.hand(1) + o.hand(2))
@@ -672,49 +940,79 @@ def test_wild_shuffle_hands_dealt_counter_clockwise():
     # T3 s1: WSH ok, B4 no (on G1) -> hands collected: 2 + 1 + 1 + 1 = 5 cards, dealt
     #        from the next player counter-clockwise: s0, s3, s2, s1, s0 -> sizes 2 1 1 1.
     #        (Dealt clockwise from seat 2, seat 2 would get the 2.)
-    outs = run(["Y2 Y3", "WSH B4", "G1 G3", "R1 Y7"], "RR", rules="official-2018",
-               max_turns=3, seeds=range(16))
-    check(outs, winner=-1, truncated=True, first_player=3, turns=3, cards_played=3,
-          cards_drawn=0, hand_sizes=(2, 1, 1, 1))
+    outs = run(
+        ["Y2 Y3", "WSH B4", "G1 G3", "R1 Y7"],
+        "RR",
+        rules="official-2018",
+        max_turns=3,
+        seeds=range(16),
+    )
+    check(
+        outs,
+        winner=-1,
+        truncated=True,
+        first_player=3,
+        turns=3,
+        cards_played=3,
+        cards_drawn=0,
+        hand_sizes=(2, 1, 1, 1),
+    )
     for o in outs:
         allc = sorted(o.hand(0) + o.hand(1) + o.hand(2) + o.hand(3))
         assert allc == names("Y2 Y3 B4 G3 Y7")
 
 
-@pytest.mark.parametrize("last, rules", [
-    ("WSH", "official-2018"), ("SNX", "pokemon"), ("GRN", "pokemon"), ("PoG", "motu"),
-])
+@pytest.mark.parametrize(
+    "last, rules",
+    [
+        ("WSH", "official-2018"),
+        ("SNX", "pokemon"),
+        ("GRN", "pokemon"),
+        ("PoG", "motu"),
+    ],
+)
 def test_special_wild_as_last_card_has_no_effect(last, rules):
     # Section 5: the round ends the moment seat 0 plays its last card; no other effect
     # of the card applies (no shuffle, no Snorlax/Greninja draws, no Grayskull draws).
     # T1 s0: last card ok (wild) -> wins. points = R9 9
     outs = run([last, "R9"], "G5", "B1 B2 B3", rules=rules)
-    check(outs, **won(0, turns=1, cards_played=1, cards_drawn=0, points=9),
-          hand_sizes=(0, 1))
+    check(outs, **won(0, turns=1, cards_played=1, cards_drawn=0, points=9), hand_sizes=(0, 1))
     for o in outs:
         assert o.hand(1) == ["R9"]
 
 
-@pytest.mark.parametrize("blank, hand0, hand1", [
-    ("swap_hands", "Y1 Y2 Y3", "R1 R2"),
-    ("wild", "R1 R2", "Y1 Y2 Y3"),
-])
+@pytest.mark.parametrize(
+    "blank, hand0, hand1",
+    [
+        ("swap_hands", "Y1 Y2 Y3", "R1 R2"),
+        ("wild", "R1 R2", "Y1 Y2 Y3"),
+    ],
+)
 def test_wild_customizable(blank, hand0, hand1):
     # official-2018, 2 players, first G5; max_turns 1.
     # T1 s0: WC ok, R1 R2 no -> plays WC. With blank_card=swap_hands seat 0 swaps hands
     #        with its only opponent; with blank_card=wild nothing else happens.
-    outs = run(["WC R1 R2", "Y1 Y2 Y3"], "G5", rules="official-2018", blank_card=blank,
-               max_turns=1)
-    check(outs, winner=-1, truncated=True, turns=1, cards_played=1, cards_drawn=0,
-          hand_sizes=(len(hand0.split()), len(hand1.split())))
+    outs = run(["WC R1 R2", "Y1 Y2 Y3"], "G5", rules="official-2018", blank_card=blank, max_turns=1)
+    check(
+        outs,
+        winner=-1,
+        truncated=True,
+        turns=1,
+        cards_played=1,
+        cards_drawn=0,
+        hand_sizes=(len(hand0.split()), len(hand1.split())),
+    )
     for o in outs:
         assert (o.hand(0), o.hand(1)) == (names(hand0), names(hand1))
 
 
-@pytest.mark.parametrize("card, rules, extra", [
-    ("R7", "official", {"seven_zero": True}),
-    ("WC", "official-2018", {"blank_card": "swap_hands"}),
-])
+@pytest.mark.parametrize(
+    "card, rules, extra",
+    [
+        ("R7", "official", {"seven_zero": True}),
+        ("WC", "official-2018", {"blank_card": "swap_hands"}),
+    ],
+)
 def test_swap_with_an_opponent_chosen_uniformly(card, rules, extra):
     # 3 players, limit 1. Seven: first R5, seat 0 {R7 G1 G2} (G1 G2 no on R5).
     # Customizable: first G5, seat 0 {WC R1 R2} (R1 R2 no on G5).
@@ -722,8 +1020,14 @@ def test_swap_with_an_opponent_chosen_uniformly(card, rules, extra):
     #        seat 1 {Y1 Y2 Y3} or seat 2 {B1 B2 B3}, each chosen in some seeds.
     first = "R5" if card == "R7" else "G5"
     mine = "G1 G2" if card == "R7" else "R1 R2"
-    outs = run([f"{card} {mine}", "Y1 Y2 Y3", "B1 B2 B3"], first, rules=rules,
-               max_turns=1, seeds=range(24), **extra)
+    outs = run(
+        [f"{card} {mine}", "Y1 Y2 Y3", "B1 B2 B3"],
+        first,
+        rules=rules,
+        max_turns=1,
+        seeds=range(24),
+        **extra,
+    )
     check(outs, winner=-1, truncated=True, turns=1, cards_played=1, cards_drawn=0)
     targets = set()
     for o in outs:
@@ -744,10 +1048,25 @@ def test_snorlax_draw_three_discard_named_colour():
     #        exactly one of R1 Y1 G1 B1 -> 6 cards left (three 1s + three W = 153 points);
     #        the discarded c1 is the new top card and the colour stays c.
     # cards_played = SNX + 1 forced discard = 2
-    outs = run(["SNX Y7 Y8 Y9", "R1 Y1 G1 B1"], "G5", "W W W", rules="pokemon",
-               max_turns=2, seeds=range(16))
-    check(outs, winner=-1, truncated=True, turns=2, cards_played=2, cards_drawn=3,
-          max_stack=0, hand_sizes=(3, 6), hand_points=(24, 153))
+    outs = run(
+        ["SNX Y7 Y8 Y9", "R1 Y1 G1 B1"],
+        "G5",
+        "W W W",
+        rules="pokemon",
+        max_turns=2,
+        seeds=range(16),
+    )
+    check(
+        outs,
+        winner=-1,
+        truncated=True,
+        turns=2,
+        cards_played=2,
+        cards_drawn=3,
+        max_stack=0,
+        hand_sizes=(3, 6),
+        hand_points=(24, 153),
+    )
     for o in outs:
         top = parse_kind(o.top)
         assert o.top[1:] == "1" and COLOUR[top] == int(o.g[L.G_COLOUR])
@@ -761,11 +1080,14 @@ def test_snorlax_victim_discarding_last_card_wins():
     # T2 s1: draws R7 R8 R9, discards all its red cards (R3 R4 R6 R7 R8 R9): no cards
     #        left -> seat 1 wins.
     # cards_played = 1 + 6 = 7; points = R1 + R2 = 3
-    outs = run(["SNX R1 R2", "R3 R4 R6"], "G5", "R7 R8 R9", rules="pokemon",
-               strategies="heuristic,random")
-    check(outs, **won(1, first_player=0, turns=2, cards_played=7, cards_drawn=3,
-                      points=3, max_stack=0),
-          hand_sizes=(2, 0))
+    outs = run(
+        ["SNX R1 R2", "R3 R4 R6"], "G5", "R7 R8 R9", rules="pokemon", strategies="heuristic,random"
+    )
+    check(
+        outs,
+        **won(1, first_player=0, turns=2, cards_played=7, cards_drawn=3, points=3, max_stack=0),
+        hand_sizes=(2, 0),
+    )
 
 
 def test_snorlax_discard_becomes_top_and_its_rank_counts():
@@ -773,10 +1095,23 @@ def test_snorlax_discard_becomes_top_and_its_rank_counts():
     # T1 s0: SNX. T2 s1: draws G4 G6 G7, discards its only red card R3: R3 is the new
     #        top, the colour stays red; 5 cards left.
     # T3 s2: G3 ok only by the rank of R3 (Y9 Y8 no) -> plays G3. Limit 3.
-    outs = run(["SNX R1 R2", "R3 Y1 Y2", "G3 Y9 Y8"], "G5", "G4 G6 G7 B1",
-               rules="pokemon", strategies="heuristic,random,random", max_turns=3)
-    check(outs, winner=-1, truncated=True, turns=3, cards_played=3, cards_drawn=3,
-          hand_sizes=(2, 5, 2))
+    outs = run(
+        ["SNX R1 R2", "R3 Y1 Y2", "G3 Y9 Y8"],
+        "G5",
+        "G4 G6 G7 B1",
+        rules="pokemon",
+        strategies="heuristic,random,random",
+        max_turns=3,
+    )
+    check(
+        outs,
+        winner=-1,
+        truncated=True,
+        turns=3,
+        cards_played=3,
+        cards_drawn=3,
+        hand_sizes=(2, 5, 2),
+    )
     for o in outs:
         assert o.hand(1) == names("Y1 Y2 G4 G6 G7")
         assert o.hand(2) == names("Y8 Y9") and o.top == "G3"
@@ -786,10 +1121,24 @@ def test_greninja_draws_until_named_colour():
     # pokemon, 2 players, first G5; seat 0 (heuristic, holds only red) names red.
     # T1 s0: GRN. T2 s1: draws B1 (blue), W (no colour), G2 (green), R3 (red: stop)
     #        -> 4 drawn, 7 cards, its turn ends; seat 0 names the colour again. Limit 2.
-    outs = run(["GRN R1 R2", "Y1 Y2 Y3"], "G5", "B1 W G2 R3 B4", rules="pokemon",
-               strategies="heuristic,random", max_turns=2)
-    check(outs, winner=-1, truncated=True, turns=2, cards_played=1, cards_drawn=4,
-          reshuffles=0, hand_sizes=(2, 7))
+    outs = run(
+        ["GRN R1 R2", "Y1 Y2 Y3"],
+        "G5",
+        "B1 W G2 R3 B4",
+        rules="pokemon",
+        strategies="heuristic,random",
+        max_turns=2,
+    )
+    check(
+        outs,
+        winner=-1,
+        truncated=True,
+        turns=2,
+        cards_played=1,
+        cards_drawn=4,
+        reshuffles=0,
+        hand_sizes=(2, 7),
+    )
     for o in outs:
         assert o.hand(1) == names("Y1 Y2 Y3 B1 W G2 R3")
         assert [int(k) for k in o.pile] == [parse_kind("B4")]
@@ -799,10 +1148,24 @@ def test_greninja_stops_when_nothing_left():
     # pokemon, 2 players, first G5; seat 0 (heuristic) names red; no red card anywhere.
     # T1 s0: GRN. T2 s1: draws B1, Y4; the draw pile is empty: the discard minus its
     #        top (G5) is reshuffled (1) and drawn; then nothing is left -> stops after 3.
-    outs = run(["GRN R1 R2", "Y1 Y2 Y3"], "G5", "B1 Y4", rules="pokemon",
-               strategies="heuristic,random", max_turns=2)
-    check(outs, winner=-1, truncated=True, turns=2, cards_played=1, cards_drawn=3,
-          reshuffles=1, hand_sizes=(2, 6))
+    outs = run(
+        ["GRN R1 R2", "Y1 Y2 Y3"],
+        "G5",
+        "B1 Y4",
+        rules="pokemon",
+        strategies="heuristic,random",
+        max_turns=2,
+    )
+    check(
+        outs,
+        winner=-1,
+        truncated=True,
+        turns=2,
+        cards_played=1,
+        cards_drawn=3,
+        reshuffles=1,
+        hand_sizes=(2, 6),
+    )
     for o in outs:
         assert o.hand(1) == names("Y1 Y2 Y3 B1 Y4 G5")
 
@@ -813,11 +1176,19 @@ def test_powers_of_grayskull_every_other_player_draws_three():
     #        continues with the next player as normal.
     # T2 s1: no red -> draws G7 no. T3 s2: draws G8 no. T4 s0: R1 ok -> wins.
     # points = s1 (1+2+1+2+3+7 = 16) + s2 (3+4+4+5+6+8 = 30) = 46
-    outs = run(["PoG R1", "Y1 Y2", "Y3 Y4"], "G5", "B1 B2 B3 B4 B5 B6 G7 G8",
-               rules="motu", strategies="heuristic,random,random")
-    check(outs, **won(0, first_player=0, turns=4, cards_played=2, cards_drawn=8,
-                      points=46, max_stack=0),
-          hand_sizes=(0, 6, 6), hand_points=(0, 16, 30))
+    outs = run(
+        ["PoG R1", "Y1 Y2", "Y3 Y4"],
+        "G5",
+        "B1 B2 B3 B4 B5 B6 G7 G8",
+        rules="motu",
+        strategies="heuristic,random,random",
+    )
+    check(
+        outs,
+        **won(0, first_player=0, turns=4, cards_played=2, cards_drawn=8, points=46, max_stack=0),
+        hand_sizes=(0, 6, 6),
+        hand_points=(0, 16, 30),
+    )
     for o in outs:
         assert o.hand(1) == names("Y1 Y2 B1 B2 B3 G7")
 
@@ -826,17 +1197,23 @@ def test_powers_of_grayskull_every_other_player_draws_three():
 # 8.8 last_card = number, 8.9 after_draw = pass, 8.10 wd4_restriction = strict
 # ======================================================================================
 
+
 def test_last_card_number_lone_action_card_must_draw():
     # first R5, last_card=number.
     # T1 s0: RS alone: red, but it would empty the hand and is not a number -> no legal
     #        play: draws R7 ok (red; the hand holds 2 cards) -> plays R7.
     # T2 s1: Y7 ok (rank 7), a number -> wins. points = RS 20
     outs = run(["RS", "Y7"], "R5", "R7", last_card="number")
-    check(outs, **won(1, first_player=0, turns=2, cards_played=2, cards_drawn=1,
-                      points=20), hand_sizes=(1, 0))
+    check(
+        outs,
+        **won(1, first_player=0, turns=2, cards_played=2, cards_drawn=1, points=20),
+        hand_sizes=(1, 0),
+    )
     # last_card=any: T1 s0: RS, its last card -> wins at once. points = Y7 7
-    check(run(["RS", "Y7"], "R5", "R7"),
-          **won(0, first_player=0, turns=1, cards_played=1, cards_drawn=0, points=7))
+    check(
+        run(["RS", "Y7"], "R5", "R7"),
+        **won(0, first_player=0, turns=1, cards_played=1, cards_drawn=0, points=7),
+    )
 
 
 @pytest.mark.parametrize("lone", ["W", "W+4", "R+2"])
@@ -845,8 +1222,9 @@ def test_last_card_number_lone_wild_or_draw_two_is_kept(lone):
     # hand -> no legal play: draws G3 (no: green 3 on red 5) -> the turn ends.
     # turns 1 = max_turns: truncated; s0 holds its lone card and G3.
     outs = run([lone, "B9"], "R5", "G3 G4", last_card="number", max_turns=1)
-    check(outs, winner=-1, truncated=True, turns=1, cards_played=0, cards_drawn=1,
-          hand_sizes=(2, 1))
+    check(
+        outs, winner=-1, truncated=True, turns=1, cards_played=0, cards_drawn=1, hand_sizes=(2, 1)
+    )
     for o in outs:
         assert o.hand(0) == names(f"{lone} G3")
 
@@ -858,15 +1236,27 @@ def test_last_card_number_no_stack_with_the_last_card():
     # s1 holds only B+2: stacking it would empty its hand with a non-number card ->
     #    draws 2 (Y3 Y4), loses its turn.
     # T3 s0: G7 no (red +2 on top) -> draws Y5 no -> turn ends. max_turns 3: truncated.
-    outs = run(["R+2 G7", "R1 B+2"], "RS", "Y3 Y4 Y5 Y6", stacking="same",
-               last_card="number", max_turns=3)
-    check(outs, winner=-1, truncated=True, first_player=1, turns=3, cards_played=2,
-          cards_drawn=3, max_stack=2, hand_sizes=(2, 3))
+    outs = run(
+        ["R+2 G7", "R1 B+2"], "RS", "Y3 Y4 Y5 Y6", stacking="same", last_card="number", max_turns=3
+    )
+    check(
+        outs,
+        winner=-1,
+        truncated=True,
+        first_player=1,
+        turns=3,
+        cards_played=2,
+        cards_drawn=3,
+        max_stack=2,
+        hand_sizes=(2, 3),
+    )
     # last_card=any: after T2, T3 s1 stacks B+2, its last card -> wins; s0 draws the
     # 4 pending cards Y3 Y4 Y5 Y6. points = G7 7 + 3+4+5+6 = 25
-    check(run(["R+2 G7", "R1 B+2"], "RS", "Y3 Y4 Y5 Y6", stacking="same", max_turns=3),
-          **won(1, first_player=1, turns=3, cards_played=3, cards_drawn=4, points=25,
-                max_stack=4), hand_sizes=(5, 0))
+    check(
+        run(["R+2 G7", "R1 B+2"], "RS", "Y3 Y4 Y5 Y6", stacking="same", max_turns=3),
+        **won(1, first_player=1, turns=3, cards_played=3, cards_drawn=4, points=25, max_stack=4),
+        hand_sizes=(5, 0),
+    )
 
 
 def test_last_card_number_no_jump_in_with_the_last_card():
@@ -876,13 +1266,16 @@ def test_last_card_number_no_jump_in_with_the_last_card():
     # T3 s0: RS ok (red), B9 no, Y1 no -> plays RS: s1 to be skipped. s1 holds an
     #        identical RS, its last card, not a number -> may not jump in.
     # s1 skipped. T4 s0: B9 no, Y1 no -> draws B2 no -> turn ends. Truncated.
-    outs = run(["RS B9", "R5 RS"], "G5", "Y1 B2", jump_in=True, last_card="number",
-               max_turns=4)
-    check(outs, winner=-1, truncated=True, turns=4, cards_played=2, cards_drawn=2,
-          hand_sizes=(3, 1))
+    outs = run(["RS B9", "R5 RS"], "G5", "Y1 B2", jump_in=True, last_card="number", max_turns=4)
+    check(
+        outs, winner=-1, truncated=True, turns=4, cards_played=2, cards_drawn=2, hand_sizes=(3, 1)
+    )
     # last_card=any: T4 s1 jumps in with RS, its last card -> wins. points = B9 9 + Y1 1
-    check(run(["RS B9", "R5 RS"], "G5", "Y1 B2", jump_in=True, max_turns=4),
-          **won(1, turns=4, cards_played=3, cards_drawn=1, points=10), hand_sizes=(2, 0))
+    check(
+        run(["RS B9", "R5 RS"], "G5", "Y1 B2", jump_in=True, max_turns=4),
+        **won(1, turns=4, cards_played=3, cards_drawn=1, points=10),
+        hand_sizes=(2, 0),
+    )
 
 
 def test_last_card_number_multi_play_stops_before_emptying_the_hand_with_skips():
@@ -890,31 +1283,62 @@ def test_last_card_number_multi_play_stops_before_emptying_the_hand_with_skips()
     # T1 s0: RS (both identical) -> would add the identical RS, but that empties the
     #        hand with Skips -> plays one RS only; s1 skipped (4.5: 2 players).
     # T2 s0: the lone RS -> no legal play: draws Y7 (no on a red Skip) -> turn ends.
-    outs = run(["RS RS", "G1 G2"], "R5", "Y7 Y8", multi_play=True, last_card="number",
-               strategies="heuristic,random", max_turns=2)
-    check(outs, winner=-1, truncated=True, turns=2, cards_played=1, cards_drawn=1,
-          hand_sizes=(2, 2))
+    outs = run(
+        ["RS RS", "G1 G2"],
+        "R5",
+        "Y7 Y8",
+        multi_play=True,
+        last_card="number",
+        strategies="heuristic,random",
+        max_turns=2,
+    )
+    check(
+        outs, winner=-1, truncated=True, turns=2, cards_played=1, cards_drawn=1, hand_sizes=(2, 2)
+    )
     # last_card=any: T1 s0 plays RS RS, its hand empty -> wins. points = G1 + G2 = 3
-    check(run(["RS RS", "G1 G2"], "R5", "Y7 Y8", multi_play=True,
-              strategies="heuristic,random", max_turns=2),
-          **won(0, turns=1, cards_played=2, cards_drawn=0, points=3))
+    check(
+        run(
+            ["RS RS", "G1 G2"],
+            "R5",
+            "Y7 Y8",
+            multi_play=True,
+            strategies="heuristic,random",
+            max_turns=2,
+        ),
+        **won(0, turns=1, cards_played=2, cards_drawn=0, points=3),
+    )
 
 
 def test_last_card_number_a_run_of_numbers_may_empty_the_hand():
     # multi_play, last_card=number, first R5, seat 0 `heuristic`: R6 R7 (a run of
     # numbers, in either order) empties the hand -> wins. points = G1 + G2 = 3
-    outs = run(["R6 R7", "G1 G2"], "R5", "Y7", multi_play=True, last_card="number",
-               strategies="heuristic,random")
+    outs = run(
+        ["R6 R7", "G1 G2"],
+        "R5",
+        "Y7",
+        multi_play=True,
+        last_card="number",
+        strategies="heuristic,random",
+    )
     check(outs, **won(0, turns=1, cards_played=2, cards_drawn=0, points=3))
 
 
 def test_last_card_number_snorlax_discards_still_win():
     # as test_snorlax_victim_discarding_last_card_wins: Snorlax's discards are not
     # plays, so last_card=number does not stop the victim from going out (Reading).
-    outs = run(["SNX R1 R2", "R3 R4 R6"], "G5", "R7 R8 R9", rules="pokemon",
-               strategies="heuristic,random", last_card="number")
-    check(outs, **won(1, first_player=0, turns=2, cards_played=7, cards_drawn=3,
-                      points=3, max_stack=0), hand_sizes=(2, 0))
+    outs = run(
+        ["SNX R1 R2", "R3 R4 R6"],
+        "G5",
+        "R7 R8 R9",
+        rules="pokemon",
+        strategies="heuristic,random",
+        last_card="number",
+    )
+    check(
+        outs,
+        **won(1, first_player=0, turns=2, cards_played=7, cards_drawn=3, points=3, max_stack=0),
+        hand_sizes=(2, 0),
+    )
 
 
 def test_after_draw_pass_keeps_a_legal_drawn_card():
@@ -922,8 +1346,9 @@ def test_after_draw_pass_keeps_a_legal_drawn_card():
     # T1 s0: G1 no -> draws R9 (legal) -> keeps it, the turn ends.
     # T2 s1: B9 no (blue 9 on red 5) -> draws Y3 no -> the turn ends. Truncated.
     outs = run(["G1", "B9"], "R5", "R9 Y3", after_draw="pass", max_turns=2)
-    check(outs, winner=-1, truncated=True, turns=2, cards_played=0, cards_drawn=2,
-          hand_sizes=(2, 2))
+    check(
+        outs, winner=-1, truncated=True, turns=2, cards_played=0, cards_drawn=2, hand_sizes=(2, 2)
+    )
     for o in outs:
         assert o.hand(0) == names("G1 R9")
 
@@ -945,16 +1370,27 @@ def test_strict_wild_draw_four_forbidden_by_a_matching_number():
     #        s1 draws 4 (B4 B6 B7 B8).
     # points = 1+2+3+4+6+7+8 = 31
     outs = run(["W+4 Y5", "B1 B2"], "G5", "B3 B4 B6 B7 B8", wd4_restriction="strict")
-    check(outs, **won(0, first_player=0, turns=3, cards_played=2, cards_drawn=5,
-                      points=31, max_stack=4, bluffs=0), hand_sizes=(0, 7))
+    check(
+        outs,
+        **won(
+            0,
+            first_player=0,
+            turns=3,
+            cards_played=2,
+            cards_drawn=5,
+            points=31,
+            max_stack=4,
+            bluffs=0,
+        ),
+        hand_sizes=(0, 7),
+    )
 
 
 def test_strict_wild_draw_four_forbidden_by_another_wild():
     # wd4_restriction=strict, first G5, max_turns 1: W is legal, so W+4 is not.
     # T1 s0: plays W (names a colour); W+4 kept. (With `colour`, either could go.)
     outs = run(["W+4 W", "B1 B2"], "G5", "B3", wd4_restriction="strict", max_turns=1)
-    check(outs, winner=-1, truncated=True, turns=1, cards_played=1, bluffs=0,
-          hand_sizes=(1, 2))
+    check(outs, winner=-1, truncated=True, turns=1, cards_played=1, bluffs=0, hand_sizes=(1, 2))
     for o in outs:
         assert o.hand(0) == ["W+4"]
 
@@ -964,19 +1400,49 @@ def test_strict_challenge_catches_a_wild_draw_four_played_beside_a_matching_numb
     # T1 s0: holds Y5 (matches the rank 5), so W+4 is illegal: bluffs it (bluffs 1).
     # s1 challenges (challenges 1): caught -> s0 draws 4 (B1 B2 B3 B4); s1 draws none.
     # max_turns 1: s1's turn is not taken: truncated.
-    outs = run(["W+4 Y5", "W W"], "G5", "B1 B2 B3 B4",
-               strategies="random:bluff=1,random:challenge=1", wd4_restriction="strict",
-               max_turns=1)
-    check(outs, winner=-1, truncated=True, turns=1, cards_played=1, cards_drawn=4,
-          max_stack=4, challenges=1, bluffs=1, hand_sizes=(5, 2))
+    outs = run(
+        ["W+4 Y5", "W W"],
+        "G5",
+        "B1 B2 B3 B4",
+        strategies="random:bluff=1,random:challenge=1",
+        wd4_restriction="strict",
+        max_turns=1,
+    )
+    check(
+        outs,
+        winner=-1,
+        truncated=True,
+        turns=1,
+        cards_played=1,
+        cards_drawn=4,
+        max_stack=4,
+        challenges=1,
+        bluffs=1,
+        hand_sizes=(5, 2),
+    )
 
 
 def test_strict_legal_wild_draw_four_challenge_costs_six():
     # wd4_restriction=strict, first G5: B1 matches neither colour nor rank, so W+4 is
     # legal. T1 s0: W+4 (bluff=1 has nothing to bluff). s1 challenges and loses: draws
     # 4 + 2 = 6 (Y1 Y2 Y3 Y4 Y6 Y7), loses its turn. max_turns 1: truncated.
-    outs = run(["W+4 B1", "W W"], "G5", "Y1 Y2 Y3 Y4 Y6 Y7",
-               strategies="random:bluff=1,random:challenge=1", wd4_restriction="strict",
-               max_turns=1)
-    check(outs, winner=-1, truncated=True, turns=1, cards_played=1, cards_drawn=6,
-          max_stack=4, challenges=1, bluffs=0, hand_sizes=(1, 8))
+    outs = run(
+        ["W+4 B1", "W W"],
+        "G5",
+        "Y1 Y2 Y3 Y4 Y6 Y7",
+        strategies="random:bluff=1,random:challenge=1",
+        wd4_restriction="strict",
+        max_turns=1,
+    )
+    check(
+        outs,
+        winner=-1,
+        truncated=True,
+        turns=1,
+        cards_played=1,
+        cards_drawn=6,
+        max_stack=4,
+        challenges=1,
+        bluffs=0,
+        hand_sizes=(1, 8),
+    )

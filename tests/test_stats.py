@@ -126,11 +126,11 @@ def test_mean_ci_degenerate_samples():
 def test_mean_ci_from_sums_is_the_normal_interval_of_the_values():
     rng = np.random.default_rng(4)
     x = rng.normal(3.0, 2.0, size=(500, 2))  # two quantities, 500 values each
-    mean, half = mean_ci_from_sums(x.sum(0), (x ** 2).sum(0), 500)
+    mean, half = mean_ci_from_sums(x.sum(0), (x**2).sum(0), 500)
     assert mean == pytest.approx(x.mean(0), rel=1e-12)
     z = norm.ppf(0.975)
     assert half == pytest.approx(z * x.std(0, ddof=1) / math.sqrt(500), rel=1e-9)
-    _, half90 = mean_ci_from_sums(x.sum(0), (x ** 2).sum(0), 500, confidence=0.90)
+    _, half90 = mean_ci_from_sums(x.sum(0), (x**2).sum(0), 500, confidence=0.90)
     assert (half90 < half).all()
     m1, h1 = mean_ci_from_sums([5.0], [25.0], 1)  # one value: no spread known
     assert m1[0] == 5.0 and h1[0] == 0.0

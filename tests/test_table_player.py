@@ -1,21 +1,22 @@
 """The `table` player (the heuristic with human imperfections) and the `smart` challenge
 policy: legal moves, challenges that pay against the default opponents, and rules on
 bluffs and UNO calls that matter once players bluff and forget."""
+
 from __future__ import annotations
 
 import numpy as np
 import pytest
 
+from unosim.analysis.challenges import CHALLENGERS, challenge_outcomes
+from unosim.analysis.compare import compare
+from unosim.game.cards import WILD_DRAW_FOUR
+from unosim.game.rules import PRESETS
+from unosim.kernel import layout as L
 from unosim.players import strategies as strat
 from unosim.players.seats import parse as parse_seats
-from unosim.analysis.challenges import CHALLENGERS, challenge_outcomes
-from unosim.game.cards import WILD_DRAW_FOUR
-from unosim.verify.checker import check_trace, strict_seats
-from unosim.analysis.compare import compare
-from unosim.kernel import layout as L
 from unosim.sim import engine
 from unosim.sim.simulate import make_job
-from unosim.game.rules import PRESETS
+from unosim.verify.checker import check_trace, strict_seats
 
 P = {name: i for i, name in enumerate(strat.PARAM_NAMES)}
 
@@ -34,8 +35,19 @@ def test_table_is_the_heuristic_with_its_own_rates():
         parse_seats("tabel", 1)  # the error lists the known names, table among them
 
 
-@pytest.mark.parametrize("preset", ["official", "stacking", "progressive", "jump-in",
-                                    "seven-zero", "official-2018", "copag", "portugal"])
+@pytest.mark.parametrize(
+    "preset",
+    [
+        "official",
+        "stacking",
+        "progressive",
+        "jump-in",
+        "seven-zero",
+        "official-2018",
+        "copag",
+        "portugal",
+    ],
+)
 def test_table_players_move_legally(preset):
     """The move checker judges every event of traced rounds with table players (bluffs
     flagged, stacks and jump-ins by choice, forgotten UNO calls penalised)."""
@@ -60,8 +72,13 @@ def _wd4_plays(rules, spec: str, games: int) -> tuple[int, int]:
     for game in range(games):
         _, t = engine.trace(k, 3, game)
         ch += int(np.count_nonzero((t[:, L.EV_TYPE] == L.E_CHALLENGE) & (t[:, L.EV_SEAT] == 0)))
-        plays += int(np.count_nonzero((t[:, L.EV_TYPE] == L.E_PLAY) & (t[:, L.EV_SEAT] != 0)
-                                      & (t[:, L.EV_KIND] == WILD_DRAW_FOUR)))
+        plays += int(
+            np.count_nonzero(
+                (t[:, L.EV_TYPE] == L.E_PLAY)
+                & (t[:, L.EV_SEAT] != 0)
+                & (t[:, L.EV_KIND] == WILD_DRAW_FOUR)
+            )
+        )
     return ch, plays
 
 
@@ -93,11 +110,13 @@ def test_portugal_differs_from_official_only_with_players_who_bluff_or_forget():
     """`portugal` (no challenge, UNO penalty 1) is `official` for random players, who
     never bluff or forget UNO: the same rounds, game by game. With table players it
     changes round length and points by more than 5 standard errors."""
-    same = compare(["official", "portugal"], 4, 3000, seed=2, strategies="random",
-                   n_boot=2).table.set_index("metric")
+    same = compare(
+        ["official", "portugal"], 4, 3000, seed=2, strategies="random", n_boot=2
+    ).table.set_index("metric")
     assert (same["diff"] == 0).all()
-    t = compare(["official", "portugal"], 4, 40_000, seed=2, strategies="table",
-                n_boot=2).table.set_index("metric")
+    t = compare(
+        ["official", "portugal"], 4, 40_000, seed=2, strategies="table", n_boot=2
+    ).table.set_index("metric")
     for metric in ("mean_turns", "mean_points"):
         r = t.loc[metric]
         assert abs(r["diff"]) > 5 * r["se_paired"], (metric, r["diff"], r["se_paired"])

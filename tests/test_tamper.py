@@ -5,6 +5,7 @@ edited manifest or summary, a flipped bit, stray files: each is named (readers r
 it, ``--resume`` computes it again) and never silently used. The runs are small (3
 chunks of 500 games), so the file takes seconds once the kernel is compiled.
 """
+
 from __future__ import annotations
 
 import json
@@ -39,18 +40,33 @@ def one_line_error(r, *words: str) -> str:
 
 
 def _make(root, seed=SEED, rules="official", summary_only=False):
-    unosim.run(rules, GAMES, 4, "random", seed=seed, out=root, chunk_games=CHUNK,
-               executor="serial", summary_only=summary_only)
+    unosim.run(
+        rules,
+        GAMES,
+        4,
+        "random",
+        seed=seed,
+        out=root,
+        chunk_games=CHUNK,
+        executor="serial",
+        summary_only=summary_only,
+    )
     return root
 
 
 @pytest.fixture(scope="module")
 def runs(tmp_path_factory):
     base = tmp_path_factory.mktemp("runs")
-    made = {name: _make(base / name, **kw) for name, kw in {
-        "this": {}, "seed3": {"seed": 3}, "stacking": {"rules": "stacking"},
-        "this_s": {"summary_only": True}, "seed3_s": {"seed": 3, "summary_only": True},
-    }.items()}
+    made = {
+        name: _make(base / name, **kw)
+        for name, kw in {
+            "this": {},
+            "seed3": {"seed": 3},
+            "stacking": {"rules": "stacking"},
+            "this_s": {"summary_only": True},
+            "seed3_s": {"seed": 3, "summary_only": True},
+        }.items()
+    }
     want = ds.read_dataset(made["this"])
     return made, want, ds.read_summary(made["this"])
 
@@ -69,8 +85,20 @@ def folder(runs, tmp_path):
 
 
 def _resume(root, *extra):
-    return invoke("simulate", "--games", GAMES, "--seed", SEED, "--executor", "serial",
-                  "--out", root, "--resume", "--no-progress", *extra)
+    return invoke(
+        "simulate",
+        "--games",
+        GAMES,
+        "--seed",
+        SEED,
+        "--executor",
+        "serial",
+        "--out",
+        root,
+        "--resume",
+        "--no-progress",
+        *extra,
+    )
 
 
 def _readers_refuse(root, *words, summary_only=False):
@@ -112,8 +140,7 @@ P1, S1 = "part-000000000500.parquet", "_summary-000000000500.json"
 
 
 # ------------------------------------------------------------------ another run's chunk
-@pytest.mark.parametrize("other,words", [("seed3", "seed 3, the run's 2"),
-                                         ("stacking", "rules ")])
+@pytest.mark.parametrize("other,words", [("seed3", "seed 3, the run's 2"), ("stacking", "rules ")])
 def test_a_chunk_of_another_run_is_named_and_recomputed(runs, folder, other, words):
     root, src = folder(), runs[0][other]
     _copy_chunk(src, root, CHUNK)
@@ -166,16 +193,19 @@ def _edit_json(path, **changes):
     return d
 
 
-@pytest.mark.parametrize("change", [{"seed": 3}, {"rules_name": "stacking"},
-                                    {"strategies": ["heuristic"] * 4}])
+@pytest.mark.parametrize(
+    "change", [{"seed": 3}, {"rules_name": "stacking"}, {"strategies": ["heuristic"] * 4}]
+)
 def test_an_edited_manifest_is_refused(runs, folder, change):
     root = folder()
     _edit_json(root / ds.MANIFEST, **change)
     before = {p.name: p.read_bytes() for p in root.iterdir()}
     _readers_refuse(root, "_manifest.json was edited or damaged")
     seed = change.get("seed", SEED)
-    err = one_line_error(invoke("simulate", "--games", GAMES, "--seed", seed, "--out", root,
-                                "--resume"), "_manifest.json was edited")
+    err = one_line_error(
+        invoke("simulate", "--games", GAMES, "--seed", seed, "--out", root, "--resume"),
+        "_manifest.json was edited",
+    )
     assert "Traceback" not in err
     assert {p.name: p.read_bytes() for p in root.iterdir()} == before
 
@@ -185,8 +215,10 @@ def test_a_manifest_of_another_run_with_a_good_checksum_is_refused(runs, folder)
     root = folder()
     shutil.copyfile(runs[0]["seed3"] / ds.MANIFEST, root / ds.MANIFEST)
     _readers_refuse(root, "disagrees with every chunk")
-    one_line_error(invoke("simulate", "--games", GAMES, "--seed", 3, "--out", root,
-                          "--resume"), "disagrees with every chunk")
+    one_line_error(
+        invoke("simulate", "--games", GAMES, "--seed", 3, "--out", root, "--resume"),
+        "disagrees with every chunk",
+    )
 
 
 @pytest.mark.parametrize("summary_only", [False, True])
@@ -266,8 +298,11 @@ def _as_format_2(root):
     (root / ds.MANIFEST).write_text(json.dumps(m))
     for s in root.glob("_summary-*.json"):
         d = json.loads(s.read_text())
-        old = {k: v for k, v in d.items() if k not in ("checksum", "chunk", "part_sha256",
-                                                        "rules_name")}
+        old = {
+            k: v
+            for k, v in d.items()
+            if k not in ("checksum", "chunk", "part_sha256", "rules_name")
+        }
         s.write_text(json.dumps(old))
 
 

@@ -1,5 +1,6 @@
 """``--where`` (unosim.sim.where): a whitelisted grammar evaluated on the frame; nothing in a
 condition is ever run as code, and anything outside the grammar is a one-line error."""
+
 from __future__ import annotations
 
 import numpy as np
@@ -17,21 +18,24 @@ runner = CliRunner()
 def df():
     rng = np.random.default_rng(0)
     n = 200
-    return pd.DataFrame({
-        "game": np.arange(n, dtype=np.int64),
-        "winner": rng.integers(0, 4, n).astype(np.int8),
-        "turns": rng.integers(5, 300, n).astype(np.int32),
-        "max_stack": rng.integers(0, 20, n).astype(np.int16),
-        "truncated": rng.random(n) < 0.1,
-    })
+    return pd.DataFrame(
+        {
+            "game": np.arange(n, dtype=np.int64),
+            "winner": rng.integers(0, 4, n).astype(np.int8),
+            "turns": rng.integers(5, 300, n).astype(np.int32),
+            "max_stack": rng.integers(0, 20, n).astype(np.int16),
+            "truncated": rng.random(n) < 0.1,
+        }
+    )
 
 
 GOOD = {
     "max_stack >= 12": lambda d: d.max_stack >= 12,
     "winner == 2 and turns < 20": lambda d: (d.winner == 2) & (d.turns < 20),
     "winner == 2 or not truncated": lambda d: (d.winner == 2) | ~d.truncated,
-    "(winner == 2) & (turns < 100) | truncated":
-        lambda d: ((d.winner == 2) & (d.turns < 100)) | d.truncated,
+    "(winner == 2) & (turns < 100) | truncated": lambda d: (
+        ((d.winner == 2) & (d.turns < 100)) | d.truncated
+    ),
     "~truncated": lambda d: ~d.truncated,
     "truncated": lambda d: d.truncated,
     "truncated == True": lambda d: d.truncated,
@@ -109,9 +113,11 @@ def test_cli_where_never_runs_code(tmp_path):
     path = tmp_path / "r.parquet"
     write_parquet(data, path, data.attrs["manifest"])
     marker = tmp_path / "pwned"
-    for text in (f"turns > @pd.io.common.os.system('touch {marker}')",
-                 f"turns > __import__('os').system('touch {marker}')",
-                 f"turns.__class__.__init__.__globals__['os'].system('touch {marker}')"):
+    for text in (
+        f"turns > @pd.io.common.os.system('touch {marker}')",
+        f"turns > __import__('os').system('touch {marker}')",
+        f"turns.__class__.__init__.__globals__['os'].system('touch {marker}')",
+    ):
         r = runner.invoke(app, ["replay", "--from", str(path), "--where", text])
         assert r.exit_code == 2, r.output
         assert r.stderr.startswith("unosim: error: --where") and r.stderr.count("\n") == 1
@@ -128,12 +134,21 @@ def rounds():
     return unosim.simulate("official", 4000, 4, "random", seed=3, threads=1)
 
 
-WIDE = ["winner * 100 == 300", "hand_size_0 * 10000 < 0", "first_player - 200 < -190",
-        "hand_size_1 * hand_size_2 * 1000 > 40000", "-winner * 1000 < -2500",
-        "max_stack * 4000 >= 30000", "points * 100000 > 2147483648",
-        "hand_points_0 * 70000 > 2147483647", "turns * turns * turns > 100000000",
-        "cards_drawn // 3 * 40000 > 200000", "winner % 3 - 128 == -127",
-        "turns / 3 * winner > 10", "truncated == False and winner * 64 == 128"]
+WIDE = [
+    "winner * 100 == 300",
+    "hand_size_0 * 10000 < 0",
+    "first_player - 200 < -190",
+    "hand_size_1 * hand_size_2 * 1000 > 40000",
+    "-winner * 1000 < -2500",
+    "max_stack * 4000 >= 30000",
+    "points * 100000 > 2147483648",
+    "hand_points_0 * 70000 > 2147483647",
+    "turns * turns * turns > 100000000",
+    "cards_drawn // 3 * 40000 > 200000",
+    "winner % 3 - 128 == -127",
+    "turns / 3 * winner > 10",
+    "truncated == False and winner * 64 == 128",
+]
 
 
 @pytest.mark.parametrize("text", WIDE)
@@ -153,12 +168,26 @@ def test_the_wrapping_reproducers(rounds):
     assert condition(rounds, "first_player - 200 < -190").sum() == len(rounds)
 
 
-@pytest.mark.parametrize("dtype", [np.int8, np.int16, np.int32, np.int64, np.uint8,
-                                   np.uint16, np.uint32, np.float32, np.float64, "Int16"])
+@pytest.mark.parametrize(
+    "dtype",
+    [
+        np.int8,
+        np.int16,
+        np.int32,
+        np.int64,
+        np.uint8,
+        np.uint16,
+        np.uint32,
+        np.float32,
+        np.float64,
+        "Int16",
+    ],
+)
 def test_every_column_type_computes_wide(dtype):
     vals = np.array([0, 1, 2, 100, 127], dtype=np.int64)
-    d = pd.DataFrame({"x": pd.array(vals).astype(dtype) if dtype == "Int16"
-                      else vals.astype(dtype)})
+    d = pd.DataFrame(
+        {"x": pd.array(vals).astype(dtype) if dtype == "Int16" else vals.astype(dtype)}
+    )
     got = condition(d, "x * 1000 > 100000").tolist()
     assert got == [False, False, False, False, True]
     assert condition(d, "x - 300 < -250").tolist() == [True, True, True, False, False]

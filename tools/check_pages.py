@@ -20,6 +20,7 @@ Chromium is driven through the DevTools protocol over a pipe
 (``--remote-debugging-pipe``: JSON messages separated by NUL bytes on file
 descriptors 3 and 4), so nothing listens on a port.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -36,10 +37,21 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 WIDTH, HEIGHT = 1280, 800
-FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-         "--disable-background-networking", "--disable-component-update", "--disable-sync",
-         "--disable-extensions", "--hide-scrollbars", "--mute-audio",
-         "--remote-debugging-pipe", f"--window-size={WIDTH},{HEIGHT}"]
+FLAGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--disable-extensions",
+    "--hide-scrollbars",
+    "--mute-audio",
+    "--remote-debugging-pipe",
+    f"--window-size={WIDTH},{HEIGHT}",
+]
 
 # every image decoded, with a size; the first screen's content for the record
 IMAGES_JS = """
@@ -70,9 +82,12 @@ class Browser:
         # the child finds the pipe on descriptors 3 (commands in) and 4 (messages out)
         self.proc = subprocess.Popen(
             [binary, *FLAGS, f"--user-data-dir={self.profile}", "about:blank"],
-            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-            pass_fds=(3, 4), preexec_fn=lambda: (os.dup2(to_child_r, 3),
-                                                 os.dup2(from_child_w, 4)))
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+            pass_fds=(3, 4),
+            preexec_fn=lambda: (os.dup2(to_child_r, 3), os.dup2(from_child_w, 4)),
+        )
         os.close(to_child_r)
         os.close(from_child_w)
         self._buf = b""
@@ -102,8 +117,13 @@ class Browser:
         msg, self._buf = self._buf.split(b"\0", 1)
         return json.loads(msg)
 
-    def call(self, method: str, params: dict | None = None, session: str | None = None,
-             timeout: float = 30.0) -> dict:
+    def call(
+        self,
+        method: str,
+        params: dict | None = None,
+        session: str | None = None,
+        timeout: float = 30.0,
+    ) -> dict:
         """Send a command and wait for its answer (events meanwhile are kept)."""
         i = self._send(method, params, session)
         end = time.monotonic() + timeout
@@ -148,8 +168,10 @@ def event_problems(events: list[dict]) -> list[str]:
         m, p = e.get("method"), e.get("params", {})
         if m == "Runtime.exceptionThrown":
             d = p["exceptionDetails"]
-            problems.append(f"script error: {d.get('text')} "
-                            f"{d.get('exception', {}).get('description', '')[:200]}")
+            problems.append(
+                f"script error: {d.get('text')} "
+                f"{d.get('exception', {}).get('description', '')[:200]}"
+            )
         elif m == "Log.entryAdded" and p["entry"]["level"] == "error":
             problems.append(f"console error: {p['entry']['text'][:200]}")
         elif m == "Runtime.consoleAPICalled" and p.get("type") == "error":
@@ -163,31 +185,37 @@ def event_problems(events: list[dict]) -> list[str]:
     return problems
 
 
-def check_page(br: Browser, page: Path, screen: Path, first_figure: bool = False
-               ) -> list[str]:
+def check_page(br: Browser, page: Path, screen: Path, first_figure: bool = False) -> list[str]:
     """Open ``page``, return its problems (empty: fine), save the first screen; with
     ``first_figure``, a first screen without an image is a problem too."""
     target = br.call("Target.createTarget", {"url": "about:blank"})["targetId"]
     sid = br.call("Target.attachToTarget", {"targetId": target, "flatten": True})["sessionId"]
     for domain in ("Page", "Runtime", "Log", "Network"):
         br.call(f"{domain}.enable", session=sid)
-    br.call("Emulation.setDeviceMetricsOverride", {"width": WIDTH, "height": HEIGHT,
-                                                   "deviceScaleFactor": 1, "mobile": False},
-            session=sid)
+    br.call(
+        "Emulation.setDeviceMetricsOverride",
+        {"width": WIDTH, "height": HEIGHT, "deviceScaleFactor": 1, "mobile": False},
+        session=sid,
+    )
     br.events.clear()
     nav = br.call("Page.navigate", {"url": page.resolve().as_uri()}, session=sid)
     problems = []
     if nav.get("errorText"):
         problems.append(f"navigation failed: {nav['errorText']}")
     br.wait_event("Page.loadEventFired", timeout=60)
-    res = br.call("Runtime.evaluate", {"expression": IMAGES_JS, "awaitPromise": True,
-                                       "returnByValue": True}, session=sid, timeout=60)
+    res = br.call(
+        "Runtime.evaluate",
+        {"expression": IMAGES_JS, "awaitPromise": True, "returnByValue": True},
+        session=sid,
+        timeout=60,
+    )
     images = res["result"].get("value", [])
     for alt, w, h, ok in images:
         if not ok or w == 0 or h == 0:
             problems.append(f"image does not load: {alt!r}")
-    first = br.call("Runtime.evaluate", {"expression": FIRST_SCREEN_JS,
-                                         "returnByValue": True}, session=sid)["result"]["value"]
+    first = br.call(
+        "Runtime.evaluate", {"expression": FIRST_SCREEN_JS, "returnByValue": True}, session=sid
+    )["result"]["value"]
     if first_figure and first["images"] == 0:
         problems.append("no figure on the first screen")
     shot = br.call("Page.captureScreenshot", {"format": "png"}, session=sid, timeout=60)
@@ -196,11 +224,15 @@ def check_page(br: Browser, page: Path, screen: Path, first_figure: bool = False
     problems += event_problems(br.events)
     br.call("Target.closeTarget", {"targetId": target})
     br.events.clear()
-    print(f"  {page.relative_to(ROOT) if page.is_relative_to(ROOT) else page}: "
-          f"{len(images)} images, {first['images']} on the first screen "
-          f"(headings: {'; '.join(first['headings'][:4]) or 'none'}), "
-          f"{first['height']} px tall -> {screen.relative_to(ROOT) if screen.is_relative_to(ROOT) else screen}"
-          + ("" if not problems else f"  PROBLEMS: {len(problems)}"), flush=True)
+    print(
+        f"  {page.relative_to(ROOT) if page.is_relative_to(ROOT) else page}: "
+        f"{len(images)} images, {first['images']} on the first screen "
+        f"(headings: {'; '.join(first['headings'][:4]) or 'none'}), "
+        f"{first['height']} px tall -> "
+        f"{screen.relative_to(ROOT) if screen.is_relative_to(ROOT) else screen}"
+        + ("" if not problems else f"  PROBLEMS: {len(problems)}"),
+        flush=True,
+    )
     return problems
 
 
@@ -210,19 +242,26 @@ def open_tab(br: Browser) -> tuple[str, str]:
     sid = br.call("Target.attachToTarget", {"targetId": target, "flatten": True})["sessionId"]
     for domain in ("Page", "Runtime", "Log", "Network"):
         br.call(f"{domain}.enable", session=sid)
-    br.call("Emulation.setDeviceMetricsOverride", {"width": WIDTH, "height": HEIGHT,
-                                                   "deviceScaleFactor": 1, "mobile": False},
-            session=sid)
+    br.call(
+        "Emulation.setDeviceMetricsOverride",
+        {"width": WIDTH, "height": HEIGHT, "deviceScaleFactor": 1, "mobile": False},
+        session=sid,
+    )
     return target, sid
 
 
 def evaluate(br: Browser, sid: str, expression: str):
-    res = br.call("Runtime.evaluate", {"expression": expression, "returnByValue": True,
-                                       "awaitPromise": True}, session=sid, timeout=60)
+    res = br.call(
+        "Runtime.evaluate",
+        {"expression": expression, "returnByValue": True, "awaitPromise": True},
+        session=sid,
+        timeout=60,
+    )
     if "exceptionDetails" in res:
         d = res["exceptionDetails"]
-        raise RuntimeError(f"evaluate: {d.get('text')} "
-                           f"{d.get('exception', {}).get('description', '')[:200]}")
+        raise RuntimeError(
+            f"evaluate: {d.get('text')} {d.get('exception', {}).get('description', '')[:200]}"
+        )
     return res["result"].get("value")
 
 
@@ -231,10 +270,19 @@ def screenshot(br: Browser, sid: str, path: Path) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_bytes(base64.b64decode(shot["data"]))
 
+
 # -------------------------------------------------------------------- the rules atlas
 
-ATLAS_METRICS = ("turns_mean", "turns_median", "turns_p90", "seat0_rate", "points_mean",
-                 "cards_drawn_mean", "stack8_share", "truncated_share")
+ATLAS_METRICS = (
+    "turns_mean",
+    "turns_median",
+    "turns_p90",
+    "seat0_rate",
+    "points_mean",
+    "cards_drawn_mean",
+    "stack8_share",
+    "truncated_share",
+)
 # clicks (an element id) and permalinks (a fragment); each step must change the answer
 ATLAS_STEPS = (
     ("open", None),
@@ -243,10 +291,15 @@ ATLAS_STEPS = (
     ("table", "#strategies-table"),
     ("stacking", "#sw-stacking-2"),
     ("copag", "#edition-copag"),
-    ("link-seven-zero", "rules=official+seven_zero=true,jump_in=true&players=3&strategies=random"
-                        "&q=seven_zero"),
-    ("link-swap", "rules=official-2018+blank_card=swap_hands,stacking=progressive,"
-                  "draw_rule=until_playable&players=6&strategies=table"),
+    (
+        "link-seven-zero",
+        "rules=official+seven_zero=true,jump_in=true&players=3&strategies=random&q=seven_zero",
+    ),
+    (
+        "link-swap",
+        "rules=official-2018+blank_card=swap_hands,stacking=progressive,"
+        "draw_rule=until_playable&players=6&strategies=table",
+    ),
     ("link-editions", "rules=official&players=4&strategies=random&q=editions"),
     ("link-portugal", "rules=portugal+uno_penalty=2&players=10&strategies=table"),
 )
@@ -271,7 +324,7 @@ def atlas_data(page: Path) -> dict[str, dict]:
         text = f.read_text().strip()
         if not (text.startswith(prefix) and text.endswith(");")):
             raise RuntimeError(f"{f.name}: not an atlas data file")
-        name, _, cells = text[len(prefix):-2].partition(",")
+        name, _, cells = text[len(prefix) : -2].partition(",")
         out[json.loads(name)] = json.loads(cells)
     return out
 
@@ -291,12 +344,19 @@ def _expected(data: dict, fragment: str) -> tuple[str, dict]:
 
 def click(br: Browser, sid: str, selector: str) -> None:
     """A real mouse click at the middle of ``selector`` (scrolled into view)."""
-    x, y = evaluate(br, sid, f"""(() => {{ const e = document.querySelector({json.dumps(selector)});
+    x, y = evaluate(
+        br,
+        sid,
+        f"""(() => {{ const e = document.querySelector({json.dumps(selector)});
         e.scrollIntoView({{block: 'center'}}); const r = e.getBoundingClientRect();
-        return [r.x + r.width / 2, r.y + r.height / 2]; }})()""")
+        return [r.x + r.width / 2, r.y + r.height / 2]; }})()""",
+    )
     for kind in ("mousePressed", "mouseReleased"):
-        br.call("Input.dispatchMouseEvent", {"type": kind, "x": x, "y": y, "button": "left",
-                                             "clickCount": 1}, session=sid)
+        br.call(
+            "Input.dispatchMouseEvent",
+            {"type": kind, "x": x, "y": y, "button": "left", "clickCount": 1},
+            session=sid,
+        )
 
 
 def wait_render(br: Browser, sid: str, old: str, timeout: float = 30.0) -> dict:
@@ -311,8 +371,7 @@ def wait_render(br: Browser, sid: str, old: str, timeout: float = 30.0) -> dict:
         time.sleep(0.05)
 
 
-def check_atlas(br: Browser, page: Path, screens: Path,
-                budget_ms: float = 1000.0) -> list[str]:
+def check_atlas(br: Browser, page: Path, screens: Path, budget_ms: float = 1000.0) -> list[str]:
     """Click through the atlas and open its permalinks; return the problems."""
     data = atlas_data(page)
     target, sid = open_tab(br)
@@ -353,22 +412,33 @@ def check_atlas(br: Browser, page: Path, screens: Path,
             screenshot(br, sid, screens / f"atlas-{i:02d}-{name}.png")
             if name == "link-seven-zero":  # the whole page once: figures and flips
                 tall = evaluate(br, sid, "document.documentElement.scrollHeight")
-                shot = br.call("Page.captureScreenshot", {
-                    "format": "png", "captureBeyondViewport": True,
-                    "clip": {"x": 0, "y": 0, "width": WIDTH, "height": tall, "scale": 1}},
-                    session=sid, timeout=60)
+                shot = br.call(
+                    "Page.captureScreenshot",
+                    {
+                        "format": "png",
+                        "captureBeyondViewport": True,
+                        "clip": {"x": 0, "y": 0, "width": WIDTH, "height": tall, "scale": 1},
+                    },
+                    session=sid,
+                    timeout=60,
+                )
                 (screens / "atlas-whole-page.png").write_bytes(base64.b64decode(shot["data"]))
-            print(f"  atlas {name}: {shown} -> cell {key}, turns_mean "
-                  f"{metrics.get('turns_mean', float('nan')):.2f}, rendered in {got['ms']:.0f} ms",
-                  flush=True)
+            print(
+                f"  atlas {name}: {shown} -> cell {key}, turns_mean "
+                f"{metrics.get('turns_mean', float('nan')):.2f}, rendered in {got['ms']:.0f} ms",
+                flush=True,
+            )
         # a link that names nothing says so on the page as text: the markup in it is
         # not run (an image that loaded or failed would show among the events)
         hostile = "%3Cimg%20src%3Dx%20onerror%3Dalert(1)%3E"
         br.call("Page.navigate", {"url": "about:blank"}, session=sid)
         br.call("Page.navigate", {"url": f"{base}#rules={hostile}&players=4"}, session=sid)
         got = wait_render(br, sid, "")
-        if ("does not name a choice" not in got["error"] or "<img" not in got["error"]
-                or evaluate(br, sid, "document.images.length") != 0):
+        if (
+            "does not name a choice" not in got["error"]
+            or "<img" not in got["error"]
+            or evaluate(br, sid, "document.images.length") != 0
+        ):
             problems.append("a broken permalink is not explained on the page as text")
         first = evaluate(br, sid, FIRST_SCREEN_JS)
         if first["images"] == 0:
@@ -380,39 +450,73 @@ def check_atlas(br: Browser, page: Path, screens: Path,
     slow = sorted(times)[len(times) // 2] if times else 0.0
     if slow > budget_ms:
         problems.append(f"the median choice renders in {slow:.0f} ms (budget {budget_ms:.0f})")
-    print(f"  {page.name}: {len(ATLAS_STEPS)} steps, median render {slow:.0f} ms, "
-          f"slowest {max(times, default=0):.0f} ms"
-          + ("" if not problems else f"  PROBLEMS: {len(problems)}"), flush=True)
+    print(
+        f"  {page.name}: {len(ATLAS_STEPS)} steps, median render {slow:.0f} ms, "
+        f"slowest {max(times, default=0):.0f} ms"
+        + ("" if not problems else f"  PROBLEMS: {len(problems)}"),
+        flush=True,
+    )
     return problems
 
 
 def sample_report(folder: Path) -> Path:
     """A small ``unosim report`` page (20,000 rounds per rule set)."""
     unosim = Path(sys.executable).with_name("unosim")
-    cmd = [str(unosim) if unosim.exists() else "unosim", "report", "official", "stacking",
-           "draw-until-playable", "--players", "4", "--games", "20000", "--seed", "1",
-           "--out", str(folder), "--force", "--no-progress"]
+    cmd = [
+        str(unosim) if unosim.exists() else "unosim",
+        "report",
+        "official",
+        "stacking",
+        "draw-until-playable",
+        "--players",
+        "4",
+        "--games",
+        "20000",
+        "--seed",
+        "1",
+        "--out",
+        str(folder),
+        "--force",
+        "--no-progress",
+    ]
     subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL)
     return folder / "report.html"
 
 
 def main() -> int:
-    ap = argparse.ArgumentParser(description=__doc__,
-                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     ap.add_argument("pages", nargs="*", type=Path)
-    ap.add_argument("--sample", action="store_true",
-                    help="also build and check a small `unosim report` page")
+    ap.add_argument(
+        "--sample", action="store_true", help="also build and check a small `unosim report` page"
+    )
     ap.add_argument("--screens", type=Path, default=ROOT / "results" / "screens")
-    ap.add_argument("--first-screen-figure", action="store_true",
-                    help="also fail a page whose first screen shows no image")
+    ap.add_argument(
+        "--first-screen-figure",
+        action="store_true",
+        help="also fail a page whose first screen shows no image",
+    )
     ap.add_argument("--chromium", default=shutil.which("chromium") or "/usr/bin/chromium")
-    ap.add_argument("--atlas", nargs="?", type=Path, const=ROOT / "reports" / "atlas.html",
-                    help="click through the rules atlas (default reports/atlas.html)")
-    ap.add_argument("--render-budget", type=float, default=1000.0,
-                    help="ms the atlas's median choice may take to render")
+    ap.add_argument(
+        "--atlas",
+        nargs="?",
+        type=Path,
+        const=ROOT / "reports" / "atlas.html",
+        help="click through the rules atlas (default reports/atlas.html)",
+    )
+    ap.add_argument(
+        "--render-budget",
+        type=float,
+        default=1000.0,
+        help="ms the atlas's median choice may take to render",
+    )
     a = ap.parse_args()
-    pages = list(a.pages) or sorted(p for p in (ROOT / "reports").glob("*.html")
-                                    if a.atlas is None or p.resolve() != a.atlas.resolve())
+    pages = list(a.pages) or sorted(
+        p
+        for p in (ROOT / "reports").glob("*.html")
+        if a.atlas is None or p.resolve() != a.atlas.resolve()
+    )
     if a.sample:
         pages.append(sample_report(ROOT / "results" / "check-pages" / "sample-report"))
     if not pages:
@@ -430,8 +534,7 @@ def main() -> int:
             # a `unosim report` page is named by its folder (DIR/report.html)
             stem = page.parent.name if page.name == "report.html" else page.stem
             try:
-                problems = check_page(br, page, a.screens / f"{stem}.png",
-                                      a.first_screen_figure)
+                problems = check_page(br, page, a.screens / f"{stem}.png", a.first_screen_figure)
             except (TimeoutError, RuntimeError, KeyError) as e:
                 problems = [f"could not render: {e}"]
             if problems:
@@ -449,8 +552,10 @@ def main() -> int:
     for page, problems in failed.items():
         for p in problems:
             print(f"check-pages: {page}: {p}", file=sys.stderr)
-    print(f"check-pages: {len(pages) - len(failed)} of {len(pages)} pages fine; "
-          f"screenshots in {a.screens}")
+    print(
+        f"check-pages: {len(pages) - len(failed)} of {len(pages)} pages fine; "
+        f"screenshots in {a.screens}"
+    )
     return 1 if failed else 0
 
 

@@ -1,17 +1,35 @@
 """unosim: Monte Carlo rules analysis for the card game UNO."""
-from ._version import __version__  # noqa: E402
 
+from ._version import __version__  # noqa: E402
 from .game.rules import PRESETS, RuleSet, resolve  # noqa: E402
 from .sim.simulate import simulate  # noqa: E402
 
-__all__ = ["PRESETS", "RuleSet", "resolve", "simulate", "run", "read_dataset",
-           "read_summary", "simulate_matches", "read_matches", "ACTIONS", "IllegalAction",
-           "Observation", "__version__"]
+__all__ = [
+    "PRESETS",
+    "RuleSet",
+    "resolve",
+    "simulate",
+    "run",
+    "read_dataset",
+    "read_summary",
+    "simulate_matches",
+    "read_matches",
+    "ACTIONS",
+    "IllegalAction",
+    "Observation",
+    "__version__",
+]
 
-_LAZY = {"run": "sim.runner", "read_dataset": "sim.dataset", "read_summary": "sim.dataset",
-         "simulate_matches": "sim.match", "read_matches": "sim.match",
-         "ACTIONS": "sim.outside", "IllegalAction": "sim.outside",
-         "Observation": "sim.outside"}
+_LAZY = {
+    "run": "sim.runner",
+    "read_dataset": "sim.dataset",
+    "read_summary": "sim.dataset",
+    "simulate_matches": "sim.match",
+    "read_matches": "sim.match",
+    "ACTIONS": "sim.outside",
+    "IllegalAction": "sim.outside",
+    "Observation": "sim.outside",
+}
 
 
 def __getattr__(name: str):

@@ -171,7 +171,8 @@ DEFAULT_PARAMS = {"bluff": 0.0, "challenge": 0.0, "forget_uno": 0.0}
 
 
 def resolve_rules(rules: dict | str | None) -> dict:
-    """Return a full, validated rules dict: a preset name, or a (partial) dict over DEFAULT_RULES."""
+    """Return a full, validated rules dict: a preset name, or a (partial) dict over
+    DEFAULT_RULES."""
     if rules is None:
         rules = {}
     if isinstance(rules, str):
@@ -371,9 +372,7 @@ class Round:
         everything = Counter(self.draw_pile) + Counter(self.discard)
         for h in self.hands:
             everything += Counter(h)
-        total = (
-            sum(len(h) for h in self.hands) + len(self.draw_pile) + len(self.discard)
-        )
+        total = sum(len(h) for h in self.hands) + len(self.draw_pile) + len(self.discard)
         assert total == len(self.full_deck), (total, len(self.full_deck))
         assert everything == Counter(self.full_deck)
         assert self.discard, "the discard pile always has a top card"
@@ -453,8 +452,7 @@ class Round:
 
     def may_go_out(self, seat: int, c: Card) -> bool:
         """8.8: with last_card = number, one's last card may be played only if a number."""
-        return (len(self.hands[seat]) > 1 or self.rules["last_card"] == "any"
-                or c.is_number)
+        return len(self.hands[seat]) > 1 or self.rules["last_card"] == "any" or c.is_number
 
     def is_legal(self, seat: int, c: Card) -> bool:
         """May ``seat`` play ``c`` from its hand on a normal turn (4.1, 4.3, 8.8, 8.10)?"""
@@ -575,11 +573,7 @@ class Round:
     def face_penalty(self, p: int):
         wd4 = self.wd4
         # 4.3 challenge (param `challenge`), decided before any stacking decision
-        if (
-            wd4 is not None
-            and wd4["challengeable"]
-            and self.chance(self.params[p]["challenge"])
-        ):
+        if wd4 is not None and wd4["challengeable"] and self.chance(self.params[p]["challenge"]):
             self.challenges += 1
             assert self.pending_draw == 4
             self.pending_draw = 0
@@ -593,15 +587,16 @@ class Round:
             else:
                 # legal play: challenger draws 4 + challenge_penalty and loses the turn
                 self._log("challenge", p, "lost")
-                self.draw_cards(
-                    p, 4 + self.rules["challenge_penalty"], "lost challenge"
-                )
+                self.draw_cards(p, 4 + self.rules["challenge_penalty"], "lost challenge")
                 self.current = self.next_seat(p)
             return
         # 8.1 stacking: `random` stacks uniformly among its stackable cards if it has any
         if self.rules["stacking"] != "none":
-            options = [i for i, c in enumerate(self.hands[p])
-                       if self.is_stackable(c) and self.may_go_out(p, c)]
+            options = [
+                i
+                for i, c in enumerate(self.hands[p])
+                if self.is_stackable(c) and self.may_go_out(p, c)
+            ]
             if options:
                 if self.begin_turn(p):
                     self.play_card(p, self.rng.choice(options), how="stack")
@@ -667,9 +662,7 @@ class Round:
                 self.colour,
             )
         elif how == "bluff":
-            assert (
-                c.rank == "wild4" and not self.is_legal(p, c) and self.pending_draw == 0
-            )
+            assert c.rank == "wild4" and not self.is_legal(p, c) and self.pending_draw == 0
         elif how == "stack":
             assert self.pending_draw > 0 and self.is_stackable(c) and self.may_go_out(p, c)
         elif how == "jump_in":
@@ -693,9 +686,7 @@ class Round:
             if c.rank in ("draw2", "wild4"):
                 self.pending_draw += 2 if c.rank == "draw2" else 4
                 self.max_stack = max(self.max_stack, self.pending_draw)
-                self.draw_cards(
-                    self.next_seat(p), self.pending_draw, "last-card penalty"
-                )
+                self.draw_cards(self.next_seat(p), self.pending_draw, "last-card penalty")
             assert self.pending_draw == 0 or c.rank in ("draw2", "wild4")
             self.pending_draw = 0
             self.winner = p
@@ -716,9 +707,7 @@ class Round:
 
     def uno_check(self, p: int):
         """4.4 / param `forget_uno`: a forgotten call is caught with probability catch_uno."""
-        if self.chance(self.params[p]["forget_uno"]) and self.chance(
-            self.rules["catch_uno"]
-        ):
+        if self.chance(self.params[p]["forget_uno"]) and self.chance(self.rules["catch_uno"]):
             self.uno_penalties += 1
             self.draw_cards(p, self.rules["uno_penalty"], "uno penalty")
 
@@ -863,9 +852,7 @@ class Round:
             "points": 0,
         }
         if not self.truncated:
-            row["points"] = sum(
-                self.hand_points(s) for s in range(self.n) if s != self.winner
-            )
+            row["points"] = sum(self.hand_points(s) for s in range(self.n) if s != self.winner)
         for s in range(self.n):
             row[f"hand_points_{s}"] = self.hand_points(s)
         for s in range(self.n):
@@ -898,9 +885,7 @@ def play_round(
     """Play one round (dealer = seat n_players-1, every seat `random`) and return its
     section-6 row. ``deck``: a full deck order (``deck[0]`` dealt first, see module doc);
     ``checks``: assert card conservation after every step; ``log``: list receiving events."""
-    return Round(
-        rules, n_players, rng, params, deck=deck, checks=checks, log=log
-    ).play()
+    return Round(rules, n_players, rng, params, deck=deck, checks=checks, log=log).play()
 
 
 def game_rng(seed: int, index: int) -> random.Random:
@@ -935,9 +920,7 @@ def summarise(rows: list[dict]) -> dict:
         return sum(r[key] for r in rows) / n
 
     turns_mean = mean("turns")
-    turns_sd = math.sqrt(
-        sum((r["turns"] - turns_mean) ** 2 for r in rows) / max(n - 1, 1)
-    )
+    turns_sd = math.sqrt(sum((r["turns"] - turns_mean) ** 2 for r in rows) / max(n - 1, 1))
     out = {
         "rounds": n,
         "mean_turns": turns_mean,
@@ -950,18 +933,14 @@ def summarise(rows: list[dict]) -> dict:
         "mean_challenges": mean("challenges"),
         "mean_bluffs": mean("bluffs"),
         "mean_uno_penalties": mean("uno_penalties"),
-        "win_rate": [
-            sum(1 for r in rows if r["winner"] == s) / n for s in range(seats)
-        ],
+        "win_rate": [sum(1 for r in rows if r["winner"] == s) / n for s in range(seats)],
         "truncated": sum(1 for r in rows if r["truncated"]),
     }
     return out
 
 
 def main(argv=None):
-    ap = argparse.ArgumentParser(
-        description="UNO reference engine: summary of random play"
-    )
+    ap = argparse.ArgumentParser(description="UNO reference engine: summary of random play")
     ap.add_argument("--preset", default="official", choices=sorted(PRESETS))
     ap.add_argument("--players", type=int, default=4)
     ap.add_argument("--games", type=int, default=1000)

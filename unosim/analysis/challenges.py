@@ -10,6 +10,7 @@ that finds the play legal costs it ``challenge_penalty`` more (RULES.md section 
 strategy's default against the default opponents (``random``, ``heuristic``, ``table``),
 with 4 players under ``official``.
 """
+
 from __future__ import annotations
 
 import math
@@ -20,19 +21,24 @@ import numpy as np
 import pandas as pd
 from scipy.stats import norm
 
-from ..kernel import layout as L
 from ..game.rules import RuleSet, resolve
+from ..kernel import layout as L
 
 __all__ = ["challenge_outcomes", "challenge_table", "CHALLENGERS", "OPPONENTS"]
 
-CHALLENGERS = ("heuristic", "table", "points-dumper", "aggressive", "colour-counter",
-               "weighted")
+CHALLENGERS = ("heuristic", "table", "points-dumper", "aggressive", "colour-counter", "weighted")
 OPPONENTS = ("random", "heuristic", "table")
 
 
-def challenge_outcomes(rules: "str | RuleSet", n_players: int, strategies: str,
-                       n_games: int, seed: int = 0, seat: int = 0,
-                       confidence: float = 0.95) -> dict:
+def challenge_outcomes(
+    rules: str | RuleSet,
+    n_players: int,
+    strategies: str,
+    n_games: int,
+    seed: int = 0,
+    seat: int = 0,
+    confidence: float = 0.95,
+) -> dict:
     """Challenges made by ``seat`` in games ``0 .. n_games - 1`` of the run, and their
     outcomes.
 
@@ -63,30 +69,55 @@ def challenge_outcomes(rules: "str | RuleSet", n_players: int, strategies: str,
     out = {"games": int(n_games), "challenges": total, "caught": caught, "penalty": pen}
     if total == 0:
         nan = math.nan
-        return {**out, "rate": nan, "rate_lo": nan, "rate_hi": nan, "net": nan,
-                "net_lo": nan, "net_hi": nan}
+        return {
+            **out,
+            "rate": nan,
+            "rate_lo": nan,
+            "rate_hi": nan,
+            "net": nan,
+            "net_lo": nan,
+            "net_hi": nan,
+        }
     r = caught / total
     # ratio of sums over games: var(r) = sum (won - r made)^2 / total^2 * G / (G - 1)
     resid = won - r * made
-    var = float(resid @ resid) / total ** 2 * n_games / max(n_games - 1, 1)
+    var = float(resid @ resid) / total**2 * n_games / max(n_games - 1, 1)
     half = float(norm.ppf(0.5 + confidence / 2.0)) * math.sqrt(var)
     lo, hi = max(0.0, r - half), min(1.0, r + half)
     scale = 4 + pen  # net = (4 + pen) r - pen
-    return {**out, "rate": r, "rate_lo": lo, "rate_hi": hi, "rate_se": math.sqrt(var),
-            "net": scale * r - pen, "net_lo": scale * lo - pen, "net_hi": scale * hi - pen}
+    return {
+        **out,
+        "rate": r,
+        "rate_lo": lo,
+        "rate_hi": hi,
+        "rate_se": math.sqrt(var),
+        "net": scale * r - pen,
+        "net_lo": scale * lo - pen,
+        "net_hi": scale * hi - pen,
+    }
 
 
-def challenge_table(n_games: int = 20_000, seed: int = 1, rules: str = "official",
-                    n_players: int = 4, challengers: Sequence[str] = CHALLENGERS,
-                    opponents: Sequence[str] = OPPONENTS) -> pd.DataFrame:
+def challenge_table(
+    n_games: int = 20_000,
+    seed: int = 1,
+    rules: str = "official",
+    n_players: int = 4,
+    challengers: Sequence[str] = CHALLENGERS,
+    opponents: Sequence[str] = OPPONENTS,
+) -> pd.DataFrame:
     """Every challenger's default policy in seat 0 against ``n_players - 1`` opponents
     of each default strategy: one row per (challenger, opponents)."""
     rows = []
     for x in challengers:
         for o in opponents:
             spec = ",".join([x] + [o] * (n_players - 1))
-            rows.append({"challenger": x, "opponents": o,
-                         **challenge_outcomes(rules, n_players, spec, n_games, seed)})
+            rows.append(
+                {
+                    "challenger": x,
+                    "opponents": o,
+                    **challenge_outcomes(rules, n_players, spec, n_games, seed),
+                }
+            )
     return pd.DataFrame(rows)
 
 
@@ -94,15 +125,19 @@ def main(argv: Sequence[str] = ()) -> None:
     games = int(argv[0]) if len(argv) > 0 else 20_000
     seed = int(argv[1]) if len(argv) > 1 else 1
     df = challenge_table(games, seed)
-    print(f"official, 4 players, challenger in seat 0, {games:,} games per row, seed {seed}; "
-          "net = cards won per challenge against accepting the penalty (95% intervals)")
+    print(
+        f"official, 4 players, challenger in seat 0, {games:,} games per row, seed {seed}; "
+        "net = cards won per challenge against accepting the penalty (95% intervals)"
+    )
     for r in df.itertuples():
         if r.challenges == 0:
             print(f"  {r.challenger:15s} vs {r.opponents:9s}  no challenge")
             continue
-        print(f"  {r.challenger:15s} vs {r.opponents:9s}  {r.challenges:6,d} challenges, "
-              f"caught {r.rate:.3f} [{r.rate_lo:.3f}, {r.rate_hi:.3f}], "
-              f"net {r.net:+.2f} [{r.net_lo:+.2f}, {r.net_hi:+.2f}] cards")
+        print(
+            f"  {r.challenger:15s} vs {r.opponents:9s}  {r.challenges:6,d} challenges, "
+            f"caught {r.rate:.3f} [{r.rate_lo:.3f}, {r.rate_hi:.3f}], "
+            f"net {r.net:+.2f} [{r.net_lo:+.2f}, {r.net_hi:+.2f}] cards"
+        )
 
 
 if __name__ == "__main__":

@@ -23,6 +23,7 @@ Metrics (per arm against the first)
 a truncated round enters with its ``turns`` (``max_turns``) and 0 points, and the
 truncation rate is reported beside them.
 """
+
 from __future__ import annotations
 
 import math
@@ -38,8 +39,16 @@ import pandas as pd
 from ..game.rules import PRESETS, RuleError, RuleSet, resolve
 from ..stats import paired_diff, paired_rate_diff
 
-__all__ = ["parse_spec", "paired_metrics", "paired_quantile_diff_int", "run_arms",
-           "compare", "Comparison", "METRICS", "COLUMNS"]
+__all__ = [
+    "parse_spec",
+    "paired_metrics",
+    "paired_quantile_diff_int",
+    "run_arms",
+    "compare",
+    "Comparison",
+    "METRICS",
+    "COLUMNS",
+]
 
 # columns of a round frame that the comparison needs, with compact dtypes
 COLUMNS = ("game", "turns", "winner", "points", "truncated")
@@ -60,8 +69,11 @@ def check_size(arms: int, n_games) -> None:
     """``ValueError`` if ``arms`` rule sets of ``n_games`` games would not fit in memory
     (every game of every arm is kept for the paired differences)."""
     if isinstance(n_games, int) and n_games * arms > MAX_ROWS:
-        raise ValueError(f"games: {arms} rule sets x {n_games:,} games are more than the "
-                         f"{MAX_ROWS:,} a comparison holds in memory")
+        raise ValueError(
+            f"games: {arms} rule sets x {n_games:,} games are more than the "
+            f"{MAX_ROWS:,} a comparison holds in memory"
+        )
+
 
 _SPEC = re.compile(r"^(?P<base>.+?)\+(?P<house>[A-Za-z_][A-Za-z0-9_]*=.*)$")
 
@@ -69,7 +81,7 @@ _SPEC = re.compile(r"^(?P<base>.+?)\+(?P<house>[A-Za-z_][A-Za-z0-9_]*=.*)$")
 # --------------------------------------------------------------------------- specs
 
 
-def parse_spec(spec: "str | RuleSet") -> RuleSet:
+def parse_spec(spec: str | RuleSet) -> RuleSet:
     """A RuleSet from ``BASE[+NAME=VALUE,...]`` (see the module docstring).
 
     The whole text is tried first as a preset or an existing file, so a file name that
@@ -125,8 +137,9 @@ def _quantile_from_counts(values: np.ndarray, counts: np.ndarray, q: float) -> n
     return _lerp(v[i0], v[i1], h - k0)
 
 
-def paired_quantile_diff_int(a, b, q: float = 0.5, n_boot: int = 1000, seed: int = 0,
-                             confidence: float = 0.95) -> dict[str, float]:
+def paired_quantile_diff_int(
+    a, b, q: float = 0.5, n_boot: int = 1000, seed: int = 0, confidence: float = 0.95
+) -> dict[str, float]:
     """``Q_q(b) - Q_q(a)`` of paired integer samples with a Poisson-bootstrap interval.
 
     The same estimate as :func:`unosim.stats.paired_quantile_diff` (``np.quantile``,
@@ -164,8 +177,7 @@ def paired_quantile_diff_int(a, b, q: float = 0.5, n_boot: int = 1000, seed: int
         if not np.issubdtype(arr.dtype, np.integer) and not np.all(arr == np.round(arr)):
             raise ValueError("paired_quantile_diff_int needs integer values")
     if not 0.0 < q < 1.0 or not 0.0 < confidence < 1.0 or not 2 <= n_boot <= MAX_BOOT:
-        raise ValueError(f"need 0 < q < 1, 0 < confidence < 1 and 2 <= n_boot <= "
-                         f"{MAX_BOOT:,}")
+        raise ValueError(f"need 0 < q < 1, 0 < confidence < 1 and 2 <= n_boot <= {MAX_BOOT:,}")
     a_arr, b_arr = a_arr.astype(np.int64), b_arr.astype(np.int64)
     n = a_arr.size
     q_a, q_b = float(np.quantile(a_arr, q)), float(np.quantile(b_arr, q))
@@ -194,8 +206,8 @@ def paired_quantile_diff_int(a, b, q: float = 0.5, n_boot: int = 1000, seed: int
         if empty.any():
             ca, cb = ca[~empty], cb[~empty]
         m = ca.shape[0]
-        qa_star[done:done + m] = _quantile_from_counts(va, ca, q)
-        qb_star[done:done + m] = _quantile_from_counts(vb, cb, q)
+        qa_star[done : done + m] = _quantile_from_counts(va, ca, q)
+        qb_star[done : done + m] = _quantile_from_counts(vb, cb, q)
         done += m
     d = qb_star - qa_star
     alpha = 1.0 - confidence
@@ -206,11 +218,21 @@ def paired_quantile_diff_int(a, b, q: float = 0.5, n_boot: int = 1000, seed: int
         ratio = indep_var / paired_var
     else:
         ratio = math.inf if indep_var > 0 else math.nan
-    return {"n": int(n), "q": float(q), "quantile_a": q_a, "quantile_b": q_b,
-            "diff": q_b - q_a, "lo": float(lo), "hi": float(hi),
-            "se_paired": math.sqrt(paired_var), "se_independent": math.sqrt(indep_var),
-            "variance_reduction": ratio, "n_boot": int(n_boot), "seed": int(seed),
-            "confidence": float(confidence)}
+    return {
+        "n": int(n),
+        "q": float(q),
+        "quantile_a": q_a,
+        "quantile_b": q_b,
+        "diff": q_b - q_a,
+        "lo": float(lo),
+        "hi": float(hi),
+        "se_paired": math.sqrt(paired_var),
+        "se_independent": math.sqrt(indep_var),
+        "variance_reduction": ratio,
+        "n_boot": int(n_boot),
+        "seed": int(seed),
+        "confidence": float(confidence),
+    }
 
 
 # ------------------------------------------------------------------ paired metrics
@@ -229,9 +251,14 @@ def _check_paired(a: pd.DataFrame, b: pd.DataFrame) -> None:
                 raise ValueError(f"paired frames differ in {key}: {ma[key]} vs {mb[key]}")
 
 
-def paired_metrics(a: pd.DataFrame, b: pd.DataFrame, confidence: float = 0.95,
-                   n_boot: int = 1000, boot_seed: int = 0,
-                   metrics: Sequence[str] = tuple(METRICS)) -> pd.DataFrame:
+def paired_metrics(
+    a: pd.DataFrame,
+    b: pd.DataFrame,
+    confidence: float = 0.95,
+    n_boot: int = 1000,
+    boot_seed: int = 0,
+    metrics: Sequence[str] = tuple(METRICS),
+) -> pd.DataFrame:
     """The paired differences ``b - a`` of two round frames played on the same seeds.
 
     Parameters
@@ -253,44 +280,64 @@ def paired_metrics(a: pd.DataFrame, b: pd.DataFrame, confidence: float = 0.95,
     rows = []
     for name in metrics:
         if name == "mean_turns":
-            r = paired_diff(a["turns"].to_numpy(np.float64), b["turns"].to_numpy(np.float64),
-                            confidence)
+            r = paired_diff(
+                a["turns"].to_numpy(np.float64), b["turns"].to_numpy(np.float64), confidence
+            )
             va, vb = r["mean_a"], r["mean_b"]
         elif name == "mean_points":
-            r = paired_diff(a["points"].to_numpy(np.float64),
-                            b["points"].to_numpy(np.float64), confidence)
+            r = paired_diff(
+                a["points"].to_numpy(np.float64), b["points"].to_numpy(np.float64), confidence
+            )
             va, vb = r["mean_a"], r["mean_b"]
         elif name == "median_turns":
-            r = paired_quantile_diff_int(a["turns"].to_numpy(), b["turns"].to_numpy(), 0.5,
-                                         n_boot, boot_seed, confidence)
+            r = paired_quantile_diff_int(
+                a["turns"].to_numpy(), b["turns"].to_numpy(), 0.5, n_boot, boot_seed, confidence
+            )
             va, vb = r["quantile_a"], r["quantile_b"]
         elif name == "seat0_win_rate":
-            r = paired_rate_diff(a["winner"].to_numpy() == 0, b["winner"].to_numpy() == 0,
-                                 confidence)
+            r = paired_rate_diff(
+                a["winner"].to_numpy() == 0, b["winner"].to_numpy() == 0, confidence
+            )
             va, vb = r["mean_a"], r["mean_b"]
         elif name == "truncation_rate":
-            r = paired_rate_diff(a["truncated"].to_numpy(bool), b["truncated"].to_numpy(bool),
-                                 confidence)
+            r = paired_rate_diff(
+                a["truncated"].to_numpy(bool), b["truncated"].to_numpy(bool), confidence
+            )
             va, vb = r["mean_a"], r["mean_b"]
         else:
             raise ValueError(f"unknown metric {name!r} (known: {', '.join(METRICS)})")
-        rows.append({"metric": name, "label": METRICS[name], "n": int(r["n"]),
-                     "value_a": float(va), "value_b": float(vb), "diff": float(r["diff"]),
-                     "lo": float(r["lo"]), "hi": float(r["hi"]),
-                     "se_paired": float(r["se_paired"]),
-                     "se_independent": float(r["se_independent"]),
-                     "variance_reduction": float(r["variance_reduction"])})
+        rows.append(
+            {
+                "metric": name,
+                "label": METRICS[name],
+                "n": int(r["n"]),
+                "value_a": float(va),
+                "value_b": float(vb),
+                "diff": float(r["diff"]),
+                "lo": float(r["lo"]),
+                "hi": float(r["hi"]),
+                "se_paired": float(r["se_paired"]),
+                "se_independent": float(r["se_independent"]),
+                "variance_reduction": float(r["variance_reduction"]),
+            }
+        )
     return pd.DataFrame(rows)
 
 
 # ---------------------------------------------------------------------- running arms
 
 
-def run_arms(specs: Sequence["str | RuleSet"], n_players: int = 4, n_games: int = 100_000,
-             seed: int = 0, strategies: str = "random", threads: int | None = None,
-             progress: Callable[[int], None] | None = None,
-             columns: Sequence[str] = COLUMNS, house: str | None = None
-             ) -> list[pd.DataFrame]:
+def run_arms(
+    specs: Sequence[str | RuleSet],
+    n_players: int = 4,
+    n_games: int = 100_000,
+    seed: int = 0,
+    strategies: str = "random",
+    threads: int | None = None,
+    progress: Callable[[int], None] | None = None,
+    columns: Sequence[str] = COLUMNS,
+    house: str | None = None,
+) -> list[pd.DataFrame]:
     """Play every rule set (with the ``house`` switches, if any) on games
     ``0 .. n_games - 1`` of ``seed``.
 
@@ -302,8 +349,7 @@ def run_arms(specs: Sequence["str | RuleSet"], n_players: int = 4, n_games: int 
     if len(specs) < 2:
         raise ValueError("compare needs at least two rule sets")
     check_size(len(specs), n_games)
-    jobs = [make_job(parse_spec(s), n_games, n_players, strategies, seed, house)
-            for s in specs]
+    jobs = [make_job(parse_spec(s), n_games, n_players, strategies, seed, house) for s in specs]
     frames = []
     for job in jobs:
         parts = []
@@ -334,26 +380,33 @@ class Comparison:
         """The comparison as plain text (what ``unosim compare`` prints)."""
         letters = [chr(ord("A") + i) if i < 26 else f"#{i}" for i in range(len(self.rules))]
         width = max(len(r.name) for r in self.rules)
-        lines = [f"unosim compare: {self.n_players} players, strategies {self.strategies}, "
-                 f"{self.n_games:,} games per rule set, seed {self.seed}",
-                 "common random numbers: game i of every rule set is keyed by (seed, i); "
-                 "with the same deck it starts from the same deal"]
+        lines = [
+            f"unosim compare: {self.n_players} players, strategies {self.strategies}, "
+            f"{self.n_games:,} games per rule set, seed {self.seed}",
+            "common random numbers: game i of every rule set is keyed by (seed, i); "
+            "with the same deck it starts from the same deal",
+        ]
         base_deck = self.rules[0].deck
         for letter, rs in zip(letters, self.rules):
             note = "" if rs.deck == base_deck else "  (another deck: same seeds, other deals)"
-            lines.append(f"  {letter}  {rs.name:<{width}}  rules {rs.hash()}, "
-                         f"{rs.deck_size()} cards{note}")
+            lines.append(
+                f"  {letter}  {rs.name:<{width}}  rules {rs.hash()}, {rs.deck_size()} cards{note}"
+            )
         if self.seconds:
             games = self.n_games * len(self.rules)
             lines.append(f"simulated {games:,} games in {self.seconds:.1f} s")
-        lines.append("differences B - A with 95% intervals from the pairs; variance "
-                     "reduction = var(independent runs) / var(paired)")
+        lines.append(
+            "differences B - A with 95% intervals from the pairs; variance "
+            "reduction = var(independent runs) / var(paired)"
+        )
         for i in range(1, len(self.rules)):
             t = self.table[self.table["arm"] == i]
             lines.append("")
             lines.append(f"{letters[i]} {self.rules[i].name}  -  A {self.rules[0].name}")
-            lines.append(f"  {'':17s}{'A':>10s}{letters[i]:>10s}{'difference':>12s}"
-                         f"  {'95% interval':<24s}{'var. reduction':>15s}")
+            lines.append(
+                f"  {'':17s}{'A':>10s}{letters[i]:>10s}{'difference':>12s}"
+                f"  {'95% interval':<24s}{'var. reduction':>15s}"
+            )
             for row in t.itertuples():
                 lines.append("  " + _format_row(row))
         return "\n".join(lines)
@@ -368,20 +421,33 @@ def _num(x: float, digits: int) -> str:
 
 
 def _format_row(row) -> str:
-    digits = {"mean_turns": 2, "median_turns": 1, "seat0_win_rate": 4, "mean_points": 2,
-              "truncation_rate": 6}.get(row.metric, 4)
+    digits = {
+        "mean_turns": 2,
+        "median_turns": 1,
+        "seat0_win_rate": 4,
+        "mean_points": 2,
+        "truncation_rate": 6,
+    }.get(row.metric, 4)
     vr = row.variance_reduction
-    vr_txt = "n/a (no variance)" if math.isnan(vr) else (
-        "inf" if math.isinf(vr) else f"{vr:.2f}x")
+    vr_txt = "n/a (no variance)" if math.isnan(vr) else ("inf" if math.isinf(vr) else f"{vr:.2f}x")
     ci = f"[{_num(row.lo, digits)}, {_num(row.hi, digits)}]"
-    return (f"{row.label:<17s}{_num(row.value_a, digits):>10s}{_num(row.value_b, digits):>10s}"
-            f"{_num(row.diff, digits):>12s}  {ci:<24s}{vr_txt:>15s}")
+    return (
+        f"{row.label:<17s}{_num(row.value_a, digits):>10s}{_num(row.value_b, digits):>10s}"
+        f"{_num(row.diff, digits):>12s}  {ci:<24s}{vr_txt:>15s}"
+    )
 
 
-def compare(specs: Sequence["str | RuleSet"], n_players: int = 4, n_games: int = 100_000,
-            seed: int = 0, strategies: str = "random", threads: int | None = None,
-            confidence: float = 0.95, n_boot: int = 1000,
-            progress: Callable[[int], None] | None = None) -> Comparison:
+def compare(
+    specs: Sequence[str | RuleSet],
+    n_players: int = 4,
+    n_games: int = 100_000,
+    seed: int = 0,
+    strategies: str = "random",
+    threads: int | None = None,
+    confidence: float = 0.95,
+    n_boot: int = 1000,
+    progress: Callable[[int], None] | None = None,
+) -> Comparison:
     """Play every rule set on the same seeds and compare each with the first.
 
     Parameters
@@ -408,6 +474,13 @@ def compare(specs: Sequence["str | RuleSet"], n_players: int = 4, n_games: int =
         t.insert(0, "rules", rules[i].name)
         t.insert(0, "arm", i)
         parts.append(t)
-    return Comparison(rules, int(n_players), int(n_games), int(seed), strategies,
-                      pd.concat(parts, ignore_index=True), seconds,
-                      [f.attrs["manifest"] for f in frames])
+    return Comparison(
+        rules,
+        int(n_players),
+        int(n_games),
+        int(seed),
+        strategies,
+        pd.concat(parts, ignore_index=True),
+        seconds,
+        [f.attrs["manifest"] for f in frames],
+    )

@@ -1,4 +1,5 @@
 """The `unosim` command."""
+
 from .app import main
 
 __all__ = ["main"]

@@ -1,11 +1,12 @@
 """The ``unosim`` command line."""
+
 from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import Optional
 
 import typer
+
 
 def _usage_errors() -> tuple[type, ...]:
     """click's UsageError, and that of the click typer bundles (typer >= 0.24)."""
@@ -28,8 +29,12 @@ class _Group(typer.core.TyperGroup):
             fail(e.format_message())
 
 
-app = typer.Typer(add_completion=False, no_args_is_help=True, cls=_Group,
-                  help="Monte Carlo rules analysis for UNO.")
+app = typer.Typer(
+    add_completion=False,
+    no_args_is_help=True,
+    cls=_Group,
+    help="Monte Carlo rules analysis for UNO.",
+)
 rules_app = typer.Typer(no_args_is_help=True, help="List and show rule sets.")
 app.add_typer(rules_app, name="rules")
 
@@ -68,8 +73,8 @@ def _progress_enabled(no_progress: bool) -> bool:
 def print_summary(df, n_players: int, seconds: float, label: str, computed=None) -> None:
     """The summary of a frame of rounds, or of an ``Aggregate`` (``computed``: the part
     of it run now, which the speed is measured on; default all of it)."""
-    from ..stats import summary_table
     from ..sim.summary import Aggregate
+    from ..stats import summary_table
 
     if isinstance(df, Aggregate):
         s = df.summary_table()
@@ -84,51 +89,73 @@ def print_summary(df, n_players: int, seconds: float, label: str, computed=None)
         typer.echo(f"games            {n:,} (none run now: all were done)")
     else:
         run_now = "" if n_run == n else f" ({n_run:,} run now)"
-        typer.echo(f"games            {n:,}{run_now} in {seconds:.2f} s: "
-                   f"{n_run / max(seconds, 1e-9):,.0f} games/s, "
-                   f"{seconds / max(turns_total, 1) * 1e9:.0f} ns/turn")
-    typer.echo("seat win rates   (95% Wilson intervals; seat 0 acts first, "
-               f"seat {n_players - 1} deals)")
+        typer.echo(
+            f"games            {n:,}{run_now} in {seconds:.2f} s: "
+            f"{n_run / max(seconds, 1e-9):,.0f} games/s, "
+            f"{seconds / max(turns_total, 1) * 1e9:.0f} ns/turn"
+        )
+    typer.echo(
+        f"seat win rates   (95% Wilson intervals; seat 0 acts first, seat {n_players - 1} deals)"
+    )
     for row in s["seats"].itertuples():
         typer.echo(f"  seat {row.seat}  {row.rate:.4f}  [{row.lo:.4f}, {row.hi:.4f}]")
-    typer.echo(f"turns            mean {s['turns_mean']:.2f} [{s['turns_lo']:.2f}, "
-               f"{s['turns_hi']:.2f}], median {s['turns_median']:g}")
-    typer.echo(f"points           mean {s['points_mean']:.2f} [{s['points_lo']:.2f}, "
-               f"{s['points_hi']:.2f}]")
+    typer.echo(
+        f"turns            mean {s['turns_mean']:.2f} [{s['turns_lo']:.2f}, "
+        f"{s['turns_hi']:.2f}], median {s['turns_median']:g}"
+    )
+    typer.echo(
+        f"points           mean {s['points_mean']:.2f} [{s['points_lo']:.2f}, {s['points_hi']:.2f}]"
+    )
     typer.echo(f"truncated        {s['truncated']:,} (max_turns reached; kept, no winner)")
 
 
 @app.command()
 def simulate(
     rules: str = typer.Option("official", help="Preset name or TOML rule file."),
-    house: Optional[str] = typer.Option(None, help="House switches, e.g. "
-                                        "'stacking=same,jump_in=true'."),
+    house: str | None = typer.Option(
+        None, help="House switches, e.g. 'stacking=same,jump_in=true'."
+    ),
     players: int = typer.Option(4, help="Players, 2 to 10."),
-    strategies: str = typer.Option("random", help="One strategy, or one per seat "
-                                   "separated by commas (e.g. 'heuristic,random,random,random')."),
+    strategies: str = typer.Option(
+        "random",
+        help="One strategy, or one per seat "
+        "separated by commas (e.g. 'heuristic,random,random,random').",
+    ),
     games: int = typer.Option(100_000, help="Rounds to simulate."),
     seed: int = typer.Option(0, help="Root seed: same seed, same results."),
-    threads: Optional[int] = typer.Option(None, help="Threads (default: all cores); "
-                                          "with --executor dask, local worker processes."),
-    out: Optional[Path] = typer.Option(None, help="FILE.parquet: one file of rounds; DIR: "
-                                       "a dataset folder, one Parquet part per chunk."),
+    threads: int | None = typer.Option(
+        None, help="Threads (default: all cores); with --executor dask, local worker processes."
+    ),
+    out: Path | None = typer.Option(
+        None,
+        help="FILE.parquet: one file of rounds; DIR: a dataset folder, one Parquet part per chunk.",
+    ),
     no_progress: bool = typer.Option(False, "--no-progress", help="No progress bar."),
-    executor: Optional[str] = typer.Option(None, help="serial | threads | dask (default: "
-                                           "threads on every core of this machine)."),
-    scheduler: Optional[str] = typer.Option(None, help="tcp://HOST:PORT of a running Dask "
-                                            "scheduler (else dask starts a LocalCluster)."),
-    chunk_games: Optional[int] = typer.Option(None, "--chunk-games", help="Games per chunk "
-                                              "(default 1048576; 4194304 --summary-only)."),
-    summary_only: bool = typer.Option(False, "--summary-only", help="Keep per-chunk "
-                                      "aggregates (counts, sums, histograms), not rows."),
-    resume: bool = typer.Option(False, "--resume", help="Continue the interrupted run in "
-                                "--out DIR, computing only its missing chunks."),
+    executor: str | None = typer.Option(
+        None, help="serial | threads | dask (default: threads on every core of this machine)."
+    ),
+    scheduler: str | None = typer.Option(
+        None, help="tcp://HOST:PORT of a running Dask scheduler (else dask starts a LocalCluster)."
+    ),
+    chunk_games: int | None = typer.Option(
+        None, "--chunk-games", help="Games per chunk (default 1048576; 4194304 --summary-only)."
+    ),
+    summary_only: bool = typer.Option(
+        False,
+        "--summary-only",
+        help="Keep per-chunk aggregates (counts, sums, histograms), not rows.",
+    ),
+    resume: bool = typer.Option(
+        False,
+        "--resume",
+        help="Continue the interrupted run in --out DIR, computing only its missing chunks.",
+    ),
 ) -> None:
     """Simulate rounds and print a summary; optionally write Parquet with a manifest."""
-    from . import progress as pg
     from ..sim.dataset import DatasetError
     from ..sim.runner import EXECUTORS, execute, is_file_out, prepare
     from ..sim.simulate import make_job
+    from . import progress as pg
 
     try:
         if threads is not None and threads < 1:
@@ -136,36 +163,51 @@ def simulate(
         if executor is None:
             executor = "dask" if scheduler is not None else "threads"
         if executor not in EXECUTORS:
-            raise UserError(f"--executor must be one of {', '.join(EXECUTORS)}, "
-                            f"got {executor!r}")
+            raise UserError(f"--executor must be one of {', '.join(EXECUTORS)}, got {executor!r}")
         job = make_job(rules, games, players, strategies, seed, house)
         if out is not None and is_file_out(out):
             check_writable(out)
-        plan = prepare(job, out, executor=executor, threads=threads, scheduler=scheduler,
-                       chunk_games=chunk_games, summary_only=summary_only, resume=resume)
+        plan = prepare(
+            job,
+            out,
+            executor=executor,
+            threads=threads,
+            scheduler=scheduler,
+            chunk_games=chunk_games,
+            summary_only=summary_only,
+            resume=resume,
+        )
     except (ValueError, UserError) as e:
         fail(str(e))
     if plan.damaged:
-        typer.echo(f"resuming        {len(plan.damaged)} chunk(s) that fail their check "
-                   f"will be computed again: {'; '.join(map(one_line, plan.damaged))}",
-                   err=True)
+        typer.echo(
+            f"resuming        {len(plan.damaged)} chunk(s) that fail their check "
+            f"will be computed again: {'; '.join(map(one_line, plan.damaged))}",
+            err=True,
+        )
     if plan.strays:
         from ..sim.dataset import stray_note
 
-        typer.echo(f"unosim: note: {one_line(stray_note(plan.root, list(plan.strays)))}",
-                   err=True)
+        typer.echo(f"unosim: note: {one_line(stray_note(plan.root, list(plan.strays)))}", err=True)
     from ..sim.simulate import warm
 
     compile_s = warm(job)  # the kernels compile (once) before the clock starts
     if compile_s > 10.0:  # a compile, not a load from the cache
-        typer.echo(f"compiled         the kernels in {compile_s:.1f} s (once: numba caches "
-                   "them; not counted in the speed below)", err=True)
+        typer.echo(
+            f"compiled         the kernels in {compile_s:.1f} s (once: numba caches "
+            "them; not counted in the speed below)",
+            err=True,
+        )
     if resume and len(plan.todo) < len(plan.chunks):
-        typer.echo(f"resuming        {len(plan.chunks) - len(plan.todo)} of "
-                   f"{len(plan.chunks)} chunks already in {out}", err=True)
+        typer.echo(
+            f"resuming        {len(plan.chunks) - len(plan.todo)} of "
+            f"{len(plan.chunks)} chunks already in {out}",
+            err=True,
+        )
     try:
-        with pg.progress_bar(job.n_games, job.n_games - plan.games_todo,
-                             pg.wanted(plan.games_todo, no_progress)) as advance:
+        with pg.progress_bar(
+            job.n_games, job.n_games - plan.games_todo, pg.wanted(plan.games_todo, no_progress)
+        ) as advance:
             res = execute(plan, advance)
     except (ConnectionError, DatasetError) as e:
         fail(str(e))
@@ -175,35 +217,52 @@ def simulate(
         from ..sim.dataset import MANIFEST
 
         if plan.root is not None and (plan.root / MANIFEST).exists():
-            typer.echo(f"unosim: interrupted; finished chunks are kept in {out}: the same "
-                       "command with --resume computes the rest", err=True)
+            typer.echo(
+                f"unosim: interrupted; finished chunks are kept in {out}: the same "
+                "command with --resume computes the rest",
+                err=True,
+            )
         else:
             typer.echo("unosim: interrupted; nothing was written", err=True)
-        raise typer.Exit(130)
-    label = (f"unosim {job.rules.name} (rules {job.rules.hash()}), {players} players, "
-             f"strategies {','.join(job.labels)}, seed {seed}")
+        raise typer.Exit(130) from None
+    label = (
+        f"unosim {job.rules.name} (rules {job.rules.hash()}), {players} players, "
+        f"strategies {','.join(job.labels)}, seed {seed}"
+    )
     print_summary(res.total, players, res.seconds, label, res.computed)
     if out is not None:
         n_chunks = len(plan.chunks)
-        what = "" if plan.root is None else (
-            f" ({n_chunks} chunk{'s' if n_chunks > 1 else ''}, "
-            f"{'aggregates only' if plan.manifest['summary_only'] else 'rows'})")
+        what = (
+            ""
+            if plan.root is None
+            else (
+                f" ({n_chunks} chunk{'s' if n_chunks > 1 else ''}, "
+                f"{'aggregates only' if plan.manifest['summary_only'] else 'rows'})"
+            )
+        )
         typer.echo(f"wrote            {out}{what}")
 
 
 @app.command()
 def match(
     rules: str = typer.Option("official", help="Preset name or TOML rule file."),
-    house: Optional[str] = typer.Option(None, help="House switches, e.g. "
-                                        "'scoring=each_own_negative,next_dealer=winner'."),
+    house: str | None = typer.Option(
+        None, help="House switches, e.g. 'scoring=each_own_negative,next_dealer=winner'."
+    ),
     players: int = typer.Option(4, help="Players, 2 to 10."),
-    strategies: str = typer.Option("random", help="One strategy, or one per PLAYER "
-                                   "separated by commas; players keep theirs in any seat."),
+    strategies: str = typer.Option(
+        "random",
+        help="One strategy, or one per PLAYER "
+        "separated by commas; players keep theirs in any seat.",
+    ),
     matches: int = typer.Option(100_000, help="Matches to simulate."),
     seed: int = typer.Option(0, help="Root seed: same seed, same results."),
-    threads: Optional[int] = typer.Option(None, help="Threads (default: all cores)."),
-    out: Optional[Path] = typer.Option(None, help="Write the matches to this Parquet file "
-                                       "and their rounds beside it (X.rounds.parquet)."),
+    threads: int | None = typer.Option(None, help="Threads (default: all cores)."),
+    out: Path | None = typer.Option(
+        None,
+        help="Write the matches to this Parquet file "
+        "and their rounds beside it (X.rounds.parquet).",
+    ),
     no_progress: bool = typer.Option(False, "--no-progress", help="No progress bar."),
 ) -> None:
     """Simulate whole matches (docs/rules.md section 7) and print a summary."""
@@ -222,7 +281,7 @@ def match(
         _play_matches(job, players, threads, seed, out, no_progress)
     except KeyboardInterrupt:  # Ctrl-C or SIGTERM: no file is left half-written
         typer.echo("unosim: interrupted; nothing was written", err=True)
-        raise typer.Exit(130)
+        raise typer.Exit(130) from None
 
 
 def _play_matches(job, players: int, threads, seed: int, out, no_progress: bool) -> None:
@@ -245,29 +304,46 @@ def _play_matches(job, players: int, threads, seed: int, out, no_progress: bool)
         fail(str(e))
     seconds = time.perf_counter() - t0
     rs = job.rules
-    end = (f"penalty elimination at {rs.elimination_score}" if rs.penalty_elimination
-           else f"to {rs.target_score}")
-    typer.echo(f"unosim {rs.name} (rules {rs.hash()}), {players} players, strategies "
-               f"{','.join(job.labels)} (by player), seed {seed}")
-    typer.echo(f"match            {end}, scoring {rs.scoring}, next dealer {rs.next_dealer}, "
-               f"at most {rs.max_rounds} rounds")
+    end = (
+        f"penalty elimination at {rs.elimination_score}"
+        if rs.penalty_elimination
+        else f"to {rs.target_score}"
+    )
+    typer.echo(
+        f"unosim {rs.name} (rules {rs.hash()}), {players} players, strategies "
+        f"{','.join(job.labels)} (by player), seed {seed}"
+    )
+    typer.echo(
+        f"match            {end}, scoring {rs.scoring}, next dealer {rs.next_dealer}, "
+        f"at most {rs.max_rounds} rounds"
+    )
     s = match_summary(mdf, rdf, players)
-    typer.echo(f"matches          {s['matches']:,} ({s['rounds']:,} rounds) in {seconds:.2f} s: "
-               f"{s['matches'] / seconds:,.0f} matches/s, {s['rounds'] / seconds:,.0f} rounds/s")
+    typer.echo(
+        f"matches          {s['matches']:,} ({s['rounds']:,} rounds) in {seconds:.2f} s: "
+        f"{s['matches'] / seconds:,.0f} matches/s, {s['rounds'] / seconds:,.0f} rounds/s"
+    )
     typer.echo(f"match win rates  (95% Wilson intervals; player {players - 1} deals first)")
     for row in s["players"].itertuples():
-        typer.echo(f"  player {row.player}  {row.rate:.4f}  [{row.lo:.4f}, {row.hi:.4f}]  "
-                   f"{job.labels[row.player]}")
+        typer.echo(
+            f"  player {row.player}  {row.rate:.4f}  [{row.lo:.4f}, {row.hi:.4f}]  "
+            f"{job.labels[row.player]}"
+        )
     if s["completed"]:
-        typer.echo(f"rounds/match     mean {s['rounds_mean']:.2f} [{s['rounds_lo']:.2f}, "
-                   f"{s['rounds_hi']:.2f}], median {s['rounds_median']:g}, "
-                   f"90th percentile {s['rounds_p90']:g} (completed matches)")
+        typer.echo(
+            f"rounds/match     mean {s['rounds_mean']:.2f} [{s['rounds_lo']:.2f}, "
+            f"{s['rounds_hi']:.2f}], median {s['rounds_median']:g}, "
+            f"90th percentile {s['rounds_p90']:g} (completed matches)"
+        )
     else:
         typer.echo("rounds/match     no match completed")
-    typer.echo(f"points/round     mean {s['points_mean']:.2f} [{s['points_lo']:.2f}, "
-               f"{s['points_hi']:.2f}] (completed rounds)")
-    typer.echo(f"truncated        {s['truncated']:,} matches (max_rounds reached; kept, no "
-               f"winner), {s['truncated_rounds']:,} rounds (max_turns)")
+    typer.echo(
+        f"points/round     mean {s['points_mean']:.2f} [{s['points_lo']:.2f}, "
+        f"{s['points_hi']:.2f}] (completed rounds)"
+    )
+    typer.echo(
+        f"truncated        {s['truncated']:,} matches (max_rounds reached; kept, no "
+        f"winner), {s['truncated_rounds']:,} rounds (max_turns)"
+    )
     if out is not None:
         try:
             m_path, r_path = write_matches(mdf, rdf, out, match_manifest(job))
@@ -278,27 +354,31 @@ def _play_matches(job, players: int, threads, seed: int, out, no_progress: bool)
 
 @app.command()
 def compare(
-    rules: list[str] = typer.Argument(..., help="Two or more rule sets, each compared with "
-                                      "the first: a preset, a TOML file, or "
-                                      "BASE+NAME=VALUE,... (e.g. "
-                                      "'official+stacking=same,jump_in=true')."),
+    rules: list[str] = typer.Argument(
+        ...,
+        help="Two or more rule sets, each compared with "
+        "the first: a preset, a TOML file, or "
+        "BASE+NAME=VALUE,... (e.g. "
+        "'official+stacking=same,jump_in=true').",
+    ),
     players: int = typer.Option(4, help="Players, 2 to 10."),
-    strategies: str = typer.Option("random", help="One strategy, or one per seat "
-                                   "separated by commas."),
+    strategies: str = typer.Option(
+        "random", help="One strategy, or one per seat separated by commas."
+    ),
     games: int = typer.Option(100_000, help="Rounds per rule set."),
-    seed: int = typer.Option(0, help="Root seed: game i of every rule set is keyed by "
-                             "(seed, i)."),
-    threads: Optional[int] = typer.Option(None, help="Threads (default: all cores)."),
-    boot: int = typer.Option(1000, "--boot", help="Bootstrap replicates for the "
-                             "difference of medians."),
-    out: Optional[Path] = typer.Option(None, help="Also write the table as CSV."),
+    seed: int = typer.Option(0, help="Root seed: game i of every rule set is keyed by (seed, i)."),
+    threads: int | None = typer.Option(None, help="Threads (default: all cores)."),
+    boot: int = typer.Option(
+        1000, "--boot", help="Bootstrap replicates for the difference of medians."
+    ),
+    out: Path | None = typer.Option(None, help="Also write the table as CSV."),
     no_progress: bool = typer.Option(False, "--no-progress", help="No progress bar."),
 ) -> None:
     """Play rule sets on the same seeds; paired differences against the first."""
-    from . import progress as pg
     from ..analysis.compare import compare as run_compare
     from ..analysis.compare import parse_spec
     from ..sim.simulate import make_job
+    from . import progress as pg
 
     try:
         if len(rules) < 2:
@@ -319,8 +399,9 @@ def compare(
         fail(str(e))
     total = games * len(specs)
     with pg.progress_bar(total, 0, pg.wanted(total, no_progress)) as advance:
-        res = run_compare(specs, players, games, seed, strategies, threads, n_boot=boot,
-                          progress=advance)
+        res = run_compare(
+            specs, players, games, seed, strategies, threads, n_boot=boot, progress=advance
+        )
     typer.echo(res.format())
     if out is not None:
         from ..sim.results import atomic_path, publish
@@ -328,8 +409,7 @@ def compare(
         try:
             tmp = atomic_path(out)
             try:
-                res.table.to_csv(tmp, index=False, float_format="%.10g",
-                                 lineterminator="\n")
+                res.table.to_csv(tmp, index=False, float_format="%.10g", lineterminator="\n")
                 publish(tmp, out)
             finally:
                 if tmp.exists():
@@ -341,27 +421,38 @@ def compare(
 
 @app.command()
 def report(
-    rules: list[str] = typer.Argument(..., help="Two or more rule sets, each compared with "
-                                      "the first (the baseline): a preset, a TOML file, or "
-                                      "BASE+NAME=VALUE,... as for compare."),
-    house: Optional[str] = typer.Option(None, help="House switches added to every rule "
-                                        "set, e.g. 'seven_zero=true'."),
-    players: str = typer.Option("4", help="Players, 2 to 10: one count or several, "
-                                "e.g. '2,4,6'."),
-    strategies: str = typer.Option("random", help="One strategy, or one per seat "
-                                   "separated by commas (e.g. 'table')."),
-    games: Optional[int] = typer.Option(None, help="Rounds per rule set and player count "
-                                        "(default: 1,500,000 shared out, 20,000 to "
-                                        "500,000)."),
-    seed: int = typer.Option(0, help="Root seed: round i of every rule set is keyed by "
-                             "(seed, i)."),
-    out: Path = typer.Option(Path("report"), help="Folder to write: report.md, "
-                             "report.html, figures and CSVs in report/."),
-    title: Optional[str] = typer.Option(None, help="Title of the page."),
-    force: bool = typer.Option(False, "--force", help="Replace --out if it is an earlier "
-                               "report (unosim's .unosim-report file in it, nothing else "
-                               "added); any other folder is refused."),
-    threads: Optional[int] = typer.Option(None, help="Threads (default: all cores)."),
+    rules: list[str] = typer.Argument(
+        ...,
+        help="Two or more rule sets, each compared with "
+        "the first (the baseline): a preset, a TOML file, or "
+        "BASE+NAME=VALUE,... as for compare.",
+    ),
+    house: str | None = typer.Option(
+        None, help="House switches added to every rule set, e.g. 'seven_zero=true'."
+    ),
+    players: str = typer.Option("4", help="Players, 2 to 10: one count or several, e.g. '2,4,6'."),
+    strategies: str = typer.Option(
+        "random", help="One strategy, or one per seat separated by commas (e.g. 'table')."
+    ),
+    games: int | None = typer.Option(
+        None,
+        help="Rounds per rule set and player count "
+        "(default: 1,500,000 shared out, 20,000 to "
+        "500,000).",
+    ),
+    seed: int = typer.Option(0, help="Root seed: round i of every rule set is keyed by (seed, i)."),
+    out: Path = typer.Option(
+        Path("report"), help="Folder to write: report.md, report.html, figures and CSVs in report/."
+    ),
+    title: str | None = typer.Option(None, help="Title of the page."),
+    force: bool = typer.Option(
+        False,
+        "--force",
+        help="Replace --out if it is an earlier "
+        "report (unosim's .unosim-report file in it, nothing else "
+        "added); any other folder is refused.",
+    ),
+    threads: int | None = typer.Option(None, help="Threads (default: all cores)."),
     no_progress: bool = typer.Option(False, "--no-progress", help="No progress bar."),
 ) -> None:
     """A report page for your own question: rule sets compared with the first on the same
@@ -369,55 +460,71 @@ def report(
     import shlex
     import time
 
-    from . import progress as pg
     from ..report.ask import Question, check_out, parse_players, prepare, write_report
+    from . import progress as pg
 
     t0 = time.perf_counter()
     try:
         if threads is not None and threads < 1:
             raise UserError(f"--threads must be at least 1, got {threads}")
-        q = Question(list(rules), parse_players(players), strategies, games, seed, house,
-                     title)
+        q = Question(list(rules), parse_players(players), strategies, games, seed, house, title)
         prepare(q)
         check_out(out, force)
     except (ValueError, UserError) as e:
         fail(str(e))
     total = q.n_games * len(q.rules) * len(q.players)
-    command = "unosim report " + " ".join(shlex.quote(a) for a in sys.argv[2:]) \
-        if len(sys.argv) > 2 and sys.argv[1] == "report" else None
+    command = (
+        "unosim report " + " ".join(shlex.quote(a) for a in sys.argv[2:])
+        if len(sys.argv) > 2 and sys.argv[1] == "report"
+        else None
+    )
     try:
         with pg.progress_bar(total, 0, pg.wanted(total, no_progress)) as advance:
             page = write_report(q, out, force, threads, advance, command)
     except ValueError as e:
         fail(str(e))
-    typer.echo(f"unosim report: {len(q.rules)} rule sets x {len(q.players)} player "
-               f"count{'s' if len(q.players) > 1 else ''}, {q.n_games:,} rounds each, "
-               f"seed {seed}, {time.perf_counter() - t0:.1f} s")
-    typer.echo(f"wrote            {out / (page.name + '.md')}, "
-               f"{out / (page.name + '.html')} and {len(page.figures)} figures")
+    typer.echo(
+        f"unosim report: {len(q.rules)} rule sets x {len(q.players)} player "
+        f"count{'s' if len(q.players) > 1 else ''}, {q.n_games:,} rounds each, "
+        f"seed {seed}, {time.perf_counter() - t0:.1f} s"
+    )
+    typer.echo(
+        f"wrote            {out / (page.name + '.md')}, "
+        f"{out / (page.name + '.html')} and {len(page.figures)} figures"
+    )
 
 
 @app.command()
 def replay(
-    rules: Optional[str] = typer.Option(None, help="Preset name or TOML rule file "
-                                        "(default official)."),
-    house: Optional[str] = typer.Option(None, help="House switches, e.g. 'stacking=same'."),
-    players: Optional[int] = typer.Option(None, help="Players, 2 to 10 (default 4)."),
-    strategies: Optional[str] = typer.Option(None, help="As for simulate (default random)."),
-    seed: Optional[int] = typer.Option(None, help="Root seed of the run (default 0)."),
-    game: Optional[int] = typer.Option(None, help="Game index in the run (default 0)."),
-    source: Optional[Path] = typer.Option(None, "--from", help="Results of a run (simulate "
-                                          "--out FILE or DIR): replay its games; rules, "
-                                          "players, strategies, seed come from its manifest."),
-    where: Optional[str] = typer.Option(None, help="With --from: a condition on its "
-                                        "rounds, e.g. 'max_stack >= 12 and winner == 0' "
-                                        "(columns, numbers, comparisons, and/or/not, in "
-                                        "[...]; never run as code)."),
-    limit: int = typer.Option(1, help="With --from: replay at most this many matching "
-                              "games."),
+    rules: str | None = typer.Option(
+        None, help="Preset name or TOML rule file (default official)."
+    ),
+    house: str | None = typer.Option(None, help="House switches, e.g. 'stacking=same'."),
+    players: int | None = typer.Option(None, help="Players, 2 to 10 (default 4)."),
+    strategies: str | None = typer.Option(None, help="As for simulate (default random)."),
+    seed: int | None = typer.Option(None, help="Root seed of the run (default 0)."),
+    game: int | None = typer.Option(None, help="Game index in the run (default 0)."),
+    source: Path | None = typer.Option(
+        None,
+        "--from",
+        help="Results of a run (simulate "
+        "--out FILE or DIR): replay its games; rules, "
+        "players, strategies, seed come from its manifest.",
+    ),
+    where: str | None = typer.Option(
+        None,
+        help="With --from: a condition on its "
+        "rounds, e.g. 'max_stack >= 12 and winner == 0' "
+        "(columns, numbers, comparisons, and/or/not, in "
+        "[...]; never run as code).",
+    ),
+    limit: int = typer.Option(1, help="With --from: replay at most this many matching games."),
     hands: bool = typer.Option(False, "--hands", help="Show the hands each event changes."),
-    as_json: bool = typer.Option(False, "--json", help="Print the events as JSON, one "
-                                 "object per game and line, instead of text."),
+    as_json: bool = typer.Option(
+        False,
+        "--json",
+        help="Print the events as JSON, one object per game and line, instead of text.",
+    ),
 ) -> None:
     """Replay rounds event by event, exactly as their run played them; every move is
     checked against docs/rules.md (exit 1 if the checker finds a violation)."""
@@ -429,11 +536,12 @@ def replay(
     try:
         with warnings.catch_warnings(record=True) as seen:
             warnings.simplefilter("always", DatasetWarning)
-            reps, note = stream_replays(rules, house, players, strategies, seed, game,
-                                        source, where, limit)
+            reps, note = stream_replays(
+                rules, house, players, strategies, seed, game, source, where, limit
+            )
     except NoMatch as e:
         typer.echo(f"unosim: {e}", err=True)
-        raise typer.Exit(1)
+        raise typer.Exit(1) from None
     except ValueError as e:
         fail(str(e))
     for w in seen:
@@ -453,21 +561,22 @@ def replay(
         fail(str(e))
     except KeyboardInterrupt:
         typer.echo("unosim: interrupted", err=True)
-        raise typer.Exit(130)
+        raise typer.Exit(130) from None
     if broken:
         raise typer.Exit(1)
 
 
 @app.command()
 def evaluate(
-    agent: str = typer.Argument(..., help="The agent: path/to/file.py:NAME or "
-                                "package.module:NAME (or a built-in strategy)."),
+    agent: str = typer.Argument(
+        ..., help="The agent: path/to/file.py:NAME or package.module:NAME (or a built-in strategy)."
+    ),
     rules: str = typer.Option("official", help="Preset name or TOML rule file."),
-    house: Optional[str] = typer.Option(None, help="House switches, e.g. 'stacking=same'."),
+    house: str | None = typer.Option(None, help="House switches, e.g. 'stacking=same'."),
     players: int = typer.Option(4, help="Players, 2 to 10."),
     games: int = typer.Option(20_000, help="Rounds per row (shared over the seats)."),
     seed: int = typer.Option(2026, help="Root seed of the pre-declared deals."),
-    out: Optional[Path] = typer.Option(None, help="Folder for ladder.csv."),
+    out: Path | None = typer.Option(None, help="Folder for ladder.csv."),
 ) -> None:
     """The strength ladder: the agent's win rate against each built-in opponent, every
     seat in turn, beside built-in random and the best built-in on the same deals."""
@@ -496,15 +605,21 @@ def evaluate(
 @app.command()
 def tournament(
     rules: str = typer.Option("official", help="Preset name or TOML rule file."),
-    house: Optional[str] = typer.Option(None, help="House switches, e.g. 'stacking=same'."),
+    house: str | None = typer.Option(None, help="House switches, e.g. 'stacking=same'."),
     players: int = typer.Option(4, help="Players, 2 to 10."),
-    strategies: str = typer.Option(..., help="One strategy per seat, comma separated, "
-                                   "e.g. 'weighted,heuristic,colour-counter,random'."),
-    games: int = typer.Option(100_000, help="Rounds in all (rounded up to a multiple of "
-                              "the players: each deal is played in every seat rotation)."),
+    strategies: str = typer.Option(
+        ...,
+        help="One strategy per seat, comma separated, "
+        "e.g. 'weighted,heuristic,colour-counter,random'.",
+    ),
+    games: int = typer.Option(
+        100_000,
+        help="Rounds in all (rounded up to a multiple of "
+        "the players: each deal is played in every seat rotation).",
+    ),
     seed: int = typer.Option(0, help="Root seed: same seed, same results."),
-    threads: Optional[int] = typer.Option(None, help="Threads (default: all cores)."),
-    out: Optional[Path] = typer.Option(None, help="Also write the table to this CSV file."),
+    threads: int | None = typer.Option(None, help="Threads (default: all cores)."),
+    out: Path | None = typer.Option(None, help="Also write the table to this CSV file."),
     no_progress: bool = typer.Option(False, "--no-progress", help="No progress bar."),
 ) -> None:
     """Rotate strategies through every seat; each one's win rate and points per round."""
@@ -521,34 +636,49 @@ def tournament(
 
         parse(strategies, players, agents_ok=True)  # errors before any work
         if len(strategies.split(",")) == 1:
-            raise UserError("a tournament takes one strategy per seat "
-                            f"({players} comma separated)")
+            raise UserError(f"a tournament takes one strategy per seat ({players} comma separated)")
         t0 = time.perf_counter()
         if _progress_enabled(no_progress) and games >= 100_000:
             from rich.progress import Progress
 
             with Progress(*Progress.get_default_columns(), transient=True) as bar:
                 task = bar.add_task("playing", total=-(-games // players) * players)
-                df = run(rules, players, strategies, games, seed, house, threads,
-                         progress=lambda k: bar.advance(task, k))
+                df = run(
+                    rules,
+                    players,
+                    strategies,
+                    games,
+                    seed,
+                    house,
+                    threads,
+                    progress=lambda k: bar.advance(task, k),
+                )
         else:
             df = run(rules, players, strategies, games, seed, house, threads)
     except (ValueError, UserError) as e:
         fail(str(e))
     seconds = time.perf_counter() - t0
     m = df.attrs["manifest"]
-    typer.echo(f"unosim tournament: {m['rules_name']} (rules {m['rules_hash']}), {players} "
-               f"players, seed {seed}")
-    typer.echo(f"rounds           {m['rounds']:,} ({m['deals']:,} deals x {players} seat "
-               f"rotations) in {seconds:.2f} s: {m['rounds'] / seconds:,.0f} rounds/s; "
-               f"{m['truncated']:,} truncated")
-    typer.echo("strategy                         win rate [95% interval]      "
-               "points/round [95% interval]")
+    typer.echo(
+        f"unosim tournament: {m['rules_name']} (rules {m['rules_hash']}), {players} "
+        f"players, seed {seed}"
+    )
+    typer.echo(
+        f"rounds           {m['rounds']:,} ({m['deals']:,} deals x {players} seat "
+        f"rotations) in {seconds:.2f} s: {m['rounds'] / seconds:,.0f} rounds/s; "
+        f"{m['truncated']:,} truncated"
+    )
+    typer.echo(
+        "strategy                         win rate [95% interval]      points/round [95% interval]"
+    )
     for r in df.itertuples():
-        typer.echo(f"  {r.strategy:30s} {r.win_rate:.4f} [{r.win_lo:.4f}, {r.win_hi:.4f}]  "
-                   f"{r.points:7.2f} [{r.points_lo:.2f}, {r.points_hi:.2f}]")
-    typer.echo(f"(1/{players} = {1 / players:.4f}; intervals from per-deal means over the "
-               "rotations)")
+        typer.echo(
+            f"  {r.strategy:30s} {r.win_rate:.4f} [{r.win_lo:.4f}, {r.win_hi:.4f}]  "
+            f"{r.points:7.2f} [{r.points_lo:.2f}, {r.points_hi:.2f}]"
+        )
+    typer.echo(
+        f"(1/{players} = {1 / players:.4f}; intervals from per-deal means over the rotations)"
+    )
     if out is not None:
         from ..sim.results import write_csv
 
@@ -562,24 +692,34 @@ def tournament(
 @app.command()
 def tune(
     rules: str = typer.Option("official", help="Preset name or TOML rule file."),
-    house: Optional[str] = typer.Option(None, help="House switches, e.g. 'stacking=same'."),
+    house: str | None = typer.Option(None, help="House switches, e.g. 'stacking=same'."),
     players: int = typer.Option(4, help="Players, 2 to 10."),
-    opponents: str = typer.Option("random", help="The strategy of every opponent "
-                                  "(random, heuristic, or any one strategy)."),
+    opponents: str = typer.Option(
+        "random", help="The strategy of every opponent (random, heuristic, or any one strategy)."
+    ),
     budget: int = typer.Option(2_000_000, help="Rounds spent on the search."),
     seed: int = typer.Option(0, help="Root seed: same seed, same weights."),
-    start: str = typer.Option("weighted", help="Starting strategy of the weighted family, "
-                              "with its parameters (e.g. 'weighted:challenge=never')."),
+    start: str = typer.Option(
+        "weighted",
+        help="Starting strategy of the weighted family, "
+        "with its parameters (e.g. 'weighted:challenge=never').",
+    ),
     population: int = typer.Option(16, help="Candidates per iteration."),
     elite: int = typer.Option(4, help="Best candidates the next iteration is fitted to."),
     iterations: int = typer.Option(8, help="Iterations of the cross-entropy method."),
-    sigma: float = typer.Option(1.0, help="Initial spread of every weight around the "
-                                "start's (smaller to go on from tuned weights)."),
-    eval_games: int = typer.Option(200_000, help="Fresh rounds the final weights and the "
-                                   "start are evaluated on."),
-    threads: Optional[int] = typer.Option(None, help="Threads (default: all cores)."),
-    out: Path = typer.Option(Path("weighted-tuned.toml"), help="Strategy file to write "
-                             "(load it with --strategies weighted:FILE)."),
+    sigma: float = typer.Option(
+        1.0,
+        help="Initial spread of every weight around the "
+        "start's (smaller to go on from tuned weights).",
+    ),
+    eval_games: int = typer.Option(
+        200_000, help="Fresh rounds the final weights and the start are evaluated on."
+    ),
+    threads: int | None = typer.Option(None, help="Threads (default: all cores)."),
+    out: Path = typer.Option(
+        Path("weighted-tuned.toml"),
+        help="Strategy file to write (load it with --strategies weighted:FILE).",
+    ),
 ) -> None:
     """Search the weighted player's weights (cross-entropy method) and save them."""
     import time
@@ -591,9 +731,22 @@ def tune(
             raise UserError(f"--threads must be at least 1, got {threads}")
         check_writable(out)
         t0 = time.perf_counter()
-        res = run(rules, players, opponents, budget, seed, start, population, elite,
-                  iterations, eval_games, house, threads,
-                  progress=lambda msg: typer.echo(msg, err=True), sigma=sigma)
+        res = run(
+            rules,
+            players,
+            opponents,
+            budget,
+            seed,
+            start,
+            population,
+            elite,
+            iterations,
+            eval_games,
+            house,
+            threads,
+            progress=lambda msg: typer.echo(msg, err=True),
+            sigma=sigma,
+        )
     except (ValueError, UserError) as e:
         fail(str(e))
     try:
@@ -602,11 +755,15 @@ def tune(
         fail(f"--out {out}: {e.strerror or e}")
     seconds = time.perf_counter() - t0
     p = res.provenance
-    typer.echo(f"unosim tune: {p['rules']} (rules {p['rules_hash']}), {players} players, "
-               f"against {opponents}, budget {budget:,} rounds, seed {seed}, {seconds:.0f} s")
+    typer.echo(
+        f"unosim tune: {p['rules']} (rules {p['rules_hash']}), {players} players, "
+        f"against {opponents}, budget {budget:,} rounds, seed {seed}, {seconds:.0f} s"
+    )
     typer.echo("weights          " + ", ".join(f"{k}={v:.3g}" for k, v in res.weights.items()))
-    typer.echo(f"win rate on {res.eval_deals:,} fresh rounds (95% interval; 1/{players} = "
-               f"{1 / players:.4f}):")
+    typer.echo(
+        f"win rate on {res.eval_deals:,} fresh rounds (95% interval; 1/{players} = "
+        f"{1 / players:.4f}):"
+    )
     typer.echo(f"  start  {res.start_rate[0]:.4f} +- {res.start_rate[1]:.4f}  {res.start}")
     typer.echo(f"  tuned  {res.tuned_rate[0]:.4f} +- {res.tuned_rate[1]:.4f}")
     typer.echo(f"wrote            {out}  (use: --strategies weighted:{out})")
@@ -624,7 +781,7 @@ def rules_list() -> None:
 @rules_app.command("show")
 def rules_show(
     name: str = typer.Argument("official", help="Preset name or TOML rule file."),
-    house: Optional[str] = typer.Option(None, help="House switches to add."),
+    house: str | None = typer.Option(None, help="House switches to add."),
 ) -> None:
     """Show every rule of a rule set (as TOML) and its hash."""
     from ..game.rules import annotated_toml, resolve
@@ -639,8 +796,9 @@ def rules_show(
 
 @rules_app.command("table")
 def rules_table_cmd(
-    doc: Optional[Path] = typer.Argument(None, help="Markdown file whose rules table "
-                                         "(between its rules-table markers) is rewritten."),
+    doc: Path | None = typer.Argument(
+        None, help="Markdown file whose rules table (between its rules-table markers) is rewritten."
+    ),
 ) -> None:
     """Print the table of every rule, or rewrite it in DOC (docs/rules.md)."""
     from ..game.rules import rules_table, update_rules_doc

@@ -1,4 +1,5 @@
 """The progress bar of long runs: games done, games per second, time remaining (stderr)."""
+
 from __future__ import annotations
 
 import contextlib
@@ -14,8 +15,9 @@ def wanted(games: int, no_progress: bool) -> bool:
 
 
 @contextlib.contextmanager
-def progress_bar(total: int, done: int = 0, enabled: bool = True
-                 ) -> Iterator[Callable[[int], None] | None]:
+def progress_bar(
+    total: int, done: int = 0, enabled: bool = True
+) -> Iterator[Callable[[int], None] | None]:
     """Yield ``advance(games)`` updating a transient bar on stderr, or None if disabled."""
     if not enabled:
         yield None
@@ -36,10 +38,16 @@ def progress_bar(total: int, done: int = 0, enabled: bool = True
             speed = task.finished_speed or task.speed
             return Text(f"{speed:,.0f} games/s" if speed else "- games/s")
 
-    columns = (BarColumn(bar_width=20), TaskProgressColumn(),
-               TextColumn("{task.completed:,}/{task.total:,} games"), Rate(),
-               TimeRemainingColumn(), TextColumn("left"))  # fits in 80 columns
-    with Progress(*columns, console=Console(stderr=True), transient=True,
-                  speed_estimate_period=60.0) as bar:
+    columns = (
+        BarColumn(bar_width=20),
+        TaskProgressColumn(),
+        TextColumn("{task.completed:,}/{task.total:,} games"),
+        Rate(),
+        TimeRemainingColumn(),
+        TextColumn("left"),
+    )  # fits in 80 columns
+    with Progress(
+        *columns, console=Console(stderr=True), transient=True, speed_estimate_period=60.0
+    ) as bar:
         task = bar.add_task("simulating", total=total, completed=done)
         yield lambda n: bar.advance(task, n)

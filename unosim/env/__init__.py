@@ -14,6 +14,7 @@ the pending penalty...; ``unosim.sim.outside.Observation`` documents each). ``op
 are house rules (``stacking="same"``, ``jump_in=True``, ...), and ``reward``: ``"win"``
 (+1 for the round's winner, 0 otherwise) or ``"points"`` (the winner's points).
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -33,10 +34,12 @@ ENV_VERSION = 0
 
 
 def _spaces():
-    return spaces.Dict({
-        "observation": spaces.Box(-1, _HIGH, shape=(N_OBS,), dtype=np.int64),
-        "action_mask": spaces.Box(0, 1, shape=(N_ACTIONS,), dtype=np.int8),
-    })
+    return spaces.Dict(
+        {
+            "observation": spaces.Box(-1, _HIGH, shape=(N_OBS,), dtype=np.int64),
+            "action_mask": spaces.Box(0, 1, shape=(N_ACTIONS,), dtype=np.int8),
+        }
+    )
 
 
 def _rules(rules, options):
@@ -63,9 +66,18 @@ class _Game:
 
     def open(self, seed: int) -> Tables:
         rs = self.rs
-        self.tables = Tables(rs.to_array(), self.sid, self.sp, rs.deck_counts(),
-                             rs.points_table(), self.n, seed, self.b, rs.voluntary_draw,
-                             history=0)
+        self.tables = Tables(
+            rs.to_array(),
+            self.sid,
+            self.sp,
+            rs.deck_counts(),
+            rs.points_table(),
+            self.n,
+            seed,
+            self.b,
+            rs.voluntary_draw,
+            history=0,
+        )
         return self.tables
 
 
@@ -107,8 +119,7 @@ class UnoAEC(AECEnv):
         return self.action_spaces[agent]
 
     def observe(self, agent):
-        return {"observation": self._obs[agent].copy(),
-                "action_mask": self._mask[agent].copy()}
+        return {"observation": self._obs[agent].copy(), "action_mask": self._mask[agent].copy()}
 
     def reset(self, seed=None, options=None):
         if seed is not None:
@@ -147,8 +158,8 @@ class UnoAEC(AECEnv):
         q = int(t.ob[0, K.O_SEAT])
         a = self.possible_agents[q]
         v = t.ob[0]
-        self._obs[a][:] = v[K.O_OBS:K.O_OBS + N_OBS]
-        self._mask[a][:] = v[K.O_MASK:K.O_MASK + N_ACTIONS]
+        self._obs[a][:] = v[K.O_OBS : K.O_OBS + N_OBS]
+        self._mask[a][:] = v[K.O_MASK : K.O_MASK + N_ACTIONS]
         self.agent_selection = a
 
     def step(self, action):
@@ -191,24 +202,34 @@ class UnoGym(Env):
 
     metadata = {"render_modes": []}
 
-    def __init__(self, rules="official", n_players=4, opponents="random", seat=0,
-                 reward="win", illegal="raise", **options):
+    def __init__(
+        self,
+        rules="official",
+        n_players=4,
+        opponents="random",
+        seat=0,
+        reward="win",
+        illegal="raise",
+        **options,
+    ):
         _check_reward(reward)
         if illegal not in ("raise", "lose"):
             raise ValueError(f"illegal must be 'raise' or 'lose', got {illegal!r}")
         self.rs = _rules(rules, options)
         self.n = _check_players(self.rs, n_players)
-        if isinstance(seat, bool) or not isinstance(seat, (int, np.integer)) \
-                or not 0 <= seat < self.n:
-            raise ValueError(f"seat must be a seat of the table, 0 to {self.n - 1}, "
-                             f"got {seat!r}")
+        if (
+            isinstance(seat, bool)
+            or not isinstance(seat, (int, np.integer))
+            or not 0 <= seat < self.n
+        ):
+            raise ValueError(f"seat must be a seat of the table, 0 to {self.n - 1}, got {seat!r}")
         self.seat, self.how, self.illegal = int(seat), reward, illegal
         opp = opponents.split(",") if isinstance(opponents, str) else list(opponents)
         if len(opp) == 1:
             opp = opp * (self.n - 1)
         if len(opp) != self.n - 1:
             raise ValueError(f"{len(opp)} opponents given for {self.n - 1} seats")
-        spec = opp[:self.seat] + [_outside(1)[0]] + opp[self.seat:]
+        spec = opp[: self.seat] + [_outside(1)[0]] + opp[self.seat :]
         self._game = _Game(self.rs, self.n, spec)
         self.observation_space = _spaces()
         self.action_space = spaces.Discrete(N_ACTIONS)
@@ -218,8 +239,10 @@ class UnoGym(Env):
 
     def _observe(self):
         v = self._t.ob[0]
-        return {"observation": v[K.O_OBS:K.O_OBS + N_OBS].copy(),
-                "action_mask": v[K.O_MASK:K.O_MASK + N_ACTIONS].astype(np.int8)}
+        return {
+            "observation": v[K.O_OBS : K.O_OBS + N_OBS].copy(),
+            "action_mask": v[K.O_MASK : K.O_MASK + N_ACTIONS].astype(np.int8),
+        }
 
     def reset(self, *, seed=None, options=None):
         super().reset(seed=seed)
@@ -240,8 +263,10 @@ class UnoGym(Env):
         st = self._t.advance(np.zeros(1, np.int64))[0]
         if st == K.ST_DONE:
             row = self._t.out[0]
-            obs = {"observation": np.zeros(N_OBS, np.int64),
-                   "action_mask": np.zeros(N_ACTIONS, np.int8)}
+            obs = {
+                "observation": np.zeros(N_OBS, np.int64),
+                "action_mask": np.zeros(N_ACTIONS, np.int8),
+            }
             return obs, _reward(row, self.seat, self.how), True, bool(row[C_TRUNCATED])
         return self._observe(), 0.0, False, False
 
@@ -252,9 +277,16 @@ class UnoGym(Env):
         except IllegalAction as e:
             if self.illegal == "raise":
                 raise
-            return ({"observation": np.zeros(N_OBS, np.int64),
-                     "action_mask": np.zeros(N_ACTIONS, np.int8)},
-                    -1.0, True, False, {"illegal": str(e)})
+            return (
+                {
+                    "observation": np.zeros(N_OBS, np.int64),
+                    "action_mask": np.zeros(N_ACTIONS, np.int8),
+                },
+                -1.0,
+                True,
+                False,
+                {"illegal": str(e)},
+            )
         self._t.act(0, a)
         o, r, done, trunc = self._run()
         return o, r, done and not trunc, trunc, {}
@@ -274,8 +306,17 @@ class BatchEnv:
     replaced at once by the next game index (its first observation is returned). One
     kernel call advances every game to its seat's next decision."""
 
-    def __init__(self, rules="official", n_players=4, b=1024, opponents="random", seat=0,
-                 seed=0, reward="win", **options):
+    def __init__(
+        self,
+        rules="official",
+        n_players=4,
+        b=1024,
+        opponents="random",
+        seat=0,
+        seed=0,
+        reward="win",
+        **options,
+    ):
         self._one = UnoGym(rules, n_players, opponents, seat, reward, **options)
         self.b = int(b)
         self.seed = int(seed)
@@ -307,8 +348,10 @@ class BatchEnv:
 
     def observe(self):
         ob = self.t.ob
-        return (ob[:, K.O_OBS:K.O_OBS + N_OBS].copy(),
-                ob[:, K.O_MASK:K.O_MASK + N_ACTIONS].astype(np.int8))
+        return (
+            ob[:, K.O_OBS : K.O_OBS + N_OBS].copy(),
+            ob[:, K.O_MASK : K.O_MASK + N_ACTIONS].astype(np.int8),
+        )
 
     def reset(self):
         self._next = 0
@@ -338,4 +381,3 @@ class BatchEnv:
         self._run(self.slots, reward, done)
         o, m = self.observe()
         return o, m, reward, done
-

@@ -7,6 +7,7 @@ have no colour (``COLOUR[kind] == -1``) and no rank (``RANK[kind] == -1``).
 
 A deck is a count per kind (``int16[N_KINDS]``), so any edition or custom deck is data.
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -35,14 +36,26 @@ COLOUR_LETTERS = "RYGB"
 RANK_NAMES = tuple(str(r) for r in range(10)) + ("skip", "reverse", "draw_two")
 RANK_SYMBOLS = tuple(str(r) for r in range(10)) + ("S", "R", "+2")
 WILD_KINDS = (WILD, WILD_DRAW_FOUR, SHUFFLE_HANDS, CUSTOMIZABLE, SNORLAX, GRENINJA, GRAYSKULL)
-WILD_NAMES = ("wild", "wild_draw_four", "shuffle_hands", "customizable", "snorlax",
-              "greninja", "grayskull")
+WILD_NAMES = (
+    "wild",
+    "wild_draw_four",
+    "shuffle_hands",
+    "customizable",
+    "snorlax",
+    "greninja",
+    "grayskull",
+)
 WILD_SYMBOLS = ("W", "W+4", "WSH", "WC", "SNX", "GRN", "PoG")
 
 # Names used in rule files for the points of each card family (RULES.md section 2).
 POINT_FAMILIES = ("number", "skip", "reverse", "draw_two") + WILD_NAMES
-DEFAULT_POINTS = {"number": -1, "skip": 20, "reverse": 20, "draw_two": 20,
-                  **{name: 50 for name in WILD_NAMES}}  # number: -1 means face value
+DEFAULT_POINTS = {
+    "number": -1,
+    "skip": 20,
+    "reverse": 20,
+    "draw_two": 20,
+    **{name: 50 for name in WILD_NAMES},
+}  # number: -1 means face value
 
 
 def kind(colour: int, rank: int) -> int:
@@ -82,10 +95,22 @@ def points_table(points: dict[str, int]) -> np.ndarray:
 
 
 # Deck composition: per-colour counts of each rank, and counts of each wild-type kind.
-STANDARD_PER_COLOUR = {"0": 1, **{str(r): 2 for r in range(1, 10)},
-                       "skip": 2, "reverse": 2, "draw_two": 2}
-STANDARD_WILDS = {"wild": 4, "wild_draw_four": 4, "shuffle_hands": 0, "customizable": 0,
-                  "snorlax": 0, "greninja": 0, "grayskull": 0}
+STANDARD_PER_COLOUR = {
+    "0": 1,
+    **{str(r): 2 for r in range(1, 10)},
+    "skip": 2,
+    "reverse": 2,
+    "draw_two": 2,
+}
+STANDARD_WILDS = {
+    "wild": 4,
+    "wild_draw_four": 4,
+    "shuffle_hands": 0,
+    "customizable": 0,
+    "snorlax": 0,
+    "greninja": 0,
+    "grayskull": 0,
+}
 
 
 def deck_counts(per_colour: dict[str, int], wilds: dict[str, int]) -> np.ndarray:

@@ -5,35 +5,55 @@ syntax (``stacking=same``) stays where a reader must type it.
 Kept apart from ``rules.py`` on purpose: names decide no result, so changing one moves
 no cache key of the report pages (``analyses/common.py`` hashes ``rules.py``).
 """
+
 from __future__ import annotations
 
 from .rules import PRESETS, RuleError, apply, parse_house
 
-
 DISPLAY: dict[str, tuple[str, dict]] = {
-    "stacking": ("stacking", {"none": "no stacking", "same": "stacking (same card)",
-                              "progressive": "stacking (+4 on +2 too)"}),
-    "seven_zero": ("Seven-Zero", {False: "no Seven-Zero",
-                                  True: "Seven-Zero (7 swaps hands, 0 passes them on)"}),
+    "stacking": (
+        "stacking",
+        {
+            "none": "no stacking",
+            "same": "stacking (same card)",
+            "progressive": "stacking (+4 on +2 too)",
+        },
+    ),
+    "seven_zero": (
+        "Seven-Zero",
+        {False: "no Seven-Zero", True: "Seven-Zero (7 swaps hands, 0 passes them on)"},
+    ),
     "jump_in": ("Jump-In", {False: "no Jump-In", True: "Jump-In (identical card out of turn)"}),
-    "draw_rule": ("drawing", {"one": "draw one card",
-                              "until_playable": "draw until you can play"}),
-    "after_draw": ("after drawing", {"play": "may play the card drawn",
-                                     "pass": "turn ends after drawing"}),
-    "wd4_restriction": ("Wild Draw Four", {
-        "colour": "Wild Draw Four only without the colour in play",
-        "none": "Wild Draw Four at any time",
-        "strict": "Wild Draw Four only with nothing else to play"}),
-    "multi_play": ("several cards at once", {False: "one card a turn",
-                                             True: "several cards at once"}),
-    "last_card": ("going out", {"any": "go out on any card",
-                                "number": "go out only on a number card"}),
-    "uno_penalty": ("forgetting UNO", {2: "forgetting UNO costs 2 cards",
-                                       1: "forgetting UNO costs 1 card"}),
-    "challenge": ("challenges", {True: "Wild Draw Four can be challenged",
-                                 False: "no challenges"}),
-    "blank_card": ("blank card", {"wild": "blank card as a Wild",
-                                  "swap_hands": "blank card swaps hands"}),
+    "draw_rule": ("drawing", {"one": "draw one card", "until_playable": "draw until you can play"}),
+    "after_draw": (
+        "after drawing",
+        {"play": "may play the card drawn", "pass": "turn ends after drawing"},
+    ),
+    "wd4_restriction": (
+        "Wild Draw Four",
+        {
+            "colour": "Wild Draw Four only without the colour in play",
+            "none": "Wild Draw Four at any time",
+            "strict": "Wild Draw Four only with nothing else to play",
+        },
+    ),
+    "multi_play": (
+        "several cards at once",
+        {False: "one card a turn", True: "several cards at once"},
+    ),
+    "last_card": (
+        "going out",
+        {"any": "go out on any card", "number": "go out only on a number card"},
+    ),
+    "uno_penalty": (
+        "forgetting UNO",
+        {2: "forgetting UNO costs 2 cards", 1: "forgetting UNO costs 1 card"},
+    ),
+    "challenge": ("challenges", {True: "Wild Draw Four can be challenged", False: "no challenges"}),
+    "blank_card": (
+        "blank card",
+        {"wild": "blank card as a Wild", "swap_hands": "blank card swaps hands"},
+    ),
 }
 PRESET_DISPLAY = {
     "official": "Official UNO",

@@ -6,6 +6,7 @@ fields, their validation, the TOML and ``--house`` parsing, the kernel's rule ar
 (``to_array``: slot ``layout.R_<NAME>``, encoded by type), ``unosim rules show`` and the
 rules table of ``docs/rules.md`` (:func:`rules_table`).
 """
+
 from __future__ import annotations
 
 import dataclasses
@@ -21,7 +22,8 @@ from . import cards
 
 DECK_KEYS = cards.RANK_NAMES + cards.WILD_NAMES  # per colour for ranks, in all for wilds
 STANDARD_DECK = tuple(cards.STANDARD_PER_COLOUR[k] for k in cards.RANK_NAMES) + tuple(
-    cards.STANDARD_WILDS[k] for k in cards.WILD_NAMES)
+    cards.STANDARD_WILDS[k] for k in cards.WILD_NAMES
+)
 STANDARD_POINTS = tuple(cards.DEFAULT_POINTS[k] for k in cards.POINT_FAMILIES)
 
 # The rules format: 1 had the rules of format 1 below; 2 added last_card and after_draw
@@ -80,58 +82,171 @@ class Rule:
 
 RULES: tuple[Rule, ...] = (
     Rule("hand_size", "3", "int", 7, "cards dealt to each player", bounds=(1, MAX_DECK)),
-    Rule("deck", "2", "deck", STANDARD_DECK, "copies of each card: per colour for "
-         "`0`..`9`, `skip`, `reverse`, `draw_two`; in all for each wild-type card",
-         kernel=False),
-    Rule("points", "2", "points", STANDARD_POINTS, "points of each card family "
-         "(`number = -1`: face value)", kernel=False),
-    Rule("blank_card", "2", "choice", "wild", "what a Wild Customizable does",
-         choices=("wild", "swap_hands")),
-    Rule("voluntary_draw", "4.2", "bool", True, "a player may draw while holding a legal "
-         "card (no built-in strategy does; the move checker enforces it)", kernel=False),
-    Rule("draw_rule", "4.2, 8.4", "choice", "one", "draw one card, or until a legal one "
-         "(which must be played)", choices=("one", "until_playable")),
-    Rule("wd4_restriction", "4.3, 8.5, 8.10", "choice", "colour", "Wild Draw Four only "
-         "without a card of the current colour, always, or only without another legal "
-         "card", choices=("colour", "none", "strict")),
+    Rule(
+        "deck",
+        "2",
+        "deck",
+        STANDARD_DECK,
+        "copies of each card: per colour for "
+        "`0`..`9`, `skip`, `reverse`, `draw_two`; in all for each wild-type card",
+        kernel=False,
+    ),
+    Rule(
+        "points",
+        "2",
+        "points",
+        STANDARD_POINTS,
+        "points of each card family (`number = -1`: face value)",
+        kernel=False,
+    ),
+    Rule(
+        "blank_card",
+        "2",
+        "choice",
+        "wild",
+        "what a Wild Customizable does",
+        choices=("wild", "swap_hands"),
+    ),
+    Rule(
+        "voluntary_draw",
+        "4.2",
+        "bool",
+        True,
+        "a player may draw while holding a legal "
+        "card (no built-in strategy does; the move checker enforces it)",
+        kernel=False,
+    ),
+    Rule(
+        "draw_rule",
+        "4.2, 8.4",
+        "choice",
+        "one",
+        "draw one card, or until a legal one (which must be played)",
+        choices=("one", "until_playable"),
+    ),
+    Rule(
+        "wd4_restriction",
+        "4.3, 8.5, 8.10",
+        "choice",
+        "colour",
+        "Wild Draw Four only "
+        "without a card of the current colour, always, or only without another legal "
+        "card",
+        choices=("colour", "none", "strict"),
+    ),
     Rule("challenge", "4.3", "bool", True, "the next player may challenge a Wild Draw Four"),
-    Rule("challenge_penalty", "4.3, 8.7", "int", 2, "extra cards a failed challenger draws",
-         bounds=(0, 100)),
-    Rule("catch_uno", "4.4", "float", 1.0, "probability that a forgotten UNO call is caught",
-         bounds=(0.0, 1.0)),
-    Rule("uno_penalty", "4.4, 8.7", "int", 2, "cards drawn for a forgotten UNO call",
-         bounds=(0, 100)),
-    Rule("scoring", "5", "choice", "winner_takes_all", "who scores the hands left",
-         choices=("winner_takes_all", "each_own_negative")),
-    Rule("max_turns", "5", "int", 5000, "turns after which a round stops, flagged "
-         "`truncated`", bounds=(1, 1_000_000)),
+    Rule(
+        "challenge_penalty",
+        "4.3, 8.7",
+        "int",
+        2,
+        "extra cards a failed challenger draws",
+        bounds=(0, 100),
+    ),
+    Rule(
+        "catch_uno",
+        "4.4",
+        "float",
+        1.0,
+        "probability that a forgotten UNO call is caught",
+        bounds=(0.0, 1.0),
+    ),
+    Rule(
+        "uno_penalty", "4.4, 8.7", "int", 2, "cards drawn for a forgotten UNO call", bounds=(0, 100)
+    ),
+    Rule(
+        "scoring",
+        "5",
+        "choice",
+        "winner_takes_all",
+        "who scores the hands left",
+        choices=("winner_takes_all", "each_own_negative"),
+    ),
+    Rule(
+        "max_turns",
+        "5",
+        "int",
+        5000,
+        "turns after which a round stops, flagged `truncated`",
+        bounds=(1, 1_000_000),
+    ),
     Rule("target_score", "7", "int", 500, "points that win a match", bounds=(1, MAX_TOTAL)),
-    Rule("next_dealer", "7", "choice", "rotate", "who deals the next round of a match",
-         choices=("rotate", "winner")),
-    Rule("penalty_elimination", "7", "bool", False, "seed 000's match: penalised hand "
-         "points add up, a player reaching `elimination_score` is out"),
-    Rule("elimination_score", "7", "int", 500, "penalty points that eliminate a player",
-         bounds=(1, MAX_TOTAL)),
-    Rule("max_rounds", "7", "int", 1000, "the project's safety stop (not a printed rule): "
-         "rounds after which a match stops, flagged `truncated`", bounds=(1, 1_000_000)),
-    Rule("stacking", "8.1", "choice", "none", "Draw Two / Wild Draw Four penalties may be "
-         "stacked", choices=("none", "same", "progressive")),
+    Rule(
+        "next_dealer",
+        "7",
+        "choice",
+        "rotate",
+        "who deals the next round of a match",
+        choices=("rotate", "winner"),
+    ),
+    Rule(
+        "penalty_elimination",
+        "7",
+        "bool",
+        False,
+        "seed 000's match: penalised hand "
+        "points add up, a player reaching `elimination_score` is out",
+    ),
+    Rule(
+        "elimination_score",
+        "7",
+        "int",
+        500,
+        "penalty points that eliminate a player",
+        bounds=(1, MAX_TOTAL),
+    ),
+    Rule(
+        "max_rounds",
+        "7",
+        "int",
+        1000,
+        "the project's safety stop (not a printed rule): "
+        "rounds after which a match stops, flagged `truncated`",
+        bounds=(1, 1_000_000),
+    ),
+    Rule(
+        "stacking",
+        "8.1",
+        "choice",
+        "none",
+        "Draw Two / Wild Draw Four penalties may be stacked",
+        choices=("none", "same", "progressive"),
+    ),
     Rule("seven_zero", "8.2", "bool", False, "a 7 swaps hands, a 0 rotates every hand"),
     Rule("jump_in", "8.3", "bool", False, "an identical card may be played out of turn"),
-    Rule("multi_play", "8.6", "bool", False, "identical cards and same-colour runs in one "
-         "play"),
-    Rule("last_card", "8.8", "choice", "any", "a play that empties the hand may hold any "
-         "card, or number cards only", choices=("any", "number"), since=2),
-    Rule("after_draw", "8.9", "choice", "play", "a legal card just drawn may be played, or "
-         "the turn ends", choices=("play", "pass"), since=2),
+    Rule("multi_play", "8.6", "bool", False, "identical cards and same-colour runs in one play"),
+    Rule(
+        "last_card",
+        "8.8",
+        "choice",
+        "any",
+        "a play that empties the hand may hold any card, or number cards only",
+        choices=("any", "number"),
+        since=2,
+    ),
+    Rule(
+        "after_draw",
+        "8.9",
+        "choice",
+        "play",
+        "a legal card just drawn may be played, or the turn ends",
+        choices=("play", "pass"),
+        since=2,
+    ),
 )
 RULE_BY_NAME = {r.name: r for r in RULES}
 RULE_NAMES = tuple(RULE_BY_NAME)
 KERNEL_RULES = tuple(r for r in RULES if r.kernel)
 # allowed values of the rules with choices, in kernel code order
 CHOICES: dict[str, tuple[str, ...]] = {r.name: r.choices for r in RULES if r.choices}
-_ANNOTATION = {"int": "int", "bool": "bool", "float": "float", "choice": "str",
-               "deck": "tuple[int, ...]", "points": "tuple[int, ...]"}
+_ANNOTATION = {
+    "int": "int",
+    "bool": "bool",
+    "float": "float",
+    "choice": "str",
+    "deck": "tuple[int, ...]",
+    "points": "tuple[int, ...]",
+}
 
 
 class RuleError(ValueError):
@@ -162,8 +277,9 @@ class RuleSet:
     def __post_init__(self) -> None:
         for f in fields(self):  # numpy scalars (np.int64(5)) stand for their values
             v = getattr(self, f.name)
-            if isinstance(v, np.generic) or (isinstance(v, tuple) and any(
-                    isinstance(x, np.generic) for x in v)):
+            if isinstance(v, np.generic) or (
+                isinstance(v, tuple) and any(isinstance(x, np.generic) for x in v)
+            ):
                 object.__setattr__(self, f.name, _plain(v))
         if isinstance(self.catch_uno, int) and not isinstance(self.catch_uno, bool):
             object.__setattr__(self, "catch_uno", float(self.catch_uno))  # one hash per value
@@ -173,11 +289,13 @@ class RuleSet:
         counts = self.deck_counts()
         if int(counts.sum()) > MAX_DECK:
             raise RuleError(f"rule 'deck': at most {MAX_DECK} cards")
-        if int(counts[:cards.N_COLOURED].sum()) == 0:
+        if int(counts[: cards.N_COLOURED].sum()) == 0:
             raise RuleError("rule 'deck': the deck needs coloured cards")
         if self.after_draw == "pass" and self.draw_rule == "until_playable":  # 8.9
-            raise RuleError("rule 'after_draw': pass cannot be combined with draw_rule "
-                            "until_playable (which requires the drawn card to be played)")
+            raise RuleError(
+                "rule 'after_draw': pass cannot be combined with draw_rule "
+                "until_playable (which requires the drawn card to be played)"
+            )
 
     # -- views -------------------------------------------------------------------------
     @property
@@ -191,8 +309,9 @@ class RuleSet:
     def deck_counts(self) -> np.ndarray:
         """Copies of each kind, ``int16[N_KINDS]``."""
         d = self.deck_dict
-        return cards.deck_counts({k: d[k] for k in cards.RANK_NAMES},
-                                 {k: d[k] for k in cards.WILD_NAMES})
+        return cards.deck_counts(
+            {k: d[k] for k in cards.RANK_NAMES}, {k: d[k] for k in cards.WILD_NAMES}
+        )
 
     def deck_size(self) -> int:
         return int(self.deck_counts().sum())
@@ -208,10 +327,12 @@ class RuleSet:
         # pile (a Wild Draw Four goes back), so it needs more than the Wild Draw Fours
         need = n_players * self.hand_size + 1 + self.deck_dict["wild_draw_four"]
         if need > self.deck_size():
-            raise RuleError(f"deck of {self.deck_size()} cards is too small for {n_players} "
-                            f"players with hand_size {self.hand_size} (needs {need})")
+            raise RuleError(
+                f"deck of {self.deck_size()} cards is too small for {n_players} "
+                f"players with hand_size {self.hand_size} (needs {need})"
+            )
 
-    def replace(self, **changes) -> "RuleSet":
+    def replace(self, **changes) -> RuleSet:
         return dataclasses.replace(self, **changes)
 
     # -- serialisation -----------------------------------------------------------------
@@ -287,12 +408,10 @@ TABLE_START, TABLE_END = "<!-- rules-table:start -->", "<!-- rules-table:end -->
 
 def rules_table() -> str:
     """The Markdown table of every rule (``docs/rules.md``), from ``RULES``."""
-    rows = ["| rule | section | values | default | what it does |",
-            "|---|---|---|---|---|"]
+    rows = ["| rule | section | values | default | what it does |", "|---|---|---|---|---|"]
     for r in RULES:
         default = "standard" if r.type in ("deck", "points") else f"`{_show(r.default)}`"
-        rows.append(f"| `{r.name}` | {r.section} | {r.show_values()} | {default} | "
-                    f"{r.doc} |")
+        rows.append(f"| `{r.name}` | {r.section} | {r.show_values()} | {default} | {r.doc} |")
     return "\n".join(rows) + "\n"
 
 
@@ -316,8 +435,9 @@ def _check_name(name) -> None:
     if not isinstance(name, str):
         raise RuleError(f"rule set name must be text, got {type(name).__name__}")
     if not name.isprintable():  # control characters, line and paragraph separators
-        raise RuleError(f"rule set name {name!r} must not contain control characters "
-                        "or line breaks")
+        raise RuleError(
+            f"rule set name {name!r} must not contain control characters or line breaks"
+        )
 
 
 def _plain(v):
@@ -344,19 +464,23 @@ def _check_value(r: Rule, v) -> None:
             if r.type == "deck" and not 0 <= x <= MAX_COPIES:
                 raise RuleError(f"rule deck.{k} must be between 0 and {MAX_COPIES}, got {x}")
             if r.type == "points" and not (0 <= x <= MAX_POINTS or (k == "number" and x == -1)):
-                raise RuleError(f"rule points.{k} must be between 0 and {MAX_POINTS}"
-                                + (" (or -1: face value)" if k == "number" else "")
-                                + f", got {x}")
+                raise RuleError(
+                    f"rule points.{k} must be between 0 and {MAX_POINTS}"
+                    + (" (or -1: face value)" if k == "number" else "")
+                    + f", got {x}"
+                )
         return
     if r.type == "choice":
         if not isinstance(v, str) or v not in r.choices:
             raise RuleError(f"rule {key!r}: {v!r} is not one of {', '.join(r.choices)}")
         return
-    ok = {"bool": isinstance(v, bool), "int": _is_int(v),
-          "float": isinstance(v, (int, float)) and not isinstance(v, bool)}[r.type]
+    ok = {
+        "bool": isinstance(v, bool),
+        "int": _is_int(v),
+        "float": isinstance(v, (int, float)) and not isinstance(v, bool),
+    }[r.type]
     if not ok:
-        raise RuleError(f"rule {key!r} must be {_ANNOTATION[r.type]}, got "
-                        f"{type(v).__name__} {v!r}")
+        raise RuleError(f"rule {key!r} must be {_ANNOTATION[r.type]}, got {type(v).__name__} {v!r}")
     if r.bounds is not None:
         lo, hi = r.bounds
         if not lo <= v <= hi:  # NaN fails too
@@ -376,19 +500,21 @@ OFFICIAL = RuleSet()
 PRESETS: dict[str, RuleSet] = {
     "official": OFFICIAL,
     "official-2018": OFFICIAL.replace(
-        name="official-2018", deck=_with_deck(OFFICIAL, shuffle_hands=1, customizable=3)),
+        name="official-2018", deck=_with_deck(OFFICIAL, shuffle_hands=1, customizable=3)
+    ),
     "pokemon": OFFICIAL.replace(
-        name="pokemon", deck=_with_deck(OFFICIAL, snorlax=2, greninja=2), next_dealer="winner"),
+        name="pokemon", deck=_with_deck(OFFICIAL, snorlax=2, greninja=2), next_dealer="winner"
+    ),
     "motu": OFFICIAL.replace(name="motu", deck=_with_deck(OFFICIAL, grayskull=4)),
-    "copag": OFFICIAL.replace(name="copag", wd4_restriction="none", challenge=False,
-                              multi_play=True),
+    "copag": OFFICIAL.replace(
+        name="copag", wd4_restriction="none", challenge=False, multi_play=True
+    ),
     "portugal": OFFICIAL.replace(name="portugal", uno_penalty=1, challenge=False),
     "stacking": OFFICIAL.replace(name="stacking", stacking="same"),
     "progressive": OFFICIAL.replace(name="progressive", stacking="progressive"),
     "seven-zero": OFFICIAL.replace(name="seven-zero", seven_zero=True),
     "jump-in": OFFICIAL.replace(name="jump-in", jump_in=True),
-    "draw-until-playable": OFFICIAL.replace(name="draw-until-playable",
-                                            draw_rule="until_playable"),
+    "draw-until-playable": OFFICIAL.replace(name="draw-until-playable", draw_rule="until_playable"),
 }
 
 PRESET_NOTES = {
@@ -429,8 +555,7 @@ def _coerce(key: str, value):
     raise RuleError(f"rule {key!r}: {value!r} is not a number")
 
 
-def apply(base: RuleSet, changes: dict, name: str | None = None,
-          coerce: bool = True) -> RuleSet:
+def apply(base: RuleSet, changes: dict, name: str | None = None, coerce: bool = True) -> RuleSet:
     """``base`` with ``changes`` (rule name -> value; with ``coerce``, text values from
     the command line are converted to the rule's type; a TOML file's are not).
 
@@ -487,8 +612,7 @@ def load_toml(path: str | Path) -> RuleSet:
     except FileNotFoundError:
         raise RuleError(f"rule file {str(p)!r} not found") from None
     except OSError as e:
-        raise RuleError(f"rule file {str(p)!r}: {e.strerror or e.__class__.__name__}"
-                        ) from None
+        raise RuleError(f"rule file {str(p)!r}: {e.strerror or e.__class__.__name__}") from None
     base_name = data.pop("preset", "official")
     if not isinstance(base_name, str) or base_name not in PRESETS:
         raise RuleError(f"rule 'preset': unknown preset {base_name!r} in {str(p)!r}")
@@ -498,7 +622,7 @@ def load_toml(path: str | Path) -> RuleSet:
     return apply(PRESETS[base_name], data, name=name, coerce=False)
 
 
-def resolve(rules: "str | Path | RuleSet", house: "str | dict | None" = None) -> RuleSet:
+def resolve(rules: str | Path | RuleSet, house: str | dict | None = None) -> RuleSet:
     """A RuleSet from a preset name, a TOML path or a RuleSet, plus house switches."""
     if isinstance(rules, RuleSet):
         rs = rules
@@ -507,12 +631,15 @@ def resolve(rules: "str | Path | RuleSet", house: "str | dict | None" = None) ->
     elif str(rules).endswith(".toml") or Path(str(rules)).is_file():
         rs = load_toml(rules)
     else:
-        raise RuleError(f"unknown preset {str(rules)!r} (presets: {', '.join(PRESETS)}; "
-                        "or give a .toml file)")
+        raise RuleError(
+            f"unknown preset {str(rules)!r} (presets: {', '.join(PRESETS)}; or give a .toml file)"
+        )
     if house:
         changes = parse_house(house) if isinstance(house, str) else dict(house)
-        label = (house if isinstance(house, str) and house.isprintable()
-                 else ",".join(f"{k}={v}" for k, v in changes.items()))
+        label = (
+            house
+            if isinstance(house, str) and house.isprintable()
+            else ",".join(f"{k}={v}" for k, v in changes.items())
+        )
         rs = apply(rs, changes, name=f"{rs.name}+{label}")
     return rs
-

@@ -6,11 +6,13 @@ most ``MAX_BYTES``; a UTF-8 byte-order mark is accepted; the text is scanned (st
 and comments skipped) for bracket and brace nesting deeper than ``MAX_DEPTH`` and dotted
 keys of more than ``MAX_DOTS`` dots, which cost the parser deep recursion or gigabytes.
 """
+
 from __future__ import annotations
 
 import os
 import re
 import stat
+
 try:
     import tomllib
 except ModuleNotFoundError:  # Python 3.10: the same parser from PyPI
@@ -26,11 +28,16 @@ MAX_DOTS = 16  # dots in one dotted key (a.b.c has 2)
 _OPEN = re.compile(r"#|\"\"\"|'''|\"|'")
 _BASIC = re.compile(r'(?:[^"\\\n]|\\.)*"')
 # a dotted key with more than MAX_DOTS dots (strings already replaced by `s`)
-# (it starts at a dot and never backtracks inside a part: linear time on any text)
-_DOTTED = re.compile(r"\.(?:[ \t]*+[\w+\-]*+[ \t]*+\.){%d}" % MAX_DOTS)
-_KINDS = [(stat.S_ISDIR, "a folder"), (stat.S_ISFIFO, "a FIFO (named pipe)"),
-          (stat.S_ISSOCK, "a socket"), (stat.S_ISCHR, "a character device"),
-          (stat.S_ISBLK, "a block device")]
+# (its three classes are disjoint, so a part matches one way only and nothing
+# backtracks; plain ``*``, since Python 3.10's ``re`` has no possessive ``*+``)
+_DOTTED = re.compile(r"\.(?:[ \t]*[\w+\-]*[ \t]*\.){" + str(MAX_DOTS) + "}")
+_KINDS = [
+    (stat.S_ISDIR, "a folder"),
+    (stat.S_ISFIFO, "a FIFO (named pipe)"),
+    (stat.S_ISSOCK, "a socket"),
+    (stat.S_ISCHR, "a character device"),
+    (stat.S_ISBLK, "a block device"),
+]
 
 
 def _kind(mode: int) -> str:
@@ -52,8 +59,9 @@ def read_text(path: str | Path, what: str, error: type = ValueError) -> str:
         if not stat.S_ISREG(st.st_mode):
             raise error(f"{head} is {_kind(st.st_mode)}, not a file")
         if st.st_size > MAX_BYTES:
-            raise error(f"{head} is {st.st_size:,} bytes; a TOML file here is at most "
-                        f"{MAX_BYTES:,}")
+            raise error(
+                f"{head} is {st.st_size:,} bytes; a TOML file here is at most {MAX_BYTES:,}"
+            )
         chunks, size = [], 0
         while size <= MAX_BYTES:
             b = os.read(fd, min(1 << 20, MAX_BYTES + 1 - size))
@@ -62,8 +70,9 @@ def read_text(path: str | Path, what: str, error: type = ValueError) -> str:
             chunks.append(b)
             size += len(b)
         if size > MAX_BYTES:
-            raise error(f"{head} is over {MAX_BYTES:,} bytes; a TOML file here is at most "
-                        f"{MAX_BYTES:,}")
+            raise error(
+                f"{head} is over {MAX_BYTES:,} bytes; a TOML file here is at most {MAX_BYTES:,}"
+            )
     finally:
         os.close(fd)
     data = b"".join(chunks)
@@ -81,7 +90,7 @@ def _strip(text: str) -> str:
         if m is None:
             out.append(text[pos:])
             return "".join(out)
-        out.append(text[pos:m.start()])
+        out.append(text[pos : m.start()])
         tok, j = m.group(), m.end()
         if tok == "#":
             end = text.find("\n", j)
@@ -120,7 +129,8 @@ def check_shape(text: str) -> str | None:
     bare = _strip(text)
     b = np.frombuffer(bare.encode("utf-8", "surrogatepass"), dtype=np.uint8)
     step = ((b == ord("[")) | (b == ord("{"))).astype(np.int32) - (
-        (b == ord("]")) | (b == ord("}")))
+        (b == ord("]")) | (b == ord("}"))
+    )
     if b.size and int(np.cumsum(step).max()) > MAX_DEPTH:
         return f"nested more than {MAX_DEPTH} levels deep ([ ] and {{ }})"
     if _DOTTED.search(bare):

@@ -15,6 +15,7 @@ Three things happen on import, before anything is compiled:
   package, a read-only home), it goes to ``~/.cache/unosim/numba`` or a per-user
   folder in the temporary directory (``NUMBA_CACHE_DIR`` still wins).
 """
+
 import ast
 import hashlib
 import json
@@ -49,8 +50,10 @@ def behaviour_mismatch(manifest: dict) -> str | None:
     theirs = manifest.get("kernel_behaviour", 1)
     if theirs == KERNEL_BEHAVIOUR:
         return None
-    return (f"made by kernel behaviour {theirs!r}; this unosim plays behaviour "
-            f"{KERNEL_BEHAVIOUR}, so its games cannot be reproduced")
+    return (
+        f"made by kernel behaviour {theirs!r}; this unosim plays behaviour "
+        f"{KERNEL_BEHAVIOUR}, so its games cannot be reproduced"
+    )
 
 
 def kernel_sources() -> list[Path]:
@@ -77,8 +80,7 @@ def user_cache_dirs() -> list[Path]:
     cache folder, then a per-user folder in the temporary directory."""
     base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
     uid = os.getuid() if hasattr(os, "getuid") else os.getpid()
-    return [Path(base) / "unosim" / "numba",
-            Path(tempfile.gettempdir()) / f"unosim-numba-{uid}"]
+    return [Path(base) / "unosim" / "numba", Path(tempfile.gettempdir()) / f"unosim-numba-{uid}"]
 
 
 def choose_cache(in_tree: Path, fallbacks: list[Path]) -> Path | None:
@@ -93,12 +95,14 @@ def choose_cache(in_tree: Path, fallbacks: list[Path]) -> Path | None:
 def _stripped(tree: ast.AST) -> ast.AST:
     """``tree`` without its docstrings (of the module, classes and functions)."""
     for node in ast.walk(tree):
-        if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef,
-                             ast.AsyncFunctionDef)):
+        if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)):
             body = node.body
-            if (body and isinstance(body[0], ast.Expr)
-                    and isinstance(body[0].value, ast.Constant)
-                    and isinstance(body[0].value.value, str)):
+            if (
+                body
+                and isinstance(body[0], ast.Expr)
+                and isinstance(body[0].value, ast.Constant)
+                and isinstance(body[0].value.value, str)
+            ):
                 node.body = body[1:] or [ast.Pass()]
     return tree
 
@@ -147,8 +151,11 @@ def _drop_stale_cache(stamp: Path, cached) -> None:
         saved = saved if isinstance(saved, dict) else {}
         now = _byte_digest(kernel_sources())
         was = saved.get("kernel")
-        if saved.get("bytes") == now and isinstance(was, str) \
-                and was.startswith(f"numba {numba.__version__} "):
+        if (
+            saved.get("bytes") == now
+            and isinstance(was, str)
+            and was.startswith(f"numba {numba.__version__} ")
+        ):
             _code = was  # the same bytes: the same code
             return
         if was != kernel_code():
@@ -169,9 +176,12 @@ def _set_up_cache() -> Path | None:
     in_tree = _PKG / "kernel" / "__pycache__"
     root = choose_cache(in_tree, user_cache_dirs())
     if root is None:
-        print("unosim: note: no writable folder for numba's compiled kernels (the package "
-              "folder, ~/.cache, the temporary folder): compiling without a cache; set "
-              "NUMBA_CACHE_DIR to keep them", file=sys.stderr)
+        print(
+            "unosim: note: no writable folder for numba's compiled kernels (the package "
+            "folder, ~/.cache, the temporary folder): compiling without a cache; set "
+            "NUMBA_CACHE_DIR to keep them",
+            file=sys.stderr,
+        )
     elif root == in_tree:
         _drop_stale_cache(in_tree / f"numba-sources{_PY}json", _PKG.rglob("__pycache__/*.nb[ic]"))
     else:  # a read-only install: cached under root, by source folder

@@ -6,6 +6,7 @@ numba's ``prange``: a parallel function compiles three more copies of everything
 calls (its loop body, and two wrappers, each optimised by LLVM anew), which took half
 the cold compile. The thread count is numba's (``numba.set_num_threads``).
 """
+
 from concurrent.futures import ThreadPoolExecutor
 
 import numba
@@ -80,8 +81,7 @@ def run_rounds(rules, sid, sp, deck, points, n, seed, first_game, count, chunk):
     order = deck_order.py_func(deck)
 
     def play(lo, hi):
-        run_chunk(tb, new_round.py_func(order.size, 0), order, n, seed, first_game, out,
-                  lo, hi)
+        run_chunk(tb, new_round.py_func(order.size, 0), order, n, seed, first_game, out, lo, hi)
 
     in_chunks(play, count, chunk)
     return out
@@ -104,5 +104,12 @@ def run_one(rules, sid, sp, deck, points, n, seed, game, order, scripted, capaci
     play_round(tb, rd, n, order, scripted)  # inlined: one round, references counted
     record(tb, rd, out, n)
     n_ev = min(rd.tr[TR_EVENTS], capacity)
-    return (out, rd, rd.hands, rd.hinfo, rd.pile[:rd.g[G_PILE_N]].copy(), rd.disc,
-            rd.trace[:n_ev].copy())
+    return (
+        out,
+        rd,
+        rd.hands,
+        rd.hinfo,
+        rd.pile[: rd.g[G_PILE_N]].copy(),
+        rd.disc,
+        rd.trace[:n_ev].copy(),
+    )

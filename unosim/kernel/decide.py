@@ -9,8 +9,10 @@ from the seat's own stream ``S_SEAT0 + p`` of ``rd.streams``. Legality comes fro
 ``legal.py`` only. Every strategy plays a legal card it has just drawn when
 ``after_draw = play`` (RULES.md 4.2, 8.9).
 """
+
 import numpy as np
 
+from . import outside
 from .jit import hot, kernel
 from .kinds import (
     COLOUR,
@@ -69,7 +71,6 @@ from .legal import (
     lone_card_blocked,
     wd4_allowed,
 )
-from . import outside
 from .rng import below, chance
 from .seats import seat
 
@@ -80,8 +81,19 @@ OUTSIDE = outside.OUTSIDE  # a seat decided outside the kernel (``outside``): ch
 # off the ``random`` paths and on rare decisions, so built-in turns pay nothing for it
 FIRST_WEIGHTED = POINTS_DUMPER  # ids from here on play by weights over the features
 # feature indices of the weighted family (unosim/players/strategies.py FEATURES, in this order)
-(F_POINTS, F_COLOUR, F_WILD, F_ACTION, F_ATTACK, F_SWITCH, F_SHORT, F_SCARCE, F_SWAP,
- F_NAME_SHORT, F_NAME_SCARCE) = range(N_WEIGHTS)
+(
+    F_POINTS,
+    F_COLOUR,
+    F_WILD,
+    F_ACTION,
+    F_ATTACK,
+    F_SWITCH,
+    F_SHORT,
+    F_SCARCE,
+    F_SWAP,
+    F_NAME_SHORT,
+    F_NAME_SCARCE,
+) = range(N_WEIGHTS)
 
 # scores of the heuristic (strategies.py rules 2-3): tiers that keep the order of
 # preference whatever the tie-breaks add
@@ -272,8 +284,11 @@ def _name_score(tb, rd, p, c, per_card, short, inv):
     """How much ``p`` wants to name colour ``c``; ``per_card`` = 1 / cards left in hand."""
     sp = tb.sp
     hinfo = rd.hinfo
-    return (hinfo[p, c] * per_card + sp[p, P_W + F_NAME_SHORT] * ((short >> c) & 1)
-            + sp[p, P_W + F_NAME_SCARCE] * _scarce(rd, p, c, inv))
+    return (
+        hinfo[p, c] * per_card
+        + sp[p, P_W + F_NAME_SHORT] * ((short >> c) & 1)
+        + sp[p, P_W + F_NAME_SCARCE] * _scarce(rd, p, c, inv)
+    )
 
 
 @hot
@@ -308,8 +323,11 @@ def _weighted_card(tb, rd, p):
         m = legal_ranks(rd, p, c, cur, r_top)
         if m == 0:
             continue
-        same = (w_colour * (hinfo[p, c] - 1) + sp[p, w + F_SHORT] * ((short >> c) & 1)
-                + sp[p, w + F_SCARCE] * _scarce(rd, p, c, inv))
+        same = (
+            w_colour * (hinfo[p, c] - 1)
+            + sp[p, w + F_SHORT] * ((short >> c) & 1)
+            + sp[p, w + F_SCARCE] * _scarce(rd, p, c, inv)
+        )
         if c != cur:
             same += sp[p, w + F_SWITCH]
         while m != 0:
@@ -342,8 +360,11 @@ def _weighted_card(tb, rd, p):
         if v > top:
             top = v
             named = c
-    same = (w_colour * hinfo[p, named] + sp[p, w + F_SHORT] * ((short >> named) & 1)
-            + sp[p, w + F_SCARCE] * _scarce(rd, p, named, inv))
+    same = (
+        w_colour * hinfo[p, named]
+        + sp[p, w + F_SHORT] * ((short >> named) & 1)
+        + sp[p, w + F_SCARCE] * _scarce(rd, p, named, inv)
+    )
     if named != cur:
         same += sp[p, w + F_SWITCH]
     while m != 0:
@@ -359,7 +380,9 @@ def _weighted_card(tb, rd, p):
             sc += sp[p, w + F_ACTION] + sp[p, w + F_ATTACK] / max(1, fewest)
         else:
             sc += sp[p, w + F_WILD]
-            if k == SHUFFLE_HANDS or (k == CUSTOMIZABLE and rules[R_BLANK_CARD] == BLANK_SWAP_HANDS):
+            if k == SHUFFLE_HANDS or (
+                k == CUSTOMIZABLE and rules[R_BLANK_CARD] == BLANK_SWAP_HANDS
+            ):
                 if fewest < 0:
                     fewest, others = _others(rd, p)
                 if k == SHUFFLE_HANDS:  # everyone ends with about the average hand
@@ -385,8 +408,7 @@ def choose_card(tb, rd, p):
     s = S_SEAT0 + p
     if lone_card_blocked(tb, rd, p):  # 8.8: no legal play
         return -1
-    if hands[p, WILD_DRAW_FOUR] > 0 and sp[p, P_BLUFF] > 0.0 \
-            and not wd4_allowed(tb, rd, p):
+    if hands[p, WILD_DRAW_FOUR] > 0 and sp[p, P_BLUFF] > 0.0 and not wd4_allowed(tb, rd, p):
         if chance(st, s, sp[p, P_BLUFF]):
             return WILD_DRAW_FOUR
     if sid[p] == RANDOM:

@@ -6,6 +6,7 @@ in. Pending effects (skips, draw penalties, Snorlax, Greninja) stay in the game 
 ``rd.g`` and are resolved by the turn loop when the next player would act. Functions take
 the round's ``state.Table`` ``tb`` and ``state.Round`` ``rd``, then scalars.
 """
+
 import numpy as np
 
 from .decide import (
@@ -337,8 +338,11 @@ def _jumper(tb, rd, p, last):
     n = g[G_N]
     for i in range(1, n):
         c = seat(p, i * g[G_DIR], n)
-        if hands[c, last] > 0 and (hinfo[c, H_TOTAL] > 1 or may_go_out_with(tb, last)) \
-                and will_jump(tb, rd, c):
+        if (
+            hands[c, last] > 0
+            and (hinfo[c, H_TOTAL] > 1 or may_go_out_with(tb, last))
+            and will_jump(tb, rd, c)
+        ):
             return c
     return -1
 
@@ -367,18 +371,23 @@ def play(tb, rd, p, k, how, bluff, colour):
     trace_event(rd, ev, p, k, F_BLUFF if bluff else 0, 0)
     seq[0] = k
     m = 1
-    if (how == PLAY_HAND and k < N_COLOURED and rules[R_MULTI_PLAY] == 1
-            and colour != ALONE):
+    if how == PLAY_HAND and k < N_COLOURED and rules[R_MULTI_PLAY] == 1 and colour != ALONE:
         m = _extra_cards(tb, rd, p, k)
     count[K_CARDS_PLAYED] += m
     g[G_CHALLENGEABLE] = 0
     watch = rd.tr[TR_WATCH] != 0  # an expert's real round: keep what the table saw
     if how == PLAY_HAND and watch:  # seen by all, for the expert (``MEM_PLAYED``)
-        for j in range(MEM_PLAYED + (PLAYED_DEPTH - 1) * MAX_PLAYERS + p, MEM_PLAYED + p,
-                       -MAX_PLAYERS):  # the older plays move one slot down
+        for j in range(
+            MEM_PLAYED + (PLAYED_DEPTH - 1) * MAX_PLAYERS + p, MEM_PLAYED + p, -MAX_PLAYERS
+        ):  # the older plays move one slot down
             rd.mem[j] = rd.mem[j - MAX_PLAYERS]
-        rd.mem[MEM_PLAYED + p] = (k + 1 + (cur << PLAYED_COLOUR) + (top << PLAYED_TOP)
-                                  + (min(hinfo[p, H_TOTAL], 255) << PLAYED_SIZE))
+        rd.mem[MEM_PLAYED + p] = (
+            k
+            + 1
+            + (cur << PLAYED_COLOUR)
+            + (top << PLAYED_TOP)
+            + (min(hinfo[p, H_TOTAL], 255) << PLAYED_SIZE)
+        )
     last = seq[m - 1]
     if last >= N_COLOURED:
         g[G_PREV_COLOUR] = g[G_COLOUR]
@@ -396,9 +405,14 @@ def play(tb, rd, p, k, how, bluff, colour):
                 if RANK[top] >= 0:
                     lack |= 1 << (SHORT_RANK + RANK[top])
             nxt = hinfo[seat(p, g[G_DIR], g[G_N]), H_TOTAL]
-            rd.mem[MEM_NAMED + p] = (g[G_COLOUR] + 1 + (min(hinfo[p, H_TOTAL], 255) << NAMED_SIZE)
-                                     + (lack << NAMED_LACK) + ((last - N_COLOURED) << NAMED_KIND)
-                                     + (min(nxt, 255) << NAMED_NEXT))
+            rd.mem[MEM_NAMED + p] = (
+                g[G_COLOUR]
+                + 1
+                + (min(hinfo[p, H_TOTAL], 255) << NAMED_SIZE)
+                + (lack << NAMED_LACK)
+                + ((last - N_COLOURED) << NAMED_KIND)
+                + (min(nxt, 255) << NAMED_NEXT)
+            )
     # the cards seq[lo:m] were just played by p: first the turn's own, then each jumper's
     # (one call site of each inlined helper below, which keeps the cold compile short)
     lo = 0

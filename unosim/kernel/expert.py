@@ -19,6 +19,7 @@ Parameters per seat: ``xp[seat, X_*]``, int64 (``z`` in hundredths, ``pad`` in
 thousandths of 1 / rollouts, ``deal`` a ``DEAL_*``, ``scope`` a ``SCOPE_*``); what each
 means: ``unosim.players.expert`` and ``docs/players.md``.
 """
+
 import numpy as np
 
 from .batch import deck_order, in_chunks
@@ -114,8 +115,24 @@ from .round import (
 )
 from .state import Table, copy_scalars, new_round
 
-(X_ROLLOUTS, X_HORIZON, X_CRN, X_DRAW, X_MODEL, X_Z, X_ENDGAME, X_DEAL, X_BLUFF, X_RACE,
- X_PAD, X_SCOPE, X_INFER, X_MORE, X_DEPTH, X_TRIES) = range(16)
+(
+    X_ROLLOUTS,
+    X_HORIZON,
+    X_CRN,
+    X_DRAW,
+    X_MODEL,
+    X_Z,
+    X_ENDGAME,
+    X_DEAL,
+    X_BLUFF,
+    X_RACE,
+    X_PAD,
+    X_SCOPE,
+    X_INFER,
+    X_MORE,
+    X_DEPTH,
+    X_TRIES,
+) = range(16)
 N_X = 16
 # X_SCOPE: the decisions searched
 SCOPE_TURN = 0  # the normal turn's card and colour (and draw, bluff) only
@@ -141,13 +158,25 @@ def search_arrays(tb, deck_n):
     (rules and strategies filled in per search; ``tb``'s deck and points), the unseen
     cards, the candidates and their scores, and a tally (``T_*``)."""
     zero = np.int64(0)  # not the literal 0: see ``jit.py``
-    wtb = Table(np.zeros(N_RULES, np.int64), np.zeros(MAX_PLAYERS, np.int64),
-                np.zeros((MAX_PLAYERS, N_PARAMS), np.float64), tb.deck, tb.points)
-    return (new_round(deck_n, zero), new_round(deck_n, zero), wtb,
-            np.zeros(deck_n, np.int8),
-            np.zeros(MAX_CANDIDATES, np.int64), np.zeros(MAX_CANDIDATES, np.int64),
-            np.zeros(MAX_CANDIDATES, np.float64), np.zeros(MAX_CANDIDATES, np.float64),
-            np.zeros(MAX_CANDIDATES, np.float64), np.zeros(N_TALLY, np.int64))
+    wtb = Table(
+        np.zeros(N_RULES, np.int64),
+        np.zeros(MAX_PLAYERS, np.int64),
+        np.zeros((MAX_PLAYERS, N_PARAMS), np.float64),
+        tb.deck,
+        tb.points,
+    )
+    return (
+        new_round(deck_n, zero),
+        new_round(deck_n, zero),
+        wtb,
+        np.zeros(deck_n, np.int8),
+        np.zeros(MAX_CANDIDATES, np.int64),
+        np.zeros(MAX_CANDIDATES, np.int64),
+        np.zeros(MAX_CANDIDATES, np.float64),
+        np.zeros(MAX_CANDIDATES, np.float64),
+        np.zeros(MAX_CANDIDATES, np.float64),
+        np.zeros(N_TALLY, np.int64),
+    )
 
 
 @kernel
@@ -162,8 +191,12 @@ def _variants(tb, rd, p, n, k, force, scope, cand, ccol, m):
             cand[m] = force
             ccol[m] = c
             m += 1
-    elif (RANK[k] == SEVEN and scope == SCOPE_ALL and tb.rules[R_SEVEN_ZERO] == 1
-          and rd.hinfo[p, H_TOTAL] > 1):
+    elif (
+        RANK[k] == SEVEN
+        and scope == SCOPE_ALL
+        and tb.rules[R_SEVEN_ZERO] == 1
+        and rd.hinfo[p, H_TOTAL] > 1
+    ):
         for q in range(n):
             if q != p:
                 cand[m] = force
@@ -173,8 +206,12 @@ def _variants(tb, rd, p, n, k, force, scope, cand, ccol, m):
         cand[m] = force
         ccol[m] = -1
         m += 1
-        if (force >= 0 and scope == SCOPE_ALL and tb.rules[R_MULTI_PLAY] == 1
-                and _has_extra(rd, p, k)):
+        if (
+            force >= 0
+            and scope == SCOPE_ALL
+            and tb.rules[R_MULTI_PLAY] == 1
+            and _has_extra(rd, p, k)
+        ):
             cand[m] = force  # 8.6: the card alone, not with the policy's extra cards
             ccol[m] = ALONE
             m += 1
@@ -192,8 +229,7 @@ def _has_extra(rd, p, k):
     if r >= N_NUMBERS:
         return False
     c = COLOUR[k] * N_RANKS
-    return ((r + 1 < N_NUMBERS and hands[p, c + r + 1] > 0)
-            or (r > 0 and hands[p, c + r - 1] > 0))
+    return (r + 1 < N_NUMBERS and hands[p, c + r + 1] > 0) or (r > 0 and hands[p, c + r - 1] > 0)
 
 
 @kernel
@@ -226,8 +262,7 @@ def candidates(tb, rd, p, n, at, draw, bluff, scope, cand, ccol):
                     ccol[m] = -1
                     m += 1
             if hands[p, WILD_DRAW_FOUR] > 0 and can_stack(tb, rd, WILD_DRAW_FOUR):
-                m = _variants(tb, rd, p, n, WILD_DRAW_FOUR, WILD_DRAW_FOUR, scope, cand,
-                              ccol, m)
+                m = _variants(tb, rd, p, n, WILD_DRAW_FOUR, WILD_DRAW_FOUR, scope, cand, ccol, m)
         cand[m] = -1
         ccol[m] = -1
         return m + 1
@@ -296,8 +331,12 @@ def _heuristic_named(tb, named, q, size):
     k = N_COLOURED + ((named >> NAMED_KIND) & 15)
     danger = ((named >> NAMED_NEXT) & 255) <= DANGER
     plain = k == WILD or (k == CUSTOMIZABLE and tb.rules[R_BLANK_CARD] != BLANK_SWAP_HANDS)
-    attack = (k == SNORLAX or k == GRENINJA or k == GRAYSKULL
-              or (k == WILD_DRAW_FOUR and tb.sp[q, P_BLUFF] == 0.0))
+    attack = (
+        k == SNORLAX
+        or k == GRENINJA
+        or k == GRAYSKULL
+        or (k == WILD_DRAW_FOUR and tb.sp[q, P_BLUFF] == 0.0)
+    )
     lack = 0
     if plain or (attack and not danger):
         lack = (named >> NAMED_LACK) & ((1 << (SHORT_RANK + N_RANKS)) - 1)
@@ -310,9 +349,12 @@ def _telling_play(tb, played, q, size):
     plays after it (``size`` cards after it) and the play tells what the hand held (not
     a multi-card play, not a possible bluff); else 0."""
     k = (played & 127) - 1
-    if (played == 0 or ((played >> PLAYED_SIZE) & 255) != size
-            or tb.rules[R_MULTI_PLAY] == 1
-            or (k == WILD_DRAW_FOUR and tb.sp[q, P_BLUFF] > 0.0)):
+    if (
+        played == 0
+        or ((played >> PLAYED_SIZE) & 255) != size
+        or tb.rules[R_MULTI_PLAY] == 1
+        or (k == WILD_DRAW_FOUR and tb.sp[q, P_BLUFF] > 0.0)
+    ):
         return 0
     return played
 
@@ -423,8 +465,10 @@ def determinize(tb, rd, p, b, unseen, st, scripted, deal, infer, depth, tries):
                 void |= lack
         d = 0  # its last plays that tell what it held (``_play_chance``)
         if (infer >= 2 and tb.sid[q] == HEURISTIC) or (infer == 3 and tb.sid[q] == RANDOM):
-            while d < depth and _telling_play(
-                    tb, rd.mem[MEM_PLAYED + d * MAX_PLAYERS + q], q, size + d) != 0:
+            while (
+                d < depth
+                and _telling_play(tb, rd.mem[MEM_PLAYED + d * MAX_PLAYERS + q], q, size + d) != 0
+            ):
                 d += 1
         j0 = j
         for attempt in range(tries):
@@ -449,8 +493,9 @@ def determinize(tb, rd, p, b, unseen, st, scripted, deal, infer, depth, tries):
                             break
                 add_card(b, q, np.int64(unseen[j]))
                 j += 1
-            if ((colour < 0 or _majority(bhinfo, q, colour, slack))
-                    and (d == 0 or chance(st, 0, _play_chance(tb, b, q, rd.mem, d)))):
+            if (colour < 0 or _majority(bhinfo, q, colour, slack)) and (
+                d == 0 or chance(st, 0, _play_chance(tb, b, q, rd.mem, d))
+            ):
                 break
     for i in range(m - hidden):
         bpile[i] = unseen[hidden + i]
@@ -503,8 +548,12 @@ def _detail(tb, w, p, k, scope):
     if k >= N_COLOURED:
         remove_card(w, p, k)
         return choose_colour(tb, w, p)
-    if (RANK[k] == SEVEN and scope == SCOPE_ALL and tb.rules[R_SEVEN_ZERO] == 1
-            and w.hinfo[p, H_TOTAL] > 1):
+    if (
+        RANK[k] == SEVEN
+        and scope == SCOPE_ALL
+        and tb.rules[R_SEVEN_ZERO] == 1
+        and w.hinfo[p, H_TOTAL] > 1
+    ):
         remove_card(w, p, k)
         return choose_target(tb, w, p)
     return -1
@@ -620,8 +669,19 @@ def search(tb, rd, n, p, xp, b, w, wtb, unseen, cand, ccol, val, dsum, dsq, tall
             if crn == 0 or not dealt:
                 dealt = True
                 _seed(wst, key, j, n)
-                determinize(tb, rd, p, b, unseen, wst, crn, xp[p, X_DEAL],
-                            xp[p, X_INFER], xp[p, X_DEPTH], xp[p, X_TRIES])
+                determinize(
+                    tb,
+                    rd,
+                    p,
+                    b,
+                    unseen,
+                    wst,
+                    crn,
+                    xp[p, X_DEAL],
+                    xp[p, X_INFER],
+                    xp[p, X_DEPTH],
+                    xp[p, X_TRIES],
+                )
             _seed(wst, key ^ np.uint64(0x5EED), j, n)
             _copy(b, w, n)
             turn_loop(wtb, w, n, p, np.int64(0), cand[c], ccol[c])
@@ -674,8 +734,9 @@ def search(tb, rd, n, p, xp, b, w, wtb, unseen, cand, ccol, val, dsum, dsq, tall
 
 
 @hot
-def play_round_expert(tb, rd, n, order, scripted, xp, b, w, wtb, unseen, cand, ccol, val,
-                      dsum, dsq, tally):
+def play_round_expert(
+    tb, rd, n, order, scripted, xp, b, w, wtb, unseen, cand, ccol, val, dsum, dsq, tally
+):
     """``round.play_round`` with the expert seats (``xp[:, X_ROLLOUTS] > 0``) searching
     their decisions (``turn_loop``'s stops); ``b`` .. ``tally`` are the ``search_arrays``."""
     stop = np.int64(0)
@@ -710,8 +771,9 @@ def run_chunk_expert(rules, sid, sp, deck, points, n, seed, first_game, out, lo,
     b, w, wtb, unseen, cand, ccol, val, dsum, dsq, tally = search_arrays(tb, order.size)
     for i in range(lo, hi):
         seed_streams(rd.streams, seed, first_game + i, zero, S_SEAT0 + n)
-        play_round_expert(tb, rd, n, order, zero, xp, b, w, wtb, unseen, cand, ccol, val,
-                          dsum, dsq, tally)
+        play_round_expert(
+            tb, rd, n, order, zero, xp, b, w, wtb, unseen, cand, ccol, val, dsum, dsq, tally
+        )
         record(tb, rd, out[i], n)
 
 
@@ -737,8 +799,9 @@ def run_one_expert(rules, sid, sp, deck, points, n, seed, game, order, capacity,
     out = np.zeros(N_COLS, dtype=np.int32)
     zero = np.int64(0)
     seed_streams(rd.streams, seed, game, zero, S_SEAT0 + n)
-    play_round_expert(tb, rd, n, order, zero, xp, b, w, wtb, unseen, cand, ccol, val, dsum,
-                      dsq, tally)
+    play_round_expert(
+        tb, rd, n, order, zero, xp, b, w, wtb, unseen, cand, ccol, val, dsum, dsq, tally
+    )
     record(tb, rd, out, n)
     n_ev = min(rd.tr[TR_EVENTS], capacity)
     return out, rd.tr[TR_EVENTS], rd.trace[:n_ev].copy()
@@ -757,7 +820,8 @@ def tally_rounds(rules, sid, sp, deck, points, n, seed, first_game, count, xp):
     b, w, wtb, unseen, cand, ccol, val, dsum, dsq, tally = search_arrays(tb, order.size)
     for i in range(count):
         seed_streams(rd.streams, seed, first_game + i, zero, S_SEAT0 + n)
-        play_round_expert(tb, rd, n, order, zero, xp, b, w, wtb, unseen, cand, ccol, val,
-                          dsum, dsq, tally)
+        play_round_expert(
+            tb, rd, n, order, zero, xp, b, w, wtb, unseen, cand, ccol, val, dsum, dsq, tally
+        )
         record(tb, rd, out[i], n)
     return tally.copy()

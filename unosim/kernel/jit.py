@@ -8,6 +8,7 @@ numba build the same code faster; ``tests/test_compile.py`` compares each with n
 own. Why each rule and fix exists, with the compile times measured:
 ``docs/notes/compile-time.md``.
 """
+
 import contextlib
 import copy
 import inspect
@@ -33,8 +34,14 @@ def _share_scope_copies():
         return False
     inline_ir = worker.inline_ir
     if list(inspect.signature(inline_ir).parameters) != [
-            "self", "caller_ir", "block", "i", "callee_ir", "callee_freevars",
-            "arg_typs"]:
+        "self",
+        "caller_ir",
+        "block",
+        "i",
+        "callee_ir",
+        "callee_freevars",
+        "arg_typs",
+    ]:
         return False
     shared = []  # one {id(scope): its copy} per inline under way
 
@@ -72,10 +79,18 @@ def _reuse_untyped_ir():
 
     worker = inline_closurecall.InlineWorker
     inline_function = worker.inline_function
-    if (list(inspect.signature(inline_function).parameters) != [
-            "self", "caller_ir", "block", "i", "function", "arg_typs"]
-            or list(inspect.signature(worker.run_untyped_passes).parameters) != [
-                "self", "func", "enable_ssa"]):
+    if list(inspect.signature(inline_function).parameters) != [
+        "self",
+        "caller_ir",
+        "block",
+        "i",
+        "function",
+        "arg_typs",
+    ] or list(inspect.signature(worker.run_untyped_passes).parameters) != [
+        "self",
+        "func",
+        "enable_ssa",
+    ]:
         return False
     package = __name__.rpartition(".")[0]
     # (function, compile flags, typing context) -> its untyped IR; each compile has a
@@ -84,16 +99,18 @@ def _reuse_untyped_ir():
     irs = {}
 
     def inline_function_reusing(self, caller_ir, block, i, function, arg_typs=None):
-        if (arg_typs is not None or self.locals
-                or not getattr(function, "__module__", "").startswith(package)):
+        if (
+            arg_typs is not None
+            or self.locals
+            or not getattr(function, "__module__", "").startswith(package)
+        ):
             return inline_function(self, caller_ir, block, i, function, arg_typs)
         self.flags.enable_ssa = False  # as run_untyped_passes(function) sets it
         key = (function, repr(self.flags), id(self.typingctx), type(self.targetctx))
         callee_ir = irs.get(key)
         if callee_ir is None:
             callee_ir = irs[key] = self.run_untyped_passes(function)
-        return self.inline_ir(caller_ir, block, i, callee_ir,
-                              function.__code__.co_freevars)
+        return self.inline_ir(caller_ir, block, i, callee_ir, function.__code__.co_freevars)
 
     worker.inline_function = inline_function_reusing
     return True
@@ -114,11 +131,9 @@ def _forward_arguments():
     if not hasattr(ir_utils, "replace_vars"):
         return False
 
-    def inline_ir_forwarding(self, caller_ir, block, i, callee_ir, callee_freevars,
-                             arg_typs=None):
+    def inline_ir_forwarding(self, caller_ir, block, i, callee_ir, callee_freevars, arg_typs=None):
         params = list(callee_ir.arg_names)
-        result = inline_ir(self, caller_ir, block, i, callee_ir, callee_freevars,
-                           arg_typs)
+        result = inline_ir(self, caller_ir, block, i, callee_ir, callee_freevars, arg_typs)
         if arg_typs is not None:
             return result
         blocks, renamed = result[1], result[2]
@@ -133,20 +148,28 @@ def _forward_arguments():
         forward = {}
         for b in blocks.values():
             for stmt in b.body:
-                if (isinstance(stmt, ir.Assign) and stmt.target.name in names
-                        and assigned[stmt.target.name] == 1
-                        and isinstance(stmt.value, ir.Var)
-                        and stmt.value.name not in assigned):
+                if (
+                    isinstance(stmt, ir.Assign)
+                    and stmt.target.name in names
+                    and assigned[stmt.target.name] == 1
+                    and isinstance(stmt.value, ir.Var)
+                    and stmt.value.name not in assigned
+                ):
                     forward[stmt.target.name] = stmt.value
         if forward:
             ir_utils.replace_vars(blocks, forward)
             callers = {v.name for v in forward.values()}
             for b in blocks.values():
-                b.body = [stmt for stmt in b.body
-                          if not (isinstance(stmt, ir.Assign)
-                                  and isinstance(stmt.value, ir.Var)
-                                  and stmt.value.name == stmt.target.name
-                                  and stmt.value.name in callers)]
+                b.body = [
+                    stmt
+                    for stmt in b.body
+                    if not (
+                        isinstance(stmt, ir.Assign)
+                        and isinstance(stmt.value, ir.Var)
+                        and stmt.value.name == stmt.target.name
+                        and stmt.value.name in callers
+                    )
+                ]
             for name in forward:
                 caller_ir._definitions.pop(name, None)
         return result
@@ -166,16 +189,20 @@ def _copy_callee_once():
     from numba.core import inline_closurecall, typed_passes, untyped_passes
 
     try:  # without blanks and line continuations
-        source, typed, untyped = (re.sub(r"[\s\\]", "", inspect.getsource(m)) for m in (
-            inline_closurecall, typed_passes, untyped_passes))
+        source, typed, untyped = (
+            re.sub(r"[\s\\]", "", inspect.getsource(m))
+            for m in (inline_closurecall, typed_passes, untyped_passes)
+        )
     except (OSError, TypeError):
         return False
     # the one deep copy is ``copy_ir``'s, and numba's callers discard the copy
-    if (getattr(inline_closurecall, "copy", None) is not copy
-            or source.count("copy.deepcopy(") != 1
-            or "callee_ir_original=copy_ir(callee_ir)" not in source
-            or "_,_,_,new_blocks=inline_worker.inline_ir(" not in typed
-            or "_,_,_,new_blocks=inline_worker.inline_function(" not in untyped):
+    if (
+        getattr(inline_closurecall, "copy", None) is not copy
+        or source.count("copy.deepcopy(") != 1
+        or "callee_ir_original=copy_ir(callee_ir)" not in source
+        or "_,_,_,new_blocks=inline_worker.inline_ir(" not in typed
+        or "_,_,_,new_blocks=inline_worker.inline_function(" not in untyped
+    ):
         return False
     worker = inline_closurecall.InlineWorker
     inline_ir = worker.inline_ir
@@ -215,11 +242,11 @@ def _bit_live_map():
 
     original = analysis.compute_live_map
     code = original.__code__
-    if (code.co_varnames[:code.co_argcount] != (
-            "cfg", "blocks", "var_use_map", "var_def_map")
-            or not {"def_reach", "liveness", "fix_point"} <= set(code.co_cellvars
-                                                                  + code.co_varnames)
-            or getattr(ir_utils, "compute_live_map", None) is not original):
+    if (
+        code.co_varnames[: code.co_argcount] != ("cfg", "blocks", "var_use_map", "var_def_map")
+        or not {"def_reach", "liveness", "fix_point"} <= set(code.co_cellvars + code.co_varnames)
+        or getattr(ir_utils, "compute_live_map", None) is not original
+    ):
         return False
 
     def compute_live_map(cfg, blocks, var_use_map, var_def_map):
@@ -282,10 +309,11 @@ def _ssa_skip_blocks():
 
     run_ssa, rewrite = ssa._run_ssa, ssa._run_block_rewrite
     handlers = (ssa._FreshVarHandler, ssa._FixSSAVars)
-    if (list(inspect.signature(run_ssa).parameters) != ["blocks"]
-            or list(inspect.signature(rewrite).parameters) != [
-                "blocks", "states", "handler"]
-            or not all(hasattr(ssa, n) for n in ("_fresh_vars", "_fix_ssa_vars"))):
+    if (
+        list(inspect.signature(run_ssa).parameters) != ["blocks"]
+        or list(inspect.signature(rewrite).parameters) != ["blocks", "states", "handler"]
+        or not all(hasattr(ssa, n) for n in ("_fresh_vars", "_fix_ssa_vars"))
+    ):
         return False
     # for each reconstruction under way: the blocks each variable appears in (renaming
     # one variable, and the phi nodes it adds, moves no other), and the ids of the
@@ -309,8 +337,7 @@ def _ssa_skip_blocks():
             return rewrite(blocks, states, handler)
         where, made = frames[-1]
         mentions = where.get(states["varname"], ())
-        touched = rewrite({k: b for k, b in blocks.items() if k in mentions}, states,
-                          handler)
+        touched = rewrite({k: b for k, b in blocks.items() if k in mentions}, states, handler)
         out = {}
         for label, block in blocks.items():
             new = touched.get(label)
@@ -356,8 +383,11 @@ def _quick_flag_values():
     sample = compiler.Flags()
     sample.nrt = True
     sample.inline = "always"
-    if (config.__slots__ != ["_values"] or quick_values(sample) != values(sample)
-            or list(quick_values(sample)) != list(values(sample))):
+    if (
+        config.__slots__ != ["_values"]
+        or quick_values(sample) != values(sample)
+        or list(quick_values(sample)) != list(values(sample))
+    ):
         return False
     quick_values.__wrapped__ = values
     config.values = quick_values
@@ -368,8 +398,15 @@ def _owners():
     """The numba modules and classes the fixes above replace attributes of."""
     from numba.core import analysis, inline_closurecall, ir, ir_utils, ssa, targetconfig
 
-    return (inline_closurecall, inline_closurecall.InlineWorker, ir.Scope, analysis,
-            ir_utils, ssa, targetconfig.TargetConfig)
+    return (
+        inline_closurecall,
+        inline_closurecall.InlineWorker,
+        ir.Scope,
+        analysis,
+        ir_utils,
+        ssa,
+        targetconfig.TargetConfig,
+    )
 
 
 _MISSING = object()
@@ -382,6 +419,7 @@ def _install_numba_fixes():
     the attributes they replace: {(owner, name): (numba's value, the fix)}."""
     try:
         from numba.core import inline_closurecall  # noqa: F401
+
         version = tuple(int(x) for x in numba.__version__.split(".")[:2])
     except (ImportError, ValueError):
         return (), {}
@@ -389,8 +427,15 @@ def _install_numba_fixes():
         return (), {}
     owners = _owners()
     before = [dict(vars(o)) for o in owners]
-    fixes = (_share_scope_copies, _reuse_untyped_ir, _forward_arguments,
-             _copy_callee_once, _bit_live_map, _ssa_skip_blocks, _quick_flag_values)
+    fixes = (
+        _share_scope_copies,
+        _reuse_untyped_ir,
+        _forward_arguments,
+        _copy_callee_once,
+        _bit_live_map,
+        _ssa_skip_blocks,
+        _quick_flag_values,
+    )
     names = tuple(f.__name__ for f in fixes if f())
     swaps = {}
     for owner, old in zip(owners, before):
@@ -438,8 +483,11 @@ class _Locator(_CacheLocator):
 
     def __init__(self, py_file, root):
         self._py_file = py_file
-        self._path = str(root) if root == _IN_TREE else os.path.join(
-            str(root), self.get_suitable_cache_subpath(py_file))
+        self._path = (
+            str(root)
+            if root == _IN_TREE
+            else os.path.join(str(root), self.get_suitable_cache_subpath(py_file))
+        )
 
     def get_cache_path(self):
         return self._path

@@ -6,6 +6,7 @@ A *kind* is one of ``N_KINDS`` integers. Coloured kinds come first, one block of
 then Skip, Reverse, Draw Two. Wild-type kinds follow (``WILD`` .. ``GRAYSKULL``); they
 have no colour (``COLOUR[kind] == -1``) and no rank (``RANK[kind] == -1``).
 """
+
 import numpy as np
 
 N_COLOURS = 4

@@ -6,6 +6,7 @@ Module-level ints are compile-time constants for numba. Small arrays carry a gam
 flags; bundled with the hands and piles in ``state.Round``) and the output row (int32,
 ``C_*`` then per-seat columns).
 """
+
 from .kinds import N_COLOURS, N_KINDS
 
 MAX_PLAYERS = 10
@@ -138,9 +139,20 @@ C_HAND_SIZE = N_FIXED_COLS + MAX_PLAYERS  # + seat
 C_PENALTY_POINTS = N_FIXED_COLS + 2 * MAX_PLAYERS  # + seat (penalty_elimination)
 N_COLS = N_FIXED_COLS + 3 * MAX_PLAYERS
 
-FIXED_COLUMNS = ("winner", "first_player", "turns", "cards_played", "cards_drawn",
-                 "reshuffles", "points", "max_stack", "challenges", "bluffs",
-                 "uno_penalties", "truncated")
+FIXED_COLUMNS = (
+    "winner",
+    "first_player",
+    "turns",
+    "cards_played",
+    "cards_drawn",
+    "reshuffles",
+    "points",
+    "max_stack",
+    "challenges",
+    "bluffs",
+    "uno_penalties",
+    "truncated",
+)
 
 # -- strategy parameters sparams[seat, :] (strategies.py) ------------------------------
 P_BLUFF = 0  # probability of a Wild Draw Four bluff when one is possible
@@ -199,7 +211,10 @@ E_GRENINJA = 22  # seat's Greninja turn begins (draws follow)
 E_WIN = 23  # seat has no cards (the round's points are in its row)
 E_TRUNCATED = 24  # max_turns reached
 E_EFFECT = 25  # seat's Skip/Reverse/Draw Two/Wild Draw Four/Snorlax/Greninja/Grayskull acts
-EVENT_NAMES = {v: k[2:].lower() for k, v in list(globals().items())
-               if k.startswith("E_") and isinstance(v, int)}
+EVENT_NAMES = {
+    v: k[2:].lower()
+    for k, v in list(globals().items())
+    if k.startswith("E_") and isinstance(v, int)
+}
 F_BLUFF = 1  # EV_FLAGS of a play: an illegal Wild Draw Four
 F_CAUGHT = 1  # EV_FLAGS of a challenge: the bluff was caught

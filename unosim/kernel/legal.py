@@ -4,6 +4,7 @@ The one home of legality in the kernel: the turn code and every strategy ask her
 Functions take the round's ``state.Table`` ``tb`` (the rules) and ``state.Round``
 ``rd`` (the game state ``rd.g`` and the hand summaries ``rd.hinfo``, ``layout.H_*``).
 """
+
 import numpy as np
 
 from .jit import hot, kernel

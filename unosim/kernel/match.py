@@ -28,6 +28,7 @@ hand-built round records. Readings chosen here (see also ``unosim/sim/match.py``
 * A match that has not ended after ``max_rounds`` rounds stops, flagged truncated,
   with no winner (-1).
 """
+
 import numpy as np
 
 from .batch import deck_order, play_and_record
@@ -138,7 +139,9 @@ def settle(rules, row, n, n_act, seat_player, dealer, score, penalty, alive):
     if won:  # 5: a truncated round scores nothing
         wp = seat_player[ws]
         score[wp] += row[C_POINTS]
-        if rules[R_SCORING] == SCORING_EACH_OWN_NEGATIVE:  # each_own_negative: the others lose their own hand
+        if (
+            rules[R_SCORING] == SCORING_EACH_OWN_NEGATIVE
+        ):  # each_own_negative: the others lose their own hand
             for s in range(n_act):
                 if s != ws:
                     score[seat_player[s]] -= row[C_HAND_POINTS + s]
@@ -159,8 +162,11 @@ def settle(rules, row, n, n_act, seat_player, dealer, score, penalty, alive):
             best = -1
             for s in range(n_act):
                 p = seat_player[s]
-                if best < 0 or penalty[p] < penalty[best] or (
-                        penalty[p] == penalty[best] and p < best):
+                if (
+                    best < 0
+                    or penalty[p] < penalty[best]
+                    or (penalty[p] == penalty[best] and p < best)
+                ):
                     best = p
             return -1, best
         if left == 1:
@@ -179,13 +185,30 @@ def settle(rules, row, n, n_act, seat_player, dealer, score, penalty, alive):
 @jitted(nogil=True)
 def _grow(a):
     b = np.zeros((2 * a.shape[0], a.shape[1]), dtype=a.dtype)
-    b[:a.shape[0]] = a
+    b[: a.shape[0]] = a
     return b
 
 
 @jitted(nogil=True, inline="always")
-def _play_match(players, seats, rd, n, seed, m, orders, scripted, local, mrow, rhead,
-                rrec, nr, seat_player, score, penalty, alive):
+def _play_match(
+    players,
+    seats,
+    rd,
+    n,
+    seed,
+    m,
+    orders,
+    scripted,
+    local,
+    mrow,
+    rhead,
+    rrec,
+    nr,
+    seat_player,
+    score,
+    penalty,
+    alive,
+):
     """Play match ``m`` into ``mrow`` and round rows ``nr ..`` of ``rhead``/``rrec``
     (grown by doubling when full). Returns (rhead, rrec, nr).
 
@@ -223,8 +246,7 @@ def _play_match(players, seats, rd, n, seed, m, orders, scripted, local, mrow, r
             head[RH_PLAYER + s] = seat_player[s]
         nr += 1
         r += 1
-        dealer, winner = settle(rules, row, n, n_act, seat_player, dealer, score, penalty,
-                                alive)
+        dealer, winner = settle(rules, row, n, n_act, seat_player, dealer, score, penalty, alive)
         if winner >= 0:
             break
     mrow[M_WINNER] = winner
@@ -241,8 +263,13 @@ def _matches(rules, sid, sp, deck, points, n, seed, lo, hi, orders, scripted):
     zero = np.int64(0)  # not the literal 0: see ``jit.py``
     rd = new_round(orders.shape[1], zero)
     players = Table(rules, sid, sp, deck, points)
-    seats = Table(rules, np.zeros(MAX_PLAYERS, dtype=np.int64),
-                  np.zeros((MAX_PLAYERS, N_PARAMS), dtype=np.float64), deck, points)
+    seats = Table(
+        rules,
+        np.zeros(MAX_PLAYERS, dtype=np.int64),
+        np.zeros((MAX_PLAYERS, N_PARAMS), dtype=np.float64),
+        deck,
+        points,
+    )
     seat_player = np.full(MAX_PLAYERS, -1, dtype=np.int64)
     score = np.zeros(MAX_PLAYERS, dtype=np.int64)
     penalty = np.zeros(MAX_PLAYERS, dtype=np.int64)
@@ -255,8 +282,24 @@ def _matches(rules, sid, sp, deck, points, n, seed, lo, hi, orders, scripted):
     nr = zero
     for i in range(count):
         rhead, rrec, nr = _play_match(
-            players, seats, rd, n, seed, lo + i, orders, scripted, i, mout[i], rhead, rrec,
-            nr, seat_player, score, penalty, alive)
+            players,
+            seats,
+            rd,
+            n,
+            seed,
+            lo + i,
+            orders,
+            scripted,
+            i,
+            mout[i],
+            rhead,
+            rrec,
+            nr,
+            seat_player,
+            score,
+            penalty,
+            alive,
+        )
     return mout, rhead[:nr].copy(), rrec[:nr].copy()
 
 
@@ -286,6 +329,5 @@ def run_match(rules, sid, sp, deck, points, n, seed, m, orders, scripted):
     deck); 1 deals round ``r`` from the pile ``orders[r % len(orders)]`` (its last card
     dealt first, see ``round.setup``). Every row of ``orders`` must hold the cards of
     ``deck``. Returns (match row, heads, records) as ``run_matches``."""
-    mout, heads, recs = _matches(rules, sid, sp, deck, points, n, seed, m, m + 1, orders,
-                                 scripted)
+    mout, heads, recs = _matches(rules, sid, sp, deck, points, n, seed, m, m + 1, orders, scripted)
     return mout[0].copy(), heads, recs

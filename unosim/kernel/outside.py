@@ -36,6 +36,7 @@ colour to name (a wild turned at setup, Greninja's second colour), a seat to swa
 a further card of a multi-card play (8.6), the UNO call. The colour after one's own
 wild-type card is part of the play action.
 """
+
 import numpy as np
 
 from .jit import kernel
@@ -119,9 +120,27 @@ O_LOG = N_OH
 O_MASK = O_LOG + LOG_CAP  # + action: 1 when legal
 # the observation, + field (documented in ``unosim/sim/outside.py``)
 O_OBS = O_MASK + N_ACTIONS
-(V_SEAT, V_N, V_KIND, V_TOP, V_COLOUR, V_DIR, V_PEND_DRAW, V_PEND_SKIP, V_CHALLENGEABLE,
- V_PEND_BY, V_STACKABLE, V_PILE_N, V_DISC_N, V_TURN, V_CARD, V_FIRST, V_STEP, V_BLUFF,
- V_PREV_COLOUR) = range(19)
+(
+    V_SEAT,
+    V_N,
+    V_KIND,
+    V_TOP,
+    V_COLOUR,
+    V_DIR,
+    V_PEND_DRAW,
+    V_PEND_SKIP,
+    V_CHALLENGEABLE,
+    V_PEND_BY,
+    V_STACKABLE,
+    V_PILE_N,
+    V_DISC_N,
+    V_TURN,
+    V_CARD,
+    V_FIRST,
+    V_STEP,
+    V_BLUFF,
+    V_PREV_COLOUR,
+) = range(19)
 V_SIZES = 20  # + seat
 V_HAND = V_SIZES + MAX_PLAYERS  # + kind
 V_DISC = V_HAND + N_KINDS  # + kind
@@ -233,9 +252,12 @@ def fill_mask(tb, rd, p, kind, card, first, step):
         if r < N_NUMBERS:
             base = COLOUR[card] * N_RANKS
             for d in (-1, 1):
-                if (step == 0 or step == d) and 0 <= r + d < N_NUMBERS \
-                        and hands[p, base + r + d] > 0 \
-                        and not (last_out and not _all_numbers(tb, first)):
+                if (
+                    (step == 0 or step == d)
+                    and 0 <= r + d < N_NUMBERS
+                    and hands[p, base + r + d] > 0
+                    and not (last_out and not _all_numbers(tb, first))
+                ):
                     ob[O_MASK + A_PLAY + base + r + d] = 1
         ob[O_MASK + A_PASS] = 1
     else:  # D_UNO
@@ -275,8 +297,9 @@ def observe(tb, rd, p, kind, card, first, step, bluff):
     st = 0
     if g[G_PEND_DRAW] > 0:
         for k in range(N_KINDS):
-            if (k == WILD_DRAW_FOUR or (k < N_COLOURED and RANK[k] == DRAW_TWO)) \
-                    and can_stack(tb, rd, np.int64(k)):
+            if (k == WILD_DRAW_FOUR or (k < N_COLOURED and RANK[k] == DRAW_TWO)) and can_stack(
+                tb, rd, np.int64(k)
+            ):
                 st |= np.int64(1) << k
     ob[o + V_STACKABLE] = st
     ob[o + V_PILE_N] = g[G_PILE_N]
@@ -321,6 +344,7 @@ def ask(tb, rd, p, kind, card, first, step):
 
 
 # -- the decisions made inside ``effects.play`` and ``round._special`` (``decide``) ------
+
 
 @kernel
 def colour(tb, rd, p):
@@ -370,4 +394,3 @@ def at_stop(g):
     if g[G_PEND_DRAW] > 0:
         return np.int64(D_PENALTY)
     return np.int64(D_TURN)
-

@@ -14,6 +14,7 @@ Many games advance in one call (``advance_games``): their arrays are stacked, ``
 ``Round`` is a view of row ``i``. A game depends only on its (seed, game index) and on
 the actions in its log, so the order and grouping of the calls never changes it.
 """
+
 import numpy as np
 from numba import njit
 
@@ -51,8 +52,8 @@ from .outside import (
     O_STATUS,
     ST_DONE,
     ST_RUNNING,
-    at_stop,
     ask,
+    at_stop,
 )
 from .rng import seed_streams
 from .round import (
@@ -68,21 +69,29 @@ from .round import (
 from .state import Round
 
 
-
 def new_games(b, deck_n, capacity, ob_n, history=True):
     """Stacked arrays of ``b`` games (a ``Round`` of arrays ``[b, ...]``; trace
     ``capacity`` rows each, at least 1 when the ``history`` is kept (``trace``), ``ob_n``
     = ``outside.ob_size``), and the checkpoints' (no trace, no ``ob``)."""
+
     def one(cap, obn):
-        return Round(np.zeros((b, N_G), np.int64), np.zeros((b, N_K), np.int64),
-                     np.zeros((b, N_MEM), np.int64), np.zeros((b, N_TR), np.int64),
-                     np.zeros((b, MAX_PLAYERS, N_KINDS), np.int16),
-                     np.zeros((b, MAX_PLAYERS, N_H), np.int16),
-                     np.zeros((b, deck_n), np.int8), np.zeros((b, N_KINDS), np.int16),
-                     np.zeros((b, MAX_PLAYERS), np.int64),
-                     np.zeros((b, N_STREAMS, 4), np.uint64),
-                     np.zeros((b, deck_n), np.int8), np.zeros((b, deck_n), np.int64),
-                     np.zeros((b, cap, EV_W), np.int32), np.zeros((b, obn), np.int64))
+        return Round(
+            np.zeros((b, N_G), np.int64),
+            np.zeros((b, N_K), np.int64),
+            np.zeros((b, N_MEM), np.int64),
+            np.zeros((b, N_TR), np.int64),
+            np.zeros((b, MAX_PLAYERS, N_KINDS), np.int16),
+            np.zeros((b, MAX_PLAYERS, N_H), np.int16),
+            np.zeros((b, deck_n), np.int8),
+            np.zeros((b, N_KINDS), np.int16),
+            np.zeros((b, MAX_PLAYERS), np.int64),
+            np.zeros((b, N_STREAMS, 4), np.uint64),
+            np.zeros((b, deck_n), np.int8),
+            np.zeros((b, deck_n), np.int64),
+            np.zeros((b, cap, EV_W), np.int32),
+            np.zeros((b, obn), np.int64),
+        )
+
     return one(max(1 if history else 0, capacity), ob_n), one(0, 0)
 
 
@@ -90,9 +99,22 @@ def new_games(b, deck_n, capacity, ob_n, history=True):
 def _view(s, i):
     """Game ``i``'s ``Round``: row ``i`` of the stacked arrays ``s`` (with numba's
     runtime: the views hold references that the caller releases)."""
-    return Round(s.g[i], s.count[i], s.mem[i], s.tr[i], s.hands[i], s.hinfo[i], s.pile[i],
-                 s.disc[i], s.pen[i], s.streams[i], s.scratch[i], s.seq[i], s.trace[i],
-                 s.ob[i])
+    return Round(
+        s.g[i],
+        s.count[i],
+        s.mem[i],
+        s.tr[i],
+        s.hands[i],
+        s.hinfo[i],
+        s.pile[i],
+        s.disc[i],
+        s.pen[i],
+        s.streams[i],
+        s.scratch[i],
+        s.seq[i],
+        s.trace[i],
+        s.ob[i],
+    )
 
 
 @kernel
@@ -204,4 +226,3 @@ def advance_games(tb, games, cks, n, order, stop, games_idx, out):
         i = games_idx[j]
         st[j] = advance(tb, _view(games, i), _view(cks, i), n, order, stop, out[i])
     return st
-

@@ -12,6 +12,7 @@ the same, card for card in distribution, as drawing the top card of a pile shuff
 uniformly, and it spares shuffling cards nobody draws. A scripted round (tests) keeps
 the order instead: it draws ``pile[g[G_PILE_N] - 1]`` and shuffles on a reshuffle.
 """
+
 import numpy as np
 
 from .jit import hot, kernel

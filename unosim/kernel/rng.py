@@ -5,6 +5,7 @@ seat's decisions), each seeded by hashing its whole key with splitmix64, so resu
 not depend on chunking, threads or workers, and a rule change that alters one seat's
 decisions leaves the deal and the other streams aligned (common random numbers).
 """
+
 import numpy as np
 
 from .jit import hot, kernel

@@ -3,6 +3,7 @@
 Like every kernel function, these take the round's ``state.Table`` ``tb`` and
 ``state.Round`` ``rd`` (their fields' shapes and dtypes: ``state``), then scalars.
 """
+
 import numpy as np
 
 from .decide import (
@@ -295,8 +296,9 @@ def _facing_penalty(tb, rd, p, force):
     g = rd.g
     rules = tb.rules
     policy = force == FORCE_NONE or force == FORCE_POLICY
-    if g[G_CHALLENGEABLE] == 1 and (force == FORCE_CHALLENGE
-                                     or (policy and will_challenge(tb, rd, p))):
+    if g[G_CHALLENGEABLE] == 1 and (
+        force == FORCE_CHALLENGE or (policy and will_challenge(tb, rd, p))
+    ):
         return NO_CARD if _challenge(tb, rd, p) else NEXT_SEAT
     k = NO_CARD
     if rules[R_STACKING] != STACK_NONE:
@@ -444,9 +446,14 @@ def _turns(tb, rd, n, p, stop, force, colour):
     hinfo = rd.hinfo
     rules = tb.rules
     while g[G_OVER] == 0:
-        if (force == FORCE_NONE and stop != 0 and (stop >> p) & 1 == 1
-                and g[G_PEND_SKIP] == 0 and g[G_PEND_SPECIAL] < 0
-                and count[K_TURNS] < rules[R_MAX_TURNS]):
+        if (
+            force == FORCE_NONE
+            and stop != 0
+            and (stop >> p) & 1 == 1
+            and g[G_PEND_SKIP] == 0
+            and g[G_PEND_SPECIAL] < 0
+            and count[K_TURNS] < rules[R_MAX_TURNS]
+        ):
             return p
         k = NO_CARD  # the card played this turn; one call site of ``play`` (it is inlined)
         how = PLAY_STACK

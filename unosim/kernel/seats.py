@@ -1,4 +1,5 @@
 """Seat arithmetic without integer division (a modulo costs more than a turn's logic)."""
+
 from .jit import hot
 
 

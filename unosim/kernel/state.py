@@ -36,6 +36,7 @@ ob         int64[outside.ob_size(...)]          outside seats' log, decision and
                                                 (``outside``); size 0: no outside seat
 =========  ===================================  ========================================
 """
+
 from collections import namedtuple
 
 import numpy as np
@@ -45,28 +46,47 @@ from .kinds import N_KINDS
 from .layout import EV_W, MAX_PLAYERS, N_G, N_H, N_K, N_MEM, N_STREAMS, N_TR
 
 Table = namedtuple("Table", ["rules", "sid", "sp", "deck", "points"])
-Round = namedtuple("Round", ["g", "count", "mem", "tr", "hands", "hinfo", "pile", "disc",
-                             "pen", "streams", "scratch", "seq", "trace", "ob"])
+Round = namedtuple(
+    "Round",
+    [
+        "g",
+        "count",
+        "mem",
+        "tr",
+        "hands",
+        "hinfo",
+        "pile",
+        "disc",
+        "pen",
+        "streams",
+        "scratch",
+        "seq",
+        "trace",
+        "ob",
+    ],
+)
 
 
 @jitted()
 def new_round(deck_n, capacity):
     """A ``Round`` for a deck of ``deck_n`` cards and a trace of ``capacity`` rows (0:
     trace mode off). Allocated once per chunk, never per game."""
-    return Round(np.zeros(N_G, dtype=np.int64),
-                 np.zeros(N_K, dtype=np.int64),
-                 np.zeros(N_MEM, dtype=np.int64),
-                 np.zeros(N_TR, dtype=np.int64),
-                 np.zeros((MAX_PLAYERS, N_KINDS), dtype=np.int16),
-                 np.zeros((MAX_PLAYERS, N_H), dtype=np.int16),
-                 np.zeros(deck_n, dtype=np.int8),
-                 np.zeros(N_KINDS, dtype=np.int16),
-                 np.zeros(MAX_PLAYERS, dtype=np.int64),
-                 np.zeros((N_STREAMS, 4), dtype=np.uint64),
-                 np.zeros(deck_n, dtype=np.int8),
-                 np.zeros(deck_n, dtype=np.int64),
-                 np.zeros((capacity, EV_W), dtype=np.int32),
-                 np.zeros(0, dtype=np.int64))
+    return Round(
+        np.zeros(N_G, dtype=np.int64),
+        np.zeros(N_K, dtype=np.int64),
+        np.zeros(N_MEM, dtype=np.int64),
+        np.zeros(N_TR, dtype=np.int64),
+        np.zeros((MAX_PLAYERS, N_KINDS), dtype=np.int16),
+        np.zeros((MAX_PLAYERS, N_H), dtype=np.int16),
+        np.zeros(deck_n, dtype=np.int8),
+        np.zeros(N_KINDS, dtype=np.int16),
+        np.zeros(MAX_PLAYERS, dtype=np.int64),
+        np.zeros((N_STREAMS, 4), dtype=np.uint64),
+        np.zeros(deck_n, dtype=np.int8),
+        np.zeros(deck_n, dtype=np.int64),
+        np.zeros((capacity, EV_W), dtype=np.int32),
+        np.zeros(0, dtype=np.int64),
+    )
 
 
 @kernel

@@ -7,11 +7,11 @@ which keeps their public history (``outside.history_event``). A row holds the st
 (layout.E_*), the state after it and every hand after it, so a checker outside the kernel
 can replay the round and judge each step.
 """
+
 import numpy as np
 
 from .jit import hot, kernel
 from .kinds import N_KINDS
-from .outside import history_event
 from .layout import (
     EV_AUX,
     EV_COLOUR,
@@ -40,6 +40,7 @@ from .layout import (
     K_TURNS,
     TR_EVENTS,
 )
+from .outside import history_event
 
 
 @hot
@@ -48,8 +49,7 @@ def trace_event(rd, typ, p, k, flags, aux):
     (``state.Round``) when it has room at all."""
     if rd.trace.shape[0] != 0:
         # int64 arguments: one compiled ``_write_event`` instead of one per literal mix
-        _write_event(rd, np.int64(typ), np.int64(p), np.int64(k), np.int64(flags),
-                     np.int64(aux))
+        _write_event(rd, np.int64(typ), np.int64(p), np.int64(k), np.int64(flags), np.int64(aux))
 
 
 @kernel

@@ -6,6 +6,7 @@ An agent is a callable ``agent(observation) -> action`` or an object with a meth
 records its name and the SHA-256 of the file that defines it, so a results file says
 which code played.
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -48,8 +49,9 @@ def _decider(obj):
         return act
     if callable(obj):
         return obj
-    raise StrategyError(f"an agent must be callable or have an act(observation) method, "
-                        f"got {type(obj).__name__}")
+    raise StrategyError(
+        f"an agent must be callable or have an act(observation) method, got {type(obj).__name__}"
+    )
 
 
 def _file_hash(path) -> str:
@@ -79,7 +81,7 @@ def is_agent_spec(text: str) -> bool:
         return False
     where = where.strip()
     if where.startswith("agent:"):
-        where = where[len("agent:"):]
+        where = where[len("agent:") :]
     return where.endswith(".py") or bool(_MODULE.match(where))
 
 
@@ -98,14 +100,15 @@ def load(text: str) -> Agent:
     where, _, name = text.strip().rpartition(":")
     where, name = where.strip(), name.strip()
     if where.startswith("agent:"):
-        where = where[len("agent:"):]
+        where = where[len("agent:") :]
     if where.endswith(".py"):
         path = Path(where).expanduser()
         if not path.is_file():
             raise StrategyError(f"agent {text!r}: no file {where!r}")
         if path.stat().st_size > MAX_FILE_BYTES:
-            raise StrategyError(f"agent {text!r}: {where!r} is larger than "
-                                f"{MAX_FILE_BYTES >> 20} MB")
+            raise StrategyError(
+                f"agent {text!r}: {where!r} is larger than {MAX_FILE_BYTES >> 20} MB"
+            )
         digest = _file_hash(path)
         modname = f"unosim_agent_{digest}_{re.sub(r'[^A-Za-z0-9_]', '_', path.stem)}"
         module = sys.modules.get(modname)
@@ -119,15 +122,17 @@ def load(text: str) -> Agent:
                 spec.loader.exec_module(module)
             except Exception as e:  # the agent's own code failed: say so in one line
                 del sys.modules[modname]
-                raise StrategyError(f"agent {text!r}: loading {where!r} failed: "
-                                    f"{type(e).__name__}: {e}") from None
+                raise StrategyError(
+                    f"agent {text!r}: loading {where!r} failed: {type(e).__name__}: {e}"
+                ) from None
         label_where = path.name
     else:
         try:
             module = importlib.import_module(where)
         except Exception as e:
-            raise StrategyError(f"agent {text!r}: cannot import {where!r}: "
-                                f"{type(e).__name__}: {e}") from None
+            raise StrategyError(
+                f"agent {text!r}: cannot import {where!r}: {type(e).__name__}: {e}"
+            ) from None
         path = getattr(module, "__file__", None)
         digest = _file_hash(path)
         label_where = where

@@ -7,13 +7,14 @@ consistently with what the table saw. Each parameter's meaning and the expert's 
 strength are in ``docs/players.md``; what was tried to get there, in
 ``docs/notes/expert.md``.
 """
+
 from __future__ import annotations
 
 import numpy as np
 
-from . import strategies as strat
 from ..kernel import layout as L
 from ..kernel.expert import N_X
+from . import strategies as strat
 from .params import EXPERT_PARAMS, expert_slot
 
 NAME = "expert"
@@ -26,10 +27,12 @@ DEFAULT_HORIZON = DEFAULTS["horizon"]
 # (seed 2, 300,000,000 rounds, sigma 0.3, population 24, elite 6, 30 iterations), going
 # on from examples/weighted-official-random.toml (seed 1, 6,000,000 rounds: 0.3358 on
 # the same rounds).
-TUNED = ("weighted:points=-1.581259;colour=0.605051;wild=-2.100325;action=0.200019;"
-         "attack=1.645577;switch=0.100062;short=0.693184;scarce=5.407055;swap=2.104102;"
-         "name_short=0.20121;name_scarce=2.871274;challenge=0;stack=1;jump=1;bluff=0;"
-         "forget_uno=0")
+TUNED = (
+    "weighted:points=-1.581259;colour=0.605051;wild=-2.100325;action=0.200019;"
+    "attack=1.645577;switch=0.100062;short=0.693184;scarce=5.407055;swap=2.104102;"
+    "name_short=0.20121;name_scarce=2.871274;challenge=0;stack=1;jump=1;bluff=0;"
+    "forget_uno=0"
+)
 # The documented budget of the strength figures (docs/players.md, "The expert"): the textbook
 # rollout algorithm (each opponent plays its own strategy in the rollouts, which run to
 # the end of the round: unbiased values of the policy's moves) at 512 determinizations
@@ -50,8 +53,9 @@ def _value(p, val: str):
         except ValueError:
             v = None
         if v is None or not lo <= v <= hi:
-            raise strat.StrategyError(f"expert parameter {p.name!r} must be a whole "
-                                      f"number in [{lo}, {hi}], got {val!r}")
+            raise strat.StrategyError(
+                f"expert parameter {p.name!r} must be a whole number in [{lo}, {hi}], got {val!r}"
+            )
         return v
     if p.type == "float":
         lo, hi = p.bounds
@@ -60,19 +64,23 @@ def _value(p, val: str):
         except ValueError:
             v = lo - 1.0
         if not lo <= v <= hi:
-            raise strat.StrategyError(f"expert parameter {p.name!r} must be a number in "
-                                      f"[{lo:g}, {hi:g}], got {val!r}")
+            raise strat.StrategyError(
+                f"expert parameter {p.name!r} must be a number in [{lo:g}, {hi:g}], got {val!r}"
+            )
         return round(v, 2)
     if p.type == "choice":
         if val not in p.choices:
-            raise strat.StrategyError(f"expert {p.name} must be one of "
-                                      f"{', '.join(p.choices)}, got {val!r}")
+            raise strat.StrategyError(
+                f"expert {p.name} must be one of {', '.join(p.choices)}, got {val!r}"
+            )
         return val
     # the policy: a built-in strategy name, `tuned`, or a strategy file
     if val != "tuned" and val not in strat.NAMES and not val.endswith(".toml"):
-        raise strat.StrategyError(f"expert policy must be 'tuned', one of "
-                                  f"{', '.join(strat.NAMES)} or a weighted "
-                                  f"strategy file (.toml), got {val!r}")
+        raise strat.StrategyError(
+            f"expert policy must be 'tuned', one of "
+            f"{', '.join(strat.NAMES)} or a weighted "
+            f"strategy file (.toml), got {val!r}"
+        )
     return val
 
 
@@ -82,8 +90,9 @@ def options(rest: str) -> dict:
     for item in filter(None, (s.strip() for s in rest.replace(",", ";").split(";"))):
         key, eq, val = (x.strip() for x in item.partition("="))
         if not eq or key not in DEFAULTS:
-            raise strat.StrategyError(f"unknown strategy parameter {item!r} for 'expert' "
-                                      f"(known: {', '.join(DEFAULTS)})")
+            raise strat.StrategyError(
+                f"unknown strategy parameter {item!r} for 'expert' (known: {', '.join(DEFAULTS)})"
+            )
         opts[key] = _value(PARAMS[key], val)
     return opts
 
@@ -130,7 +139,9 @@ def refuse_matches(labels) -> None:
     play as its rollout policy there, so it is refused. ``unosim.sim.assembled`` builds
     matches with an expert from independent single rounds instead."""
     if any(lab.partition(":")[0].strip() == NAME for lab in labels):
-        raise strat.StrategyError("the expert plays single rounds (simulate, tournament); "
-                                  "matches with an expert are not run by the match kernel "
-                                  "(unosim.sim.assembled.assembled_matches builds them from "
-                                  "single rounds)")
+        raise strat.StrategyError(
+            "the expert plays single rounds (simulate, tournament); "
+            "matches with an expert are not run by the match kernel "
+            "(unosim.sim.assembled.assembled_matches builds them from "
+            "single rounds)"
+        )

@@ -6,6 +6,7 @@ of its slot and a one-line description; parsing, labels and the kernel arrays
 (``strategies.parse_builtin``, ``expert.options``, ``expert.expert_array``) follow from
 them, and a test checks that the kernel reads every slot.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -54,37 +55,91 @@ _W = (-MAX_WEIGHT, MAX_WEIGHT)
 # behaviour of every strategy: its parameter vector's slots layout.P_* (the defaults are
 # ``random``'s; each strategy declares its own below)
 BEHAVIOUR: tuple[Param, ...] = (
-    Param("bluff", "prob", 0.0, "probability of playing a Wild Draw Four illegally when "
-          "that is possible, on a turn's choice from the hand", "P_BLUFF", _P),
-    Param("challenge", "prob", 0.0, "probability of challenging a Wild Draw Four, or "
-          "`smart` (when the expected cards won beat those lost)", "P_CHALLENGE", _P,
-          named={"never": 0.0, "always": 1.0, "smart": L.CHALLENGE_SMART}),
-    Param("forget_uno", "prob", 0.0, "probability of forgetting the UNO call (the rule "
-          "`catch_uno` decides if it is caught)", "P_FORGET_UNO", _P),
+    Param(
+        "bluff",
+        "prob",
+        0.0,
+        "probability of playing a Wild Draw Four illegally when "
+        "that is possible, on a turn's choice from the hand",
+        "P_BLUFF",
+        _P,
+    ),
+    Param(
+        "challenge",
+        "prob",
+        0.0,
+        "probability of challenging a Wild Draw Four, or "
+        "`smart` (when the expected cards won beat those lost)",
+        "P_CHALLENGE",
+        _P,
+        named={"never": 0.0, "always": 1.0, "smart": L.CHALLENGE_SMART},
+    ),
+    Param(
+        "forget_uno",
+        "prob",
+        0.0,
+        "probability of forgetting the UNO call (the rule `catch_uno` decides if it is caught)",
+        "P_FORGET_UNO",
+        _P,
+    ),
     Param("stack", "prob", 1.0, "probability of stacking when able", "P_STACK", _P),
     Param("jump", "prob", 1.0, "probability of jumping in when able", "P_JUMP", _P),
 )
 # the weighted family's features: slots layout.P_W + decide.F_* (default weight 0)
 FEATURES: tuple[Param, ...] = (
     Param("points", "weight", 0.0, "points of the card / 50", "F_POINTS", _W),
-    Param("colour", "weight", 0.0, "share of the cards left in the colour in play after "
-          "it", "F_COLOUR", _W),
-    Param("wild", "weight", 0.0, "1 for a wild-type card that attacks nobody", "F_WILD",
-          _W),
-    Param("action", "weight", 0.0, "1 for an action card or an attacking wild",
-          "F_ACTION", _W),
-    Param("attack", "weight", 0.0, "1 / cards of the next player, for a card that hits "
-          "them", "F_ATTACK", _W),
+    Param(
+        "colour",
+        "weight",
+        0.0,
+        "share of the cards left in the colour in play after it",
+        "F_COLOUR",
+        _W,
+    ),
+    Param("wild", "weight", 0.0, "1 for a wild-type card that attacks nobody", "F_WILD", _W),
+    Param("action", "weight", 0.0, "1 for an action card or an attacking wild", "F_ACTION", _W),
+    Param(
+        "attack",
+        "weight",
+        0.0,
+        "1 / cards of the next player, for a card that hits them",
+        "F_ATTACK",
+        _W,
+    ),
     Param("switch", "weight", 0.0, "1 when the colour in play changes", "F_SWITCH", _W),
-    Param("short", "weight", 0.0, "1 when the next player was seen to lack the colour in "
-          "play after it", "F_SHORT", _W),
-    Param("scarce", "weight", 0.0, "1/4 minus that colour's share of the unseen coloured "
-          "cards", "F_SCARCE", _W),
+    Param(
+        "short",
+        "weight",
+        0.0,
+        "1 when the next player was seen to lack the colour in play after it",
+        "F_SHORT",
+        _W,
+    ),
+    Param(
+        "scarce",
+        "weight",
+        0.0,
+        "1/4 minus that colour's share of the unseen coloured cards",
+        "F_SCARCE",
+        _W,
+    ),
     Param("swap", "weight", 0.0, "cards a hand exchange would win, / 7", "F_SWAP", _W),
-    Param("name_short", "weight", 0.0, "naming a colour: weight of the next player "
-          "lacking it", "F_NAME_SHORT", _W),
-    Param("name_scarce", "weight", 0.0, "naming a colour: weight of its scarcity among "
-          "the unseen cards", "F_NAME_SCARCE", _W),
+    Param(
+        "name_short",
+        "weight",
+        0.0,
+        "naming a colour: weight of the next player lacking it",
+        "F_NAME_SHORT",
+        _W,
+    ),
+    Param(
+        "name_scarce",
+        "weight",
+        0.0,
+        "naming a colour: weight of its scarcity among the unseen cards",
+        "F_NAME_SCARCE",
+        _W,
+    ),
 )
 STRATEGY_PARAMS = BEHAVIOUR + FEATURES
 
@@ -125,11 +180,22 @@ class Strategy:
 _SMART = {"challenge": L.CHALLENGE_SMART}
 
 
-def _weights(points, colour, wild, action, attack, switch, short, scarce, swap,
-             name_short, name_scarce) -> dict:
-    return {"points": points, "colour": colour, "wild": wild, "action": action,
-            "attack": attack, "switch": switch, "short": short, "scarce": scarce,
-            "swap": swap, "name_short": name_short, "name_scarce": name_scarce}
+def _weights(
+    points, colour, wild, action, attack, switch, short, scarce, swap, name_short, name_scarce
+) -> dict:
+    return {
+        "points": points,
+        "colour": colour,
+        "wild": wild,
+        "action": action,
+        "attack": attack,
+        "switch": switch,
+        "short": short,
+        "scarce": scarce,
+        "swap": swap,
+        "name_short": name_short,
+        "name_scarce": name_scarce,
+    }
 
 
 # the first of each kernel id is the name its labels use; the strategies' docs say why
@@ -137,63 +203,169 @@ def _weights(points, colour, wild, action, attack, switch, short, scarce, swap,
 STRATEGY_DECLARATIONS: tuple[Strategy, ...] = (
     Strategy("random", "RANDOM", "a legal card uniformly at random"),
     Strategy("heuristic", "HEURISTIC", "the scripted player of rules 1-6", _SMART),
-    Strategy("points-dumper", "POINTS_DUMPER", "high-value cards first",
-             {**_SMART, **_weights(1.0, 0.01, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0,
-                                   0.0)}),
-    Strategy("aggressive", "AGGRESSIVE", "action cards for when the next player is close "
-             "to going out",
-             {**_SMART, **_weights(0.005, 0.5, -5.0, -3.0, 8.0, 0.0, 0.0, 0.0, 0.0, 0.0,
-                                   0.0)}),
-    Strategy("colour-counter", "COLOUR_COUNTER", "plays into the colours the next player "
-             "lacks and the unseen cards are short of",
-             {**_SMART, **_weights(0.02, 1.0, -2.0, 0.0, 2.0, 0.0, 1.5, 4.0, 0.5, 1.5,
-                                   4.0)}),
-    Strategy("weighted", "WEIGHTED", "a blend of the above, the start of `unosim tune`",
-             {**_SMART, **_weights(0.2, 1.0, -2.0, -0.5, 3.0, 0.0, 1.0, 2.0, 1.0, 1.0,
-                                   2.0)}),
-    Strategy("table", "HEURISTIC", "the heuristic with human imperfections",
-             {"bluff": 0.2, "challenge": L.CHALLENGE_SMART, "forget_uno": 0.1,
-              "stack": 0.8, "jump": 0.5}),
+    Strategy(
+        "points-dumper",
+        "POINTS_DUMPER",
+        "high-value cards first",
+        {**_SMART, **_weights(1.0, 0.01, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0)},
+    ),
+    Strategy(
+        "aggressive",
+        "AGGRESSIVE",
+        "action cards for when the next player is close to going out",
+        {**_SMART, **_weights(0.005, 0.5, -5.0, -3.0, 8.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0)},
+    ),
+    Strategy(
+        "colour-counter",
+        "COLOUR_COUNTER",
+        "plays into the colours the next player lacks and the unseen cards are short of",
+        {**_SMART, **_weights(0.02, 1.0, -2.0, 0.0, 2.0, 0.0, 1.5, 4.0, 0.5, 1.5, 4.0)},
+    ),
+    Strategy(
+        "weighted",
+        "WEIGHTED",
+        "a blend of the above, the start of `unosim tune`",
+        {**_SMART, **_weights(0.2, 1.0, -2.0, -0.5, 3.0, 0.0, 1.0, 2.0, 1.0, 1.0, 2.0)},
+    ),
+    Strategy(
+        "table",
+        "HEURISTIC",
+        "the heuristic with human imperfections",
+        {
+            "bluff": 0.2,
+            "challenge": L.CHALLENGE_SMART,
+            "forget_uno": 0.1,
+            "stack": 0.8,
+            "jump": 0.5,
+        },
+    ),
 )
 
 # the expert's parameters (``expert:<name>=<value>;...``), in the order of its labels;
 # slots kernel.expert.X_*
 EXPERT_PARAMS: tuple[Param, ...] = (
-    Param("rollouts", "int", 128, "determinizations per decision, each candidate played "
-          "out once on each", "X_ROLLOUTS", (1, 1 << 20)),
-    Param("policy", "text", "tuned", "the rollout policy, which also makes the decisions "
-          "not searched: `tuned`, a strategy name, or a weighted strategy file (.toml)"),
-    Param("horizon", "int", 16, "turns a rollout plays before it is scored by hand sizes "
-          "(0: to the end)", "X_HORIZON", (0, 1 << 20)),
-    Param("crn", "int", 1, "1: every candidate is played out on the same deals and "
-          "random streams", "X_CRN", (0, 1)),
-    Param("draw", "int", 0, "1: drawing with a legal card in hand is a candidate (when "
-          "`voluntary_draw` allows it)", "X_DRAW", (0, 1)),
-    Param("model", "choice", "policy", "how opponents play in the rollouts: the rollout "
-          "policy, or their `actual` strategies", "X_MODEL",
-          choices=("policy", "actual")),
-    Param("z", "float", 2.0, "standard errors by which another move must beat the "
-          "policy's", "X_Z", (0.0, 100.0), scale=100),
-    Param("endgame", "int", 0, "search only once some hand holds at most this many cards "
-          "(0: always)", "X_ENDGAME", (0, 1000)),
-    Param("deal", "choice", "voids", "how the unseen cards are dealt in each "
-          "determinization", "X_DEAL", choices=("uniform", "voids", "open")),
-    Param("bluff", "int", 0, "1: an illegal Wild Draw Four is a candidate too", "X_BLUFF",
-          (0, 1)),
-    Param("race", "int", 0, "k > 0: every k rollouts, drop the candidates already worse "
-          "by `z` standard errors", "X_RACE", (0, 1 << 20)),
-    Param("pad", "int", 1000, "added to a paired difference's variance, in thousandths "
-          "of 1/rollouts", "X_PAD", (0, 1000)),
-    Param("scope", "choice", "all", "the decisions searched: the normal `turn` only, or "
-          "`all`", "X_SCOPE", choices=("turn", "all")),
-    Param("infer", "int", 3, "what the opponents' past plays tell about their hands in "
-          "a determinization (0: nothing)", "X_INFER", (0, 3)),
-    Param("more", "int", 5, "k > 1: up to k x rollouts on close decisions", "X_MORE",
-          (1, 64)),
-    Param("depth", "int", 1, "the last plays per opponent that `infer` 2-3 read",
-          "X_DEPTH", (1, L.PLAYED_DEPTH)),
-    Param("tries", "int", 16, "deals of an opponent's hand at most until one agrees "
-          "with `infer`", "X_TRIES", (1, 1024)),
+    Param(
+        "rollouts",
+        "int",
+        128,
+        "determinizations per decision, each candidate played out once on each",
+        "X_ROLLOUTS",
+        (1, 1 << 20),
+    ),
+    Param(
+        "policy",
+        "text",
+        "tuned",
+        "the rollout policy, which also makes the decisions "
+        "not searched: `tuned`, a strategy name, or a weighted strategy file (.toml)",
+    ),
+    Param(
+        "horizon",
+        "int",
+        16,
+        "turns a rollout plays before it is scored by hand sizes (0: to the end)",
+        "X_HORIZON",
+        (0, 1 << 20),
+    ),
+    Param(
+        "crn",
+        "int",
+        1,
+        "1: every candidate is played out on the same deals and random streams",
+        "X_CRN",
+        (0, 1),
+    ),
+    Param(
+        "draw",
+        "int",
+        0,
+        "1: drawing with a legal card in hand is a candidate (when `voluntary_draw` allows it)",
+        "X_DRAW",
+        (0, 1),
+    ),
+    Param(
+        "model",
+        "choice",
+        "policy",
+        "how opponents play in the rollouts: the rollout policy, or their `actual` strategies",
+        "X_MODEL",
+        choices=("policy", "actual"),
+    ),
+    Param(
+        "z",
+        "float",
+        2.0,
+        "standard errors by which another move must beat the policy's",
+        "X_Z",
+        (0.0, 100.0),
+        scale=100,
+    ),
+    Param(
+        "endgame",
+        "int",
+        0,
+        "search only once some hand holds at most this many cards (0: always)",
+        "X_ENDGAME",
+        (0, 1000),
+    ),
+    Param(
+        "deal",
+        "choice",
+        "voids",
+        "how the unseen cards are dealt in each determinization",
+        "X_DEAL",
+        choices=("uniform", "voids", "open"),
+    ),
+    Param("bluff", "int", 0, "1: an illegal Wild Draw Four is a candidate too", "X_BLUFF", (0, 1)),
+    Param(
+        "race",
+        "int",
+        0,
+        "k > 0: every k rollouts, drop the candidates already worse by `z` standard errors",
+        "X_RACE",
+        (0, 1 << 20),
+    ),
+    Param(
+        "pad",
+        "int",
+        1000,
+        "added to a paired difference's variance, in thousandths of 1/rollouts",
+        "X_PAD",
+        (0, 1000),
+    ),
+    Param(
+        "scope",
+        "choice",
+        "all",
+        "the decisions searched: the normal `turn` only, or `all`",
+        "X_SCOPE",
+        choices=("turn", "all"),
+    ),
+    Param(
+        "infer",
+        "int",
+        3,
+        "what the opponents' past plays tell about their hands in a determinization (0: nothing)",
+        "X_INFER",
+        (0, 3),
+    ),
+    Param("more", "int", 5, "k > 1: up to k x rollouts on close decisions", "X_MORE", (1, 64)),
+    Param(
+        "depth",
+        "int",
+        1,
+        "the last plays per opponent that `infer` 2-3 read",
+        "X_DEPTH",
+        (1, L.PLAYED_DEPTH),
+    ),
+    Param(
+        "tries",
+        "int",
+        16,
+        "deals of an opponent's hand at most until one agrees with `infer`",
+        "X_TRIES",
+        (1, 1024),
+    ),
 )
 
 

@@ -1,5 +1,6 @@
 """Seat labels: one strategy text per seat, built-in, expert or an outside agent, parsed
 into kernel arrays."""
+
 from __future__ import annotations
 
 import numpy as np
@@ -7,7 +8,8 @@ import numpy as np
 from ..kernel.layout import MAX_PLAYERS, N_PARAMS
 from ..kernel.outside import OUTSIDE
 from . import agents
-from .expert import NAME as EXPERT, parse_expert
+from .expert import NAME as EXPERT
+from .expert import parse_expert
 from .strategies import StrategyError, parse_builtin, split
 
 
@@ -21,19 +23,22 @@ def parse_one(text: str) -> tuple[int, np.ndarray, str]:
     return parse_builtin(text)
 
 
-def parse(spec: "str | list", n_players: int, agents_ok: bool = False
-          ) -> tuple[np.ndarray, np.ndarray, list[str]]:
+def parse(
+    spec: str | list, n_players: int, agents_ok: bool = False
+) -> tuple[np.ndarray, np.ndarray, list[str]]:
     """``parse_seats`` without the agents: for the callers that run the kernel's own
     loops (replays, matches, tuning), where a Python agent cannot play
     (``StrategyError``), unless ``agents_ok`` (the labels only are wanted)."""
     ids, params, labels, seat_agents = parse_seats(spec, n_players)
     if not agents_ok and any(a is not None for a in seat_agents):
-        raise StrategyError("a Python agent cannot play here (only in simulate, run, "
-                            "compare, tournament and evaluate)")
+        raise StrategyError(
+            "a Python agent cannot play here (only in simulate, run, "
+            "compare, tournament and evaluate)"
+        )
     return ids, params, labels
 
 
-def parse_seats(spec: "str | list", n_players: int):
+def parse_seats(spec: str | list, n_players: int):
     """Strategies for every seat.
 
     ``spec`` is one strategy for all seats or a comma list, one per seat; a strategy's
@@ -54,8 +59,7 @@ def parse_seats(spec: "str | list", n_players: int):
     seats: list = []
     for item in items:
         if isinstance(item, str):
-            seats.extend(agents.load(t) if agents.is_agent_spec(t) else t
-                         for t in split(item))
+            seats.extend(agents.load(t) if agents.is_agent_spec(t) else t for t in split(item))
         elif isinstance(item, agents.Agent):
             seats.append(item)
         else:

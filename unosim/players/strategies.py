@@ -7,6 +7,7 @@ human-like player, ``table`` the heuristic with human imperfections, and the wei
 family scores every legal card by ``weights . features`` (``FEATURES``). Every decision
 rule and feature is described in ``docs/players.md``.
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -23,14 +24,14 @@ from ..kernel.decide import (  # noqa: F401  (the ids, published here)
     WEIGHTED,
 )
 from ..kernel.layout import CHALLENGE_SMART, MAX_PLAYERS, N_PARAMS  # noqa: F401
+from .params import BEHAVIOUR as _BEHAVIOUR
+from .params import FEATURES as _FEATURES
 from .params import (  # noqa: F401  (MAX_WEIGHT published here)
     MAX_WEIGHT,
     STRATEGY_DECLARATIONS,
     STRATEGY_PARAMS,
     strategy_slot,
 )
-from .params import BEHAVIOUR as _BEHAVIOUR
-from .params import FEATURES as _FEATURES
 
 # every strategy name and the kernel id that plays it: `table` is the heuristic with
 # other default parameters (its human imperfections)
@@ -69,8 +70,9 @@ def _param_value(name: str, text: str) -> float:
         # bounded so every score stays far above the kernel's "no card" score (-1e18):
         # a player never draws while holding a legal card
         if not (np.isfinite(v) and lo <= v <= hi):
-            raise StrategyError(f"weight {name!r} must be a finite number between "
-                                f"{lo:g} and {hi:g}, got {text!r}")
+            raise StrategyError(
+                f"weight {name!r} must be a finite number between {lo:g} and {hi:g}, got {text!r}"
+            )
         return v
     if not lo <= v <= hi:
         raise StrategyError(f"strategy parameter {name!r} must be a probability, got {text!r}")
@@ -84,8 +86,10 @@ def _load_file(name: str, path: str) -> dict[str, float]:
     try:
         data = tomlfile.load(path, "strategy file", StrategyError)
     except FileNotFoundError:
-        raise StrategyError(f"strategy {name!r}: no file {path!r} (and {path!r} is not "
-                            "a parameter: parameters are name=value)") from None
+        raise StrategyError(
+            f"strategy {name!r}: no file {path!r} (and {path!r} is not "
+            "a parameter: parameters are name=value)"
+        ) from None
     except OSError as e:
         raise StrategyError(f"strategy file {path!r}: {e.strerror or e}") from None
     if data.get("strategy", name) != name:
@@ -94,8 +98,10 @@ def _load_file(name: str, path: str) -> dict[str, float]:
     for table in ("weights", "params"):
         entries = data.get(table, {})
         if not isinstance(entries, dict):
-            raise StrategyError(f"strategy file {path!r}: {table!r} must be a table "
-                                f"([{table}] with name = value lines), got {entries!r}")
+            raise StrategyError(
+                f"strategy file {path!r}: {table!r} must be a table "
+                f"([{table}] with name = value lines), got {entries!r}"
+            )
         for key, val in entries.items():
             if key not in PARAM_NAMES:
                 raise StrategyError(f"strategy file {path!r}: unknown parameter {key!r}")
@@ -111,8 +117,7 @@ def parse_builtin(text: str) -> tuple[int, np.ndarray, str]:
     name, _, rest = text.strip().partition(":")
     name = name.strip()
     if name not in KERNEL_ID:
-        raise StrategyError(f"unknown strategy {name!r} (known: {', '.join(STRATEGIES)}, "
-                            "expert)")
+        raise StrategyError(f"unknown strategy {name!r} (known: {', '.join(STRATEGIES)}, expert)")
     sid = KERNEL_ID[name]
     params = np.array(DEFAULTS[name], dtype=np.float64)
     weighted = name in _WEIGHTED
@@ -128,13 +133,14 @@ def parse_builtin(text: str) -> tuple[int, np.ndarray, str]:
                     raise StrategyError(f"strategy file {key!r}: {e}") from None
             continue
         if not eq or key not in allowed:
-            raise StrategyError(f"unknown strategy parameter {item!r} for {name!r} "
-                                f"(known: {', '.join(allowed)})")
+            raise StrategyError(
+                f"unknown strategy parameter {item!r} for {name!r} (known: {', '.join(allowed)})"
+            )
         params[strategy_slot(PARAMS[key])] = _param_value(key, val)
     return sid, params, label(name, params)
 
 
-def label(strategy: "int | str", params: np.ndarray) -> str:
+def label(strategy: int | str, params: np.ndarray) -> str:
     """Canonical text of a strategy (a name, or a kernel id for its first name): the
     name plus the parameters that differ from its defaults."""
     name = strategy if isinstance(strategy, str) else NAMES[strategy]
@@ -150,7 +156,7 @@ def label(strategy: "int | str", params: np.ndarray) -> str:
     return name + (":" + ";".join(extra) if extra else "")
 
 
-def split(spec: "str | list[str]") -> list[str]:
+def split(spec: str | list[str]) -> list[str]:
     """The strategy items of a ``--strategies`` text, as written (see ``parse``)."""
     items = spec if isinstance(spec, list) else spec.split(",")
     seats: list[str] = []

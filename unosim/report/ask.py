@@ -18,6 +18,7 @@ unless ``force``, and even then unless it is an earlier report (:data:`MARKER` i
 nothing else added). A lock beside the folder keeps a second run out while one writes.
 Names and titles reach the page, figures and CSVs through :mod:`unosim.report.escape`.
 """
+
 from __future__ import annotations
 
 import contextlib
@@ -34,17 +35,24 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from ..analysis.compare import parse_spec, run_arms
+from ..game.rules import RuleSet
+from ..stats import mean_ci, quantile_ci, win_rates
 from . import escape as esc
 from . import figures
-from ..analysis.compare import parse_spec, run_arms
 from .findings import METRICS as FINDING_METRICS
 from .findings import findings, findings_data, findings_table
 from .page import Page, num
-from ..game.rules import RuleSet
-from ..stats import mean_ci, quantile_ci, win_rates
 
-__all__ = ["Question", "default_games", "parse_players", "prepare", "build_page",
-           "write_report", "PAGE_NAME"]
+__all__ = [
+    "Question",
+    "default_games",
+    "parse_players",
+    "prepare",
+    "build_page",
+    "write_report",
+    "PAGE_NAME",
+]
 
 PAGE_NAME = "report"  # DIR/report.md, DIR/report.html, figures and CSVs in DIR/report/
 COLUMNS = ("game", "turns", "winner", "points", "truncated", "cards_drawn", "max_stack")
@@ -59,7 +67,7 @@ def default_games(n_rules: int, n_counts: int) -> int:
     return int(min(MAX_DEFAULT, max(MIN_DEFAULT, g)))
 
 
-def parse_players(text: "str | int | Sequence[int]") -> list[int]:
+def parse_players(text: str | int | Sequence[int]) -> list[int]:
     """``"4"`` or ``"2,4,6"`` -> sorted distinct counts (each checked by the rules later)."""
     if isinstance(text, (int, np.integer)):
         items = [int(text)]
@@ -92,10 +100,12 @@ def check_memory(n_rules: int, n_counts: int, games: int) -> None:
 
     rows = n_rules * n_counts * games
     if rows > MAX_ROWS:
-        raise ValueError(f"games: {n_rules} rule sets x {n_counts} player counts x "
-                         f"{games:,} rounds = {rows:,} rounds held in memory together, "
-                         f"at least {rows * ROW_BYTES / 1e9:,.0f} GB; a report holds at "
-                         f"most {MAX_ROWS:,} ({MAX_ROWS * ROW_BYTES / 1e9:.1f} GB)")
+        raise ValueError(
+            f"games: {n_rules} rule sets x {n_counts} player counts x "
+            f"{games:,} rounds = {rows:,} rounds held in memory together, "
+            f"at least {rows * ROW_BYTES / 1e9:,.0f} GB; a report holds at "
+            f"most {MAX_ROWS:,} ({MAX_ROWS * ROW_BYTES / 1e9:.1f} GB)"
+        )
 
 
 @dataclass
@@ -124,11 +134,12 @@ def prepare(q: Question) -> list[RuleSet]:
     from ..sim.simulate import make_job
 
     if len(q.rules) < 2:
-        raise ValueError("a report compares two or more rule sets (the first is the "
-                         "baseline)")
+        raise ValueError("a report compares two or more rule sets (the first is the baseline)")
     if isinstance(q.games, int) and q.games == 1:
-        raise ValueError("games: a report needs at least 2 rounds per rule set (its "
-                         "intervals come from the spread between rounds)")
+        raise ValueError(
+            "games: a report needs at least 2 rounds per rule set (its "
+            "intervals come from the spread between rounds)"
+        )
     check_memory(len(q.rules), len(q.players), q.n_games)
     specs = [parse_spec(r) for r in q.rules]
     out = []
@@ -144,13 +155,15 @@ def prepare(q: Question) -> list[RuleSet]:
 
 # ---------------------------------------------------------------------------- page
 
+
 def _ci(t: tuple[float, float, float], digits: int, scale: float = 1.0) -> str:
     e, lo, hi = (x * scale for x in t)
     return f"{num(e, digits)} [{num(lo, digits)}, {num(hi, digits)}]"
 
 
-def _summary(frames: dict, names: list[str], counts: list[int]) -> tuple[pd.DataFrame,
-                                                                         pd.DataFrame]:
+def _summary(
+    frames: dict, names: list[str], counts: list[int]
+) -> tuple[pd.DataFrame, pd.DataFrame]:
     """Per rule set and count: shown table (strings) and its numbers (for the CSV and
     the figure against players)."""
     shown, data = [], []
@@ -158,29 +171,60 @@ def _summary(frames: dict, names: list[str], counts: list[int]) -> tuple[pd.Data
         for name, df in zip(names, frames[n]):
             turns = df["turns"].to_numpy(np.float64)
             wr = win_rates(df["winner"].to_numpy(), n)  # seat 0: Wilson interval
-            m = {"turns": mean_ci(turns),
-                 "seat0": tuple(float(wr.loc[0, c]) for c in ("rate", "lo", "hi")),
-                 "points": mean_ci(df["points"].to_numpy(np.float64)),
-                 "cards_drawn": mean_ci(df["cards_drawn"].to_numpy(np.float64)),
-                 "max_stack": mean_ci(df["max_stack"].to_numpy(np.float64))}
+            m = {
+                "turns": mean_ci(turns),
+                "seat0": tuple(float(wr.loc[0, c]) for c in ("rate", "lo", "hi")),
+                "points": mean_ci(df["points"].to_numpy(np.float64)),
+                "cards_drawn": mean_ci(df["cards_drawn"].to_numpy(np.float64)),
+                "max_stack": mean_ci(df["max_stack"].to_numpy(np.float64)),
+            }
             med = quantile_ci(turns, 0.5)
             trunc = int(df["truncated"].sum())
-            shown.append({"players": str(n), "rule set": esc.code(name),
-                          "rounds": f"{len(df):,}",
-                          "mean turns [95%]": _ci(m["turns"], 2),
-                          "median turns": num(med[0], 0),
-                          "seat 0 wins, % [95%]": _ci(m["seat0"], 2, 100.0),
-                          "winner's points [95%]": _ci(m["points"], 2),
-                          "cards drawn [95%]": _ci(m["cards_drawn"], 2),
-                          "largest penalty, cards [95%]": _ci(m["max_stack"], 3),
-                          "truncated": f"{trunc:,}"})
+            shown.append(
+                {
+                    "players": str(n),
+                    "rule set": esc.code(name),
+                    "rounds": f"{len(df):,}",
+                    "mean turns [95%]": _ci(m["turns"], 2),
+                    "median turns": num(med[0], 0),
+                    "seat 0 wins, % [95%]": _ci(m["seat0"], 2, 100.0),
+                    "winner's points [95%]": _ci(m["points"], 2),
+                    "cards drawn [95%]": _ci(m["cards_drawn"], 2),
+                    "largest penalty, cards [95%]": _ci(m["max_stack"], 3),
+                    "truncated": f"{trunc:,}",
+                }
+            )
             for key, t in m.items():
-                data.append({"players": n, "rules": name, "metric": key, "est": t[0],
-                             "lo": t[1], "hi": t[2]})
-            data.append({"players": n, "rules": name, "metric": "median_turns",
-                         "est": med[0], "lo": med[1], "hi": med[2]})
-            data.append({"players": n, "rules": name, "metric": "truncated",
-                         "est": trunc / len(df), "lo": math.nan, "hi": math.nan})
+                data.append(
+                    {
+                        "players": n,
+                        "rules": name,
+                        "metric": key,
+                        "est": t[0],
+                        "lo": t[1],
+                        "hi": t[2],
+                    }
+                )
+            data.append(
+                {
+                    "players": n,
+                    "rules": name,
+                    "metric": "median_turns",
+                    "est": med[0],
+                    "lo": med[1],
+                    "hi": med[2],
+                }
+            )
+            data.append(
+                {
+                    "players": n,
+                    "rules": name,
+                    "metric": "truncated",
+                    "est": trunc / len(df),
+                    "lo": math.nan,
+                    "hi": math.nan,
+                }
+            )
     return pd.DataFrame(shown), pd.DataFrame(data)
 
 
@@ -208,9 +252,14 @@ def _main_count(counts: list[int]) -> int:
     return 4 if 4 in counts else counts[0]
 
 
-def build_page(q: Question, out: Path, rules: list[RuleSet] | None = None,
-               threads: int | None = None, progress: Callable[[int], None] | None = None,
-               command: str | None = None) -> Page:
+def build_page(
+    q: Question,
+    out: Path,
+    rules: list[RuleSet] | None = None,
+    threads: int | None = None,
+    progress: Callable[[int], None] | None = None,
+    command: str | None = None,
+) -> Page:
     """Simulate, then write the page into ``out`` (``out/report.md`` ...); returns it."""
     import matplotlib
     import numba
@@ -224,20 +273,27 @@ def build_page(q: Question, out: Path, rules: list[RuleSet] | None = None,
     main = _main_count(counts)
     g = q.n_games
     t0 = time.perf_counter()
-    frames = {n: run_arms(rules, n, g, q.seed, q.strategies, threads, progress,
-                          columns=COLUMNS) for n in counts}
+    frames = {
+        n: run_arms(rules, n, g, q.seed, q.strategies, threads, progress, columns=COLUMNS)
+        for n in counts
+    }
     sim_seconds = time.perf_counter() - t0
     fs = {n: findings(frames[n], names, n) for n in counts}
 
     base, others = names[0], names[1:]
-    who = f"{counts[0]} players" if len(counts) == 1 else \
-        f"{', '.join(map(str, counts[:-1]))} and {counts[-1]} players"
+    who = (
+        f"{counts[0]} players"
+        if len(counts) == 1
+        else f"{', '.join(map(str, counts[:-1]))} and {counts[-1]} players"
+    )
     strategies = q.strategies
     title = esc.md_text(q.title or f"{', '.join(others)} against {base}")
-    question = (f"What do {', '.join(esc.code(o) for o in others)} change against "
-                f"{esc.code(base)} with {who} (strategies {esc.code(strategies)}): how long "
-                "rounds last, who wins, "
-                "how many points, how many cards are drawn, how large penalties grow?")
+    question = (
+        f"What do {', '.join(esc.code(o) for o in others)} change against "
+        f"{esc.code(base)} with {who} (strategies {esc.code(strategies)}): how long "
+        "rounds last, who wins, "
+        "how many points, how many cards are drawn, how large penalties grow?"
+    )
     page = Page(PAGE_NAME, title, question, out)
 
     # -- the answer: one sentence per finding. First the round lengths at the main
@@ -255,95 +311,148 @@ def build_page(q: Question, out: Path, rules: list[RuleSet] | None = None,
     page.headline = " ".join(f.text for f in lead)
 
     # the main figure: every change against the baseline
-    rows = [{"group": FINDING_METRICS[f.metric].label, "name": f.rules,
-             "est": 100 * f.rel, "lo": 100 * f.rel_lo, "hi": 100 * f.rel_hi}
-            for f in fs[main] if math.isfinite(f.rel)]
+    rows = [
+        {
+            "group": FINDING_METRICS[f.metric].label,
+            "name": f.rules,
+            "est": 100 * f.rel,
+            "lo": 100 * f.rel_lo,
+            "hi": 100 * f.rel_hi,
+        }
+        for f in fs[main]
+        if math.isfinite(f.rel)
+    ]
     if rows:
-        page.figure(figures.forest(pd.DataFrame(rows),
-                                   xlabel=f"change against {base} (% of {base}'s mean)",
-                                   title=f"{main} players, {strategies}: relative change, "
-                                         "95% intervals"),
-                    "changes", f"What each rule set changes against {esc.code(base)} "
-                    f"({main} players, same games): the relative difference of each mean, "
-                    "with its 95% interval (delta method on the paired rounds). 0 = no change.")
+        page.figure(
+            figures.forest(
+                pd.DataFrame(rows),
+                xlabel=f"change against {base} (% of {base}'s mean)",
+                title=f"{main} players, {strategies}: relative change, 95% intervals",
+            ),
+            "changes",
+            f"What each rule set changes against {esc.code(base)} "
+            f"({main} players, same games): the relative difference of each mean, "
+            "with its 95% interval (delta method on the paired rounds). 0 = no change.",
+        )
     else:
-        page.para(f"No relative change could be computed at {main} players (every mean of "
-                  f"{esc.code(base)} is 0): no figure of changes.")
-    page.bullets(f.text for f in ordered[main][len(lead):])
+        page.para(
+            f"No relative change could be computed at {main} players (every mean of "
+            f"{esc.code(base)} is 0): no figure of changes."
+        )
+    page.bullets(f.text for f in ordered[main][len(lead) :])
     for n in counts:
         if n != main:
             page.para(f"**With {n} players** ({g:,} rounds per rule set):")
             page.bullets(f.text for f in ordered[n])
     order = [f for n in [main, *(c for c in counts if c != main)] for f in ordered[n]]
-    half = {k: max(max(f.diff - f.lo, f.hi - f.diff) for f in fs[main] if f.metric == k)
-            for k in ("turns", "seat0", "points")}
-    page.para(f"**Precision.** {g:,} rounds per rule set and player count, played on the "
-              f"same games (seed {q.seed}). At {main} players the 95% intervals of the "
-              f"differences from {esc.code(base)} are within ±{num(half['turns'], 2)} turns, "
-              f"±{num(100 * half['seat0'], 2)} percentage points of seat 0's win rate and "
-              f"±{num(half['points'], 2)} points; a difference is called a change only "
-              "when its interval excludes 0. `--games` sets the rounds (the intervals "
-              "shrink as 1/√games).")
+    half = {
+        k: max(max(f.diff - f.lo, f.hi - f.diff) for f in fs[main] if f.metric == k)
+        for k in ("turns", "seat0", "points")
+    }
+    page.para(
+        f"**Precision.** {g:,} rounds per rule set and player count, played on the "
+        f"same games (seed {q.seed}). At {main} players the 95% intervals of the "
+        f"differences from {esc.code(base)} are within ±{num(half['turns'], 2)} turns, "
+        f"±{num(100 * half['seat0'], 2)} percentage points of seat 0's win rate and "
+        f"±{num(half['points'], 2)} points; a difference is called a change only "
+        "when its interval excludes 0. `--games` sets the rounds (the intervals "
+        "shrink as 1/√games)."
+    )
 
     other_deck = [rs.name for rs in rules[1:] if rs.deck != rules[0].deck]
     if other_deck:
-        page.para(f"{', '.join(esc.code(n) for n in other_deck)} "
-                  f"{'uses' if len(other_deck) == 1 else 'use'} another deck than "
-                  f"{esc.code(base)}: "
-                  "the same seeds deal other cards, so those rounds are paired by seed only "
-                  "and their intervals are wider than with a common deck.")
+        page.para(
+            f"{', '.join(esc.code(n) for n in other_deck)} "
+            f"{'uses' if len(other_deck) == 1 else 'use'} another deck than "
+            f"{esc.code(base)}: "
+            "the same seeds deal other cards, so those rounds are paired by seed only "
+            "and their intervals are wider than with a common deck."
+        )
 
     # -- figures ---------------------------------------------------------------------
     page.heading("Figures")
     fm = dict(zip(names, frames[main]))
-    page.figure(figures.distributions({k: v["turns"].to_numpy() for k, v in fm.items()},
-                                      "turns per round", "turns",
-                                      title=f"Round length, {main} players"),
-                "length", f"How long rounds last under each rule set, {main} players: share "
-                "of rounds at each length; the dashed line is the mean.")
+    page.figure(
+        figures.distributions(
+            {k: v["turns"].to_numpy() for k, v in fm.items()},
+            "turns per round",
+            "turns",
+            title=f"Round length, {main} players",
+        ),
+        "length",
+        f"How long rounds last under each rule set, {main} players: share "
+        "of rounds at each length; the dashed line is the mean.",
+    )
     done = {k: v.loc[~v["truncated"].to_numpy(bool), "points"].to_numpy() for k, v in fm.items()}
     none = [k for k, v in done.items() if v.size == 0]
     if len(none) < len(done):
-        page.figure(figures.distributions({k: v for k, v in done.items() if v.size},
-                                          "points scored by the winner", "points",
-                                          title=f"Points per round, {main} players"),
-                    "points", f"Points the winner of a round scores (the cards left in the "
-                    f"other hands), {main} players, completed rounds; the dashed line is the "
-                    "mean." + (f" No round was completed under "
-                               f"{', '.join(esc.code(k) for k in none)}." if none else ""))
+        page.figure(
+            figures.distributions(
+                {k: v for k, v in done.items() if v.size},
+                "points scored by the winner",
+                "points",
+                title=f"Points per round, {main} players",
+            ),
+            "points",
+            f"Points the winner of a round scores (the cards left in the "
+            f"other hands), {main} players, completed rounds; the dashed line is the "
+            "mean."
+            + (
+                f" No round was completed under {', '.join(esc.code(k) for k in none)}."
+                if none
+                else ""
+            ),
+        )
     else:
-        page.para(f"No round was completed at {main} players (every round reached "
-                  "max_turns): no figure of points.")
-    page.figure(figures.seat_rates({k: win_rates(v["winner"].to_numpy(), main)
-                                    for k, v in fm.items()}, main,
-                                   title=f"Who wins, {main} players"),
-                "seats", f"Share of rounds each seat wins, {main} players, with 95% Wilson "
-                "intervals; the dotted line is the fair share.")
+        page.para(
+            f"No round was completed at {main} players (every round reached "
+            "max_turns): no figure of points."
+        )
+    page.figure(
+        figures.seat_rates(
+            {k: win_rates(v["winner"].to_numpy(), main) for k, v in fm.items()},
+            main,
+            title=f"Who wins, {main} players",
+        ),
+        "seats",
+        f"Share of rounds each seat wins, {main} players, with 95% Wilson "
+        "intervals; the dotted line is the fair share.",
+    )
     shown, data = _summary(frames, names, counts)
     if len(counts) > 1:
         d = data.copy()
         s0 = d["metric"] == "seat0"
         for c in ("est", "lo", "hi"):  # seat 0's wins relative to the fair share 1/n
             d.loc[s0, c] = d.loc[s0, c] * d.loc[s0, "players"]
-        page.figure(figures.by_players(d.rename(columns={"rules": "name"}), [
-            ("turns", "mean turns per round"), ("seat0", "seat 0 wins ÷ fair share 1/n"),
-            ("points", "winner's points per round"), ("cards_drawn", "cards drawn per round"),
-            ("max_stack", "largest draw penalty (cards)")],
-            title=f"Against the number of players ({strategies})"),
-            "by-players", "Each metric at every player count simulated (means with 95% "
-            "intervals; no line joins counts, only those shown were simulated).")
+        page.figure(
+            figures.by_players(
+                d.rename(columns={"rules": "name"}),
+                [
+                    ("turns", "mean turns per round"),
+                    ("seat0", "seat 0 wins ÷ fair share 1/n"),
+                    ("points", "winner's points per round"),
+                    ("cards_drawn", "cards drawn per round"),
+                    ("max_stack", "largest draw penalty (cards)"),
+                ],
+                title=f"Against the number of players ({strategies})",
+            ),
+            "by-players",
+            "Each metric at every player count simulated (means with 95% "
+            "intervals; no line joins counts, only those shown were simulated).",
+        )
 
     # -- tables ----------------------------------------------------------------------
     page.heading("Tables")
     page.heading("Differences from the baseline", 3)
     page.table(findings_table(order))
-    page.para("Difference: rule set minus baseline on the same games, with its 95% interval "
-              "(Student t on the per-round differences; Newcombe's paired interval for seat "
-              "0's win rate, in percentage points, pp). Relative: the ratio of the means "
-              "minus 1, delta-method interval. Truncated rounds, if any, count with their "
-              "turns (max_turns) and 0 points.")
-    page.data(findings_data(order), "differences",
-              "This table at full precision")
+    page.para(
+        "Difference: rule set minus baseline on the same games, with its 95% interval "
+        "(Student t on the per-round differences; Newcombe's paired interval for seat "
+        "0's win rate, in percentage points, pp). Relative: the ratio of the means "
+        "minus 1, delta-method interval. Truncated rounds, if any, count with their "
+        "turns (max_turns) and 0 points."
+    )
+    page.data(findings_data(order), "differences", "This table at full precision")
     page.heading("Each rule set", 3)
     page.table(shown)
     page.data(data, "summary", "Its numbers")
@@ -351,9 +460,19 @@ def build_page(q: Question, out: Path, rules: list[RuleSet] | None = None,
     for n in counts:
         for name, df in zip(names, frames[n]):
             wr = win_rates(df["winner"].to_numpy(), n)
-            seats += [{"players": n, "rules": name, "seat": int(r.seat), "wins": int(r.wins),
-                       "games": int(r.games), "rate": r.rate, "lo": r.lo, "hi": r.hi}
-                      for r in wr.itertuples()]
+            seats += [
+                {
+                    "players": n,
+                    "rules": name,
+                    "seat": int(r.seat),
+                    "wins": int(r.wins),
+                    "games": int(r.games),
+                    "rate": r.rate,
+                    "lo": r.lo,
+                    "hi": r.hi,
+                }
+                for r in wr.itertuples()
+            ]
     seats = pd.DataFrame(seats)
     page.heading("Seat win rates", 3)
     wide = seats[seats["players"] == main].pivot(index="seat", columns="rules")
@@ -361,7 +480,8 @@ def build_page(q: Question, out: Path, rules: list[RuleSet] | None = None,
     for name in names:
         tab[f"{esc.code(name)}, % [95%]"] = [
             _ci((wide["rate", name][s], wide["lo", name][s], wide["hi", name][s]), 2, 100.0)
-            for s in wide.index]
+            for s in wide.index
+        ]
     page.table(tab)
     page.data(seats, "seats", f"Every player count ({main} shown above)")
     page.heading("The rules compared", 3)
@@ -376,26 +496,42 @@ def build_page(q: Question, out: Path, rules: list[RuleSet] | None = None,
         page.para("The rule sets have the same rules (only their names differ).")
 
     # -- provenance ------------------------------------------------------------------
-    runs = pd.DataFrame([{"rule set": esc.code(rs.name), "rules hash": esc.code(rs.hash()),
-                          "deck": f"{rs.deck_size()} cards",
-                          "players": ", ".join(map(str, counts)),
-                          "strategies": esc.md_text(strategies), "rounds each": f"{g:,}",
-                          "seed": str(q.seed)} for rs in rules])
-    cmd = command or ("unosim report " + " ".join(q.rules)
-                      + (f" --house {q.house}" if q.house else "")
-                      + f" --players {','.join(map(str, counts))} --strategies {strategies}"
-                      f" --games {g} --seed {q.seed}")
-    page.provenance([cmd], {
-        "unosim": f"{__version__} (RNG {RNG_VERSION}); numba {numba.__version__}, numpy "
-                  f"{np.__version__}, pandas {pd.__version__}, matplotlib "
-                  f"{matplotlib.__version__}",
-        "games": f"rounds 0 .. {g - 1:,} of seed {q.seed} under every rule set: round `i` "
-                 "is keyed by `(seed, i)`, so with the same deck it starts from the same "
-                 "deal under each rule set (common random numbers)",
-        "simulated": f"{g * len(rules) * len(counts):,} rounds in {sim_seconds:.1f} s",
-        "intervals": "95%: Student t for means and paired differences, Wilson for win "
-                     "rates, Newcombe for paired rates, delta method for relative changes",
-    }, runs)
+    runs = pd.DataFrame(
+        [
+            {
+                "rule set": esc.code(rs.name),
+                "rules hash": esc.code(rs.hash()),
+                "deck": f"{rs.deck_size()} cards",
+                "players": ", ".join(map(str, counts)),
+                "strategies": esc.md_text(strategies),
+                "rounds each": f"{g:,}",
+                "seed": str(q.seed),
+            }
+            for rs in rules
+        ]
+    )
+    cmd = command or (
+        "unosim report "
+        + " ".join(q.rules)
+        + (f" --house {q.house}" if q.house else "")
+        + f" --players {','.join(map(str, counts))} --strategies {strategies}"
+        f" --games {g} --seed {q.seed}"
+    )
+    page.provenance(
+        [cmd],
+        {
+            "unosim": f"{__version__} (RNG {RNG_VERSION}); numba {numba.__version__}, numpy "
+            f"{np.__version__}, pandas {pd.__version__}, matplotlib "
+            f"{matplotlib.__version__}",
+            "games": f"rounds 0 .. {g - 1:,} of seed {q.seed} under every rule set: round `i` "
+            "is keyed by `(seed, i)`, so with the same deck it starts from the same "
+            "deal under each rule set (common random numbers)",
+            "simulated": f"{g * len(rules) * len(counts):,} rounds in {sim_seconds:.1f} s",
+            "intervals": "95%: Student t for means and paired differences, Wilson for win "
+            "rates, Newcombe for paired rates, delta method for relative changes",
+        },
+        runs,
+    )
     page.write()
     return page
 
@@ -415,13 +551,17 @@ def _resolve(out: Path) -> Path:
     written through, never replaced); one-line ``ValueError`` for a dangling symlink or
     a loop."""
     try:
-        real = Path(os.path.realpath(out, strict=True)) if out.is_symlink() else \
-            Path(os.path.realpath(out))
+        real = (
+            Path(os.path.realpath(out, strict=True))
+            if out.is_symlink()
+            else Path(os.path.realpath(out))
+        )
     except OSError as e:
         if e.errno == errno.ELOOP:
             raise ValueError(f"--out {out} is a symlink loop") from None
-        raise ValueError(f"--out {out} is a symlink to {os.readlink(out)}, which does "
-                         "not exist") from None
+        raise ValueError(
+            f"--out {out} is a symlink to {os.readlink(out)}, which does not exist"
+        ) from None
     return real
 
 
@@ -456,8 +596,10 @@ def _check_name(path: Path, out: Path) -> None:
         size = len(os.fsencode(part))
         if size + room > name_max:
             shown = str(out) if len(str(out)) <= 80 else str(out)[:80] + "..."
-            raise ValueError(f"--out {shown}: a name in it is too long ({size} "
-                             f"bytes; at most {name_max - room} here)")
+            raise ValueError(
+                f"--out {shown}: a name in it is too long ({size} "
+                f"bytes; at most {name_max - room} here)"
+            )
 
 
 def check_out(out: Path, force: bool = False) -> Path:
@@ -475,18 +617,21 @@ def check_out(out: Path, force: bool = False) -> Path:
         where = "the current folder" if real == cwd else "a parent of the current folder"
         raise ValueError(f"--out {out} is {where}: give a folder of its own")
     if real.suffix.lower() in FILE_SUFFIXES:
-        raise ValueError(f"--out {out} is named like a file ({real.suffix}): --out is the "
-                         "folder the report is written into")
+        raise ValueError(
+            f"--out {out} is named like a file ({real.suffix}): --out is the "
+            "folder the report is written into"
+        )
     if real.exists() and not real.is_dir():
         raise ValueError(f"--out {out} exists and is not a folder")
     if real.is_dir() and any(real.iterdir()):
         if not force:
-            raise ValueError(f"--out {out} is not empty (use --force to replace an earlier "
-                             "report)")
+            raise ValueError(f"--out {out} is not empty (use --force to replace an earlier report)")
         why = _foreign(real)
         if why is not None:
-            raise ValueError(f"--out {out} is not an earlier unosim report ({why}): not "
-                             "replaced; choose another folder or empty it yourself")
+            raise ValueError(
+                f"--out {out} is not an earlier unosim report ({why}): not "
+                "replaced; choose another folder or empty it yourself"
+            )
     from ..sim.results import probe_writable
 
     probe_writable(real)
@@ -507,8 +652,7 @@ def _claim(real: Path, out: Path):
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
             os.close(fd)
-            raise ValueError(f"--out {out}: another unosim report is writing it now") \
-                from None
+            raise ValueError(f"--out {out}: another unosim report is writing it now") from None
         try:  # the lock file may have been removed and made again meanwhile
             same = os.path.samestat(os.fstat(fd), os.stat(lock))
         except FileNotFoundError:
@@ -535,9 +679,14 @@ def _claim(real: Path, out: Path):
             os.close(fd)
 
 
-def write_report(q: Question, out: Path, force: bool = False, threads: int | None = None,
-                 progress: Callable[[int], None] | None = None,
-                 command: str | None = None) -> Page:
+def write_report(
+    q: Question,
+    out: Path,
+    force: bool = False,
+    threads: int | None = None,
+    progress: Callable[[int], None] | None = None,
+    command: str | None = None,
+) -> Page:
     """Validate, simulate and write the report folder ``out`` atomically: built under a
     temporary name beside it, then renamed into place (an existing ``out``, with
     ``force``, is replaced only if it is an earlier report, and only once the new one is
@@ -549,22 +698,24 @@ def write_report(q: Question, out: Path, force: bool = False, threads: int | Non
     try:
         real.parent.mkdir(parents=True, exist_ok=True)
     except OSError as e:
-        raise ValueError(f"--out {out}: cannot write in {real.parent}: "
-                         f"{e.strerror or e}") from None
+        raise ValueError(f"--out {out}: cannot write in {real.parent}: {e.strerror or e}") from None
     with _claim(real, out):
         check_out(out, force)  # again: another run may have written it meanwhile
         try:
             tmp = Path(tempfile.mkdtemp(prefix=f".{real.name}.tmp-", dir=real.parent))
         except OSError as e:
-            raise ValueError(f"--out {out}: cannot write in {real.parent}: "
-                             f"{e.strerror or e}") from None
+            raise ValueError(
+                f"--out {out}: cannot write in {real.parent}: {e.strerror or e}"
+            ) from None
         try:
             mask = os.umask(0)
             os.umask(mask)
             os.chmod(tmp, 0o777 & ~mask)  # mkdtemp makes it private; it is for reading
             page = build_page(q, tmp, rules, threads, progress, command)
-            (tmp / MARKER).write_text(f"unosim report {_version()}: this folder may be "
-                                      "replaced by unosim report --force\n")
+            (tmp / MARKER).write_text(
+                f"unosim report {_version()}: this folder may be "
+                "replaced by unosim report --force\n"
+            )
             old = None
             if real.exists():
                 old = real.parent / f".{real.name}.old-{tmp.name.rsplit('-', 1)[-1]}"
@@ -578,8 +729,7 @@ def write_report(q: Question, out: Path, force: bool = False, threads: int | Non
             if old is not None:
                 shutil.rmtree(old, ignore_errors=True)
         except OSError as e:
-            raise ValueError(f"--out {out}: cannot write the report: "
-                             f"{e.strerror or e}") from None
+            raise ValueError(f"--out {out}: cannot write the report: {e.strerror or e}") from None
         finally:
             if tmp.exists():
                 shutil.rmtree(tmp, ignore_errors=True)

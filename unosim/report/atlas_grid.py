@@ -14,6 +14,7 @@ without a draw; ``next_extra`` returns -1), so ``uno_penalty``, ``challenge`` an
 never challenges under ``wd4_restriction = none`` (every play is legal), so there
 ``challenge`` changes nothing. ``tests/test_atlas.py`` checks both bit for bit.
 """
+
 from __future__ import annotations
 
 import itertools
@@ -26,31 +27,37 @@ from ..kernel import layout as L
 from ..sim.simulate import make_job, run_block, thread_count
 
 # the decks behind the editions: (id, preset, house switches)
-DECKS = (("official", "official", ""),
-         ("official-2018", "official-2018", ""),
-         ("official-2018-swap", "official-2018", "blank_card=swap_hands"),
-         ("pokemon", "pokemon", ""),
-         ("motu", "motu", ""))
+DECKS = (
+    ("official", "official", ""),
+    ("official-2018", "official-2018", ""),
+    ("official-2018-swap", "official-2018", "blank_card=swap_hands"),
+    ("pokemon", "pokemon", ""),
+    ("motu", "motu", ""),
+)
 # switches in key order: (rule, values); the first value is official's
-SWITCHES = (("stacking", ("none", "same", "progressive")),
-            ("seven_zero", (False, True)),
-            ("jump_in", (False, True)),
-            ("draw_rule", ("one", "until_playable")),
-            ("after_draw", ("play", "pass")),
-            ("wd4_restriction", ("colour", "none", "strict")),
-            ("multi_play", (False, True)),
-            ("last_card", ("any", "number")),
-            ("uno_penalty", (2, 1)),
-            ("challenge", (True, False)))
+SWITCHES = (
+    ("stacking", ("none", "same", "progressive")),
+    ("seven_zero", (False, True)),
+    ("jump_in", (False, True)),
+    ("draw_rule", ("one", "until_playable")),
+    ("after_draw", ("play", "pass")),
+    ("wd4_restriction", ("colour", "none", "strict")),
+    ("multi_play", (False, True)),
+    ("last_card", ("any", "number")),
+    ("uno_penalty", (2, 1)),
+    ("challenge", (True, False)),
+)
 SWITCH_NAMES = tuple(s for s, _ in SWITCHES)
 # editions: (id, deck index, the switches the edition sets)
-EDITIONS = (("official", 0, {}),
-            ("official-2018", 1, {}),
-            ("official-2018-swap", 2, {}),
-            ("pokemon", 3, {}),
-            ("motu", 4, {}),
-            ("copag", 0, {"wd4_restriction": "none", "challenge": False, "multi_play": True}),
-            ("portugal", 0, {"uno_penalty": 1, "challenge": False}))
+EDITIONS = (
+    ("official", 0, {}),
+    ("official-2018", 1, {}),
+    ("official-2018-swap", 2, {}),
+    ("pokemon", 3, {}),
+    ("motu", 4, {}),
+    ("copag", 0, {"wd4_restriction": "none", "challenge": False, "multi_play": True}),
+    ("portugal", 0, {"uno_penalty": 1, "challenge": False}),
+)
 EDITION_RULES = {"official-2018-swap": "official-2018+blank_card=swap_hands"}
 STRATEGIES = ("random", "table")
 PLAYERS = tuple(range(2, 11))
@@ -137,17 +144,35 @@ def counts() -> dict[str, int]:
     switch = len(all_switch_values())
     rule_sets = len(DECKS) * switch
     sims = {s: len(DECKS) * len(sim_keys(0, s)) * len(PLAYERS) for s in STRATEGIES}
-    return {"switch_mixes": switch, "editions": len(EDITIONS), "rule_sets": rule_sets,
-            "labelled": len(EDITIONS) * switch * len(PLAYERS) * len(STRATEGIES),
-            "answers": rule_sets * len(PLAYERS) * len(STRATEGIES),
-            "sims_random": sims["random"], "sims_table": sims["table"]}
+    return {
+        "switch_mixes": switch,
+        "editions": len(EDITIONS),
+        "rule_sets": rule_sets,
+        "labelled": len(EDITIONS) * switch * len(PLAYERS) * len(STRATEGIES),
+        "answers": rule_sets * len(PLAYERS) * len(STRATEGIES),
+        "sims_random": sims["random"],
+        "sims_table": sims["table"],
+    }
 
 
 # ---------------------------------------------------------------- one cell's numbers
 
-FIELDS = ("games", "truncated", "turns_sum", "turns_sumsq", "turns_median2",
-          "turns_p90x2", "points_sum", "points_sumsq", "drawn_sum", "drawn_sumsq",
-          "big_penalty", "challenges", "bluffs", "uno_penalties")
+FIELDS = (
+    "games",
+    "truncated",
+    "turns_sum",
+    "turns_sumsq",
+    "turns_median2",
+    "turns_p90x2",
+    "points_sum",
+    "points_sumsq",
+    "drawn_sum",
+    "drawn_sumsq",
+    "big_penalty",
+    "challenges",
+    "bluffs",
+    "uno_penalties",
+)
 
 
 def cell_stats(out: np.ndarray, n_players: int) -> list:
@@ -160,21 +185,32 @@ def cell_stats(out: np.ndarray, n_players: int) -> list:
     col = lambda c: out[:, c].astype(np.int64)  # noqa: E731
     done = col(L.C_TRUNCATED) == 0
     turns, points, drawn = col(L.C_TURNS)[done], col(L.C_POINTS)[done], col(L.C_CARDS_DRAWN)
-    med, p90 = (np.percentile(turns, [50, 90]) if turns.size else (math.nan, math.nan))
-    row = [len(out), int((~done).sum()), int(turns.sum()), int((turns ** 2).sum()),
-           int(round(2 * med)), int(round(2 * p90)), int(points.sum()),
-           int((points ** 2).sum()), int(drawn.sum()), int((drawn ** 2).sum()),
-           int((col(L.C_MAX_STACK) >= BIG_PENALTY).sum()), int(col(L.C_CHALLENGES).sum()),
-           int(col(L.C_BLUFFS).sum()), int(col(L.C_UNO_PENALTIES).sum())]
+    med, p90 = np.percentile(turns, [50, 90]) if turns.size else (math.nan, math.nan)
+    row = [
+        len(out),
+        int((~done).sum()),
+        int(turns.sum()),
+        int((turns**2).sum()),
+        int(round(2 * med)),
+        int(round(2 * p90)),
+        int(points.sum()),
+        int((points**2).sum()),
+        int(drawn.sum()),
+        int((drawn**2).sum()),
+        int((col(L.C_MAX_STACK) >= BIG_PENALTY).sum()),
+        int(col(L.C_CHALLENGES).sum()),
+        int(col(L.C_BLUFFS).sum()),
+        int(col(L.C_UNO_PENALTIES).sum()),
+    ]
     wins = np.bincount(col(L.C_WINNER)[done], minlength=n_players)
-    th = np.bincount(np.minimum(turns // turn_width(n_players), TURN_BINS),
-                     minlength=TURN_BINS + 1)
+    th = np.bincount(np.minimum(turns // turn_width(n_players), TURN_BINS), minlength=TURN_BINS + 1)
     ph = np.bincount(np.minimum(points // POINT_WIDTH, POINT_BINS), minlength=POINT_BINS + 1)
     return row + [wins.tolist(), _trim(th), _trim(ph)]
 
 
-def run_cell(key: str, n_players: int, strategy: str, rounds: int,
-             threads: int | None = None) -> list:
+def run_cell(
+    key: str, n_players: int, strategy: str, rounds: int, threads: int | None = None
+) -> list:
     """Simulate one cell (games ``0 .. rounds - 1`` of ``SEED``: the same deals and
     streams in every cell) and return its ``cell_stats``."""
     job = make_job(rule_set(key), rounds, n_players, strategy, SEED)
@@ -228,12 +264,18 @@ def cell_metrics(cell: list, n_players: int) -> dict[str, float]:
     f = dict(zip(FIELDS, cell))
     g, done = f["games"], f["games"] - f["truncated"]
     wins = cell[len(FIELDS)]
-    return {"turns_mean": f["turns_sum"] / done, "turns_median": f["turns_median2"] / 2,
-            "turns_p90": f["turns_p90x2"] / 2, "seat0_rate": wins[0] / g,
-            "seat0_edge_pp": 100 * (wins[0] / g - 1 / n_players),
-            "points_mean": f["points_sum"] / done, "cards_drawn_mean": f["drawn_sum"] / g,
-            "stack8_share": f["big_penalty"] / g, "truncated_share": f["truncated"] / g,
-            "rounds": g}
+    return {
+        "turns_mean": f["turns_sum"] / done,
+        "turns_median": f["turns_median2"] / 2,
+        "turns_p90": f["turns_p90x2"] / 2,
+        "seat0_rate": wins[0] / g,
+        "seat0_edge_pp": 100 * (wins[0] / g - 1 / n_players),
+        "points_mean": f["points_sum"] / done,
+        "cards_drawn_mean": f["drawn_sum"] / g,
+        "stack8_share": f["big_penalty"] / g,
+        "truncated_share": f["truncated"] / g,
+        "rounds": g,
+    }
 
 
 # ---------------------------------------------------------------- Seven-Zero's chaos
@@ -255,7 +297,7 @@ def chaos(key: str, n_players: int, strategy: str, rounds: int) -> list[int]:
     changes = swings = 0
     for game in range(rounds):
         _, trace = trace_round(job.rules, n_players, job.sid, job.sparams, SEED, game)
-        hands = trace[:, L.EV_HANDS:L.EV_HANDS + n_players * N_KINDS]
+        hands = trace[:, L.EV_HANDS : L.EV_HANDS + n_players * N_KINDS]
         sizes = hands.reshape(len(trace), n_players, N_KINDS).sum(axis=2)
         swings += int((np.abs(np.diff(sizes, axis=0)) >= SWING).sum())
         lead = -1

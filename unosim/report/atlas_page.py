@@ -8,12 +8,13 @@ vl-convert), and one data file per group (``atlas/data/<strategy>-<deck>-<n>.js`
 calling ``atlasPut(name, cells)``), fetched when a choice needs it. The figures are
 Vega-Lite specifications written with Altair; the page fills in their data.
 """
+
 from __future__ import annotations
 
 import json
 import os
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
 
 from ..game import names as R
 from ..game.rules import PRESET_NOTES
@@ -21,17 +22,25 @@ from . import atlas_grid as G
 from .atlas_js import SCRIPT, STYLE
 
 STRATEGY_TEXT = {
-    "random": ("random players", "Random players pick, each turn, one of the cards they "
-               "may play at random; they never bluff, never forget to call UNO, never "
-               "challenge and never play several cards at once (the rules' reference "
-               "player)."),
-    "table": ("people at a table", "Table players play sensibly (they keep wilds for "
-              "later and attack a player about to go out) but, like people, bluff a Wild "
-              "Draw Four on one turn in five when they could, forget to call UNO one time "
-              "in ten, stack 80% and jump in half of the times they could."),
+    "random": (
+        "random players",
+        "Random players pick, each turn, one of the cards they "
+        "may play at random; they never bluff, never forget to call UNO, never "
+        "challenge and never play several cards at once (the rules' reference "
+        "player).",
+    ),
+    "table": (
+        "people at a table",
+        "Table players play sensibly (they keep wilds for "
+        "later and attack a player about to go out) but, like people, bluff a Wild "
+        "Draw Four on one turn in five when they could, forget to call UNO one time "
+        "in ten, stack 80% and jump in half of the times they could.",
+    ),
 }
-EDITION_TEXT = {"official-2018-swap": "UNO 2018 deck, blank card swaps hands",
-                "official-2018": "UNO 2018 deck, blank card as a Wild"}
+EDITION_TEXT = {
+    "official-2018-swap": "UNO 2018 deck, blank card swaps hands",
+    "official-2018": "UNO 2018 deck, blank card as a Wild",
+}
 # what a person would notice: smaller effects make "no practical difference"
 THRESHOLDS = {"relative": 1.0, "points": 0.5}
 
@@ -39,25 +48,43 @@ THRESHOLDS = {"relative": 1.0, "points": 0.5}
 def config(rounds: dict[str, int], built: dict[str, list[int]]) -> dict:
     """What the page's script needs to know of the grid (no numbers of cells)."""
     return {
-        "switches": [{"rule": s, "name": R.DISPLAY[s][0],
-                      "values": [json.loads(json.dumps(v)) for v in vals],
-                      "labels": [R.display_value(s, v) for v in vals],
-                      "short": [("on" if v else "off") if isinstance(v, bool)
-                                else R.display_value(s, v) for v in vals],
-                      "syntax": [str(v).lower() for v in vals]}
-                     for s, vals in G.SWITCHES],
+        "switches": [
+            {
+                "rule": s,
+                "name": R.DISPLAY[s][0],
+                "values": [json.loads(json.dumps(v)) for v in vals],
+                "labels": [R.display_value(s, v) for v in vals],
+                "short": [
+                    ("on" if v else "off") if isinstance(v, bool) else R.display_value(s, v)
+                    for v in vals
+                ],
+                "syntax": [str(v).lower() for v in vals],
+            }
+            for s, vals in G.SWITCHES
+        ],
         "decks": [{"id": d, "preset": p, "house": h} for d, p, h in G.DECKS],
-        "editions": [{"id": e, "deck": d, "sets": sets,
-                      "name": EDITION_TEXT.get(e, R.PRESET_DISPLAY.get(e, e)),
-                      "note": PRESET_NOTES.get(e.replace("-swap", ""), "")}
-                     for e, d, sets in G.EDITIONS],
+        "editions": [
+            {
+                "id": e,
+                "deck": d,
+                "sets": sets,
+                "name": EDITION_TEXT.get(e, R.PRESET_DISPLAY.get(e, e)),
+                "note": PRESET_NOTES.get(e.replace("-swap", ""), ""),
+            }
+            for e, d, sets in G.EDITIONS
+        ],
         "strategies": {s: {"name": t[0], "text": t[1]} for s, t in STRATEGY_TEXT.items()},
         "random_ignores": list(G.RANDOM_IGNORES),
-        "rounds": rounds, "built": built, "fields": list(G.FIELDS),
+        "rounds": rounds,
+        "built": built,
+        "fields": list(G.FIELDS),
         "turn_width": {n: G.turn_width(n) for n in G.PLAYERS},
-        "turn_bins": G.TURN_BINS, "point_width": G.POINT_WIDTH,
-        "point_bins": G.POINT_BINS, "big_penalty": G.BIG_PENALTY,
-        "thresholds": THRESHOLDS, "counts": G.counts(),
+        "turn_bins": G.TURN_BINS,
+        "point_width": G.POINT_WIDTH,
+        "point_bins": G.POINT_BINS,
+        "big_penalty": G.BIG_PENALTY,
+        "thresholds": THRESHOLDS,
+        "counts": G.counts(),
     }
 
 
@@ -67,45 +94,78 @@ def chart_specs() -> dict:
     import altair as alt
 
     colours = alt.Scale(domain=["your rules", "baseline"], range=["#d62728", "#7f7f7f"])
-    length = alt.Chart(alt.Data(values=[])).mark_line(interpolate="step-after").encode(
-        x=alt.X("turns:Q", title="turns in the round"),
-        y=alt.Y("share:Q", title="share of rounds (%)"),
-        color=alt.Color("rules:N", scale=colours, title=None,
-                        legend=alt.Legend(orient="top", labelLimit=500)),
-        tooltip=["rules:N", "turns:Q", alt.Tooltip("share:Q", format=".2f")],
-    ).properties(width=520, height=220, title="How long rounds last")
+    length = (
+        alt.Chart(alt.Data(values=[]))
+        .mark_line(interpolate="step-after")
+        .encode(
+            x=alt.X("turns:Q", title="turns in the round"),
+            y=alt.Y("share:Q", title="share of rounds (%)"),
+            color=alt.Color(
+                "rules:N",
+                scale=colours,
+                title=None,
+                legend=alt.Legend(orient="top", labelLimit=500),
+            ),
+            tooltip=["rules:N", "turns:Q", alt.Tooltip("share:Q", format=".2f")],
+        )
+        .properties(width=520, height=220, title="How long rounds last")
+    )
     base = alt.Chart(alt.Data(values=[]))
     seats = alt.layer(
         base.mark_rule(strokeDash=[4, 4], color="#7f7f7f").encode(y="fair:Q"),
-        base.mark_errorbar().encode(x=alt.X("seat:O", title="seat (0 plays first)"),
-                                    y=alt.Y("lo:Q", title="rounds won (%)"), y2="hi:Q"),
+        base.mark_errorbar().encode(
+            x=alt.X("seat:O", title="seat (0 plays first)"),
+            y=alt.Y("lo:Q", title="rounds won (%)"),
+            y2="hi:Q",
+        ),
         base.mark_point(filled=True, size=60, color="#d62728").encode(
-            x="seat:O", y="rate:Q",
-            tooltip=["seat:O", alt.Tooltip("rate:Q", format=".1f"),
-                     alt.Tooltip("lo:Q", format=".1f"), alt.Tooltip("hi:Q", format=".1f")]),
-    ).properties(width=360, height=220,
-                 title="Who wins, by seat (95% intervals; dashed: a fair share)")
-    points = alt.Chart(alt.Data(values=[])).mark_bar(opacity=0.75).encode(
-        x=alt.X("points:Q", bin=alt.Bin(step=G.POINT_WIDTH, extent=[0, 620]),
-                title="points the winner scores (last bar: 600 or more)"),
-        y=alt.Y("share:Q", title="share of rounds (%)", stack=None),
-        color=alt.Color("rules:N", scale=colours, title=None,
-                        legend=alt.Legend(orient="top", labelLimit=500)),
-        tooltip=["rules:N", "points:Q", alt.Tooltip("share:Q", format=".2f")],
-    ).properties(width=520, height=200, title="Points per round")
-    return {k: c.to_dict() for k, c in
-            (("length", length), ("seats", seats), ("points", points))}
+            x="seat:O",
+            y="rate:Q",
+            tooltip=[
+                "seat:O",
+                alt.Tooltip("rate:Q", format=".1f"),
+                alt.Tooltip("lo:Q", format=".1f"),
+                alt.Tooltip("hi:Q", format=".1f"),
+            ],
+        ),
+    ).properties(
+        width=360, height=220, title="Who wins, by seat (95% intervals; dashed: a fair share)"
+    )
+    points = (
+        alt.Chart(alt.Data(values=[]))
+        .mark_bar(opacity=0.75)
+        .encode(
+            x=alt.X(
+                "points:Q",
+                bin=alt.Bin(step=G.POINT_WIDTH, extent=[0, 620]),
+                title="points the winner scores (last bar: 600 or more)",
+            ),
+            y=alt.Y("share:Q", title="share of rounds (%)", stack=None),
+            color=alt.Color(
+                "rules:N",
+                scale=colours,
+                title=None,
+                legend=alt.Legend(orient="top", labelLimit=500),
+            ),
+            tooltip=["rules:N", "points:Q", alt.Tooltip("share:Q", format=".2f")],
+        )
+        .properties(width=520, height=200, title="Points per round")
+    )
+    return {k: c.to_dict() for k, c in (("length", length), ("seats", seats), ("points", points))}
 
 
-def write_atlas(out: Path, rounds: dict[str, int],
-                read: Callable[[str, int, int], dict | None],
-                chaos: dict | None = None) -> Path:
+def write_atlas(
+    out: Path,
+    rounds: dict[str, int],
+    read: Callable[[str, int, int], dict | None],
+    chaos: dict | None = None,
+) -> Path:
     """Write ``out/atlas.html`` and ``out/atlas/`` from the parts that ``read`` finds
     complete (groups not built are said to be missing on the page), with Seven-Zero's
     turn-by-turn measures ``chaos`` (strategy -> players -> off/on -> ``atlas_grid.chaos``).
     Returns the page."""
-    import vl_convert as vlc
     import altair as alt
+    import vl_convert as vlc
 
     folder = out / "atlas"
     data = folder / "data"
@@ -121,9 +181,11 @@ def write_atlas(out: Path, rounds: dict[str, int],
                     continue
                 name = f"{s}-{deck}-{n}"
                 built.setdefault(s, []).append(n) if d == 0 else None
-                _write(data / f"{name}.js",
-                       f"atlasPut({json.dumps(name)},"
-                       f"{json.dumps(part['cells'], separators=(',', ':'))});\n")
+                _write(
+                    data / f"{name}.js",
+                    f"atlasPut({json.dumps(name)},"
+                    f"{json.dumps(part['cells'], separators=(',', ':'))});\n",
+                )
     built = {s: sorted(set(v)) for s, v in built.items()}
     vl = ".".join(alt.SCHEMA_VERSION.lstrip("v").split(".")[:2])
     _write(folder / "vega-embed.js", vlc.javascript_bundle(vl_version=vl))
@@ -131,8 +193,10 @@ def write_atlas(out: Path, rounds: dict[str, int],
     cfg["chaos"] = chaos or {}
     cfg["swing"] = G.SWING
     page = PAGE.format(
-        style=STYLE, script=SCRIPT,
-        config=_script_json(cfg), specs=_script_json(chart_specs()),
+        style=STYLE,
+        script=SCRIPT,
+        config=_script_json(cfg),
+        specs=_script_json(chart_specs()),
         total=f"{cfg['counts']['answers']:,}",
     )
     path = out / "atlas.html"

@@ -8,6 +8,7 @@ put outside text into that markup so it cannot be broken out of; :func:`markup_h
 unescaped still cannot become raw HTML or a link other than a relative or ``https:``
 one (:func:`url`).
 """
+
 from __future__ import annotations
 
 import re
@@ -15,8 +16,21 @@ from urllib.parse import quote
 
 import markupsafe
 
-__all__ = ["html", "plain", "md_text", "code", "url", "href", "mpl", "csv_cell",
-           "csv_frame", "markup_html", "markup_md", "markup_text", "md_cell"]
+__all__ = [
+    "html",
+    "plain",
+    "md_text",
+    "code",
+    "url",
+    "href",
+    "mpl",
+    "csv_cell",
+    "csv_frame",
+    "markup_html",
+    "markup_md",
+    "markup_text",
+    "md_cell",
+]
 
 MD_SPECIAL = set("\\`*_[]<>&!$~#")  # what md_text escapes: markup, raw HTML, math
 
@@ -85,8 +99,11 @@ def csv_cell(value):
     """A CSV cell a spreadsheet will not read as a formula: a text starting with
     ``= + - @``, a tab or a carriage return (and not a plain number) gets a leading
     ``'``. Other values are returned as they are."""
-    if isinstance(value, str) and value[:1] in ("=", "+", "-", "@", "\t", "\r") \
-            and not _NUMBER.fullmatch(value):
+    if (
+        isinstance(value, str)
+        and value[:1] in ("=", "+", "-", "@", "\t", "\r")
+        and not _NUMBER.fullmatch(value)
+    ):
         return "'" + value
     return value
 
@@ -106,8 +123,10 @@ def csv_frame(df):
 
 # ------------------------------------------------------------------- page markup
 
-_TOKEN = re.compile(r"\\(?P<esc>[!-/:-@\[-`{-~])|(?P<ticks>`+)|(?P<bold>\*\*)"
-                    r"|\[(?P<text>(?:\\.|`[^`]*`|[^\]\\`])*)\]\((?P<target>[^()\s]*)\)")
+_TOKEN = re.compile(
+    r"\\(?P<esc>[!-/:-@\[-`{-~])|(?P<ticks>`+)|(?P<bold>\*\*)"
+    r"|\[(?P<text>(?:\\.|`[^`]*`|[^\]\\`])*)\]\((?P<target>[^()\s]*)\)"
+)
 
 
 def _tokens(markup: str):
@@ -122,7 +141,7 @@ def _tokens(markup: str):
             yield ("text", markup[i:], markup[i:])
             return
         if m.start() > i:
-            yield ("text", markup[i:m.start()], markup[i:m.start()])
+            yield ("text", markup[i : m.start()], markup[i : m.start()])
         i = m.end()
         if m["esc"] is not None:
             yield ("esc", m["esc"], m.group(0))
@@ -132,10 +151,10 @@ def _tokens(markup: str):
             if close is None:  # no closer: literal backticks
                 yield ("text", fence, fence)
                 continue
-            body = markup[i:close.start()].replace("\n", " ")
+            body = markup[i : close.start()].replace("\n", " ")
             if len(body) > 2 and body[0] == body[-1] == " " and body.strip():
                 body = body[1:-1]
-            yield ("code", body, markup[m.start():close.end()])
+            yield ("code", body, markup[m.start() : close.end()])
             i = close.end()
         elif m["bold"] is not None:
             yield ("bold", "**", "**")
@@ -149,7 +168,7 @@ def markup_html(markup: str, md_links: bool = True) -> str:
     toks = list(_tokens(str(markup)))
     pairs = sum(t[0] == "bold" for t in toks) // 2 * 2  # an odd last ``**`` is text
     out, seen = [], 0
-    for kind, v, source in toks:
+    for kind, v, _source in toks:
         if kind in ("text", "esc"):
             out.append(html(v))
         elif kind == "code":
@@ -192,8 +211,7 @@ def markup_md(markup: str) -> str:
     out = []
     for kind, v, source in _tokens(str(markup)):
         if kind == "text":
-            out.append(_MD_OPENERS.sub(lambda m: "\\" + m.group(0),
-                                       re.sub(r"[\r\n]", " ", v)))
+            out.append(_MD_OPENERS.sub(lambda m: "\\" + m.group(0), re.sub(r"[\r\n]", " ", v)))
         elif kind == "link":
             if url(v[1]) is None:
                 out.append(f"\\[{markup_md(v[0])}\\]\\({md_text(v[1])}\\)")

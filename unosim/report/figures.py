@@ -9,6 +9,7 @@ deterministic metadata (no dates, no software versions, fixed SVG ids), so the s
 data give the same bytes. Every text drawn (names, titles, labels) is literal: it goes
 through :func:`unosim.report.escape.mpl`, so a ``$`` in a name is never mathtext.
 """
+
 from __future__ import annotations
 
 import math
@@ -26,13 +27,21 @@ import pandas as pd  # noqa: E402
 from . import escape as esc  # noqa: E402
 from .palette import colours  # noqa: E402
 
-__all__ = ["STYLE", "style", "save", "distributions", "seat_rates", "forest",
-           "by_players"]
+__all__ = ["STYLE", "style", "save", "distributions", "seat_rates", "forest", "by_players"]
 
-STYLE = {"figure.dpi": 100, "savefig.dpi": 100, "font.size": 9,
-         "figure.constrained_layout.use": True, "axes.grid": True, "grid.alpha": 0.3,
-         "axes.spines.top": False, "axes.spines.right": False, "legend.frameon": False,
-         "svg.hashsalt": "unosim", "svg.fonttype": "path"}
+STYLE = {
+    "figure.dpi": 100,
+    "savefig.dpi": 100,
+    "font.size": 9,
+    "figure.constrained_layout.use": True,
+    "axes.grid": True,
+    "grid.alpha": 0.3,
+    "axes.spines.top": False,
+    "axes.spines.right": False,
+    "legend.frameon": False,
+    "svg.hashsalt": "unosim",
+    "svg.fonttype": "path",
+}
 
 
 def style() -> None:
@@ -50,10 +59,10 @@ def save(fig, stem: Path) -> tuple[Path, Path]:
     stem.parent.mkdir(parents=True, exist_ok=True)
     svg, png = stem.with_suffix(".svg"), stem.with_suffix(".png")
     with plt.rc_context({"svg.hashsalt": "unosim"}):
-        fig.savefig(svg, format="svg", metadata={"Date": None, "Creator": None},
-                    bbox_inches="tight")
-    fig.savefig(png, format="png", dpi=100, metadata={"Software": None},
-                bbox_inches="tight")
+        fig.savefig(
+            svg, format="svg", metadata={"Date": None, "Creator": None}, bbox_inches="tight"
+        )
+    fig.savefig(png, format="png", dpi=100, metadata={"Software": None}, bbox_inches="tight")
     plt.close(fig)
     return svg, png
 
@@ -63,8 +72,14 @@ def _clip(samples: Mapping[str, np.ndarray], q: float) -> float:
     return float(np.quantile(np.concatenate([np.asarray(s) for s in samples.values()]), q))
 
 
-def distributions(samples: Mapping[str, np.ndarray], xlabel: str, unit: str,
-                  title: str = "", cut: float = 0.995, means: Mapping[str, tuple] | None = None):
+def distributions(
+    samples: Mapping[str, np.ndarray],
+    xlabel: str,
+    unit: str,
+    title: str = "",
+    cut: float = 0.995,
+    means: Mapping[str, tuple] | None = None,
+):
     """Small multiples: one histogram per name (shared axes), its mean marked.
 
     Parameters
@@ -82,8 +97,14 @@ def distributions(samples: Mapping[str, np.ndarray], xlabel: str, unit: str,
     span = max(1.0, right - lo_all)
     width = max(1, int(math.ceil(span / 120)))  # at most ~120 bars
     edges = np.arange(math.floor(lo_all) - 0.5, right + width + 0.5, width)
-    fig, axes = plt.subplots(len(names), 1, figsize=(7.5, 1.5 + 1.35 * len(names)),
-                             sharex=True, sharey=True, squeeze=False)
+    fig, axes = plt.subplots(
+        len(names),
+        1,
+        figsize=(7.5, 1.5 + 1.35 * len(names)),
+        sharex=True,
+        sharey=True,
+        squeeze=False,
+    )
     for ax, name in zip(axes[:, 0], names):
         v = np.asarray(samples[name], dtype=np.float64)
         h, _ = np.histogram(v, bins=edges)
@@ -95,10 +116,11 @@ def distributions(samples: Mapping[str, np.ndarray], xlabel: str, unit: str,
         if m[1] is not None and math.isfinite(m[1]):
             ax.axvspan(m[1], m[2], color="black", alpha=0.15, lw=0)
         beyond = int((v > edges[-1]).sum())
-        note = f"mean {m[0]:,.1f}" + (f"; {beyond:,} beyond the axis ({100 * beyond / v.size:.2g}%)"
-                                      if beyond else "")
+        note = f"mean {m[0]:,.1f}" + (
+            f"; {beyond:,} beyond the axis ({100 * beyond / v.size:.2g}%)" if beyond else ""
+        )
         ax.set_title(f"{esc.mpl(name)}: {note}", loc="left", fontsize=9)
-        per = unit.rstrip('s') if width == 1 else f'{width} {unit}'
+        per = unit.rstrip("s") if width == 1 else f"{width} {unit}"
         ax.set_ylabel(f"% of rounds\nper {esc.mpl(per)}")
     axes[-1, 0].set_xlabel(esc.mpl(f"{xlabel} ({unit})"))
     axes[-1, 0].set_xlim(edges[0], edges[-1])
@@ -121,12 +143,17 @@ def seat_rates(rates: Mapping[str, pd.DataFrame], n_players: int, title: str = "
         x = t["seat"].to_numpy() + (i - (k - 1) / 2) * step
         r = 100 * t["rate"].to_numpy()
         err = [r - 100 * t["lo"].to_numpy(), 100 * t["hi"].to_numpy() - r]
-        ax.errorbar(x, r, yerr=err, fmt="o", ms=4, capsize=2.5, color=col[name],
-                    label=esc.mpl(name))
+        ax.errorbar(
+            x, r, yerr=err, fmt="o", ms=4, capsize=2.5, color=col[name], label=esc.mpl(name)
+        )
     ax.axhline(100 / n_players, color="grey", lw=0.8, ls=":", label=f"fair share 1/{n_players}")
-    ax.set_xticks(range(n_players), [f"{s}" + (" (first)" if s == 0 else " (dealer)"
-                                               if s == n_players - 1 else "")
-                                     for s in range(n_players)])
+    ax.set_xticks(
+        range(n_players),
+        [
+            f"{s}" + (" (first)" if s == 0 else " (dealer)" if s == n_players - 1 else "")
+            for s in range(n_players)
+        ],
+    )
     ax.set_xlabel("seat (0 plays first; the last seat deals)")
     ax.set_ylabel("rounds won (%)")
     ax.margins(x=0.05, y=0.15)
@@ -136,8 +163,12 @@ def seat_rates(rates: Mapping[str, pd.DataFrame], n_players: int, title: str = "
     return fig
 
 
-def forest(rows: pd.DataFrame, xlabel: str = "change against the baseline (%)",
-           title: str = "", fmt: str = "{:+.1f}%"):
+def forest(
+    rows: pd.DataFrame,
+    xlabel: str = "change against the baseline (%)",
+    title: str = "",
+    fmt: str = "{:+.1f}%",
+):
     """A forest plot: one row per (group, name) with its estimate and interval, grouped
     by ``group`` (e.g. the metric), coloured by ``name`` (the rule set); 0 marked; each
     estimate written beside its marker with ``fmt``.
@@ -151,14 +182,35 @@ def forest(rows: pd.DataFrame, xlabel: str = "change against the baseline (%)",
     y, ticks, labels = 0.0, [], []
     for gname in groups:
         g = rows[rows["group"] == gname]
-        ax.text(0.0, y, esc.mpl(gname), transform=ax.get_yaxis_transform(), ha="right", va="center",
-                fontweight="bold", fontsize=8.5)
+        ax.text(
+            0.0,
+            y,
+            esc.mpl(gname),
+            transform=ax.get_yaxis_transform(),
+            ha="right",
+            va="center",
+            fontweight="bold",
+            fontsize=8.5,
+        )
         y += 1
         for r in g.itertuples():
-            ax.errorbar([r.est], [y], xerr=[[r.est - r.lo], [r.hi - r.est]], fmt="o", ms=4,
-                        capsize=2.5, color=col[r.name])
-            ax.annotate(fmt.format(r.est), (r.hi, y), xytext=(5, 0),
-                        textcoords="offset points", va="center", fontsize=7.5)
+            ax.errorbar(
+                [r.est],
+                [y],
+                xerr=[[r.est - r.lo], [r.hi - r.est]],
+                fmt="o",
+                ms=4,
+                capsize=2.5,
+                color=col[r.name],
+            )
+            ax.annotate(
+                fmt.format(r.est),
+                (r.hi, y),
+                xytext=(5, 0),
+                textcoords="offset points",
+                va="center",
+                fontsize=7.5,
+            )
             ticks.append(y)
             labels.append(esc.mpl(r.name))
             y += 1
@@ -188,9 +240,8 @@ def by_players(rows: pd.DataFrame, panels: Sequence[tuple[str, str]], title: str
     step = 0.12 if len(counts) > 1 else 0.1
     ncols = min(3, len(panels))
     nrows = -(-len(panels) // ncols)
-    fig, axes = plt.subplots(nrows, ncols, figsize=(3.4 * ncols, 3.0 * nrows),
-                             squeeze=False)
-    for ax in axes.flat[len(panels):]:
+    fig, axes = plt.subplots(nrows, ncols, figsize=(3.4 * ncols, 3.0 * nrows), squeeze=False)
+    for ax in axes.flat[len(panels) :]:
         ax.set_visible(False)
     for ax, (metric, ylabel) in zip(axes.flat, panels):
         sub = rows[rows["metric"] == metric]
@@ -199,8 +250,9 @@ def by_players(rows: pd.DataFrame, panels: Sequence[tuple[str, str]], title: str
             x = t["players"].to_numpy(float) + (i - (k - 1) / 2) * step
             est = t["est"].to_numpy()
             err = [est - t["lo"].to_numpy(), t["hi"].to_numpy() - est]
-            ax.errorbar(x, est, yerr=err, fmt="o", ms=4, capsize=2.5, color=col[name],
-                        label=esc.mpl(name))
+            ax.errorbar(
+                x, est, yerr=err, fmt="o", ms=4, capsize=2.5, color=col[name], label=esc.mpl(name)
+            )
         ax.set_xticks(counts)
         ax.set_xlabel("players (simulated counts only)")
         ax.set_ylabel(esc.mpl(ylabel))

@@ -13,6 +13,7 @@ Every number in a sentence is one of the finding's formatted strings
 (:attr:`Finding.shown`), and :func:`findings_table` shows the same strings, so a
 reader (or a test) can find each number of the text in the table.
 """
+
 from __future__ import annotations
 
 import math
@@ -23,12 +24,19 @@ import numpy as np
 import pandas as pd
 from scipy.stats import norm
 
+from ..stats import paired_diff, paired_rate_diff
 from . import escape as esc
 from .page import num
-from ..stats import paired_diff, paired_rate_diff
 
-__all__ = ["METRICS", "Metric", "Finding", "compare_metric", "findings", "findings_table",
-           "findings_data"]
+__all__ = [
+    "METRICS",
+    "Metric",
+    "Finding",
+    "compare_metric",
+    "findings",
+    "findings_table",
+    "findings_data",
+]
 
 
 @dataclass(frozen=True)
@@ -44,15 +52,24 @@ class Metric:
     less: str = "fewer"
 
 
-METRICS: dict[str, Metric] = {m.key: m for m in (
-    Metric("turns", "round length", "turns", "turns", more="longer", less="shorter"),
-    Metric("seat0", "seat 0 win rate", "%", "winner", rate=True),
-    Metric("points", "winner's points per round", "points", "points"),
-    Metric("cards_drawn", "cards drawn per round", "cards", "cards_drawn"),
-    Metric("max_stack", "largest pending draw penalty", "cards", "max_stack",
-           more="larger", less="smaller"),
-    Metric("truncated", "rounds cut at max_turns", "%", "truncated", rate=True),
-)}
+METRICS: dict[str, Metric] = {
+    m.key: m
+    for m in (
+        Metric("turns", "round length", "turns", "turns", more="longer", less="shorter"),
+        Metric("seat0", "seat 0 win rate", "%", "winner", rate=True),
+        Metric("points", "winner's points per round", "points", "points"),
+        Metric("cards_drawn", "cards drawn per round", "cards", "cards_drawn"),
+        Metric(
+            "max_stack",
+            "largest pending draw penalty",
+            "cards",
+            "max_stack",
+            more="larger",
+            less="smaller",
+        ),
+        Metric("truncated", "rounds cut at max_turns", "%", "truncated", rate=True),
+    )
+}
 DEFAULT_METRICS = ("turns", "seat0", "points", "cards_drawn", "max_stack")
 
 
@@ -92,8 +109,9 @@ class Finding:
         return self.lo > 0 or self.hi < 0
 
 
-def compare_metric(a: pd.DataFrame, b: pd.DataFrame, key: str,
-                   confidence: float = 0.95) -> dict[str, float]:
+def compare_metric(
+    a: pd.DataFrame, b: pd.DataFrame, key: str, confidence: float = 0.95
+) -> dict[str, float]:
     """The paired comparison of metric ``key`` between round frames ``a`` (baseline) and
     ``b``: ``n``, ``value_a``, ``value_b``, ``diff``, ``lo``, ``hi``, ``rel``,
     ``rel_lo``, ``rel_hi``."""
@@ -114,9 +132,18 @@ def compare_metric(a: pd.DataFrame, b: pd.DataFrame, key: str,
         rel, rel_lo, rel_hi = ratio - 1.0, ratio - 1.0 - z * se, ratio - 1.0 + z * se
     else:
         rel = rel_lo = rel_hi = math.nan
-    return {"n": int(n), "value_a": ma, "value_b": mb, "diff": float(r["diff"]),
-            "lo": float(r["lo"]), "hi": float(r["hi"]), "rel": rel, "rel_lo": rel_lo,
-            "rel_hi": rel_hi, "identical": bool(np.array_equal(x, y))}
+    return {
+        "n": int(n),
+        "value_a": ma,
+        "value_b": mb,
+        "diff": float(r["diff"]),
+        "lo": float(r["lo"]),
+        "hi": float(r["hi"]),
+        "rel": rel,
+        "rel_lo": rel_lo,
+        "rel_hi": rel_hi,
+        "identical": bool(np.array_equal(x, y)),
+    }
 
 
 def _format(f: Finding, m: Metric) -> dict[str, str]:
@@ -127,17 +154,27 @@ def _format(f: Finding, m: Metric) -> dict[str, str]:
     while d < 3 and any(x != 0 and round(x * scale, d) == 0 for x in (f.lo, f.hi)):
         d += 1  # a bound is not 0: show it is not
     dv = max(d, 1)
-    out = {"value": num(f.value * scale, dv), "base_value": num(f.base_value * scale, dv),
-           "diff": num(f.diff * scale, d, sign=True), "lo": num(f.lo * scale, d, sign=True),
-           "hi": num(f.hi * scale, d, sign=True)}
+    out = {
+        "value": num(f.value * scale, dv),
+        "base_value": num(f.base_value * scale, dv),
+        "diff": num(f.diff * scale, d, sign=True),
+        "lo": num(f.lo * scale, d, sign=True),
+        "hi": num(f.hi * scale, d, sign=True),
+    }
     if math.isfinite(f.rel):
         rd = _digits(max(f.rel - f.rel_lo, f.rel_hi - f.rel), 100.0)
-        out.update(rel=num(f.rel * 100, rd, sign=True), rel_lo=num(f.rel_lo * 100, rd, sign=True),
-                   rel_hi=num(f.rel_hi * 100, rd, sign=True))
+        out.update(
+            rel=num(f.rel * 100, rd, sign=True),
+            rel_lo=num(f.rel_lo * 100, rd, sign=True),
+            rel_hi=num(f.rel_hi * 100, rd, sign=True),
+        )
         # in words ("2.7% [2.4, 3.0] shorter"): sizes, the nearer bound first
         lo, hi = sorted((abs(f.rel_lo), abs(f.rel_hi)))
-        out.update(rel_size=num(abs(f.rel) * 100, rd), rel_size_lo=num(lo * 100, rd),
-                   rel_size_hi=num(hi * 100, rd))
+        out.update(
+            rel_size=num(abs(f.rel) * 100, rd),
+            rel_size_lo=num(lo * 100, rd),
+            rel_size_hi=num(hi * 100, rd),
+        )
     return out
 
 
@@ -148,30 +185,41 @@ def _sentence(f: Finding, m: Metric) -> str:
     d_unit = " percentage points" if m.rate else f" {m.unit}"
     diff = f"{s['diff']}{d_unit} [{s['lo']}, {s['hi']}]"
     if f.identical:
-        return (f"{m.label.capitalize()}: no difference at all between {b} and {a}: the "
-                f"same in every round ({s['value']}{unit}).")
+        return (
+            f"{m.label.capitalize()}: no difference at all between {b} and {a}: the "
+            f"same in every round ({s['value']}{unit})."
+        )
     if not f.detectable:
-        return (f"{m.label.capitalize()}: no detectable difference between {b} and {a} "
-                f"({s['value']}{unit} and {s['base_value']}{unit}; difference {diff}).")
+        return (
+            f"{m.label.capitalize()}: no detectable difference between {b} and {a} "
+            f"({s['value']}{unit} and {s['base_value']}{unit}; difference {diff})."
+        )
     word = m.more if f.diff > 0 else m.less
-    rel = (f"{s['rel_size']}% [{s['rel_size_lo']}, {s['rel_size_hi']}] {word} than "
-           f"{a}'s {s['base_value']}{unit}" if "rel" in s else
-           f"against {a}'s {s['base_value']}{unit}")
+    rel = (
+        f"{s['rel_size']}% [{s['rel_size_lo']}, {s['rel_size_hi']}] {word} than "
+        f"{a}'s {s['base_value']}{unit}"
+        if "rel" in s
+        else f"against {a}'s {s['base_value']}{unit}"
+    )
     head = {
         "turns": f"Rounds last {s['value']} turns under {b}",
         "seat0": f"Seat 0 (the first to play) wins {s['value']}% of rounds under {b}",
         "points": f"The winner scores {s['value']} points per round under {b}",
         "cards_drawn": f"Players draw {s['value']} cards per round in all under {b}",
         "max_stack": f"The largest pending draw penalty of a round averages {s['value']} "
-                     f"cards under {b}",
+        f"cards under {b}",
         "truncated": f"{s['value']}% of rounds reach max_turns under {b}",
     }[m.key]
     return f"{head}, {rel} ({diff})."
 
 
-def findings(frames: Sequence[pd.DataFrame], names: Sequence[str], players: int,
-             metrics: Sequence[str] = DEFAULT_METRICS,
-             confidence: float = 0.95) -> list[Finding]:
+def findings(
+    frames: Sequence[pd.DataFrame],
+    names: Sequence[str],
+    players: int,
+    metrics: Sequence[str] = DEFAULT_METRICS,
+    confidence: float = 0.95,
+) -> list[Finding]:
     """Every rule set against the first (the baseline), one finding per metric.
 
     ``frames`` are round frames played on the same games (``unosim.analysis.compare.run_arms``),
@@ -187,9 +235,22 @@ def findings(frames: Sequence[pd.DataFrame], names: Sequence[str], players: int,
     for frame, name in zip(frames[1:], names[1:]):
         for key in keys:
             r = compare_metric(frames[0], frame, key, confidence)
-            f = Finding(key, name, names[0], int(players), r["n"], r["value_b"],
-                        r["value_a"], r["diff"], r["lo"], r["hi"], r["rel"], r["rel_lo"],
-                        r["rel_hi"], r["identical"])
+            f = Finding(
+                key,
+                name,
+                names[0],
+                int(players),
+                r["n"],
+                r["value_b"],
+                r["value_a"],
+                r["diff"],
+                r["lo"],
+                r["hi"],
+                r["rel"],
+                r["rel_lo"],
+                r["rel_hi"],
+                r["identical"],
+            )
             f.shown = _format(f, METRICS[key])
             f.text = _sentence(f, METRICS[key])
             out.append(f)
@@ -203,21 +264,46 @@ def findings_table(fs: Sequence[Finding]) -> pd.DataFrame:
         m = METRICS[f.metric]
         s = f.shown
         unit = "%" if m.rate else m.unit
-        rows.append({
-            "players": str(f.players), "rule set": esc.code(f.rules), "metric": m.label,
-            "unit": unit, "baseline": s["base_value"], "rule set value": s["value"],
-            "difference [95%]": f"{s['diff']} [{s['lo']}, {s['hi']}]"
-                                + (" pp" if m.rate else ""),
-            "relative [95%]": (f"{s['rel']}% [{s['rel_lo']}, {s['rel_hi']}]"
-                               if "rel" in s else "n/a"),
-            "detectable": "yes" if f.detectable else ("no: identical" if f.identical else "no")})
+        rows.append(
+            {
+                "players": str(f.players),
+                "rule set": esc.code(f.rules),
+                "metric": m.label,
+                "unit": unit,
+                "baseline": s["base_value"],
+                "rule set value": s["value"],
+                "difference [95%]": f"{s['diff']} [{s['lo']}, {s['hi']}]"
+                + (" pp" if m.rate else ""),
+                "relative [95%]": (
+                    f"{s['rel']}% [{s['rel_lo']}, {s['rel_hi']}]" if "rel" in s else "n/a"
+                ),
+                "detectable": "yes" if f.detectable else ("no: identical" if f.identical else "no"),
+            }
+        )
     return pd.DataFrame(rows)
 
 
 def findings_data(fs: Sequence[Finding]) -> pd.DataFrame:
     """The findings' numbers at full precision (for a CSV)."""
-    return pd.DataFrame([{
-        "players": f.players, "rules": f.rules, "baseline": f.baseline, "metric": f.metric,
-        "n": f.n, "value": f.value, "baseline_value": f.base_value, "diff": f.diff,
-        "lo": f.lo, "hi": f.hi, "rel": f.rel, "rel_lo": f.rel_lo, "rel_hi": f.rel_hi,
-        "detectable": f.detectable, "identical": f.identical} for f in fs])
+    return pd.DataFrame(
+        [
+            {
+                "players": f.players,
+                "rules": f.rules,
+                "baseline": f.baseline,
+                "metric": f.metric,
+                "n": f.n,
+                "value": f.value,
+                "baseline_value": f.base_value,
+                "diff": f.diff,
+                "lo": f.lo,
+                "hi": f.hi,
+                "rel": f.rel,
+                "rel_lo": f.rel_lo,
+                "rel_hi": f.rel_hi,
+                "detectable": f.detectable,
+                "identical": f.identical,
+            }
+            for f in fs
+        ]
+    )

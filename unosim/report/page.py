@@ -20,6 +20,7 @@ results, never typed by hand. Every page ends with a provenance block
 (:meth:`Page.provenance`): the command that rebuilds it, versions, seeds, and every
 simulation run it used, with rule hashes and games.
 """
+
 from __future__ import annotations
 
 import base64
@@ -34,8 +35,18 @@ import pandas as pd
 
 from . import escape as esc
 
-__all__ = ["Page", "ci", "num", "pct", "pm", "savefig", "save_figure", "write_index",
-           "PROVENANCE_HEADING", "PAGE_META"]
+__all__ = [
+    "Page",
+    "ci",
+    "num",
+    "pct",
+    "pm",
+    "savefig",
+    "save_figure",
+    "write_index",
+    "PROVENANCE_HEADING",
+    "PAGE_META",
+]
 
 PROVENANCE_HEADING = "How this was produced"
 PAGE_META = "page.json"  # per page, beside its figures: title, question, headline
@@ -86,12 +97,18 @@ def save_figure(fig, stem: Path, thumbnail: bool = False) -> Path:
     ``stem-thumb.png`` (the index's); returns the SVG's path."""
     if thumbnail:
         Path(stem).parent.mkdir(parents=True, exist_ok=True)
-        fig.savefig(Path(stem).with_name(Path(stem).name + "-thumb.png"), format="png",
-                    dpi=THUMB_DPI, metadata={"Software": None}, bbox_inches="tight")
+        fig.savefig(
+            Path(stem).with_name(Path(stem).name + "-thumb.png"),
+            format="png",
+            dpi=THUMB_DPI,
+            metadata={"Software": None},
+            bbox_inches="tight",
+        )
     return savefig(fig, stem)
 
 
 # --------------------------------------------------------------------- inline markup
+
 
 def _fence(text: str) -> str:
     """A code-block fence no line of ``text`` can close: 3 backticks, or one more than
@@ -163,8 +180,7 @@ class Page:
         rows = [[str(v) for v in r] for r in df.itertuples(index=False)]
         if align is None:
             align = ["l"] + ["r"] * (len(header) - 1)
-        self.blocks.append(_Block("table", {"header": header, "rows": rows,
-                                            "align": list(align)}))
+        self.blocks.append(_Block("table", {"header": header, "rows": rows, "align": list(align)}))
 
     def figure(self, fig, stem: str, caption: str, main: bool = False) -> Path:
         """Save ``fig`` as ``<folder>/<stem>.svg`` (+ ``.png``) and show it with
@@ -173,22 +189,25 @@ class Page:
         self.figures.append(path)
         if main:
             self.main_figure = path
-        self.blocks.append(_Block("figure", {"path": path, "caption": caption,
-                                             "main": main}))
+        self.blocks.append(_Block("figure", {"path": path, "caption": caption, "main": main}))
         return path
 
     def data(self, df: pd.DataFrame, stem: str, what: str) -> Path:
         """Write ``df`` as ``<folder>/<stem>.csv`` and link it."""
         path = self.folder / f"{stem}.csv"
         path.parent.mkdir(parents=True, exist_ok=True)
-        esc.csv_frame(df).to_csv(path, index=False, float_format="%.6g",
-                                 lineterminator="\n")
+        esc.csv_frame(df).to_csv(path, index=False, float_format="%.6g", lineterminator="\n")
         rel = f"{self.name}/{stem}.csv"
         self.para(f"{what}: [{esc.code(rel)}]({esc.href(rel)}).")
         return path
 
-    def provenance(self, commands: Sequence[str], facts: dict[str, str], runs: pd.DataFrame,
-                   notes: Sequence[str] = ()) -> None:
+    def provenance(
+        self,
+        commands: Sequence[str],
+        facts: dict[str, str],
+        runs: pd.DataFrame,
+        notes: Sequence[str] = (),
+    ) -> None:
         """The closing block: how to rebuild the page and what it was made from.
 
         ``commands`` are equivalent ways to rebuild it; ``facts`` are shown as a list
@@ -230,14 +249,20 @@ class Page:
                 out.append("")
             elif b.kind == "figure":
                 rel = esc.href(self._rel(d["path"]))
-                png = rel[:-len(".svg")] + ".png"
-                out += [f"![{md(d['caption'])}]({rel})", "",
-                        f"*{md(d['caption'])}* ([PNG]({png}))", ""]
+                png = rel[: -len(".svg")] + ".png"
+                out += [
+                    f"![{md(d['caption'])}]({rel})",
+                    "",
+                    f"*{md(d['caption'])}* ([PNG]({png}))",
+                    "",
+                ]
         return "\n".join(out).rstrip("\n") + "\n"
 
     def html(self) -> str:
-        body = [f"<h1>{esc.markup_html(self.title)}</h1>",
-                f"<p><strong>Question.</strong> {esc.markup_html(self.question)}</p>"]
+        body = [
+            f"<h1>{esc.markup_html(self.title)}</h1>",
+            f"<p><strong>Question.</strong> {esc.markup_html(self.question)}</p>",
+        ]
         for b in self.blocks:
             d = b.data
             if b.kind == "heading":
@@ -248,26 +273,35 @@ class Page:
             elif b.kind == "lead":
                 body.append(f'<p class="lead">{esc.markup_html(d["text"])}</p>')
             elif b.kind == "bullets":
-                body.append("<ul>" + "".join(f"<li>{esc.markup_html(i)}</li>"
-                                             for i in d["items"]) + "</ul>")
+                body.append(
+                    "<ul>" + "".join(f"<li>{esc.markup_html(i)}</li>" for i in d["items"]) + "</ul>"
+                )
             elif b.kind == "code":
                 body.append(f"<pre><code>{esc.html(d['text'])}</code></pre>")
             elif b.kind == "table":
                 cls = {"l": "", "r": ' class="r"', "c": ' class="c"'}
-                head = "".join(f"<th{cls[a]}>{esc.markup_html(h)}</th>"
-                               for h, a in zip(d["header"], d["align"]))
-                rows = "".join("<tr>" + "".join(f"<td{cls[a]}>{esc.markup_html(c)}</td>"
-                                                for c, a in zip(r, d["align"])) + "</tr>"
-                               for r in d["rows"])
-                body.append(f"<table><thead><tr>{head}</tr></thead><tbody>{rows}"
-                            "</tbody></table>")
+                head = "".join(
+                    f"<th{cls[a]}>{esc.markup_html(h)}</th>"
+                    for h, a in zip(d["header"], d["align"])
+                )
+                rows = "".join(
+                    "<tr>"
+                    + "".join(
+                        f"<td{cls[a]}>{esc.markup_html(c)}</td>" for c, a in zip(r, d["align"])
+                    )
+                    + "</tr>"
+                    for r in d["rows"]
+                )
+                body.append(f"<table><thead><tr>{head}</tr></thead><tbody>{rows}</tbody></table>")
             elif b.kind == "figure":
                 data = base64.b64encode(Path(d["path"]).read_bytes()).decode("ascii")
                 alt = esc.html(esc.markup_text(d["caption"]))
                 cls = ' class="main"' if d.get("main") else ""
-                body.append(f'<figure{cls}><img alt="{alt}" '
-                            f'src="data:image/svg+xml;base64,{data}">'
-                            f"<figcaption>{esc.markup_html(d['caption'])}</figcaption></figure>")
+                body.append(
+                    f'<figure{cls}><img alt="{alt}" '
+                    f'src="data:image/svg+xml;base64,{data}">'
+                    f"<figcaption>{esc.markup_html(d['caption'])}</figcaption></figure>"
+                )
         return _html_document(self.title, "\n".join(body))
 
     def write(self) -> tuple[Path, Path]:
@@ -280,11 +314,15 @@ class Page:
         page_html.write_text(self.html())
         self.folder.mkdir(parents=True, exist_ok=True)
         main = self.main_figure or (self.figures[0] if self.figures else None)
-        meta = {"name": self.name, "title": self.title, "question": self.question,
-                "headline": self.headline, "figures": [self._rel(p) for p in self.figures],
-                "main_figure": self._rel(main) if main else None}
-        (self.folder / PAGE_META).write_text(json.dumps(meta, indent=1, ensure_ascii=False)
-                                             + "\n")
+        meta = {
+            "name": self.name,
+            "title": self.title,
+            "question": self.question,
+            "headline": self.headline,
+            "figures": [self._rel(p) for p in self.figures],
+            "main_figure": self._rel(main) if main else None,
+        }
+        (self.folder / PAGE_META).write_text(json.dumps(meta, indent=1, ensure_ascii=False) + "\n")
         return md, page_html
 
 
@@ -304,9 +342,11 @@ h2{clear:both}
 
 
 def _html_document(title: str, body: str) -> str:
-    return ("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
-            f"<title>{esc.html(esc.markup_text(title))}</title>\n<style>{_CSS}</style>\n</head>\n"
-            f"<body>\n{body}\n</body>\n</html>\n")
+    return (
+        '<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n'
+        f"<title>{esc.html(esc.markup_text(title))}</title>\n<style>{_CSS}</style>\n</head>\n"
+        f"<body>\n{body}\n</body>\n</html>\n"
+    )
 
 
 # ---------------------------------------------------------------------------- index
@@ -333,19 +373,31 @@ def write_index(out: Path, order: Sequence[str] = (), intro: str = "") -> tuple[
         title, link = esc.markup_md(m["title"]), esc.href(n)
         md += [f"## [{title}]({link}.md)", ""]
         if thumb is not None and thumb.exists():
-            md += [f"[![{title}: main figure]({esc.href(thumb.relative_to(out).as_posix())})]"
-                   f"({link}.md)", ""]
-        md += [f"**Question.** {esc.markup_md(m['question'])}", "",
-               f"**Answer.** {esc.markup_md(m['headline'])}", "",
-               f"[Markdown]({link}.md) · [HTML]({link}.html)", ""]
+            md += [
+                f"[![{title}: main figure]({esc.href(thumb.relative_to(out).as_posix())})]"
+                f"({link}.md)",
+                "",
+            ]
+        md += [
+            f"**Question.** {esc.markup_md(m['question'])}",
+            "",
+            f"**Answer.** {esc.markup_md(m['headline'])}",
+            "",
+            f"[Markdown]({link}.md) · [HTML]({link}.html)",
+            "",
+        ]
         body.append(f'<h2><a href="{link}.html">{esc.markup_html(m["title"])}</a></h2>')
         if thumb is not None and thumb.exists():
             data = base64.b64encode(thumb.read_bytes()).decode("ascii")
-            body.append(f'<a href="{link}.html"><img class="thumb" alt="'
-                        f'{esc.html(esc.markup_text(m["title"]))}: main figure" '
-                        f'src="data:image/png;base64,{data}"></a>')
-        body += [f"<p><strong>Question.</strong> {esc.markup_html(m['question'])}</p>",
-                 f"<p><strong>Answer.</strong> {esc.markup_html(m['headline'])}</p>"]
+            body.append(
+                f'<a href="{link}.html"><img class="thumb" alt="'
+                f'{esc.html(esc.markup_text(m["title"]))}: main figure" '
+                f'src="data:image/png;base64,{data}"></a>'
+            )
+        body += [
+            f"<p><strong>Question.</strong> {esc.markup_html(m['question'])}</p>",
+            f"<p><strong>Answer.</strong> {esc.markup_html(m['headline'])}</p>",
+        ]
     out.mkdir(parents=True, exist_ok=True)
     md_path, html_path = out / "index.md", out / "index.html"
     md_path.write_text("\n".join(md).rstrip("\n") + "\n")

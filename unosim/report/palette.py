@@ -12,6 +12,7 @@ its name) gets a colour from a fallback list chosen by a stable hash of the name
 the same name, the same colour, in every process. :func:`colours` gives a list of
 names distinct colours where it can (fallback names take unused fallback colours).
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -46,8 +47,7 @@ STRATEGY_COLOURS = {  # Tol bright
 }
 
 # for other names: Tol muted colours and greys not used above
-FALLBACK = ("#117733", "#AA4499", "#661100", "#6699CC", "#DDCC77", "#88CCEE",
-            "#555555", "#997700")
+FALLBACK = ("#117733", "#AA4499", "#661100", "#6699CC", "#DDCC77", "#88CCEE", "#555555", "#997700")
 
 
 def _known(name: str) -> str | None:

@@ -14,13 +14,14 @@ Matches built so have the distribution of ``kernel.match``'s (not its games): th
 ``tests/test_assembled.py`` compares the two for players both can run. Elimination
 (``penalty_elimination``) changes the number of seats and is not assembled.
 """
+
 from __future__ import annotations
 
 import numpy as np
 import pandas as pd
 
-from ..kernel import layout as L
 from ..game.rules import resolve
+from ..kernel import layout as L
 from .engine import seat_players, settle
 from .simulate import make_job, run_block
 
@@ -46,8 +47,9 @@ class _Pool:
         return self.rows[self.used - 1]
 
 
-def assembled_matches(rules, strategies: list[str], n_matches: int, seed: int,
-                      first: int = 0, house=None) -> pd.DataFrame:
+def assembled_matches(
+    rules, strategies: list[str], n_matches: int, seed: int, first: int = 0, house=None
+) -> pd.DataFrame:
     """``n_matches`` matches of ``strategies`` (one per player, as ``unosim.sim.match``),
     assembled from single rounds (the seating dealt by player ``d`` plays games
     ``first + d * SPAN ..``, so no two rounds share a deal).
@@ -75,10 +77,14 @@ def assembled_matches(rules, strategies: list[str], n_matches: int, seed: int,
                 pools[dealer] = _Pool(rs, labels, seed, first + dealer * SPAN)
             row = pools[dealer].take()
             rounds += 1
-            dealer, winner = settle(r, row, n, n, seat_player, dealer, score, penalty,
-                                    alive)
+            dealer, winner = settle(r, row, n, n, seat_player, dealer, score, penalty, alive)
             if winner >= 0:
                 break
-        rows.append({"winner": int(winner), "rounds": rounds,
-                     **{f"score_{p}": int(score[p]) for p in range(n)}})
+        rows.append(
+            {
+                "winner": int(winner),
+                "rounds": rounds,
+                **{f"score_{p}": int(score[p]) for p in range(n)},
+            }
+        )
     return pd.DataFrame(rows)

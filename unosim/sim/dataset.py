@@ -29,6 +29,7 @@ edited, or with one flipped bit is named: ``--resume`` computes it again, reader
 it. A manifest that no chunk agrees with, or whose checksum fails, is refused. Files
 that pandas would read but that are not the run's parts are named by every reader.
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -55,9 +56,14 @@ _PART = re.compile(r"^part-(\d{12})\.parquet$")
 _SUMMARY = re.compile(r"^_summary-(\d{12})\.json$")
 # manifest fields a resumed run must agree on, with how to name them in an error
 IDENTITY = {
-    "rules_hash": "rules", "seed": "seed", "strategies": "strategies",
-    "players": "players", "games": "games", "first_game": "first game",
-    "rng": "RNG version", "chunk_games": "chunk size (--chunk-games)",
+    "rules_hash": "rules",
+    "seed": "seed",
+    "strategies": "strategies",
+    "players": "players",
+    "games": "games",
+    "first_game": "first game",
+    "rng": "RNG version",
+    "chunk_games": "chunk size (--chunk-games)",
     "summary_only": "--summary-only",
 }
 
@@ -75,8 +81,12 @@ class DatasetWarning(UserWarning):
 
 
 def _canonical(d: dict) -> bytes:
-    return json.dumps({k: v for k, v in d.items() if k != "checksum"}, sort_keys=True,
-                      separators=(",", ":"), ensure_ascii=True).encode()
+    return json.dumps(
+        {k: v for k, v in d.items() if k != "checksum"},
+        sort_keys=True,
+        separators=(",", ":"),
+        ensure_ascii=True,
+    ).encode()
 
 
 def seal(d: dict) -> dict:
@@ -91,8 +101,11 @@ def is_sealed(d: dict) -> bool:
 
 def chunk_identity(manifest: dict, first: int, count: int) -> dict:
     """What determines the games of chunk ``first`` (``count`` games) of a run."""
-    return {**{k: manifest.get(k) for k in RUN_IDENTITY}, "first_game": int(first),
-            "games": int(count)}
+    return {
+        **{k: manifest.get(k) for k in RUN_IDENTITY},
+        "first_game": int(first),
+        "games": int(count),
+    }
 
 
 def identity_diff(got: dict, want: dict, names: tuple = (None, None)) -> str | None:
@@ -101,14 +114,20 @@ def identity_diff(got: dict, want: dict, names: tuple = (None, None)) -> str | N
     out = []
     for key in RUN_IDENTITY:
         if key == "rules_hash" and got.get(key) != want.get(key):
-            a, b = (f"{n} ({h})" if isinstance(n, str) else str(h)
-                    for n, h in zip(names, (got.get(key), want.get(key))))
+            a, b = (
+                f"{n} ({h})" if isinstance(n, str) else str(h)
+                for n, h in zip(names, (got.get(key), want.get(key)))
+            )
             out.append(f"rules {a}, the run's {b}")
         elif got.get(key) != want.get(key):
-            name = {"rules_hash": "rules", "rng": "RNG", "kernel_behaviour":
-                    "kernel behaviour"}.get(key, key)
-            out.append(f"{name} {_describe(key, got.get(key))}, the run's "
-                       f"{_describe(key, want.get(key))}")
+            name = {
+                "rules_hash": "rules",
+                "rng": "RNG",
+                "kernel_behaviour": "kernel behaviour",
+            }.get(key, key)
+            out.append(
+                f"{name} {_describe(key, got.get(key))}, the run's {_describe(key, want.get(key))}"
+            )
     if (got.get("first_game"), got.get("games")) != (want["first_game"], want["games"]):
         out.append(f"games {_span(got)}, not {_span(want)}")
     return "; ".join(out) or None
@@ -157,8 +176,7 @@ class Chunks:
     """``(first, count)`` of the chunks of a run in game order, made on demand (a run
     of any size holds no list of them), less those whose first game is in ``skip``."""
 
-    def __init__(self, first_game: int, n_games: int, chunk_games: int,
-                 skip: Iterable[int] = ()):
+    def __init__(self, first_game: int, n_games: int, chunk_games: int, skip: Iterable[int] = ()):
         self.first, self.end, self.size = first_game, first_game + n_games, chunk_games
         self.skip = frozenset(skip)
         self.total = -(-n_games // chunk_games)
@@ -182,7 +200,7 @@ class Chunks:
     def games(self) -> int:
         return self.end - self.first - sum(self.count(f) for f in self.skip)
 
-    def without(self, done: Iterable[int]) -> "Chunks":
+    def without(self, done: Iterable[int]) -> Chunks:
         return Chunks(self.first, self.end - self.first, self.size, self.skip | set(done))
 
 
@@ -194,8 +212,14 @@ def chunks(first_game: int, n_games: int, chunk_games: int) -> Chunks:
 def dataset_manifest(job_manifest: dict, chunk_games: int, summary_only: bool) -> dict:
     """The folder's manifest: the job's plus how it is split and what is kept."""
     m = {k: v for k, v in job_manifest.items() if k != "checksum"}
-    return seal({**m, "dataset_format": DATASET_FORMAT, "chunk_games": int(chunk_games),
-                 "summary_only": bool(summary_only)})
+    return seal(
+        {
+            **m,
+            "dataset_format": DATASET_FORMAT,
+            "chunk_games": int(chunk_games),
+            "summary_only": bool(summary_only),
+        }
+    )
 
 
 def _write_text(final: Path, text: str) -> None:
@@ -217,7 +241,8 @@ def read_dataset_manifest(root: str | Path) -> dict:
             raise DatasetError(
                 f"{root} was written by an older unosim (manifest.json, summary-*.json): "
                 f"rename manifest.json to {MANIFEST} and each summary-*.json to "
-                "_summary-*.json to use it") from None
+                "_summary-*.json to use it"
+            ) from None
         raise DatasetError(f"{root} is not a unosim dataset (no {MANIFEST})") from None
     except (OSError, ValueError) as e:
         raise DatasetError(f"{path}: not a readable manifest ({_first_line(e)})") from None
@@ -225,11 +250,14 @@ def read_dataset_manifest(root: str | Path) -> dict:
         raise DatasetError(f"{path}: not a unosim dataset manifest")
     fmt = m.get("dataset_format", 2)
     if fmt not in (2, DATASET_FORMAT):
-        raise DatasetError(f"{path}: dataset format {fmt!r}; this unosim reads formats 2 "
-                           f"and {DATASET_FORMAT}")
+        raise DatasetError(
+            f"{path}: dataset format {fmt!r}; this unosim reads formats 2 and {DATASET_FORMAT}"
+        )
     if fmt >= 3 and not is_sealed(m):
-        raise DatasetError(f"{path} was edited or damaged: its checksum does not match "
-                           "its content (restore it, or run again into a new folder)")
+        raise DatasetError(
+            f"{path} was edited or damaged: its checksum does not match "
+            "its content (restore it, or run again into a new folder)"
+        )
     return m
 
 
@@ -252,16 +280,21 @@ def mismatches(old: dict, new: dict) -> list[str]:
     for key, name in IDENTITY.items():
         if old.get(key) != new.get(key):
             if key == "rules_hash":
-                out.append(f"rules {old.get('rules_name')} ({old.get(key)}) here, "
-                           f"{new.get('rules_name')} ({new.get(key)}) now")
+                out.append(
+                    f"rules {old.get('rules_name')} ({old.get(key)}) here, "
+                    f"{new.get('rules_name')} ({new.get(key)}) now"
+                )
             else:
-                out.append(f"{name} {_describe(key, old.get(key))} here, "
-                           f"{_describe(key, new.get(key))} now")
+                out.append(
+                    f"{name} {_describe(key, old.get(key))} here, "
+                    f"{_describe(key, new.get(key))} now"
+                )
     return out
 
 
-def open_dataset(root: str | Path, manifest: dict, resume: bool,
-                 damaged: list | None = None) -> set[int] | None:
+def open_dataset(
+    root: str | Path, manifest: dict, resume: bool, damaged: list | None = None
+) -> set[int] | None:
     """Check ``root`` for a run; return the first games of the chunks already done, or
     None for a new run (then :func:`create_dataset` makes the folder when the run
     starts: nothing is written before).
@@ -277,11 +310,16 @@ def open_dataset(root: str | Path, manifest: dict, resume: bool,
     has_manifest = (root / MANIFEST).exists() or (root / OLD_MANIFEST).exists()
     if not resume:
         if root.exists() and any(root.iterdir()):
-            raise DatasetError(f"--out {root} already exists and is not empty; use "
-                               "--resume to continue the run in it, or choose another "
-                               "folder")
-    elif not has_manifest and root.exists() and any(
-            _PART.match(p.name) or _SUMMARY.match(p.name) for p in root.iterdir()):
+            raise DatasetError(
+                f"--out {root} already exists and is not empty; use "
+                "--resume to continue the run in it, or choose another "
+                "folder"
+            )
+    elif (
+        not has_manifest
+        and root.exists()
+        and any(_PART.match(p.name) or _SUMMARY.match(p.name) for p in root.iterdir())
+    ):
         raise DatasetError(f"--resume: {root} holds chunks but no {MANIFEST}")
     if has_manifest:
         old = read_dataset_manifest(root)
@@ -289,14 +327,14 @@ def open_dataset(root: str | Path, manifest: dict, resume: bool,
             raise DatasetError(
                 f"--resume: {root} was written by an older unosim (dataset format "
                 f"{old.get('dataset_format', 2)}, chunks without checksums): read it as it "
-                "is, or run it again into a new folder")
+                "is, or run it again into a new folder"
+            )
         why = behaviour_mismatch(old)
         if why:
             raise DatasetError(f"--resume: {root} was {why}")
         diff = mismatches(old, manifest)
         if diff:
-            raise DatasetError(f"--resume: {root} was made by another run: "
-                               + "; ".join(diff))
+            raise DatasetError(f"--resume: {root} was made by another run: " + "; ".join(diff))
         remove_temporaries(root)
         return done_chunks(root, old, damaged)
     return None
@@ -305,8 +343,7 @@ def open_dataset(root: str | Path, manifest: dict, resume: bool,
 def create_dataset(root: Path, manifest: dict) -> None:
     """Make the folder of a new run and write its manifest."""
     root.mkdir(parents=True, exist_ok=True)
-    _write_text(root / MANIFEST, json.dumps(seal(manifest), indent=1, sort_keys=True)
-                + "\n")
+    _write_text(root / MANIFEST, json.dumps(seal(manifest), indent=1, sort_keys=True) + "\n")
 
 
 def first_missing(root: Path) -> Path | None:
@@ -373,13 +410,14 @@ def _part_problem(p: Path, want: dict, sha256: str | None, run_name=None) -> str
     if meta.num_rows != want["games"]:
         return f"{p.name}: {meta.num_rows} rows, the chunk has {want['games']}"
     if sha256 is not None and file_sha256(p) != sha256:
-        return (f"{p.name}: its content does not match the checksum in its summary "
-                "(damaged, edited or replaced)")
+        return (
+            f"{p.name}: its content does not match the checksum in its summary "
+            "(damaged, edited or replaced)"
+        )
     return None
 
 
-def check_chunk(root: Path, manifest: dict, f: int, count: int
-                ) -> tuple[str | None, bool]:
+def check_chunk(root: Path, manifest: dict, f: int, count: int) -> tuple[str | None, bool]:
     """``(problem, foreign)``: why chunk ``f``'s files are not a finished chunk of this
     run (None if they are), and whether the problem is a summary of another run (its
     checksum good, its rules, strategies, players, seed or versions not the run's)."""
@@ -393,8 +431,7 @@ def check_chunk(root: Path, manifest: dict, f: int, count: int
     sha = None
     if manifest.get("dataset_format", 2) >= 3:
         if not is_sealed(body):
-            return (f"{s.name}: edited or damaged (its checksum does not match its "
-                    "content)"), False
+            return (f"{s.name}: edited or damaged (its checksum does not match its content)"), False
         got = body.get("chunk")
         if not isinstance(got, dict):
             return f"{s.name}: has no chunk identity", False
@@ -407,8 +444,10 @@ def check_chunk(root: Path, manifest: dict, f: int, count: int
             if not isinstance(sha, str):
                 return f"{s.name}: has no checksum of its part", False
     if agg.games != count or agg.n_players != manifest["players"]:
-        return (f"{s.name}: {agg.games} games of {agg.n_players} players, the chunk has "
-                f"{count} of {manifest['players']}"), False
+        return (
+            f"{s.name}: {agg.games} games of {agg.n_players} players, the chunk has "
+            f"{count} of {manifest['players']}"
+        ), False
     if manifest["summary_only"]:
         return None, False
     return _part_problem(part_path(root, f), want, sha, manifest.get("rules_name")), False
@@ -437,9 +476,11 @@ def done_chunks(root: Path, manifest: dict, damaged: list | None = None) -> set[
         if damaged is not None:
             damaged.append(problem)
     if foreign and not done:
-        raise DatasetError(f"{root / MANIFEST} disagrees with every chunk in the folder "
-                           f"({foreign[0]}{_more(foreign)}): the manifest or the chunks "
-                           "come from another run; use a new folder")
+        raise DatasetError(
+            f"{root / MANIFEST} disagrees with every chunk in the folder "
+            f"({foreign[0]}{_more(foreign)}): the manifest or the chunks "
+            "come from another run; use a new folder"
+        )
     return done
 
 
@@ -457,16 +498,22 @@ def strays(root: Path, manifest: dict) -> list[str]:
         if p.name.startswith(("_", ".")):
             continue
         m = _PART.match(p.name)
-        if (m is None or manifest["summary_only"] or not all_chunks.is_first(int(m.group(1)))
-                or not p.is_file()):
+        if (
+            m is None
+            or manifest["summary_only"]
+            or not all_chunks.is_first(int(m.group(1)))
+            or not p.is_file()
+        ):
             out.append(p.name + ("/" if p.is_dir() else ""))
     return sorted(out)
 
 
 def stray_note(root: Path, names: list[str]) -> str:
     shown = ", ".join(names[:5]) + (f" and {len(names) - 5} more" if len(names) > 5 else "")
-    return (f"{root} holds {len(names)} file(s) that are not this run's parts: {shown} "
-            "(unosim reads only its parts; pandas.read_parquet(DIR) would read these too)")
+    return (
+        f"{root} holds {len(names)} file(s) that are not this run's parts: {shown} "
+        "(unosim reads only its parts; pandas.read_parquet(DIR) would read these too)"
+    )
 
 
 # -------------------------------------------------------------------- writing chunks
@@ -494,8 +541,9 @@ class PartWriter:
             meta = dict(table.schema.metadata or {})
             meta[MANIFEST_KEY] = json.dumps(self.manifest, sort_keys=True).encode()
             self.schema = table.schema.with_metadata(meta)
-            self.writer = pq.ParquetWriter(self.tmp, self.schema, compression="zstd",
-                                           write_page_checksum=True)
+            self.writer = pq.ParquetWriter(
+                self.tmp, self.schema, compression="zstd", write_page_checksum=True
+            )
         self.writer.write_table(table.cast(self.schema))
 
     def close(self) -> Path:
@@ -513,7 +561,7 @@ class PartWriter:
         if self.tmp.exists():
             self.tmp.unlink()
 
-    def __enter__(self) -> "PartWriter":
+    def __enter__(self) -> PartWriter:
         return self
 
     def __exit__(self, exc_type, *exc) -> None:
@@ -523,13 +571,23 @@ class PartWriter:
             self.abort()
 
 
-def write_summary(root: Path, manifest: dict, first: int, count: int, agg: Aggregate,
-                  part_sha256: str | None = None) -> Path:
+def write_summary(
+    root: Path,
+    manifest: dict,
+    first: int,
+    count: int,
+    agg: Aggregate,
+    part_sha256: str | None = None,
+) -> Path:
     """The chunk's aggregate as ``_summary-<first>.json``, the chunk's completion mark:
     with its identity, its part's SHA-256 (rows kept) and its own checksum."""
     final = summary_path(root, first)
-    body = {"first_game": first, **agg.to_dict(), "rules_name": manifest.get("rules_name"),
-            "chunk": chunk_identity(manifest, first, count)}
+    body = {
+        "first_game": first,
+        **agg.to_dict(),
+        "rules_name": manifest.get("rules_name"),
+        "chunk": chunk_identity(manifest, first, count),
+    }
     if part_sha256 is not None:
         body["part_sha256"] = part_sha256
     _write_text(final, json.dumps(seal(body), separators=(",", ":")) + "\n")
@@ -551,12 +609,15 @@ def _check_complete(root: Path, manifest: dict, allow_incomplete: bool) -> list[
     damaged: list[str] = []
     done = done_chunks(root, manifest, damaged)
     if damaged:
-        raise DatasetError(f"{root}: {damaged[0]}{_more(damaged)} (--resume computes "
-                           "such chunks again)")
+        raise DatasetError(
+            f"{root}: {damaged[0]}{_more(damaged)} (--resume computes such chunks again)"
+        )
     missing = len(all_chunks) - len(done)
     if missing and not allow_incomplete:
-        raise DatasetError(f"{root} is incomplete: {missing} of {len(all_chunks)} chunks "
-                           "missing (finish it with --resume, or pass allow_incomplete)")
+        raise DatasetError(
+            f"{root} is incomplete: {missing} of {len(all_chunks)} chunks "
+            "missing (finish it with --resume, or pass allow_incomplete)"
+        )
     names = strays(root, manifest)
     if names:
         warnings.warn(stray_note(root, names), DatasetWarning, stacklevel=3)
@@ -576,14 +637,17 @@ def read_summary(root: str | Path, allow_incomplete: bool = False) -> Aggregate:
     return total
 
 
-def iter_dataset(root: str | Path, columns: Iterable[str] | None = None,
-                 allow_incomplete: bool = False) -> Iterator[pd.DataFrame]:
+def iter_dataset(
+    root: str | Path, columns: Iterable[str] | None = None, allow_incomplete: bool = False
+) -> Iterator[pd.DataFrame]:
     """The rows of a dataset folder one part at a time, in game order (flat memory)."""
     root = Path(root)
     manifest = read_dataset_manifest(root)
     if manifest["summary_only"]:
-        raise DatasetError(f"{root} was run with --summary-only: it has no rows "
-                           "(read its aggregates with read_summary)")
+        raise DatasetError(
+            f"{root} was run with --summary-only: it has no rows "
+            "(read its aggregates with read_summary)"
+        )
     cols = list(columns) if columns is not None else None
     for f in _check_complete(root, manifest, allow_incomplete):
         p = part_path(root, f)
@@ -594,8 +658,9 @@ def iter_dataset(root: str | Path, columns: Iterable[str] | None = None,
         yield df
 
 
-def read_dataset(root: str | Path, columns: Iterable[str] | None = None,
-                 allow_incomplete: bool = False) -> pd.DataFrame:
+def read_dataset(
+    root: str | Path, columns: Iterable[str] | None = None, allow_incomplete: bool = False
+) -> pd.DataFrame:
     """A dataset folder's rows as one DataFrame, its manifest in ``df.attrs['manifest']``.
 
     Parameters

@@ -5,6 +5,7 @@ built once from validated values (``simulate.Job.kernel`` builds it for a job). 
 functions below play rounds, matches and traced rounds with it; the traced round is
 grown and bounded here, and only here.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -57,15 +58,22 @@ class Kernel:
         return (self.rules, self.sid, self.sparams, self.deck, self.points, self.n_players)
 
 
-def build(ruleset: RuleSet, n_players: int, sid: np.ndarray, sparams: np.ndarray,
-          labels) -> Kernel:
+def build(ruleset: RuleSet, n_players: int, sid: np.ndarray, sparams: np.ndarray, labels) -> Kernel:
     """The kernel's arrays for validated seats (``players.seats.parse``: ids, params and
     canonical labels, which say which seats are experts and with what parameters)."""
     deck = ruleset.deck_counts()
     order = np.repeat(np.arange(N_KINDS), deck).astype(np.int8)
-    return Kernel(ruleset, int(n_players), ruleset.to_array(), deck,
-                  ruleset.points_table(), order, sid, sparams,
-                  expert_array(labels, ruleset))
+    return Kernel(
+        ruleset,
+        int(n_players),
+        ruleset.to_array(),
+        deck,
+        ruleset.points_table(),
+        order,
+        sid,
+        sparams,
+        expert_array(labels, ruleset),
+    )
 
 
 def rounds(k: Kernel, seed: int, first_game: int, count: int, chunk: int) -> np.ndarray:
@@ -73,13 +81,13 @@ def rounds(k: Kernel, seed: int, first_game: int, count: int, chunk: int) -> np.
     tasks of ``chunk`` games on numba's thread count: int32[count, N_COLS]."""
     with kernel_call():  # Ctrl-C or SIGTERM during the call: the interrupt itself
         if k.xp is not None:  # expert seats search; smaller tasks balance the threads
-            return _expert.run_rounds_expert(*k.head, seed, first_game, count,
-                                             min(chunk, EXPERT_CHUNK), k.xp)
+            return _expert.run_rounds_expert(
+                *k.head, seed, first_game, count, min(chunk, EXPERT_CHUNK), k.xp
+            )
         return _batch.run_rounds(*k.head, seed, first_game, count, chunk)
 
 
-def matches(k: Kernel, seed: int, lo: int, hi: int) -> tuple[np.ndarray, np.ndarray,
-                                                              np.ndarray]:
+def matches(k: Kernel, seed: int, lo: int, hi: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Matches ``lo .. hi - 1`` (``kernel.match.run_matches``): match rows
     int32[hi - lo, N_MCOLS], round heads int32[r, N_RH], round records int32[r, N_COLS]."""
     with kernel_call():
@@ -94,8 +102,9 @@ def expert_tally(k: Kernel, seed: int, first_game: int, count: int) -> np.ndarra
     return _expert.tally_rounds(*k.head, seed, first_game, count, k.xp)
 
 
-def trace(k: Kernel, seed: int, game: int, capacity: int = TRACE_CAPACITY
-          ) -> tuple[np.ndarray, np.ndarray]:
+def trace(
+    k: Kernel, seed: int, game: int, capacity: int = TRACE_CAPACITY
+) -> tuple[np.ndarray, np.ndarray]:
     """Game ``game`` of the run with root ``seed``, exactly as :func:`rounds` plays it,
     with its trace: (record int32[N_COLS], trace int32[events, EV_W]).
 
@@ -108,14 +117,15 @@ def trace(k: Kernel, seed: int, game: int, capacity: int = TRACE_CAPACITY
                 out, rd, *_, tr = _batch.run_one(*k.head, seed, game, k.order, 0, capacity)
                 need = int(rd.tr[L.TR_EVENTS])
             else:
-                out, need, tr = _expert.run_one_expert(*k.head, seed, game, k.order,
-                                                       capacity, k.xp)
+                out, need, tr = _expert.run_one_expert(*k.head, seed, game, k.order, capacity, k.xp)
                 need = int(need)
         size = need * L.EV_W * tr.itemsize
         if size > TRACE_MAX_BYTES:
-            raise TraceTooLong(f"game {game} has {need:,} events ({int(out[L.C_TURNS]):,} "
-                               f"turns): its trace would take {size / 2**30:.1f} GiB, over "
-                               f"the {TRACE_MAX_BYTES / 2**30:g} GiB a replay may use")
+            raise TraceTooLong(
+                f"game {game} has {need:,} events ({int(out[L.C_TURNS]):,} "
+                f"turns): its trace would take {size / 2**30:.1f} GiB, over "
+                f"the {TRACE_MAX_BYTES / 2**30:g} GiB a replay may use"
+            )
         if need <= capacity:
             return out, tr
         capacity = need
@@ -127,9 +137,17 @@ def seat_players(alive: np.ndarray, n: int, dealer: int, seat_player: np.ndarray
     _match.seat_players(alive, n, dealer, seat_player)
 
 
-def settle(rules: np.ndarray, row: np.ndarray, n: int, n_act: int, seat_player: np.ndarray,
-           dealer: int, score: np.ndarray, penalty: np.ndarray, alive: np.ndarray
-           ) -> tuple[int, int]:
+def settle(
+    rules: np.ndarray,
+    row: np.ndarray,
+    n: int,
+    n_act: int,
+    seat_player: np.ndarray,
+    dealer: int,
+    score: np.ndarray,
+    penalty: np.ndarray,
+    alive: np.ndarray,
+) -> tuple[int, int]:
     """``kernel.match.settle``: book one round's record ``row`` (int32[N_COLS]) of ``n_act``
     seats into a match's ``score``, ``penalty`` and ``alive`` (int64[MAX_PLAYERS]) under
     ``rules`` (int64[N_RULES]); returns (next dealer, winner or -1)."""
@@ -140,15 +158,16 @@ def outside_games(deck: np.ndarray, b: int, capacity: int, history: int):
     """Slots for ``b`` rounds with outside seats (``kernel.outside_run``): the deck's
     order ``int8[deck size]``, the rounds' state and their checkpoints."""
     order = _batch.deck_order.py_func(deck)
-    games, cks = _outside_run.new_games(b, order.size, capacity, _outside.ob_size(history),
-                                        history > 0)
+    games, cks = _outside_run.new_games(
+        b, order.size, capacity, _outside.ob_size(history), history > 0
+    )
     return order, games, cks
 
 
-def outside_advance(tb, games, cks, n: int, order: np.ndarray, stop: np.int64,
-                    slots: np.ndarray, out: np.ndarray) -> np.ndarray:
+def outside_advance(
+    tb, games, cks, n: int, order: np.ndarray, stop: np.int64, slots: np.ndarray, out: np.ndarray
+) -> np.ndarray:
     """Advance the rounds in ``slots`` (int64[m]) to their next outside decision or their
     end; their statuses ``int64[m]`` (``kernel.outside.ST_*``), records in ``out``."""
     with kernel_call():
-        return _outside_run.advance_games(tb, games, cks, np.int64(n), order, stop, slots,
-                                          out)
+        return _outside_run.advance_games(tb, games, cks, np.int64(n), order, stop, slots, out)

@@ -6,6 +6,7 @@ Python then reports ``SystemError: CPUDispatcher(...) returned a result with an
 exception set``, chained to the interrupt. The call itself finished, so stopping right
 after it is safe: :func:`kernel_call` turns that SystemError back into the interrupt.
 """
+
 from __future__ import annotations
 
 from contextlib import contextmanager

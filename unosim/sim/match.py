@@ -13,25 +13,26 @@ the seating and the readings of section 7). Two tables come back:
   ``hand_size_{s}``), then ``player_{s}`` (who sits in seat s, -1 for an empty seat
   after eliminations) and ``penalty_points_{s}`` (penalised hand points in the round).
 """
+
 from __future__ import annotations
 
 import json
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
 import numba
 import numpy as np
 import pandas as pd
 
-from ..players.expert import refuse_matches
+from ..game.rules import RuleSet
 from ..kernel import layout as L
 from ..kernel import match as K
-from .interrupt import kernel_call
+from ..players.expert import refuse_matches
 from . import engine
+from .interrupt import kernel_call
 from .results import MANIFEST_KEY, atomic_path, publish, rounds_frame
-from ..game.rules import RuleSet
 from .simulate import Job, check_progress, make_job
 
 CHUNK = 256  # matches per kernel call (one task of the thread pool); never changes results
@@ -39,10 +40,15 @@ TASK_ROUNDS = 1 << 20  # a task's matches may hold at most this many rounds (~23
 MAX_ROUNDS_KEPT = 1 << 25  # rounds a call keeps in memory (about 1-4 GB of frames)
 
 
-def make_match_job(rules: "str | Path | RuleSet" = "official", n_matches: int = 1000,
-                   n_players: int = 4, strategies: "str | list[str]" = "random",
-                   seed: int = 0, house: "str | dict | None" = None,
-                   first_match: int = 0) -> Job:
+def make_match_job(
+    rules: str | Path | RuleSet = "official",
+    n_matches: int = 1000,
+    n_players: int = 4,
+    strategies: str | list[str] = "random",
+    seed: int = 0,
+    house: str | dict | None = None,
+    first_match: int = 0,
+) -> Job:
     """Validate a match request (as :func:`unosim.sim.simulate.make_job`; ``strategies`` are
     per player). ``n_games``/``first_game`` of the Job count matches."""
     try:
@@ -52,8 +58,10 @@ def make_match_job(rules: "str | Path | RuleSet" = "official", n_matches: int = 
         raise type(e)(msg) from None
     refuse_matches(job.labels)
     if job.agents:
-        raise ValueError("Python agents play single rounds (simulate, run, compare, "
-                         "tournament, evaluate), not matches yet")
+        raise ValueError(
+            "Python agents play single rounds (simulate, run, compare, "
+            "tournament, evaluate), not matches yet"
+        )
     return job
 
 
@@ -62,8 +70,13 @@ def match_manifest(job: Job, table: str = "matches") -> dict:
     m = job.manifest()
     m.pop("games")
     m.pop("first_game")
-    m.update(kind="matches", table=table, matches=job.n_games, first_match=job.first_game,
-             strategies_by="player")
+    m.update(
+        kind="matches",
+        table=table,
+        matches=job.n_games,
+        first_match=job.first_game,
+        strategies_by="player",
+    )
     return m
 
 
@@ -80,8 +93,7 @@ def run_match_chunk(job: Job, lo: int, hi: int) -> tuple[np.ndarray, np.ndarray,
     return engine.matches(job.kernel, job.seed, lo, hi)
 
 
-def _match_columns(mout: np.ndarray, n_players: int, first_match: int
-                   ) -> dict[str, np.ndarray]:
+def _match_columns(mout: np.ndarray, n_players: int, first_match: int) -> dict[str, np.ndarray]:
     k = mout.shape[0]
     cols: dict[str, np.ndarray] = {
         "match": np.arange(first_match, first_match + k, dtype=np.int64),
@@ -96,15 +108,16 @@ def _match_columns(mout: np.ndarray, n_players: int, first_match: int
     return cols
 
 
-@lru_cache(maxsize=None)
+@cache
 def _section6_dtypes(n_players: int) -> dict:
     """The RULES.md section 6 columns keep the dtypes of single-round frames."""
     empty = rounds_frame(np.zeros((0, L.N_COLS), dtype=np.int32), n_players, 0)
     return dict(empty.dtypes)
 
 
-def _round_columns(heads: np.ndarray, recs: np.ndarray, n_players: int,
-                   first_match: int) -> dict[str, np.ndarray]:
+def _round_columns(
+    heads: np.ndarray, recs: np.ndarray, n_players: int, first_match: int
+) -> dict[str, np.ndarray]:
     sec6 = _section6_dtypes(n_players)
     cols: dict[str, np.ndarray] = {
         "match": heads[:, K.RH_MATCH].astype(np.int64) + first_match,
@@ -116,8 +129,7 @@ def _round_columns(heads: np.ndarray, recs: np.ndarray, n_players: int,
     for i, name in enumerate(L.FIXED_COLUMNS):
         cols[name] = recs[:, i].astype(sec6[name])
     for s in range(n_players):
-        cols[f"hand_points_{s}"] = recs[:, L.C_HAND_POINTS + s].astype(
-            sec6[f"hand_points_{s}"])
+        cols[f"hand_points_{s}"] = recs[:, L.C_HAND_POINTS + s].astype(sec6[f"hand_points_{s}"])
     for s in range(n_players):
         cols[f"hand_size_{s}"] = recs[:, L.C_HAND_SIZE + s].astype(sec6[f"hand_size_{s}"])
     for s in range(n_players):
@@ -132,8 +144,9 @@ def matches_frame(mout: np.ndarray, n_players: int, first_match: int) -> pd.Data
     return pd.DataFrame(_match_columns(mout, n_players, first_match))
 
 
-def match_rounds_frame(heads: np.ndarray, recs: np.ndarray, n_players: int,
-                       first_match: int) -> pd.DataFrame:
+def match_rounds_frame(
+    heads: np.ndarray, recs: np.ndarray, n_players: int, first_match: int
+) -> pd.DataFrame:
     """Round rows of matches (``int32[r, N_RH]`` heads, ``int32[r, N_COLS]`` records) ->
     frame (columns in the module docstring; ``match`` counts from ``first_match``)."""
     return pd.DataFrame(_round_columns(heads, recs, n_players, first_match))
@@ -143,8 +156,7 @@ def _chunk_columns(job: Job, lo: int, hi: int) -> tuple[dict, dict]:
     """One chunk, run and compacted at once (the raw int32 records are dropped)."""
     with kernel_call():  # Ctrl-C or SIGTERM during the call: the interrupt itself
         mout, heads, recs = run_match_chunk(job, lo, hi)
-    return (_match_columns(mout, job.n_players, lo),
-            _round_columns(heads, recs, job.n_players, lo))
+    return (_match_columns(mout, job.n_players, lo), _round_columns(heads, recs, job.n_players, lo))
 
 
 def _concat(parts: list[dict]) -> pd.DataFrame:
@@ -153,9 +165,12 @@ def _concat(parts: list[dict]) -> pd.DataFrame:
     return pd.DataFrame({c: np.concatenate([p[c] for p in parts]) for c in parts[0]})
 
 
-def run_matches(job: Job, threads: int | None = None, chunk: int = CHUNK,
-                progress: Callable[[int], None] | None = None
-                ) -> tuple[pd.DataFrame, pd.DataFrame]:
+def run_matches(
+    job: Job,
+    threads: int | None = None,
+    chunk: int = CHUNK,
+    progress: Callable[[int], None] | None = None,
+) -> tuple[pd.DataFrame, pd.DataFrame]:
     """Play the job's matches on ``threads`` threads (default: all cores), ``chunk``
     matches per task; returns (matches, rounds) in match order, without manifest."""
     threads = _check_threads(threads)
@@ -164,8 +179,10 @@ def run_matches(job: Job, threads: int | None = None, chunk: int = CHUNK,
     chunk = int(chunk)
     check_progress(progress)
     if job.n_games > MAX_ROUNDS_KEPT:  # every match has a round at least
-        raise ValueError(f"matches must be at most {MAX_ROUNDS_KEPT:,} (their rounds are "
-                         f"kept in memory), got {job.n_games:,}")
+        raise ValueError(
+            f"matches must be at most {MAX_ROUNDS_KEPT:,} (their rounds are "
+            f"kept in memory), got {job.n_games:,}"
+        )
     # matches that run to max_rounds must not make one task's arrays huge
     chunk = max(1, min(chunk, TASK_ROUNDS // job.rules.max_rounds))
     first, end = job.first_game, job.first_game + job.n_games
@@ -178,9 +195,11 @@ def run_matches(job: Job, threads: int | None = None, chunk: int = CHUNK,
         parts.append(part)
         kept += len(part[1]["match"])
         if kept > MAX_ROUNDS_KEPT:
-            raise ValueError(f"the first {hi - first:,} matches already hold {kept:,} "
-                             f"rounds, more than the {MAX_ROUNDS_KEPT:,} a run keeps in "
-                             "memory: simulate fewer matches or lower max_rounds")
+            raise ValueError(
+                f"the first {hi - first:,} matches already hold {kept:,} "
+                f"rounds, more than the {MAX_ROUNDS_KEPT:,} a run keeps in "
+                "memory: simulate fewer matches or lower max_rounds"
+            )
         if progress is not None:
             progress(hi - lo)
 
@@ -205,13 +224,18 @@ def run_matches(job: Job, threads: int | None = None, chunk: int = CHUNK,
     return _concat([p[0] for p in parts]), _concat([p[1] for p in parts])
 
 
-def simulate_matches(rules: "str | Path | RuleSet" = "official", n_matches: int = 1000,
-                     n_players: int = 4, strategies: "str | list[str]" = "random",
-                     seed: int = 0, threads: int | None = None,
-                     house: "str | dict | None" = None, chunk: int = CHUNK,
-                     first_match: int = 0,
-                     progress: Callable[[int], None] | None = None
-                     ) -> tuple[pd.DataFrame, pd.DataFrame]:
+def simulate_matches(
+    rules: str | Path | RuleSet = "official",
+    n_matches: int = 1000,
+    n_players: int = 4,
+    strategies: str | list[str] = "random",
+    seed: int = 0,
+    threads: int | None = None,
+    house: str | dict | None = None,
+    chunk: int = CHUNK,
+    first_match: int = 0,
+    progress: Callable[[int], None] | None = None,
+) -> tuple[pd.DataFrame, pd.DataFrame]:
     """Simulate ``n_matches`` whole matches (RULES.md section 7).
 
     Parameters
@@ -250,8 +274,9 @@ def rounds_path(path: str | Path) -> Path:
     return p.with_name(p.name + ".rounds.parquet")
 
 
-def write_matches(matches: pd.DataFrame, rounds: pd.DataFrame, path: str | Path,
-                  manifest: dict | None = None) -> tuple[Path, Path]:
+def write_matches(
+    matches: pd.DataFrame, rounds: pd.DataFrame, path: str | Path, manifest: dict | None = None
+) -> tuple[Path, Path]:
     """Write the match table to ``path`` and the rounds table beside it
     (:func:`rounds_path`), each atomically with its manifest in the file metadata.
     ``manifest`` defaults to the frames' own ``attrs['manifest']``."""
@@ -270,8 +295,9 @@ def write_matches(matches: pd.DataFrame, rounds: pd.DataFrame, path: str | Path,
             meta[MANIFEST_KEY] = json.dumps(man, sort_keys=True).encode()
             tmp = atomic_path(dest)
             tmps.append(tmp)
-            pq.write_table(t.replace_schema_metadata(meta), tmp, compression="zstd",
-                           write_page_checksum=True)
+            pq.write_table(
+                t.replace_schema_metadata(meta), tmp, compression="zstd", write_page_checksum=True
+            )
         published = []
         try:
             for tmp, (_, dest, _) in zip(tmps, targets):
@@ -295,8 +321,9 @@ def read_matches(path: str | Path) -> tuple[pd.DataFrame, pd.DataFrame]:
     return read_results(path), read_results(rounds_path(path))
 
 
-def match_summary(matches: pd.DataFrame, rounds: pd.DataFrame, n_players: int,
-                  confidence: float = 0.95) -> dict:
+def match_summary(
+    matches: pd.DataFrame, rounds: pd.DataFrame, n_players: int, confidence: float = 0.95
+) -> dict:
     """Headline numbers of a match run.
 
     Returns
@@ -311,9 +338,13 @@ def match_summary(matches: pd.DataFrame, rounds: pd.DataFrame, n_players: int,
 
     nan3 = (float("nan"),) * 3
     trunc = matches["truncated"].to_numpy(dtype=bool)
-    out: dict = {"matches": len(matches), "completed": int((~trunc).sum()),
-                 "truncated": int(trunc.sum()), "rounds": len(rounds),
-                 "truncated_rounds": int(rounds["truncated"].sum())}
+    out: dict = {
+        "matches": len(matches),
+        "completed": int((~trunc).sum()),
+        "truncated": int(trunc.sum()),
+        "rounds": len(rounds),
+        "truncated_rounds": int(rounds["truncated"].sum()),
+    }
     wr = win_rates(matches["winner"].to_numpy(), n_players, confidence)
     out["players"] = wr.rename(columns={"seat": "player"})
     per = matches["rounds"].to_numpy(dtype=np.float64)[~trunc]
@@ -326,5 +357,6 @@ def match_summary(matches: pd.DataFrame, rounds: pd.DataFrame, n_players: int,
         out["rounds_median"] = out["rounds_p90"] = float("nan")
     pts = rounds["points"].to_numpy(dtype=np.float64)[~rounds["truncated"].to_numpy(bool)]
     out["points_mean"], out["points_lo"], out["points_hi"] = (
-        mean_ci(pts, confidence) if pts.size else nan3)
+        mean_ci(pts, confidence) if pts.size else nan3
+    )
     return out

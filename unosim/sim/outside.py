@@ -19,6 +19,7 @@ seat), the same object for every decision of that seat in that game, so a
 deterministic agent's games depend only on (seed, game), on any number of threads or
 chunks.
 """
+
 from __future__ import annotations
 
 from concurrent.futures import ThreadPoolExecutor
@@ -128,7 +129,7 @@ class Observation:
     __slots__ = ("_v", "_hist", "_legal", "_rng", "_key")
 
     def __init__(self, row: np.ndarray, hist: np.ndarray, rng_key):
-        self._v = row[K.O_MASK:K.O_HIST].copy()
+        self._v = row[K.O_MASK : K.O_HIST].copy()
         self._hist = hist
         self._legal = None
         self._rng = None
@@ -180,15 +181,15 @@ class Observation:
 
     @property
     def hand(self) -> np.ndarray:
-        return self._v[_V + K.V_HAND:_V + K.V_HAND + K.N_KINDS].astype(np.int16)
+        return self._v[_V + K.V_HAND : _V + K.V_HAND + K.N_KINDS].astype(np.int16)
 
     @property
     def discarded(self) -> np.ndarray:
-        return self._v[_V + K.V_DISC:_V + K.V_DISC + K.N_KINDS].astype(np.int16)
+        return self._v[_V + K.V_DISC : _V + K.V_DISC + K.N_KINDS].astype(np.int16)
 
     @property
     def hand_sizes(self) -> np.ndarray:
-        return self._v[_V + K.V_SIZES:_V + K.V_SIZES + self.n_players].copy()
+        return self._v[_V + K.V_SIZES : _V + K.V_SIZES + self.n_players].copy()
 
     @property
     def history(self) -> np.ndarray:
@@ -206,13 +207,12 @@ class Observation:
         return self._v.copy()
 
     def __repr__(self) -> str:
-        return (f"Observation(seat {self.seat}, {self.decision}, legal "
-                f"{self.legal_names})")
+        return f"Observation(seat {self.seat}, {self.decision}, legal {self.legal_names})"
 
 
 def _history(row: np.ndarray, cap: int) -> np.ndarray:
     n = int(row[K.O_HIST_N])
-    h = row[K.O_HIST:K.O_HIST + cap * K.HIST_W].reshape(cap, K.HIST_W)
+    h = row[K.O_HIST : K.O_HIST + cap * K.HIST_W].reshape(cap, K.HIST_W)
     if n <= cap or cap == 0:
         return h[:n].copy()
     i = n % cap
@@ -230,8 +230,9 @@ def check_action(obs: Observation, a) -> int:
         return int(a)
     shown = ACTIONS[int(a)] if ok else repr(a)[:80]
     legal = ", ".join(f"{x} ({ACTIONS[x]})" for x in obs.legal)
-    raise IllegalAction(f"seat {obs.seat}'s {obs.decision} decision: action {shown} "
-                        f"is not legal; legal: {legal}")
+    raise IllegalAction(
+        f"seat {obs.seat}'s {obs.decision} decision: action {shown} is not legal; legal: {legal}"
+    )
 
 
 class Tables:
@@ -243,13 +244,15 @@ class Tables:
     record in ``out[slot]``), with an action logged (``act``) after every stop.
     """
 
-    def __init__(self, rules, sid, sp, deck, points, n, seed, b, voluntary=True,
-                 history=HISTORY, capacity=1):
+    def __init__(
+        self, rules, sid, sp, deck, points, n, seed, b, voluntary=True, history=HISTORY, capacity=1
+    ):
         self.tb = Table(rules, sid, sp, deck, points)
         self.n, self.seed, self.b = int(n), int(seed), int(b)
         self.history = int(history)
-        self.order, self.games, self.cks = engine.outside_games(deck, self.b, capacity,
-                                                                self.history)
+        self.order, self.games, self.cks = engine.outside_games(
+            deck, self.b, capacity, self.history
+        )
         self.ob = self.games.ob
         self.out = np.zeros((self.b, L.N_COLS), dtype=np.int32)
         self.stop = np.int64(sum(1 << q for q in range(self.n) if sid[q] == K.OUTSIDE))
@@ -258,7 +261,7 @@ class Tables:
 
     def start(self, slot: int, game: int) -> None:
         ob = self.ob[slot]
-        ob[:K.N_OH] = 0
+        ob[: K.N_OH] = 0
         ob[K.O_CK_P] = -1
         ob[K.O_HIST_CAP] = self.history
         ob[K.O_VOLUNTARY] = self.voluntary
@@ -271,13 +274,19 @@ class Tables:
         games are split across numba's thread count (each game's rows are its own)."""
         threads = min(numba.get_num_threads(), len(slots) // PER_THREAD)
         if threads <= 1:
-            return engine.outside_advance(self.tb, self.games, self.cks, self.n,
-                                          self.order, self.stop, slots, self.out)
+            return engine.outside_advance(
+                self.tb, self.games, self.cks, self.n, self.order, self.stop, slots, self.out
+            )
         parts = np.array_split(slots, threads)
         with ThreadPoolExecutor(max_workers=threads) as pool:
-            done = list(pool.map(lambda s: engine.outside_advance(
-                self.tb, self.games, self.cks, self.n, self.order, self.stop, s,
-                self.out), parts))
+            done = list(
+                pool.map(
+                    lambda s: engine.outside_advance(
+                        self.tb, self.games, self.cks, self.n, self.order, self.stop, s, self.out
+                    ),
+                    parts,
+                )
+            )
         return np.concatenate(done)
 
     def observation(self, slot: int, rng_key) -> Observation:
@@ -303,8 +312,21 @@ def seat_rng(seed: int, game: int, seat: int) -> np.random.Generator:
     return np.random.default_rng(np.random.SeedSequence([seed, game, seat, 0x5EA7]))
 
 
-def play_games(rules, sid, sp, deck, points, n, seed, first_game, count, agents,
-               voluntary=True, in_flight=IN_FLIGHT, history=HISTORY) -> np.ndarray:
+def play_games(
+    rules,
+    sid,
+    sp,
+    deck,
+    points,
+    n,
+    seed,
+    first_game,
+    count,
+    agents,
+    voluntary=True,
+    in_flight=IN_FLIGHT,
+    history=HISTORY,
+) -> np.ndarray:
     """Play games ``first_game ..`` with ``agents[seat]`` (callables) at the outside
     seats; returns int32[count, N_COLS], as ``batch.run_rounds`` does."""
     b = max(1, min(int(in_flight), count))

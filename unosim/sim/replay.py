@@ -9,6 +9,7 @@ judged move by move by the independent checker (:mod:`unosim.verify.checker`).
     rp = replay("stacking", players=4, strategies="random", seed=1, game=0)
     print(format_text(rp, hands=True))
 """
+
 from __future__ import annotations
 
 import json
@@ -20,12 +21,12 @@ import numpy as np
 import pandas as pd
 
 from ..game.cards import COLOURS, N_COLOURED, N_KINDS, N_RANKS, kind_name, parse_kind
-from ..verify.checker import Violation, check_trace, strict_seats
+from ..game.rules import OFFICIAL, RuleSet, apply
 from ..kernel import behaviour_mismatch
 from ..kernel import layout as L
+from ..verify.checker import Violation, check_trace, strict_seats
 from . import engine
 from .results import rounds_frame
-from ..game.rules import OFFICIAL, RuleSet, apply
 from .simulate import Job, make_job
 
 # section 6 columns compared between a replay and the results file it comes from
@@ -53,13 +54,15 @@ class Replay:
     def row(self) -> dict:
         """The round's row as ``unosim.simulate`` gives it (``game`` first)."""
         df = rounds_frame(self.out[None, :], self.n_players, self.game)
-        return {k: (bool(v) if k == "truncated" else int(v))
-                for k, v in df.iloc[0].to_dict().items()}
+        return {
+            k: (bool(v) if k == "truncated" else int(v)) for k, v in df.iloc[0].to_dict().items()
+        }
 
     def check(self) -> list[Violation]:
         """Run the move checker (strict for seats playing plain ``random``)."""
-        self.violations = check_trace(self.trace, self.rules, self.n_players, row=self.out,
-                                      strict=strict_seats(self.labels))
+        self.violations = check_trace(
+            self.trace, self.rules, self.n_players, row=self.out, strict=strict_seats(self.labels)
+        )
         return self.violations
 
 
@@ -68,13 +71,17 @@ def replay_job(job: Job, game: int) -> Replay:
     from .simulate import MAX_GAMES
 
     if job.agents:
-        raise ReplayError("a game with Python agents cannot be replayed yet (its agents' "
-                          "decisions are not recorded)")
+        raise ReplayError(
+            "a game with Python agents cannot be replayed yet (its agents' "
+            "decisions are not recorded)"
+        )
 
-    if (isinstance(game, bool) or not isinstance(game, (int, np.integer))
-            or not 0 <= game < MAX_GAMES):
-        raise ReplayError(f"game must be a whole number from 0 to {MAX_GAMES - 1:,}, "
-                          f"got {game!r}")
+    if (
+        isinstance(game, bool)
+        or not isinstance(game, (int, np.integer))
+        or not 0 <= game < MAX_GAMES
+    ):
+        raise ReplayError(f"game must be a whole number from 0 to {MAX_GAMES - 1:,}, got {game!r}")
     try:
         out, trace = engine.trace(job.kernel, job.seed, int(game))
     except engine.TraceTooLong as e:
@@ -84,8 +91,14 @@ def replay_job(job: Job, game: int) -> Replay:
     return rp
 
 
-def replay(rules="official", players: int = 4, strategies="random", seed: int = 0,
-           game: int = 0, house=None) -> Replay:
+def replay(
+    rules="official",
+    players: int = 4,
+    strategies="random",
+    seed: int = 0,
+    game: int = 0,
+    house=None,
+) -> Replay:
     """Game ``game`` of ``unosim simulate`` with these arguments, replayed and checked."""
     return replay_job(make_job(rules, 1, players, strategies, seed, house), game)
 
@@ -106,8 +119,10 @@ def rules_from_manifest(manifest: dict) -> RuleSet:
     rs = apply(OFFICIAL, data, name=name, coerce=False)
     want = manifest.get("rules_hash")
     if want is not None and rs.hash() != want:
-        raise ReplayError(f"the manifest's rules hash to {rs.hash()}, not {want}: this "
-                          "unosim reads them differently")
+        raise ReplayError(
+            f"the manifest's rules hash to {rs.hash()}, not {want}: this "
+            "unosim reads them differently"
+        )
     return rs
 
 
@@ -130,22 +145,25 @@ def iter_runs(path: str | Path) -> tuple[dict, Iterator[pd.DataFrame]]:
         try:
             df = read_results(p)
         except Exception as e:  # no manifest, not Parquet, unreadable ...
-            raise ReplayError(f"--from {p}: cannot read it as a results file "
-                              f"({e.__class__.__name__}: {_first_line(e)})") from None
+            raise ReplayError(
+                f"--from {p}: cannot read it as a results file "
+                f"({e.__class__.__name__}: {_first_line(e)})"
+            ) from None
         m, frames = df.attrs.get("manifest") or {}, iter([df])
     if m.get("kind") == "matches":
-        raise ReplayError(f"--from {p}: a match file; replay reads single-round results "
-                          "(unosim simulate --out)")
+        raise ReplayError(
+            f"--from {p}: a match file; replay reads single-round results (unosim simulate --out)"
+        )
     missing = [k for k in ("rules_toml", "seed", "players", "strategies") if k not in m]
     if missing:
-        raise ReplayError(f"--from {p}: not a unosim results file (its manifest lacks "
-                          f"{', '.join(missing)})")
+        raise ReplayError(
+            f"--from {p}: not a unosim results file (its manifest lacks {', '.join(missing)})"
+        )
 
     def checked() -> Iterator[pd.DataFrame]:
         for df in frames:
             if "game" not in df.columns:
-                raise ReplayError(f"--from {p}: not a unosim results file (no game "
-                                  "column)")
+                raise ReplayError(f"--from {p}: not a unosim results file (no game column)")
             yield df
 
     return m, checked()
@@ -173,10 +191,12 @@ MAX_LIMIT = 100_000  # replays of one command: each is checked event by event
 
 
 def check_limit(limit) -> int:
-    if (isinstance(limit, bool) or not isinstance(limit, (int, np.integer))
-            or not 1 <= limit <= MAX_LIMIT):
-        raise ReplayError(f"--limit must be a whole number from 1 to {MAX_LIMIT:,}, "
-                          f"got {limit!r}")
+    if (
+        isinstance(limit, bool)
+        or not isinstance(limit, (int, np.integer))
+        or not 1 <= limit <= MAX_LIMIT
+    ):
+        raise ReplayError(f"--limit must be a whole number from 1 to {MAX_LIMIT:,}, got {limit!r}")
     return int(limit)
 
 
@@ -199,8 +219,9 @@ def matching(df: pd.DataFrame, where: str | None) -> pd.Series:
         raise ReplayError(f"--where {where!r}: {e}") from None
 
 
-def replays_from(path: str | Path, where: str | None = None, limit: int = 1
-                 ) -> tuple[Iterator[Replay], int, int]:
+def replays_from(
+    path: str | Path, where: str | None = None, limit: int = 1
+) -> tuple[Iterator[Replay], int, int]:
     """Replay the first ``limit`` games of a results file matching ``where``.
 
     Returns the replays, made one at a time as they are taken (every input is checked
@@ -212,8 +233,10 @@ def replays_from(path: str | Path, where: str | None = None, limit: int = 1
     limit = check_limit(limit)
     m, frames = iter_runs(path)
     if m.get("rng", RNG_VERSION) != RNG_VERSION:
-        raise ReplayError(f"--from {path}: made with RNG {m['rng']!r}; this unosim uses "
-                          f"{RNG_VERSION!r}, so its games cannot be replayed")
+        raise ReplayError(
+            f"--from {path}: made with RNG {m['rng']!r}; this unosim uses "
+            f"{RNG_VERSION!r}, so its games cannot be replayed"
+        )
     why = behaviour_mismatch(m)
     if why:
         raise ReplayError(f"--from {path}: {why}")
@@ -225,10 +248,12 @@ def replays_from(path: str | Path, where: str | None = None, limit: int = 1
             kept.append(df[mask].head(limit - sum(map(len, kept))))
         seen = True
     if not seen:  # no rows: the condition is still checked against the columns
-        matching(rounds_frame(np.zeros((0, L.N_COLS), dtype=np.int32), int(m["players"]),
-                              0), where)
-    sel = pd.concat(kept, ignore_index=True) if len(kept) > 1 else (
-        kept[0] if kept else pd.DataFrame())
+        matching(rounds_frame(np.zeros((0, L.N_COLS), dtype=np.int32), int(m["players"]), 0), where)
+    sel = (
+        pd.concat(kept, ignore_index=True)
+        if len(kept) > 1
+        else (kept[0] if kept else pd.DataFrame())
+    )
     rules = rules_from_manifest(m)
     job = make_job(rules, 1, int(m["players"]), list(m["strategies"]), int(m["seed"]))
 
@@ -239,10 +264,12 @@ def replays_from(path: str | Path, where: str | None = None, limit: int = 1
             diff = [c for c in _COMPARED if c in r.index and int(r[c]) != int(mine[c])]
             if diff:
                 c = diff[0]
-                raise ReplayError(f"game {rp.game} replays differently from {path} ({c} "
-                                  f"{mine[c]} now, {int(r[c])} in the file): the kernel "
-                                  f"changed since the run (unosim "
-                                  f"{m.get('unosim_version', '?')})")
+                raise ReplayError(
+                    f"game {rp.game} replays differently from {path} ({c} "
+                    f"{mine[c]} now, {int(r[c])} in the file): the kernel "
+                    f"changed since the run (unosim "
+                    f"{m.get('unosim_version', '?')})"
+                )
             yield rp
 
     return made(), matched, len(sel)
@@ -267,8 +294,13 @@ def events(trace: np.ndarray, n_players: int, with_hands: bool = True) -> list[d
     out = []
     started = False
     for i, r in enumerate(rows):
-        typ, seat, k, flags, aux = r[L.EV_TYPE], r[L.EV_SEAT], r[L.EV_KIND], r[L.EV_FLAGS], \
-            r[L.EV_AUX]
+        typ, seat, k, flags, aux = (
+            r[L.EV_TYPE],
+            r[L.EV_SEAT],
+            r[L.EV_KIND],
+            r[L.EV_FLAGS],
+            r[L.EV_AUX],
+        )
         name = L.EVENT_NAMES.get(typ, f"event{typ}")
         e: dict = {"i": i, "event": name, "seat": seat if seat >= 0 else None}
         if typ == L.E_COLOUR:
@@ -291,12 +323,19 @@ def events(trace: np.ndarray, n_players: int, with_hands: bool = True) -> list[d
         e.update(
             top=kind_name(top) if started else None,
             colour=COLOURS[r[L.EV_COLOUR]] if started else None,
-            direction=r[L.EV_DIR], pending_draw=r[L.EV_PEND], pending_skips=r[L.EV_SKIP],
+            direction=r[L.EV_DIR],
+            pending_draw=r[L.EV_PEND],
+            pending_skips=r[L.EV_SKIP],
             pending_special=kind_name(r[L.EV_SPECIAL]) if r[L.EV_SPECIAL] >= 0 else None,
-            turns=r[L.EV_TURN], draw_pile=r[L.EV_PILE], discard_pile=r[L.EV_DISC])
+            turns=r[L.EV_TURN],
+            draw_pile=r[L.EV_PILE],
+            discard_pile=r[L.EV_DISC],
+        )
         if with_hands:
-            e["hands"] = [_hand(r[L.EV_HANDS + q * N_KINDS:L.EV_HANDS + (q + 1) * N_KINDS])
-                          for q in range(n_players)]
+            e["hands"] = [
+                _hand(r[L.EV_HANDS + q * N_KINDS : L.EV_HANDS + (q + 1) * N_KINDS])
+                for q in range(n_players)
+            ]
         out.append(e)
     return out
 
@@ -304,8 +343,12 @@ def events(trace: np.ndarray, n_players: int, with_hands: bool = True) -> list[d
 def to_json(rp: Replay) -> dict:
     """A replay as one JSON-ready object: how it was made, its row, events, violations."""
     return {
-        "rules": rp.rules.name, "rules_hash": rp.rules.hash(), "players": rp.n_players,
-        "strategies": list(rp.labels), "seed": rp.seed, "game": rp.game,
+        "rules": rp.rules.name,
+        "rules_hash": rp.rules.hash(),
+        "players": rp.n_players,
+        "strategies": list(rp.labels),
+        "seed": rp.seed,
+        "game": rp.game,
         "row": rp.row,
         "events": events(rp.trace, rp.n_players),
         "violations": [{"row": v.row, "message": v.message} for v in rp.violations],
@@ -325,8 +368,13 @@ def _describe(e: dict, nxt: dict | None, row: dict, n: int) -> tuple[str, bool]:
     """One event's text; True when it also tells the next (colour) event."""
     ev, card = e["event"], e.get("card")
     seat = e["seat"]
-    merged = (nxt is not None and nxt["event"] == "colour" and nxt["seat"] == seat
-              and card is not None and ev in ("play", "drawn", "stack", "extra"))
+    merged = (
+        nxt is not None
+        and nxt["event"] == "colour"
+        and nxt["seat"] == seat
+        and card is not None
+        and ev in ("play", "drawn", "stack", "extra")
+    )
     shown = _wild(card, nxt["colour_named"]) if merged else card
     dirname = "clockwise" if e["direction"] == 1 else "counter-clockwise"
     if ev == "deal":
@@ -360,8 +408,11 @@ def _describe(e: dict, nxt: dict | None, row: dict, n: int) -> tuple[str, bool]:
     if ev == "skipped":
         return "is skipped", False
     if ev == "challenge":
-        return ("challenges the W+4: a bluff, its player draws 4" if e["caught"]
-                else "challenges the legal W+4: draws 4 + penalty, no turn"), False
+        return (
+            "challenges the W+4: a bluff, its player draws 4"
+            if e["caught"]
+            else "challenges the legal W+4: draws 4 + penalty, no turn"
+        ), False
     if ev == "uno":
         return f"forgot to call UNO, caught: draws {e['cards']}", False
     if ev == "swap":
@@ -406,8 +457,10 @@ def _effect_text(e: dict, n: int) -> str:
 def _state(e: dict) -> str:
     if e["top"] is None:
         return f"pile {e['draw_pile']}"
-    parts = [f"{e['top']:<4} {e['colour']:<6} {'cw ' if e['direction'] == 1 else 'ccw'}",
-             f"pile {e['draw_pile']:>3}"]
+    parts = [
+        f"{e['top']:<4} {e['colour']:<6} {'cw ' if e['direction'] == 1 else 'ccw'}",
+        f"pile {e['draw_pile']:>3}",
+    ]
     if e["pending_draw"]:
         parts.append(f"+{e['pending_draw']} pending")
     if e["pending_skips"]:
@@ -449,35 +502,44 @@ def format_text(rp: Replay, hands: bool = False) -> str:
             for q in range(n):
                 changed = prev_hands is None or cur[q] != prev_hands[q]
                 if changed or (e["event"] == "draw" and q == e["seat"]):
-                    lines.append(f"{'':>18}seat {q} ({len(cur[q]):>2}): "
-                                 f"{' '.join(cur[q]) or '(no cards)'}")
+                    lines.append(
+                        f"{'':>18}seat {q} ({len(cur[q]):>2}): {' '.join(cur[q]) or '(no cards)'}"
+                    )
         prev_hands = shown["hands"]
     lines.append("")
     if row["truncated"]:
         lines.append(f"result   truncated after {row['turns']} turns (max_turns): no winner")
     else:
-        lines.append(f"result   seat {row['winner']} wins {row['points']} points after "
-                     f"{row['turns']} turns (seat {row['first_player']} played first)")
+        lines.append(
+            f"result   seat {row['winner']} wins {row['points']} points after "
+            f"{row['turns']} turns (seat {row['first_player']} played first)"
+        )
     final = evs[-1]["hands"] if evs else [[] for _ in range(n)]
-    left = ", ".join(f"seat {q} {row[f'hand_size_{q}']} card"
-                     f"{'s' if row[f'hand_size_{q}'] != 1 else ''} "
-                     f"({row[f'hand_points_{q}']} pts)"
-                     for q in range(n) if q != row["winner"])
+    left = ", ".join(
+        f"seat {q} {row[f'hand_size_{q}']} card"
+        f"{'s' if row[f'hand_size_{q}'] != 1 else ''} "
+        f"({row[f'hand_points_{q}']} pts)"
+        for q in range(n)
+        if q != row["winner"]
+    )
     lines.append(f"left     {left}")
     if hands:
         for q in range(n):
             if final[q]:
                 lines.append(f"         seat {q}: {' '.join(final[q])}")
-    lines.append(f"counts   cards played {row['cards_played']}, drawn {row['cards_drawn']}, "
-                 f"reshuffles {row['reshuffles']}, max stack {row['max_stack']}, challenges "
-                 f"{row['challenges']}, bluffs {row['bluffs']}, UNO penalties "
-                 f"{row['uno_penalties']}")
+    lines.append(
+        f"counts   cards played {row['cards_played']}, drawn {row['cards_drawn']}, "
+        f"reshuffles {row['reshuffles']}, max stack {row['max_stack']}, challenges "
+        f"{row['challenges']}, bluffs {row['bluffs']}, UNO penalties "
+        f"{row['uno_penalties']}"
+    )
     if rp.violations:
         lines.append(f"checker  {len(rp.violations)} violation(s) of RULES.md:")
         lines.extend(f"         {v}" for v in rp.violations)
     else:
-        lines.append(f"checker  every one of the {len(evs)} events follows RULES.md "
-                     "(unosim.verify.checker)")
+        lines.append(
+            f"checker  every one of the {len(evs)} events follows RULES.md (unosim.verify.checker)"
+        )
     return "\n".join(lines)
 
 
@@ -486,41 +548,68 @@ class NoMatch(ReplayError):
     """No game of the results file matches the condition (not an input error)."""
 
 
-def plan_replays(rules: str | None = None, house: str | None = None,
-                 players: int | None = None, strategies: str | None = None,
-                 seed: int | None = None, game: int | None = None,
-                 source: str | Path | None = None, where: str | None = None,
-                 limit: int = 1) -> tuple[list[Replay], str]:
+def plan_replays(
+    rules: str | None = None,
+    house: str | None = None,
+    players: int | None = None,
+    strategies: str | None = None,
+    seed: int | None = None,
+    game: int | None = None,
+    source: str | Path | None = None,
+    where: str | None = None,
+    limit: int = 1,
+) -> tuple[list[Replay], str]:
     """What ``unosim replay`` replays: one game given by its run's arguments, or the first
     ``limit`` games of a results file matching ``where``. Returns the replays and a note
     (how many games matched, or ""). Raises ``ValueError`` (one line) on bad input.
     :func:`stream_replays` gives the replays one at a time instead of a list."""
-    reps, note = stream_replays(rules, house, players, strategies, seed, game, source,
-                                where, limit)
+    reps, note = stream_replays(rules, house, players, strategies, seed, game, source, where, limit)
     return list(reps), note
 
 
-def stream_replays(rules: str | None = None, house: str | None = None,
-                   players: int | None = None, strategies: str | None = None,
-                   seed: int | None = None, game: int | None = None,
-                   source: str | Path | None = None, where: str | None = None,
-                   limit: int = 1) -> tuple[Iterator[Replay], str]:
+def stream_replays(
+    rules: str | None = None,
+    house: str | None = None,
+    players: int | None = None,
+    strategies: str | None = None,
+    seed: int | None = None,
+    game: int | None = None,
+    source: str | Path | None = None,
+    where: str | None = None,
+    limit: int = 1,
+) -> tuple[Iterator[Replay], str]:
     """:func:`plan_replays` with the replays made one at a time as they are taken (the
     inputs are all checked first); memory holds one replay, whatever ``limit``."""
     if source is None:
         if where is not None:
             raise ReplayError("--where needs --from FILE (a results file to pick games from)")
-        rp = replay(rules or "official", 4 if players is None else players,
-                    strategies or "random", 0 if seed is None else seed,
-                    0 if game is None else game, house)
+        rp = replay(
+            rules or "official",
+            4 if players is None else players,
+            strategies or "random",
+            0 if seed is None else seed,
+            0 if game is None else game,
+            house,
+        )
         return iter([rp]), ""
-    given = [opt for opt, v in (("--rules", rules), ("--house", house), ("--players", players),
-                                ("--strategies", strategies), ("--seed", seed),
-                                ("--game", game)) if v is not None]
+    given = [
+        opt
+        for opt, v in (
+            ("--rules", rules),
+            ("--house", house),
+            ("--players", players),
+            ("--strategies", strategies),
+            ("--seed", seed),
+            ("--game", game),
+        )
+        if v is not None
+    ]
     if given:
-        raise ReplayError(f"--from takes the rules, players, strategies and seed from the "
-                          f"file's manifest: drop {', '.join(given)} (pick games with "
-                          "--where, e.g. 'game == 17')")
+        raise ReplayError(
+            f"--from takes the rules, players, strategies and seed from the "
+            f"file's manifest: drop {', '.join(given)} (pick games with "
+            "--where, e.g. 'game == 17')"
+        )
     reps, matched, taken = replays_from(source, where, limit)
     if not taken:
         raise NoMatch(f"no game of {source} matches {where!r}")

@@ -1,4 +1,5 @@
 """Kernel records -> typed DataFrames -> Parquet files carrying their manifest."""
+
 from __future__ import annotations
 
 import json
@@ -18,10 +19,18 @@ MANIFEST_KEY = b"unosim.manifest"
 # events need int32; max_stack and hand sizes stay under the deck's 1,000 cards; hand
 # points reach 1,000 cards x 10,000 points
 _DTYPES = {
-    "winner": np.int8, "first_player": np.int8, "turns": np.int32,
-    "cards_played": np.int32, "cards_drawn": np.int32, "reshuffles": np.int32,
-    "points": np.int32, "max_stack": np.int16, "challenges": np.int32,
-    "bluffs": np.int32, "uno_penalties": np.int32, "truncated": np.bool_,
+    "winner": np.int8,
+    "first_player": np.int8,
+    "turns": np.int32,
+    "cards_played": np.int32,
+    "cards_drawn": np.int32,
+    "reshuffles": np.int32,
+    "points": np.int32,
+    "max_stack": np.int16,
+    "challenges": np.int32,
+    "bluffs": np.int32,
+    "uno_penalties": np.int32,
+    "truncated": np.bool_,
 }
 HAND_POINTS_DTYPE = np.int32
 HAND_SIZE_DTYPE = np.int16
@@ -30,7 +39,8 @@ HAND_SIZE_DTYPE = np.int16
 def round_columns(n_players: int) -> list[str]:
     """Column names of a round frame, in order (``game`` first)."""
     per_seat = [f"hand_points_{s}" for s in range(n_players)] + [
-        f"hand_size_{s}" for s in range(n_players)]
+        f"hand_size_{s}" for s in range(n_players)
+    ]
     return ["game", *L.FIXED_COLUMNS, *per_seat]
 
 
@@ -41,8 +51,7 @@ def rounds_frame(out: np.ndarray, n_players: int, first_game: int) -> pd.DataFra
     section 6 columns, then ``hand_points_{s}`` (int32) and ``hand_size_{s}`` (int16).
     """
     n = out.shape[0]
-    cols: dict[str, np.ndarray] = {"game": np.arange(first_game, first_game + n,
-                                                     dtype=np.int64)}
+    cols: dict[str, np.ndarray] = {"game": np.arange(first_game, first_game + n, dtype=np.int64)}
     for i, name in enumerate(L.FIXED_COLUMNS):
         cols[name] = out[:, i].astype(_DTYPES[name])
     for s in range(n_players):
@@ -110,8 +119,9 @@ def probe_writable(path: Path, what: str = "--out") -> None:
     try:
         fd, tmp = tempfile.mkstemp(prefix=".unosim-probe.", suffix=".tmp", dir=probe)
     except OSError as e:
-        raise ValueError(f"{what} {path}: cannot write in {probe} "
-                         f"({e.strerror or e.__class__.__name__})") from None
+        raise ValueError(
+            f"{what} {path}: cannot write in {probe} ({e.strerror or e.__class__.__name__})"
+        ) from None
     os.close(fd)
     os.unlink(tmp)
 

@@ -21,6 +21,7 @@ Executors
     (``out`` must be on a filesystem every worker sees) and send back only the
     chunk's aggregate. A worker that dies mid-run has its chunks recomputed elsewhere.
 """
+
 from __future__ import annotations
 
 import threading
@@ -77,9 +78,14 @@ class RunResult:
 # ------------------------------------------------------------------------ one chunk
 
 
-def compute_chunk(job: Job, first: int, count: int, block: int = BLOCK,
-                  writer: "ds.PartWriter | None" = None,
-                  on_block: Callable[[int], None] | None = None) -> Aggregate:
+def compute_chunk(
+    job: Job,
+    first: int,
+    count: int,
+    block: int = BLOCK,
+    writer: ds.PartWriter | None = None,
+    on_block: Callable[[int], None] | None = None,
+) -> Aggregate:
     """Play games ``first .. first + count - 1`` in blocks; rows go to ``writer``.
 
     Returns the chunk's :class:`Aggregate`. Memory is bounded by one block.
@@ -105,9 +111,15 @@ def part_manifest(manifest: dict, first: int, count: int) -> dict:
     return {**own, "first_game": first, "games": count}
 
 
-def write_chunk(job: Job, manifest: dict, root: Path | None, first: int, count: int,
-                block: int = BLOCK, on_block: Callable[[int], None] | None = None
-                ) -> Aggregate:
+def write_chunk(
+    job: Job,
+    manifest: dict,
+    root: Path | None,
+    first: int,
+    count: int,
+    block: int = BLOCK,
+    on_block: Callable[[int], None] | None = None,
+) -> Aggregate:
     """Compute one chunk; with a folder ``root``, write its files (part, then summary)."""
     if root is None:
         return compute_chunk(job, first, count, block, None, on_block)
@@ -115,16 +127,16 @@ def write_chunk(job: Job, manifest: dict, root: Path | None, first: int, count: 
     if manifest["summary_only"]:
         agg = compute_chunk(job, first, count, block, None, on_block)
     else:
-        with ds.PartWriter(ds.part_path(root, first),
-                           part_manifest(manifest, first, count)) as w:
+        with ds.PartWriter(ds.part_path(root, first), part_manifest(manifest, first, count)) as w:
             agg = compute_chunk(job, first, count, block, w, on_block)
         sha = w.sha256
     ds.write_summary(root, manifest, first, count, agg, sha)
     return agg
 
 
-def dask_chunk(job: Job, manifest: dict, root: str | None, first: int, count: int,
-               block: int) -> dict:
+def dask_chunk(
+    job: Job, manifest: dict, root: str | None, first: int, count: int, block: int
+) -> dict:
     """A Dask task: one chunk on one numba thread; returns its aggregate as a small dict."""
     numba.set_num_threads(1)
     with _KERNEL_LOCK:
@@ -135,8 +147,9 @@ def dask_chunk(job: Job, manifest: dict, root: str | None, first: int, count: in
 # ------------------------------------------------------------------------ executors
 
 
-def _run_local(job, manifest, root, todo, block, threads, on_chunk, on_games,
-               single: "ds.PartWriter | None"):
+def _run_local(
+    job, manifest, root, todo, block, threads, on_chunk, on_games, single: ds.PartWriter | None
+):
     with thread_count(threads):
         for first, count in todo:
             if single is not None:
@@ -153,9 +166,14 @@ def local_cluster(workers: int | None = None, processes: bool = True):
     n = workers or numba.config.NUMBA_NUM_THREADS
     kw = {"env": {"NUMBA_NUM_THREADS": "1"}} if processes else {}
     # no dashboard; the scheduler's small HTTP server (health, metrics) on any free port
-    return LocalCluster(n_workers=n, threads_per_worker=1, processes=processes,
-                        dashboard_address=None,
-                        scheduler_kwargs={"dashboard_address": ":0"}, **kw)
+    return LocalCluster(
+        n_workers=n,
+        threads_per_worker=1,
+        processes=processes,
+        dashboard_address=None,
+        scheduler_kwargs={"dashboard_address": ":0"},
+        **kw,
+    )
 
 
 def _connect(scheduler: str | None, client, workers: int | None, processes: bool):
@@ -169,22 +187,36 @@ def _connect(scheduler: str | None, client, workers: int | None, processes: bool
             c = Client(scheduler, timeout=CONNECT_TIMEOUT)
         except Exception as e:  # OSError, TimeoutError, or what distributed raises
             first = (str(e).strip().splitlines() or [e.__class__.__name__])[0]
-            raise ConnectionError(f"cannot reach the Dask scheduler at {scheduler}: "
-                                  f"{first}") from None
+            raise ConnectionError(
+                f"cannot reach the Dask scheduler at {scheduler}: {first}"
+            ) from None
         try:
             c.wait_for_workers(1, timeout=120)
         except TimeoutError:
             c.close()
-            raise ConnectionError(f"the Dask scheduler at {scheduler} has no workers "
-                                  "(start some with `dask worker`)") from None
+            raise ConnectionError(
+                f"the Dask scheduler at {scheduler} has no workers (start some with `dask worker`)"
+            ) from None
         return c, [c]
     cluster = local_cluster(workers, processes)
     c = Client(cluster)
     return c, [c, cluster]
 
 
-def _run_dask(job, manifest, root, todo, block, on_chunk, *, scheduler=None, client=None,
-              workers=None, processes=True, on_connected=None):
+def _run_dask(
+    job,
+    manifest,
+    root,
+    todo,
+    block,
+    on_chunk,
+    *,
+    scheduler=None,
+    client=None,
+    workers=None,
+    processes=True,
+    on_connected=None,
+):
     from distributed import as_completed
 
     c, to_close = _connect(scheduler, client, workers, processes)
@@ -194,9 +226,17 @@ def _run_dask(job, manifest, root, todo, block, on_chunk, *, scheduler=None, cli
     futures = {}
     try:
         for first, count in todo:
-            fut = c.submit(dask_chunk, job, manifest, str(root) if root else None, first,
-                           count, block, key=f"unosim-chunk-{first:012d}-{token}",
-                           pure=False)
+            fut = c.submit(
+                dask_chunk,
+                job,
+                manifest,
+                str(root) if root else None,
+                first,
+                count,
+                block,
+                key=f"unosim-chunk-{first:012d}-{token}",
+                pure=False,
+            )
             futures[fut] = (first, count)
         for fut in as_completed(list(futures)):
             first, count = futures.pop(fut)
@@ -205,7 +245,8 @@ def _run_dask(job, manifest, root, todo, block, on_chunk, *, scheduler=None, cli
             if root is not None and not ds.summary_path(root, first).exists():
                 raise ds.DatasetError(
                     f"a Dask worker wrote chunk {first} where this machine cannot see it: "
-                    f"--out {root} must be on a filesystem shared by every worker")
+                    f"--out {root} must be on a filesystem shared by every worker"
+                )
             on_chunk(first, count, agg)
     finally:
         for fut in futures:
@@ -239,17 +280,20 @@ def check_scheduler(address: str) -> None:
     except ValueError:
         port = None
         u = None
-    why = {"tls": "a TLS scheduler needs certificates, which unosim does not take",
-           "wss": "a TLS scheduler needs certificates, which unosim does not take",
-           "inproc": "an inproc:// scheduler lives inside one process; unosim reaches "
-                     "schedulers over the network",
-           "ws": "unosim reaches schedulers over TCP", "ucx": "unosim reaches "
-                 "schedulers over TCP"}.get(u.scheme if u is not None else "")
+    why = {
+        "tls": "a TLS scheduler needs certificates, which unosim does not take",
+        "wss": "a TLS scheduler needs certificates, which unosim does not take",
+        "inproc": "an inproc:// scheduler lives inside one process; unosim reaches "
+        "schedulers over the network",
+        "ws": "unosim reaches schedulers over TCP",
+        "ucx": "unosim reaches schedulers over TCP",
+    }.get(u.scheme if u is not None else "")
     if why:
         raise ValueError(f"--scheduler {address!r}: {why}; give tcp://HOST:PORT")
     if u is None or u.scheme != "tcp" or not u.hostname or port is None:
-        raise ValueError(f"--scheduler {address!r} is not a scheduler address; give "
-                         "tcp://HOST:PORT")
+        raise ValueError(
+            f"--scheduler {address!r} is not a scheduler address; give tcp://HOST:PORT"
+        )
 
 
 @dataclass
@@ -266,8 +310,8 @@ class Plan:
     client: object
     processes: bool
     block: int
-    chunks: "ds.Chunks"
-    todo: "ds.Chunks"
+    chunks: ds.Chunks
+    todo: ds.Chunks
     done: Aggregate  # the chunks found finished on disk
     new: bool = False  # the folder is created when the run starts
     damaged: tuple[str, ...] = ()  # finished-looking chunk files that failed their check
@@ -278,16 +322,26 @@ class Plan:
         return self.todo.games
 
 
-def prepare(job: Job, out: str | Path | None = None, *, executor: str = "threads",
-            threads: int | None = None, scheduler: str | None = None, client=None,
-            processes: bool = True, chunk_games: int | None = None, block: int = BLOCK,
-            summary_only: bool = False, resume: bool = False) -> Plan:
+def prepare(
+    job: Job,
+    out: str | Path | None = None,
+    *,
+    executor: str = "threads",
+    threads: int | None = None,
+    scheduler: str | None = None,
+    client=None,
+    processes: bool = True,
+    chunk_games: int | None = None,
+    block: int = BLOCK,
+    summary_only: bool = False,
+    resume: bool = False,
+) -> Plan:
     """Check every option and open the output (``ValueError`` with a one-line message)."""
     if executor not in EXECUTORS:
-        raise ValueError(f"executor must be one of {', '.join(EXECUTORS)}, "
-                         f"got {executor!r}")
-    if threads is not None and (isinstance(threads, bool)
-                                or not isinstance(threads, (int, np.integer)) or threads < 1):
+        raise ValueError(f"executor must be one of {', '.join(EXECUTORS)}, got {executor!r}")
+    if threads is not None and (
+        isinstance(threads, bool) or not isinstance(threads, (int, np.integer)) or threads < 1
+    ):
         raise ValueError(f"threads must be a whole number >= 1, got {threads!r}")
     threads = None if threads is None else int(threads)  # numpy scalars too
     if executor == "serial":
@@ -297,37 +351,47 @@ def prepare(job: Job, out: str | Path | None = None, *, executor: str = "threads
     if (scheduler is not None or client is not None) and executor != "dask":
         raise ValueError("a Dask scheduler needs --executor dask")
     if (scheduler is not None or client is not None) and threads is not None:
-        raise ValueError("--threads sets the workers of a local cluster; a running "
-                         "scheduler's workers are started with `dask worker`")
-    if (isinstance(block, bool) or not isinstance(block, (int, np.integer))
-            or not 1 <= block <= MAX_BLOCK):
-        raise ValueError(f"block must be a whole number from 1 to {MAX_BLOCK:,}, "
-                         f"got {block!r}")
+        raise ValueError(
+            "--threads sets the workers of a local cluster; a running "
+            "scheduler's workers are started with `dask worker`"
+        )
+    if (
+        isinstance(block, bool)
+        or not isinstance(block, (int, np.integer))
+        or not 1 <= block <= MAX_BLOCK
+    ):
+        raise ValueError(f"block must be a whole number from 1 to {MAX_BLOCK:,}, got {block!r}")
     block = int(block)
     single = Path(out) if out is not None and is_file_out(out) else None
     if single is not None and (summary_only or resume or executor == "dask"):
-        raise ValueError("--out FILE.parquet is one file written by this process; use "
-                         "--out DIR (a dataset folder) with --summary-only, --resume or "
-                         "--executor dask")
+        raise ValueError(
+            "--out FILE.parquet is one file written by this process; use "
+            "--out DIR (a dataset folder) with --summary-only, --resume or "
+            "--executor dask"
+        )
     root = Path(out).resolve() if out is not None and single is None else None
     if resume and root is None:
         raise ValueError("--resume needs --out DIR, the folder of the run to continue")
 
-    if (chunk_games is None and resume and root is not None
-            and (root / ds.MANIFEST).exists()):
+    if chunk_games is None and resume and root is not None and (root / ds.MANIFEST).exists():
         chunk_games = ds.read_dataset_manifest(root).get("chunk_games")
     if chunk_games is None:
         chunk_games = CHUNK_SUMMARY if summary_only else CHUNK_ROWS
-    if (isinstance(chunk_games, bool) or not isinstance(chunk_games, (int, np.integer))
-            or chunk_games < 1):
+    if (
+        isinstance(chunk_games, bool)
+        or not isinstance(chunk_games, (int, np.integer))
+        or chunk_games < 1
+    ):
         raise ValueError(f"chunk_games must be a whole number >= 1, got {chunk_games!r}")
     chunk_games = int(chunk_games)
 
     if executor == "dask" and scheduler is not None:
         check_scheduler(scheduler)
     if executor == "dask" and threads is not None and threads > max_workers():
-        raise ValueError(f"--threads {threads}: this machine runs at most "
-                         f"{max_workers()} local Dask workers (its cores)")
+        raise ValueError(
+            f"--threads {threads}: this machine runs at most "
+            f"{max_workers()} local Dask workers (its cores)"
+        )
     manifest = ds.dataset_manifest(job.manifest(), chunk_games, summary_only)
     all_chunks = ds.chunks(job.first_game, job.n_games, chunk_games)
     done = Aggregate(job.n_players)
@@ -351,10 +415,24 @@ def prepare(job: Job, out: str | Path | None = None, *, executor: str = "threads
             probe_writable(single)
             remove_stale(single)
         manifest = job.manifest()  # a single file's, or nothing written
-    return Plan(job, manifest, root, single, executor, threads, scheduler, client,
-                processes, block, all_chunks, all_chunks.without(finished or ()), done,
-                new=root is not None and finished is None, damaged=tuple(damaged),
-                strays=strays)
+    return Plan(
+        job,
+        manifest,
+        root,
+        single,
+        executor,
+        threads,
+        scheduler,
+        client,
+        processes,
+        block,
+        all_chunks,
+        all_chunks.without(finished or ()),
+        done,
+        new=root is not None and finished is None,
+        damaged=tuple(damaged),
+        strays=strays,
+    )
 
 
 def execute(plan: Plan, progress: Callable[[int], None] | None = None) -> RunResult:
@@ -384,19 +462,46 @@ def execute(plan: Plan, progress: Callable[[int], None] | None = None) -> RunRes
     try:
         if dask:
             if plan.todo:
-                _run_dask(job, plan.manifest, root, plan.todo, plan.block, on_chunk,
-                          scheduler=plan.scheduler, client=plan.client,
-                          workers=plan.threads, processes=plan.processes,
-                          on_connected=connected)
+                _run_dask(
+                    job,
+                    plan.manifest,
+                    root,
+                    plan.todo,
+                    plan.block,
+                    on_chunk,
+                    scheduler=plan.scheduler,
+                    client=plan.client,
+                    workers=plan.threads,
+                    processes=plan.processes,
+                    on_connected=connected,
+                )
         elif plan.single is not None:
             connected()
             with ds.PartWriter(plan.single, plan.manifest) as w:
-                _run_local(job, plan.manifest, None, plan.todo, plan.block, plan.threads,
-                           on_chunk, progress, w)
+                _run_local(
+                    job,
+                    plan.manifest,
+                    None,
+                    plan.todo,
+                    plan.block,
+                    plan.threads,
+                    on_chunk,
+                    progress,
+                    w,
+                )
         else:
             connected()
-            _run_local(job, plan.manifest, root, plan.todo, plan.block, plan.threads,
-                       on_chunk, progress, None)
+            _run_local(
+                job,
+                plan.manifest,
+                root,
+                plan.todo,
+                plan.block,
+                plan.threads,
+                on_chunk,
+                progress,
+                None,
+            )
     except BaseException:
         # a new run that fails or is stopped before any chunk is written (a full disk,
         # Ctrl-C) leaves no folder: only what this call created is removed
@@ -412,23 +517,48 @@ def execute(plan: Plan, progress: Callable[[int], None] | None = None) -> RunRes
             remove_stale(plan.single)
     seconds = time.perf_counter() - t0[0]
     total = Aggregate(job.n_players).add(plan.done).add(computed)
-    return RunResult(plan.manifest, total, computed, len(plan.chunks), len(plan.todo),
-                     seconds, root or plan.single)
+    return RunResult(
+        plan.manifest,
+        total,
+        computed,
+        len(plan.chunks),
+        len(plan.todo),
+        seconds,
+        root or plan.single,
+    )
 
 
-def run_job(job: Job, out: str | Path | None = None, *,
-            progress: Callable[[int], None] | None = None, **options) -> RunResult:
+def run_job(
+    job: Job,
+    out: str | Path | None = None,
+    *,
+    progress: Callable[[int], None] | None = None,
+    **options,
+) -> RunResult:
     """Run ``job`` chunk by chunk; see :func:`run` for the options."""
     return execute(prepare(job, out, **options), progress)
 
 
-def run(rules="official", n_games: int = 1000, n_players: int = 4,
-        strategies: "str | list[str]" = "random", seed: int = 0,
-        house: "str | dict | None" = None, out: str | Path | None = None, *,
-        executor: str = "threads", threads: int | None = None,
-        scheduler: str | None = None, client=None, processes: bool = True,
-        chunk_games: int | None = None, block: int = BLOCK, summary_only: bool = False,
-        resume: bool = False, progress: Callable[[int], None] | None = None) -> RunResult:
+def run(
+    rules="official",
+    n_games: int = 1000,
+    n_players: int = 4,
+    strategies: str | list[str] = "random",
+    seed: int = 0,
+    house: str | dict | None = None,
+    out: str | Path | None = None,
+    *,
+    executor: str = "threads",
+    threads: int | None = None,
+    scheduler: str | None = None,
+    client=None,
+    processes: bool = True,
+    chunk_games: int | None = None,
+    block: int = BLOCK,
+    summary_only: bool = False,
+    resume: bool = False,
+    progress: Callable[[int], None] | None = None,
+) -> RunResult:
     """Simulate ``n_games`` rounds chunk by chunk, streaming them to ``out``.
 
     Parameters
@@ -459,7 +589,17 @@ def run(rules="official", n_games: int = 1000, n_players: int = 4,
     """
     check_progress(progress)
     job = make_job(rules, n_games, n_players, strategies, seed, house)
-    return run_job(job, out, executor=executor, threads=threads, scheduler=scheduler,
-                   client=client, processes=processes, chunk_games=chunk_games,
-                   block=block, summary_only=summary_only, resume=resume,
-                   progress=progress)
+    return run_job(
+        job,
+        out,
+        executor=executor,
+        threads=threads,
+        scheduler=scheduler,
+        client=client,
+        processes=processes,
+        chunk_games=chunk_games,
+        block=block,
+        summary_only=summary_only,
+        resume=resume,
+        progress=progress,
+    )

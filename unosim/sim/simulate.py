@@ -1,4 +1,5 @@
 """The Python API: validate, seed, run the kernel in blocks, return typed frames."""
+
 from __future__ import annotations
 
 import platform
@@ -12,14 +13,14 @@ import numpy as np
 import pandas as pd
 
 from .._version import __version__
-from ..players.expert import expert_array
-from ..players.seats import parse_seats
+from ..game.rules import RULES_FORMAT, RuleSet, resolve
 from ..kernel import KERNEL_BEHAVIOUR
 from ..kernel.rng import RNG_VERSION
-from .outside import play_games
+from ..players.expert import expert_array
+from ..players.seats import parse_seats
 from . import engine
+from .outside import play_games
 from .results import rounds_frame
-from ..game.rules import RULES_FORMAT, RuleSet, resolve
 
 BLOCK = 1 << 20  # games per kernel call: bounds the memory of the raw records
 CHUNK = 1024  # games per parallel task inside a call; never changes results
@@ -44,8 +45,7 @@ class Job:
     @cached_property
     def kernel(self) -> engine.Kernel:
         """The kernel's arrays for this job's rules and seats, built once."""
-        return engine.build(self.rules, self.n_players, self.sid, self.sparams,
-                            self.labels)
+        return engine.build(self.rules, self.n_players, self.sid, self.sparams, self.labels)
 
     def manifest(self) -> dict:
         """How the results were made: enough to reproduce or replay any game."""
@@ -82,23 +82,35 @@ def whole(name: str, value, lo: int = 1, hi: int | None = None) -> int:
 def check_progress(progress) -> None:
     """``TypeError`` naming ``progress`` unless it is None or callable."""
     if progress is not None and not callable(progress):
-        raise TypeError(f"progress must be a function called with a number of games "
-                        f"finished, or None; got {progress!r}")
+        raise TypeError(
+            f"progress must be a function called with a number of games "
+            f"finished, or None; got {progress!r}"
+        )
 
 
-def make_job(rules: "str | Path | RuleSet" = "official", n_games: int = 1000,
-             n_players: int = 4, strategies: "str | list[str]" = "random", seed: int = 0,
-             house: "str | dict | None" = None, first_game: int = 0) -> Job:
+def make_job(
+    rules: str | Path | RuleSet = "official",
+    n_games: int = 1000,
+    n_players: int = 4,
+    strategies: str | list[str] = "random",
+    seed: int = 0,
+    house: str | dict | None = None,
+    first_game: int = 0,
+) -> Job:
     """Validate every input; raises ``ValueError`` subclasses with one-line messages
     (``TypeError`` for an argument of the wrong type, naming it)."""
     if house is not None and not isinstance(house, (str, dict)):
-        raise TypeError(f"house must be text ('stacking=same,jump_in=true') or a dict, "
-                        f"got {house!r}")
+        raise TypeError(
+            f"house must be text ('stacking=same,jump_in=true') or a dict, got {house!r}"
+        )
     if not isinstance(strategies, (str, list, tuple)) or not all(
-            isinstance(s, str) or callable(s) or callable(getattr(s, "act", None))
-            for s in ([strategies] if isinstance(strategies, str) else strategies)):
-        raise TypeError(f"strategies must be text or a list of texts and agents (callables "
-                        f"or objects with an act method), got {strategies!r}"[:300])
+        isinstance(s, str) or callable(s) or callable(getattr(s, "act", None))
+        for s in ([strategies] if isinstance(strategies, str) else strategies)
+    ):
+        raise TypeError(
+            f"strategies must be text or a list of texts and agents (callables "
+            f"or objects with an act method), got {strategies!r}"[:300]
+        )
     rs = resolve(rules, house)
     if isinstance(n_players, bool) or not isinstance(n_players, (int, np.integer)):
         raise ValueError(f"players must be a whole number, got {n_players!r}")
@@ -112,15 +124,25 @@ def make_job(rules: "str | Path | RuleSet" = "official", n_games: int = 1000,
     if not 0 <= seed < 2**63:
         raise ValueError(f"seed must be a whole number in [0, 2**63), got {seed!r}")
     whole("first_game", first_game, 0, MAX_GAMES)
-    sid, sp, labels, agents = parse_seats(list(strategies) if isinstance(strategies, tuple)
-                                          else strategies, int(n_players))
+    sid, sp, labels, agents = parse_seats(
+        list(strategies) if isinstance(strategies, tuple) else strategies, int(n_players)
+    )
     if any(a is not None for a in agents) and expert_array(labels, rs) is not None:
         raise ValueError("a Python agent and an expert cannot play in the same games yet")
-    return Job(rs, int(n_players), sid, sp, tuple(labels), int(seed), int(n_games),
-               int(first_game), agents if any(a is not None for a in agents) else ())
+    return Job(
+        rs,
+        int(n_players),
+        sid,
+        sp,
+        tuple(labels),
+        int(seed),
+        int(n_games),
+        int(first_game),
+        agents if any(a is not None for a in agents) else (),
+    )
 
 
-def warm(job: "Job | None" = None) -> float:
+def warm(job: Job | None = None) -> float:
     """Compile the round kernels (or load them from numba's cache) by playing one game
     of ``job`` (default: official, 4 players, ``random``), before any clock starts.
     Returns the seconds it took: the one-off compile time on a fresh install."""
@@ -136,14 +158,25 @@ def run_block(job: Job, first_game: int, count: int, chunk: int = CHUNK) -> np.n
     (:func:`engine.rounds`; with Python agents, :func:`outside.play_games`)."""
     if job.agents:  # Python agents decide at their seats (unosim/sim/outside.py)
         rs = job.rules
-        return play_games(rs.to_array(), job.sid, job.sparams, rs.deck_counts(),
-                          rs.points_table(), job.n_players, job.seed, first_game, count,
-                          job.agents, voluntary=rs.voluntary_draw)
+        return play_games(
+            rs.to_array(),
+            job.sid,
+            job.sparams,
+            rs.deck_counts(),
+            rs.points_table(),
+            job.n_players,
+            job.seed,
+            first_game,
+            count,
+            job.agents,
+            voluntary=rs.voluntary_draw,
+        )
     return engine.rounds(job.kernel, job.seed, first_game, count, chunk)
 
 
-def iter_frames(job: Job, threads: int | None = None, block: int = BLOCK,
-                chunk: int = CHUNK) -> Iterator[pd.DataFrame]:
+def iter_frames(
+    job: Job, threads: int | None = None, block: int = BLOCK, chunk: int = CHUNK
+) -> Iterator[pd.DataFrame]:
     """The job's rounds as frames of at most ``block`` games, in game order."""
     with thread_count(threads):
         done = 0
@@ -154,11 +187,18 @@ def iter_frames(job: Job, threads: int | None = None, block: int = BLOCK,
             done += count
 
 
-def simulate(rules: "str | Path | RuleSet" = "official", n_games: int = 1000,
-             n_players: int = 4, strategies: "str | list[str]" = "random", seed: int = 0,
-             threads: int | None = None, house: "str | dict | None" = None,
-             chunk: int = CHUNK, block: int = BLOCK,
-             progress: Callable[[int], None] | None = None) -> pd.DataFrame:
+def simulate(
+    rules: str | Path | RuleSet = "official",
+    n_games: int = 1000,
+    n_players: int = 4,
+    strategies: str | list[str] = "random",
+    seed: int = 0,
+    threads: int | None = None,
+    house: str | dict | None = None,
+    chunk: int = CHUNK,
+    block: int = BLOCK,
+    progress: Callable[[int], None] | None = None,
+) -> pd.DataFrame:
     """Simulate ``n_games`` independent rounds.
 
     Parameters
@@ -198,8 +238,9 @@ class thread_count:
     def __init__(self, threads: int | None):
         if threads is not None:
             whole("threads", threads)
-        self.threads = min(threads or numba.config.NUMBA_NUM_THREADS,
-                           numba.config.NUMBA_NUM_THREADS)
+        self.threads = min(
+            threads or numba.config.NUMBA_NUM_THREADS, numba.config.NUMBA_NUM_THREADS
+        )
 
     def __enter__(self):
         self.saved = numba.get_num_threads()

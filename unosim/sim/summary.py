@@ -12,6 +12,7 @@ length, RULES.md section 6); value ``v`` goes to bin ``v`` for ``0 <= v < BINS``
 to the last bin (overflow) for ``v >= BINS``. A quantile that falls in the overflow bin
 is reported as ``inf``.
 """
+
 from __future__ import annotations
 
 import math
@@ -29,8 +30,15 @@ FORMAT = 1  # version of the on-disk form (``to_dict``)
 TURNS_BINS = 1 << 14  # exact turn counts 0 .. 16383, then one overflow bin
 POINTS_BINS = 1 << 14  # exact winner's points 0 .. 16383, then one overflow bin
 # totals over every round (truncated ones too), in record-column order
-TOTAL_COLUMNS = ("turns", "cards_played", "cards_drawn", "reshuffles", "challenges",
-                 "bluffs", "uno_penalties")
+TOTAL_COLUMNS = (
+    "turns",
+    "cards_played",
+    "cards_drawn",
+    "reshuffles",
+    "challenges",
+    "bluffs",
+    "uno_penalties",
+)
 
 
 def _zeros(bins: int) -> np.ndarray:
@@ -84,32 +92,38 @@ class Aggregate:
     # ------------------------------------------------------------------ building
 
     @classmethod
-    def from_records(cls, out: np.ndarray, n_players: int) -> "Aggregate":
+    def from_records(cls, out: np.ndarray, n_players: int) -> Aggregate:
         """Aggregate the kernel's raw records ``int32[n, N_COLS]`` (one pass, compiled)."""
         wins = np.zeros(n_players, dtype=np.int64)
         turns_hist, points_hist = _zeros(TURNS_BINS), _zeros(POINTS_BINS)
         sums = np.zeros(4, dtype=np.int64)
         totals = np.zeros(len(TOTAL_COLUMNS), dtype=np.int64)
-        truncated, max_stack, bad = _aggregate_nb(np.ascontiguousarray(out), n_players,
-                                                  wins, turns_hist, points_hist, sums,
-                                                  totals)
+        truncated, max_stack, bad = _aggregate_nb(
+            np.ascontiguousarray(out), n_players, wins, turns_hist, points_hist, sums, totals
+        )
         if bad:
-            raise ValueError("records hold a winner outside the seats, or negative "
-                             "turns or points")
+            raise ValueError("records hold a winner outside the seats, or negative turns or points")
         return cls(
-            n_players=n_players, games=int(out.shape[0]), truncated=int(truncated),
-            wins=wins, turns_hist=turns_hist, points_hist=points_hist,
-            turns_sum=int(sums[0]), turns_sumsq=int(sums[1]), points_sum=int(sums[2]),
+            n_players=n_players,
+            games=int(out.shape[0]),
+            truncated=int(truncated),
+            wins=wins,
+            turns_hist=turns_hist,
+            points_hist=points_hist,
+            turns_sum=int(sums[0]),
+            turns_sumsq=int(sums[1]),
+            points_sum=int(sums[2]),
             points_sumsq=int(sums[3]),
             totals={name: int(v) for name, v in zip(TOTAL_COLUMNS, totals)},
             max_stack=int(max_stack),
         )
 
-    def add(self, other: "Aggregate") -> "Aggregate":
+    def add(self, other: Aggregate) -> Aggregate:
         """Add ``other`` into this aggregate (in place) and return it."""
         if other.n_players != self.n_players:
-            raise ValueError(f"cannot add aggregates of {other.n_players} and "
-                             f"{self.n_players} players")
+            raise ValueError(
+                f"cannot add aggregates of {other.n_players} and {self.n_players} players"
+            )
         self.games += other.games
         self.truncated += other.truncated
         self.wins += other.wins
@@ -137,24 +151,32 @@ class Aggregate:
 
     def to_dict(self) -> dict[str, Any]:
         """A small JSON-able dict; histograms trimmed after their last non-zero bin."""
+
         def trim(h: np.ndarray) -> list[int]:
             body = h[:-1]
             nz = np.flatnonzero(body)
             return body[: nz[-1] + 1 if nz.size else 0].tolist()
 
         return {
-            "format": FORMAT, "n_players": self.n_players, "games": self.games,
-            "truncated": self.truncated, "wins": self.wins.tolist(),
-            "turns_hist": trim(self.turns_hist), "turns_overflow": int(self.turns_hist[-1]),
+            "format": FORMAT,
+            "n_players": self.n_players,
+            "games": self.games,
+            "truncated": self.truncated,
+            "wins": self.wins.tolist(),
+            "turns_hist": trim(self.turns_hist),
+            "turns_overflow": int(self.turns_hist[-1]),
             "points_hist": trim(self.points_hist),
             "points_overflow": int(self.points_hist[-1]),
-            "turns_sum": self.turns_sum, "turns_sumsq": self.turns_sumsq,
-            "points_sum": self.points_sum, "points_sumsq": self.points_sumsq,
-            "totals": dict(self.totals), "max_stack": self.max_stack,
+            "turns_sum": self.turns_sum,
+            "turns_sumsq": self.turns_sumsq,
+            "points_sum": self.points_sum,
+            "points_sumsq": self.points_sumsq,
+            "totals": dict(self.totals),
+            "max_stack": self.max_stack,
         }
 
     @classmethod
-    def from_dict(cls, d: dict[str, Any]) -> "Aggregate":
+    def from_dict(cls, d: dict[str, Any]) -> Aggregate:
         if d.get("format") != FORMAT:
             raise ValueError(f"unknown aggregate format {d.get('format')!r}")
 
@@ -165,12 +187,16 @@ class Aggregate:
             return h
 
         return cls(
-            n_players=int(d["n_players"]), games=int(d["games"]),
-            truncated=int(d["truncated"]), wins=np.array(d["wins"], dtype=np.int64),
+            n_players=int(d["n_players"]),
+            games=int(d["games"]),
+            truncated=int(d["truncated"]),
+            wins=np.array(d["wins"], dtype=np.int64),
             turns_hist=untrim(d["turns_hist"], d["turns_overflow"], TURNS_BINS),
             points_hist=untrim(d["points_hist"], d["points_overflow"], POINTS_BINS),
-            turns_sum=int(d["turns_sum"]), turns_sumsq=int(d["turns_sumsq"]),
-            points_sum=int(d["points_sum"]), points_sumsq=int(d["points_sumsq"]),
+            turns_sum=int(d["turns_sum"]),
+            turns_sumsq=int(d["turns_sumsq"]),
+            points_sum=int(d["points_sum"]),
+            points_sumsq=int(d["points_sumsq"]),
             totals={k: int(d["totals"][k]) for k in TOTAL_COLUMNS},
             max_stack=int(d["max_stack"]),
         )
@@ -184,18 +210,18 @@ class Aggregate:
         median and its order-statistic interval come from the exact histograms.
         """
         n = self.completed
-        out: dict[str, Any] = {"games": self.games, "completed": n,
-                               "truncated": self.truncated}
+        out: dict[str, Any] = {"games": self.games, "completed": n, "truncated": self.truncated}
         nan3 = (math.nan, math.nan, math.nan)
         has = n > 0
         out["turns_mean"], out["turns_lo"], out["turns_hi"] = (
-            moments_mean_ci(n, self.turns_sum, self.turns_sumsq, confidence)
-            if has else nan3)
+            moments_mean_ci(n, self.turns_sum, self.turns_sumsq, confidence) if has else nan3
+        )
         out["turns_median"], out["turns_median_lo"], out["turns_median_hi"] = (
-            hist_quantile_ci(self.turns_hist, 0.5, confidence) if has else nan3)
+            hist_quantile_ci(self.turns_hist, 0.5, confidence) if has else nan3
+        )
         out["points_mean"], out["points_lo"], out["points_hi"] = (
-            moments_mean_ci(n, self.points_sum, self.points_sumsq, confidence)
-            if has else nan3)
+            moments_mean_ci(n, self.points_sum, self.points_sumsq, confidence) if has else nan3
+        )
         out["seats"] = seat_table(self.wins, self.games, confidence)
         return out
 
@@ -245,8 +271,9 @@ def _aggregate_nb(out, n_players, wins, turns_hist, points_hist, sums, totals):
 # --------------------------------------------------------------------- statistics
 
 
-def moments_mean_ci(n: int, s: int, ss: int, confidence: float = 0.95
-                    ) -> tuple[float, float, float]:
+def moments_mean_ci(
+    n: int, s: int, ss: int, confidence: float = 0.95
+) -> tuple[float, float, float]:
     """Mean with a Student t interval from exact integer ``n``, ``sum``, ``sum of squares``.
 
     The same conventions as :func:`unosim.stats.mean_ci`: ``n == 1`` gives a NaN
@@ -270,8 +297,9 @@ def _order_stat(cum: np.ndarray, rank: int) -> float:
     return math.inf if b == cum.size - 1 else float(b)
 
 
-def hist_quantile_ci(hist: np.ndarray, q: float, confidence: float = 0.95
-                     ) -> tuple[float, float, float]:
+def hist_quantile_ci(
+    hist: np.ndarray, q: float, confidence: float = 0.95
+) -> tuple[float, float, float]:
     """:func:`unosim.stats.quantile_ci` of the values a histogram counts.
 
     ``hist[v]`` counts value ``v``; the last bin is the overflow (reported ``inf``).
@@ -292,14 +320,17 @@ def hist_quantile_ci(hist: np.ndarray, q: float, confidence: float = 0.95
 def seat_table(wins: np.ndarray, games: int, confidence: float = 0.95) -> pd.DataFrame:
     """Win rates with Wilson intervals, as :func:`unosim.stats.win_rates`."""
     n_players = len(wins)
-    bounds = np.array([wilson_ci(int(k), games, confidence) for k in wins],
-                      dtype=np.float64).reshape(n_players, 2)
+    bounds = np.array(
+        [wilson_ci(int(k), games, confidence) for k in wins], dtype=np.float64
+    ).reshape(n_players, 2)
     rate = wins / games if games else np.full(n_players, np.nan)
-    return pd.DataFrame({
-        "seat": np.arange(n_players, dtype=np.int64),
-        "wins": np.asarray(wins, dtype=np.int64),
-        "games": np.full(n_players, games, dtype=np.int64),
-        "rate": np.asarray(rate, dtype=np.float64),
-        "lo": bounds[:, 0],
-        "hi": bounds[:, 1],
-    })
+    return pd.DataFrame(
+        {
+            "seat": np.arange(n_players, dtype=np.int64),
+            "wins": np.asarray(wins, dtype=np.int64),
+            "games": np.full(n_players, games, dtype=np.int64),
+            "rate": np.asarray(rate, dtype=np.float64),
+            "lo": bounds[:, 0],
+            "hi": bounds[:, 1],
+        }
+    )

@@ -16,6 +16,7 @@ gives what pandas gives on int64 columns.
 
     mask = condition(df, "max_stack >= 12 and winner == 0")
 """
+
 from __future__ import annotations
 
 import ast
@@ -25,26 +26,50 @@ import numpy as np
 import pandas as pd
 
 MAX_LENGTH = 2000  # characters: a condition, not a program
-HELP = ("a condition uses column names, numbers, comparisons, and/or/not, parentheses "
-        "and `in [...]`, e.g. 'max_stack >= 12 and winner == 0'")
+HELP = (
+    "a condition uses column names, numbers, comparisons, and/or/not, parentheses "
+    "and `in [...]`, e.g. 'max_stack >= 12 and winner == 0'"
+)
 
 
 class WhereError(ValueError):
     """A condition outside the grammar, or one that cannot be evaluated; one line."""
 
 
-_COMPARE = {ast.Eq: operator.eq, ast.NotEq: operator.ne, ast.Lt: operator.lt,
-            ast.LtE: operator.le, ast.Gt: operator.gt, ast.GtE: operator.ge}
-_ARITH = {ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul,
-          ast.Div: operator.truediv, ast.FloorDiv: operator.floordiv,
-          ast.Mod: operator.mod}
-_NAMES = {ast.Call: "function calls", ast.Attribute: "attribute access",
-          ast.Subscript: "subscripts", ast.Lambda: "lambda", ast.ListComp: "comprehensions",
-          ast.SetComp: "comprehensions", ast.DictComp: "comprehensions",
-          ast.GeneratorExp: "comprehensions", ast.JoinedStr: "f-strings",
-          ast.NamedExpr: "assignments", ast.Starred: "starred expressions",
-          ast.IfExp: "if-else expressions", ast.Dict: "dicts", ast.Await: "await",
-          ast.Yield: "yield", ast.YieldFrom: "yield"}
+_COMPARE = {
+    ast.Eq: operator.eq,
+    ast.NotEq: operator.ne,
+    ast.Lt: operator.lt,
+    ast.LtE: operator.le,
+    ast.Gt: operator.gt,
+    ast.GtE: operator.ge,
+}
+_ARITH = {
+    ast.Add: operator.add,
+    ast.Sub: operator.sub,
+    ast.Mult: operator.mul,
+    ast.Div: operator.truediv,
+    ast.FloorDiv: operator.floordiv,
+    ast.Mod: operator.mod,
+}
+_NAMES = {
+    ast.Call: "function calls",
+    ast.Attribute: "attribute access",
+    ast.Subscript: "subscripts",
+    ast.Lambda: "lambda",
+    ast.ListComp: "comprehensions",
+    ast.SetComp: "comprehensions",
+    ast.DictComp: "comprehensions",
+    ast.GeneratorExp: "comprehensions",
+    ast.JoinedStr: "f-strings",
+    ast.NamedExpr: "assignments",
+    ast.Starred: "starred expressions",
+    ast.IfExp: "if-else expressions",
+    ast.Dict: "dicts",
+    ast.Await: "await",
+    ast.Yield: "yield",
+    ast.YieldFrom: "yield",
+}
 
 
 def wide(col: pd.Series) -> pd.Series:
@@ -55,9 +80,11 @@ def wide(col: pd.Series) -> pd.Series:
         return col
     if isinstance(dt, pd.api.extensions.ExtensionDtype):  # nullable: missing is NaN
         exact = pd.api.types.is_integer_dtype(dt) and not col.hasnans
-        return pd.Series(col.to_numpy(np.int64 if exact else np.float64,
-                                      na_value=None if exact else np.nan),
-                         index=col.index, name=col.name)
+        return pd.Series(
+            col.to_numpy(np.int64 if exact else np.float64, na_value=None if exact else np.nan),
+            index=col.index,
+            name=col.name,
+        )
     if pd.api.types.is_float_dtype(dt):
         return col.astype(np.float64)
     if pd.api.types.is_unsigned_integer_dtype(dt) and dt.itemsize == 8:
@@ -101,8 +128,9 @@ class _Evaluator:
 
     def _Name(self, node):
         if node.id not in self.df.columns:
-            raise WhereError(f"unknown column {node.id!r} (columns: "
-                             f"{', '.join(map(str, self.df.columns))})")
+            raise WhereError(
+                f"unknown column {node.id!r} (columns: {', '.join(map(str, self.df.columns))})"
+            )
         return wide(self.df[node.id])
 
     def _literals(self, node) -> list:
@@ -137,8 +165,9 @@ class _Evaluator:
         return result
 
     def _BoolOp(self, node):
-        values = [self._condition(v, "and" if isinstance(node.op, ast.And) else "or")
-                  for v in node.values]
+        values = [
+            self._condition(v, "and" if isinstance(node.op, ast.And) else "or") for v in node.values
+        ]
         out = values[0]
         for v in values[1:]:
             out = (out & v) if isinstance(node.op, ast.And) else (out | v)
@@ -147,8 +176,10 @@ class _Evaluator:
     def _condition(self, node, word: str):
         v = self(node)
         if not _is_bool(v):
-            raise WhereError(f"`{word}` joins conditions (true or false for each round), "
-                             f"e.g. 'turns > 20 and winner == 0'")
+            raise WhereError(
+                f"`{word}` joins conditions (true or false for each round), "
+                f"e.g. 'turns > 20 and winner == 0'"
+            )
         return v
 
     def _UnaryOp(self, node):
@@ -180,8 +211,7 @@ def parse(text: str) -> ast.Expression:
     if not isinstance(text, str):
         raise WhereError(f"a condition is text, got {type(text).__name__}")
     if len(text) > MAX_LENGTH:
-        raise WhereError(f"the condition is {len(text):,} characters long; at most "
-                         f"{MAX_LENGTH:,}")
+        raise WhereError(f"the condition is {len(text):,} characters long; at most {MAX_LENGTH:,}")
     if "\x00" in text:  # Python 3.10's parser raises ValueError here, 3.11's SyntaxError
         raise WhereError(f"syntax error (source code string cannot contain null bytes): {HELP}")
     try:
@@ -206,8 +236,8 @@ def condition(df: pd.DataFrame, text: str) -> pd.Series:
         raise WhereError(f"cannot evaluate it ({type(e).__name__}: {first})") from None
     if isinstance(mask, bool | np.bool_):
         return pd.Series(bool(mask), index=df.index)
-    if not (isinstance(mask, pd.Series) and mask.dtype == bool
-            and mask.index.equals(df.index)):
-        raise WhereError("it is not a condition (true or false for each round), e.g. "
-                         "'max_stack >= 12'")
+    if not (isinstance(mask, pd.Series) and mask.dtype == bool and mask.index.equals(df.index)):
+        raise WhereError(
+            "it is not a condition (true or false for each round), e.g. 'max_stack >= 12'"
+        )
     return mask

@@ -191,8 +191,9 @@ def mean_ci(x: Any, confidence: float = 0.95) -> tuple[float, float, float]:
     return (mean, mean - half, mean + half)
 
 
-def mean_ci_from_sums(s: Any, s2: Any, m: int, confidence: float = 0.95
-                      ) -> tuple[np.ndarray, np.ndarray]:
+def mean_ci_from_sums(
+    s: Any, s2: Any, m: int, confidence: float = 0.95
+) -> tuple[np.ndarray, np.ndarray]:
     """Mean and normal-approximation half-width from running sums.
 
     For streams too long to keep (tournaments): ``s`` and ``s2`` are the sums and sums
@@ -208,7 +209,7 @@ def mean_ci_from_sums(s: Any, s2: Any, m: int, confidence: float = 0.95
         raise ValueError("need at least one value")
     s = np.asarray(s, dtype=np.float64)
     mean = s / m
-    var = np.maximum(np.asarray(s2, dtype=np.float64) / m - mean ** 2, 0.0) * m / max(m - 1, 1)
+    var = np.maximum(np.asarray(s2, dtype=np.float64) / m - mean**2, 0.0) * m / max(m - 1, 1)
     return mean, float(norm.ppf(0.5 + confidence / 2.0)) * np.sqrt(var / m)
 
 
@@ -357,10 +358,12 @@ def _newcombe_paired_ci(a: np.ndarray, b: np.ndarray, confidence: float) -> tupl
     else:
         phi = cross / math.sqrt(margins)
 
-    d_lo = math.sqrt(max((p_b - lo_b) ** 2 + (hi_a - p_a) ** 2
-                         - 2.0 * phi * (p_b - lo_b) * (hi_a - p_a), 0.0))
-    d_hi = math.sqrt(max((hi_b - p_b) ** 2 + (p_a - lo_a) ** 2
-                         - 2.0 * phi * (hi_b - p_b) * (p_a - lo_a), 0.0))
+    d_lo = math.sqrt(
+        max((p_b - lo_b) ** 2 + (hi_a - p_a) ** 2 - 2.0 * phi * (p_b - lo_b) * (hi_a - p_a), 0.0)
+    )
+    d_hi = math.sqrt(
+        max((hi_b - p_b) ** 2 + (p_a - lo_a) ** 2 - 2.0 * phi * (hi_b - p_b) * (p_a - lo_a), 0.0)
+    )
     diff = p_b - p_a
     return (diff - d_lo, diff + d_hi)
 

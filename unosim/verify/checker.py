@@ -36,6 +36,7 @@ Usage::
     violations = check_trace(trace, rules, n_players, row=row, strict=True)
     assert not violations, "\\n".join(map(str, violations))
 """
+
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
@@ -68,13 +69,33 @@ _COL = [int(c) for c in COLOUR]
 _RANK = [int(r) for r in RANK]
 _NAMES = L.EVENT_NAMES
 # trace columns EV_TOP .. EV_DISC, in order: the scalar state a row records
-_STATE_FIELDS = ("top", "colour", "direction", "pending draw", "pending skips",
-                 "pending special", "turns", "draw pile", "discard pile")
+_STATE_FIELDS = (
+    "top",
+    "colour",
+    "direction",
+    "pending draw",
+    "pending skips",
+    "pending special",
+    "turns",
+    "draw pile",
+    "discard pile",
+)
 assert L.EV_DISC - L.EV_TOP + 1 == len(_STATE_FIELDS)
 
 # events by the player whose turn it is
-_ACTOR_EVENTS = frozenset((L.E_PLAY, L.E_DRAW, L.E_STACK, L.E_PENALTY, L.E_CHALLENGE,
-                           L.E_SKIPPED, L.E_SNORLAX, L.E_GRENINJA))
+_ACTOR_EVENTS = frozenset(
+    (
+        L.E_PLAY,
+        L.E_DRAW,
+        L.E_STACK,
+        L.E_PENALTY,
+        L.E_CHALLENGE,
+        L.E_SKIPPED,
+        L.E_SNORLAX,
+        L.E_GRENINJA,
+    )
+)
+
 
 @dataclass(frozen=True)
 class Violation:
@@ -107,8 +128,13 @@ def _cards(counts: Iterable[tuple[int, int]]) -> str:
     return " ".join(_card(k) for k, c in counts for _ in range(c)) or "nothing"
 
 
-def check_trace(trace: np.ndarray, rules, n_players: int | None = None, row=None,
-                strict: "bool | Iterable[bool] | Iterable[int]" = False) -> list[Violation]:
+def check_trace(
+    trace: np.ndarray,
+    rules,
+    n_players: int | None = None,
+    row=None,
+    strict: bool | Iterable[bool] | Iterable[int] = False,
+) -> list[Violation]:
     """Judge a round's trace against RULES.md.
 
     Parameters
@@ -131,7 +157,7 @@ def check_trace(trace: np.ndarray, rules, n_players: int | None = None, row=None
     if n_players is None:
         if len(trace) == 0:
             raise ValueError("an empty trace needs n_players")
-        dealt = trace[0, L.EV_HANDS:L.EV_W].reshape(L.MAX_PLAYERS, N_KINDS).sum(axis=1)
+        dealt = trace[0, L.EV_HANDS : L.EV_W].reshape(L.MAX_PLAYERS, N_KINDS).sum(axis=1)
         n_players = int(np.flatnonzero(dealt).max()) + 1 if dealt.any() else 2
     return _Checker(trace, rules, int(n_players), row, strict).run()
 
@@ -145,7 +171,7 @@ class _Checker:
     def __init__(self, trace, rules, n, row, strict):
         self.t = trace
         self.T = len(trace)
-        self.ev = trace[:, :L.EV_TOP].tolist()  # type, seat, kind, flags, aux
+        self.ev = trace[:, : L.EV_TOP].tolist()  # type, seat, kind, flags, aux
         self.n = n
         self.row = row
         if strict is True or strict is False:
@@ -199,8 +225,15 @@ class _Checker:
         self.truncated = False
         self.winner = -1
         self.first = -1
-        self.counts = dict(cards_played=0, cards_drawn=0, reshuffles=0, max_stack=0,
-                           challenges=0, bluffs=0, uno_penalties=0)
+        self.counts = dict(
+            cards_played=0,
+            cards_drawn=0,
+            reshuffles=0,
+            max_stack=0,
+            challenges=0,
+            bluffs=0,
+            uno_penalties=0,
+        )
         # the checking
         self.viol: list[Violation] = []
         self.i = 0  # next row to read
@@ -247,11 +280,13 @@ class _Checker:
         e = self.ev[self.i]
         if e[0] != typ:
             found = f"{_NAMES.get(e[0], e[0])}" + (f" by seat {e[1]}" if e[1] >= 0 else "")
-            self.stop(f"expected {_NAMES[typ]}" + (f" by seat {seat}" if seat >= 0 else "")
-                      + f"{what}, found {found}")
+            self.stop(
+                f"expected {_NAMES[typ]}"
+                + (f" by seat {seat}" if seat >= 0 else "")
+                + f"{what}, found {found}"
+            )
         if e[1] != seat:
-            self.stop(f"wrong player: seat {e[1]} acts, seat {seat} was to "
-                      f"{_NAMES[typ]}{what}")
+            self.stop(f"wrong player: seat {e[1]} acts, seat {seat} was to {_NAMES[typ]}{what}")
         self.take()
         if kind is not None and e[2] != kind:
             self.bad(f"records card/colour {e[2]}, expected {kind}")
@@ -265,8 +300,19 @@ class _Checker:
         """The state after row ``cur``: what the row must record."""
         if len(self.exp_s) != self.cur:  # a bug of the checker, not of the trace
             raise AssertionError(f"checker out of step at row {self.cur}")
-        self.exp_s.append((self.top, self.colour, self.dir, self.pend, self.skip,
-                           self.special, self.turns, self.pile_n, self.disc_n))
+        self.exp_s.append(
+            (
+                self.top,
+                self.colour,
+                self.dir,
+                self.pend,
+                self.skip,
+                self.special,
+                self.turns,
+                self.pile_n,
+                self.disc_n,
+            )
+        )
         self.exp_h[self.cur] = self.Hflat
 
     # -- cards ---------------------------------------------------------------------------
@@ -290,7 +336,7 @@ class _Checker:
         self.hl[p] = list(counts)
         self.H[p] = counts
         self.tot[p] = sum(counts)
-        self.cc[p] = [sum(counts[c * N_RANKS:(c + 1) * N_RANKS]) for c in range(N_COLOURS)]
+        self.cc[p] = [sum(counts[c * N_RANKS : (c + 1) * N_RANKS]) for c in range(N_COLOURS)]
 
     def discard(self, k: int) -> None:
         self.disc[k] += 1
@@ -326,8 +372,7 @@ class _Checker:
         if self.wd4_rule == "colour":
             return self.cc[p][self.colour] == 0
         h = self.hl[p]  # strict: no other card of the hand is legal by 4.1
-        return not any(h[k] > 0 and self.matches(k) for k in range(N_KINDS)
-                       if k != WILD_DRAW_FOUR)
+        return not any(h[k] > 0 and self.matches(k) for k in range(N_KINDS) if k != WILD_DRAW_FOUR)
 
     def goes_out_ok(self, cards: list[int]) -> bool:
         """8.8: may a play of ``cards`` empty the hand?"""
@@ -354,15 +399,21 @@ class _Checker:
         top_d2 = self.top < N_COLOURED and _RANK[self.top] == DRAW_TWO
         k_d2 = k < N_COLOURED and _RANK[k] == DRAW_TWO
         if self.top == WILD_DRAW_FOUR:
-            return k == WILD_DRAW_FOUR or (self.stacking == "progressive" and k_d2
-                                           and _COL[k] == self.colour)
+            return k == WILD_DRAW_FOUR or (
+                self.stacking == "progressive" and k_d2 and _COL[k] == self.colour
+            )
         if top_d2:
             return k_d2 or (self.stacking == "progressive" and k == WILD_DRAW_FOUR)
         return False
 
     def stackable_held(self, p: int) -> list[int]:
-        return [k for k in range(N_KINDS) if self.hl[p][k] > 0 and self.stackable(k)
-                and (self.tot[p] > 1 or self.goes_out_ok([k]))]
+        return [
+            k
+            for k in range(N_KINDS)
+            if self.hl[p][k] > 0
+            and self.stackable(k)
+            and (self.tot[p] > 1 or self.goes_out_ok([k]))
+        ]
 
     # -- the round -----------------------------------------------------------------------
     def run(self) -> list[Violation]:
@@ -384,12 +435,13 @@ class _Checker:
         e = self.take()
         if e[0] != L.E_DEAL:
             self.stop("the trace must start with the deal", 0)
-        dealt = self.t[0, L.EV_HANDS:L.EV_HANDS + n * N_KINDS].reshape(n, N_KINDS)
+        dealt = self.t[0, L.EV_HANDS : L.EV_HANDS + n * N_KINDS].reshape(n, N_KINDS)
         dealt = dealt.astype(np.int64)
         for q in range(n):
             if int(dealt[q].sum()) != self.hand_size or dealt[q].min() < 0:
-                self.bad(f"seat {q} is dealt {int(dealt[q].sum())} cards, "
-                         f"hand_size is {self.hand_size}")
+                self.bad(
+                    f"seat {q} is dealt {int(dealt[q].sum())} cards, hand_size is {self.hand_size}"
+                )
         total = dealt.sum(axis=0)
         for k in range(N_KINDS):
             if total[k] > self.deck[k]:
@@ -440,8 +492,7 @@ class _Checker:
                 self.counts["max_stack"] = 2
                 self.draws(0, 2, " (the first card is a Draw Two)")
                 first = 1
-        self.expect(L.E_START, first, kind=k, aux=0,
-                    what=f" (first card {_card(k)})")
+        self.expect(L.E_START, first, kind=k, aux=0, what=f" (first card {_card(k)})")
         self.snap()
         self.first = first
         return first
@@ -464,24 +515,27 @@ class _Checker:
             if typ == L.E_TRUNCATED:
                 e = self.take()
                 if self.turns < self.max_turns:
-                    self.bad(f"truncated after {self.turns} turns; max_turns is "
-                             f"{self.max_turns}")
+                    self.bad(f"truncated after {self.turns} turns; max_turns is {self.max_turns}")
                 if e[1] != p:
                     self.bad(f"records seat {e[1]}, seat {p} was to act")
                 self.truncated = True
                 self.snap()
                 return
             if typ in _ACTOR_EVENTS and self.peek_seat() != p:
-                due = (f" and faces a draw penalty of {self.pend}" if self.pend else
-                       " and is to be skipped" if self.skip else
-                       f" under {_card(self.special)}" if self.special >= 0 else "")
-                self.stop(f"wrong player: seat {self.peek_seat()} acts, seat {p} is to act"
-                          + due)
+                due = (
+                    f" and faces a draw penalty of {self.pend}"
+                    if self.pend
+                    else " and is to be skipped"
+                    if self.skip
+                    else f" under {_card(self.special)}"
+                    if self.special >= 0
+                    else ""
+                )
+                self.stop(f"wrong player: seat {self.peek_seat()} acts, seat {p} is to act" + due)
             if self.pend > 0:
                 p = self.facing_penalty(p)
             elif self.skip > 0:
-                self.expect(L.E_SKIPPED, p, kind=-1, aux=0,
-                            what=f" ({self.skip} skip(s) pending)")
+                self.expect(L.E_SKIPPED, p, kind=-1, aux=0, what=f" ({self.skip} skip(s) pending)")
                 self.skip -= 1
                 self.snap()
                 p = self.nxt(p)
@@ -499,17 +553,24 @@ class _Checker:
             if not self.challenge_on:
                 self.bad("a challenge, but the rule `challenge` is off")
             elif not self.challengeable:
-                self.bad("a challenge of a penalty that is not a Wild Draw Four played "
-                         "from the hand by the previous player (or a stacked one)")
+                self.bad(
+                    "a challenge of a penalty that is not a Wild Draw Four played "
+                    "from the hand by the previous player (or a stacked one)"
+                )
             if self.strict[p]:
                 self.bad("`random` never challenges")
             caught = bool(e[3] & L.F_CAUGHT)
             if e[3] & ~L.F_CAUGHT:
                 self.bad(f"records flags {e[3]}")
             if caught != self.pend_bluff:
-                self.bad("wrong challenge outcome: the Wild Draw Four was "
-                         + ("illegal (a bluff) but is not caught" if self.pend_bluff
-                            else "legal but the challenge is recorded as catching a bluff"))
+                self.bad(
+                    "wrong challenge outcome: the Wild Draw Four was "
+                    + (
+                        "illegal (a bluff) but is not caught"
+                        if self.pend_bluff
+                        else "legal but the challenge is recorded as catching a bluff"
+                    )
+                )
             self.counts["challenges"] += 1
             self.pend = 0
             self.challengeable = False
@@ -525,8 +586,10 @@ class _Checker:
             if self.stacking == "none":
                 self.bad(f"stacks {_card(k)}, but stacking is off")
             elif not self.stackable(k):
-                self.bad(f"{_card(k)} cannot be stacked on {_card(self.top)} "
-                         f"(stacking {self.stacking}, colour {_colour(self.colour)})")
+                self.bad(
+                    f"{_card(k)} cannot be stacked on {_card(self.top)} "
+                    f"(stacking {self.stacking}, colour {_colour(self.colour)})"
+                )
             elif self.tot[p] == 1 and not self.goes_out_ok([k]):
                 self.bad(f"stacks its last card, {_card(k)}: last_card = number")
             self.take_turn()
@@ -536,8 +599,9 @@ class _Checker:
             if self.strict[p] and self.i < self.T:
                 can = self.stackable_held(p)
                 if can:
-                    self.bad(f"`random` stacks when it can (holds {_cards((k, 1) for k in can)})",
-                             self.i)
+                    self.bad(
+                        f"`random` stacks when it can (holds {_cards((k, 1) for k in can)})", self.i
+                    )
             amount = self.pend
             self.expect(L.E_PENALTY, p, kind=-1, aux=amount)
             self.pend = 0
@@ -550,9 +614,11 @@ class _Checker:
             options.append("stack")
         if self.challengeable:
             options.append("challenge")
-        self.stop(f"seat {p} faces a draw penalty of {self.pend} and must "
-                  f"{' or '.join(options)}; found {_NAMES.get(typ, typ)} by seat "
-                  f"{self.peek_seat()}")
+        self.stop(
+            f"seat {p} faces a draw penalty of {self.pend} and must "
+            f"{' or '.join(options)}; found {_NAMES.get(typ, typ)} by seat "
+            f"{self.peek_seat()}"
+        )
         return p  # unreachable
 
     def normal_turn(self, p: int) -> int:
@@ -573,10 +639,15 @@ class _Checker:
                     self.bad("plays a Wild Draw Four as its last card: last_card = number")
                 bluff = not self.wd4_ok(p)
                 if bluff and not flagged:
-                    self.bad(f"illegal Wild Draw Four: seat {p} holds "
-                             + (f"a {_colour(self.colour)} card" if self.wd4_rule == "colour"
-                                else "another legal card")
-                             + " (and it is not marked a bluff)")
+                    self.bad(
+                        f"illegal Wild Draw Four: seat {p} holds "
+                        + (
+                            f"a {_colour(self.colour)} card"
+                            if self.wd4_rule == "colour"
+                            else "another legal card"
+                        )
+                        + " (and it is not marked a bluff)"
+                    )
                 elif flagged and not bluff:
                     self.bad("a legal Wild Draw Four is marked as a bluff")
                 if bluff and self.strict[p]:
@@ -585,10 +656,11 @@ class _Checker:
                 if flagged:
                     self.bad(f"{_card(k)} is marked as a bluff")
                 if self.hl[p][k] > 0 and not self.legal(p, k):
-                    self.bad(f"illegal play: {_card(k)} on {_card(self.top)} "
-                             f"(colour {_colour(self.colour)})"
-                             + (" as its last card (last_card = number)"
-                                if self.matches(k) else ""))
+                    self.bad(
+                        f"illegal play: {_card(k)} on {_card(self.top)} "
+                        f"(colour {_colour(self.colour)})"
+                        + (" as its last card (last_card = number)" if self.matches(k) else "")
+                    )
             q = self.play(p, k, L.E_PLAY, bluff)
             return self.nxt(q)
         if typ == L.E_DRAW and self.peek_seat() == p:
@@ -596,10 +668,15 @@ class _Checker:
             self.take_turn()
             if not self.voluntary or self.strict[p]:
                 if self.has_legal(p):
-                    who = "`random` never draws" if self.strict[p] else \
-                        "voluntary_draw is off: no draw"
-                    self.bad(f"{who} while holding a legal card "
-                             f"({_cards((k, 1) for k in self.legal_held(p))})")
+                    who = (
+                        "`random` never draws"
+                        if self.strict[p]
+                        else "voluntary_draw is off: no draw"
+                    )
+                    self.bad(
+                        f"{who} while holding a legal card "
+                        f"({_cards((k, 1) for k in self.legal_held(p))})"
+                    )
             self.snap()
             while True:
                 d = self.draw_one(p, " (a turn's draw)")
@@ -609,27 +686,35 @@ class _Checker:
                 if self.peek() == L.E_DRAWN and self.peek_seat() == p:
                     e = self.expect(L.E_DRAWN, p, aux=0)
                     if e[2] != d:
-                        self.stop(f"plays {_card(e[2])}, but the card drawn is {_card(d)}",
-                                  self.cur)
+                        self.stop(
+                            f"plays {_card(e[2])}, but the card drawn is {_card(d)}", self.cur
+                        )
                     if not playable:
-                        self.bad(f"illegal play of the drawn {_card(d)} on "
-                                 f"{_card(self.top)} (colour {_colour(self.colour)})")
+                        self.bad(
+                            f"illegal play of the drawn {_card(d)} on "
+                            f"{_card(self.top)} (colour {_colour(self.colour)})"
+                        )
                     if self.after_pass:
                         self.bad(f"plays the drawn {_card(d)}, but after_draw = pass")
                     q = self.play(p, d, L.E_DRAWN)
                     return self.nxt(q)
                 if playable and self.until:
-                    self.bad(f"the drawn {_card(d)} is legal and must be played "
-                             "(draw_rule until_playable)", self.i if self.i < self.T
-                             else self.cur)
+                    self.bad(
+                        f"the drawn {_card(d)} is legal and must be played "
+                        "(draw_rule until_playable)",
+                        self.i if self.i < self.T else self.cur,
+                    )
                     return self.nxt(p)
                 if playable and self.strict[p] and not self.after_pass:
-                    self.bad(f"`random` always plays a legal drawn card ({_card(d)})",
-                             self.i if self.i < self.T else self.cur)
+                    self.bad(
+                        f"`random` always plays a legal drawn card ({_card(d)})",
+                        self.i if self.i < self.T else self.cur,
+                    )
                 if not self.until:
                     return self.nxt(p)
-        self.stop(f"seat {p} was to play or draw; found {_NAMES.get(typ, typ)} by seat "
-                  f"{self.peek_seat()}")
+        self.stop(
+            f"seat {p} was to play or draw; found {_NAMES.get(typ, typ)} by seat {self.peek_seat()}"
+        )
         return p  # unreachable
 
     def play(self, p: int, k: int, how: int, bluff: bool = False) -> int:
@@ -650,8 +735,7 @@ class _Checker:
             if not self.multi:
                 self.stop("a multi-card play, but multi_play is off")
             if how != L.E_PLAY or k >= N_COLOURED:
-                self.stop("a multi-card play may only follow a coloured card played "
-                          "from the hand")
+                self.stop("a multi-card play may only follow a coloured card played from the hand")
             step = 0
             while self.peek() == L.E_EXTRA and self.peek_seat() == p:
                 e = self.expect(L.E_EXTRA, p, aux=0)
@@ -663,12 +747,20 @@ class _Checker:
                 d = _RANK[x] - _RANK[prev] if x < N_COLOURED else 99
                 if step == 0 and x == k:
                     pass  # an identical copy
-                elif (x < N_COLOURED and _COL[x] == _COL[prev] and _RANK[x] <= 9
-                      and _RANK[prev] <= 9 and d in (1, -1) and step in (0, d)):
+                elif (
+                    x < N_COLOURED
+                    and _COL[x] == _COL[prev]
+                    and _RANK[x] <= 9
+                    and _RANK[prev] <= 9
+                    and d in (1, -1)
+                    and step in (0, d)
+                ):
                     step = d  # a same-colour run, one step at a time, one direction
                 else:
-                    self.bad(f"{_card(x)} after {_card(prev)} is neither an identical "
-                             f"copy of {_card(k)} nor the next card of a same-colour run")
+                    self.bad(
+                        f"{_card(x)} after {_card(prev)} is neither an identical "
+                        f"copy of {_card(k)} nor the next card of a same-colour run"
+                    )
                 self.remove(p, x)
                 self.discard(x)
                 self.colour = _COL[x]
@@ -676,8 +768,9 @@ class _Checker:
                 self.snap()
                 seq.append(x)
                 if self.tot[p] == 0 and not self.goes_out_ok(seq):
-                    self.bad(f"empties the hand with {_cards((c, 1) for c in seq)}: "
-                             "last_card = number")
+                    self.bad(
+                        f"empties the hand with {_cards((c, 1) for c in seq)}: last_card = number"
+                    )
         last = seq[-1]
         if last >= N_COLOURED:
             e = self.expect(L.E_COLOUR, p, aux=0, what=f" (after {_card(last)})")
@@ -762,7 +855,7 @@ class _Checker:
         """Collected, shuffled, dealt one at a time from the next player (the deal itself
         is random: read from the row, checked for its cards and hand sizes)."""
         n = self.n
-        new = self.t[self.cur, L.EV_HANDS:L.EV_HANDS + n * N_KINDS].reshape(n, N_KINDS)
+        new = self.t[self.cur, L.EV_HANDS : L.EV_HANDS + n * N_KINDS].reshape(n, N_KINDS)
         new = new.astype(np.int64)
         before = np.array(self.hl, dtype=np.int64).sum(axis=0)
         if (new < 0).any() or not np.array_equal(new.sum(axis=0), before):
@@ -772,8 +865,10 @@ class _Checker:
             q = self.seat(p, j * self.dir)
             want = (m - (j - 1) + n - 1) // n
             if int(new[q].sum()) != want:
-                self.bad(f"Shuffle Hands gives seat {q} {int(new[q].sum())} cards; dealt one "
-                         f"at a time from seat {self.nxt(p)}, it gets {want}")
+                self.bad(
+                    f"Shuffle Hands gives seat {q} {int(new[q].sum())} cards; dealt one "
+                    f"at a time from seat {self.nxt(p)}, it gets {want}"
+                )
         for q in range(n):
             self.set_hand(q, [int(x) for x in new[q]])
 
@@ -782,29 +877,48 @@ class _Checker:
         player who played in the direction of play. Returns the seat that played last."""
         if not self.jump_in or last >= N_COLOURED:
             if self.peek() == L.E_JUMP:
-                self.stop("a jump-in, but " + ("the rule jump_in is off" if not self.jump_in
-                                               else f"{_card(last)} is wild-type"))
+                self.stop(
+                    "a jump-in, but "
+                    + (
+                        "the rule jump_in is off"
+                        if not self.jump_in
+                        else f"{_card(last)} is wild-type"
+                    )
+                )
             return p
         q = p
         while True:
             order = [self.seat(q, j * self.dir) for j in range(1, self.n)]
-            holders = [s for s in order if self.hl[s][last] > 0
-                       and (self.tot[s] > 1 or self.goes_out_ok([last]))]  # 8.8
+            holders = [
+                s
+                for s in order
+                if self.hl[s][last] > 0 and (self.tot[s] > 1 or self.goes_out_ok([last]))
+            ]  # 8.8
             if self.peek() == L.E_JUMP:
                 e = self.take()
                 j = e[1]
                 if e[2] != last:
-                    self.stop(f"jumps in with {_card(e[2])}, not identical to {_card(last)}",
-                              self.cur)
+                    self.stop(
+                        f"jumps in with {_card(e[2])}, not identical to {_card(last)}", self.cur
+                    )
                 if j not in holders:
-                    self.stop(f"seat {j} jumps in with {_card(last)} but "
-                              + ("played it" if j == q else "does not hold one"
-                                 if self.hl[j][last] <= 0 else
-                                 "it is its last card (last_card = number)"), self.cur)
-                for s in holders[:holders.index(j)]:
+                    self.stop(
+                        f"seat {j} jumps in with {_card(last)} but "
+                        + (
+                            "played it"
+                            if j == q
+                            else "does not hold one"
+                            if self.hl[j][last] <= 0
+                            else "it is its last card (last_card = number)"
+                        ),
+                        self.cur,
+                    )
+                for s in holders[: holders.index(j)]:
                     if self.strict[s]:
-                        self.bad(f"seat {s} holds {_card(last)} before seat {j} in the "
-                                 "direction of play, and `random` always jumps in")
+                        self.bad(
+                            f"seat {s} holds {_card(last)} before seat {j} in the "
+                            "direction of play, and `random` always jumps in"
+                        )
                         break
                 if e[3] != 0 or e[4] != 0:
                     self.bad("records flags/aux")
@@ -826,8 +940,10 @@ class _Checker:
             if self.turns < self.max_turns:
                 for s in holders:
                     if self.strict[s]:
-                        self.bad(f"seat {s} holds {_card(last)} and `random` always jumps in",
-                                 min(self.i, self.T - 1))
+                        self.bad(
+                            f"seat {s} holds {_card(last)} and `random` always jumps in",
+                            min(self.i, self.T - 1),
+                        )
                         break
             return q
 
@@ -851,8 +967,9 @@ class _Checker:
         if self.pend > 0:
             q = self.nxt(p)
             amount = self.pend
-            self.expect(L.E_PENALTY, q, kind=-1, aux=amount,
-                        what=f" (the penalty of seat {p}'s last card)")
+            self.expect(
+                L.E_PENALTY, q, kind=-1, aux=amount, what=f" (the penalty of seat {p}'s last card)"
+            )
             self.pend = 0
             self.snap()
             self.draws(q, amount, " (the last card's penalty)")
@@ -869,12 +986,12 @@ class _Checker:
             self.draws(p, 3, " (Snorlax)")
             m = self.cc[p][c]
             if m > 0:
-                e = self.expect(L.E_DISCARD, p, aux=m,
-                                what=f" (Snorlax: every {_colour(c)} card)")
+                e = self.expect(L.E_DISCARD, p, aux=m, what=f" (Snorlax: every {_colour(c)} card)")
                 t = e[2]
                 if not (0 <= t < N_COLOURED and _COL[t] == c and self.hl[p][t] > 0):
-                    self.bad(f"the new top {_card(t)} is not one of the {_colour(c)} cards "
-                             "discarded")
+                    self.bad(
+                        f"the new top {_card(t)} is not one of the {_colour(c)} cards discarded"
+                    )
                     t = self.top
                 for k in range(c * N_RANKS, (c + 1) * N_RANKS):
                     cnt = self.hl[p][k]
@@ -897,8 +1014,12 @@ class _Checker:
                 d = self.draw_one(p, f" (Greninja: until a {_colour(c)} card)")
                 if d is None or _COL[d] == c:
                     break
-            e = self.expect(L.E_COLOUR, self.pend_by, aux=0,
-                            what=" (after Greninja, its player names the colour again)")
+            e = self.expect(
+                L.E_COLOUR,
+                self.pend_by,
+                aux=0,
+                what=" (after Greninja, its player names the colour again)",
+            )
             self.name_colour(e[2])
             self.snap()
         self.special = -1
@@ -922,8 +1043,7 @@ class _Checker:
             if e[1] != -1 or e[2] != -1 or e[3] != 0:
                 self.bad("records seat/card/flags")
             if e[4] != moved:
-                self.bad(f"moves {e[4]} cards; the discard pile less its top card holds "
-                         f"{moved}")
+                self.bad(f"moves {e[4]} cards; the discard pile less its top card holds {moved}")
             for k in range(N_KINDS):
                 self.pile[k] += self.disc[k]
                 self.disc[k] = 0
@@ -934,8 +1054,10 @@ class _Checker:
             self.counts["reshuffles"] += 1
             self.snap()
         elif self.pile_n == 0 and self.disc_n > 1:
-            self.stop(f"seat {p} must draw{what} from an empty draw pile: the discard pile "
-                      "must be reshuffled first")
+            self.stop(
+                f"seat {p} must draw{what} from an empty draw pile: the discard pile "
+                "must be reshuffled first"
+            )
         if self.pile_n == 0:  # nothing left anywhere: the draw happens as if done
             if self.peek() == L.E_DREW and self.peek_seat() == p:
                 self.stop("a card drawn when no card is left to draw")
@@ -964,8 +1086,14 @@ class _Checker:
         points = sum(hand_points[q] for q in range(n) if q != w) if self.over else 0
         if self.row is None:
             return
-        want = dict(winner=w, first_player=self.first, turns=self.turns,
-                    points=points, truncated=int(not self.over), **self.counts)
+        want = dict(
+            winner=w,
+            first_player=self.first,
+            turns=self.turns,
+            points=points,
+            truncated=int(not self.over),
+            **self.counts,
+        )
         for q in range(n):
             want[f"hand_points_{q}"] = hand_points[q]
             want[f"hand_size_{q}"] = self.tot[q]
@@ -973,8 +1101,7 @@ class _Checker:
         for key, value in want.items():
             if key in got and got[key] != value:
                 what = {"points": " (the points left in the other hands)"}.get(key, "")
-                self.bad(f"the round's {key} is {got[key]}; the trace gives {value}{what}",
-                         last)
+                self.bad(f"the round's {key} is {got[key]}; the trace gives {value}{what}", last)
 
     def compare(self) -> None:
         """Every row read must record the state and hands the checker computed."""
@@ -983,31 +1110,36 @@ class _Checker:
             return
         n = self.n
         exp = np.array(self.exp_s, dtype=np.int64)
-        rec = self.t[:m, L.EV_TOP:L.EV_DISC + 1].astype(np.int64)
-        exp[:self.first_row, 0:2] = rec[:self.first_row, 0:2]  # no top card yet
+        rec = self.t[:m, L.EV_TOP : L.EV_DISC + 1].astype(np.int64)
+        exp[: self.first_row, 0:2] = rec[: self.first_row, 0:2]  # no top card yet
         bad_s = exp != rec
-        rec_h = self.t[:m, L.EV_HANDS:L.EV_HANDS + n * N_KINDS]
+        rec_h = self.t[:m, L.EV_HANDS : L.EV_HANDS + n * N_KINDS]
         bad_h = (rec_h != self.exp_h[:m]).any(axis=1)
-        bad_h |= (self.t[:m, L.EV_HANDS + n * N_KINDS:] != 0).any(axis=1)
+        bad_h |= (self.t[:m, L.EV_HANDS + n * N_KINDS :] != 0).any(axis=1)
         rows = np.flatnonzero(bad_s.any(axis=1) | bad_h)
         for i in rows[:3]:
             i = int(i)
-            parts = [f"{_STATE_FIELDS[f]} recorded {self._show(f, rec[i, f])}, expected "
-                     f"{self._show(f, exp[i, f])}" for f in np.flatnonzero(bad_s[i])]
+            parts = [
+                f"{_STATE_FIELDS[f]} recorded {self._show(f, rec[i, f])}, expected "
+                f"{self._show(f, exp[i, f])}"
+                for f in np.flatnonzero(bad_s[i])
+            ]
             for q in range(n):
-                r = rec_h[i, q * N_KINDS:(q + 1) * N_KINDS].astype(np.int64)
-                x = self.exp_h[i, q * N_KINDS:(q + 1) * N_KINDS].astype(np.int64)
+                r = rec_h[i, q * N_KINDS : (q + 1) * N_KINDS].astype(np.int64)
+                x = self.exp_h[i, q * N_KINDS : (q + 1) * N_KINDS].astype(np.int64)
                 if not np.array_equal(r, x):
                     extra = _cards((k, int(r[k] - x[k])) for k in np.flatnonzero(r > x))
                     missing = _cards((k, int(x[k] - r[k])) for k in np.flatnonzero(x > r))
-                    parts.append(f"hand of seat {q} recorded with {extra} too many and "
-                                 f"{missing} too few")
-            if (self.t[i, L.EV_HANDS + n * N_KINDS:] != 0).any():
+                    parts.append(
+                        f"hand of seat {q} recorded with {extra} too many and {missing} too few"
+                    )
+            if (self.t[i, L.EV_HANDS + n * N_KINDS :] != 0).any():
                 parts.append(f"cards recorded for seats beyond the {n} players")
             self.viol.append(Violation(i, self.where(i) + "state differs: " + "; ".join(parts)))
         if len(rows) > 3:
-            self.viol.append(Violation(int(rows[3]), f"... the state differs on {len(rows) - 3} "
-                                       "more rows"))
+            self.viol.append(
+                Violation(int(rows[3]), f"... the state differs on {len(rows) - 3} more rows")
+            )
 
     @staticmethod
     def _show(field: int, v) -> str:
@@ -1034,5 +1166,8 @@ def _row_values(row, n: int) -> dict[str, int]:
 
 
 def _ROW_KEYS(n: int) -> set[str]:
-    return set(L.FIXED_COLUMNS) | {f"hand_points_{q}" for q in range(n)} | {
-        f"hand_size_{q}" for q in range(n)}
+    return (
+        set(L.FIXED_COLUMNS)
+        | {f"hand_points_{q}" for q in range(n)}
+        | {f"hand_size_{q}" for q in range(n)}
+    )
