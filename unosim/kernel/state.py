@@ -3,38 +3,37 @@
 
 ``Table``: what a round is played with, never written by it.
 
-=========  ===================================  ========================================
-field      shape and dtype                      holds
-=========  ===================================  ========================================
-rules      int64[N_RULES]                       the rules (``layout.R_*``, ``to_array``)
-sid        int64[MAX_PLAYERS]                   each seat's strategy id (``decide``)
-sp         float64[MAX_PLAYERS, N_PARAMS]       strategy parameters per seat (``P_*``)
-deck       int16[N_KINDS]                       copies of each kind in the deck
-points     int16[N_KINDS]                       points of each kind (RULES.md section 5)
-=========  ===================================  ========================================
+=========  ===============================  ========================================
+field      shape and dtype                  holds
+=========  ===============================  ========================================
+rules      int64[N_RULES]                   the rules (``layout.R_*``, ``to_array``)
+sid        int64[MAX_PLAYERS]               each seat's strategy id (``decide``)
+sp         float64[MAX_PLAYERS, N_PARAMS]   strategy parameters per seat (``P_*``)
+deck       int16[N_KINDS]                   copies of each kind in the deck
+points     int16[N_KINDS]                   points of each kind (RULES.md section 5)
+=========  ===============================  ========================================
 
 ``Round``: everything a round writes (``new_round`` allocates one; ``round.setup``
 resets what a round reads before writing).
 
-=========  ===================================  ========================================
-field      shape and dtype                      holds
-=========  ===================================  ========================================
-g          int64[N_G]                           game state (``G_*``)
-count      int64[N_K]                           counters for the record (``K_*``)
-mem        int64[N_MEM]                         strategy memory (``MEM_*``)
-tr         int64[N_TR]                          trace and test flags (``TR_*``)
-hands      int16[MAX_PLAYERS, N_KINDS]          cards of each kind per seat (``piles``)
-hinfo      int16[MAX_PLAYERS, N_H]              hand summary per seat (``H_*``)
-pile       int8[deck size]                      the draw pile, ``pile[:g[G_PILE_N]]``
-disc       int16[N_KINDS]                       the discard pile, per kind
-pen        int64[MAX_PLAYERS]                   penalty points per seat (section 7)
-streams    uint64[N_STREAMS, 4]                 the random streams (``rng``, ``S_*``)
-scratch    int8[deck size]                      work space (Shuffle Hands)
-seq        int64[deck size]                     the cards of one multi-card play (8.6)
-trace      int32[capacity, EV_W]                trace rows (``trace``); capacity 0: none
-ob         int64[outside.ob_size(...)]          outside seats' log, decision and history
-                                                (``outside``); size 0: no outside seat
-=========  ===================================  ========================================
+=========  ===============================  ========================================
+field      shape and dtype                  holds
+=========  ===============================  ========================================
+g          int64[N_G]                       game state (``G_*``)
+count      int64[N_K]                       counters for the record (``K_*``)
+mem        int64[N_MEM]                     strategy memory (``MEM_*``)
+tr         int64[N_TR]                      trace and test flags (``TR_*``)
+hands      int16[MAX_PLAYERS, N_KINDS]      cards of each kind per seat (``piles``)
+hinfo      int16[MAX_PLAYERS, N_H]          hand summary per seat (``H_*``)
+pile       int8[deck size]                  the draw pile, ``pile[:g[G_PILE_N]]``
+disc       int16[N_KINDS]                   the discard pile, per kind
+pen        int64[MAX_PLAYERS]               penalty points per seat (section 7)
+streams    uint64[N_STREAMS, 4]             the random streams (``rng``, ``S_*``)
+scratch    int8[deck size]                  work space (Shuffle Hands)
+seq        int64[deck size]                 the cards of one multi-card play (8.6)
+trace      int32[capacity, EV_W]            trace rows (``trace``); capacity 0: none
+ob         int64[outside.ob_size(...)]      outside seats' log and decision (or none)
+=========  ===============================  ========================================
 """
 
 from collections import namedtuple
