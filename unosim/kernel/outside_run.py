@@ -16,9 +16,8 @@ the actions in its log, so the order and grouping of the calls never changes it.
 """
 
 import numpy as np
-from numba import njit
 
-from .jit import kernel
+from .jit import jitted, kernel
 from .kinds import N_KINDS
 from .layout import (
     EV_W,
@@ -95,7 +94,7 @@ def new_games(b, deck_n, capacity, ob_n, history=True):
     return one(max(1 if history else 0, capacity), ob_n), one(0, 0)
 
 
-@njit(cache=True)
+@jitted()
 def _view(s, i):
     """Game ``i``'s ``Round``: row ``i`` of the stacked arrays ``s`` (with numba's
     runtime: the views hold references that the caller releases)."""
@@ -217,7 +216,7 @@ def advance(tb, rd, ck, n, order, stop, out_row):
         at = 1
 
 
-@njit(cache=True, nogil=True)
+@jitted(nogil=True)
 def advance_games(tb, games, cks, n, order, stop, games_idx, out):
     """``advance`` each game ``games_idx[j]`` of the stacked ``games`` (checkpoints
     ``cks``, records ``out[B, N_COLS]``); returns their statuses, int64[len]."""

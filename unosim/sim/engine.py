@@ -13,6 +13,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..game.rules import RuleSet
+from ..kernel import aggregate as _aggregate
 from ..kernel import batch as _batch
 from ..kernel import expert as _expert
 from ..kernel import layout as L
@@ -171,3 +172,10 @@ def outside_advance(
     end; their statuses ``int64[m]`` (``kernel.outside.ST_*``), records in ``out``."""
     with kernel_call():
         return _outside_run.advance_games(tb, games, cks, np.int64(n), order, stop, slots, out)
+
+
+def aggregate(out, n_players, wins, turns_hist, points_hist, sums, totals):
+    """Add the records ``out`` (int32[n, N_COLS]) into the int64 arrays given
+    (``kernel.aggregate.aggregate``); returns (truncated rounds, largest max_stack, 1 if
+    a record is out of range)."""
+    return _aggregate.aggregate(out, n_players, wins, turns_hist, points_hist, sums, totals)
