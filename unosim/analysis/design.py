@@ -450,10 +450,14 @@ def candidates(
     names = list(vary)
     sizes = [len(vary[k]) for k in names]
     total = math.prod(sizes)
-    lo, hi = 1, min(total, MAX_SPACE)
-    while lo < hi:  # the most candidates the budget can search
+    lo, hi = 0, min(total, MAX_SPACE)
+    while lo < hi:  # the most candidates the budget can search, besides --from's
         mid = (lo + hi + 1) // 2
-        lo, hi = (mid, hi) if _fits(mid, budget, finalists) else (lo, mid - 1)
+        lo, hi = (mid, hi) if _fits(mid + 1, budget, finalists) else (lo, mid - 1)
+    if lo == 0:
+        raise RuleError(
+            f"budget {budget:,} is too small to search (at least {MIN_GAMES:,} rounds per rule set)"
+        )
     sampled = total > lo
     if sampled:
         rng = np.random.default_rng([seed, 0xD51])

@@ -182,7 +182,7 @@ def _scatter(d: Design):
     x = df[ts[0].metric].to_numpy()
     y = df[ts[1].metric].to_numpy() if len(ts) > 1 else np.zeros(len(df))
     ax.scatter(x[~is_fin], y[~is_fin], s=12, color="#8c8c8c", alpha=0.6, label="rule set searched")
-    ax.scatter(x[is_fin], y[is_fin], s=36, color="#d62728", label="finalist")
+    ax.scatter(x[is_fin], y[is_fin], s=36, color="#d62728", label="confirmed on fresh rounds")
     lo0, hi0 = ts[0].lo, ts[0].hi
     ax.axvspan(
         lo0 if math.isfinite(lo0) else min(x.min(), hi0),
@@ -278,8 +278,8 @@ def build_page(d: Design, out: Path, command: str) -> Page:
         _scatter(d),
         "search",
         "Every rule set of the search's first rung on the same rounds (common random "
-        "numbers); the green band is the target range, red points the finalists "
-        "(their values here are from the first rung, not the confirmation).",
+        "numbers); the green band is the target range, red points the rule sets "
+        "confirmed on fresh rounds (their values here are from the first rung).",
         main=True,
     )
 
