@@ -205,6 +205,8 @@ def test_csv_ranking(small):
     assert key == sorted(key)
     assert (conf["turns_lo"] <= conf["turns"]).all() and (conf["turns"] <= conf["turns_hi"]).all()
     assert conf["all_met"].iloc[0] and not conf.loc[conf["rules"] == "official", "all_met"].any()
+    search = t[t["stage"] == "search"]
+    assert list(search["games"]) == sorted(search["games"], reverse=True)  # deepest rung first
     for spec in t["rules"]:  # what compare takes
         assert parse_spec(spec).name == spec
 

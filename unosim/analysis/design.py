@@ -488,7 +488,7 @@ def candidates(
 @dataclass
 class Design:
     """What :func:`design` found. ``table`` is ``design.csv``: the confirmed rule sets
-    ranked best first, then every other candidate by its search results."""
+    ranked best first, then every other candidate by the rung it reached, then its results there."""
 
     targets: list[Target]
     vary: dict[str, tuple]
@@ -635,7 +635,10 @@ def design(
     confirmed.sort(key=_rank_key)
     base_conf = next(d for d in confirmed if d.search is base_c) if base_c else None
     in_conf = {id(c) for c in conf}
-    rest = sorted((c for c in cands if id(c) not in in_conf and c.measures), key=_rank_key)
+    rest = sorted(  # the rung each reached first (more rounds), then its results there
+        (c for c in cands if id(c) not in in_conf and c.measures),
+        key=lambda c: (-c.games, *_rank_key(c)),
+    )
     rows = [_row(d, tg, "confirmed", confirm_seed) for d in confirmed]
     rows += [_row(c, tg, "search", seed) for c in rest]
     table = pd.DataFrame(rows)

@@ -1,10 +1,11 @@
 """``unosim design``'s folder: ``design.csv``, a page of the trade-offs, a house rules card.
 
 ``DIR/design.csv`` holds the rule sets ranked best first (the finalists and the
-``--from`` rule set confirmed on a fresh seed, then the other candidates by their search
-results). ``DIR/design.md`` and ``.html`` (:class:`unosim.report.page.Page`) say in words
-what the best rule set gives, how the targets pull against each other, and what each
-rule searched does to each target, with display names (:mod:`unosim.game.names`).
+``--from`` rule set confirmed on a fresh seed, then the other candidates by the rung of
+the search they reached and their results there). ``DIR/design.md`` and ``.html``
+(:class:`unosim.report.page.Page`) say in words what the best rule set gives, how the
+targets pull against each other, and what each rule searched does to each target, with
+display names (:mod:`unosim.game.names`).
 ``DIR/card.html`` is the best rule set as a one-page printable card in plain words.
 
 The folder is written as ``unosim report`` writes its own: built under a temporary name
