@@ -80,6 +80,25 @@ def test_target_distance_and_margin():
     assert t.margin(37.0, 36.0, 38.0) > 0 > t.margin(42.0, 41.0, 43.0)
 
 
+def test_measure_every_metric():
+    cols = {
+        "turns": np.array([10, 20, 30, 5000], np.int32),
+        "winner": np.array([0, 1, 0, -1], np.int8),
+        "points": np.array([100, 50, 30, 0], np.int32),
+        "max_stack": np.array([8, 4, 12, 0], np.int16),
+        "truncated": np.array([False, False, False, True]),
+    }
+    m = ds.measure(cols, 4, list(ds.METRICS))
+    assert m["turns"][0] == pytest.approx(1265.0)  # a truncated round counts its turns
+    assert m["turns_median"][0] == 25.0
+    assert m["points"][0] == 45.0
+    assert m["seat0_edge"][0] == pytest.approx(25.0)  # 2 of 4 rounds, fair share 25%: +25 pp
+    assert m["stack8_share"][0] == pytest.approx(50.0)  # penalties of 8 and 12 cards
+    assert m["truncated_share"][0] == pytest.approx(25.0)
+    for est, lo, hi in m.values():
+        assert lo <= est <= hi
+
+
 def test_cli_bad_target_is_one_line(tmp_path):
     r = runner.invoke(app, ["design", "--target", "turns=40..35", "--out", str(tmp_path / "d")])
     assert r.exit_code == 2
