@@ -377,7 +377,7 @@ def _rank_key(c: Candidate) -> tuple:
     return (-met, dist, -margin, c.spec)
 
 
-class Player:
+class Rounds:
     """Plays rounds of a rule set on a seed and keeps :data:`COLUMNS`."""
 
     def __init__(self, n_players: int, strategies: str, threads: int | None, progress):
@@ -564,9 +564,7 @@ def design(
     must differ from ``seed``. ``progress(games)`` after each batch of rounds,
     ``note(text)`` at each stage."""
     t0 = time.perf_counter()
-    tg = [parse_target(t) if isinstance(t, str) else t for t in targets]
-    if len({t.metric for t in tg}) < len(tg) or not tg:
-        tg = parse_targets([t.text for t in tg])
+    tg = parse_targets([t.text if isinstance(t, Target) else t for t in targets])
     space = parse_vary(vary) if not isinstance(vary, dict) else vary
     confirm_seed = seed + 1 if confirm_seed is None else confirm_seed
     if confirm_seed == seed:
@@ -579,7 +577,7 @@ def design(
         if isinstance(v, bool) or not isinstance(v, int) or v < lo:
             raise RuleError(f"{name} must be a whole number of at least {lo:,}, got {v!r}")
     base_text, fixed = split_base(base)
-    player = Player(n_players, strategies, threads, progress)
+    player = Rounds(n_players, strategies, threads, progress)
     player.job(parse_spec(base), seed)  # players, strategies, seed: checked before any game
     cands, total, invalid, sampled = candidates(
         base_text, fixed, space, n_players, budget, finalists, seed
