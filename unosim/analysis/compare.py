@@ -11,9 +11,10 @@ independent runs of the same size divided by the variance it has from the pairs.
 Rule-set specs (the ``unosim compare`` arguments)
 --------------------------------------------------
 ``BASE[+NAME=VALUE[,NAME=VALUE...]]``: ``BASE`` is a preset name or a TOML rule file;
-the switches after the first ``+`` are those of ``--house`` (RULES.md names; ``,`` or
-``+`` between them). Examples: ``official``, ``progressive``,
-``official+stacking=same,jump_in=true``, ``examples/double-deck.toml+seven_zero=true``.
+the switches after the first ``+`` are those of ``--house`` (RULES.md names, and
+``deck.KEY=N`` for a deck count; ``,`` or ``+`` between them). Examples: ``official``,
+``progressive``, ``official+stacking=same,jump_in=true``, ``official+deck.draw_two=3``,
+``examples/double-deck.toml+seven_zero=true``.
 
 Metrics (per arm against the first)
 -----------------------------------
@@ -75,7 +76,7 @@ def check_size(arms: int, n_games) -> None:
         )
 
 
-_SPEC = re.compile(r"^(?P<base>.+?)\+(?P<house>[A-Za-z_][A-Za-z0-9_]*=.*)$")
+_SPEC = re.compile(r"^(?P<base>.+?)\+(?P<house>[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z0-9_]+)?=.*)$")
 
 
 # --------------------------------------------------------------------------- specs
