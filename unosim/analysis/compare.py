@@ -346,8 +346,8 @@ def run_arms(
     """
     from ..sim.simulate import iter_frames, make_job
 
-    if len(specs) < 2:
-        raise ValueError("compare needs at least two rule sets")
+    if not specs:
+        raise ValueError("no rule set to play")
     check_size(len(specs), n_games)
     jobs = [make_job(parse_spec(s), n_games, n_players, strategies, seed, house) for s in specs]
     frames = []
@@ -466,6 +466,8 @@ def compare(
     """
     rules = [parse_spec(s) for s in specs]
     t0 = time.perf_counter()
+    if len(rules) < 2:
+        raise ValueError("compare needs at least two rule sets")
     frames = run_arms(rules, n_players, n_games, seed, strategies, threads, progress)
     seconds = time.perf_counter() - t0
     parts = []

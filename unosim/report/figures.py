@@ -72,6 +72,13 @@ def _clip(samples: Mapping[str, np.ndarray], q: float) -> float:
     return float(np.quantile(np.concatenate([np.asarray(s) for s in samples.values()]), q))
 
 
+def _colours(names: Sequence[str], palette: Mapping[str, str] | None) -> dict[str, str]:
+    """``palette`` where it names a colour (a rule set shown by its display name keeps
+    its own colour), else :func:`unosim.report.palette.colours`."""
+    col = colours(names)
+    return {n: (palette or {}).get(n, col[n]) for n in names}
+
+
 def distributions(
     samples: Mapping[str, np.ndarray],
     xlabel: str,
@@ -79,6 +86,7 @@ def distributions(
     title: str = "",
     cut: float = 0.995,
     means: Mapping[str, tuple] | None = None,
+    palette: Mapping[str, str] | None = None,
 ):
     """Small multiples: one histogram per name (shared axes), its mean marked.
 
@@ -89,9 +97,10 @@ def distributions(
     cut : the x-axis ends at this pooled quantile; each panel says how many of its values
         lie beyond (none are dropped from the means).
     means : name -> ``(mean, lo, hi)`` to mark (default: the sample mean, no interval).
+    palette : name -> colour (default :func:`unosim.report.palette.colours` of the names).
     """
     names = list(samples)
-    col = colours(names)
+    col = _colours(names, palette)
     right = _clip(samples, cut)
     lo_all = min(float(np.min(s)) for s in samples.values())
     span = max(1.0, right - lo_all)
@@ -129,12 +138,17 @@ def distributions(
     return fig
 
 
-def seat_rates(rates: Mapping[str, pd.DataFrame], n_players: int, title: str = ""):
+def seat_rates(
+    rates: Mapping[str, pd.DataFrame],
+    n_players: int,
+    title: str = "",
+    palette: Mapping[str, str] | None = None,
+):
     """Win rate of each seat with its interval, one marker colour per name (dodged, not
     joined); the fair share ``1 / n`` as a line. ``rates`` are :func:`unosim.stats.win_rates`
     frames (``seat``, ``rate``, ``lo``, ``hi``)."""
     names = list(rates)
-    col = colours(names)
+    col = _colours(names, palette)
     fig, ax = plt.subplots(figsize=(max(5.5, 1.0 + 0.9 * n_players), 3.6))
     k = len(names)
     step = min(0.8 / max(k, 1), 0.18)
@@ -168,6 +182,7 @@ def forest(
     xlabel: str = "change against the baseline (%)",
     title: str = "",
     fmt: str = "{:+.1f}%",
+    palette: Mapping[str, str] | None = None,
 ):
     """A forest plot: one row per (group, name) with its estimate and interval, grouped
     by ``group`` (e.g. the metric), coloured by ``name`` (the rule set); 0 marked; each
@@ -177,7 +192,7 @@ def forest(
     """
     groups = list(dict.fromkeys(rows["group"]))
     names = list(dict.fromkeys(rows["name"]))
-    col = colours(names)
+    col = _colours(names, palette)
     fig, ax = plt.subplots(figsize=(7.5, 0.9 + 0.21 * (len(rows) + len(groups))))
     y, ticks, labels = 0.0, [], []
     for gname in groups:
@@ -226,7 +241,12 @@ def forest(
     return fig
 
 
-def by_players(rows: pd.DataFrame, panels: Sequence[tuple[str, str]], title: str = ""):
+def by_players(
+    rows: pd.DataFrame,
+    panels: Sequence[tuple[str, str]],
+    title: str = "",
+    palette: Mapping[str, str] | None = None,
+):
     """Each metric against the number of players: markers with intervals at the player
     counts simulated only (no lines between them), one colour per name.
 
@@ -234,7 +254,7 @@ def by_players(rows: pd.DataFrame, panels: Sequence[tuple[str, str]], title: str
     ``panels``: ``(metric, y-axis label with unit)`` in order.
     """
     names = list(dict.fromkeys(rows["name"]))
-    col = colours(names)
+    col = _colours(names, palette)
     counts = sorted(set(int(p) for p in rows["players"]))
     k = len(names)
     step = 0.12 if len(counts) > 1 else 0.1
