@@ -794,6 +794,19 @@ def tune(
     typer.echo(f"wrote            {out}  (use: --strategies weighted:{out})")
 
 
+@app.command()
+def strategies() -> None:
+    """List the players (--strategies NAME), one line each: its name and how it plays;
+    parameters and outside players are in docs/players.md."""
+    from ..players.expert import NAME, SUMMARY
+    from ..players.params import STRATEGY_DECLARATIONS
+
+    lines = [(s.name, s.doc) for s in STRATEGY_DECLARATIONS] + [(NAME, SUMMARY)]
+    width = max(len(name) for name, _ in lines)
+    for name, doc in lines:
+        typer.echo(f"{name:<{width}}  {doc}")
+
+
 @rules_app.command("list")
 def rules_list() -> None:
     """List the presets."""
