@@ -87,6 +87,8 @@ def test_simulate_prints_the_summary(sim):
     text = result.stdout
     lines = text.splitlines()
     assert "official" in lines[0] and OFFICIAL.hash() in lines[0]
+    # the display name for the reader, then the rule syntax that gives it
+    assert lines[0].startswith("unosim Official UNO = official (rules ")
     assert "4 players" in lines[0] and "seed 1" in lines[0]
     assert "random,random,random,random" in lines[0]
     games = next(ln for ln in lines if ln.startswith("games"))
