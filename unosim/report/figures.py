@@ -13,6 +13,7 @@ through :func:`unosim.report.escape.mpl`, so a ``$`` in a name is never mathtext
 from __future__ import annotations
 
 import math
+import textwrap
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
@@ -70,6 +71,15 @@ def save(fig, stem: Path) -> tuple[Path, Path]:
 def _clip(samples: Mapping[str, np.ndarray], q: float) -> float:
     """The pooled ``q`` quantile: the right end of a shared x-axis."""
     return float(np.quantile(np.concatenate([np.asarray(s) for s in samples.values()]), q))
+
+
+WRAP = 30  # characters of a name on one line of a legend or an axis
+
+
+def _wrap(name: str) -> str:
+    """A name for a legend or tick label, escaped (:func:`unosim.report.escape.mpl`)
+    and broken at spaces into lines of about :data:`WRAP` characters."""
+    return "\n".join(textwrap.wrap(esc.mpl(name), WRAP, break_long_words=False)) or esc.mpl(name)
 
 
 def _colours(names: Sequence[str], palette: Mapping[str, str] | None) -> dict[str, str]:
@@ -157,9 +167,7 @@ def seat_rates(
         x = t["seat"].to_numpy() + (i - (k - 1) / 2) * step
         r = 100 * t["rate"].to_numpy()
         err = [r - 100 * t["lo"].to_numpy(), 100 * t["hi"].to_numpy() - r]
-        ax.errorbar(
-            x, r, yerr=err, fmt="o", ms=4, capsize=2.5, color=col[name], label=esc.mpl(name)
-        )
+        ax.errorbar(x, r, yerr=err, fmt="o", ms=4, capsize=2.5, color=col[name], label=_wrap(name))
     ax.axhline(100 / n_players, color="grey", lw=0.8, ls=":", label=f"fair share 1/{n_players}")
     ax.set_xticks(
         range(n_players),
@@ -171,7 +179,10 @@ def seat_rates(
     ax.set_xlabel("seat (0 plays first; the last seat deals)")
     ax.set_ylabel("rounds won (%)")
     ax.margins(x=0.05, y=0.15)
-    ax.legend(fontsize=8, ncol=min(3, k + 1), loc="upper right")
+    if max(len(n) for n in names) <= WRAP:
+        ax.legend(fontsize=8, ncol=min(3, k + 1), loc="upper right")
+    else:  # long names (display names, --name): one column beside the axes
+        ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1.0))
     if title:
         ax.set_title(esc.mpl(title))
     return fig
@@ -193,7 +204,8 @@ def forest(
     groups = list(dict.fromkeys(rows["group"]))
     names = list(dict.fromkeys(rows["name"]))
     col = _colours(names, palette)
-    fig, ax = plt.subplots(figsize=(7.5, 0.9 + 0.21 * (len(rows) + len(groups))))
+    per = max(_wrap(n).count("\n") + 1 for n in names)  # lines of the longest name
+    fig, ax = plt.subplots(figsize=(7.5, 0.9 + 0.21 * (len(rows) * per + len(groups))))
     y, ticks, labels = 0.0, [], []
     for gname in groups:
         g = rows[rows["group"] == gname]
@@ -227,7 +239,7 @@ def forest(
                 fontsize=7.5,
             )
             ticks.append(y)
-            labels.append(esc.mpl(r.name))
+            labels.append(_wrap(r.name))
             y += 1
         y += 0.4
     ax.axvline(0, color="grey", lw=0.8)
@@ -271,7 +283,7 @@ def by_players(
             est = t["est"].to_numpy()
             err = [est - t["lo"].to_numpy(), t["hi"].to_numpy() - est]
             ax.errorbar(
-                x, est, yerr=err, fmt="o", ms=4, capsize=2.5, color=col[name], label=esc.mpl(name)
+                x, est, yerr=err, fmt="o", ms=4, capsize=2.5, color=col[name], label=_wrap(name)
             )
         ax.set_xticks(counts)
         ax.set_xlabel("players (simulated counts only)")
