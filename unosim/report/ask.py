@@ -564,6 +564,7 @@ def _answer_compared(page, frames, names, rules, counts, g, seed, strategies, pa
 def _figures(page: Page, fm: dict, n: int, suffix: str, pal: dict) -> None:
     """Round length, points and seat win rates at ``n`` players (``fm``: name ->
     frame)."""
+    under = "each rule set" if len(fm) > 1 else esc.md_text(next(iter(fm)))
     page.figure(
         figures.distributions(
             {k: v["turns"].to_numpy() for k, v in fm.items()},
@@ -573,7 +574,7 @@ def _figures(page: Page, fm: dict, n: int, suffix: str, pal: dict) -> None:
             palette=pal,
         ),
         f"length{suffix}",
-        f"How long rounds last under each rule set, {n} players: share "
+        f"How long rounds last under {under}, {n} players: share "
         "of rounds at each length; the dashed line is the mean.",
     )
     done = {k: v.loc[~v["truncated"].to_numpy(bool), "points"].to_numpy() for k, v in fm.items()}
