@@ -299,7 +299,8 @@ def build_page(
     sim_seconds = time.perf_counter() - t0
     who = _who(counts)
     strategies = q.strategies
-    shown_names = ", ".join(esc.md_text(x) for x in names)
+    sep = "; " if any("," in x for x in names) else ", "  # names with commas in them
+    shown_names = sep.join(esc.md_text(x) for x in names)
     if alone:
         title = esc.md_text(q.title or names[0])
         question = (
@@ -309,9 +310,9 @@ def build_page(
         )
     else:
         base, others = names[0], names[1:]
-        title = esc.md_text(q.title or f"{', '.join(others)} against {base}")
+        title = esc.md_text(q.title or f"{sep.join(others)} against {base}")
         question = (
-            f"What do {', '.join(esc.md_text(o) for o in others)} change against "
+            f"What do {sep.join(esc.md_text(o) for o in others)} change against "
             f"{esc.md_text(base)} with {who} (strategies {esc.code(strategies)}): how "
             "long rounds last, who wins, how many points, how many cards are drawn, how "
             "large penalties grow?"
