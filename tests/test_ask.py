@@ -354,3 +354,21 @@ def test_palette_is_fixed_and_distinct():
     assert len(set(c.values())) == 4 and c["official"] == "#000000"
     assert all(re.fullmatch(r"#[0-9A-F]{6}", v) for v in c.values())
     assert Path(palette.__file__).name == "palette.py"
+
+
+def test_display_names_never_claim_rules_a_rule_set_lacks():
+    import dataclasses
+
+    from unosim.analysis.compare import parse_spec
+    from unosim.game.names import display_ruleset
+
+    assert display_ruleset(parse_spec("official+stacking=same")) == (
+        "Official UNO with stacking (same card)"
+    )
+    assert display_ruleset(parse_spec("examples/numbers-only.toml+seven_zero=true")) == (
+        "numbers-only with Seven-Zero (7 swaps hands, 0 passes them on)"
+    )
+    official = parse_spec("official")
+    for name in ("official+stacking=same", "stacking", "official+bogus=1", "+1+cmd|x"):
+        # a rule file may call itself anything: its name, not words it does not earn
+        assert display_ruleset(dataclasses.replace(official, name=name)) == name

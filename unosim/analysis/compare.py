@@ -36,7 +36,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from ..game.names import display_rules
+from ..game.names import display_ruleset
 from ..game.rules import PRESETS, RuleError, RuleSet, resolve
 from ..stats import paired_diff, paired_rate_diff
 
@@ -380,7 +380,7 @@ class Comparison:
     def format(self) -> str:
         """The comparison as plain text (what ``unosim compare`` prints)."""
         letters = [chr(ord("A") + i) if i < 26 else f"#{i}" for i in range(len(self.rules))]
-        shown = [display_rules(r.name) for r in self.rules]  # words for the reader
+        shown = [display_ruleset(r) for r in self.rules]  # words for the reader
         width = max(len(x) for x in shown)
         lines = [
             f"unosim compare: {self.n_players} players, strategies {self.strategies}, "

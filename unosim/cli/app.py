@@ -109,13 +109,13 @@ def print_summary(df, n_players: int, seconds: float, label: str, computed=None)
     typer.echo(f"truncated        {s['truncated']:,} (max_turns reached; kept, no winner)")
 
 
-def _shown_rules(name: str) -> str:
+def _shown_rules(rs) -> str:
     """A rule set for a reader: its display name, then the rule syntax that gives it
     ("Official UNO with stacking (same card) = official+stacking=same"), on one line."""
-    from ..game.names import display_rules
+    from ..game.names import display_ruleset
 
-    shown = display_rules(name)
-    return one_line(name if shown == name else f"{shown} = {name}")
+    shown = display_ruleset(rs)
+    return one_line(rs.name if shown == rs.name else f"{shown} = {rs.name}")
 
 
 @app.command()
@@ -235,7 +235,7 @@ def simulate(
             typer.echo("unosim: interrupted; nothing was written", err=True)
         raise typer.Exit(130) from None
     label = (
-        f"unosim {_shown_rules(job.rules.name)} (rules {job.rules.hash()}), {players} players, "
+        f"unosim {_shown_rules(job.rules)} (rules {job.rules.hash()}), {players} players, "
         f"strategies {','.join(job.labels)}, seed {seed}"
     )
     print_summary(res.total, players, res.seconds, label, res.computed)
@@ -319,7 +319,7 @@ def _play_matches(job, players: int, threads, seed: int, out, no_progress: bool)
         else f"to {rs.target_score}"
     )
     typer.echo(
-        f"unosim {_shown_rules(rs.name)} (rules {rs.hash()}), {players} players, strategies "
+        f"unosim {_shown_rules(rs)} (rules {rs.hash()}), {players} players, strategies "
         f"{','.join(job.labels)} (by player), seed {seed}"
     )
     typer.echo(

@@ -40,7 +40,7 @@ import numpy as np
 import pandas as pd
 
 from ..analysis.compare import parse_spec, run_arms
-from ..game.names import display_rules
+from ..game.names import display_ruleset
 from ..game.rules import RuleSet
 from ..stats import win_rates
 from . import escape as esc
@@ -162,11 +162,11 @@ def check_names(names: Sequence[str] | None, n_rules: int) -> None:
 
 def labels(q: Question, rules: Sequence[RuleSet]) -> list[str]:
     """What the page calls each rule set: its ``--name``, else its display name
-    (:func:`unosim.game.names.display_rules`: "Official UNO with stacking (same card)"),
+    (:func:`unosim.game.names.display_ruleset`: "Official UNO with stacking (same card)"),
     or its rule syntax where two display names would read alike."""
     if q.names is not None:
         return list(q.names)
-    shown = [display_rules(rs.name) for rs in rules]
+    shown = [display_ruleset(rs) for rs in rules]
     return [rs.name if shown.count(s) > 1 else s for s, rs in zip(shown, rules)]
 
 
