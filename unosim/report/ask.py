@@ -29,6 +29,7 @@ import contextlib
 import errno
 import math
 import os
+import shlex
 import shutil
 import tempfile
 import time
@@ -437,6 +438,7 @@ def build_page(
         + (f" --house {q.house}" if q.house else "")
         + f" --players {','.join(map(str, counts))} --strategies {strategies}"
         f" --games {g} --seed {q.seed}"
+        + "".join(f" --name {shlex.quote(x)}" for x in q.names or [])
     )
     page.provenance(
         [cmd],
