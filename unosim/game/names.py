@@ -119,3 +119,20 @@ def display_rules(text: str) -> str:
         return text
     words = [display_value(r, rule_value(changes, r)) for r in parse_house(house)]
     return PRESET_DISPLAY[preset] + (" with " + ", ".join(words) if words else "")
+
+
+def display_ruleset(rs) -> str:
+    """What a reader reads for a :class:`~unosim.game.rules.RuleSet`: :func:`display_rules`
+    of its name when the name is a preset plus switches that give these very rules;
+    for a rule file with switches (``numbers-only+seven_zero=true``), its name with the
+    switches in words; else its name as it is (a name never claims rules it lacks)."""
+    base, _, house = rs.name.partition("+")
+    try:
+        switches = parse_house(house) if house else {}
+        if base in PRESETS:
+            same = apply(PRESETS[base], switches).hash() == rs.hash()
+            return display_rules(rs.name) if same else rs.name
+        words = [display_value(r, getattr(rs, r)) for r in switches]
+    except (RuleError, AttributeError):
+        return rs.name
+    return base + " with " + ", ".join(words) if words else rs.name
