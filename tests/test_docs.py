@@ -44,6 +44,7 @@ CAPS = {
     "--boot": 50,
 }
 EXPERT_GAMES = 40  # rounds with an expert seat are about 2,000 times slower
+CAPS["--expert-games"] = EXPERT_GAMES  # evaluate's rows with an expert at the table
 NEEDS = {
     "simulate": "--games",
     "compare": "--games",
@@ -51,6 +52,7 @@ NEEDS = {
     "tournament": "--games",
     "match": "--matches",
     "tune": "--budget",
+    "evaluate": "--games",
 }
 README_MAX = 10_000  # bytes
 DOCSTRING_MAX = 2_500  # characters; experiment logs go to docs/notes/
@@ -139,6 +141,8 @@ def shrink(args: list[str]) -> list[str]:
         if opt in args:
             k = args.index(opt) + 1
             args[k] = str(min(int(args[k]), cap))
+    if args and args[0] == "evaluate" and "--expert-games" not in args:
+        args += ["--expert-games", str(EXPERT_GAMES)]
     need = NEEDS.get(args[0]) if args else None
     if need and need not in args and "--help" not in args:
         args += [need, str(EXPERT_GAMES if expert and need == "--games" else CAPS[need])]
@@ -160,6 +164,7 @@ def test_shrink_caps_and_adds_the_workload():
     assert shrink(["report", "official", "stacking"])[-2:] == ["--games", "3000"]
     assert shrink(["simulate", "--strategies", "expert,random"])[-1] == str(EXPERT_GAMES)
     assert "--budget" in shrink(["tune", "--start", "weighted"])
+    assert shrink(["evaluate", "a.py:agent"])[-2:] == ["--expert-games", str(EXPERT_GAMES)]
 
 
 @pytest.mark.parametrize("block", RUNNABLE, ids=[b.id for b in RUNNABLE])

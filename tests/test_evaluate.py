@@ -152,3 +152,41 @@ def test_games_of_agents_and_experts_do_not_depend_on_batching():
     # keeps the policy's move) plays other games
     pol = make_job("official", 24, 3, [random_agent, TUNED, "random"], seed=8)
     assert not (run_block(pol, 0, 24) == a).all()
+
+
+def test_ladder_of_matches():
+    lad = ladder(
+        random_agent,
+        "official",
+        2,
+        games=40,
+        seed=3,
+        opponents=("random",),
+        expert_games=4,
+        expert=CHEAP,
+        matches=80,
+    )
+    m = lad.matches.set_index("player")
+    assert list(m.columns) == ["opponents", "matches", "win_rate", "ci_low", "ci_high"]
+    assert list(m.index) == ["agent", "random", lad.best]
+    assert (m.matches == 80).all()
+    # all-random matches are the same whoever is "the player": one win in two
+    assert m.loc["random"].win_rate == 0.5
+    assert m.loc["agent"].ci_low <= 0.5 <= m.loc["agent"].ci_high
+
+
+def test_cli_evaluate_errors_are_one_line():
+    from typer.testing import CliRunner
+
+    from unosim.cli.app import app
+
+    for args, msg in [
+        (["--expert", "heuristic"], "--expert must be 'strong' or expert[:PARAMS]"),
+        (["--expert-games", "2"], "--expert-games must be at least --players (4)"),
+        (["--matches", "3"], "--matches must be 0 or at least --players (4)"),
+        (["--expert", "expert:nope=1"], "unknown strategy parameter"),
+    ]:
+        r = CliRunner().invoke(app, ["evaluate", "random", *args])
+        assert r.exit_code == 2, r.output
+        assert msg in r.output and "Traceback" not in r.output
+        assert len(r.output.strip().splitlines()) == 1

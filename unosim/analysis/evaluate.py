@@ -12,6 +12,11 @@ knowing the hidden cards is worth). A row with an expert at the table plays the 
 the expert's own row would be exactly 1/4 and is not played, nor is see-all-hands.
 Intervals are Wilson's 95% (taking the rounds as independent, which the shared deals
 make only approximately true).
+
+With ``matches``: the rate of matches won (RULES.md 7, to ``target_score``) by the
+agent, ``random`` and the best built-in as each player in turn, on the same matches
+(``sim.assembled``: built from single rounds, which no strategy's decisions tie to the
+scores; an agent sees no scores there).
 """
 
 from __future__ import annotations
@@ -21,13 +26,15 @@ from dataclasses import dataclass
 import pandas as pd
 
 from ..kernel import layout as L
-from ..players.expert import STRONG, TUNED
+from ..players.expert import STRONG, TUNED, options
+from ..sim.assembled import assembled_matches
 from ..sim.simulate import make_job, run_block
 from ..stats import wilson_ci
 
 OPPONENTS = ("random", "heuristic", "table", "tuned-weighted", "expert")
 BUILTINS = ("heuristic", "table", "aggressive", "colour-counter", "weighted")
 COLUMNS = ["player", "opponents", "rounds", "win_rate", "ci_low", "ci_high"]
+MATCH_COLUMNS = ["player", "opponents", "matches", "win_rate", "ci_low", "ci_high"]
 EXPERT = "expert"  # the expert of the reference rows and opponents: its default budget
 EXPERT_GAMES = 2_000  # rounds of a row with an expert at the table (shared over the seats)
 ORDER = ("agent", "random", "best", "expert", "see-all-hands")
@@ -38,15 +45,18 @@ class Ladder:
     table: pd.DataFrame
     best: str | None
     expert: str  # the expert's strategy label (``see-all-hands`` adds ``deal=open``)
+    matches: pd.DataFrame | None = None  # ``MATCH_COLUMNS``, with ``matches``
 
 
 def expert_spec(expert: str = EXPERT) -> str:
     """The expert strategy ``expert`` names: ``strong`` for ``players.expert.STRONG``
-    (the strength budget), else an ``expert[:params]`` label as given."""
+    (the strength budget), else an ``expert[:params]`` label as given (checked)."""
     if expert == "strong":
         return STRONG
-    if expert.partition(":")[0].strip() != "expert":
+    name, _, rest = expert.partition(":")
+    if name.strip() != "expert":
         raise ValueError(f"--expert must be 'strong' or expert[:PARAMS], got {expert!r}")
+    options(rest)  # a bad parameter fails here, before any game
     return expert
 
 
@@ -66,6 +76,18 @@ def _wins(player, opponent, rules, n, per_seat, seed, house) -> tuple[int, int]:
         raw = run_block(job, 0, per_seat)
         won += int((raw[:, L.C_WINNER] == s).sum())
         played += per_seat
+    return won, played
+
+
+def _match_wins(player, opponent, rules, n, per_player, seed, house) -> tuple[int, int]:
+    """Matches won and played by ``player`` as each player in turn (the same matches)."""
+    won = played = 0
+    for p in range(n):
+        spec = [opponent] * n
+        spec[p] = player
+        df = assembled_matches(rules, spec, per_player, seed, house=house)
+        won += int((df.winner == p).sum())
+        played += per_player
     return won, played
 
 
@@ -91,6 +113,7 @@ def ladder(
     opponents=OPPONENTS,
     expert_games: int = EXPERT_GAMES,
     expert: str = EXPERT,
+    matches: int = 0,
 ) -> Ladder:
     """The ladder of ``agent`` (a seat label or an agent object): one row per opponent
     strategy for ``agent``, ``random`` and the best built-in, ``games`` rounds each
@@ -135,15 +158,37 @@ def ladder(
         ),
         kind="stable",
     ).reset_index(drop=True)
-    return Ladder(table, best, xs)
+    mt = None
+    if matches > 0:
+        per = max(1, matches // n_players)
+        who = ("agent", "random") + ((best,) if best is not None else ())
+        spec_of = {"agent": agent}
+        mrows = []
+        for opp in opponents:
+            for w in who:
+                won, played = _match_wins(
+                    spec_of.get(w, w), specs.get(opp, opp), rules, n_players, per, seed, house
+                )
+                r = _row(w, opp, won, played)
+                r["matches"] = r.pop("rounds")
+                mrows.append(r)
+        mt = pd.DataFrame(mrows, columns=MATCH_COLUMNS)
+    return Ladder(table, best, xs, mt)
 
 
 def render(lad: Ladder, n_players: int) -> str:
-    """The ladder as text, one line per row."""
-    lines = [f"{'player':<16} {'opponents':<20} {'rounds':>8}  win rate [95% CI]"]
-    for r in lad.table.itertuples():
-        lines.append(
-            f"{r.player:<16} {f'{n_players - 1} x {r.opponents}':<20} "
-            f"{r.rounds:>8,}  {r.win_rate:.4f} [{r.ci_low:.4f}, {r.ci_high:.4f}]"
-        )
+    """The ladder as text, one line per row (then the matches' rows, if any)."""
+    parts = [(lad.table, "rounds")]
+    if lad.matches is not None:
+        parts.append((lad.matches, "matches"))
+    lines = []
+    for t, unit in parts:
+        if lines:
+            lines.append("")
+        lines.append(f"{'player':<16} {'opponents':<20} {unit:>8}  win rate [95% CI]")
+        for r in t.itertuples():
+            lines.append(
+                f"{r.player:<16} {f'{n_players - 1} x {r.opponents}':<20} "
+                f"{getattr(r, unit):>8,}  {r.win_rate:.4f} [{r.ci_low:.4f}, {r.ci_high:.4f}]"
+            )
     return "\n".join(lines)
