@@ -134,7 +134,8 @@ def commands(code: str) -> list[str]:
 def shrink(args: list[str]) -> list[str]:
     """A documented command's arguments with its workload capped (``CAPS``)."""
     args = list(args)
-    expert = any("expert" in a for a in args)
+    # evaluate's rows play experts at the table
+    expert = any("expert" in a for a in args) or args[:1] == ["evaluate"]
     for opt, cap in CAPS.items():
         if opt == "--games" and expert:
             cap = EXPERT_GAMES
@@ -164,7 +165,11 @@ def test_shrink_caps_and_adds_the_workload():
     assert shrink(["report", "official", "stacking"])[-2:] == ["--games", "3000"]
     assert shrink(["simulate", "--strategies", "expert,random"])[-1] == str(EXPERT_GAMES)
     assert "--budget" in shrink(["tune", "--start", "weighted"])
-    assert shrink(["evaluate", "a.py:agent"])[-2:] == ["--expert-games", str(EXPERT_GAMES)]
+    ev = shrink(["evaluate", "a.py:agent", "--games", "2000"])
+    assert ev == ["evaluate", "a.py:agent", "--games", str(EXPERT_GAMES)] + [
+        "--expert-games",
+        str(EXPERT_GAMES),
+    ]
 
 
 @pytest.mark.parametrize("block", RUNNABLE, ids=[b.id for b in RUNNABLE])
