@@ -190,3 +190,19 @@ def test_cli_evaluate_errors_are_one_line():
         assert r.exit_code == 2, r.output
         assert msg in r.output and "Traceback" not in r.output
         assert len(r.output.strip().splitlines()) == 1
+
+
+@pytest.mark.slow
+def test_experts_play_agents_as_they_play_builtins():
+    """The random agent (RULES.md 10's ``random``, played in Python) and built-in
+    ``random`` win alike against experts: the experts search as strongly in the outside
+    seats' rounds as in the kernel's own, within 5 standard errors."""
+    from unosim.analysis.evaluate import _wins
+
+    xp = "expert:rollouts=16;more=1;z=0"  # z=0: many moves are not the policy's
+    a, n = _wins(random_agent, xp, "official", 3, 1000, 4, None)
+    b, m = _wins("random", xp, "official", 3, 1000, 4, None)
+    p, q = a / n, b / m
+    se = math.sqrt(p * (1 - p) / n + q * (1 - q) / m)
+    assert abs(p - q) < 5 * se
+    assert q < 1 / 3 - 5 * math.sqrt(q * (1 - q) / m)  # and the experts beat random
