@@ -206,3 +206,21 @@ def test_experts_play_agents_as_they_play_builtins():
     se = math.sqrt(p * (1 - p) / n + q * (1 - q) / m)
     assert abs(p - q) < 5 * se
     assert q < 1 / 3 - 5 * math.sqrt(q * (1 - q) / m)  # and the experts beat random
+
+
+def test_cli_writes_the_matches_ladder(tmp_path):
+    import pandas as pd
+    from typer.testing import CliRunner
+
+    from unosim.cli.app import app
+
+    args = ["evaluate", "random", "--players", "2", "--games", "40", "--expert-games", "4"]
+    args += ["--expert", "expert:rollouts=8;more=1", "--matches", "8", "--out", str(tmp_path)]
+    r = CliRunner().invoke(app, args)
+    assert r.exit_code == 0, r.output
+    assert "see-all-hands" in r.output and "matches  win rate" in r.output
+    m = pd.read_csv(tmp_path / "ladder_matches.csv")
+    assert list(m.columns) == ["player", "opponents", "matches", "win_rate", "ci_low", "ci_high"]
+    assert len(m) == 3 * 5 and (m.matches == 8).all()
+    # built-in random against random, as either player: the same matches, one win in two
+    assert m[(m.player == "random") & (m.opponents == "random")].win_rate.iloc[0] == 0.5
