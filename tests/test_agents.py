@@ -349,7 +349,19 @@ def test_evaluate_ladder(tmp_path):
     from unosim.cli.app import app
 
     r = CliRunner().invoke(
-        app, ["evaluate", f"{AGENT_FILE}:agent", "--games", "2000", "--out", str(tmp_path)]
+        app,
+        [
+            "evaluate",
+            f"{AGENT_FILE}:agent",
+            "--games",
+            "2000",
+            "--expert-games",
+            "40",
+            "--expert",
+            "expert:rollouts=8;more=1",
+            "--out",
+            str(tmp_path),
+        ],
     )
     assert r.exit_code == 0, r.output
     import pandas as pd
@@ -360,6 +372,9 @@ def test_evaluate_ladder(tmp_path):
     assert row.ci_low <= 0.25 <= row.ci_high
     ref = t[(t.player == "random") & (t.opponents == "random")].iloc[0]
     assert ref.win_rate == 0.25  # every deal is played from each seat: one win in four
+    assert {"expert", "see-all-hands"} <= set(t.player)
+    assert set(t.opponents) == {"random", "heuristic", "table", "tuned-weighted", "expert"}
+    assert "expert expert:rollouts=8;more=1" in r.output
 
 
 def test_agents_refused_where_the_kernel_plays_alone():

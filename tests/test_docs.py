@@ -45,6 +45,7 @@ CAPS = {
     "--confirm-games": 500,
 }
 EXPERT_GAMES = 40  # rounds with an expert seat are about 2,000 times slower
+CAPS["--expert-games"] = EXPERT_GAMES  # evaluate's rows with an expert at the table
 NEEDS = {
     "simulate": "--games",
     "compare": "--games",
@@ -53,6 +54,7 @@ NEEDS = {
     "match": "--matches",
     "tune": "--budget",
     "design": "--budget",
+    "evaluate": "--games",
 }
 README_MAX = 10_000  # bytes
 DOCSTRING_MAX = 2_500  # characters; experiment logs go to docs/notes/
@@ -134,13 +136,16 @@ def commands(code: str) -> list[str]:
 def shrink(args: list[str]) -> list[str]:
     """A documented command's arguments with its workload capped (``CAPS``)."""
     args = list(args)
-    expert = any("expert" in a for a in args)
+    # evaluate's rows play experts at the table
+    expert = any("expert" in a for a in args) or args[:1] == ["evaluate"]
     for opt, cap in CAPS.items():
         if opt == "--games" and expert:
             cap = EXPERT_GAMES
         if opt in args:
             k = args.index(opt) + 1
             args[k] = str(min(int(args[k]), cap))
+    if args and args[0] == "evaluate" and "--expert-games" not in args:
+        args += ["--expert-games", str(EXPERT_GAMES)]
     need = NEEDS.get(args[0]) if args else None
     if need and need not in args and "--help" not in args:
         args += [need, str(EXPERT_GAMES if expert and need == "--games" else CAPS[need])]
@@ -164,6 +169,11 @@ def test_shrink_caps_and_adds_the_workload():
     assert shrink(["report", "official", "stacking"])[-2:] == ["--games", "3000"]
     assert shrink(["simulate", "--strategies", "expert,random"])[-1] == str(EXPERT_GAMES)
     assert "--budget" in shrink(["tune", "--start", "weighted"])
+    ev = shrink(["evaluate", "a.py:agent", "--games", "2000"])
+    assert ev == ["evaluate", "a.py:agent", "--games", str(EXPERT_GAMES)] + [
+        "--expert-games",
+        str(EXPERT_GAMES),
+    ]
 
 
 @pytest.mark.parametrize("block", RUNNABLE, ids=[b.id for b in RUNNABLE])

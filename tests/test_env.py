@@ -112,3 +112,27 @@ def test_batch_env_plays_the_games_simulate_plays():
     assert [won[g] for g in range(40)] == list(df.winner == 0)
     with pytest.raises(IllegalAction, match="not legal"):
         b.step(mask.argmin(axis=1))
+
+
+def test_gym_expert_opponents_search():
+    """An expert opponent searches in the environment's rounds: each round is the game
+    ``simulate`` plays with the same policy at the seat and the expert beside it."""
+    from unosim.sim.simulate import simulate
+
+    xp = "expert:rollouts=8;more=1;z=0"  # z=0: its best estimate, often not the policy's
+    env = gym_env("official", 2, opponents=xp, seat=0)
+    assert env._game.open(0).xp[1].any()
+    winners = []
+    obs, _ = env.reset(seed=11)
+    while len(winners) < 6:
+        obs, r, term, trunc, _ = env.step(first_legal(obs["action_mask"]))
+        if term or trunc:
+            winners.append(0 if r > 0 else 1)
+            obs, _ = env.reset()
+    df = simulate("official", 6, 2, [lambda o: first_legal(o.mask), xp], seed=11)
+    assert winners == [int(w) for w in df.winner]
+    # and the policy alone plays other games
+    from unosim.players.expert import TUNED
+
+    pol = simulate("official", 6, 2, [lambda o: first_legal(o.mask), TUNED], seed=11)
+    assert not pol.drop(columns="game").equals(df.drop(columns="game"))

@@ -4,9 +4,19 @@ Against each opponent strategy the agent takes each seat in turn on the same
 pre-declared deals, games ``0 .. per_seat - 1`` of root seed ``seed``, which do not
 depend on the agent. Beside it, on the same deals and seats, reference rows: built-in
 ``random`` (against 3 random its rate is exactly 1/4: each deal is played once from
-every seat, and all-random games do not depend on which seat is "the player") and the
-best built-in strategy of those tried. Intervals are Wilson's 95% (taking the rounds as
-independent, which the shared deals make only approximately true).
+every seat, and all-random games do not depend on which seat is "the player"), the
+best built-in strategy of those tried, the ``expert`` and ``see-all-hands``, the same
+expert dealt the true hands in its search (``deal=open``: a cheating upper bound of what
+knowing the hidden cards is worth). A row with an expert at the table plays the first
+``expert_games`` of the deals (its searches cost ~1,000 times more). Against 3 experts
+the expert's own row would be exactly 1/4 and is not played, nor is see-all-hands.
+Intervals are Wilson's 95% (taking the rounds as independent, which the shared deals
+make only approximately true).
+
+With ``matches``: the rate of matches won (RULES.md 7, to ``target_score``) by the
+agent, ``random`` and the best built-in as each player in turn, on the same matches
+(``sim.assembled``: built from single rounds, which no strategy's decisions tie to the
+scores; an agent sees no scores there).
 """
 
 from __future__ import annotations
@@ -16,18 +26,44 @@ from dataclasses import dataclass
 import pandas as pd
 
 from ..kernel import layout as L
+from ..players.expert import STRONG, TUNED, options
+from ..sim.assembled import assembled_matches
 from ..sim.simulate import make_job, run_block
 from ..stats import wilson_ci
 
-OPPONENTS = ("random", "heuristic", "table", "weighted")
+OPPONENTS = ("random", "heuristic", "table", "tuned-weighted", "expert")
 BUILTINS = ("heuristic", "table", "aggressive", "colour-counter", "weighted")
 COLUMNS = ["player", "opponents", "rounds", "win_rate", "ci_low", "ci_high"]
+MATCH_COLUMNS = ["player", "opponents", "matches", "win_rate", "ci_low", "ci_high"]
+EXPERT = "expert"  # the expert of the reference rows and opponents: its default budget
+EXPERT_GAMES = 2_000  # rounds of a row with an expert at the table (shared over the seats)
+ORDER = ("agent", "random", "best", "expert", "see-all-hands")
 
 
 @dataclass(frozen=True)
 class Ladder:
     table: pd.DataFrame
-    best: str
+    best: str | None
+    expert: str  # the expert's strategy label (``see-all-hands`` adds ``deal=open``)
+    matches: pd.DataFrame | None = None  # ``MATCH_COLUMNS``, with ``matches``
+
+
+def expert_spec(expert: str = EXPERT) -> str:
+    """The expert strategy ``expert`` names: ``strong`` for ``players.expert.STRONG``
+    (the strength budget), else an ``expert[:params]`` label as given (checked)."""
+    if expert == "strong":
+        return STRONG
+    name, _, rest = expert.partition(":")
+    if name.strip() != "expert":
+        raise ValueError(f"--expert must be 'strong' or expert[:PARAMS], got {expert!r}")
+    options(rest)  # a bad parameter fails here, before any game
+    return expert
+
+
+def open_spec(expert: str) -> str:
+    """``expert`` dealt the true hands (``deal=open``): the see-all-hands player."""
+    name, _, rest = expert.partition(":")
+    return f"{name}:{rest};deal=open" if rest.strip() else f"{name}:deal=open"
 
 
 def _wins(player, opponent, rules, n, per_seat, seed, house) -> tuple[int, int]:
@@ -40,6 +76,18 @@ def _wins(player, opponent, rules, n, per_seat, seed, house) -> tuple[int, int]:
         raw = run_block(job, 0, per_seat)
         won += int((raw[:, L.C_WINNER] == s).sum())
         played += per_seat
+    return won, played
+
+
+def _match_wins(player, opponent, rules, n, per_player, seed, house) -> tuple[int, int]:
+    """Matches won and played by ``player`` as each player in turn (the same matches)."""
+    won = played = 0
+    for p in range(n):
+        spec = [opponent] * n
+        spec[p] = player
+        df = assembled_matches(rules, spec, per_player, seed, house=house)
+        won += int((df.winner == p).sum())
+        played += per_player
     return won, played
 
 
@@ -63,25 +111,46 @@ def ladder(
     seed: int = 2026,
     house=None,
     opponents=OPPONENTS,
+    expert_games: int = EXPERT_GAMES,
+    expert: str = EXPERT,
+    matches: int = 0,
 ) -> Ladder:
     """The ladder of ``agent`` (a seat label or an agent object): one row per opponent
     strategy for ``agent``, ``random`` and the best built-in, ``games`` rounds each
-    (shared over the seats)."""
+    (shared over the seats), and for ``expert`` and ``see-all-hands`` (``expert_spec``),
+    ``expert_games`` rounds each; rows against ``expert`` opponents play
+    ``expert_games`` rounds too."""
+    xs = expert_spec(expert)
+    specs = {"tuned-weighted": TUNED, "expert": xs}
     per_seat = max(1, games // n_players)
+    per_x = max(1, min(games, expert_games) // n_players)
     rows = []
     totals = {}
     for opp in opponents:
-        rows.append(_row("agent", opp, *_wins(agent, opp, rules, n_players, per_seat, seed, house)))
-        rows.append(
-            _row("random", opp, *_wins("random", opp, rules, n_players, per_seat, seed, house))
-        )
+        spec = specs.get(opp, opp)
+        searching = opp == "expert"
+        k = per_x if searching else per_seat
+        rows.append(_row("agent", opp, *_wins(agent, spec, rules, n_players, k, seed, house)))
+        rows.append(_row("random", opp, *_wins("random", spec, rules, n_players, k, seed, house)))
+        if searching:
+            continue
         for b in BUILTINS:
-            totals.setdefault(b, []).append(_wins(b, opp, rules, n_players, per_seat, seed, house))
-    best = max(BUILTINS, key=lambda b: sum(w for w, _ in totals[b]))
-    for opp, (w, p) in zip(opponents, totals[best]):
-        rows.append(_row(best, opp, w, p))
+            totals.setdefault(b, []).append(_wins(b, spec, rules, n_players, k, seed, house))
+        for who, s in (("expert", xs), ("see-all-hands", open_spec(xs))):
+            rows.append(_row(who, opp, *_wins(s, spec, rules, n_players, per_x, seed, house)))
+    best = max(BUILTINS, key=lambda b: sum(w for w, _ in totals[b])) if totals else None
+    if best is not None:
+        cheap = iter(totals[best])
+        for opp in opponents:
+            if opp == "expert":
+                w, p = _wins(best, xs, rules, n_players, per_x, seed, house)
+            else:
+                w, p = next(cheap)
+            rows.append(_row(best, opp, w, p))
     table = pd.DataFrame(rows, columns=COLUMNS)
-    order = {"agent": 0, "random": 1, best: 2}
+    order = {o: i for i, o in enumerate(ORDER)}
+    if best is not None:
+        order[best] = order["best"]
     table = table.sort_values(
         ["opponents", "player"],
         key=lambda c: (
@@ -89,15 +158,37 @@ def ladder(
         ),
         kind="stable",
     ).reset_index(drop=True)
-    return Ladder(table, best)
+    mt = None
+    if matches > 0:
+        per = max(1, matches // n_players)
+        who = ("agent", "random") + ((best,) if best is not None else ())
+        spec_of = {"agent": agent}
+        mrows = []
+        for opp in opponents:
+            for w in who:
+                won, played = _match_wins(
+                    spec_of.get(w, w), specs.get(opp, opp), rules, n_players, per, seed, house
+                )
+                r = _row(w, opp, won, played)
+                r["matches"] = r.pop("rounds")
+                mrows.append(r)
+        mt = pd.DataFrame(mrows, columns=MATCH_COLUMNS)
+    return Ladder(table, best, xs, mt)
 
 
 def render(lad: Ladder, n_players: int) -> str:
-    """The ladder as text, one line per row."""
-    lines = [f"{'player':<16} {'opponents':<12} {'rounds':>8}  win rate [95% CI]"]
-    for r in lad.table.itertuples():
-        lines.append(
-            f"{r.player:<16} {f'{n_players - 1} x {r.opponents}':<12} "
-            f"{r.rounds:>8,}  {r.win_rate:.4f} [{r.ci_low:.4f}, {r.ci_high:.4f}]"
-        )
+    """The ladder as text, one line per row (then the matches' rows, if any)."""
+    parts = [(lad.table, "rounds")]
+    if lad.matches is not None:
+        parts.append((lad.matches, "matches"))
+    lines = []
+    for t, unit in parts:
+        if lines:
+            lines.append("")
+        lines.append(f"{'player':<16} {'opponents':<20} {unit:>8}  win rate [95% CI]")
+        for r in t.itertuples():
+            lines.append(
+                f"{r.player:<16} {f'{n_players - 1} x {r.opponents}':<20} "
+                f"{getattr(r, unit):>8,}  {r.win_rate:.4f} [{r.ci_low:.4f}, {r.ci_high:.4f}]"
+            )
     return "\n".join(lines)

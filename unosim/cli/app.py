@@ -715,31 +715,73 @@ def evaluate(
     house: str | None = typer.Option(None, help="House switches, e.g. 'stacking=same'."),
     players: int = typer.Option(4, help="Players, 2 to 10."),
     games: int = typer.Option(20_000, help="Rounds per row (shared over the seats)."),
+    expert_games: int = typer.Option(
+        2_000, help="Rounds per row with an expert at the table (the first of the same deals)."
+    ),
+    expert: str = typer.Option(
+        "expert",
+        help="The expert of the reference rows and opponents: expert[:PARAMS], or 'strong' "
+        "for its strength budget (about 7 times slower).",
+    ),
+    matches: int = typer.Option(
+        0, help="Also the rate of matches won, on this many matches per row (0: none)."
+    ),
     seed: int = typer.Option(2026, help="Root seed of the pre-declared deals."),
-    out: Path | None = typer.Option(None, help="Folder for ladder.csv."),
+    out: Path | None = typer.Option(None, help="Folder for ladder.csv (and ladder_matches.csv)."),
 ) -> None:
-    """The strength ladder: the agent's win rate against each built-in opponent, every
-    seat in turn, beside built-in random and the best built-in on the same deals."""
-    from ..analysis.evaluate import ladder, render
+    """The strength ladder: the agent's win rate against 3 random, heuristic, table, tuned
+    weighted and expert players, every seat in turn, beside built-in random, the best
+    built-in, the expert and the see-all-hands expert (a cheating upper bound) on the same
+    deals."""
+    from ..analysis.evaluate import expert_spec, ladder, render
 
     try:
         if games < players:
             raise UserError(f"--games must be at least --players ({players}), got {games}")
+        if expert_games < players:
+            raise UserError(
+                f"--expert-games must be at least --players ({players}), got {expert_games}"
+            )
+        if matches and matches < players:
+            raise UserError(f"--matches must be 0 or at least --players ({players}), got {matches}")
+        xs = expert_spec(expert)
         if out is not None:
             if out.exists() and not out.is_dir():
                 raise UserError(f"--out {out} is a file, not a folder")
             out.mkdir(parents=True, exist_ok=True)
             check_writable(out / "ladder.csv")
-        lad = ladder(agent, rules, players, games, seed, house)
+            if matches:
+                check_writable(out / "ladder_matches.csv")
+        lad = ladder(
+            agent,
+            rules,
+            players,
+            games,
+            seed,
+            house,
+            expert_games=expert_games,
+            expert=xs,
+            matches=matches,
+        )
     except (ValueError, UserError) as e:
         fail(str(e))
-    typer.echo(one_line(f"unosim evaluate {agent}: {rules}, {players} players, seed {seed}"))
+    typer.echo(
+        one_line(
+            f"unosim evaluate {agent}: {rules}, {players} players, seed {seed}; "
+            f"expert {lad.expert} (see-all-hands: the same, dealt the true hands)"
+        )
+    )
     typer.echo(render(lad, players))
     if out is not None:
         tmp = out / ".ladder.csv.tmp"
         lad.table.to_csv(tmp, index=False)
         tmp.replace(out / "ladder.csv")
         typer.echo(f"wrote {out / 'ladder.csv'}")
+        if lad.matches is not None:
+            tmp = out / ".ladder_matches.csv.tmp"
+            lad.matches.to_csv(tmp, index=False)
+            tmp.replace(out / "ladder_matches.csv")
+            typer.echo(f"wrote {out / 'ladder_matches.csv'}")
 
 
 @app.command()

@@ -24,6 +24,7 @@ from pettingzoo import AECEnv
 from ..game.rules import resolve
 from ..kernel import outside as K
 from ..kernel.layout import C_POINTS, C_TRUNCATED, C_WINNER
+from ..players.expert import expert_array
 from ..players.seats import parse_seats
 from ..sim.outside import N_ACTIONS, IllegalAction, Tables, check_action
 
@@ -77,6 +78,7 @@ class _Game:
             self.b,
             rs.voluntary_draw,
             history=0,
+            xp=expert_array(self.labels, rs),  # expert opponents search
         )
         return self.tables
 

@@ -26,6 +26,7 @@ from .batch import deck_order, in_chunks
 from .decide import (
     DANGER,
     HEURISTIC,
+    OUTSIDE,
     RANDOM,
     _heuristic_card,
     choose_card,
@@ -643,8 +644,8 @@ def search(tb, rd, n, p, xp, b, w, wtb, unseen, cand, ccol, val, dsum, dsq, tall
         wrules[j] = rules[j]
     if horizon > 0:
         wrules[R_MAX_TURNS] = min(rules[R_MAX_TURNS], rd.count[K_TURNS] + horizon)
-    for q in range(n):  # the rollout players
-        own = xp[p, X_MODEL] == 1 and q != p
+    for q in range(n):  # the rollout players (an outside seat's: the policy)
+        own = xp[p, X_MODEL] == 1 and q != p and sid[q] != OUTSIDE
         rsid[q] = sid[q] if own else sid[p]
         for j in range(N_PARAMS):
             rsp[q, j] = sp[q, j] if own else sp[p, j]

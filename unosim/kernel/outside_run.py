@@ -9,6 +9,11 @@ restores the checkpoint, replays from it reading the decisions made since from t
 is then ``ST_ASKING``) or to the round's end (``ST_DONE``, its record written). Between
 two checkpoints lie at most a few turns of the other seats, so a replay is short.
 
+Expert seats (``xp[q, X_ROLLOUTS] > 0``, ``kernel.expert``) stop the turn loop too: at
+such a stop the search chooses the move and the state becomes a checkpoint that keeps
+the move (``O_CK_STOP`` 2, ``O_CK_FORCE``), so a replay never searches again. The games
+are those ``expert.play_round_expert`` would play with the outside seats' moves.
+
 Many games advance in one call (``advance_games``): their arrays are stacked, ``[B,
 ...]`` each (a ``Round`` of stacked arrays, ``new_games``), and each game's own
 ``Round`` is a view of row ``i``. A game depends only on its (seed, game index) and on
@@ -17,6 +22,7 @@ the actions in its log, so the order and grouping of the calls never changes it.
 
 import numpy as np
 
+from .expert import X_ROLLOUTS, search, search_arrays
 from .jit import jitted, kernel
 from .kinds import N_KINDS
 from .layout import (
@@ -31,6 +37,7 @@ from .layout import (
     N_STREAMS,
     N_TR,
     S_SEAT0,
+    TR_WATCH,
 )
 from .outside import (
     A_CHALLENGE,
@@ -39,6 +46,8 @@ from .outside import (
     A_WILD,
     D_DRAWN,
     D_PENALTY,
+    O_CK_COLOUR,
+    O_CK_FORCE,
     O_CK_HIST,
     O_CK_P,
     O_CK_STOP,
@@ -60,6 +69,7 @@ from .round import (
     FORCE_DRAWN,
     FORCE_KEEP,
     FORCE_NONE,
+    FORCE_POLICY,
     end_round,
     record,
     start_round,
@@ -172,9 +182,11 @@ def _force(kind, a):
 
 
 @kernel
-def advance(tb, rd, ck, n, order, stop, out_row):
+def advance(tb, rd, ck, n, order, stop, out_row, xp, sa):
     """Play game ``rd`` from its checkpoint ``ck`` to the next outside decision not in
-    its log, or to its end (its record into ``out_row``); returns ``rd.ob[O_STATUS]``."""
+    its log, or to its end (its record into ``out_row``); returns ``rd.ob[O_STATUS]``.
+    ``xp``: the expert parameters per seat (``kernel.expert``; all 0: no expert),
+    ``sa``: the ``expert.search_arrays``."""
     ob = rd.ob
     if ob[O_STATUS] == ST_DONE:
         return ob[O_STATUS]
@@ -182,9 +194,15 @@ def advance(tb, rd, ck, n, order, stop, out_row):
     ob[O_CURSOR] = 0
     ob[O_HIST_N] = ob[O_CK_HIST]
     zero = np.int64(0)
+    experts = zero
+    for q in range(n):
+        if xp[q, X_ROLLOUTS] > 0:
+            experts |= np.int64(1) << q
     if ob[O_CK_P] < 0:  # the round's start
         seed_streams(rd.streams, ob[O_SEED], ob[O_GAME], zero, S_SEAT0 + n)
         p = start_round(tb, rd, n, order, zero)
+        if experts != 0:  # keep what the table saw, for the search (``determinize``)
+            rd.tr[TR_WATCH] = 1
         if ob[O_STATUS] != ST_RUNNING:
             return ob[O_STATUS]
         _checkpoint(rd, ck, n, p, zero)
@@ -193,10 +211,14 @@ def advance(tb, rd, ck, n, order, stop, out_row):
     ob[O_DIRTY] = 1
     p = ob[O_CK_P]
     at = ob[O_CK_STOP]
+    b, w, wtb, unseen, cand, ccol, val, dsum, dsq, tally = sa
     while True:
         force = np.int64(FORCE_NONE)
         colour = np.int64(-1)
-        if at == 1:  # an outside seat's decision at a stop of the turn loop
+        if at == 2:  # an expert seat's stop: the move its search chose
+            force = ob[O_CK_FORCE]
+            colour = ob[O_CK_COLOUR]
+        elif at == 1:  # an outside seat's decision at a stop of the turn loop
             kind = at_stop(rd.g)
             a = ask(tb, rd, p, kind, np.int64(rd.g[G_DRAWN] - 1), np.int64(-1), zero)
             if a < 0:  # stopped at the checkpoint itself: the state is the checkpoint's
@@ -204,7 +226,7 @@ def advance(tb, rd, ck, n, order, stop, out_row):
                 ob[O_DIRTY] = 0
                 return ob[O_STATUS]
             force, colour = _force(kind, a)
-        p = turn_loop(tb, rd, n, p, stop, force, colour)
+        p = turn_loop(tb, rd, n, p, stop | experts, force, colour)
         if ob[O_STATUS] != ST_RUNNING:
             return ob[O_STATUS]
         if rd.g[G_OVER] != 0:
@@ -212,16 +234,30 @@ def advance(tb, rd, ck, n, order, stop, out_row):
             record(tb, rd, out_row, n)
             ob[O_STATUS] = ST_DONE
             return ob[O_STATUS]
-        _checkpoint(rd, ck, n, p, np.int64(1))
-        at = 1
+        at = np.int64(1)
+        if (experts >> p) & 1:  # as ``expert.play_round_expert`` does
+            c = search(tb, rd, n, p, xp, b, w, wtb, unseen, cand, ccol, val, dsum, dsq, tally)
+            if c >= 0:
+                ob[O_CK_FORCE] = cand[c]
+                ob[O_CK_COLOUR] = ccol[c]
+            else:  # the policy's own choice (it plays a legal card drawn)
+                ob[O_CK_FORCE] = FORCE_DRAWN if rd.g[G_DRAWN] > 0 else FORCE_POLICY
+                ob[O_CK_COLOUR] = -1
+            at = np.int64(2)
+        _checkpoint(rd, ck, n, p, at)
 
 
 @jitted(nogil=True)
-def advance_games(tb, games, cks, n, order, stop, games_idx, out):
+def advance_games(tb, games, cks, n, order, stop, games_idx, out, xp):
     """``advance`` each game ``games_idx[j]`` of the stacked ``games`` (checkpoints
-    ``cks``, records ``out[B, N_COLS]``); returns their statuses, int64[len]."""
+    ``cks``, records ``out[B, N_COLS]``, expert parameters ``xp``); returns their
+    statuses, int64[len]."""
     st = np.zeros(games_idx.size, np.int64)
+    searching = False
+    for q in range(n):
+        searching = searching or xp[q, X_ROLLOUTS] > 0
+    sa = search_arrays(tb, order.size if searching else 0)  # this call's own scratch
     for j in range(games_idx.size):
         i = games_idx[j]
-        st[j] = advance(tb, _view(games, i), _view(cks, i), n, order, stop, out[i])
+        st[j] = advance(tb, _view(games, i), _view(cks, i), n, order, stop, out[i], xp, sa)
     return st

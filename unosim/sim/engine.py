@@ -166,12 +166,21 @@ def outside_games(deck: np.ndarray, b: int, capacity: int, history: int):
 
 
 def outside_advance(
-    tb, games, cks, n: int, order: np.ndarray, stop: np.int64, slots: np.ndarray, out: np.ndarray
+    tb,
+    games,
+    cks,
+    n: int,
+    order: np.ndarray,
+    stop: np.int64,
+    slots: np.ndarray,
+    out: np.ndarray,
+    xp: np.ndarray,
 ) -> np.ndarray:
     """Advance the rounds in ``slots`` (int64[m]) to their next outside decision or their
-    end; their statuses ``int64[m]`` (``kernel.outside.ST_*``), records in ``out``."""
+    end, expert seats searching (``xp``, int64[MAX_PLAYERS, N_X], all 0 for none); their
+    statuses ``int64[m]`` (``kernel.outside.ST_*``), records in ``out``."""
     with kernel_call():
-        return _outside_run.advance_games(tb, games, cks, np.int64(n), order, stop, slots, out)
+        return _outside_run.advance_games(tb, games, cks, np.int64(n), order, stop, slots, out, xp)
 
 
 def aggregate(out, n_players, wins, turns_hist, points_hist, sums, totals):

@@ -30,6 +30,7 @@ import numpy as np
 from ..game.cards import COLOURS, kind_name
 from ..kernel import layout as L
 from ..kernel import outside as K
+from ..kernel.expert import N_X
 from ..kernel.state import Table
 from . import engine
 
@@ -38,6 +39,7 @@ N_ACTIONS = K.N_ACTIONS
 HISTORY = 256  # public events an observation keeps (the round's last ones)
 IN_FLIGHT = 64  # games played side by side (one kernel call advances them all)
 PER_THREAD = 512  # games a thread advances at least, when a call is split
+PER_THREAD_EXPERT = 4  # ... with expert seats (their searches cost ~1,000 times more)
 
 
 def action_name(a: int) -> str:
@@ -245,9 +247,24 @@ class Tables:
     """
 
     def __init__(
-        self, rules, sid, sp, deck, points, n, seed, b, voluntary=True, history=HISTORY, capacity=1
+        self,
+        rules,
+        sid,
+        sp,
+        deck,
+        points,
+        n,
+        seed,
+        b,
+        voluntary=True,
+        history=HISTORY,
+        capacity=1,
+        xp=None,
     ):
         self.tb = Table(rules, sid, sp, deck, points)
+        # the expert seats' parameters (``players.expert.expert_array``; None: no expert)
+        self.xp = np.zeros((L.MAX_PLAYERS, N_X), np.int64) if xp is None else xp
+        self.per_thread = PER_THREAD if xp is None else PER_THREAD_EXPERT
         self.n, self.seed, self.b = int(n), int(seed), int(b)
         self.history = int(history)
         self.order, self.games, self.cks = engine.outside_games(
@@ -272,17 +289,33 @@ class Tables:
     def advance(self, slots: np.ndarray) -> np.ndarray:
         """Advance the games in ``slots`` (int64[m]); their statuses ``ST_*``. Many
         games are split across numba's thread count (each game's rows are its own)."""
-        threads = min(numba.get_num_threads(), len(slots) // PER_THREAD)
+        threads = min(numba.get_num_threads(), len(slots) // self.per_thread)
         if threads <= 1:
             return engine.outside_advance(
-                self.tb, self.games, self.cks, self.n, self.order, self.stop, slots, self.out
+                self.tb,
+                self.games,
+                self.cks,
+                self.n,
+                self.order,
+                self.stop,
+                slots,
+                self.out,
+                self.xp,
             )
         parts = np.array_split(slots, threads)
         with ThreadPoolExecutor(max_workers=threads) as pool:
             done = list(
                 pool.map(
                     lambda s: engine.outside_advance(
-                        self.tb, self.games, self.cks, self.n, self.order, self.stop, s, self.out
+                        self.tb,
+                        self.games,
+                        self.cks,
+                        self.n,
+                        self.order,
+                        self.stop,
+                        s,
+                        self.out,
+                        self.xp,
                     ),
                     parts,
                 )
@@ -326,11 +359,13 @@ def play_games(
     voluntary=True,
     in_flight=IN_FLIGHT,
     history=HISTORY,
+    xp=None,
 ) -> np.ndarray:
     """Play games ``first_game ..`` with ``agents[seat]`` (callables) at the outside
-    seats; returns int32[count, N_COLS], as ``batch.run_rounds`` does."""
+    seats, expert seats searching (``xp``: ``players.expert.expert_array``); returns
+    int32[count, N_COLS], as ``batch.run_rounds`` does."""
     b = max(1, min(int(in_flight), count))
-    t = Tables(rules, sid, sp, deck, points, n, seed, b, voluntary, history)
+    t = Tables(rules, sid, sp, deck, points, n, seed, b, voluntary, history, xp=xp)
     out = np.zeros((count, L.N_COLS), dtype=np.int32)
     rngs: dict = {}
     nxt = 0

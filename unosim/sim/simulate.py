@@ -16,7 +16,6 @@ from .._version import __version__
 from ..game.rules import RULES_FORMAT, RuleSet, resolve
 from ..kernel import KERNEL_BEHAVIOUR
 from ..kernel.rng import RNG_VERSION
-from ..players.expert import expert_array
 from ..players.seats import parse_seats
 from . import engine
 from .outside import play_games
@@ -127,8 +126,6 @@ def make_job(
     sid, sp, labels, agents = parse_seats(
         list(strategies) if isinstance(strategies, tuple) else strategies, int(n_players)
     )
-    if any(a is not None for a in agents) and expert_array(labels, rs) is not None:
-        raise ValueError("a Python agent and an expert cannot play in the same games yet")
     return Job(
         rs,
         int(n_players),
@@ -170,6 +167,7 @@ def run_block(job: Job, first_game: int, count: int, chunk: int = CHUNK) -> np.n
             count,
             job.agents,
             voluntary=rs.voluntary_draw,
+            xp=job.kernel.xp,
         )
     return engine.rounds(job.kernel, job.seed, first_game, count, chunk)
 
