@@ -15,24 +15,25 @@ import numpy as np
 from . import outside
 from .jit import hot, kernel
 from .kinds import (
+    ATTACK_HEADS_UP,
+    ATTACK_NEXT,
+    ATTACK_NONE,
+    ATTACK_OTHERS,
+    ATTACKS,
     COLOUR,
-    CUSTOMIZABLE,
+    DRAW_PENALTY,
     DRAW_TWO,
-    GRAYSKULL,
-    GRENINJA,
     N_COLOURED,
     N_COLOURS,
     N_KINDS,
     N_NUMBERS,
     N_RANKS,
     RANK,
-    REVERSE,
-    SEVEN,
-    SHUFFLE_HANDS,
-    SKIP,
-    SNORLAX,
+    SWAP_ALL,
+    SWAP_ONE,
+    SWAP_ROTATE,
+    SWAPS,
     WILD_DRAW_FOUR,
-    ZERO,
 )
 from .layout import (
     BLANK_SWAP_HANDS,
@@ -206,9 +207,11 @@ def _heuristic_card(tb, rd, p):
             r = BIT_INDEX[low]
             k = c * N_RANKS + r
             sc = H_BASE + H_PER_HELD * held + points[k] / 10.0
-            if danger and (r == DRAW_TWO or r == SKIP or (r == REVERSE and n == 2)):
-                sc += H_ATTACK + (H_ATTACK_D2 if r == DRAW_TWO else 0.0)
-            if r == SEVEN and rules[R_SEVEN_ZERO] == 1:
+            if danger:
+                a = ATTACKS[k]
+                if a == ATTACK_NEXT or (a == ATTACK_HEADS_UP and n == 2):
+                    sc += H_ATTACK + (H_ATTACK_D2 if DRAW_PENALTY[k] > 0 else 0.0)
+            if SWAPS[k] == SWAP_ONE and rules[R_SEVEN_ZERO] == 1:
                 if fewest < 0:
                     fewest, others = _others(rd, p)
                 if fewest < mine:
@@ -222,14 +225,16 @@ def _heuristic_card(tb, rd, p):
         m ^= low
         k = N_COLOURED + BIT_INDEX[low]
         sc = H_PLAIN_WILD  # a plain wild is kept for when nothing else fits
-        if k == WILD_DRAW_FOUR or k == SNORLAX or k == GRENINJA or k == GRAYSKULL:
+        swap = SWAPS[k]
+        if ATTACKS[k] != ATTACK_NONE:
             sc = H_ATTACK_WILD + (H_ATTACK_WILD_DANGER if danger else 0.0)
-        elif k == SHUFFLE_HANDS or (k == CUSTOMIZABLE and rules[R_BLANK_CARD] == BLANK_SWAP_HANDS):
+        elif swap == SWAP_ALL or (swap == SWAP_ONE and rules[R_BLANK_CARD] == BLANK_SWAP_HANDS):
             if fewest < 0:
                 fewest, others = _others(rd, p)
-            if k == SHUFFLE_HANDS and mine * (n - 1) > others + (n - 1):
-                sc = H_SWAP_WILD  # more cards than the average opponent: even the hands out
-            elif k == CUSTOMIZABLE and fewest < mine:
+            if swap == SWAP_ALL:
+                if mine * (n - 1) > others + (n - 1):
+                    sc = H_SWAP_WILD  # more cards than the average opponent: even them out
+            elif fewest < mine:
                 sc = H_SWAP_WILD  # swap with the opponent holding fewest cards
         if sc > best_s:
             best_s = sc
@@ -336,16 +341,18 @@ def _weighted_card(tb, rd, p):
             r = BIT_INDEX[low]
             k = c * N_RANKS + r
             sc = same + w_points * points[k]
-            if r >= SKIP:
+            a = ATTACKS[k]
+            if a != ATTACK_NONE:  # the action cards
                 sc += sp[p, w + F_ACTION]
-                if r != REVERSE or n == 2:
+                if a == ATTACK_NEXT or n == 2:
                     sc += sp[p, w + F_ATTACK] * threat
             elif rules[R_SEVEN_ZERO] == 1:
-                if r == SEVEN:  # swaps with the opponent holding fewest cards
+                swap = SWAPS[k]
+                if swap == SWAP_ONE:  # a 7 swaps with the opponent holding fewest cards
                     if fewest < 0:
                         fewest, others = _others(rd, p)
                     sc += w_swap * (left - fewest)
-                elif r == ZERO:  # receives the hand of the player before
+                elif swap == SWAP_ROTATE:  # a 0: receives the hand of the player before
                     sc += w_swap * (left - hinfo[seat(p, -d, n), H_TOTAL])
             if sc > best_s:
                 best_s = sc
@@ -372,20 +379,20 @@ def _weighted_card(tb, rd, p):
         m ^= low
         k = N_COLOURED + BIT_INDEX[low]
         sc = same + w_points * points[k]
-        if k == WILD_DRAW_FOUR or k == SNORLAX or k == GRENINJA:
+        a = ATTACKS[k]
+        if a == ATTACK_NEXT:
             sc += sp[p, w + F_ACTION] + sp[p, w + F_ATTACK] * threat
-        elif k == GRAYSKULL:
+        elif a == ATTACK_OTHERS:
             if fewest < 0:
                 fewest, others = _others(rd, p)
             sc += sp[p, w + F_ACTION] + sp[p, w + F_ATTACK] / max(1, fewest)
         else:
             sc += sp[p, w + F_WILD]
-            if k == SHUFFLE_HANDS or (
-                k == CUSTOMIZABLE and rules[R_BLANK_CARD] == BLANK_SWAP_HANDS
-            ):
+            swap = SWAPS[k]
+            if swap == SWAP_ALL or (swap == SWAP_ONE and rules[R_BLANK_CARD] == BLANK_SWAP_HANDS):
                 if fewest < 0:
                     fewest, others = _others(rd, p)
-                if k == SHUFFLE_HANDS:  # everyone ends with about the average hand
+                if swap == SWAP_ALL:  # everyone ends with about the average hand
                     sc += w_swap * (left - (others + left) / n)
                 else:
                     sc += w_swap * (left - fewest)

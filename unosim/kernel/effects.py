@@ -20,18 +20,18 @@ from .jit import hot, kernel
 from .kinds import (
     COLOUR,
     CUSTOMIZABLE,
+    DRAW_PENALTY,
     DRAW_TWO,
     DRAW_TWO_PENALTY,
     GRAYSKULL,
-    GRENINJA,
     N_COLOURED,
     N_KINDS,
+    PENDING,
     RANK,
     REVERSE,
     SEVEN,
     SHUFFLE_HANDS,
     SKIP,
-    SNORLAX,
     SPECIAL_DRAW,
     WILD_DRAW_FOUR,
     WILD_DRAW_FOUR_PENALTY,
@@ -75,17 +75,10 @@ from .layout import (
     MEM_PLAYED,
     MEM_SHORT,
     N_H,
-    NAMED_KIND,
-    NAMED_LACK,
-    NAMED_NEXT,
-    NAMED_SIZE,
     PLAY_DRAWN,
     PLAY_HAND,
     PLAY_STACK,
-    PLAYED_COLOUR,
     PLAYED_DEPTH,
-    PLAYED_SIZE,
-    PLAYED_TOP,
     R_BLANK_CARD,
     R_CATCH_UNO,
     R_CHALLENGE,
@@ -99,6 +92,7 @@ from .layout import (
     TR_WATCH,
 )
 from .legal import may_empty_hand, may_go_out_with
+from .packed import pack_named, pack_played
 from .piles import (
     add_card,
     discard,
@@ -280,7 +274,7 @@ def effect(tb, rd, p, k, stacked, bluff, target):
             q = choose_target(tb, rd, p)
             swap_hands(rd, p, q)
             trace_event(rd, E_SWAP, p, -1, 0, q)
-    elif k == SNORLAX or k == GRENINJA:
+    elif PENDING[k] == 1:  # Snorlax, Greninja
         g[G_PEND_SPECIAL] = k
         g[G_PEND_BY] = p
         trace_event(rd, E_EFFECT, p, k, 0, 0)
@@ -321,10 +315,8 @@ def _last_card_penalties(rd, lo, m):
     still apply (the next player draws them before the score)."""
     seq = rd.seq
     for i in range(lo, m):
-        if seq[i] == WILD_DRAW_FOUR:
-            add_penalty(rd, WILD_DRAW_FOUR_PENALTY)
-        elif RANK[seq[i]] == DRAW_TWO:
-            add_penalty(rd, DRAW_TWO_PENALTY)
+        if DRAW_PENALTY[seq[i]] > 0:
+            add_penalty(rd, DRAW_PENALTY[seq[i]])
 
 
 @hot
@@ -381,13 +373,7 @@ def play(tb, rd, p, k, how, bluff, colour):
             MEM_PLAYED + (PLAYED_DEPTH - 1) * MAX_PLAYERS + p, MEM_PLAYED + p, -MAX_PLAYERS
         ):  # the older plays move one slot down
             rd.mem[j] = rd.mem[j - MAX_PLAYERS]
-        rd.mem[MEM_PLAYED + p] = (
-            k
-            + 1
-            + (cur << PLAYED_COLOUR)
-            + (top << PLAYED_TOP)
-            + (min(hinfo[p, H_TOTAL], 255) << PLAYED_SIZE)
-        )
+        rd.mem[MEM_PLAYED + p] = pack_played(k, cur, top, hinfo[p, H_TOTAL])
     last = seq[m - 1]
     if last >= N_COLOURED:
         g[G_PREV_COLOUR] = g[G_COLOUR]
@@ -405,14 +391,7 @@ def play(tb, rd, p, k, how, bluff, colour):
                 if RANK[top] >= 0:
                     lack |= 1 << (SHORT_RANK + RANK[top])
             nxt = hinfo[seat(p, g[G_DIR], g[G_N]), H_TOTAL]
-            rd.mem[MEM_NAMED + p] = (
-                g[G_COLOUR]
-                + 1
-                + (min(hinfo[p, H_TOTAL], 255) << NAMED_SIZE)
-                + (lack << NAMED_LACK)
-                + ((last - N_COLOURED) << NAMED_KIND)
-                + (min(nxt, 255) << NAMED_NEXT)
-            )
+            rd.mem[MEM_NAMED + p] = pack_named(g[G_COLOUR], hinfo[p, H_TOTAL], lack, last, nxt)
     # the cards seq[lo:m] were just played by p: first the turn's own, then each jumper's
     # (one call site of each inlined helper below, which keeps the cold compile short)
     lo = 0

@@ -37,11 +37,10 @@ from .decide import (
 from .effects import ALONE, OVER_WON
 from .jit import hot, jitted, kernel
 from .kinds import (
+    ATTACK_NONE,
+    ATTACKS,
     COLOUR,
-    CUSTOMIZABLE,
     DRAW_TWO,
-    GRAYSKULL,
-    GRENINJA,
     N_COLOURED,
     N_COLOURS,
     N_KINDS,
@@ -49,8 +48,9 @@ from .kinds import (
     N_RANKS,
     RANK,
     SEVEN,
-    SNORLAX,
-    WILD,
+    SWAP_NONE,
+    SWAP_ONE,
+    SWAPS,
     WILD_DRAW_FOUR,
 )
 from .layout import (
@@ -77,14 +77,7 @@ from .layout import (
     N_H,
     N_PARAMS,
     N_RULES,
-    NAMED_KIND,
-    NAMED_LACK,
-    NAMED_NEXT,
-    NAMED_SIZE,
     P_BLUFF,
-    PLAYED_COLOUR,
-    PLAYED_SIZE,
-    PLAYED_TOP,
     R_BLANK_CARD,
     R_DRAW_RULE,
     R_MAX_TURNS,
@@ -100,6 +93,17 @@ from .layout import (
     TR_WATCH,
 )
 from .legal import can_stack, is_legal, legal_copies, lone_card_blocked
+from .packed import (
+    named_colour,
+    named_kind,
+    named_lack,
+    named_next,
+    named_size,
+    played_colour,
+    played_kind,
+    played_size,
+    played_top,
+)
 from .piles import add_card, remove_card
 from .rng import _GAMMA, below, chance, mix64, seed_streams
 from .round import (
@@ -326,20 +330,18 @@ def _heuristic_named(tb, named, q, size):
     Draw Four only if it never bluffs): ``decide._heuristic_card``."""
     if named == 0:
         return -1, -1, 0
-    slack = ((named >> NAMED_SIZE) & 255) - size  # cards played since (it drew none)
-    colour = (named & 7) - 1
-    k = N_COLOURED + ((named >> NAMED_KIND) & 15)
-    danger = ((named >> NAMED_NEXT) & 255) <= DANGER
-    plain = k == WILD or (k == CUSTOMIZABLE and tb.rules[R_BLANK_CARD] != BLANK_SWAP_HANDS)
-    attack = (
-        k == SNORLAX
-        or k == GRENINJA
-        or k == GRAYSKULL
-        or (k == WILD_DRAW_FOUR and tb.sp[q, P_BLUFF] == 0.0)
+    slack = named_size(named) - size  # cards played since (it drew none)
+    colour = named_colour(named)
+    k = named_kind(named)
+    danger = named_next(named) <= DANGER
+    swap = SWAPS[k]
+    plain = ATTACKS[k] == ATTACK_NONE and (
+        swap == SWAP_NONE or (swap == SWAP_ONE and tb.rules[R_BLANK_CARD] != BLANK_SWAP_HANDS)
     )
+    attack = ATTACKS[k] != ATTACK_NONE and (k != WILD_DRAW_FOUR or tb.sp[q, P_BLUFF] == 0.0)
     lack = 0
     if plain or (attack and not danger):
-        lack = (named >> NAMED_LACK) & ((1 << (SHORT_RANK + N_RANKS)) - 1)
+        lack = named_lack(named)
     return colour, slack, lack
 
 
@@ -348,10 +350,10 @@ def _telling_play(tb, played, q, size):
     """``MEM_PLAYED`` ``played`` of seat ``q`` if its hand has changed since only by the
     plays after it (``size`` cards after it) and the play tells what the hand held (not
     a multi-card play, not a possible bluff); else 0."""
-    k = (played & 127) - 1
+    k = played_kind(played)
     if (
         played == 0
-        or ((played >> PLAYED_SIZE) & 255) != size
+        or played_size(played) != size
         or tb.rules[R_MULTI_PLAY] == 1
         or (k == WILD_DRAW_FOUR and tb.sp[q, P_BLUFF] > 0.0)
     ):
@@ -376,9 +378,9 @@ def _play_chance(tb, b, q, mem, d):
     j = 0
     while j < d and p > 0.0:
         played = mem[MEM_PLAYED + j * MAX_PLAYERS + q]
-        k = np.int64((played & 127) - 1)
-        g[G_COLOUR] = (played >> PLAYED_COLOUR) & 7
-        g[G_TOP] = (played >> PLAYED_TOP) & 127
+        k = np.int64(played_kind(played))
+        g[G_COLOUR] = played_colour(played)
+        g[G_TOP] = played_top(played)
         add_card(b, q, k)
         j += 1
         if tb.sid[q] == HEURISTIC:
@@ -389,7 +391,7 @@ def _play_chance(tb, b, q, mem, d):
         else:
             p = 0.0
     for i in range(j):
-        remove_card(b, q, np.int64((mem[MEM_PLAYED + i * MAX_PLAYERS + q] & 127) - 1))
+        remove_card(b, q, np.int64(played_kind(mem[MEM_PLAYED + i * MAX_PLAYERS + q])))
     g[G_COLOUR] = colour
     g[G_TOP] = top
     return p

@@ -42,6 +42,7 @@ import numpy as np
 from .jit import kernel
 from .kinds import (
     COLOUR,
+    DRAW_PENALTY,
     DRAW_TWO,
     N_COLOURED,
     N_COLOURS,
@@ -297,9 +298,7 @@ def observe(tb, rd, p, kind, card, first, step, bluff):
     st = 0
     if g[G_PEND_DRAW] > 0:
         for k in range(N_KINDS):
-            if (k == WILD_DRAW_FOUR or (k < N_COLOURED and RANK[k] == DRAW_TWO)) and can_stack(
-                tb, rd, np.int64(k)
-            ):
+            if DRAW_PENALTY[k] > 0 and can_stack(tb, rd, np.int64(k)):
                 st |= np.int64(1) << k
     ob[o + V_STACKABLE] = st
     ob[o + V_PILE_N] = g[G_PILE_N]
