@@ -9,13 +9,8 @@ the round's ``state.Table`` ``tb`` and ``state.Round`` ``rd``, then scalars.
 
 import numpy as np
 
-from .decide import (
-    choose_colour,
-    choose_target,
-    forgets_uno,
-    next_extra,
-    will_jump,
-)
+from .decide import choose_colour, choose_target, forgets_uno, next_extra, will_jump
+from .hands import rotate_hands, shuffle_all_hands, swap_hands
 from .jit import hot, kernel
 from .kinds import (
     COLOUR,
@@ -25,7 +20,6 @@ from .kinds import (
     DRAW_TWO_PENALTY,
     GRAYSKULL,
     N_COLOURED,
-    N_KINDS,
     PENDING,
     RANK,
     REVERSE,
@@ -73,8 +67,6 @@ from .layout import (
     MAX_PLAYERS,
     MEM_NAMED,
     MEM_PLAYED,
-    MEM_SHORT,
-    N_H,
     PLAY_DRAWN,
     PLAY_HAND,
     PLAY_STACK,
@@ -93,85 +85,13 @@ from .layout import (
 )
 from .legal import may_empty_hand, may_go_out_with
 from .packed import pack_named, pack_played
-from .piles import (
-    add_card,
-    discard,
-    draw_n,
-    forget_plays,
-    hand_points,
-    remove_card,
-    shuffle,
-)
+from .piles import discard, draw_n, hand_points, remove_card
 from .rng import chance32
 from .seats import seat
 from .trace import trace_event
 
 OVER_WON, OVER_TRUNCATED = 1, 2
 ALONE = -2  # ``play``'s ``colour`` for a coloured card: no extra cards with it (8.6)
-
-
-@kernel
-def swap_hands(rd, a, b):
-    """Seats ``a`` and ``b`` exchange hands (and what the table knows they lack)."""
-    mem = rd.mem
-    hands = rd.hands
-    hinfo = rd.hinfo
-    t = mem[MEM_SHORT + a]
-    mem[MEM_SHORT + a] = mem[MEM_SHORT + b]
-    mem[MEM_SHORT + b] = t
-    forget_plays(rd, a)
-    forget_plays(rd, b)
-    for k in range(N_KINDS):
-        t = hands[a, k]
-        hands[a, k] = hands[b, k]
-        hands[b, k] = t
-    for j in range(N_H):
-        t = hinfo[a, j]
-        hinfo[a, j] = hinfo[b, j]
-        hinfo[b, j] = t
-
-
-@kernel
-def rotate_hands(rd):
-    """8.2 Seven-Zero's 0: every hand passes to the next player in the direction of play."""
-    g = rd.g
-    n = g[G_N]
-    d = g[G_DIR]
-    # a chain of swaps along the direction of play moves each hand one seat onward
-    q = np.int64(0)  # not a literal: see ``shuffle_all_hands``
-    for _ in range(n - 1):
-        nxt = seat(q, -d, n)
-        swap_hands(rd, q, nxt)
-        q = nxt
-
-
-@kernel
-def shuffle_all_hands(rd, p):
-    """Wild Shuffle Hands: collect, shuffle, deal one at a time from the next player."""
-    g = rd.g
-    mem = rd.mem
-    hands = rd.hands
-    hinfo = rd.hinfo
-    st = rd.streams
-    scratch = rd.scratch
-    n = g[G_N]
-    # int64, not a literal: numba types a call while inferring the types, and a
-    # counter that starts at a literal compiled the callee a second time (jit.py)
-    m = np.int64(0)
-    for q in range(n):
-        for k in range(N_KINDS):
-            for _ in range(hands[q, k]):
-                scratch[m] = k
-                m += 1
-            hands[q, k] = 0
-        for j in range(N_H):
-            hinfo[q, j] = 0
-        mem[MEM_SHORT + q] = 0
-        forget_plays(rd, q)
-    shuffle(scratch, m, st, S_TABLE)
-    d = g[G_DIR]
-    for i in range(m):
-        add_card(rd, (p + d * (1 + i % n)) % n, np.int64(scratch[i]))
 
 
 @kernel
