@@ -21,8 +21,6 @@ import time
 import numba
 import numpy as np
 
-from unosim.kernel.rng import below_state, mix64
-
 N_COLOURS, N_RANKS = 4, 13
 SKIP, REVERSE, DRAW_TWO = 10, 11, 12
 WILD, WD4 = 52, 53
@@ -40,10 +38,46 @@ DECK = np.array(sorted(_deck + [WILD] * 4 + [WD4] * 4), dtype=np.int8)
 POINTS = np.array([r if r < 10 else 20 for _ in range(4) for r in range(13)] + [50, 50], np.int32)
 
 
+_U32 = np.uint64(0xFFFFFFFF)
+
+
+@numba.njit(cache=True, inline="always")
+def mix64(z):
+    """splitmix64's output function (its own copy: the prototype uses nothing of unosim)."""
+    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+    return z ^ (z >> np.uint64(31))
+
+
+@numba.njit(cache=True, inline="always")
+def _rotl(x, k):
+    return (x << np.uint64(k)) | (x >> np.uint64(64 - k))
+
+
+@numba.njit(cache=True, inline="always")
+def _step(st):
+    """xoshiro256** on the state ``st`` (uint64[4]): the next 64-bit output."""
+    out = _rotl(st[1] * np.uint64(5), 7) * np.uint64(9)
+    t = st[1] << np.uint64(17)
+    st[2] ^= st[0]
+    st[3] ^= st[1]
+    st[1] ^= st[2]
+    st[0] ^= st[3]
+    st[2] ^= t
+    st[3] = _rotl(st[3], 45)
+    return out
+
+
 @numba.njit(cache=True, inline="always")
 def _below(st, n):
-    v, st[0], st[1], st[2], st[3] = below_state(n, st[0], st[1], st[2], st[3])
-    return v
+    """Uniform integer in [0, n), 1 <= n < 2**32 (Lemire's multiply-and-reject)."""
+    nn = np.uint64(n)
+    m = (_step(st) >> np.uint64(32)) * nn
+    if (m & _U32) < nn:
+        t = (np.uint64(0x100000000) - nn) % nn
+        while (m & _U32) < t:
+            m = (_step(st) >> np.uint64(32)) * nn
+    return np.int64(m >> np.uint64(32))
 
 
 @numba.njit(cache=True, inline="always")

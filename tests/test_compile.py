@@ -15,7 +15,7 @@ from numba.core.targetconfig import TargetConfig
 
 from unosim.kernel import jit
 from unosim.kernel.effects import play
-from unosim.kernel.expert import search
+from unosim.kernel.expert_search import search
 from unosim.kernel.round import _turns
 
 VERSION = tuple(int(x) for x in numba.__version__.split(".")[:2])

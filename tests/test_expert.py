@@ -235,7 +235,7 @@ def test_play_chance_weighs_a_random_hand_by_its_plays():
     legal cards of the hand it then held; 0 for a play that hand could not make
     (a Wild Draw Four while holding the colour in play); the hand is left as it was."""
     from tests.test_strategies import Position
-    from unosim.kernel.expert import _play_chance
+    from unosim.kernel.expert_deal import _play_chance
 
     pos = Position({0: "G1", 1: "R3 G7"}, "Y2", "heuristic,random,random,random")
     mem = pos.rd.mem

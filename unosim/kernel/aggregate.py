@@ -8,11 +8,29 @@ from .jit import jitted
 
 @jitted(nogil=True)
 def aggregate(out, n_players, wins, turns_hist, points_hist, sums, totals):
-    """Add the records ``out`` (int32[n, N_COLS]) into the int64 arrays given.
+    """Add the round records ``out`` into the running aggregates, in place.
 
-    ``sums`` gets turns, turns**2, points, points**2 of completed rounds; ``totals`` the
-    sums of the ``TOTAL_COLUMNS`` over every round. Returns (truncated rounds,
-    largest max_stack, 1 if a record is out of range)."""
+    Parameters
+    ----------
+    out : int32[rounds, N_COLS]
+        Round records (``layout.C_*``).
+    n_players : int
+        Players (seats) of the records.
+    wins : int64[n_players]
+        Wins per seat.
+    turns_hist, points_hist : int64[bins + 1]
+        Histograms of turns and winner's points of completed rounds; the last bin
+        takes every larger value.
+    sums : int64[4]
+        Turns, turns**2, points, points**2 of completed rounds.
+    totals : int64[len(TOTAL_COLUMNS)]
+        Sums of the ``TOTAL_COLUMNS`` over every round.
+
+    Returns
+    -------
+    (truncated, max_stack, bad) : (int, int, int)
+        Truncated rounds, the largest max_stack, 1 if a record is out of range.
+    """
     turns_bins = turns_hist.size - 1
     points_bins = points_hist.size - 1
     truncated = 0

@@ -22,8 +22,18 @@ from .state import Table, new_round
 
 @jitted()
 def deck_order(deck):
-    """Every card of the deck in kind order, ``int8[cards]``, from ``deck`` (copies of
-    each kind, ``int16[N_KINDS]``)."""
+    """Every card of the deck in kind order.
+
+    Parameters
+    ----------
+    deck : int16[N_KINDS]
+        Copies of each kind.
+
+    Returns
+    -------
+    int8[cards]
+        Each card's kind, ``cards = deck.sum()``.
+    """
     n = np.int64(0)  # also when run as Python (``run_rounds``): no int16 sum
     for k in range(N_KINDS):
         n += deck[k]
@@ -73,7 +83,36 @@ def in_chunks(play, count, chunk):
 
 def run_rounds(rules, sid, sp, deck, points, n, seed, first_game, count, chunk):
     """Play ``count`` single rounds (games ``first_game ..``) in chunks of ``chunk`` on
-    numba's thread count; returns int32[count, N_COLS]."""
+    numba's thread count; the same games on any number of threads.
+
+    Parameters
+    ----------
+    rules : int64[N_RULES]
+        The rules (``layout.R_*``, ``RuleSet.to_array``).
+    sid : int64[MAX_PLAYERS]
+        Each seat's strategy id (``decide``).
+    sp : float64[MAX_PLAYERS, N_PARAMS]
+        Each seat's strategy parameters (``layout.P_*``).
+    deck : int16[N_KINDS]
+        Copies of each kind in the deck.
+    points : int16[N_KINDS]
+        Points of each kind (RULES.md section 5).
+    n : int
+        Players (seats 0 .. n - 1).
+    seed : int
+        The run's root seed, in [0, 2**63).
+    first_game : int
+        The first game's number (each game's streams come from seed and number).
+    count : int
+        Games to play.
+    chunk : int
+        Games per task.
+
+    Returns
+    -------
+    int32[count, N_COLS]
+        One record per round (``layout.C_*``).
+    """
     out = np.zeros((count, N_COLS), dtype=np.int32)
     tb = Table(rules, sid, sp, deck, points)
     # the Python functions behind the two: NumPy alone builds these arrays, and
@@ -91,12 +130,40 @@ def run_rounds(rules, sid, sp, deck, points, n, seed, first_game, count, chunk):
 def run_one(rules, sid, sp, deck, points, n, seed, game, order, scripted, capacity):
     """One round with its final state and its trace, for tests and replays.
 
-    ``scripted`` 0: game ``game`` of a run with root ``seed``, exactly as ``run_rounds``
-    plays it (``order`` is any arrangement of the deck); 1: the pile ``order``, its last
-    card dealt first (``round.setup``). Returns (row int32[N_COLS], the final
-    ``state.Round``, and of it: hands, hinfo, the draw pile's cards ``pile[:G_PILE_N]``,
-    disc, the trace's rows int32[events, EV_W]). ``rd.tr[TR_EVENTS]`` counts every
-    event, also those past ``capacity``."""
+    Parameters
+    ----------
+    rules : int64[N_RULES]
+        The rules (``layout.R_*``, ``RuleSet.to_array``).
+    sid : int64[MAX_PLAYERS]
+        Each seat's strategy id (``decide``).
+    sp : float64[MAX_PLAYERS, N_PARAMS]
+        Each seat's strategy parameters (``layout.P_*``).
+    deck : int16[N_KINDS]
+        Copies of each kind in the deck.
+    points : int16[N_KINDS]
+        Points of each kind (RULES.md section 5).
+    n : int
+        Players (seats 0 .. n - 1).
+    seed : int
+        The run's root seed, in [0, 2**63).
+    game : int
+        The game's number.
+    order : int8[cards]
+        ``scripted`` 0: any arrangement of the deck (game ``game`` is played exactly as
+        ``run_rounds`` plays it); 1: the draw pile, its last card dealt first
+        (``round.setup``).
+    scripted : int
+        0 or 1, as above.
+    capacity : int
+        Trace rows kept; ``rd.tr[TR_EVENTS]`` counts every event, also those past it.
+
+    Returns
+    -------
+    tuple
+        The record int32[N_COLS]; the final ``state.Round``; of it the hands
+        int16[MAX_PLAYERS, N_KINDS], hinfo int16[MAX_PLAYERS, N_H], the draw pile's
+        cards int8[G_PILE_N], disc int16[N_KINDS]; the trace's rows int32[events, EV_W].
+    """
     tb = Table(rules, sid, sp, deck, points)
     rd = new_round(order.size, capacity)
     out = np.zeros(N_COLS, dtype=np.int32)

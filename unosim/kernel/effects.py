@@ -9,29 +9,23 @@ the round's ``state.Table`` ``tb`` and ``state.Round`` ``rd``, then scalars.
 
 import numpy as np
 
-from .decide import (
-    choose_colour,
-    choose_target,
-    forgets_uno,
-    next_extra,
-    will_jump,
-)
+from .decide import choose_colour, choose_target, forgets_uno, next_extra, will_jump
+from .hands import rotate_hands, shuffle_all_hands, swap_hands
 from .jit import hot, kernel
 from .kinds import (
     COLOUR,
     CUSTOMIZABLE,
+    DRAW_PENALTY,
     DRAW_TWO,
     DRAW_TWO_PENALTY,
     GRAYSKULL,
-    GRENINJA,
     N_COLOURED,
-    N_KINDS,
+    PENDING,
     RANK,
     REVERSE,
     SEVEN,
     SHUFFLE_HANDS,
     SKIP,
-    SNORLAX,
     SPECIAL_DRAW,
     WILD_DRAW_FOUR,
     WILD_DRAW_FOUR_PENALTY,
@@ -73,19 +67,10 @@ from .layout import (
     MAX_PLAYERS,
     MEM_NAMED,
     MEM_PLAYED,
-    MEM_SHORT,
-    N_H,
-    NAMED_KIND,
-    NAMED_LACK,
-    NAMED_NEXT,
-    NAMED_SIZE,
     PLAY_DRAWN,
     PLAY_HAND,
     PLAY_STACK,
-    PLAYED_COLOUR,
     PLAYED_DEPTH,
-    PLAYED_SIZE,
-    PLAYED_TOP,
     R_BLANK_CARD,
     R_CATCH_UNO,
     R_CHALLENGE,
@@ -99,85 +84,14 @@ from .layout import (
     TR_WATCH,
 )
 from .legal import may_empty_hand, may_go_out_with
-from .piles import (
-    add_card,
-    discard,
-    draw_n,
-    forget_plays,
-    hand_points,
-    remove_card,
-    shuffle,
-)
+from .packed import pack_named, pack_played
+from .piles import discard, draw_n, hand_points, remove_card
 from .rng import chance32
 from .seats import seat
 from .trace import trace_event
 
 OVER_WON, OVER_TRUNCATED = 1, 2
 ALONE = -2  # ``play``'s ``colour`` for a coloured card: no extra cards with it (8.6)
-
-
-@kernel
-def swap_hands(rd, a, b):
-    """Seats ``a`` and ``b`` exchange hands (and what the table knows they lack)."""
-    mem = rd.mem
-    hands = rd.hands
-    hinfo = rd.hinfo
-    t = mem[MEM_SHORT + a]
-    mem[MEM_SHORT + a] = mem[MEM_SHORT + b]
-    mem[MEM_SHORT + b] = t
-    forget_plays(rd, a)
-    forget_plays(rd, b)
-    for k in range(N_KINDS):
-        t = hands[a, k]
-        hands[a, k] = hands[b, k]
-        hands[b, k] = t
-    for j in range(N_H):
-        t = hinfo[a, j]
-        hinfo[a, j] = hinfo[b, j]
-        hinfo[b, j] = t
-
-
-@kernel
-def rotate_hands(rd):
-    """8.2 Seven-Zero's 0: every hand passes to the next player in the direction of play."""
-    g = rd.g
-    n = g[G_N]
-    d = g[G_DIR]
-    # a chain of swaps along the direction of play moves each hand one seat onward
-    q = np.int64(0)  # not a literal: see ``shuffle_all_hands``
-    for _ in range(n - 1):
-        nxt = seat(q, -d, n)
-        swap_hands(rd, q, nxt)
-        q = nxt
-
-
-@kernel
-def shuffle_all_hands(rd, p):
-    """Wild Shuffle Hands: collect, shuffle, deal one at a time from the next player."""
-    g = rd.g
-    mem = rd.mem
-    hands = rd.hands
-    hinfo = rd.hinfo
-    st = rd.streams
-    scratch = rd.scratch
-    n = g[G_N]
-    # int64, not a literal: numba types a call while inferring the types, and a
-    # counter that starts at a literal compiled the callee a second time (jit.py)
-    m = np.int64(0)
-    for q in range(n):
-        for k in range(N_KINDS):
-            for _ in range(hands[q, k]):
-                scratch[m] = k
-                m += 1
-            hands[q, k] = 0
-        for j in range(N_H):
-            hinfo[q, j] = 0
-        mem[MEM_SHORT + q] = 0
-        forget_plays(rd, q)
-    shuffle(scratch, m, st, S_TABLE)
-    d = g[G_DIR]
-    for i in range(m):
-        add_card(rd, (p + d * (1 + i % n)) % n, np.int64(scratch[i]))
 
 
 @kernel
@@ -280,7 +194,7 @@ def effect(tb, rd, p, k, stacked, bluff, target):
             q = choose_target(tb, rd, p)
             swap_hands(rd, p, q)
             trace_event(rd, E_SWAP, p, -1, 0, q)
-    elif k == SNORLAX or k == GRENINJA:
+    elif PENDING[k] == 1:  # Snorlax, Greninja
         g[G_PEND_SPECIAL] = k
         g[G_PEND_BY] = p
         trace_event(rd, E_EFFECT, p, k, 0, 0)
@@ -321,10 +235,8 @@ def _last_card_penalties(rd, lo, m):
     still apply (the next player draws them before the score)."""
     seq = rd.seq
     for i in range(lo, m):
-        if seq[i] == WILD_DRAW_FOUR:
-            add_penalty(rd, WILD_DRAW_FOUR_PENALTY)
-        elif RANK[seq[i]] == DRAW_TWO:
-            add_penalty(rd, DRAW_TWO_PENALTY)
+        if DRAW_PENALTY[seq[i]] > 0:
+            add_penalty(rd, DRAW_PENALTY[seq[i]])
 
 
 @hot
@@ -381,13 +293,7 @@ def play(tb, rd, p, k, how, bluff, colour):
             MEM_PLAYED + (PLAYED_DEPTH - 1) * MAX_PLAYERS + p, MEM_PLAYED + p, -MAX_PLAYERS
         ):  # the older plays move one slot down
             rd.mem[j] = rd.mem[j - MAX_PLAYERS]
-        rd.mem[MEM_PLAYED + p] = (
-            k
-            + 1
-            + (cur << PLAYED_COLOUR)
-            + (top << PLAYED_TOP)
-            + (min(hinfo[p, H_TOTAL], 255) << PLAYED_SIZE)
-        )
+        rd.mem[MEM_PLAYED + p] = pack_played(k, cur, top, hinfo[p, H_TOTAL])
     last = seq[m - 1]
     if last >= N_COLOURED:
         g[G_PREV_COLOUR] = g[G_COLOUR]
@@ -405,14 +311,7 @@ def play(tb, rd, p, k, how, bluff, colour):
                 if RANK[top] >= 0:
                     lack |= 1 << (SHORT_RANK + RANK[top])
             nxt = hinfo[seat(p, g[G_DIR], g[G_N]), H_TOTAL]
-            rd.mem[MEM_NAMED + p] = (
-                g[G_COLOUR]
-                + 1
-                + (min(hinfo[p, H_TOTAL], 255) << NAMED_SIZE)
-                + (lack << NAMED_LACK)
-                + ((last - N_COLOURED) << NAMED_KIND)
-                + (min(nxt, 255) << NAMED_NEXT)
-            )
+            rd.mem[MEM_NAMED + p] = pack_named(g[G_COLOUR], hinfo[p, H_TOTAL], lack, last, nxt)
     # the cards seq[lo:m] were just played by p: first the turn's own, then each jumper's
     # (one call site of each inlined helper below, which keeps the cold compile short)
     lo = 0

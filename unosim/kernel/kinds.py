@@ -5,6 +5,10 @@ A *kind* is one of ``N_KINDS`` integers. Coloured kinds come first, one block of
 ``N_RANKS`` per colour: ``kind = colour * N_RANKS + rank`` with ranks 0-9 the numbers,
 then Skip, Reverse, Draw Two. Wild-type kinds follow (``WILD`` .. ``GRAYSKULL``); they
 have no colour (``COLOUR[kind] == -1``) and no rank (``RANK[kind] == -1``).
+
+What each kind does is a table indexed by kind (``DRAW_PENALTY``, ``ATTACKS``,
+``PENDING``, ``SWAPS``), built once here: the kernel reads them (numba takes global
+arrays as constants) instead of comparing a kind with a list of kinds.
 """
 
 import numpy as np
@@ -42,3 +46,53 @@ for _c in range(N_COLOURS):
         RANK[_c * N_RANKS + _r] = _r
 COLOUR.flags.writeable = False
 RANK.flags.writeable = False
+
+
+def _table(values: dict, dtype) -> np.ndarray:
+    """A read-only ``dtype[N_KINDS]`` table: ``values[kind]``, 0 for the kinds not named."""
+    t = np.zeros(N_KINDS, dtype=dtype)
+    for k, v in values.items():
+        t[k] = v
+    t.flags.writeable = False
+    return t
+
+
+def _coloured(rank: int) -> list[int]:
+    return [c * N_RANKS + rank for c in range(N_COLOURS)]
+
+
+# the cards a pending draw penalty grows by, stackable (RULES.md 4.3, 8.1)
+DRAW_PENALTY = _table(
+    {**{k: DRAW_TWO_PENALTY for k in _coloured(DRAW_TWO)}, WILD_DRAW_FOUR: WILD_DRAW_FOUR_PENALTY},
+    np.int64,
+)
+# whom a kind attacks (section 2, 4.5-4.6): nobody, the next player (a Skip, a Draw
+# Two, Wild Draw Four, Snorlax, Greninja), the next player with two players only (a
+# Reverse acts as a Skip), every other player (Powers of Grayskull)
+ATTACK_NONE, ATTACK_NEXT, ATTACK_HEADS_UP, ATTACK_OTHERS = 0, 1, 2, 3
+ATTACKS = _table(
+    {
+        **{k: ATTACK_NEXT for k in _coloured(SKIP) + _coloured(DRAW_TWO)},
+        **{k: ATTACK_HEADS_UP for k in _coloured(REVERSE)},
+        WILD_DRAW_FOUR: ATTACK_NEXT,
+        SNORLAX: ATTACK_NEXT,
+        GRENINJA: ATTACK_NEXT,
+        GRAYSKULL: ATTACK_OTHERS,
+    },
+    np.int8,
+)
+# 1: the effect waits for the next player's turn (``G_PEND_SPECIAL``): Snorlax, Greninja
+PENDING = _table({SNORLAX: 1, GRENINJA: 1}, np.int8)
+# how a kind moves hands (8.2, section 2): not at all, with one chosen opponent (a 7
+# under Seven-Zero, Wild Customizable under ``blank_card = swap_hands``), every hand one
+# seat on (a 0 under Seven-Zero), all hands shuffled and dealt again (Shuffle Hands)
+SWAP_NONE, SWAP_ONE, SWAP_ROTATE, SWAP_ALL = 0, 1, 2, 3
+SWAPS = _table(
+    {
+        **{k: SWAP_ONE for k in _coloured(SEVEN)},
+        **{k: SWAP_ROTATE for k in _coloured(ZERO)},
+        CUSTOMIZABLE: SWAP_ONE,
+        SHUFFLE_HANDS: SWAP_ALL,
+    },
+    np.int8,
+)

@@ -94,11 +94,15 @@ MEM_NAMED = MEM_DISC_C + N_COLOURS  # + seat: 0, or what the table saw of its la
 # << NAMED_KIND, the next player's cards << NAMED_NEXT; 0 again once its hand changes
 # otherwise than by playing (a draw, a swap: ``piles.forget_plays``)
 NAMED_SIZE, NAMED_LACK, NAMED_KIND, NAMED_NEXT = 3, 11, 32, 36
+# their widths in bits (``packed.py`` packs and reads them; the colour + 1 from bit 0)
+NAMED_COLOUR_W, NAMED_SIZE_W, NAMED_LACK_W, NAMED_KIND_W, NAMED_NEXT_W = 3, 8, 18, 4, 8
 MEM_PLAYED = MEM_NAMED + MAX_PLAYERS  # + j * MAX_PLAYERS + seat: 0, or its j-th last card
 # played from the hand on a normal turn + 1, plus the colour in play << PLAYED_COLOUR and
 # the top card << PLAYED_TOP before it, the cards it held after the play << PLAYED_SIZE
 # (the expert's); a seat's slot 0 is 0 again once its hand changes otherwise
 PLAYED_COLOUR, PLAYED_TOP, PLAYED_SIZE = 7, 10, 17
+# their widths in bits (the card + 1 from bit 0)
+PLAYED_KIND_W, PLAYED_COLOUR_W, PLAYED_TOP_W, PLAYED_SIZE_W = 7, 3, 7, 8
 PLAYED_DEPTH = 4  # plays kept per seat
 N_MEM = MEM_PLAYED + PLAYED_DEPTH * MAX_PLAYERS
 # trace and test flags tr[TR_*]

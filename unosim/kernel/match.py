@@ -87,9 +87,25 @@ def next_alive(alive, n, p):
 
 @kernel
 def seat_players(alive, n, dealer, seat_player):
-    """Fill ``seat_player`` (int64[MAX_PLAYERS]) for a round dealt by ``dealer`` (who
-    must be in): seat ``s`` is the ``(s + 1)``-th player in after the dealer, the dealer
-    takes the last seat, unused seats get -1. Returns the number of players in."""
+    """Seat the players in for a round dealt by ``dealer``: seat ``s`` is the
+    ``(s + 1)``-th player in after the dealer, the dealer takes the last seat.
+
+    Parameters
+    ----------
+    alive : int64[MAX_PLAYERS]
+        1 for each player still in.
+    n : int
+        Players in the match.
+    dealer : int
+        The player who deals (must be in).
+    seat_player : int64[MAX_PLAYERS]
+        Filled in place: the player in each seat, -1 for unused seats.
+
+    Returns
+    -------
+    int
+        The number of players in.
+    """
     m = 0
     p = dealer
     for _ in range(n):
@@ -121,17 +137,26 @@ def settle(rules, row, n, n_act, seat_player, dealer, score, penalty, alive):
     Parameters
     ----------
     rules : int64[N_RULES]
-    row : int32[N_COLS], the round's record (``round.record``), per seat.
-    n : players in the match; ``n_act`` players in the round.
-    seat_player : int64[MAX_PLAYERS], player in each seat of the round.
-    dealer : player who dealt the round.
-    score, penalty : int64[MAX_PLAYERS] running totals per player, updated in place.
-    alive : int64[MAX_PLAYERS], 1 for players still in, updated in place.
+        The rules (``layout.R_*``).
+    row : int32[N_COLS]
+        The round's record (``round.record``), per seat.
+    n : int
+        Players in the match.
+    n_act : int
+        Players in the round.
+    seat_player : int64[MAX_PLAYERS]
+        The player in each seat of the round.
+    dealer : int
+        The player who dealt the round.
+    score, penalty : int64[MAX_PLAYERS]
+        Running totals per player, updated in place.
+    alive : int64[MAX_PLAYERS]
+        1 for players still in, updated in place.
 
     Returns
     -------
-    (next_dealer, winner) : the player who deals next, and the match winner or -1 while
-    the match goes on.
+    (next_dealer, winner) : (int, int)
+        The player who deals next, and the match winner or -1 while the match goes on.
     """
     ws = row[C_WINNER]
     won = row[C_TRUNCATED] == 0
@@ -309,14 +334,31 @@ def run_matches(rules, sid, sp, deck, points, n, seed, lo, hi):
 
     Parameters
     ----------
-    sid : int64[MAX_PLAYERS], sp : float64[MAX_PLAYERS, N_PARAMS]: strategy of each
-        PLAYER (not seat).
+    rules : int64[N_RULES]
+        The rules (``layout.R_*``, ``RuleSet.to_array``).
+    sid : int64[MAX_PLAYERS]
+        Each PLAYER's strategy id (not each seat's: seats change between rounds).
+    sp : float64[MAX_PLAYERS, N_PARAMS]
+        Each player's strategy parameters (``layout.P_*``).
+    deck : int16[N_KINDS]
+        Copies of each kind in the deck.
+    points : int16[N_KINDS]
+        Points of each kind (RULES.md section 5).
+    n : int
+        Players in each match.
+    seed : int
+        The run's root seed, in [0, 2**63).
+    lo, hi : int
+        The matches played, ``lo .. hi - 1``.
 
     Returns
     -------
-    matches : int64[hi - lo, N_MCOLS] (``M_*``; totals can pass 2**31 with custom points)
-    heads : int32[rounds, N_RH] (``RH_*``; ``RH_MATCH`` counts from ``lo``)
-    records : int32[rounds, N_COLS], the round records (``layout.C_*``), per seat
+    matches : int64[hi - lo, N_MCOLS]
+        ``M_*``; totals can pass 2**31 with custom points.
+    heads : int32[rounds, N_RH]
+        ``RH_*``; ``RH_MATCH`` counts from ``lo``.
+    records : int32[rounds, N_COLS]
+        The round records (``layout.C_*``), per seat.
     """
     orders = deck_order(deck).reshape((1, -1))  # every card, in kind order
     return _matches(rules, sid, sp, deck, points, n, seed, lo, hi, orders, np.int64(0))

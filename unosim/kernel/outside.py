@@ -42,6 +42,7 @@ import numpy as np
 from .jit import kernel
 from .kinds import (
     COLOUR,
+    DRAW_PENALTY,
     DRAW_TWO,
     N_COLOURED,
     N_COLOURS,
@@ -153,7 +154,18 @@ ST_RUNNING, ST_ASKING, ST_DONE = 0, 1, 2
 
 
 def ob_size(hist_cap):
-    """Length of ``rd.ob`` with a history of ``hist_cap`` rows."""
+    """Length of ``rd.ob`` (the outside seats' log and decision).
+
+    Parameters
+    ----------
+    hist_cap : int
+        Rows of history kept.
+
+    Returns
+    -------
+    int
+        The length of the int64 array ``rd.ob``.
+    """
     return O_HIST + HIST_W * hist_cap
 
 
@@ -299,9 +311,7 @@ def observe(tb, rd, p, kind, card, first, step, bluff):
     st = 0
     if g[G_PEND_DRAW] > 0:
         for k in range(N_KINDS):
-            if (k == WILD_DRAW_FOUR or (k < N_COLOURED and RANK[k] == DRAW_TWO)) and can_stack(
-                tb, rd, np.int64(k)
-            ):
+            if DRAW_PENALTY[k] > 0 and can_stack(tb, rd, np.int64(k)):
                 st |= np.int64(1) << k
     ob[o + V_STACKABLE] = st
     ob[o + V_PILE_N] = g[G_PILE_N]
@@ -343,49 +353,6 @@ def ask(tb, rd, p, kind, card, first, step):
     ob[O_ASKED] += 1
     rd.g[G_OVER] = OVER_STOPPED  # the turn loop ends at its next check
     return -1
-
-
-# -- the decisions made inside ``effects.play`` and ``round._special`` (``decide``) ------
-
-
-@kernel
-def colour(tb, rd, p):
-    """The colour ``p`` names outside its own play (setup, Greninja's second colour)."""
-    a = ask(tb, rd, p, np.int64(D_COLOUR), np.int64(-1), np.int64(-1), np.int64(0))
-    return a - A_COLOUR if a >= 0 else np.int64(0)
-
-
-@kernel
-def target(tb, rd, p):
-    """The seat ``p`` swaps hands with."""
-    a = ask(tb, rd, p, np.int64(D_TARGET), np.int64(-1), np.int64(-1), np.int64(0))
-    if a < 0:
-        return np.int64(1) if p == 0 else np.int64(0)
-    return a - A_SEAT
-
-
-@kernel
-def jumps(tb, rd, q):
-    """Does ``q`` jump in (8.3) with its copy of the card just played (the top card)?"""
-    k = rd.g[G_TOP]
-    a = ask(tb, rd, q, np.int64(D_JUMP), k, np.int64(-1), np.int64(0))
-    return a == A_PLAY + k
-
-
-@kernel
-def forgets(tb, rd, p):
-    """Does ``p`` stay silent instead of saying UNO (4.4)?"""
-    a = ask(tb, rd, p, np.int64(D_UNO), np.int64(-1), np.int64(-1), np.int64(0))
-    return a == A_PASS
-
-
-@kernel
-def extra(tb, rd, p, first, last, step):
-    """The next card ``p`` adds to its multi-card play (8.6), or -1."""
-    a = ask(tb, rd, p, np.int64(D_EXTRA), last, first, step)
-    if a < 0 or a == A_PASS:
-        return np.int64(-1)
-    return a - A_PLAY
 
 
 @kernel

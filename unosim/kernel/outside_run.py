@@ -63,25 +63,34 @@ from .outside import (
     ask,
     at_stop,
 )
+from .pending import FORCE_CHALLENGE, FORCE_DRAWN, FORCE_KEEP, FORCE_NONE, FORCE_POLICY
 from .rng import seed_streams
-from .round import (
-    FORCE_CHALLENGE,
-    FORCE_DRAWN,
-    FORCE_KEEP,
-    FORCE_NONE,
-    FORCE_POLICY,
-    end_round,
-    record,
-    start_round,
-    turn_loop,
-)
+from .round import end_round, record, start_round, turn_loop
 from .state import Round
 
 
 def new_games(b, deck_n, capacity, ob_n, history=True):
-    """Stacked arrays of ``b`` games (a ``Round`` of arrays ``[b, ...]``; trace
-    ``capacity`` rows each, at least 1 when the ``history`` is kept (``trace``), ``ob_n``
-    = ``outside.ob_size``), and the checkpoints' (no trace, no ``ob``)."""
+    """Stacked arrays of ``b`` games with outside seats, and their checkpoints.
+
+    Parameters
+    ----------
+    b : int
+        Games (slots).
+    deck_n : int
+        Cards in the deck.
+    capacity : int
+        Trace rows per game, at least 1 when the ``history`` is kept (``trace``).
+    ob_n : int
+        Length of each game's ``ob`` (``outside.ob_size``).
+    history : bool
+        Keep each game's trace.
+
+    Returns
+    -------
+    (games, checkpoints) : (state.Round, state.Round)
+        Each field of ``state.Round`` with a leading axis of ``b`` (``hands``
+        int16[b, MAX_PLAYERS, N_KINDS], ...); the checkpoints have no trace and no ``ob``.
+    """
 
     def one(cap, obn):
         return Round(
@@ -249,9 +258,33 @@ def advance(tb, rd, ck, n, order, stop, out_row, xp, sa):
 
 @jitted(nogil=True)
 def advance_games(tb, games, cks, n, order, stop, games_idx, out, xp):
-    """``advance`` each game ``games_idx[j]`` of the stacked ``games`` (checkpoints
-    ``cks``, records ``out[B, N_COLS]``, expert parameters ``xp``); returns their
-    statuses, int64[len]."""
+    """``advance`` each game ``games_idx[j]`` of the stacked ``games`` to its next
+    outside decision not in its log, or to its end.
+
+    Parameters
+    ----------
+    tb : state.Table
+        The rules, strategies, deck and points (``state``).
+    games, cks : state.Round
+        The games and their checkpoints, stacked (``new_games``).
+    n : int64
+        Players.
+    order : int8[cards]
+        The deck in kind order (``batch.deck_order``).
+    stop : int64
+        Bit ``s`` set: seat ``s`` is decided outside.
+    games_idx : int64[m]
+        The games to advance.
+    out : int32[b, N_COLS]
+        Records, written for the games that end.
+    xp : float64[MAX_PLAYERS, N_X]
+        The expert's parameters per seat (``X_ROLLOUTS`` 0: not an expert).
+
+    Returns
+    -------
+    int64[m]
+        Their statuses (``outside.ST_*``).
+    """
     st = np.zeros(games_idx.size, np.int64)
     searching = False
     for q in range(n):

@@ -1,0 +1,45 @@
+"""The ``expert`` player's parameter slots and the codes its search uses (``expert``).
+
+Parameters per seat: ``xp[seat, X_*]``, int64 (``z`` in hundredths, ``pad`` in
+thousandths of 1 / rollouts, ``deal`` a ``DEAL_*``, ``scope`` a ``SCOPE_*``); what each
+means: ``unosim.players.expert`` and ``docs/players.md``.
+"""
+
+import numpy as np
+
+from .kinds import N_KINDS
+
+(
+    X_ROLLOUTS,
+    X_HORIZON,
+    X_CRN,
+    X_DRAW,
+    X_MODEL,
+    X_Z,
+    X_ENDGAME,
+    X_DEAL,
+    X_BLUFF,
+    X_RACE,
+    X_PAD,
+    X_SCOPE,
+    X_INFER,
+    X_MORE,
+    X_DEPTH,
+    X_TRIES,
+) = range(16)
+N_X = 16
+# X_SCOPE: the decisions searched
+SCOPE_TURN = 0  # the normal turn's card and colour (and draw, bluff) only
+SCOPE_ALL = 1  # also swap targets, penalties (challenge, stack) and the card drawn
+# the decision a stop is at (``turn_loop``)
+AT_TURN, AT_PENALTY, AT_DRAWN = 0, 1, 2
+# the search's tally: searches, rollout turns, choices other than the policy's at each
+# decision (``T_CHANGED + AT_*``), among them a 7's swap target and a card played alone
+T_SEARCHES, T_TURNS, T_CHANGED, T_TARGET, T_ALONE = 0, 1, 2, 5, 6
+N_TALLY = 7
+DEAD = -np.inf  # ``dsum`` of a candidate dropped by racing
+# X_DEAL: how the hidden cards are dealt in a determinization
+DEAL_UNIFORM = 0  # uniformly, hand sizes kept
+DEAL_VOIDS = 1  # ... and no card of a colour a seat is known to lack (``MEM_SHORT``)
+DEAL_OPEN = 2  # the true hands (a diagnostic: the expert sees every hand)
+MAX_CANDIDATES = 4 * N_KINDS + 1  # every kind (x 4 colours, 7s x targets) and a draw
