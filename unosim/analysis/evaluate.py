@@ -69,7 +69,7 @@ def ladder(
     (shared over the seats)."""
     per_seat = max(1, games // n_players)
     rows = []
-    totals = {}
+    totals: dict[str, list[tuple[int, int]]] = {}
     for opp in opponents:
         rows.append(_row("agent", opp, *_wins(agent, opp, rules, n_players, per_seat, seed, house)))
         rows.append(

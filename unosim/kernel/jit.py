@@ -11,10 +11,13 @@ own. Why each rule and fix exists, with the compile times measured:
 
 import contextlib
 import copy
+import functools
 import inspect
 import os
 import re
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import numba
 from numba.core.caching import CompileResultCacheImpl, FunctionCache, _CacheLocator
@@ -43,7 +46,7 @@ def _share_scope_copies():
         "arg_typs",
     ]:
         return False
-    shared = []  # one {id(scope): its copy} per inline under way
+    shared: list[dict[int, Any]] = []  # one {id(scope): its copy} per inline under way
 
     def scope_deepcopy(self, memo):
         table = shared[-1] if shared else {}
@@ -96,7 +99,7 @@ def _reuse_untyped_ir():
     # (function, compile flags, typing context) -> its untyped IR; each compile has a
     # target context of its own, made from the flags alone
     # (``compiler._make_subtarget``)
-    irs = {}
+    irs: dict[tuple, Any] = {}
 
     def inline_function_reusing(self, caller_ir, block, i, function, arg_typs=None):
         if (
@@ -137,7 +140,7 @@ def _forward_arguments():
         if arg_typs is not None:
             return result
         blocks, renamed = result[1], result[2]
-        assigned = {}
+        assigned: dict[str, int] = {}
         for b in blocks.values():
             for stmt in b.body:
                 if isinstance(stmt, ir.Del):
@@ -206,7 +209,7 @@ def _copy_callee_once():
         return False
     worker = inline_closurecall.InlineWorker
     inline_ir = worker.inline_ir
-    made = []  # the ids of the blocks copied by each inline under way
+    made: list[set[int]] = []  # the ids of the blocks copied by each inline under way
 
     def deepcopy(x, memo=None):
         if made and id(x) in made[-1]:
@@ -224,8 +227,7 @@ def _copy_callee_once():
             made.pop()
 
     shim = types.ModuleType("copy")
-    shim.__dict__.update(vars(copy))
-    shim.deepcopy = deepcopy
+    shim.__dict__.update(vars(copy), deepcopy=deepcopy)
     inline_closurecall.copy = shim
     worker.inline_ir = inline_ir_copying_once
     return True
@@ -240,7 +242,7 @@ def _bit_live_map():
     the result to sets. Returns whether it was installed."""
     from numba.core import analysis, ir_utils
 
-    original = analysis.compute_live_map
+    original: Callable[..., Any] = analysis.compute_live_map
     code = original.__code__
     if (
         code.co_varnames[: code.co_argcount] != ("cfg", "blocks", "var_use_map", "var_def_map")
@@ -250,7 +252,7 @@ def _bit_live_map():
         return False
 
     def compute_live_map(cfg, blocks, var_use_map, var_def_map):
-        bits = {}
+        bits: dict[str, int] = {}
 
         def mask(names):
             m = 0
@@ -265,7 +267,7 @@ def _bit_live_map():
         defined = {k: mask(v) for k, v in var_def_map.items()}
         order = cfg.topo_order()
         # definitions (and uses) reaching the entry of each block
-        reach = {}
+        reach: dict[Any, int] = {}
         changed = True
         while changed:
             old = dict(reach)
@@ -282,10 +284,11 @@ def _bit_live_map():
                 for pred, _ in cfg.predecessors(b):
                     live[pred] |= live[b] & reach.get(pred, 0) & ~defined[pred]
             changed = live != old
-        names = sorted(bits, key=bits.get)
-        result = {}
+        names = sorted(bits, key=bits.__getitem__)
+        result: dict[Any, set[str]] = {}
         for b, m in live.items():
-            s = result[b] = set()
+            s: set[str] = set()
+            result[b] = s
             digits = bin(m)[:1:-1]
             i = digits.find("1")
             while i >= 0:
@@ -293,7 +296,7 @@ def _bit_live_map():
                 i = digits.find("1", i + 1)
         return result
 
-    compute_live_map.__wrapped__ = original
+    functools.update_wrapper(compute_live_map, original, assigned=(), updated=())  # __wrapped__
     analysis.compute_live_map = ir_utils.compute_live_map = compute_live_map
     return True
 
@@ -318,10 +321,10 @@ def _ssa_skip_blocks():
     # for each reconstruction under way: the blocks each variable appears in (renaming
     # one variable, and the phi nodes it adds, moves no other), and the ids of the
     # blocks made since (numba's input blocks are copied, those made here are passed on)
-    frames = []
+    frames: list[tuple[dict[str, set[Any]], set[int]]] = []
 
     def run_ssa_indexed(blocks):
-        where = {}
+        where: dict[str, set[Any]] = {}
         for label, block in blocks.items():
             for stmt in block.body:
                 for var in stmt.list_vars():
@@ -350,8 +353,8 @@ def _ssa_skip_blocks():
             out[label] = new
         return out
 
-    run_ssa_indexed.__wrapped__ = run_ssa
-    rewrite_skipping.__wrapped__ = rewrite
+    functools.update_wrapper(run_ssa_indexed, run_ssa, assigned=(), updated=())  # __wrapped__
+    functools.update_wrapper(rewrite_skipping, rewrite, assigned=(), updated=())
     ssa._run_ssa = run_ssa_indexed
     ssa._run_block_rewrite = rewrite_skipping
     return True
@@ -367,7 +370,7 @@ def _quick_flag_values():
 
     config = targetconfig.TargetConfig
     values = config.values
-    defaults = {}  # TargetConfig subclass -> {option: default}
+    defaults: dict[type, dict[str, Any]] = {}  # TargetConfig subclass -> {option: default}
 
     def quick_values(self):
         cls = type(self)
@@ -389,7 +392,7 @@ def _quick_flag_values():
         or list(quick_values(sample)) != list(values(sample))
     ):
         return False
-    quick_values.__wrapped__ = values
+    functools.update_wrapper(quick_values, values, assigned=(), updated=())  # __wrapped__
     config.values = quick_values
     return True
 

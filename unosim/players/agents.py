@@ -15,8 +15,10 @@ import importlib.util
 import inspect
 import re
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from .strategies import StrategyError
 
@@ -29,7 +31,7 @@ MAX_FILE_BYTES = 16 << 20  # an agent's file larger than this is refused
 class Agent:
     """A seated agent: ``decide(observation) -> action``, and its label."""
 
-    decide: object
+    decide: Callable[[Any], Any]
     label: str
     source: object  # the object given (a callable or an object with ``act``)
     spec: str | None = None  # the seat label it was loaded from
@@ -133,8 +135,7 @@ def load(text: str) -> Agent:
             raise StrategyError(
                 f"agent {text!r}: cannot import {where!r}: {type(e).__name__}: {e}"
             ) from None
-        path = getattr(module, "__file__", None)
-        digest = _file_hash(path)
+        digest = _file_hash(getattr(module, "__file__", None))
         label_where = where
     obj = _attr(module, name, where)
     return Agent(_decider(obj), f"agent:{label_where}:{name}@{digest}", obj, text.strip())

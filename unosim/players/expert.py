@@ -60,14 +60,14 @@ def _value(p, val: str):
     if p.type == "float":
         lo, hi = p.bounds
         try:
-            v = float(val)
+            x = float(val)
         except ValueError:
-            v = lo - 1.0
-        if not lo <= v <= hi:
+            x = lo - 1.0
+        if not lo <= x <= hi:
             raise strat.StrategyError(
                 f"expert parameter {p.name!r} must be a number in [{lo:g}, {hi:g}], got {val!r}"
             )
-        return round(v, 2)
+        return round(x, 2)
     if p.type == "choice":
         if val not in p.choices:
             raise strat.StrategyError(

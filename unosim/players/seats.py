@@ -71,7 +71,7 @@ def parse_seats(spec: str | list, n_players: int):
     ids = np.zeros(MAX_PLAYERS, dtype=np.int64)
     params = np.zeros((MAX_PLAYERS, N_PARAMS), dtype=np.float64)
     labels = []
-    seat_agents = []
+    seat_agents: list[agents.Agent | None] = []
     for s, item in enumerate(seats):
         if isinstance(item, agents.Agent):
             ids[s] = OUTSIDE

@@ -171,9 +171,10 @@ def _summary(
         for name, df in zip(names, frames[n]):
             turns = df["turns"].to_numpy(np.float64)
             wr = win_rates(df["winner"].to_numpy(), n)  # seat 0: Wilson interval
+            rate, lo, hi = (wr[c].to_numpy(np.float64)[0] for c in ("rate", "lo", "hi"))
             m = {
                 "turns": mean_ci(turns),
-                "seat0": tuple(float(wr.loc[0, c]) for c in ("rate", "lo", "hi")),
+                "seat0": (float(rate), float(lo), float(hi)),
                 "points": mean_ci(df["points"].to_numpy(np.float64)),
                 "cards_drawn": mean_ci(df["cards_drawn"].to_numpy(np.float64)),
                 "max_stack": mean_ci(df["max_stack"].to_numpy(np.float64)),
@@ -456,24 +457,26 @@ def build_page(
     page.heading("Each rule set", 3)
     page.table(shown)
     page.data(data, "summary", "Its numbers")
-    seats = []
+    rows = []
     for n in counts:
         for name, df in zip(names, frames[n]):
             wr = win_rates(df["winner"].to_numpy(), n)
-            seats += [
+            rows += [
                 {
                     "players": n,
                     "rules": name,
-                    "seat": int(r.seat),
-                    "wins": int(r.wins),
-                    "games": int(r.games),
-                    "rate": r.rate,
-                    "lo": r.lo,
-                    "hi": r.hi,
+                    "seat": int(seat),
+                    "wins": int(wins),
+                    "games": int(games),
+                    "rate": rate,
+                    "lo": lo,
+                    "hi": hi,
                 }
-                for r in wr.itertuples()
+                for seat, wins, games, rate, lo, hi in zip(
+                    *(wr[c].to_numpy() for c in ("seat", "wins", "games", "rate", "lo", "hi"))
+                )
             ]
-    seats = pd.DataFrame(seats)
+    seats = pd.DataFrame(rows)
     page.heading("Seat win rates", 3)
     wide = seats[seats["players"] == main].pivot(index="seat", columns="rules")
     tab = pd.DataFrame({"seat": [str(s) for s in wide.index]})

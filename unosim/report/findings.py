@@ -19,6 +19,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import TypedDict
 
 import numpy as np
 import pandas as pd
@@ -109,9 +110,24 @@ class Finding:
         return self.lo > 0 or self.hi < 0
 
 
+class Comparison(TypedDict):
+    """What :func:`compare_metric` returns."""
+
+    n: int
+    value_a: float
+    value_b: float
+    diff: float
+    lo: float
+    hi: float
+    rel: float
+    rel_lo: float
+    rel_hi: float
+    identical: bool
+
+
 def compare_metric(
     a: pd.DataFrame, b: pd.DataFrame, key: str, confidence: float = 0.95
-) -> dict[str, float]:
+) -> Comparison:
     """The paired comparison of metric ``key`` between round frames ``a`` (baseline) and
     ``b``: ``n``, ``value_a``, ``value_b``, ``diff``, ``lo``, ``hi``, ``rel``,
     ``rel_lo``, ``rel_hi``."""

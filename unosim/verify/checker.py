@@ -41,6 +41,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from typing import NoReturn
 
 import numpy as np
 
@@ -254,7 +255,7 @@ class _Checker:
         i = self.cur if i is None else i
         self.viol.append(Violation(i, self.where(i) + msg))
 
-    def stop(self, msg: str, i: int | None = None):
+    def stop(self, msg: str, i: int | None = None) -> NoReturn:
         i = self.i if i is None else i
         if i >= self.T:
             self.viol.append(Violation(self.T - 1, f"the trace ends early: {msg}"))
@@ -267,6 +268,13 @@ class _Checker:
 
     def peek_seat(self) -> int:
         return self.ev[self.i][1] if self.i < self.T else -2
+
+    def found(self) -> str:
+        """The next row's event and seat, for a message ("nothing" past the end)."""
+        if self.i >= self.T:
+            return "nothing"
+        e = self.ev[self.i]
+        return f"{_NAMES.get(e[0], e[0])} by seat {e[1]}"
 
     def take(self) -> list:
         self.cur = self.i
@@ -616,8 +624,7 @@ class _Checker:
             options.append("challenge")
         self.stop(
             f"seat {p} faces a draw penalty of {self.pend} and must "
-            f"{' or '.join(options)}; found {_NAMES.get(typ, typ)} by seat "
-            f"{self.peek_seat()}"
+            f"{' or '.join(options)}; found {self.found()}"
         )
         return p  # unreachable
 
@@ -712,9 +719,7 @@ class _Checker:
                     )
                 if not self.until:
                     return self.nxt(p)
-        self.stop(
-            f"seat {p} was to play or draw; found {_NAMES.get(typ, typ)} by seat {self.peek_seat()}"
-        )
+        self.stop(f"seat {p} was to play or draw; found {self.found()}")
         return p  # unreachable
 
     def play(self, p: int, k: int, how: int, bluff: bool = False) -> int:
@@ -1122,14 +1127,14 @@ class _Checker:
             parts = [
                 f"{_STATE_FIELDS[f]} recorded {self._show(f, rec[i, f])}, expected "
                 f"{self._show(f, exp[i, f])}"
-                for f in np.flatnonzero(bad_s[i])
+                for f in np.flatnonzero(bad_s[i]).tolist()
             ]
             for q in range(n):
                 r = rec_h[i, q * N_KINDS : (q + 1) * N_KINDS].astype(np.int64)
                 x = self.exp_h[i, q * N_KINDS : (q + 1) * N_KINDS].astype(np.int64)
                 if not np.array_equal(r, x):
-                    extra = _cards((k, int(r[k] - x[k])) for k in np.flatnonzero(r > x))
-                    missing = _cards((k, int(x[k] - r[k])) for k in np.flatnonzero(x > r))
+                    extra = _cards((k, int(r[k] - x[k])) for k in np.flatnonzero(r > x).tolist())
+                    missing = _cards((k, int(x[k] - r[k])) for k in np.flatnonzero(x > r).tolist())
                     parts.append(
                         f"hand of seat {q} recorded with {extra} too many and {missing} too few"
                     )
