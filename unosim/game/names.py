@@ -70,7 +70,7 @@ PRESET_DISPLAY = {
 }
 
 
-def display_value(rule: str, value) -> str:
+def display_value(rule: str, value: object) -> str:
     """How a reader reads ``rule = value`` ("stacking (same card)"); rule syntax for a
     rule without a display name."""
     name, values = DISPLAY.get(rule, (None, {}))

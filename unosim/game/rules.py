@@ -62,7 +62,7 @@ class Rule:
     def slot_name(self) -> str:
         return "R_" + self.name.upper()
 
-    def encode(self, value) -> int:
+    def encode(self, value: Any) -> int:
         """The value as the kernel's int64 code."""
         if self.type == "choice":
             return self.choices.index(value)
@@ -368,7 +368,7 @@ class RuleSet:
                 f"players with hand_size {self.hand_size} (needs {need})"
             )
 
-    def replace(self, **changes) -> RuleSet:
+    def replace(self, **changes: Any) -> RuleSet:
         return dataclasses.replace(self, **changes)
 
     # -- serialisation -----------------------------------------------------------------
@@ -433,7 +433,7 @@ def annotated_toml(rs: RuleSet) -> str:
     return "\n".join(lines + [""] + tables) + "\n"
 
 
-def _show(v) -> str:
+def _show(v: object) -> str:
     if isinstance(v, bool):
         return "true" if v else "false"
     return str(v)
@@ -467,7 +467,7 @@ def update_rules_doc(path: str | Path) -> bool:
     return new != text
 
 
-def _check_name(name) -> None:
+def _check_name(name: object) -> None:
     if not isinstance(name, str):
         raise RuleError(f"rule set name must be text, got {type(name).__name__}")
     if not name.isprintable():  # control characters, line and paragraph separators
@@ -476,18 +476,18 @@ def _check_name(name) -> None:
         )
 
 
-def _plain(v):
+def _plain(v: object) -> object:
     """A numpy scalar as its Python value (``np.int64(5)`` -> ``5``), in tuples too."""
     if isinstance(v, tuple):
         return tuple(_plain(x) for x in v)
     return v.item() if isinstance(v, np.generic) else v
 
 
-def _is_int(v) -> bool:
+def _is_int(v: object) -> bool:
     return isinstance(v, (int, np.integer)) and not isinstance(v, (bool, np.bool_))
 
 
-def _check_value(r: Rule, v) -> None:
+def _check_value(r: Rule, v: Any) -> None:
     """Raise RuleError (one line, naming the rule) unless ``v`` is a value of ``r``."""
     key = r.name
     if r.type in ("deck", "points"):
@@ -572,7 +572,7 @@ _INT_TEXT = re.compile(r"[+-]?[0-9]+")  # ASCII digits only ("٣" is refused)
 _FLOAT_TEXT = re.compile(r"[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?")
 
 
-def _coerce(key: str, value):
+def _coerce(key: str, value: Any) -> Any:
     """Coerce a value given as text (``--house``) to the declared type of rule ``key``."""
     kind = RULE_BY_NAME[key].type
     if not isinstance(value, str) or kind == "choice":

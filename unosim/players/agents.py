@@ -36,16 +36,17 @@ class Agent:
     source: object  # the object given (a callable or an object with ``act``)
     spec: str | None = None  # the seat label it was loaded from
 
-    def __call__(self, obs):
+    def __call__(self, obs: Any) -> Any:
         return self.decide(obs)
 
-    def __reduce__(self):  # a loaded agent travels (to a Dask worker) as its label
+    def __reduce__(self) -> tuple[Callable[..., Agent], tuple[Any, ...]]:
+        # a loaded agent travels (to a Dask worker) as its label
         if self.spec is not None:
             return (load, (self.spec,))
         return (from_object, (self.source,))
 
 
-def _decider(obj):
+def _decider(obj: object) -> Callable[[Any], Any]:
     act = getattr(obj, "act", None)
     if callable(act):
         return act
@@ -56,14 +57,16 @@ def _decider(obj):
     )
 
 
-def _file_hash(path) -> str:
+def _file_hash(path: str | Path | None) -> str:
+    if path is None:
+        return "unknown"
     try:
         return hashlib.sha256(Path(path).read_bytes()).hexdigest()[:12]
     except (OSError, TypeError):
         return "unknown"
 
 
-def from_object(obj) -> Agent:
+def from_object(obj: object) -> Agent:
     """An agent given as a Python object; its label names it and hashes its file."""
     decide = _decider(obj)
     target = obj if (inspect.isfunction(obj) or inspect.isclass(obj)) else type(obj)
@@ -87,7 +90,7 @@ def is_agent_spec(text: str) -> bool:
     return where.endswith(".py") or bool(_MODULE.match(where))
 
 
-def _attr(obj, name: str, where: str):
+def _attr(obj: object, name: str, where: str) -> Any:
     for part in name.split("."):
         try:
             obj = getattr(obj, part)

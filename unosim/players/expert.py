@@ -10,12 +10,18 @@ strength are in ``docs/players.md``; what was tried to get there, in
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING
+
 import numpy as np
 
 from ..kernel import layout as L
 from ..kernel.expert import N_X
 from . import strategies as strat
-from .params import EXPERT_PARAMS, expert_slot
+from .params import EXPERT_PARAMS, Param, expert_slot
+
+if TYPE_CHECKING:
+    from ..game.rules import RuleSet
 
 NAME = "expert"
 PARAMS = {p.name: p for p in EXPERT_PARAMS}
@@ -44,10 +50,10 @@ DEALS = PARAMS["deal"].choices  # kernel.expert DEAL_* in this order
 SCOPES = PARAMS["scope"].choices  # kernel.expert SCOPE_* in this order
 
 
-def _value(p, val: str):
+def _value(p: Param, val: str) -> object:
     """``val`` (text) as parameter ``p``'s value, or StrategyError (one line)."""
     if p.type == "int":
-        lo, hi = p.bounds
+        lo, hi = p.limits
         try:
             v = int(val)
         except ValueError:
@@ -58,7 +64,7 @@ def _value(p, val: str):
             )
         return v
     if p.type == "float":
-        lo, hi = p.bounds
+        lo, hi = p.limits
         try:
             x = float(val)
         except ValueError:
@@ -115,7 +121,7 @@ def parse_expert(rest: str) -> tuple[int, np.ndarray, str]:
     return sid, params, label(opts)
 
 
-def expert_array(labels, rules=None) -> np.ndarray | None:
+def expert_array(labels: Sequence[str], rules: RuleSet | None = None) -> np.ndarray | None:
     """``int64[MAX_PLAYERS, N_X]`` expert parameters of each seat (``kernel.expert``), or
     None when no seat is an expert. ``rules`` (a RuleSet) gives ``voluntary_draw``."""
     xp = np.zeros((L.MAX_PLAYERS, N_X), dtype=np.int64)
@@ -134,7 +140,7 @@ def expert_array(labels, rules=None) -> np.ndarray | None:
     return xp if any_expert else None
 
 
-def refuse_matches(labels) -> None:
+def refuse_matches(labels: Iterable[str]) -> None:
     """Matches run in ``kernel.match``, which has no search: an expert would silently
     play as its rollout policy there, so it is refused. ``unosim.sim.assembled`` builds
     matches with an expert from independent single rounds instead."""

@@ -38,7 +38,9 @@ def parse(
     return ids, params, labels
 
 
-def parse_seats(spec: str | list, n_players: int):
+def parse_seats(
+    spec: str | list, n_players: int
+) -> tuple[np.ndarray, np.ndarray, list[str], tuple[agents.Agent | None, ...]]:
     """Strategies for every seat.
 
     ``spec`` is one strategy for all seats or a comma list, one per seat; a strategy's

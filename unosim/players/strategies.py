@@ -30,7 +30,6 @@ from .params import (  # noqa: F401  (MAX_WEIGHT published here)
     MAX_WEIGHT,
     STRATEGY_DECLARATIONS,
     STRATEGY_PARAMS,
-    Param,
     strategy_slot,
 )
 
@@ -57,13 +56,6 @@ class StrategyError(ValueError):
     """An unknown strategy or parameter; the message names it."""
 
 
-def _bounds(p: Param) -> tuple[float, float]:
-    """A strategy parameter's bounds (every one is declared with bounds)."""
-    if p.bounds is None:
-        raise AssertionError(f"strategy parameter {p.name!r} is declared without bounds")
-    return p.bounds
-
-
 def _param_value(name: str, text: str) -> float:
     p = PARAMS[name]
     t = text.strip().lower()
@@ -73,7 +65,7 @@ def _param_value(name: str, text: str) -> float:
         v = float(t)
     except ValueError:
         raise StrategyError(f"strategy parameter {name!r}: {text!r} is not a number") from None
-    lo, hi = _bounds(p)
+    lo, hi = p.limits
     if p.type == "weight":
         # bounded so every score stays far above the kernel's "no card" score (-1e18):
         # a player never draws while holding a legal card
@@ -158,7 +150,7 @@ def label(strategy: int | str, params: np.ndarray) -> str:
             p = PARAMS[key]
             # a value outside the bounds is a word's (challenge=smart): written as it
             words = [w for w, x in p.named.items() if x == v]
-            lo, hi = _bounds(p)
+            lo, hi = p.limits
             out = not lo <= v <= hi
             val = words[0] if out and words else f"{v:.6g}"
             extra.append(f"{key}={val}")

@@ -41,7 +41,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn
 
 import numpy as np
 
@@ -65,6 +65,9 @@ from ..game.cards import (
     kind_name,
 )
 from ..kernel import layout as L  # constants only: the trace's columns and event codes
+
+if TYPE_CHECKING:
+    from ..game.rules import RuleSet
 
 _COL = [int(c) for c in COLOUR]
 _RANK = [int(r) for r in RANK]
@@ -131,9 +134,9 @@ def _cards(counts: Iterable[tuple[int, int]]) -> str:
 
 def check_trace(
     trace: np.ndarray,
-    rules,
+    rules: RuleSet,
     n_players: int | None = None,
-    row=None,
+    row: Any = None,
     strict: bool | Iterable[bool] | Iterable[int] = False,
 ) -> list[Violation]:
     """Judge a round's trace against RULES.md.
@@ -169,7 +172,14 @@ def strict_seats(labels: Iterable[str]) -> list[bool]:
 
 
 class _Checker:
-    def __init__(self, trace, rules, n, row, strict):
+    def __init__(
+        self,
+        trace: np.ndarray,
+        rules: RuleSet,
+        n: int,
+        row: Any,
+        strict: bool | Iterable[bool] | Iterable[int],
+    ) -> None:
         self.t = trace
         self.T = len(trace)
         self.ev = trace[:, : L.EV_TOP].tolist()  # type, seat, kind, flags, aux
@@ -281,7 +291,15 @@ class _Checker:
         self.i += 1
         return self.ev[self.cur]
 
-    def expect(self, typ: int, seat: int, kind=None, aux=None, flags=0, what: str = ""):
+    def expect(
+        self,
+        typ: int,
+        seat: int,
+        kind: int | None = None,
+        aux: int | None = None,
+        flags: int | None = 0,
+        what: str = "",
+    ) -> list[int]:
         """Read the next row, which must be event ``typ`` by ``seat``."""
         if self.i >= self.T:
             self.stop(f"{_NAMES[typ]} by seat {seat} was due{what}")
@@ -1147,7 +1165,7 @@ class _Checker:
             )
 
     @staticmethod
-    def _show(field: int, v) -> str:
+    def _show(field: int, v: Any) -> str:
         v = int(v)
         if field == 0 or (field == 5 and v >= 0):
             return _card(v)
@@ -1156,7 +1174,7 @@ class _Checker:
         return str(v)
 
 
-def _row_values(row, n: int) -> dict[str, int]:
+def _row_values(row: Any, n: int) -> dict[str, int]:
     """Section 6 values of a round's record: the kernel's int32 row or a named row."""
     if isinstance(row, Mapping) or hasattr(row, "keys"):
         return {k: int(row[k]) for k in row.keys() if k in _ROW_KEYS(n)}
