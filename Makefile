@@ -90,8 +90,8 @@ clean:  ## remove the venvs, numba caches, results and the docs site
 	rm -rf $(VENV) .venv-3.* results site .pytest_cache .mypy_cache
 	find . -name __pycache__ -type d -prune -exec rm -rf {} +
 
-reports: $(PAGES)  ## build every report page and the index in reports/ (SCALE=10: ten times the games)
-	$(BIN)/python analyses/build_reports.py --index
+reports: $(STAMP)  ## build every report page and the index in reports/, with progress (SCALE=10: ten times the games)
+	@$(BIN)/python analyses/make_reports.py --make '$(MAKE)' --scale '$(SCALE)'
 
 ATLAS_PLAYERS ?= 2-10
 # the full grid (SCALE=1: 20,000 rounds a cell for random players, 2,000 for table

@@ -84,6 +84,43 @@ def measure(
     return best[0], best[1], float(np.median(ratios)), best[2], float(np.median(ns_ratios))
 
 
+def measure_prototype(games: int, repeat: int) -> tuple[float, float, float, float]:
+    """(kernel games/s, prototype games/s, median kernel/prototype games/s ratio, median
+    ns/turn ratio): official 4-player random on 1 thread, each run of ``unosim``'s kernel
+    paired with a run of the stripped prototype (``benchmarks/prototype.py``) on as many
+    games, the two in alternating order; speeds are the best runs."""
+    import numba
+    import prototype
+
+    from unosim.kernel import layout as L
+    from unosim.sim.simulate import make_job, run_block
+
+    job = make_job("official", games, 4, "random", seed=12345)
+    run_block(job, 0, 64)  # compile / load
+    prototype.simulate(64)
+    numba.set_num_threads(1)
+
+    def kernel(r):
+        t = time.perf_counter()
+        out = run_block(job, r * games, games)
+        return time.perf_counter() - t, out[:, L.C_TURNS].sum()
+
+    def proto(r):
+        t = time.perf_counter()
+        out = prototype.simulate(games, 4, 12345, r * games)
+        return time.perf_counter() - t, out[:, 1].sum()
+
+    ratios, ns_ratios, best_k, best_p = [], [], 0.0, 0.0
+    for r in range(repeat):
+        first, second = (kernel, proto) if r % 2 == 0 else (proto, kernel)
+        a, b = first(r), second(r)
+        (kt, kturns), (pt, pturns) = (a, b) if first is kernel else (b, a)
+        ratios.append(pt / kt)
+        ns_ratios.append((kt / kturns) / (pt / pturns))
+        best_k, best_p = max(best_k, games / kt), max(best_p, games / pt)
+    return best_k, best_p, float(np.median(ratios)), float(np.median(ns_ratios))
+
+
 def measure_matches(matches: int, threads: int, repeat: int) -> tuple[float, float, int]:
     """(rounds/s inside whole matches, rounds/s of as many single rounds, rounds), best of
     ``repeat``, the two interleaved; matches through the API (frames included), single
@@ -161,6 +198,13 @@ def main() -> None:
     )
     if not args.no_cold:
         print(f"cold compile (empty cache, first call): {cold_compile_seconds():.1f} s")
+    k, p, ratio, ns_ratio = measure_prototype(args.games, args.repeat)
+    print(
+        f"official, 4 players, random, 1 thread, against the stripped prototype "
+        f"(benchmarks/prototype.py): {k:,.0f} vs {p:,.0f} games/s, {ratio:.2f} of the "
+        f"prototype's games/s, {ns_ratio:.2f}x its ns/turn (median of {args.repeat} "
+        "alternated pairs)"
+    )
     base1, ns1, *_ = measure("official", 4, "random", args.games, 1, args.repeat)
     print(f"official, 4 players, random, 1 thread :      {base1:12,.0f} games/s {ns1:6.1f} ns/turn")
     for th in range(2, cores + 1):

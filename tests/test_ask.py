@@ -15,6 +15,7 @@ from typer.testing import CliRunner
 
 from unosim.cli.app import app
 from unosim.report import ask, palette
+from unosim.report import escape as esc
 from unosim.report.findings import findings, findings_table
 
 NUMBER = re.compile(r"\d[\d,]*(?:\.\d+)?")
@@ -45,7 +46,7 @@ def built(tmp_path_factory):
             "stacking",
             "official+seven_zero=true",
             "--players",
-            "3,4",
+            "4,3",
             "--games",
             "3000",
             "--seed",
@@ -104,7 +105,116 @@ def test_every_number_of_the_opening_sentences_is_in_the_tables(built):
         shown = row[5]  # the rule set's value
         digits = len(shown.split(".")[1]) if "." in shown else 0
         assert float(shown.replace(",", "")) == pytest.approx(round(d.value * scale, digits))
-        assert row[1] == f"`{d.rules}`" and row[0] == str(d.players)
+        assert row[1] == esc.md_text(d.rules) and row[0] == str(d.players)
+    # display names, in the order of the rule sets, and the counts in the order asked
+    assert list(dict.fromkeys(data["rules"])) == [
+        "stacking (same card)",
+        "Official UNO with Seven-Zero (7 swaps hands, 0 passes them on)",
+    ]
+    assert set(data["baseline"]) == {"Official UNO"}
+    assert list(dict.fromkeys(data["players"])) == [4, 3]
+
+
+def test_the_terminal_shows_the_opening_sentences_then_the_page_to_open(built):
+    out, output = built
+    lines = output.splitlines()
+    assert lines[0].startswith("unosim report: 3 rule sets x 2 player counts, 3,000 rounds")
+    assert lines[1] == "with 4 players:"  # the first count asked leads
+    said = [ln[2:] for ln in lines[2:] if ln.startswith("  ")]
+    assert len(said) == 2 * 5  # 2 rule sets x 5 metrics, at 4 players
+    md = (out / "report.md").read_text()
+    answer = md.split("## Answer", 1)[1].split("**With 3 players**", 1)[0]
+    bullets = [esc.markup_text(ln[2:]) for ln in answer.splitlines() if ln.startswith("- ")]
+    assert said == bullets  # the page's plain findings, as plain text
+    assert said[0].startswith("Rounds last ") and "under stacking (same card)" in said[0]
+    assert not any(c in "".join(said) for c in "`\\*")  # no markup
+    assert lines[-1] == f"open             {out / 'report.html'}"
+    assert (out / "report.html").is_file()
+
+
+def test_every_player_count_gets_its_figures_in_the_order_asked(built):
+    out, _ = built
+    md = (out / "report.md").read_text()
+    figures = md.split("## Figures", 1)[1].split("## Tables", 1)[0]
+    assert figures.index("### 4 players") < figures.index("### 3 players")
+    stems = [Path(rel).stem for rel in IMG.findall(figures)]
+    assert stems == [f"{k}-{n}" for n in (4, 3) for k in ("length", "points", "seats")] + [
+        "by-players"
+    ]
+    answer = md.split("## Answer", 1)[1]
+    assert answer.index("**With 4 players**") < answer.index("**With 3 players**")
+
+
+def test_win_rates_differ_in_percentage_points_lengths_in_percent(built):
+    out, _ = built
+    md = (out / "report.md").read_text()
+    answer = md.split("## Answer", 1)[1].split("**Precision.**", 1)[0]
+    for ln in answer.splitlines():
+        if ln.startswith("- Seat 0") and "no detectable" not in ln and "no difference" not in ln:
+            assert re.search(r"percentage points \[[\d.]+, [\d.]+\] (more|fewer) than", ln), ln
+            assert not re.search(r"\d% \[", ln), ln  # no relative percent of a rate
+        if ln.startswith("- Rounds last"):
+            assert re.search(r"\d% \[[\d.]+, [\d.]+\] (longer|shorter) than", ln), ln
+    rows = md_table_after(md, "### Differences from the baseline")
+    for row in rows:
+        if row[2] == "seat 0 win rate":
+            assert row[6].endswith(" pp") and row[7].startswith("n/a"), row
+        if row[2] == "round length":
+            assert row[7].endswith("]") and "%" in row[7], row
+
+
+def test_one_rule_set_alone_with_a_hostile_name(tmp_path):
+    out = tmp_path / "alone"
+    name = "<script>alert(1)</script> *our* rules\x1b[31m"
+    r = CliRunner().invoke(
+        app,
+        [
+            "report",
+            "official+stacking=same",
+            "--players",
+            "3,2",
+            "--games",
+            "2000",
+            "--name",
+            name,
+            "--out",
+            str(out),
+            "--no-progress",
+        ],
+    )
+    assert r.exit_code == 0, r.output
+    md = (out / "report.md").read_text()
+    html = (out / "report.html").read_text()
+    # a page about the rule set alone: no baseline, no comparison
+    assert "### The rule set" in md and "### Seat win rates" in md
+    for part in ("Differences from the baseline", "The rules compared", "changes.svg"):
+        assert part not in md and part not in html, part
+    assert not (out / "report" / "differences.csv").exists()
+    assert "### 3 players" in md and md.index("### 3 players") < md.index("### 2 players")
+    # its sentences: every number is in the table of the rule set
+    answer = md.split("## Answer", 1)[1].split("**Precision.**", 1)[0]
+    said = [ln[2:] for ln in answer.splitlines() if ln.startswith("- ")]
+    assert len(said) == 2 * 5 and said[0].startswith("Rounds last ")
+    rows = md_table_after(md, "### The rule set")
+    assert [row[0] for row in rows] == ["3", "2"]
+    for k, (n, row) in enumerate(zip((3, 2), rows)):
+        have = set(numbers(" ".join(row)))
+        for sentence in said[5 * k : 5 * k + 5]:
+            sentence = sentence.replace(f"fair share is {100 / n:.1f}%", "")
+            for x in numbers(sentence):
+                assert x in have, (x, sentence, row)
+    # the name: escaped on the page, inert in the HTML, plain on the terminal
+    assert "\\<script\\>alert(1)\\</script\\> \\*our\\* rules\\\\x1b\\[31m" in md
+    assert "<script" not in html and "&lt;script&gt;alert(1)&lt;/script&gt;" in html
+    assert "\x1b" not in r.output and "\\x1b[31m" in r.output
+    assert "under <script>alert(1)</script> *our* rules\\x1b[31m with 3 players" in r.output
+    assert r.output.splitlines()[-1] == f"open             {out / 'report.html'}"
+
+
+def test_the_terminal_escapes_control_characters():
+    from unosim.cli.app import one_line
+
+    assert one_line("a\nb\x1b[1m") == "a\\nb\\x1b[1m"
 
 
 def test_report_refuses_bad_input_with_one_line_and_writes_nothing(built, tmp_path):
@@ -113,7 +223,12 @@ def test_report_refuses_bad_input_with_one_line_and_writes_nothing(built, tmp_pa
     before = sorted(p.name for p in out.rglob("*"))
     cases = [
         (["report", "official", "nosuch"], "unknown preset 'nosuch'"),
-        (["report", "official"], "two or more rule sets"),
+        (["report"], "Missing argument"),
+        (["report", "official", "stacking", "--name", "A"], "1 name for 2 rule sets"),
+        (["report", "official", "--name", "A", "--name", "B"], "2 names for 1 rule set"),
+        (["report", "official", "stacking", "--name", "A", "--name", "A"], "given twice"),
+        (["report", "official", "stacking", "--name", "A", "--name", " "], "empty"),
+        (["report", "official", "--name", "x" * 61], "at most 60"),
         (["report", "official", "stacking", "--players", "4,11"], "between 2 and 10"),
         (["report", "official", "stacking", "--players", "four"], "whole numbers"),
         (["report", "official", "stacking", "--games", "0"], "games"),
@@ -165,7 +280,7 @@ def test_default_games_share_a_budget():
     assert ask.default_games(3, 1) == 500_000  # the 60 s case: 3 rule sets at 4 players
     assert ask.default_games(3, 3) == 166_666
     assert ask.default_games(50, 9) == 20_000
-    assert ask.parse_players("6, 2,4,4") == [2, 4, 6]
+    assert ask.parse_players("6, 2,4,4") == [6, 2, 4]  # the order asked, once each
 
 
 # ------------------------------------------------------------------------- findings
@@ -239,3 +354,21 @@ def test_palette_is_fixed_and_distinct():
     assert len(set(c.values())) == 4 and c["official"] == "#000000"
     assert all(re.fullmatch(r"#[0-9A-F]{6}", v) for v in c.values())
     assert Path(palette.__file__).name == "palette.py"
+
+
+def test_display_names_never_claim_rules_a_rule_set_lacks():
+    import dataclasses
+
+    from unosim.analysis.compare import parse_spec
+    from unosim.game.names import display_ruleset
+
+    assert display_ruleset(parse_spec("official+stacking=same")) == (
+        "Official UNO with stacking (same card)"
+    )
+    assert display_ruleset(parse_spec("examples/numbers-only.toml+seven_zero=true")) == (
+        "numbers-only with Seven-Zero (7 swaps hands, 0 passes them on)"
+    )
+    official = parse_spec("official")
+    for name in ("official+stacking=same", "stacking", "official+bogus=1", "+1+cmd|x"):
+        # a rule file may call itself anything: its name, not words it does not earn
+        assert display_ruleset(dataclasses.replace(official, name=name)) == name

@@ -87,6 +87,8 @@ def test_simulate_prints_the_summary(sim):
     text = result.stdout
     lines = text.splitlines()
     assert "official" in lines[0] and OFFICIAL.hash() in lines[0]
+    # the display name for the reader, then the rule syntax that gives it
+    assert lines[0].startswith("unosim Official UNO = official (rules ")
     assert "4 players" in lines[0] and "seed 1" in lines[0]
     assert "random,random,random,random" in lines[0]
     games = next(ln for ln in lines if ln.startswith("games"))
@@ -550,3 +552,21 @@ def test_rules_show_errors(args, word):
 def test_no_args_shows_help():
     r = invoke()
     assert "simulate" in r.output and "rules" in r.output
+
+
+def test_strategies_lists_every_player_on_one_line():
+    from unosim.players.expert import NAME as EXPERT
+    from unosim.players.strategies import STRATEGIES
+
+    r = CliRunner().invoke(app, ["strategies"])
+    assert r.exit_code == 0, r.output
+    lines = r.output.splitlines()
+    assert [ln.split()[0] for ln in lines] == [*STRATEGIES, EXPERT]  # one line each
+    for ln in lines:
+        name, sentence = ln.split(None, 1)
+        assert sentence[0].isupper() and sentence.endswith("."), ln  # one sentence
+        assert sentence.count(". ") == 0 and len(ln) <= 160, ln
+    from unosim.players.seats import parse
+
+    for name in [*STRATEGIES, EXPERT]:  # each one it lists is a player --strategies takes
+        parse(name, 2)

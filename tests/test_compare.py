@@ -194,7 +194,11 @@ def test_compare_pairing_reduces_variance(small):
     assert t.loc["mean_turns", "variance_reduction"] > 1
     assert t.loc["mean_turns", "lo"] <= t.loc["mean_turns", "diff"] <= t.loc["mean_turns", "hi"]
     text = small.format()
-    assert "B stacking  -  A official" in text and "C official+seven_zero=true" in text
+    assert "B stacking (same card)  -  A Official UNO" in text
+    assert "C Official UNO with Seven-Zero (7 swaps hands, 0 passes them on)  -  A" in text
+    assert (
+        "  C  Official UNO with Seven-Zero" in text and " official+seven_zero=true: rules " in text
+    )
     for label in (
         "mean turns",
         "median turns",
@@ -230,7 +234,8 @@ def test_cli_compare_prints_paired_differences(tmp_path):
     )
     assert r.exit_code == 0, r.output
     assert "differences B - A with 95% intervals" in r.output
-    assert "B progressive  -  A official" in r.output
+    assert "B stacking (+4 on +2 too)  -  A Official UNO" in r.output
+    assert " progressive: rules " in r.output  # the syntax, to type it again
     line = next(x for x in r.output.splitlines() if x.strip().startswith("mean turns"))
     assert line.rstrip().endswith("x")  # a variance reduction factor
     t = pd.read_csv(out)

@@ -42,6 +42,7 @@ CAPS = {
     "--elite": 2,
     "--iterations": 2,
     "--boot": 50,
+    "--confirm-games": 500,
 }
 EXPERT_GAMES = 40  # rounds with an expert seat are about 2,000 times slower
 NEEDS = {
@@ -51,6 +52,7 @@ NEEDS = {
     "tournament": "--games",
     "match": "--matches",
     "tune": "--budget",
+    "design": "--budget",
 }
 README_MAX = 10_000  # bytes
 DOCSTRING_MAX = 2_500  # characters; experiment logs go to docs/notes/
@@ -146,6 +148,8 @@ def shrink(args: list[str]) -> list[str]:
             for opt in ("--eval-games", "--population", "--elite", "--iterations"):
                 if opt not in args:
                     args += [opt, str(CAPS[opt])]
+        if args[0] == "design" and "--confirm-games" not in args:
+            args += ["--confirm-games", str(CAPS["--confirm-games"])]
     return args
 
 

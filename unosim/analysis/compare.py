@@ -11,9 +11,10 @@ independent runs of the same size divided by the variance it has from the pairs.
 Rule-set specs (the ``unosim compare`` arguments)
 --------------------------------------------------
 ``BASE[+NAME=VALUE[,NAME=VALUE...]]``: ``BASE`` is a preset name or a TOML rule file;
-the switches after the first ``+`` are those of ``--house`` (RULES.md names; ``,`` or
-``+`` between them). Examples: ``official``, ``progressive``,
-``official+stacking=same,jump_in=true``, ``examples/double-deck.toml+seven_zero=true``.
+the switches after the first ``+`` are those of ``--house`` (RULES.md names, and
+``deck.KEY=N`` for a deck count; ``,`` or ``+`` between them). Examples: ``official``,
+``progressive``, ``official+stacking=same,jump_in=true``, ``official+deck.draw_two=3``,
+``examples/double-deck.toml+seven_zero=true``.
 
 Metrics (per arm against the first)
 -----------------------------------
@@ -36,6 +37,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from ..game.names import display_ruleset
 from ..game.rules import PRESETS, RuleError, RuleSet, resolve
 from ..stats import paired_diff, paired_rate_diff
 
@@ -75,7 +77,7 @@ def check_size(arms: int, n_games) -> None:
         )
 
 
-_SPEC = re.compile(r"^(?P<base>.+?)\+(?P<house>[A-Za-z_][A-Za-z0-9_]*=.*)$")
+_SPEC = re.compile(r"^(?P<base>.+?)\+(?P<house>[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z0-9_]+)?=.*)$")
 
 
 # --------------------------------------------------------------------------- specs
@@ -346,8 +348,8 @@ def run_arms(
     """
     from ..sim.simulate import iter_frames, make_job
 
-    if len(specs) < 2:
-        raise ValueError("compare needs at least two rule sets")
+    if not specs:
+        raise ValueError("no rule set to play")
     check_size(len(specs), n_games)
     jobs = [make_job(parse_spec(s), n_games, n_players, strategies, seed, house) for s in specs]
     frames = []
@@ -379,7 +381,8 @@ class Comparison:
     def format(self) -> str:
         """The comparison as plain text (what ``unosim compare`` prints)."""
         letters = [chr(ord("A") + i) if i < 26 else f"#{i}" for i in range(len(self.rules))]
-        width = max(len(r.name) for r in self.rules)
+        shown = [display_ruleset(r) for r in self.rules]  # words for the reader
+        width = max(len(x) for x in shown)
         lines = [
             f"unosim compare: {self.n_players} players, strategies {self.strategies}, "
             f"{self.n_games:,} games per rule set, seed {self.seed}",
@@ -387,10 +390,11 @@ class Comparison:
             "with the same deck it starts from the same deal",
         ]
         base_deck = self.rules[0].deck
-        for letter, rs in zip(letters, self.rules):
+        for letter, label, rs in zip(letters, shown, self.rules):
             note = "" if rs.deck == base_deck else "  (another deck: same seeds, other deals)"
-            lines.append(
-                f"  {letter}  {rs.name:<{width}}  rules {rs.hash()}, {rs.deck_size()} cards{note}"
+            lines.append(  # the rule syntax too: what a user types to get it again
+                f"  {letter}  {label:<{width}}  {rs.name}: rules {rs.hash()}, "
+                f"{rs.deck_size()} cards{note}"
             )
         if self.seconds:
             games = self.n_games * len(self.rules)
@@ -402,7 +406,7 @@ class Comparison:
         for i in range(1, len(self.rules)):
             t = self.table[self.table["arm"] == i]
             lines.append("")
-            lines.append(f"{letters[i]} {self.rules[i].name}  -  A {self.rules[0].name}")
+            lines.append(f"{letters[i]} {shown[i]}  -  A {shown[0]}")
             lines.append(
                 f"  {'':17s}{'A':>10s}{letters[i]:>10s}{'difference':>12s}"
                 f"  {'95% interval':<24s}{'var. reduction':>15s}"
@@ -466,6 +470,8 @@ def compare(
     """
     rules = [parse_spec(s) for s in specs]
     t0 = time.perf_counter()
+    if len(rules) < 2:
+        raise ValueError("compare needs at least two rule sets")
     frames = run_arms(rules, n_players, n_games, seed, strategies, threads, progress)
     seconds = time.perf_counter() - t0
     parts = []

@@ -114,6 +114,15 @@ def print_summary(df, n_players: int, seconds: float, label: str, computed=None)
     typer.echo(f"truncated        {s['truncated']:,} (max_turns reached; kept, no winner)")
 
 
+def _shown_rules(rs) -> str:
+    """A rule set for a reader: its display name, then the rule syntax that gives it
+    ("Official UNO with stacking (same card) = official+stacking=same"), on one line."""
+    from ..game.names import display_ruleset
+
+    shown = display_ruleset(rs)
+    return one_line(rs.name if shown == rs.name else f"{shown} = {rs.name}")
+
+
 @app.command()
 def simulate(
     rules: str = typer.Option("official", help="Preset name or TOML rule file."),
@@ -231,7 +240,7 @@ def simulate(
             typer.echo("unosim: interrupted; nothing was written", err=True)
         raise typer.Exit(130) from None
     label = (
-        f"unosim {job.rules.name} (rules {job.rules.hash()}), {players} players, "
+        f"unosim {_shown_rules(job.rules)} (rules {job.rules.hash()}), {players} players, "
         f"strategies {','.join(job.labels)}, seed {seed}"
     )
     print_summary(res.total, players, res.seconds, label, res.computed)
@@ -315,7 +324,7 @@ def _play_matches(job, players: int, threads, seed: int, out, no_progress: bool)
         else f"to {rs.target_score}"
     )
     typer.echo(
-        f"unosim {rs.name} (rules {rs.hash()}), {players} players, strategies "
+        f"unosim {_shown_rules(rs)} (rules {rs.hash()}), {players} players, strategies "
         f"{','.join(job.labels)} (by player), seed {seed}"
     )
     typer.echo(
@@ -428,14 +437,16 @@ def compare(
 def report(
     rules: list[str] = typer.Argument(
         ...,
-        help="Two or more rule sets, each compared with "
+        help="One rule set, or several each compared with "
         "the first (the baseline): a preset, a TOML file, or "
         "BASE+NAME=VALUE,... as for compare.",
     ),
     house: str | None = typer.Option(
         None, help="House switches added to every rule set, e.g. 'seven_zero=true'."
     ),
-    players: str = typer.Option("4", help="Players, 2 to 10: one count or several, e.g. '2,4,6'."),
+    players: str = typer.Option(
+        "4", help="Players, 2 to 10: one count or several, e.g. '4,2,6' (the first leads)."
+    ),
     strategies: str = typer.Option(
         "random", help="One strategy, or one per seat separated by commas (e.g. 'table')."
     ),
@@ -450,6 +461,12 @@ def report(
         Path("report"), help="Folder to write: report.md, report.html, figures and CSVs in report/."
     ),
     title: str | None = typer.Option(None, help="Title of the page."),
+    name: list[str] | None = typer.Option(
+        None,
+        "--name",
+        help="The label of a rule set on the page, one --name per rule set in their "
+        "order (default: display names, e.g. 'Official UNO with stacking (same card)').",
+    ),
     force: bool = typer.Option(
         False,
         "--force",
@@ -460,19 +477,30 @@ def report(
     threads: int | None = typer.Option(None, help="Threads (default: all cores)."),
     no_progress: bool = typer.Option(False, "--no-progress", help="No progress bar."),
 ) -> None:
-    """A report page for your own question: rule sets compared with the first on the same
-    games, in plain sentences, figures and tables (Markdown, offline HTML, CSV)."""
+    """A report page for your own question: one rule set described, or rule sets compared
+    with the first on the same games, in plain sentences, figures and tables (Markdown,
+    offline HTML, CSV); prints its opening sentences and the page to open."""
     import shlex
     import time
 
     from ..report.ask import Question, check_out, parse_players, prepare, write_report
+    from ..report.escape import markup_text
     from . import progress as pg
 
     t0 = time.perf_counter()
     try:
         if threads is not None and threads < 1:
             raise UserError(f"--threads must be at least 1, got {threads}")
-        q = Question(list(rules), parse_players(players), strategies, games, seed, house, title)
+        q = Question(
+            list(rules),
+            parse_players(players),
+            strategies,
+            games,
+            seed,
+            house,
+            title,
+            list(name) if name else None,
+        )
         prepare(q)
         check_out(out, force)
     except (ValueError, UserError) as e:
@@ -488,15 +516,127 @@ def report(
             page = write_report(q, out, force, threads, advance, command)
     except ValueError as e:
         fail(str(e))
+    n_rules = len(q.rules)
     typer.echo(
-        f"unosim report: {len(q.rules)} rule sets x {len(q.players)} player "
-        f"count{'s' if len(q.players) > 1 else ''}, {q.n_games:,} rounds each, "
-        f"seed {seed}, {time.perf_counter() - t0:.1f} s"
+        f"unosim report: {n_rules} rule set{'s' if n_rules > 1 else ''} x "
+        f"{len(q.players)} player count{'s' if len(q.players) > 1 else ''}, "
+        f"{q.n_games:,} rounds each, seed {seed}, {time.perf_counter() - t0:.1f} s"
     )
+    if len(q.players) > 1:
+        typer.echo(f"with {q.players[0]} players:")
+    for sentence in page.opening:  # the plain findings, as plain text on one line each
+        typer.echo(f"  {one_line(markup_text(sentence))}")
     typer.echo(
-        f"wrote            {out / (page.name + '.md')}, "
-        f"{out / (page.name + '.html')} and {len(page.figures)} figures"
+        f"wrote            {one_line(out / (page.name + '.md'))} and "
+        f"{len(page.figures)} figures in {one_line(out / page.name)}"
     )
+    typer.echo(f"open             {one_line(out / (page.name + '.html'))}")
+
+
+@app.command()
+def design(
+    target: list[str] = typer.Option(
+        ...,
+        "--target",
+        help="A target, repeatable: NAME=LO..HI, NAME<=X or NAME>=X; names turns, "
+        "turns_median, seat0_edge (pp), stack8_share (%), points, truncated_share (%).",
+    ),
+    players: int = typer.Option(5, help="Players, 2 to 10."),
+    source: str = typer.Option(
+        "official",
+        "--from",
+        help="The rule set to change: a preset, a TOML file or BASE+NAME=VALUE,...",
+    ),
+    vary: str | None = typer.Option(
+        None,
+        help="Rules to search, comma separated: NAME, NAME=LO..HI or NAME=A|B "
+        "(default 'stacking,seven_zero,jump_in,draw_rule,hand_size').",
+    ),
+    strategies: str = typer.Option(
+        "random", help="One strategy, or one per seat separated by commas."
+    ),
+    budget: int = typer.Option(3_000_000, help="Rounds the search plays."),
+    finalists: int = typer.Option(5, help="Rule sets confirmed on fresh rounds."),
+    confirm_games: int = typer.Option(
+        100_000, "--confirm-games", help="Fresh rounds per finalist (and for --from)."
+    ),
+    seed: int = typer.Option(0, help="Seed of the search's rounds (the same for every rule set)."),
+    confirm_seed: int | None = typer.Option(
+        None, "--confirm-seed", help="Seed of the confirmation (default: --seed + 1)."
+    ),
+    out: Path = typer.Option(
+        ..., help="Folder to write: design.csv, design.md, design.html, card.html."
+    ),
+    force: bool = typer.Option(
+        False, "--force", help="Replace --out if it is an earlier unosim design."
+    ),
+    threads: int | None = typer.Option(None, help="Threads (default: all cores)."),
+    no_progress: bool = typer.Option(False, "--no-progress", help="No progress bar."),
+) -> None:
+    """Search house rules and numeric rules for rule sets that meet every target; confirm
+    the finalists on fresh rounds; write the ranking, a page and a house rules card."""
+    import shlex
+
+    from ..analysis import design as ds
+    from ..report.design_page import check_out, write_design
+    from . import progress as pg
+
+    try:
+        if threads is not None and threads < 1:
+            raise UserError(f"--threads must be at least 1, got {threads}")
+        targets = ds.parse_targets(target)
+        space = ds.parse_vary(vary)
+        check_out(out, force)
+    except (ValueError, UserError) as e:
+        fail(str(e))
+    command = (
+        "unosim design " + " ".join(shlex.quote(a) for a in sys.argv[2:])
+        if len(sys.argv) > 2 and sys.argv[1] == "design"
+        else "unosim design"
+    )
+    total = budget + confirm_games * (finalists + 1)
+
+    def note(msg: str) -> None:
+        print(f"unosim design: {one_line(msg)}", file=sys.stderr, flush=True)
+
+    try:
+        with pg.progress_bar(total, 0, pg.wanted(total, no_progress)) as advance:
+            d = ds.design(
+                targets,
+                players,
+                source,
+                space,
+                strategies,
+                budget,
+                finalists,
+                confirm_games,
+                seed,
+                confirm_seed,
+                threads,
+                advance,
+                None if no_progress else note,
+            )
+        write_design(d, out, force, one_line(command))
+    except ValueError as e:
+        fail(str(e))
+    except KeyboardInterrupt:
+        typer.echo("unosim: interrupted; nothing was written", err=True)
+        raise typer.Exit(130) from None
+    best = d.best
+    n_t = len(d.targets)
+    typer.echo(
+        f"unosim design: {len(d.searched):,} rule sets searched, {d.games:,} rounds in "
+        f"{d.seconds:.0f} s; best on fresh seed {d.confirm_seed}: "
+        f"{best.score[0]} of {n_t} targets met"
+    )
+    typer.echo(f"best             {one_line(best.spec)}")
+    for t in d.targets:
+        est, lo, hi = best.measures[t.metric]
+        typer.echo(
+            f"  {t.metric:16s} {est:.3f} [{lo:.3f}, {hi:.3f}]  "
+            f"{'met' if t.met(est) else 'missed'} ({one_line(t.text)})"
+        )
+    typer.echo(f"wrote            {out}/design.csv, design.md, design.html, card.html")
 
 
 @app.command()
@@ -772,6 +912,19 @@ def tune(
     typer.echo(f"  start  {res.start_rate[0]:.4f} +- {res.start_rate[1]:.4f}  {res.start}")
     typer.echo(f"  tuned  {res.tuned_rate[0]:.4f} +- {res.tuned_rate[1]:.4f}")
     typer.echo(f"wrote            {out}  (use: --strategies weighted:{out})")
+
+
+@app.command()
+def strategies() -> None:
+    """List the players (--strategies NAME), one line each: its name and how it plays;
+    parameters and outside players are in docs/players.md."""
+    from ..players.expert import NAME, SUMMARY
+    from ..players.params import STRATEGY_DECLARATIONS
+
+    lines = [(s.name, s.doc) for s in STRATEGY_DECLARATIONS] + [(NAME, SUMMARY)]
+    width = max(len(name) for name, _ in lines)
+    for name, doc in lines:
+        typer.echo(f"{name:<{width}}  {doc}")
 
 
 @rules_app.command("list")

@@ -8,7 +8,7 @@ no cache key of the report pages (``analyses/common.py`` hashes ``rules.py``).
 
 from __future__ import annotations
 
-from .rules import PRESETS, RuleError, apply, parse_house
+from .rules import PRESETS, RuleError, RuleSet, apply, parse_house
 
 DISPLAY: dict[str, tuple[str, dict]] = {
     "stacking": (
@@ -70,11 +70,40 @@ PRESET_DISPLAY = {
 }
 
 
+# numeric rules and deck counts in words: (singular, plural) with {} for the number
+NUMBERS: dict[str, tuple[str, str]] = {
+    "hand_size": ("{} card dealt to each player", "{} cards dealt to each player"),
+    "uno_penalty": ("forgetting UNO costs {} card", "forgetting UNO costs {} cards"),
+    "challenge_penalty": (
+        "a failed challenge costs {} extra card",
+        "a failed challenge costs {} extra cards",
+    ),
+    "deck.skip": ("{} Skip per colour", "{} Skips per colour"),
+    "deck.reverse": ("{} Reverse per colour", "{} Reverses per colour"),
+    "deck.draw_two": ("{} Draw Two per colour", "{} Draw Twos per colour"),
+    "deck.wild": ("{} Wild in the deck", "{} Wilds in the deck"),
+    "deck.wild_draw_four": ("{} Wild Draw Four in the deck", "{} Wild Draw Fours in the deck"),
+}
+
+
 def display_value(rule: str, value: object) -> str:
-    """How a reader reads ``rule = value`` ("stacking (same card)"); rule syntax for a
-    rule without a display name."""
+    """How a reader reads ``rule = value`` ("stacking (same card)", "5 cards dealt to
+    each player"); rule syntax for a rule without a display name."""
     name, values = DISPLAY.get(rule, (None, {}))
-    return values.get(value, f"{rule}={str(value).lower()}")
+    if value in values:
+        return values[value]
+    if rule in NUMBERS and isinstance(value, int) and not isinstance(value, bool):
+        return NUMBERS[rule][value != 1].format(value)
+    return f"{rule}={str(value).lower()}"
+
+
+def rule_value(rs: RuleSet, rule: str) -> object:
+    """The value of ``rule`` in RuleSet ``rs``; ``deck.KEY`` and ``points.KEY`` name one
+    entry of a table."""
+    table, dot, entry = rule.partition(".")
+    if dot:
+        return (rs.deck_dict if table == "deck" else rs.points_dict)[entry]
+    return getattr(rs, rule)
 
 
 def display_rules(text: str) -> str:
@@ -88,5 +117,22 @@ def display_rules(text: str) -> str:
         changes = apply(PRESETS[preset], parse_house(house)) if house else PRESETS[preset]
     except RuleError:
         return text
-    words = [display_value(r, getattr(changes, r)) for r in parse_house(house)]
+    words = [display_value(r, rule_value(changes, r)) for r in parse_house(house)]
     return PRESET_DISPLAY[preset] + (" with " + ", ".join(words) if words else "")
+
+
+def display_ruleset(rs: RuleSet) -> str:
+    """What a reader reads for a :class:`~unosim.game.rules.RuleSet`: :func:`display_rules`
+    of its name when the name is a preset plus switches that give these very rules;
+    for a rule file with switches (``numbers-only+seven_zero=true``), its name with the
+    switches in words; else its name as it is (a name never claims rules it lacks)."""
+    base, _, house = rs.name.partition("+")
+    try:
+        switches = parse_house(house) if house else {}
+        if base in PRESETS:
+            same = apply(PRESETS[base], switches).hash() == rs.hash()
+            return display_rules(rs.name) if same else rs.name
+        words = [display_value(r, getattr(rs, r)) for r in switches]
+    except (RuleError, AttributeError):
+        return rs.name
+    return base + " with " + ", ".join(words) if words else rs.name

@@ -599,6 +599,7 @@ def apply(base: RuleSet, changes: dict, name: str | None = None, coerce: bool = 
     Unknown names and bad values raise :class:`RuleError` naming them.
     """
     kw: dict[str, object] = {}
+    changes = _tables(changes)
     for key, value in changes.items():
         if key not in RULE_NAMES:
             raise RuleError(f"unknown rule {key!r}")
@@ -622,14 +623,48 @@ def apply(base: RuleSet, changes: dict, name: str | None = None, coerce: bool = 
     return base.replace(**kw)
 
 
+def _tables(changes: dict) -> dict:
+    """``changes`` with each ``deck.KEY`` / ``points.KEY`` entry (``--house`` syntax)
+    moved into a ``deck`` / ``points`` table, its text value read as a whole number."""
+    if not any(isinstance(k, str) and k.partition(".")[0] in TABLES for k in changes):
+        return changes
+    out: dict = {}
+    for key, value in changes.items():
+        table, dot, entry = str(key).partition(".")
+        if not dot or table not in TABLES:
+            out[key] = value
+            continue
+        if isinstance(value, str):
+            if not _INT_TEXT.fullmatch(value.strip()):
+                raise RuleError(f"rule {key}: {value!r} is not a whole number")
+            value = int(value.strip())
+        out.setdefault(table, {})
+        if not isinstance(out[table], dict):
+            raise RuleError(f"rule {table!r} given as a table and as {key}")
+        out[table][entry] = value
+    return out
+
+
+TABLES = {"deck": DECK_KEYS, "points": cards.POINT_FAMILIES}  # deck.KEY=N in --house
+
+
 def parse_house(text: str) -> dict[str, str]:
-    """``"stacking=same,seven_zero=true"`` -> ``{"stacking": "same", "seven_zero": "true"}``."""
+    """``"stacking=same,seven_zero=true"`` -> ``{"stacking": "same", "seven_zero": "true"}``.
+
+    One entry of the ``deck`` or ``points`` table is ``deck.KEY=N`` (``deck.draw_two=3``:
+    3 Draw Two per colour)."""
     out: dict[str, str] = {}
     for item in filter(None, (s.strip() for s in text.split(","))):
         if "=" not in item:
             raise RuleError(f"house rule {item!r} must be NAME=VALUE")
         k, v = (s.strip() for s in item.split("=", 1))
-        if k not in RULE_NAMES or k in ("deck", "points"):
+        table, dot, entry = k.partition(".")
+        if dot and table in TABLES:
+            if entry not in TABLES[table]:
+                raise RuleError(
+                    f"unknown {table} entry {entry!r} (known: {', '.join(TABLES[table])})"
+                )
+        elif k not in RULE_NAMES or k in ("deck", "points"):
             raise RuleError(f"unknown rule {k!r}")
         if k in out:
             raise RuleError(f"house rule {k!r} given twice ({out[k]!r} and {v!r})")

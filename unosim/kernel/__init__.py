@@ -107,6 +107,19 @@ def _stripped(tree: ast.AST) -> ast.AST:
     return tree
 
 
+_TREE_DIGESTS: dict[bytes, bytes] = {}  # sha256 of a file's bytes -> of its stripped tree
+
+
+def _tree_digest(source: bytes) -> bytes:
+    """sha256 of the syntax tree of ``source`` without docstrings, remembered by the
+    bytes' own sha256 (parsing is what costs; a changed file has other bytes)."""
+    key = hashlib.sha256(source).digest()
+    if key not in _TREE_DIGESTS:
+        tree = ast.dump(_stripped(ast.parse(source))).encode()
+        _TREE_DIGESTS[key] = hashlib.sha256(tree).digest()
+    return _TREE_DIGESTS[key]
+
+
 def code_digest(paths) -> str:
     """sha256 of the code of the Python files ``paths`` (names and syntax trees, without
     docstrings): comments, docstrings and layout change nothing."""
@@ -114,7 +127,7 @@ def code_digest(paths) -> str:
     for path in paths:
         path = Path(path)
         h.update(path.name.encode() + b"\0")
-        h.update(ast.dump(_stripped(ast.parse(path.read_bytes()))).encode() + b"\0")
+        h.update(_tree_digest(path.read_bytes()) + b"\0")
     return h.hexdigest()
 
 

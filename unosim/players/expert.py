@@ -24,6 +24,11 @@ if TYPE_CHECKING:
     from ..game.rules import RuleSet
 
 NAME = "expert"
+# how it plays, in one sentence (``unosim strategies``)
+SUMMARY = (
+    "Plays each choice out many times before choosing (flat Monte Carlo): the "
+    "strongest player, and about 2,000 times slower."
+)
 PARAMS = {p.name: p for p in EXPERT_PARAMS}
 DEFAULTS = {p.name: p.default for p in EXPERT_PARAMS}
 DEFAULT_ROLLOUTS = DEFAULTS["rollouts"]

@@ -161,8 +161,9 @@ def strategy_slot(p: Param) -> int:
 
 @dataclass(frozen=True)
 class Strategy:
-    """A built-in strategy: its name, the kernel id that plays it (``decide.<ID>``), and
-    the defaults that differ from the declarations above."""
+    """A built-in strategy: its name, the kernel id that plays it (``decide.<ID>``), one
+    sentence on how it plays (``unosim strategies``), and the defaults that differ from
+    the declarations above."""
 
     name: str
     kernel: str
@@ -219,36 +220,47 @@ def _weights(
 # the first of each kernel id is the name its labels use; the strategies' docs say why
 # these defaults
 STRATEGY_DECLARATIONS: tuple[Strategy, ...] = (
-    Strategy("random", "RANDOM", "a legal card uniformly at random"),
-    Strategy("heuristic", "HEURISTIC", "the scripted player of rules 1-6", _SMART),
+    Strategy(
+        "random",
+        "RANDOM",
+        "Plays a legal card chosen uniformly at random and never bluffs (the rules' own player).",
+    ),
+    Strategy(
+        "heuristic",
+        "HEURISTIC",
+        "A human-like scripted player: colour before rank, wilds kept for last, attacks "
+        "a next player close to going out.",
+        _SMART,
+    ),
     Strategy(
         "points-dumper",
         "POINTS_DUMPER",
-        "high-value cards first",
+        "Gets rid of its high-value cards first.",
         {**_SMART, **_weights(1.0, 0.01, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0)},
     ),
     Strategy(
         "aggressive",
         "AGGRESSIVE",
-        "action cards for when the next player is close to going out",
+        "Keeps its action cards for when the next player is close to going out.",
         {**_SMART, **_weights(0.005, 0.5, -5.0, -3.0, 8.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0)},
     ),
     Strategy(
         "colour-counter",
         "COLOUR_COUNTER",
-        "plays into the colours the next player lacks and the unseen cards are short of",
+        "Plays into the colours the next player lacks and the unseen cards are short of.",
         {**_SMART, **_weights(0.02, 1.0, -2.0, 0.0, 2.0, 0.0, 1.5, 4.0, 0.5, 1.5, 4.0)},
     ),
     Strategy(
         "weighted",
         "WEIGHTED",
-        "a blend of the above, the start of `unosim tune`",
+        "Scores every legal card by a weighted sum of features; unosim tune fits the weights.",
         {**_SMART, **_weights(0.2, 1.0, -2.0, -0.5, 3.0, 0.0, 1.0, 2.0, 1.0, 1.0, 2.0)},
     ),
     Strategy(
         "table",
         "HEURISTIC",
-        "the heuristic with human imperfections",
+        "The heuristic with human imperfections: it bluffs, forgets UNO, and misses "
+        "stacks and jump-ins.",
         {
             "bluff": 0.2,
             "challenge": L.CHALLENGE_SMART,

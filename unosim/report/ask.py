@@ -3,14 +3,18 @@
 ``RULES...`` (the syntax of ``unosim compare``: a preset, a TOML file, or
 ``BASE+NAME=VALUE,...``; ``--house`` switches go on top of every one) are played on the
 same games (common random numbers, :mod:`unosim.analysis.compare`) at each player count asked,
-and compared with the first. The page is written by :class:`unosim.report.page.Page`, the
-code of the ``make reports`` pages: Markdown, an HTML twin with its figures embedded
-(it opens offline), the figures as SVG and PNG, a CSV of every table.
+and compared with the first; a rule set alone is described without comparison. The page
+calls each rule set by its ``--name`` or its display name (:mod:`unosim.game.names`);
+the rule syntax stays in the provenance. It is written by
+:class:`unosim.report.page.Page`, the code of the ``make reports`` pages: Markdown, an
+HTML twin with its figures embedded (it opens offline), the figures as SVG and PNG, a
+CSV of every table.
 
 It opens with one plain sentence per metric and rule set (:mod:`unosim.report.findings`),
-then the forest plot of every change against the baseline, the precision reached, the
-distributions of round length and points, the seat win rates, each metric against the
-number of players (with several counts), the tables, and how the page was made.
+then (with a baseline) the forest plot of every relative change, the precision reached,
+for every player count in the order asked the distributions of round length and points
+and the seat win rates, each metric against the number of players (with several
+counts), the tables, and how the page was made.
 
 The folder is built under a temporary name beside ``--out`` and renamed into place, so
 an existing folder is never half-overwritten; a folder that is not empty is refused
@@ -25,6 +29,7 @@ import contextlib
 import errno
 import math
 import os
+import shlex
 import shutil
 import tempfile
 import time
@@ -36,12 +41,13 @@ import numpy as np
 import pandas as pd
 
 from ..analysis.compare import parse_spec, run_arms
+from ..game.names import display_ruleset
 from ..game.rules import RuleSet
-from ..stats import mean_ci, quantile_ci, win_rates
+from ..stats import win_rates
 from . import escape as esc
-from . import figures
+from . import figures, palette
 from .findings import METRICS as FINDING_METRICS
-from .findings import findings, findings_data, findings_table
+from .findings import describe, findings, findings_data, findings_table, measures, shown_ci
 from .page import Page, num
 
 __all__ = [
@@ -68,7 +74,8 @@ def default_games(n_rules: int, n_counts: int) -> int:
 
 
 def parse_players(text: str | int | Sequence[int]) -> list[int]:
-    """``"4"`` or ``"2,4,6"`` -> sorted distinct counts (each checked by the rules later)."""
+    """``"4"`` or ``"6,2,4"`` -> distinct counts in the order given (each checked by the
+    rules later); the first leads the page."""
     if isinstance(text, (int, np.integer)):
         items = [int(text)]
     elif isinstance(text, str):
@@ -85,7 +92,7 @@ def parse_players(text: str | int | Sequence[int]) -> list[int]:
     for n in items:
         if not 2 <= n <= 10:
             raise ValueError(f"players must be between 2 and 10, got {n}")
-    return sorted(set(items))
+    return list(dict.fromkeys(items))
 
 
 # bytes of a round's COLUMNS: game int64; turns, points, cards_drawn int32; max_stack
@@ -110,8 +117,10 @@ def check_memory(n_rules: int, n_counts: int, games: int) -> None:
 
 @dataclass
 class Question:
-    """What the user asks: rule sets (the first is the baseline), player counts,
-    strategies, games per rule set and count, seed, and an optional title."""
+    """What the user asks: rule sets (the first is the baseline; one alone is described
+    without comparison), player counts (the first leads the page), strategies, games per
+    rule set and count, seed, an optional title, and optional labels (``names``, one per
+    rule set; default: their display names)."""
 
     rules: list[str]
     players: list[int]
@@ -120,6 +129,7 @@ class Question:
     seed: int = 0
     house: str | None = None
     title: str | None = None
+    names: list[str] | None = None
 
     @property
     def n_games(self) -> int:
@@ -128,13 +138,47 @@ class Question:
         return self.games
 
 
+MAX_NAME = 60  # characters of a --name
+
+
+def check_names(names: Sequence[str] | None, n_rules: int) -> None:
+    """One-line ``ValueError`` unless ``names`` (from ``--name``) are one per rule set,
+    not blank, at most :data:`MAX_NAME` characters and distinct."""
+    if names is None:
+        return
+    if len(names) != n_rules:
+        raise ValueError(
+            f"--name: {len(names)} name{'s' if len(names) != 1 else ''} for {n_rules} rule "
+            f"set{'s' if n_rules != 1 else ''}: give one --name per rule set, in their order"
+        )
+    for name in names:
+        if not str(name).strip():
+            raise ValueError("--name: a name is empty")
+        if len(name) > MAX_NAME:
+            shown = esc.plain(name[:24])
+            raise ValueError(f"--name {shown}...: {len(name)} characters, at most {MAX_NAME}")
+    if len(set(names)) < len(names):
+        raise ValueError(f"--name: a name is given twice: {esc.plain(', '.join(names))}")
+
+
+def labels(q: Question, rules: Sequence[RuleSet]) -> list[str]:
+    """What the page calls each rule set: its ``--name``, else its display name
+    (:func:`unosim.game.names.display_ruleset`: "Official UNO with stacking (same card)"),
+    or its rule syntax where two display names would read alike."""
+    if q.names is not None:
+        return list(q.names)
+    shown = [display_ruleset(rs) for rs in rules]
+    return [rs.name if shown.count(s) > 1 else s for s, rs in zip(shown, rules)]
+
+
 def prepare(q: Question) -> list[RuleSet]:
-    """Validate everything before any game is played (the errors of ``simulate``);
-    returns the rule sets (with ``house``)."""
+    """Validate everything before any game is played (the errors of ``simulate``, and
+    the ``--name`` labels); returns the rule sets (with ``house``)."""
     from ..sim.simulate import make_job
 
-    if len(q.rules) < 2:
-        raise ValueError("a report compares two or more rule sets (the first is the baseline)")
+    if not q.rules:
+        raise ValueError("a report needs a rule set (or several, compared with the first)")
+    check_names(q.names, len(q.rules))
     if isinstance(q.games, int) and q.games == 1:
         raise ValueError(
             "games: a report needs at least 2 rounds per rule set (its "
@@ -156,80 +200,49 @@ def prepare(q: Question) -> list[RuleSet]:
 # ---------------------------------------------------------------------------- page
 
 
-def _ci(t: tuple[float, float, float], digits: int, scale: float = 1.0) -> str:
-    e, lo, hi = (x * scale for x in t)
-    return f"{num(e, digits)} [{num(lo, digits)}, {num(hi, digits)}]"
-
-
 def _summary(
-    frames: dict, names: list[str], counts: list[int]
+    frames: dict, names: list[str], counts: list[int], syntax: list[str]
 ) -> tuple[pd.DataFrame, pd.DataFrame]:
     """Per rule set and count: shown table (strings) and its numbers (for the CSV and
     the figure against players)."""
     shown, data = [], []
     for n in counts:
-        for name, df in zip(names, frames[n]):
-            turns = df["turns"].to_numpy(np.float64)
-            wr = win_rates(df["winner"].to_numpy(), n)  # seat 0: Wilson interval
-            rate, lo, hi = (wr[c].to_numpy(np.float64)[0] for c in ("rate", "lo", "hi"))
-            m = {
-                "turns": mean_ci(turns),
-                "seat0": (float(rate), float(lo), float(hi)),
-                "points": mean_ci(df["points"].to_numpy(np.float64)),
-                "cards_drawn": mean_ci(df["cards_drawn"].to_numpy(np.float64)),
-                "max_stack": mean_ci(df["max_stack"].to_numpy(np.float64)),
-            }
-            med = quantile_ci(turns, 0.5)
+        for name, rules, df in zip(names, syntax, frames[n]):
+            m = measures(df, n)
+            med = m.pop("median_turns")
             trunc = int(df["truncated"].sum())
             shown.append(
                 {
                     "players": str(n),
-                    "rule set": esc.code(name),
+                    "rule set": esc.md_text(name),
                     "rounds": f"{len(df):,}",
-                    "mean turns [95%]": _ci(m["turns"], 2),
+                    "mean turns [95%]": shown_ci(m, "turns"),
                     "median turns": num(med[0], 0),
-                    "seat 0 wins, % [95%]": _ci(m["seat0"], 2, 100.0),
-                    "winner's points [95%]": _ci(m["points"], 2),
-                    "cards drawn [95%]": _ci(m["cards_drawn"], 2),
-                    "largest penalty, cards [95%]": _ci(m["max_stack"], 3),
+                    "seat 0 wins, % [95%]": shown_ci(m, "seat0"),
+                    "winner's points [95%]": shown_ci(m, "points"),
+                    "cards drawn [95%]": shown_ci(m, "cards_drawn"),
+                    "largest penalty, cards [95%]": shown_ci(m, "max_stack"),
                     "truncated": f"{trunc:,}",
                 }
             )
-            for key, t in m.items():
-                data.append(
-                    {
-                        "players": n,
-                        "rules": name,
-                        "metric": key,
-                        "est": t[0],
-                        "lo": t[1],
-                        "hi": t[2],
-                    }
-                )
-            data.append(
+            rows = [(key, *t) for key, t in m.items()]
+            rows += [("median_turns", *med), ("truncated", trunc / len(df), math.nan, math.nan)]
+            data += [
                 {
                     "players": n,
                     "rules": name,
-                    "metric": "median_turns",
-                    "est": med[0],
-                    "lo": med[1],
-                    "hi": med[2],
+                    "syntax": rules,
+                    "metric": key,
+                    "est": e,
+                    "lo": lo,
+                    "hi": hi,
                 }
-            )
-            data.append(
-                {
-                    "players": n,
-                    "rules": name,
-                    "metric": "truncated",
-                    "est": trunc / len(df),
-                    "lo": math.nan,
-                    "hi": math.nan,
-                }
-            )
+                for key, e, lo, hi in rows
+            ]
     return pd.DataFrame(shown), pd.DataFrame(data)
 
 
-def _rule_differences(rules: list[RuleSet]) -> pd.DataFrame:
+def _rule_differences(rules: list[RuleSet], names: list[str]) -> pd.DataFrame:
     """Every rule whose value differs between the rule sets, one column per rule set
     (plain text: the rule, then each rule set's value)."""
     dicts = [rs.to_dict(with_name=False) for rs in rules]
@@ -238,7 +251,7 @@ def _rule_differences(rules: list[RuleSet]) -> pd.DataFrame:
         vals = [d.get(key) for d in dicts]
         if any(v != vals[0] for v in vals[1:]):
             rows.append([key] + [_value(v) for v in vals])
-    return pd.DataFrame(rows, columns=["rule"] + [rs.name for rs in rules])
+    return pd.DataFrame(rows, columns=["rule"] + list(names))
 
 
 def _value(v) -> str:
@@ -249,8 +262,10 @@ def _value(v) -> str:
     return str(v).lower() if isinstance(v, bool) else str(v)
 
 
-def _main_count(counts: list[int]) -> int:
-    return 4 if 4 in counts else counts[0]
+def _who(counts: list[int]) -> str:
+    if len(counts) == 1:
+        return f"{counts[0]} players"
+    return f"{', '.join(map(str, counts[:-1]))} and {counts[-1]} players"
 
 
 def build_page(
@@ -261,7 +276,9 @@ def build_page(
     progress: Callable[[int], None] | None = None,
     command: str | None = None,
 ) -> Page:
-    """Simulate, then write the page into ``out`` (``out/report.md`` ...); returns it."""
+    """Simulate, then write the page into ``out`` (``out/report.md`` ...); returns it.
+    The page's :attr:`~unosim.report.page.Page.opening` holds its plain findings at the
+    first player count (what ``unosim report`` prints)."""
     import matplotlib
     import numba
 
@@ -269,158 +286,54 @@ def build_page(
     from ..kernel.rng import RNG_VERSION
 
     rules = rules if rules is not None else prepare(q)
-    names = [rs.name for rs in rules]
-    counts = list(q.players)
-    main = _main_count(counts)
+    syntax = [rs.name for rs in rules]
+    names = labels(q, rules)
+    pal = dict(zip(names, palette.colours(syntax).values()))  # colours follow the rules
+    counts = list(q.players)  # in the order asked: the first leads
     g = q.n_games
+    alone = len(rules) == 1
     t0 = time.perf_counter()
     frames = {
         n: run_arms(rules, n, g, q.seed, q.strategies, threads, progress, columns=COLUMNS)
         for n in counts
     }
     sim_seconds = time.perf_counter() - t0
-    fs = {n: findings(frames[n], names, n) for n in counts}
-
-    base, others = names[0], names[1:]
-    who = (
-        f"{counts[0]} players"
-        if len(counts) == 1
-        else f"{', '.join(map(str, counts[:-1]))} and {counts[-1]} players"
-    )
+    who = _who(counts)
     strategies = q.strategies
-    title = esc.md_text(q.title or f"{', '.join(others)} against {base}")
-    question = (
-        f"What do {', '.join(esc.code(o) for o in others)} change against "
-        f"{esc.code(base)} with {who} (strategies {esc.code(strategies)}): how long "
-        "rounds last, who wins, "
-        "how many points, how many cards are drawn, how large penalties grow?"
-    )
+    sep = "; " if any("," in x for x in names) else ", "  # names with commas in them
+    shown_names = sep.join(esc.md_text(x) for x in names)
+    if alone:
+        title = esc.md_text(q.title or names[0])
+        question = (
+            f"How do rounds go under {shown_names} with {who} (strategies "
+            f"{esc.code(strategies)}): how long they last, who wins, how many points, how "
+            "many cards are drawn, how large penalties grow?"
+        )
+    else:
+        base, others = names[0], names[1:]
+        title = esc.md_text(q.title or f"{sep.join(others)} against {base}")
+        question = (
+            f"What do {sep.join(esc.md_text(o) for o in others)} change against "
+            f"{esc.md_text(base)} with {who} (strategies {esc.code(strategies)}): how "
+            "long rounds last, who wins, how many points, how many cards are drawn, how "
+            "large penalties grow?"
+        )
     page = Page(PAGE_NAME, title, question, out)
-
-    # -- the answer: one sentence per finding. First the round lengths at the main
-    # count, then the main figure, then the other metrics (changes first), then the
-    # other counts; the table of differences lists them in the same order.
-    def key(f):
-        return (f.metric != "turns", others.index(f.rules), not f.detectable)
-
-    ordered = {n: sorted(fs[n], key=key) for n in counts}
-    lead = [f for f in ordered[main] if f.metric == "turns"]
     page.heading("Answer")
-    if len(counts) > 1:
-        page.para(f"**With {main} players** ({g:,} rounds per rule set):")
-    page.bullets(f.text for f in lead)
-    page.headline = " ".join(f.text for f in lead)
-
-    # the main figure: every change against the baseline
-    rows = [
-        {
-            "group": FINDING_METRICS[f.metric].label,
-            "name": f.rules,
-            "est": 100 * f.rel,
-            "lo": 100 * f.rel_lo,
-            "hi": 100 * f.rel_hi,
-        }
-        for f in fs[main]
-        if math.isfinite(f.rel)
-    ]
-    if rows:
-        page.figure(
-            figures.forest(
-                pd.DataFrame(rows),
-                xlabel=f"change against {base} (% of {base}'s mean)",
-                title=f"{main} players, {strategies}: relative change, 95% intervals",
-            ),
-            "changes",
-            f"What each rule set changes against {esc.code(base)} "
-            f"({main} players, same games): the relative difference of each mean, "
-            "with its 95% interval (delta method on the paired rounds). 0 = no change.",
-        )
+    if alone:
+        order = _answer_alone(page, frames, names[0], counts, g, q.seed)
     else:
-        page.para(
-            f"No relative change could be computed at {main} players (every mean of "
-            f"{esc.code(base)} is 0): no figure of changes."
-        )
-    page.bullets(f.text for f in ordered[main][len(lead) :])
-    for n in counts:
-        if n != main:
-            page.para(f"**With {n} players** ({g:,} rounds per rule set):")
-            page.bullets(f.text for f in ordered[n])
-    order = [f for n in [main, *(c for c in counts if c != main)] for f in ordered[n]]
-    half = {
-        k: max(max(f.diff - f.lo, f.hi - f.diff) for f in fs[main] if f.metric == k)
-        for k in ("turns", "seat0", "points")
-    }
-    page.para(
-        f"**Precision.** {g:,} rounds per rule set and player count, played on the "
-        f"same games (seed {q.seed}). At {main} players the 95% intervals of the "
-        f"differences from {esc.code(base)} are within ±{num(half['turns'], 2)} turns, "
-        f"±{num(100 * half['seat0'], 2)} percentage points of seat 0's win rate and "
-        f"±{num(half['points'], 2)} points; a difference is called a change only "
-        "when its interval excludes 0. `--games` sets the rounds (the intervals "
-        "shrink as 1/√games)."
-    )
+        order = _answer_compared(page, frames, names, rules, counts, g, q.seed, strategies, pal)
 
-    other_deck = [rs.name for rs in rules[1:] if rs.deck != rules[0].deck]
-    if other_deck:
-        page.para(
-            f"{', '.join(esc.code(n) for n in other_deck)} "
-            f"{'uses' if len(other_deck) == 1 else 'use'} another deck than "
-            f"{esc.code(base)}: "
-            "the same seeds deal other cards, so those rounds are paired by seed only "
-            "and their intervals are wider than with a common deck."
-        )
-
-    # -- figures ---------------------------------------------------------------------
+    # -- figures, for every player count in the order asked -----------------------
     page.heading("Figures")
-    fm = dict(zip(names, frames[main]))
-    page.figure(
-        figures.distributions(
-            {k: v["turns"].to_numpy() for k, v in fm.items()},
-            "turns per round",
-            "turns",
-            title=f"Round length, {main} players",
-        ),
-        "length",
-        f"How long rounds last under each rule set, {main} players: share "
-        "of rounds at each length; the dashed line is the mean.",
-    )
-    done = {k: v.loc[~v["truncated"].to_numpy(bool), "points"].to_numpy() for k, v in fm.items()}
-    none = [k for k, v in done.items() if v.size == 0]
-    if len(none) < len(done):
-        page.figure(
-            figures.distributions(
-                {k: v for k, v in done.items() if v.size},
-                "points scored by the winner",
-                "points",
-                title=f"Points per round, {main} players",
-            ),
-            "points",
-            f"Points the winner of a round scores (the cards left in the "
-            f"other hands), {main} players, completed rounds; the dashed line is the "
-            "mean."
-            + (
-                f" No round was completed under {', '.join(esc.code(k) for k in none)}."
-                if none
-                else ""
-            ),
-        )
-    else:
-        page.para(
-            f"No round was completed at {main} players (every round reached "
-            "max_turns): no figure of points."
-        )
-    page.figure(
-        figures.seat_rates(
-            {k: win_rates(v["winner"].to_numpy(), main) for k, v in fm.items()},
-            main,
-            title=f"Who wins, {main} players",
-        ),
-        "seats",
-        f"Share of rounds each seat wins, {main} players, with 95% Wilson "
-        "intervals; the dotted line is the fair share.",
-    )
-    shown, data = _summary(frames, names, counts)
+    for n in counts:
+        if len(counts) > 1:
+            page.heading(f"{n} players", 3)
+        _figures(page, dict(zip(names, frames[n])), n, "" if len(counts) == 1 else f"-{n}", pal)
+    shown, data = _summary(frames, names, counts, syntax)
     if len(counts) > 1:
+        page.heading("Against the number of players", 3)
         d = data.copy()
         s0 = d["metric"] == "seat0"
         for c in ("est", "lo", "hi"):  # seat 0's wins relative to the fair share 1/n
@@ -436,6 +349,7 @@ def build_page(
                     ("max_stack", "largest draw penalty (cards)"),
                 ],
                 title=f"Against the number of players ({strategies})",
+                palette=pal,
             ),
             "by-players",
             "Each metric at every player count simulated (means with 95% "
@@ -444,17 +358,18 @@ def build_page(
 
     # -- tables ----------------------------------------------------------------------
     page.heading("Tables")
-    page.heading("Differences from the baseline", 3)
-    page.table(findings_table(order))
-    page.para(
-        "Difference: rule set minus baseline on the same games, with its 95% interval "
-        "(Student t on the per-round differences; Newcombe's paired interval for seat "
-        "0's win rate, in percentage points, pp). Relative: the ratio of the means "
-        "minus 1, delta-method interval. Truncated rounds, if any, count with their "
-        "turns (max_turns) and 0 points."
-    )
-    page.data(findings_data(order), "differences", "This table at full precision")
-    page.heading("Each rule set", 3)
+    if not alone:
+        page.heading("Differences from the baseline", 3)
+        page.table(findings_table(order, show=esc.md_text))
+        page.para(
+            "Difference: rule set minus baseline on the same games, with its 95% interval "
+            "(Student t on the per-round differences; Newcombe's paired interval for seat "
+            "0's win rate, in percentage points, pp). Relative: the ratio of the means "
+            "minus 1, delta-method interval; a rate changes in percentage points only. "
+            "Truncated rounds, if any, count with their turns (max_turns) and 0 points."
+        )
+        page.data(findings_data(order), "differences", "This table at full precision")
+    page.heading("The rule set" if alone else "Each rule set", 3)
     page.table(shown)
     page.data(data, "summary", "Its numbers")
     rows = []
@@ -478,31 +393,37 @@ def build_page(
             ]
     seats = pd.DataFrame(rows)
     page.heading("Seat win rates", 3)
-    wide = seats[seats["players"] == main].pivot(index="seat", columns="rules")
-    tab = pd.DataFrame({"seat": [str(s) for s in wide.index]})
-    for name in names:
-        tab[f"{esc.code(name)}, % [95%]"] = [
-            _ci((wide["rate", name][s], wide["lo", name][s], wide["hi", name][s]), 2, 100.0)
-            for s in wide.index
-        ]
-    page.table(tab)
-    page.data(seats, "seats", f"Every player count ({main} shown above)")
-    page.heading("The rules compared", 3)
-    diffs = _rule_differences(rules)
-    if len(diffs):
-        shown_diffs = pd.DataFrame({"rule": diffs["rule"].map(esc.code)})
-        for i, name in enumerate(names, 1):  # by position: the columns are the names
-            shown_diffs[esc.code(name)] = diffs.iloc[:, i].map(esc.md_text).to_numpy()
-        page.table(shown_diffs)
-        page.data(diffs, "rules", "The rules that differ")
-    else:
-        page.para("The rule sets have the same rules (only their names differ).")
+    for n in counts:
+        wide = seats[seats["players"] == n]
+        tab = pd.DataFrame({"seat": [str(s) for s in range(n)]})
+        for name in names:
+            w = wide[wide["rules"] == name].set_index("seat")
+            head = f"{esc.md_text(name)}, % [95%]"
+            if len(counts) > 1:
+                head = f"{n} players: {head}"
+            tab[head] = [
+                _pct_ci(w.loc[s, "rate"], w.loc[s, "lo"], w.loc[s, "hi"]) for s in range(n)
+            ]
+        page.table(tab)
+    page.data(seats, "seats", "Every seat at every player count")
+    if not alone:
+        page.heading("The rules compared", 3)
+        diffs = _rule_differences(rules, names)
+        if len(diffs):
+            shown_diffs = pd.DataFrame({"rule": diffs["rule"].map(esc.code)})
+            for i, name in enumerate(names, 1):  # by position: the columns are the names
+                shown_diffs[esc.md_text(name)] = diffs.iloc[:, i].map(esc.md_text).to_numpy()
+            page.table(shown_diffs)
+            page.data(diffs, "rules", "The rules that differ")
+        else:
+            page.para("The rule sets have the same rules (only their names differ).")
 
     # -- provenance ------------------------------------------------------------------
     runs = pd.DataFrame(
         [
             {
-                "rule set": esc.code(rs.name),
+                "rule set": esc.md_text(name),
+                "rules": esc.code(rs.name),
                 "rules hash": esc.code(rs.hash()),
                 "deck": f"{rs.deck_size()} cards",
                 "players": ", ".join(map(str, counts)),
@@ -510,7 +431,7 @@ def build_page(
                 "rounds each": f"{g:,}",
                 "seed": str(q.seed),
             }
-            for rs in rules
+            for name, rs in zip(names, rules)
         ]
     )
     cmd = command or (
@@ -519,6 +440,7 @@ def build_page(
         + (f" --house {q.house}" if q.house else "")
         + f" --players {','.join(map(str, counts))} --strategies {strategies}"
         f" --games {g} --seed {q.seed}"
+        + "".join(f" --name {shlex.quote(x)}" for x in q.names or [])
     )
     page.provenance(
         [cmd],
@@ -526,9 +448,14 @@ def build_page(
             "unosim": f"{__version__} (RNG {RNG_VERSION}); numba {numba.__version__}, numpy "
             f"{np.__version__}, pandas {pd.__version__}, matplotlib "
             f"{matplotlib.__version__}",
-            "games": f"rounds 0 .. {g - 1:,} of seed {q.seed} under every rule set: round `i` "
-            "is keyed by `(seed, i)`, so with the same deck it starts from the same "
-            "deal under each rule set (common random numbers)",
+            "games": f"rounds 0 .. {g - 1:,} of seed {q.seed}"
+            + (
+                ""
+                if alone
+                else " under every rule set: round `i` is keyed by `(seed, i)`, so with the "
+                "same deck it starts from the same deal under each rule set (common random "
+                "numbers)"
+            ),
             "simulated": f"{g * len(rules) * len(counts):,} rounds in {sim_seconds:.1f} s",
             "intervals": "95%: Student t for means and paired differences, Wilson for win "
             "rates, Newcombe for paired rates, delta method for relative changes",
@@ -537,6 +464,161 @@ def build_page(
     )
     page.write()
     return page
+
+
+def _pct_ci(rate: float, lo: float, hi: float) -> str:
+    return f"{num(100 * rate, 2)} [{num(100 * lo, 2)}, {num(100 * hi, 2)}]"
+
+
+def _answer_alone(page: Page, frames: dict, name: str, counts: list[int], g: int, seed: int):
+    """The answer about one rule set: its plain sentences at every count, in order."""
+    for i, n in enumerate(counts):
+        said = describe(frames[n][0], name, n, show=esc.md_text)
+        if i == 0:
+            page.headline = said[0]
+            page.opening = said
+        if len(counts) > 1:
+            page.para(f"**With {n} players** ({g:,} rounds):")
+        page.bullets(said)
+    page.para(
+        f"**Precision.** {g:,} rounds per player count (seed {seed}); the brackets are "
+        "95% intervals. `--games` sets the rounds (the intervals shrink as 1/√games)."
+    )
+    return []
+
+
+def _answer_compared(page, frames, names, rules, counts, g, seed, strategies, pal) -> list:
+    """The answer of a comparison: one sentence per finding, round lengths at the first
+    count first, then the figure of every change, then the other metrics (changes
+    first), then the other counts. Returns the findings in that order."""
+    base, others = names[0], names[1:]
+    main = counts[0]
+    fs = {n: findings(frames[n], names, n, show=esc.md_text) for n in counts}
+
+    def key(f):
+        return (f.metric != "turns", others.index(f.rules), not f.detectable)
+
+    ordered = {n: sorted(fs[n], key=key) for n in counts}
+    lead = [f for f in ordered[main] if f.metric == "turns"]
+    if len(counts) > 1:
+        page.para(f"**With {main} players** ({g:,} rounds per rule set):")
+    page.bullets(f.text for f in lead)
+    page.headline = " ".join(f.text for f in lead)
+    page.opening = [f.text for f in ordered[main]]
+    # the main figure: every relative change against the baseline (rates change in
+    # percentage points: they are in the sentences and the table, not here)
+    rows = [
+        {
+            "group": FINDING_METRICS[f.metric].label,
+            "name": f.rules,
+            "est": 100 * f.rel,
+            "lo": 100 * f.rel_lo,
+            "hi": 100 * f.rel_hi,
+        }
+        for f in fs[main]
+        if math.isfinite(f.rel) and not FINDING_METRICS[f.metric].rate
+    ]
+    b = esc.md_text(base)
+    if rows:
+        page.figure(
+            figures.forest(
+                pd.DataFrame(rows),
+                xlabel=f"change against {base} (% of {base}'s mean)",
+                title=f"{main} players, {strategies}: relative change, 95% intervals",
+                palette=pal,
+            ),
+            "changes",
+            f"What each rule set changes against {b} ({main} players, same games): the "
+            "relative difference of each mean, with its 95% interval (delta method on the "
+            "paired rounds). 0 = no change. Win rates change in percentage points: see "
+            "the sentences and the table.",
+        )
+    else:
+        page.para(
+            f"No relative change could be computed at {main} players (every mean of "
+            f"{b} is 0): no figure of changes."
+        )
+    page.bullets(f.text for f in ordered[main][len(lead) :])
+    for n in counts[1:]:
+        page.para(f"**With {n} players** ({g:,} rounds per rule set):")
+        page.bullets(f.text for f in ordered[n])
+    half = {
+        k: max(max(f.diff - f.lo, f.hi - f.diff) for f in fs[main] if f.metric == k)
+        for k in ("turns", "seat0", "points")
+    }
+    page.para(
+        f"**Precision.** {g:,} rounds per rule set and player count, played on the "
+        f"same games (seed {seed}). At {main} players the 95% intervals of the "
+        f"differences from {b} are within ±{num(half['turns'], 2)} turns, "
+        f"±{num(100 * half['seat0'], 2)} percentage points of seat 0's win rate and "
+        f"±{num(half['points'], 2)} points; a difference is called a change only "
+        "when its interval excludes 0. `--games` sets the rounds (the intervals "
+        "shrink as 1/√games)."
+    )
+    other_deck = [n for n, rs in zip(names[1:], rules[1:]) if rs.deck != rules[0].deck]
+    if other_deck:
+        page.para(
+            f"{', '.join(esc.md_text(n) for n in other_deck)} "
+            f"{'uses' if len(other_deck) == 1 else 'use'} another deck than {b}: "
+            "the same seeds deal other cards, so those rounds are paired by seed only "
+            "and their intervals are wider than with a common deck."
+        )
+    return [f for n in counts for f in ordered[n]]
+
+
+def _figures(page: Page, fm: dict, n: int, suffix: str, pal: dict) -> None:
+    """Round length, points and seat win rates at ``n`` players (``fm``: name ->
+    frame)."""
+    under = "each rule set" if len(fm) > 1 else esc.md_text(next(iter(fm)))
+    page.figure(
+        figures.distributions(
+            {k: v["turns"].to_numpy() for k, v in fm.items()},
+            "turns per round",
+            "turns",
+            title=f"Round length, {n} players",
+            palette=pal,
+        ),
+        f"length{suffix}",
+        f"How long rounds last under {under}, {n} players: share "
+        "of rounds at each length; the dashed line is the mean.",
+    )
+    done = {k: v.loc[~v["truncated"].to_numpy(bool), "points"].to_numpy() for k, v in fm.items()}
+    none = [k for k, v in done.items() if v.size == 0]
+    if len(none) < len(done):
+        page.figure(
+            figures.distributions(
+                {k: v for k, v in done.items() if v.size},
+                "points scored by the winner",
+                "points",
+                title=f"Points per round, {n} players",
+                palette=pal,
+            ),
+            f"points{suffix}",
+            f"Points the winner of a round scores (the cards left in the "
+            f"other hands), {n} players, completed rounds; the dashed line is the "
+            "mean."
+            + (
+                f" No round was completed under {', '.join(esc.md_text(k) for k in none)}."
+                if none
+                else ""
+            ),
+        )
+    else:
+        page.para(
+            f"No round was completed at {n} players (every round reached "
+            "max_turns): no figure of points."
+        )
+    page.figure(
+        figures.seat_rates(
+            {k: win_rates(v["winner"].to_numpy(), n) for k, v in fm.items()},
+            n,
+            title=f"Who wins, {n} players",
+            palette=pal,
+        ),
+        f"seats{suffix}",
+        f"Share of rounds each seat wins, {n} players, with 95% Wilson "
+        "intervals; the dotted line is the fair share.",
+    )
 
 
 # ---------------------------------------------------------------------- the folder

@@ -13,6 +13,7 @@ through :func:`unosim.report.escape.mpl`, so a ``$`` in a name is never mathtext
 from __future__ import annotations
 
 import math
+import textwrap
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -76,6 +77,22 @@ def _clip(samples: Mapping[str, np.ndarray], q: float) -> float:
     return float(np.quantile(np.concatenate([np.asarray(s) for s in samples.values()]), q))
 
 
+WRAP = 30  # characters of a name on one line of a legend or an axis
+
+
+def _wrap(name: str) -> str:
+    """A name for a legend or tick label, escaped (:func:`unosim.report.escape.mpl`)
+    and broken at spaces into lines of about :data:`WRAP` characters."""
+    return "\n".join(textwrap.wrap(esc.mpl(name), WRAP, break_long_words=False)) or esc.mpl(name)
+
+
+def _colours(names: Sequence[str], palette: Mapping[str, str] | None) -> dict[str, str]:
+    """``palette`` where it names a colour (a rule set shown by its display name keeps
+    its own colour), else :func:`unosim.report.palette.colours`."""
+    col = colours(names)
+    return {n: (palette or {}).get(n, col[n]) for n in names}
+
+
 def distributions(
     samples: Mapping[str, np.ndarray],
     xlabel: str,
@@ -83,6 +100,7 @@ def distributions(
     title: str = "",
     cut: float = 0.995,
     means: Mapping[str, tuple] | None = None,
+    palette: Mapping[str, str] | None = None,
 ):
     """Small multiples: one histogram per name (shared axes), its mean marked.
 
@@ -93,9 +111,10 @@ def distributions(
     cut : the x-axis ends at this pooled quantile; each panel says how many of its values
         lie beyond (none are dropped from the means).
     means : name -> ``(mean, lo, hi)`` to mark (default: the sample mean, no interval).
+    palette : name -> colour (default :func:`unosim.report.palette.colours` of the names).
     """
     names = list(samples)
-    col = colours(names)
+    col = _colours(names, palette)
     right = _clip(samples, cut)
     lo_all = min(float(np.min(s)) for s in samples.values())
     span = max(1.0, right - lo_all)
@@ -133,12 +152,17 @@ def distributions(
     return fig
 
 
-def seat_rates(rates: Mapping[str, pd.DataFrame], n_players: int, title: str = ""):
+def seat_rates(
+    rates: Mapping[str, pd.DataFrame],
+    n_players: int,
+    title: str = "",
+    palette: Mapping[str, str] | None = None,
+):
     """Win rate of each seat with its interval, one marker colour per name (dodged, not
     joined); the fair share ``1 / n`` as a line. ``rates`` are :func:`unosim.stats.win_rates`
     frames (``seat``, ``rate``, ``lo``, ``hi``)."""
     names = list(rates)
-    col = colours(names)
+    col = _colours(names, palette)
     fig, ax = plt.subplots(figsize=(max(5.5, 1.0 + 0.9 * n_players), 3.6))
     k = len(names)
     step = min(0.8 / max(k, 1), 0.18)
@@ -147,9 +171,7 @@ def seat_rates(rates: Mapping[str, pd.DataFrame], n_players: int, title: str = "
         x = t["seat"].to_numpy() + (i - (k - 1) / 2) * step
         r = 100 * t["rate"].to_numpy()
         err = [r - 100 * t["lo"].to_numpy(), 100 * t["hi"].to_numpy() - r]
-        ax.errorbar(
-            x, r, yerr=err, fmt="o", ms=4, capsize=2.5, color=col[name], label=esc.mpl(name)
-        )
+        ax.errorbar(x, r, yerr=err, fmt="o", ms=4, capsize=2.5, color=col[name], label=_wrap(name))
     ax.axhline(100 / n_players, color="grey", lw=0.8, ls=":", label=f"fair share 1/{n_players}")
     ax.set_xticks(
         range(n_players),
@@ -161,7 +183,10 @@ def seat_rates(rates: Mapping[str, pd.DataFrame], n_players: int, title: str = "
     ax.set_xlabel("seat (0 plays first; the last seat deals)")
     ax.set_ylabel("rounds won (%)")
     ax.margins(x=0.05, y=0.15)
-    ax.legend(fontsize=8, ncol=min(3, k + 1), loc="upper right")
+    if max(len(n) for n in names) <= WRAP:
+        ax.legend(fontsize=8, ncol=min(3, k + 1), loc="upper right")
+    else:  # long names (display names, --name): one column beside the axes
+        ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1.0))
     if title:
         ax.set_title(esc.mpl(title))
     return fig
@@ -172,6 +197,7 @@ def forest(
     xlabel: str = "change against the baseline (%)",
     title: str = "",
     fmt: str = "{:+.1f}%",
+    palette: Mapping[str, str] | None = None,
 ):
     """A forest plot: one row per (group, name) with its estimate and interval, grouped
     by ``group`` (e.g. the metric), coloured by ``name`` (the rule set); 0 marked; each
@@ -181,8 +207,9 @@ def forest(
     """
     groups = list(dict.fromkeys(rows["group"]))
     names = list(dict.fromkeys(rows["name"]))
-    col = colours(names)
-    fig, ax = plt.subplots(figsize=(7.5, 0.9 + 0.21 * (len(rows) + len(groups))))
+    col = _colours(names, palette)
+    per = max(_wrap(n).count("\n") + 1 for n in names)  # lines of the longest name
+    fig, ax = plt.subplots(figsize=(7.5, 0.9 + 0.21 * (len(rows) * per + len(groups))))
     y, ticks, labels = 0.0, [], []
     for gname in groups:
         g = rows[rows["group"] == gname]
@@ -216,7 +243,7 @@ def forest(
                 fontsize=7.5,
             )
             ticks.append(y)
-            labels.append(esc.mpl(r.name))
+            labels.append(_wrap(r.name))
             y += 1
         y += 0.4
     ax.axvline(0, color="grey", lw=0.8)
@@ -230,7 +257,12 @@ def forest(
     return fig
 
 
-def by_players(rows: pd.DataFrame, panels: Sequence[tuple[str, str]], title: str = ""):
+def by_players(
+    rows: pd.DataFrame,
+    panels: Sequence[tuple[str, str]],
+    title: str = "",
+    palette: Mapping[str, str] | None = None,
+):
     """Each metric against the number of players: markers with intervals at the player
     counts simulated only (no lines between them), one colour per name.
 
@@ -238,7 +270,7 @@ def by_players(rows: pd.DataFrame, panels: Sequence[tuple[str, str]], title: str
     ``panels``: ``(metric, y-axis label with unit)`` in order.
     """
     names = list(dict.fromkeys(rows["name"]))
-    col = colours(names)
+    col = _colours(names, palette)
     counts = sorted(set(int(p) for p in rows["players"]))
     k = len(names)
     step = 0.12 if len(counts) > 1 else 0.1
@@ -255,7 +287,7 @@ def by_players(rows: pd.DataFrame, panels: Sequence[tuple[str, str]], title: str
             est = t["est"].to_numpy()
             err = [est - t["lo"].to_numpy(), t["hi"].to_numpy() - est]
             ax.errorbar(
-                x, est, yerr=err, fmt="o", ms=4, capsize=2.5, color=col[name], label=esc.mpl(name)
+                x, est, yerr=err, fmt="o", ms=4, capsize=2.5, color=col[name], label=_wrap(name)
             )
         ax.set_xticks(counts)
         ax.set_xlabel("players (simulated counts only)")

@@ -9,6 +9,11 @@ Newcombe's paired interval for rates, :mod:`unosim.stats`) and the relative diff
 ``se = sd(b - R a) / (sqrt(n) mean_a)``, a normal interval). A difference whose
 absolute interval covers 0 is reported as "no detectable difference".
 
+One convention for percent: rates (seat 0's wins, truncated rounds) differ in
+percentage points ("pp"), never in percent of themselves; lengths, points, cards and
+penalties differ in relative percent of the baseline's mean. :func:`describe` says the
+same of a rule set alone (means with intervals, no comparison).
+
 Every number in a sentence is one of the finding's formatted strings
 (:attr:`Finding.shown`), and :func:`findings_table` shows the same strings, so a
 reader (or a test) can find each number of the text in the table.
@@ -17,7 +22,7 @@ reader (or a test) can find each number of the text in the table.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TypedDict
 
@@ -25,7 +30,7 @@ import numpy as np
 import pandas as pd
 from scipy.stats import norm
 
-from ..stats import paired_diff, paired_rate_diff
+from ..stats import mean_ci, paired_diff, paired_rate_diff, quantile_ci, win_rates
 from . import escape as esc
 from .page import num
 
@@ -37,6 +42,8 @@ __all__ = [
     "findings",
     "findings_table",
     "findings_data",
+    "measures",
+    "describe",
 ]
 
 
@@ -177,6 +184,13 @@ def _format(f: Finding, m: Metric) -> dict[str, str]:
         "lo": num(f.lo * scale, d, sign=True),
         "hi": num(f.hi * scale, d, sign=True),
     }
+    # in words ("0.9 percentage points [0.4, 1.4] more"): sizes, the nearer bound first
+    near, far = sorted((abs(f.lo), abs(f.hi)))
+    out.update(
+        diff_size=num(abs(f.diff) * scale, d),
+        diff_size_lo=num(near * scale, d),
+        diff_size_hi=num(far * scale, d),
+    )
     if math.isfinite(f.rel):
         rd = _digits(max(f.rel - f.rel_lo, f.rel_hi - f.rel), 100.0)
         out.update(
@@ -194,9 +208,9 @@ def _format(f: Finding, m: Metric) -> dict[str, str]:
     return out
 
 
-def _sentence(f: Finding, m: Metric) -> str:
+def _sentence(f: Finding, m: Metric, show: Callable[[str], str] = esc.code) -> str:
     s = f.shown
-    b, a = esc.code(f.rules), esc.code(f.baseline)
+    b, a = show(f.rules), show(f.baseline)
     unit = "%" if m.rate else f" {m.unit}"
     d_unit = " percentage points" if m.rate else f" {m.unit}"
     diff = f"{s['diff']}{d_unit} [{s['lo']}, {s['hi']}]"
@@ -211,12 +225,18 @@ def _sentence(f: Finding, m: Metric) -> str:
             f"({s['value']}{unit} and {s['base_value']}{unit}; difference {diff})."
         )
     word = m.more if f.diff > 0 else m.less
-    rel = (
-        f"{s['rel_size']}% [{s['rel_size_lo']}, {s['rel_size_hi']}] {word} than "
-        f"{a}'s {s['base_value']}{unit}"
-        if "rel" in s
-        else f"against {a}'s {s['base_value']}{unit}"
-    )
+    if m.rate:  # a rate: the difference in percentage points, never relative
+        rel = (
+            f"{s['diff_size']} percentage points [{s['diff_size_lo']}, "
+            f"{s['diff_size_hi']}] {word} than {a}'s {s['base_value']}%"
+        )
+    elif "rel" in s:
+        rel = (
+            f"{s['rel_size']}% [{s['rel_size_lo']}, {s['rel_size_hi']}] {word} than "
+            f"{a}'s {s['base_value']}{unit}"
+        )
+    else:
+        rel = f"against {a}'s {s['base_value']}{unit}"
     head = {
         "turns": f"Rounds last {s['value']} turns under {b}",
         "seat0": f"Seat 0 (the first to play) wins {s['value']}% of rounds under {b}",
@@ -226,7 +246,7 @@ def _sentence(f: Finding, m: Metric) -> str:
         f"cards under {b}",
         "truncated": f"{s['value']}% of rounds reach max_turns under {b}",
     }[m.key]
-    return f"{head}, {rel} ({diff})."
+    return f"{head}, {rel}" + ("." if m.rate else f" ({diff}).")
 
 
 def findings(
@@ -235,12 +255,14 @@ def findings(
     players: int,
     metrics: Sequence[str] = DEFAULT_METRICS,
     confidence: float = 0.95,
+    show: Callable[[str], str] = esc.code,
 ) -> list[Finding]:
     """Every rule set against the first (the baseline), one finding per metric.
 
     ``frames`` are round frames played on the same games (``unosim.analysis.compare.run_arms``),
-    ``names`` their rule-set names. The ``truncated`` metric is added when any arm has
-    a truncated round.
+    ``names`` their rule-set names, written into the sentences by ``show`` (a code span
+    by default; :func:`unosim.report.escape.md_text` for display names). The
+    ``truncated`` metric is added when any arm has a truncated round.
     """
     if len(frames) != len(names) or len(frames) < 2:
         raise ValueError("findings need two or more frames, one name each")
@@ -268,13 +290,14 @@ def findings(
                 r["identical"],
             )
             f.shown = _format(f, METRICS[key])
-            f.text = _sentence(f, METRICS[key])
+            f.text = _sentence(f, METRICS[key], show)
             out.append(f)
     return out
 
 
-def findings_table(fs: Sequence[Finding]) -> pd.DataFrame:
-    """The findings as a table of the strings their sentences show."""
+def findings_table(fs: Sequence[Finding], show: Callable[[str], str] = esc.code) -> pd.DataFrame:
+    """The findings as a table of the strings their sentences show (rates: their
+    difference in percentage points only, no relative change)."""
     rows = []
     for f in fs:
         m = METRICS[f.metric]
@@ -283,7 +306,7 @@ def findings_table(fs: Sequence[Finding]) -> pd.DataFrame:
         rows.append(
             {
                 "players": str(f.players),
-                "rule set": esc.code(f.rules),
+                "rule set": show(f.rules),
                 "metric": m.label,
                 "unit": unit,
                 "baseline": s["base_value"],
@@ -291,7 +314,9 @@ def findings_table(fs: Sequence[Finding]) -> pd.DataFrame:
                 "difference [95%]": f"{s['diff']} [{s['lo']}, {s['hi']}]"
                 + (" pp" if m.rate else ""),
                 "relative [95%]": (
-                    f"{s['rel']}% [{s['rel_lo']}, {s['rel_hi']}]" if "rel" in s else "n/a"
+                    f"{s['rel']}% [{s['rel_lo']}, {s['rel_hi']}]"
+                    if "rel" in s and not m.rate
+                    else ("n/a (a rate: pp)" if m.rate else "n/a")
                 ),
                 "detectable": "yes" if f.detectable else ("no: identical" if f.identical else "no"),
             }
@@ -323,3 +348,60 @@ def findings_data(fs: Sequence[Finding]) -> pd.DataFrame:
             for f in fs
         ]
     )
+
+
+# ----------------------------------------------------------------- a rule set alone
+
+# decimals of each measure as a page shows it (seat 0's rate in %)
+DIGITS = {"turns": 2, "seat0": 2, "points": 2, "cards_drawn": 2, "max_stack": 3}
+
+
+def measures(df: pd.DataFrame, players: int) -> dict[str, tuple[float, float, float]]:
+    """The means of a frame of rounds with their 95% intervals, ``(est, lo, hi)`` per
+    metric of :data:`DIGITS` (seat 0's win rate as a fraction, Wilson interval), and
+    ``median_turns`` (its interval from order statistics)."""
+    turns = df["turns"].to_numpy(np.float64)
+    wr = win_rates(df["winner"].to_numpy(), players)
+    rate, lo, hi = (wr[c].to_numpy(np.float64)[0] for c in ("rate", "lo", "hi"))  # seat 0
+    return {
+        "turns": mean_ci(turns),
+        "seat0": (float(rate), float(lo), float(hi)),
+        "points": mean_ci(df["points"].to_numpy(np.float64)),
+        "cards_drawn": mean_ci(df["cards_drawn"].to_numpy(np.float64)),
+        "max_stack": mean_ci(df["max_stack"].to_numpy(np.float64)),
+        "median_turns": quantile_ci(turns, 0.5),
+    }
+
+
+def shown_ci(m: dict, key: str, unit: str = "") -> str:
+    """``est [lo, hi]`` of measure ``key`` as pages show it (seat 0's rate in %), with
+    ``unit`` after the estimate."""
+    scale = 100.0 if key == "seat0" else 1.0
+    e, lo, hi = (x * scale for x in m[key])
+    d = DIGITS[key]
+    return f"{num(e, d)}{unit} [{num(lo, d)}, {num(hi, d)}]"
+
+
+def describe(
+    df: pd.DataFrame, name: str, players: int, show: Callable[[str], str] = esc.code
+) -> list[str]:
+    """Plain sentences about one rule set alone (no baseline): round length, seat 0's
+    wins against the fair share, points, cards drawn, the largest penalty, and
+    truncated rounds if any; every number is one :func:`shown_ci` of :func:`measures`,
+    as the page's table of the rule set shows it."""
+    m = measures(df, players)
+    b = show(name)
+    fair = num(100.0 / players, 1)
+    out = [
+        f"Rounds last {shown_ci(m, 'turns')} turns on average under {b} with {players} "
+        f"players (median {num(m['median_turns'][0], 0)}).",
+        f"Seat 0 (the first to play) wins {shown_ci(m, 'seat0', '%')} of rounds; the fair "
+        f"share is {fair}%.",
+        f"The winner scores {shown_ci(m, 'points')} points per round.",
+        f"Players draw {shown_ci(m, 'cards_drawn')} cards per round in all.",
+        f"The largest pending draw penalty of a round averages {shown_ci(m, 'max_stack')} cards.",
+    ]
+    trunc = int(df["truncated"].sum())
+    if trunc:
+        out.append(f"{trunc:,} of {len(df):,} rounds reached max_turns (no winner).")
+    return out

@@ -142,6 +142,7 @@ class Page:
     question: str
     out: Path
     headline: str = ""
+    opening: list[str] = field(default_factory=list)  # plain findings, for a terminal
     blocks: list[_Block] = field(default_factory=list)
     figures: list[Path] = field(default_factory=list)
     main_figure: Path | None = None
