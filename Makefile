@@ -77,16 +77,17 @@ demo: $(STAMP)  ## simulate GAMES official 4-player rounds and print the summary
 	$(BIN)/unosim simulate --rules official --players 4 --games $(GAMES) --seed $(SEED) --out results/official.parquet
 
 LINTED := unosim tests benchmarks analyses tools
-lint: $(STAMP)  ## ruff check (the rules in pyproject.toml) and ruff format --check
-	$(BIN)/pip install --quiet 'ruff>=0.6'
+lint: $(STAMP)  ## ruff check and ruff format --check, and mypy's type check of unosim/ (pyproject.toml)
+	$(BIN)/pip install --quiet 'ruff>=0.6' 'mypy>=1.10' pandas-stubs  # the `lint` extra
 	$(BIN)/ruff check $(LINTED)
 	$(BIN)/ruff format --check $(LINTED)
+	$(BIN)/mypy
 
 docs: $(STAMP)  ## the docs site from docs/ into site/ (mkdocs-material, API pages from docstrings)
 	NO_MKDOCS_2_WARNING=1 $(BIN)/python -m mkdocs build --strict --site-dir site
 
 clean:  ## remove the venvs, numba caches, results and the docs site
-	rm -rf $(VENV) .venv-3.* results site .pytest_cache
+	rm -rf $(VENV) .venv-3.* results site .pytest_cache .mypy_cache
 	find . -name __pycache__ -type d -prune -exec rm -rf {} +
 
 reports: $(STAMP)  ## build every report page and the index in reports/, with progress (SCALE=10: ten times the games)

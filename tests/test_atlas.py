@@ -167,3 +167,14 @@ def test_display_names_cover_every_switch_value_and_read_rule_sets():
     assert R.display_rules("copag") == "Copag UNO (Brazil)"
     assert R.display_rules("my house") == "my house"
     assert R.display_rules("official+jump_in=maybe") == "official+jump_in=maybe"
+
+
+def test_chaos_counts_swings_only_with_seven_zero():
+    # the atlas's Seven-Zero part traces each round: official play moves one card at a
+    # time (penalties are drawn one by one), so only Seven-Zero's swaps swing a hand
+    off, on = (G.parse_choice(r)[1] for r in ("official", "official+seven_zero=true"))
+    rounds_off, changes_off, swings_off = G.chaos(off, 3, "random", 20)
+    rounds_on, changes_on, swings_on = G.chaos(on, 3, "random", 20)
+    assert (rounds_off, rounds_on) == (20, 20)
+    assert swings_off == 0 and swings_on > 0
+    assert changes_off > 0 and changes_on > 0

@@ -274,3 +274,20 @@ def test_only_format_1_rules_and_changed_later_rules_are_hashed():
             changed = OFFICIAL.replace(**{r.name: other})
             assert set(changed.hash_fields()) == first | {r.name}
             assert changed.hash() != OFFICIAL.hash()
+
+
+def test_type_checkers_see_the_declared_fields():
+    # RuleSet's `if TYPE_CHECKING:` block spells out the fields `_declared` adds; it
+    # must name every rule of RULES, in order, with the annotation its type gives
+    import ast
+    import dataclasses
+
+    tree = ast.parse((ROOT / "unosim" / "game" / "rules.py").read_text())
+    cls = next(n for n in tree.body if isinstance(n, ast.ClassDef) and n.name == "RuleSet")
+    block = next(
+        n for n in cls.body if isinstance(n, ast.If) and ast.unparse(n.test) == "TYPE_CHECKING"
+    )
+    spelled = [(ast.unparse(s.target), ast.unparse(s.annotation)) for s in block.body]
+    assert spelled == [(r.name, R._ANNOTATION[r.type]) for r in RULES]
+    fields = [(f.name, f.type) for f in dataclasses.fields(R.RuleSet)]
+    assert fields == [("name", "str")] + spelled

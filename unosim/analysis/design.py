@@ -23,7 +23,7 @@ import itertools
 import math
 import re
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -169,7 +169,8 @@ def parse_target(text: str) -> Target:
     what = f"target {t!r}"
     m = _TARGET.match(t)
     if m is None:
-        name = re.match(r"[A-Za-z0-9_]*", t).group(0)
+        prefix = re.match(r"[A-Za-z0-9_]*", t)  # always matches (maybe empty)
+        name = prefix.group(0) if prefix else ""
         if name and name not in METRICS:
             raise RuleError(f"{what}: unknown metric {name!r} (known: {', '.join(METRICS)})")
         raise RuleError(f"{what}: write NAME=LO..HI, NAME<=X or NAME>=X (e.g. turns=35..40)")
@@ -216,12 +217,14 @@ def parse_targets(texts: Sequence[str]) -> list[Target]:
 
 def _value(rule: str, text: str):
     """A --vary value (text) as the rule's type, checked against its declaration."""
+    lo: float
+    hi: float
     if rule.startswith("deck."):
         kind, lo, hi = "int", 0, MAX_COPIES
     else:
         r = RULE_BY_NAME[rule]
         kind = r.type
-        lo, hi = r.bounds if r.bounds else (None, None)
+        lo, hi = r.bounds if r.bounds else (-math.inf, math.inf)  # every int rule has bounds
     t = text.strip().lower()
     if kind == "bool":
         if t in ("true", "false"):
@@ -344,8 +347,9 @@ def measure(cols: dict[str, np.ndarray], n_players: int, metrics: Sequence[str])
             else:
                 raise ValueError(f"unknown metric {name!r}")
             lo, hi = wilson_ci(k, n)
-            out[name] = tuple(100.0 * (x - shift) for x in (k / n, lo, hi))
-        out[name] = tuple(float(x) for x in out[name])
+            out[name] = (100.0 * (k / n - shift), 100.0 * (lo - shift), 100.0 * (hi - shift))
+        est, lo, hi = out[name]
+        out[name] = (float(est), float(lo), float(hi))
     return out
 
 
@@ -462,7 +466,7 @@ def candidates(
     if sampled:
         rng = np.random.default_rng([seed, 0xD51])
         idx = np.sort(rng.choice(total, size=lo, replace=False))
-        combos = (np.unravel_index(i, sizes) for i in idx)
+        combos: Iterable[tuple] = (np.unravel_index(i, sizes) for i in idx)
     else:
         combos = itertools.product(*(range(s) for s in sizes))
     out, seen, invalid = [], set(), 0
@@ -521,7 +525,7 @@ class Design:
 
 def _row(c: Candidate, targets: list[Target], stage: str, seed: int) -> dict:
     met, dist, margin = c.score
-    row = {"rules": c.spec}
+    row: dict[str, object] = {"rules": c.spec}
     for t in targets:
         est, lo, hi = c.measures[t.metric]
         row[t.metric] = est

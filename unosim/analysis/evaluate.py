@@ -125,7 +125,7 @@ def ladder(
     per_seat = max(1, games // n_players)
     per_x = max(1, min(games, expert_games) // n_players)
     rows = []
-    totals = {}
+    totals: dict[str, list[tuple[int, int]]] = {}
     for opp in opponents:
         spec = specs.get(opp, opp)
         searching = opp == "expert"
@@ -161,15 +161,15 @@ def ladder(
     mt = None
     if matches > 0:
         per = max(1, matches // n_players)
-        who = ("agent", "random") + ((best,) if best is not None else ())
+        players: tuple[str, ...] = ("agent", "random") + ((best,) if best is not None else ())
         spec_of = {"agent": agent}
         mrows = []
         for opp in opponents:
-            for w in who:
+            for name in players:
                 won, played = _match_wins(
-                    spec_of.get(w, w), specs.get(opp, opp), rules, n_players, per, seed, house
+                    spec_of.get(name, name), specs.get(opp, opp), rules, n_players, per, seed, house
                 )
-                r = _row(w, opp, won, played)
+                r = _row(name, opp, won, played)
                 r["matches"] = r.pop("rounds")
                 mrows.append(r)
         mt = pd.DataFrame(mrows, columns=MATCH_COLUMNS)
@@ -181,7 +181,7 @@ def render(lad: Ladder, n_players: int) -> str:
     parts = [(lad.table, "rounds")]
     if lad.matches is not None:
         parts.append((lad.matches, "matches"))
-    lines = []
+    lines: list[str] = []
     for t, unit in parts:
         if lines:
             lines.append("")

@@ -46,7 +46,7 @@ def seating(n_players: int, rotation: int) -> list[int]:
 def play(
     rules: str | RuleSet,
     n_players: int,
-    strategies: list[str],
+    strategies: list,  # labels, or agents (seat labels cannot load an agent object)
     deals: int,
     seed: int,
     first_deal: int = 0,

@@ -4,12 +4,17 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import typer
 
+if TYPE_CHECKING:
+    import click
 
-def _usage_errors() -> tuple[type, ...]:
-    """click's UsageError, and that of the click typer bundles (typer >= 0.24)."""
+
+def _usage_errors() -> tuple[type[click.UsageError], ...]:
+    """click's UsageError, and that of the click typer bundles (typer >= 0.24; the same
+    class in another module)."""
     import click
 
     bundled = getattr(typer.core, "_click", None)
@@ -43,7 +48,7 @@ class UserError(Exception):
     """Bad input: reported as one line on stderr, exit code 2, nothing written."""
 
 
-def one_line(text: str) -> str:
+def one_line(text: object) -> str:
     """``text`` with its line breaks and other control characters escaped, so what a
     user typed (a rule name, a condition) can never print a line of its own."""
     return "".join(c if c.isprintable() else repr(c)[1:-1] for c in str(text))
@@ -194,7 +199,7 @@ def simulate(
             f"will be computed again: {'; '.join(map(one_line, plan.damaged))}",
             err=True,
         )
-    if plan.strays:
+    if plan.strays and plan.root is not None:  # strays are files of a dataset folder
         from ..sim.dataset import stray_note
 
         typer.echo(f"unosim: note: {one_line(stray_note(plan.root, list(plan.strays)))}", err=True)

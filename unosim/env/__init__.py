@@ -112,7 +112,7 @@ class UnoAEC(AECEnv):
         self._game = _Game(self.rs, self.n, _outside(self.n))
         self._root = seed
         self._index = -1
-        self._t = None
+        self._t: Tables | None = None
 
     def observation_space(self, agent):
         return self.observation_spaces[agent]
@@ -128,7 +128,9 @@ class UnoAEC(AECEnv):
             self._root, self._index = int(seed), 0
         else:
             if self._root is None:
-                self._root = int(np.random.SeedSequence().entropy % (1 << 62))
+                entropy = np.random.SeedSequence().entropy  # an int when not given
+                assert isinstance(entropy, int)
+                self._root = entropy % (1 << 62)
             self._index += 1
         self._t = self._game.open(self._root)
         self.agents = self.possible_agents[:]
@@ -136,7 +138,7 @@ class UnoAEC(AECEnv):
         self._cumulative_rewards = {a: 0.0 for a in self.agents}
         self.terminations = {a: False for a in self.agents}
         self.truncations = {a: False for a in self.agents}
-        self.infos = {a: {} for a in self.agents}
+        self.infos: dict[str, dict] = {a: {} for a in self.agents}
         self._obs = {a: np.zeros(N_OBS, np.int64) for a in self.agents}
         self._mask = {a: np.zeros(N_ACTIONS, np.int8) for a in self.agents}
         self.agent_selection = self.agents[0]
@@ -144,7 +146,7 @@ class UnoAEC(AECEnv):
         self._advance()
 
     def _advance(self):
-        t = self._t
+        t = _opened(self._t)
         st = t.advance(np.zeros(1, np.int64))[0]
         for a in self.agents:
             self._mask[a][:] = 0
@@ -169,8 +171,8 @@ class UnoAEC(AECEnv):
         if self.terminations[a] or self.truncations[a]:
             self._was_dead_step(action)
             return
-        obs = self._t.observation(0, lambda: None)
-        self._t.act(0, check_action(obs, action))
+        obs = _opened(self._t).observation(0, lambda: None)
+        _opened(self._t).act(0, check_action(obs, action))
         self._cumulative_rewards[a] = 0.0
         for b in self.agents:
             self.rewards[b] = 0.0
@@ -187,7 +189,19 @@ def _outside(n):
     """Every seat an outside seat (the environment's agents decide)."""
     from ..players.agents import Agent
 
-    return [Agent(None, "agent:env", None)] * n
+    return [Agent(_env_decides, "agent:env", None)] * n
+
+
+def _env_decides(obs):
+    """An environment seat's action comes from ``step``, never from a call."""
+    raise RuntimeError("an environment's seat is played through step()")
+
+
+def _opened(t: Tables | None) -> Tables:
+    """The environment's round (``reset`` opens it)."""
+    if t is None:
+        raise RuntimeError("reset() the environment first")
+    return t
 
 
 def aec_env(rules="official", n_players=4, seed=None, **options) -> UnoAEC:
@@ -237,10 +251,10 @@ class UnoGym(Env):
         self.action_space = spaces.Discrete(N_ACTIONS)
         self._root = None
         self._index = -1
-        self._t = None
+        self._t: Tables | None = None
 
     def _observe(self):
-        v = self._t.ob[0]
+        v = _opened(self._t).ob[0]
         return {
             "observation": v[K.O_OBS : K.O_OBS + N_OBS].copy(),
             "action_mask": v[K.O_MASK : K.O_MASK + N_ACTIONS].astype(np.int8),
@@ -262,9 +276,10 @@ class UnoGym(Env):
         return obs, {}
 
     def _run(self):
-        st = self._t.advance(np.zeros(1, np.int64))[0]
+        t = _opened(self._t)
+        st = t.advance(np.zeros(1, np.int64))[0]
         if st == K.ST_DONE:
-            row = self._t.out[0]
+            row = t.out[0]
             obs = {
                 "observation": np.zeros(N_OBS, np.int64),
                 "action_mask": np.zeros(N_ACTIONS, np.int8),
@@ -273,7 +288,7 @@ class UnoGym(Env):
         return self._observe(), 0.0, False, False
 
     def step(self, action):
-        obs = self._t.observation(0, lambda: None)
+        obs = _opened(self._t).observation(0, lambda: None)
         try:
             a = check_action(obs, action)
         except IllegalAction as e:
@@ -289,7 +304,7 @@ class UnoGym(Env):
                 False,
                 {"illegal": str(e)},
             )
-        self._t.act(0, a)
+        _opened(self._t).act(0, a)
         o, r, done, trunc = self._run()
         return o, r, done and not trunc, trunc, {}
 

@@ -8,7 +8,7 @@ no cache key of the report pages (``analyses/common.py`` hashes ``rules.py``).
 
 from __future__ import annotations
 
-from .rules import PRESETS, RuleError, apply, parse_house
+from .rules import PRESETS, RuleError, RuleSet, apply, parse_house
 
 DISPLAY: dict[str, tuple[str, dict]] = {
     "stacking": (
@@ -86,7 +86,7 @@ NUMBERS: dict[str, tuple[str, str]] = {
 }
 
 
-def display_value(rule: str, value) -> str:
+def display_value(rule: str, value: object) -> str:
     """How a reader reads ``rule = value`` ("stacking (same card)", "5 cards dealt to
     each player"); rule syntax for a rule without a display name."""
     name, values = DISPLAY.get(rule, (None, {}))
@@ -97,7 +97,7 @@ def display_value(rule: str, value) -> str:
     return f"{rule}={str(value).lower()}"
 
 
-def rule_value(rs, rule: str):
+def rule_value(rs: RuleSet, rule: str) -> object:
     """The value of ``rule`` in RuleSet ``rs``; ``deck.KEY`` and ``points.KEY`` name one
     entry of a table."""
     table, dot, entry = rule.partition(".")
@@ -121,7 +121,7 @@ def display_rules(text: str) -> str:
     return PRESET_DISPLAY[preset] + (" with " + ", ".join(words) if words else "")
 
 
-def display_ruleset(rs) -> str:
+def display_ruleset(rs: RuleSet) -> str:
     """What a reader reads for a :class:`~unosim.game.rules.RuleSet`: :func:`display_rules`
     of its name when the name is a preset plus switches that give these very rules;
     for a rule file with switches (``numbers-only+seven_zero=true``), its name with the

@@ -15,6 +15,7 @@ import json
 import re
 from dataclasses import dataclass, fields
 from pathlib import Path
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import numpy as np
 
@@ -61,7 +62,7 @@ class Rule:
     def slot_name(self) -> str:
         return "R_" + self.name.upper()
 
-    def encode(self, value) -> int:
+    def encode(self, value: Any) -> int:
         """The value as the kernel's int64 code."""
         if self.type == "choice":
             return self.choices.index(value)
@@ -253,15 +254,23 @@ class RuleError(ValueError):
     """A rule name or value that does not exist; the message names it."""
 
 
-def _declared(cls):
-    """Add one dataclass field per declared rule (after ``name``), then make ``cls`` a
-    frozen dataclass."""
+_C = TypeVar("_C")
+
+
+def _declared(cls: type[_C]) -> type[_C]:
+    """Add one annotation and default per declared rule (after ``name``), from which
+    ``dataclass`` makes the fields."""
     for r in RULES:
         cls.__annotations__[r.name] = _ANNOTATION[r.type]
         setattr(cls, r.name, r.default)
-    return dataclass(frozen=True)(cls)
+    return cls
 
 
+if TYPE_CHECKING:
+    _DEFAULT: Any = None  # stands for the declared default, which ``_declared`` sets
+
+
+@dataclass(frozen=True)
 @_declared
 class RuleSet:
     """Every rule of RULES.md (one field per entry of ``RULES``), with its default (the
@@ -273,6 +282,33 @@ class RuleSet:
     """
 
     name: str = "official"
+    if TYPE_CHECKING:  # the fields ``_declared`` adds, spelled out for type checkers
+        # (tests/test_rule_declarations.py checks they are the names, order and types
+        # of RULES)
+        hand_size: int = _DEFAULT
+        deck: tuple[int, ...] = _DEFAULT
+        points: tuple[int, ...] = _DEFAULT
+        blank_card: str = _DEFAULT
+        voluntary_draw: bool = _DEFAULT
+        draw_rule: str = _DEFAULT
+        wd4_restriction: str = _DEFAULT
+        challenge: bool = _DEFAULT
+        challenge_penalty: int = _DEFAULT
+        catch_uno: float = _DEFAULT
+        uno_penalty: int = _DEFAULT
+        scoring: str = _DEFAULT
+        max_turns: int = _DEFAULT
+        target_score: int = _DEFAULT
+        next_dealer: str = _DEFAULT
+        penalty_elimination: bool = _DEFAULT
+        elimination_score: int = _DEFAULT
+        max_rounds: int = _DEFAULT
+        stacking: str = _DEFAULT
+        seven_zero: bool = _DEFAULT
+        jump_in: bool = _DEFAULT
+        multi_play: bool = _DEFAULT
+        last_card: str = _DEFAULT
+        after_draw: str = _DEFAULT
 
     def __post_init__(self) -> None:
         for f in fields(self):  # numpy scalars (np.int64(5)) stand for their values
@@ -332,7 +368,7 @@ class RuleSet:
                 f"players with hand_size {self.hand_size} (needs {need})"
             )
 
-    def replace(self, **changes) -> RuleSet:
+    def replace(self, **changes: Any) -> RuleSet:
         return dataclasses.replace(self, **changes)
 
     # -- serialisation -----------------------------------------------------------------
@@ -387,7 +423,7 @@ def annotated_toml(rs: RuleSet) -> str:
 
     d = rs.to_dict()
     lines = [tomli_w.dumps({"name": d.pop("name")}).rstrip()]
-    tables = []
+    tables: list[str] = []
     for r in RULES:
         text = tomli_w.dumps({r.name: d[r.name]}).rstrip()
         table = r.type in ("deck", "points")
@@ -397,7 +433,7 @@ def annotated_toml(rs: RuleSet) -> str:
     return "\n".join(lines + [""] + tables) + "\n"
 
 
-def _show(v) -> str:
+def _show(v: object) -> str:
     if isinstance(v, bool):
         return "true" if v else "false"
     return str(v)
@@ -431,7 +467,7 @@ def update_rules_doc(path: str | Path) -> bool:
     return new != text
 
 
-def _check_name(name) -> None:
+def _check_name(name: object) -> None:
     if not isinstance(name, str):
         raise RuleError(f"rule set name must be text, got {type(name).__name__}")
     if not name.isprintable():  # control characters, line and paragraph separators
@@ -440,18 +476,18 @@ def _check_name(name) -> None:
         )
 
 
-def _plain(v):
+def _plain(v: object) -> object:
     """A numpy scalar as its Python value (``np.int64(5)`` -> ``5``), in tuples too."""
     if isinstance(v, tuple):
         return tuple(_plain(x) for x in v)
     return v.item() if isinstance(v, np.generic) else v
 
 
-def _is_int(v) -> bool:
+def _is_int(v: object) -> bool:
     return isinstance(v, (int, np.integer)) and not isinstance(v, (bool, np.bool_))
 
 
-def _check_value(r: Rule, v) -> None:
+def _check_value(r: Rule, v: Any) -> None:
     """Raise RuleError (one line, naming the rule) unless ``v`` is a value of ``r``."""
     key = r.name
     if r.type in ("deck", "points"):
@@ -536,7 +572,7 @@ _INT_TEXT = re.compile(r"[+-]?[0-9]+")  # ASCII digits only ("٣" is refused)
 _FLOAT_TEXT = re.compile(r"[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?")
 
 
-def _coerce(key: str, value):
+def _coerce(key: str, value: Any) -> Any:
     """Coerce a value given as text (``--house``) to the declared type of rule ``key``."""
     kind = RULE_BY_NAME[key].type
     if not isinstance(value, str) or kind == "choice":
@@ -562,7 +598,7 @@ def apply(base: RuleSet, changes: dict, name: str | None = None, coerce: bool = 
     ``deck`` and ``points`` take tables (dicts) that change only the keys they give.
     Unknown names and bad values raise :class:`RuleError` naming them.
     """
-    kw = {}
+    kw: dict[str, object] = {}
     changes = _tables(changes)
     for key, value in changes.items():
         if key not in RULE_NAMES:

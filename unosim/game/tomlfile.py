@@ -12,12 +12,13 @@ from __future__ import annotations
 import os
 import re
 import stat
-
-try:
-    import tomllib
-except ModuleNotFoundError:  # Python 3.10: the same parser from PyPI
-    import tomli as tomllib
+import sys
 from pathlib import Path
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # Python 3.10: the same parser from PyPI
+    import tomli as tomllib
 
 import numpy as np
 

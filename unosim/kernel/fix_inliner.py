@@ -8,6 +8,7 @@ around unosim's compiles; why each exists, with the compile times measured:
 import copy
 import inspect
 import re
+from typing import Any
 
 
 def _share_scope_copies():
@@ -32,7 +33,7 @@ def _share_scope_copies():
         "arg_typs",
     ]:
         return False
-    shared = []  # one {id(scope): its copy} per inline under way
+    shared: list[dict[int, Any]] = []  # one {id(scope): its copy} per inline under way
 
     def scope_deepcopy(self, memo):
         table = shared[-1] if shared else {}
@@ -85,7 +86,7 @@ def _reuse_untyped_ir():
     # (function, compile flags, typing context) -> its untyped IR; each compile has a
     # target context of its own, made from the flags alone
     # (``compiler._make_subtarget``)
-    irs = {}
+    irs: dict[tuple, Any] = {}
 
     def inline_function_reusing(self, caller_ir, block, i, function, arg_typs=None):
         if (
@@ -126,7 +127,7 @@ def _forward_arguments():
         if arg_typs is not None:
             return result
         blocks, renamed = result[1], result[2]
-        assigned = {}
+        assigned: dict[str, int] = {}
         for b in blocks.values():
             for stmt in b.body:
                 if isinstance(stmt, ir.Del):
@@ -195,7 +196,7 @@ def _copy_callee_once():
         return False
     worker = inline_closurecall.InlineWorker
     inline_ir = worker.inline_ir
-    made = []  # the ids of the blocks copied by each inline under way
+    made: list[set[int]] = []  # the ids of the blocks copied by each inline under way
 
     def deepcopy(x, memo=None):
         if made and id(x) in made[-1]:
@@ -213,8 +214,7 @@ def _copy_callee_once():
             made.pop()
 
     shim = types.ModuleType("copy")
-    shim.__dict__.update(vars(copy))
-    shim.deepcopy = deepcopy
+    shim.__dict__.update(vars(copy), deepcopy=deepcopy)
     inline_closurecall.copy = shim
     worker.inline_ir = inline_ir_copying_once
     return True

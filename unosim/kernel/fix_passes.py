@@ -5,7 +5,10 @@ numba's internals do not look as they did in the versions it was measured with;
 compile times measured: ``docs/notes/compile-time.md``.
 """
 
+import functools
 import inspect
+from collections.abc import Callable
+from typing import Any
 
 
 def _bit_live_map():
@@ -17,7 +20,7 @@ def _bit_live_map():
     the result to sets. Returns whether it was installed."""
     from numba.core import analysis, ir_utils
 
-    original = analysis.compute_live_map
+    original: Callable[..., Any] = analysis.compute_live_map
     code = original.__code__
     if (
         code.co_varnames[: code.co_argcount] != ("cfg", "blocks", "var_use_map", "var_def_map")
@@ -27,7 +30,7 @@ def _bit_live_map():
         return False
 
     def compute_live_map(cfg, blocks, var_use_map, var_def_map):
-        bits = {}
+        bits: dict[str, int] = {}
 
         def mask(names):
             m = 0
@@ -42,7 +45,7 @@ def _bit_live_map():
         defined = {k: mask(v) for k, v in var_def_map.items()}
         order = cfg.topo_order()
         # definitions (and uses) reaching the entry of each block
-        reach = {}
+        reach: dict[Any, int] = {}
         changed = True
         while changed:
             old = dict(reach)
@@ -59,10 +62,11 @@ def _bit_live_map():
                 for pred, _ in cfg.predecessors(b):
                     live[pred] |= live[b] & reach.get(pred, 0) & ~defined[pred]
             changed = live != old
-        names = sorted(bits, key=bits.get)
-        result = {}
+        names = sorted(bits, key=bits.__getitem__)
+        result: dict[Any, set[str]] = {}
         for b, m in live.items():
-            s = result[b] = set()
+            s: set[str] = set()
+            result[b] = s
             digits = bin(m)[:1:-1]
             i = digits.find("1")
             while i >= 0:
@@ -70,7 +74,7 @@ def _bit_live_map():
                 i = digits.find("1", i + 1)
         return result
 
-    compute_live_map.__wrapped__ = original
+    functools.update_wrapper(compute_live_map, original, assigned=(), updated=())  # __wrapped__
     analysis.compute_live_map = ir_utils.compute_live_map = compute_live_map
     return True
 
@@ -95,10 +99,10 @@ def _ssa_skip_blocks():
     # for each reconstruction under way: the blocks each variable appears in (renaming
     # one variable, and the phi nodes it adds, moves no other), and the ids of the
     # blocks made since (numba's input blocks are copied, those made here are passed on)
-    frames = []
+    frames: list[tuple[dict[str, set[Any]], set[int]]] = []
 
     def run_ssa_indexed(blocks):
-        where = {}
+        where: dict[str, set[Any]] = {}
         for label, block in blocks.items():
             for stmt in block.body:
                 for var in stmt.list_vars():
@@ -127,8 +131,8 @@ def _ssa_skip_blocks():
             out[label] = new
         return out
 
-    run_ssa_indexed.__wrapped__ = run_ssa
-    rewrite_skipping.__wrapped__ = rewrite
+    functools.update_wrapper(run_ssa_indexed, run_ssa, assigned=(), updated=())  # __wrapped__
+    functools.update_wrapper(rewrite_skipping, rewrite, assigned=(), updated=())
     ssa._run_ssa = run_ssa_indexed
     ssa._run_block_rewrite = rewrite_skipping
     return True
@@ -144,7 +148,7 @@ def _quick_flag_values():
 
     config = targetconfig.TargetConfig
     values = config.values
-    defaults = {}  # TargetConfig subclass -> {option: default}
+    defaults: dict[type, dict[str, Any]] = {}  # TargetConfig subclass -> {option: default}
 
     def quick_values(self):
         cls = type(self)
@@ -166,6 +170,6 @@ def _quick_flag_values():
         or list(quick_values(sample)) != list(values(sample))
     ):
         return False
-    quick_values.__wrapped__ = values
+    functools.update_wrapper(quick_values, values, assigned=(), updated=())  # __wrapped__
     config.values = quick_values
     return True

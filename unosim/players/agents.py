@@ -15,8 +15,10 @@ import importlib.util
 import inspect
 import re
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from .strategies import StrategyError
 
@@ -29,21 +31,22 @@ MAX_FILE_BYTES = 16 << 20  # an agent's file larger than this is refused
 class Agent:
     """A seated agent: ``decide(observation) -> action``, and its label."""
 
-    decide: object
+    decide: Callable[[Any], Any]
     label: str
     source: object  # the object given (a callable or an object with ``act``)
     spec: str | None = None  # the seat label it was loaded from
 
-    def __call__(self, obs):
+    def __call__(self, obs: Any) -> Any:
         return self.decide(obs)
 
-    def __reduce__(self):  # a loaded agent travels (to a Dask worker) as its label
+    def __reduce__(self) -> tuple[Callable[..., Agent], tuple[Any, ...]]:
+        # a loaded agent travels (to a Dask worker) as its label
         if self.spec is not None:
             return (load, (self.spec,))
         return (from_object, (self.source,))
 
 
-def _decider(obj):
+def _decider(obj: object) -> Callable[[Any], Any]:
     act = getattr(obj, "act", None)
     if callable(act):
         return act
@@ -54,14 +57,16 @@ def _decider(obj):
     )
 
 
-def _file_hash(path) -> str:
+def _file_hash(path: str | Path | None) -> str:
+    if path is None:
+        return "unknown"
     try:
         return hashlib.sha256(Path(path).read_bytes()).hexdigest()[:12]
     except (OSError, TypeError):
         return "unknown"
 
 
-def from_object(obj) -> Agent:
+def from_object(obj: object) -> Agent:
     """An agent given as a Python object; its label names it and hashes its file."""
     decide = _decider(obj)
     target = obj if (inspect.isfunction(obj) or inspect.isclass(obj)) else type(obj)
@@ -85,7 +90,7 @@ def is_agent_spec(text: str) -> bool:
     return where.endswith(".py") or bool(_MODULE.match(where))
 
 
-def _attr(obj, name: str, where: str):
+def _attr(obj: object, name: str, where: str) -> Any:
     for part in name.split("."):
         try:
             obj = getattr(obj, part)
@@ -133,8 +138,7 @@ def load(text: str) -> Agent:
             raise StrategyError(
                 f"agent {text!r}: cannot import {where!r}: {type(e).__name__}: {e}"
             ) from None
-        path = getattr(module, "__file__", None)
-        digest = _file_hash(path)
+        digest = _file_hash(getattr(module, "__file__", None))
         label_where = where
     obj = _attr(module, name, where)
     return Agent(_decider(obj), f"agent:{label_where}:{name}@{digest}", obj, text.strip())

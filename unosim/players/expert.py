@@ -10,12 +10,18 @@ strength are in ``docs/players.md``; what was tried to get there, in
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING
+
 import numpy as np
 
 from ..kernel import layout as L
 from ..kernel.expert import N_X
 from . import strategies as strat
-from .params import EXPERT_PARAMS, expert_slot
+from .params import EXPERT_PARAMS, Param, expert_slot
+
+if TYPE_CHECKING:
+    from ..game.rules import RuleSet
 
 NAME = "expert"
 # how it plays, in one sentence (``unosim strategies``)
@@ -49,10 +55,10 @@ DEALS = PARAMS["deal"].choices  # kernel.expert DEAL_* in this order
 SCOPES = PARAMS["scope"].choices  # kernel.expert SCOPE_* in this order
 
 
-def _value(p, val: str):
+def _value(p: Param, val: str) -> object:
     """``val`` (text) as parameter ``p``'s value, or StrategyError (one line)."""
     if p.type == "int":
-        lo, hi = p.bounds
+        lo, hi = p.limits
         try:
             v = int(val)
         except ValueError:
@@ -63,16 +69,16 @@ def _value(p, val: str):
             )
         return v
     if p.type == "float":
-        lo, hi = p.bounds
+        lo, hi = p.limits
         try:
-            v = float(val)
+            x = float(val)
         except ValueError:
-            v = lo - 1.0
-        if not lo <= v <= hi:
+            x = lo - 1.0
+        if not lo <= x <= hi:
             raise strat.StrategyError(
                 f"expert parameter {p.name!r} must be a number in [{lo:g}, {hi:g}], got {val!r}"
             )
-        return round(v, 2)
+        return round(x, 2)
     if p.type == "choice":
         if val not in p.choices:
             raise strat.StrategyError(
@@ -120,7 +126,7 @@ def parse_expert(rest: str) -> tuple[int, np.ndarray, str]:
     return sid, params, label(opts)
 
 
-def expert_array(labels, rules=None) -> np.ndarray | None:
+def expert_array(labels: Sequence[str], rules: RuleSet | None = None) -> np.ndarray | None:
     """``int64[MAX_PLAYERS, N_X]`` expert parameters of each seat (``kernel.expert``), or
     None when no seat is an expert. ``rules`` (a RuleSet) gives ``voluntary_draw``."""
     xp = np.zeros((L.MAX_PLAYERS, N_X), dtype=np.int64)
@@ -139,7 +145,7 @@ def expert_array(labels, rules=None) -> np.ndarray | None:
     return xp if any_expert else None
 
 
-def refuse_matches(labels) -> None:
+def refuse_matches(labels: Iterable[str]) -> None:
     """Matches run in ``kernel.match``, which has no search: an expert would silently
     play as its rollout policy there, so it is refused. ``unosim.sim.assembled`` builds
     matches with an expert from independent single rounds instead."""

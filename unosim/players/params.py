@@ -10,6 +10,7 @@ them, and a test checks that the kernel reads every slot.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 from ..kernel import decide as _decide
 from ..kernel import expert as _expert
@@ -39,7 +40,14 @@ class Param:
     named: dict = field(default_factory=dict)
     scale: int = 1
 
-    def encode(self, value) -> int:
+    @property
+    def limits(self) -> tuple[float, float]:
+        """``bounds``, for a parameter declared with them (else an error)."""
+        if self.bounds is None:
+            raise AssertionError(f"parameter {self.name!r} is declared without bounds")
+        return self.bounds
+
+    def encode(self, value: Any) -> int:
         """The value as the kernel's int64 code (expert parameters)."""
         if self.type == "choice":
             return self.choices.index(value)
@@ -182,8 +190,18 @@ _SMART = {"challenge": L.CHALLENGE_SMART}
 
 
 def _weights(
-    points, colour, wild, action, attack, switch, short, scarce, swap, name_short, name_scarce
-) -> dict:
+    points: float,
+    colour: float,
+    wild: float,
+    action: float,
+    attack: float,
+    switch: float,
+    short: float,
+    scarce: float,
+    swap: float,
+    name_short: float,
+    name_scarce: float,
+) -> dict[str, float]:
     return {
         "points": points,
         "colour": colour,

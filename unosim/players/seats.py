@@ -38,7 +38,9 @@ def parse(
     return ids, params, labels
 
 
-def parse_seats(spec: str | list, n_players: int):
+def parse_seats(
+    spec: str | list, n_players: int
+) -> tuple[np.ndarray, np.ndarray, list[str], tuple[agents.Agent | None, ...]]:
     """Strategies for every seat.
 
     ``spec`` is one strategy for all seats or a comma list, one per seat; a strategy's
@@ -71,7 +73,7 @@ def parse_seats(spec: str | list, n_players: int):
     ids = np.zeros(MAX_PLAYERS, dtype=np.int64)
     params = np.zeros((MAX_PLAYERS, N_PARAMS), dtype=np.float64)
     labels = []
-    seat_agents = []
+    seat_agents: list[agents.Agent | None] = []
     for s, item in enumerate(seats):
         if isinstance(item, agents.Agent):
             ids[s] = OUTSIDE

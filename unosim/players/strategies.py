@@ -65,7 +65,7 @@ def _param_value(name: str, text: str) -> float:
         v = float(t)
     except ValueError:
         raise StrategyError(f"strategy parameter {name!r}: {text!r} is not a number") from None
-    lo, hi = p.bounds
+    lo, hi = p.limits
     if p.type == "weight":
         # bounded so every score stays far above the kernel's "no card" score (-1e18):
         # a player never draws while holding a legal card
@@ -150,7 +150,8 @@ def label(strategy: int | str, params: np.ndarray) -> str:
             p = PARAMS[key]
             # a value outside the bounds is a word's (challenge=smart): written as it
             words = [w for w, x in p.named.items() if x == v]
-            out = not p.bounds[0] <= v <= p.bounds[1]
+            lo, hi = p.limits
+            out = not lo <= v <= hi
             val = words[0] if out and words else f"{v:.6g}"
             extra.append(f"{key}={val}")
     return name + (":" + ";".join(extra) if extra else "")

@@ -372,24 +372,26 @@ def build_page(
     page.heading("The rule set" if alone else "Each rule set", 3)
     page.table(shown)
     page.data(data, "summary", "Its numbers")
-    seats = []
+    rows = []
     for n in counts:
         for name, df in zip(names, frames[n]):
             wr = win_rates(df["winner"].to_numpy(), n)
-            seats += [
+            rows += [
                 {
                     "players": n,
                     "rules": name,
-                    "seat": int(r.seat),
-                    "wins": int(r.wins),
-                    "games": int(r.games),
-                    "rate": r.rate,
-                    "lo": r.lo,
-                    "hi": r.hi,
+                    "seat": int(seat),
+                    "wins": int(wins),
+                    "games": int(games),
+                    "rate": rate,
+                    "lo": lo,
+                    "hi": hi,
                 }
-                for r in wr.itertuples()
+                for seat, wins, games, rate, lo, hi in zip(
+                    *(wr[c].to_numpy() for c in ("seat", "wins", "games", "rate", "lo", "hi"))
+                )
             ]
-    seats = pd.DataFrame(seats)
+    seats = pd.DataFrame(rows)
     page.heading("Seat win rates", 3)
     for n in counts:
         wide = seats[seats["players"] == n]

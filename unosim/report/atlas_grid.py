@@ -49,7 +49,7 @@ SWITCHES = (
 )
 SWITCH_NAMES = tuple(s for s, _ in SWITCHES)
 # editions: (id, deck index, the switches the edition sets)
-EDITIONS = (
+EDITIONS: tuple[tuple[str, int, dict[str, object]], ...] = (
     ("official", 0, {}),
     ("official-2018", 1, {}),
     ("official-2018-swap", 2, {}),
@@ -285,18 +285,18 @@ SWING = 3  # a hand that grows or shrinks by this many cards in one step "swings
 
 def chaos(key: str, n_players: int, strategy: str, rounds: int) -> list[int]:
     """Turn-by-turn measures of games ``0 .. rounds - 1`` of a cell, from their traces
-    (``replay.trace_round``): ``[rounds, lead changes, swings]``, summed over the
+    (``engine.trace``): ``[rounds, lead changes, swings]``, summed over the
     rounds. The leader is the one player holding the fewest cards (on a tie the lead
     stays where it was); a swing is one step in which a hand grows or shrinks by
     ``SWING`` cards or more at once (a Seven-Zero swap or pass, a shuffle of hands;
     penalty cards are drawn one at a time and do not swing)."""
     from ..game.cards import N_KINDS
-    from ..sim.replay import trace_round
+    from ..sim import engine
 
     job = make_job(rule_set(key), rounds, n_players, strategy, SEED)
     changes = swings = 0
     for game in range(rounds):
-        _, trace = trace_round(job.rules, n_players, job.sid, job.sparams, SEED, game)
+        _, trace = engine.trace(job.kernel, job.seed, game)
         hands = trace[:, L.EV_HANDS : L.EV_HANDS + n_players * N_KINDS]
         sizes = hands.reshape(len(trace), n_players, N_KINDS).sum(axis=2)
         swings += int((np.abs(np.diff(sizes, axis=0)) >= SWING).sum())

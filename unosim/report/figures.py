@@ -16,6 +16,7 @@ import math
 import textwrap
 from collections.abc import Mapping, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import matplotlib
 
@@ -28,9 +29,12 @@ import pandas as pd  # noqa: E402
 from . import escape as esc  # noqa: E402
 from .palette import colours  # noqa: E402
 
+if TYPE_CHECKING:
+    from matplotlib.typing import RcKeyType
+
 __all__ = ["STYLE", "style", "save", "distributions", "seat_rates", "forest", "by_players"]
 
-STYLE = {
+STYLE: dict[RcKeyType, Any] = {
     "figure.dpi": 100,
     "savefig.dpi": 100,
     "font.size": 9,

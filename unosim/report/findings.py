@@ -24,6 +24,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from typing import TypedDict
 
 import numpy as np
 import pandas as pd
@@ -116,9 +117,24 @@ class Finding:
         return self.lo > 0 or self.hi < 0
 
 
+class Comparison(TypedDict):
+    """What :func:`compare_metric` returns."""
+
+    n: int
+    value_a: float
+    value_b: float
+    diff: float
+    lo: float
+    hi: float
+    rel: float
+    rel_lo: float
+    rel_hi: float
+    identical: bool
+
+
 def compare_metric(
     a: pd.DataFrame, b: pd.DataFrame, key: str, confidence: float = 0.95
-) -> dict[str, float]:
+) -> Comparison:
     """The paired comparison of metric ``key`` between round frames ``a`` (baseline) and
     ``b``: ``n``, ``value_a``, ``value_b``, ``diff``, ``lo``, ``hi``, ``rel``,
     ``rel_lo``, ``rel_hi``."""
@@ -346,9 +362,10 @@ def measures(df: pd.DataFrame, players: int) -> dict[str, tuple[float, float, fl
     ``median_turns`` (its interval from order statistics)."""
     turns = df["turns"].to_numpy(np.float64)
     wr = win_rates(df["winner"].to_numpy(), players)
+    rate, lo, hi = (wr[c].to_numpy(np.float64)[0] for c in ("rate", "lo", "hi"))  # seat 0
     return {
         "turns": mean_ci(turns),
-        "seat0": tuple(float(wr.loc[0, c]) for c in ("rate", "lo", "hi")),
+        "seat0": (float(rate), float(lo), float(hi)),
         "points": mean_ci(df["points"].to_numpy(np.float64)),
         "cards_drawn": mean_ci(df["cards_drawn"].to_numpy(np.float64)),
         "max_stack": mean_ci(df["max_stack"].to_numpy(np.float64)),

@@ -297,9 +297,9 @@ class Page:
             elif b.kind == "figure":
                 data = base64.b64encode(Path(d["path"]).read_bytes()).decode("ascii")
                 alt = esc.html(esc.markup_text(d["caption"]))
-                cls = ' class="main"' if d.get("main") else ""
+                main = ' class="main"' if d.get("main") else ""
                 body.append(
-                    f'<figure{cls}><img alt="{alt}" '
+                    f'<figure{main}><img alt="{alt}" '
                     f'src="data:image/svg+xml;base64,{data}">'
                     f"<figcaption>{esc.markup_html(d['caption'])}</figcaption></figure>"
                 )

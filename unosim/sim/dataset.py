@@ -39,6 +39,7 @@ import re
 import warnings
 from collections.abc import Iterable, Iterator
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -526,11 +527,13 @@ class PartWriter:
     writes it), so ``results.read_results`` reads a part or a single-file run alike.
     """
 
+    sha256: str  # the finished file's SHA-256, set by ``close``
+
     def __init__(self, final: Path, manifest: dict):
         self.final = Path(final)
         self.manifest = manifest
         self.tmp = atomic_path(self.final)
-        self.writer = None
+        self.writer: Any = None  # a pyarrow.parquet.ParquetWriter once written to
 
     def write(self, df: pd.DataFrame) -> None:
         import pyarrow as pa

@@ -54,7 +54,7 @@ class Kernel:
     xp: np.ndarray | None
 
     @property
-    def head(self) -> tuple:
+    def head(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, int]:
         """The arguments every entry point starts with: rules, sid, sp, deck, points, n."""
         return (self.rules, self.sid, self.sparams, self.deck, self.points, self.n_players)
 

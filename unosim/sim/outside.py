@@ -133,8 +133,8 @@ class Observation:
     def __init__(self, row: np.ndarray, hist: np.ndarray, rng_key):
         self._v = row[K.O_MASK : K.O_HIST].copy()
         self._hist = hist
-        self._legal = None
-        self._rng = None
+        self._legal: list[int] | None = None
+        self._rng: np.random.Generator | None = None
         self._key = rng_key
 
     def _f(self, i: int) -> int:

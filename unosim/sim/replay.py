@@ -13,6 +13,7 @@ judged move by move by the independent checker (:mod:`unosim.verify.checker`).
 from __future__ import annotations
 
 import json
+import sys
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -106,9 +107,9 @@ def replay(
 # -- from a results file -----------------------------------------------------------------
 def rules_from_manifest(manifest: dict) -> RuleSet:
     """The rule set a run used, from its manifest's ``rules_toml`` (hash checked)."""
-    try:
+    if sys.version_info >= (3, 11):
         import tomllib
-    except ModuleNotFoundError:  # Python 3.10: the same parser from PyPI
+    else:  # Python 3.10: the same parser from PyPI
         import tomli as tomllib
 
     try:
@@ -240,7 +241,8 @@ def replays_from(
     why = behaviour_mismatch(m)
     if why:
         raise ReplayError(f"--from {path}: {why}")
-    matched, kept, seen = 0, [], False
+    matched, seen = 0, False
+    kept: list[pd.DataFrame] = []
     for df in frames:  # a folder one part at a time: memory holds one part
         mask = matching(df, where)
         matched += int(mask.sum())
@@ -368,14 +370,15 @@ def _describe(e: dict, nxt: dict | None, row: dict, n: int) -> tuple[str, bool]:
     """One event's text; True when it also tells the next (colour) event."""
     ev, card = e["event"], e.get("card")
     seat = e["seat"]
-    merged = (
+    merged, shown = False, card
+    if (
         nxt is not None
         and nxt["event"] == "colour"
         and nxt["seat"] == seat
         and card is not None
         and ev in ("play", "drawn", "stack", "extra")
-    )
-    shown = _wild(card, nxt["colour_named"]) if merged else card
+    ):
+        merged, shown = True, _wild(card, nxt["colour_named"])
     dirname = "clockwise" if e["direction"] == 1 else "counter-clockwise"
     if ev == "deal":
         sizes = {len(h) for h in e["hands"]}
@@ -494,7 +497,7 @@ def format_text(rp: Replay, hands: bool = False) -> str:
             continue
         nxt = evs[j + 1] if j + 1 < len(evs) else None
         text, skip_next = _describe(e, nxt, row, n)
-        shown = nxt if skip_next else e
+        shown = nxt if skip_next and nxt is not None else e  # skip_next: nxt told too
         who = f"seat {e['seat']}" if e["seat"] is not None else "table"
         lines.append(f"{e['i']:>4} {shown['turns']:>4}  {who:<7} {text:<52} {_state(shown)}")
         if hands:

@@ -450,13 +450,15 @@ def execute(plan: Plan, progress: Callable[[int], None] | None = None) -> RunRes
             progress(count)
 
     t0 = [time.perf_counter()]
-    created = [None, False]  # the highest folder made, the manifest: by this call
+    made_dir: Path | None = None  # the highest folder made by this call
+    made_manifest = False  # the manifest written by this call
 
     def connected() -> None:  # the speed leaves out starting a local cluster
-        if plan.new:  # nothing is written before the run can start
-            created[0] = ds.first_missing(root)
+        nonlocal made_dir, made_manifest
+        if plan.new and root is not None:  # nothing is written before the run can start
+            made_dir = ds.first_missing(root)
             ds.create_dataset(root, plan.manifest)
-            created[1] = True
+            made_manifest = True
         t0[0] = time.perf_counter()
 
     try:
@@ -505,8 +507,8 @@ def execute(plan: Plan, progress: Callable[[int], None] | None = None) -> RunRes
     except BaseException:
         # a new run that fails or is stopped before any chunk is written (a full disk,
         # Ctrl-C) leaves no folder: only what this call created is removed
-        if plan.new and root is not None and (created[0] is not None or created[1]):
-            ds.undo_create(root, created[0])
+        if plan.new and root is not None and (made_dir is not None or made_manifest):
+            ds.undo_create(root, made_dir)
         raise
     finally:
         # Also on Ctrl-C or SIGTERM: the signal can land between a temporary file's

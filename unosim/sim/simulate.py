@@ -91,7 +91,7 @@ def make_job(
     rules: str | Path | RuleSet = "official",
     n_games: int = 1000,
     n_players: int = 4,
-    strategies: str | list[str] = "random",
+    strategies: str | list | tuple = "random",  # texts, and agents
     seed: int = 0,
     house: str | dict | None = None,
     first_game: int = 0,

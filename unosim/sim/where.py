@@ -80,8 +80,9 @@ def wide(col: pd.Series) -> pd.Series:
         return col
     if isinstance(dt, pd.api.extensions.ExtensionDtype):  # nullable: missing is NaN
         exact = pd.api.types.is_integer_dtype(dt) and not col.hasnans
+        values = col.to_numpy(np.int64) if exact else col.to_numpy(np.float64, na_value=np.nan)
         return pd.Series(
-            col.to_numpy(np.int64 if exact else np.float64, na_value=None if exact else np.nan),
+            values,
             index=col.index,
             name=col.name,
         )

@@ -41,6 +41,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, NoReturn
 
 import numpy as np
 
@@ -64,6 +65,9 @@ from ..game.cards import (
     kind_name,
 )
 from ..kernel import layout as L  # constants only: the trace's columns and event codes
+
+if TYPE_CHECKING:
+    from ..game.rules import RuleSet
 
 _COL = [int(c) for c in COLOUR]
 _RANK = [int(r) for r in RANK]
@@ -130,9 +134,9 @@ def _cards(counts: Iterable[tuple[int, int]]) -> str:
 
 def check_trace(
     trace: np.ndarray,
-    rules,
+    rules: RuleSet,
     n_players: int | None = None,
-    row=None,
+    row: Any = None,
     strict: bool | Iterable[bool] | Iterable[int] = False,
 ) -> list[Violation]:
     """Judge a round's trace against RULES.md.
@@ -168,7 +172,14 @@ def strict_seats(labels: Iterable[str]) -> list[bool]:
 
 
 class _Checker:
-    def __init__(self, trace, rules, n, row, strict):
+    def __init__(
+        self,
+        trace: np.ndarray,
+        rules: RuleSet,
+        n: int,
+        row: Any,
+        strict: bool | Iterable[bool] | Iterable[int],
+    ) -> None:
         self.t = trace
         self.T = len(trace)
         self.ev = trace[:, : L.EV_TOP].tolist()  # type, seat, kind, flags, aux
@@ -254,7 +265,7 @@ class _Checker:
         i = self.cur if i is None else i
         self.viol.append(Violation(i, self.where(i) + msg))
 
-    def stop(self, msg: str, i: int | None = None):
+    def stop(self, msg: str, i: int | None = None) -> NoReturn:
         i = self.i if i is None else i
         if i >= self.T:
             self.viol.append(Violation(self.T - 1, f"the trace ends early: {msg}"))
@@ -268,12 +279,27 @@ class _Checker:
     def peek_seat(self) -> int:
         return self.ev[self.i][1] if self.i < self.T else -2
 
+    def found(self) -> str:
+        """The next row's event and seat, for a message ("nothing" past the end)."""
+        if self.i >= self.T:
+            return "nothing"
+        e = self.ev[self.i]
+        return f"{_NAMES.get(e[0], e[0])} by seat {e[1]}"
+
     def take(self) -> list:
         self.cur = self.i
         self.i += 1
         return self.ev[self.cur]
 
-    def expect(self, typ: int, seat: int, kind=None, aux=None, flags=0, what: str = ""):
+    def expect(
+        self,
+        typ: int,
+        seat: int,
+        kind: int | None = None,
+        aux: int | None = None,
+        flags: int | None = 0,
+        what: str = "",
+    ) -> list[int]:
         """Read the next row, which must be event ``typ`` by ``seat``."""
         if self.i >= self.T:
             self.stop(f"{_NAMES[typ]} by seat {seat} was due{what}")
@@ -616,8 +642,7 @@ class _Checker:
             options.append("challenge")
         self.stop(
             f"seat {p} faces a draw penalty of {self.pend} and must "
-            f"{' or '.join(options)}; found {_NAMES.get(typ, typ)} by seat "
-            f"{self.peek_seat()}"
+            f"{' or '.join(options)}; found {self.found()}"
         )
         return p  # unreachable
 
@@ -712,9 +737,7 @@ class _Checker:
                     )
                 if not self.until:
                     return self.nxt(p)
-        self.stop(
-            f"seat {p} was to play or draw; found {_NAMES.get(typ, typ)} by seat {self.peek_seat()}"
-        )
+        self.stop(f"seat {p} was to play or draw; found {self.found()}")
         return p  # unreachable
 
     def play(self, p: int, k: int, how: int, bluff: bool = False) -> int:
@@ -1122,14 +1145,14 @@ class _Checker:
             parts = [
                 f"{_STATE_FIELDS[f]} recorded {self._show(f, rec[i, f])}, expected "
                 f"{self._show(f, exp[i, f])}"
-                for f in np.flatnonzero(bad_s[i])
+                for f in np.flatnonzero(bad_s[i]).tolist()
             ]
             for q in range(n):
                 r = rec_h[i, q * N_KINDS : (q + 1) * N_KINDS].astype(np.int64)
                 x = self.exp_h[i, q * N_KINDS : (q + 1) * N_KINDS].astype(np.int64)
                 if not np.array_equal(r, x):
-                    extra = _cards((k, int(r[k] - x[k])) for k in np.flatnonzero(r > x))
-                    missing = _cards((k, int(x[k] - r[k])) for k in np.flatnonzero(x > r))
+                    extra = _cards((k, int(r[k] - x[k])) for k in np.flatnonzero(r > x).tolist())
+                    missing = _cards((k, int(x[k] - r[k])) for k in np.flatnonzero(x > r).tolist())
                     parts.append(
                         f"hand of seat {q} recorded with {extra} too many and {missing} too few"
                     )
@@ -1142,7 +1165,7 @@ class _Checker:
             )
 
     @staticmethod
-    def _show(field: int, v) -> str:
+    def _show(field: int, v: Any) -> str:
         v = int(v)
         if field == 0 or (field == 5 and v >= 0):
             return _card(v)
@@ -1151,7 +1174,7 @@ class _Checker:
         return str(v)
 
 
-def _row_values(row, n: int) -> dict[str, int]:
+def _row_values(row: Any, n: int) -> dict[str, int]:
     """Section 6 values of a round's record: the kernel's int32 row or a named row."""
     if isinstance(row, Mapping) or hasattr(row, "keys"):
         return {k: int(row[k]) for k in row.keys() if k in _ROW_KEYS(n)}
