@@ -274,3 +274,34 @@ def test_strategy_defaults_are_unchanged():
         "tries",
     ]
     assert np.array_equal(parse_seats("table", 1)[1][0], S.DEFAULTS["table"])
+
+
+# ------------------------------------------------------------ the docs' tables
+def _param_tables():
+    import importlib.util
+
+    path = Path(__file__).resolve().parents[1] / "tools" / "param_tables.py"
+    spec = importlib.util.spec_from_file_location("param_tables", path)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def test_docs_tables_follow_from_the_declarations():
+    tables = _param_tables()
+    docs = Path(__file__).resolve().parents[1] / "docs" / "players.md"
+    text = docs.read_text()
+    assert tables.rewrite(text) == text, "run: python tools/param_tables.py docs/players.md"
+    for name in tables.TABLES:
+        assert f"<!-- params:{name} -->" in text, name
+        for p in getattr(P, name):
+            assert f"| `{p.name}` | " in text, (name, p.name)
+
+
+def test_a_docs_table_that_drifts_is_rewritten():
+    tables = _param_tables()
+    table = P.docs_table(P.EXPERT_PARAMS)
+    text = f"x\n<!-- params:EXPERT_PARAMS -->\n{table}\n<!-- /params -->\ny"
+    drifted = text.replace("(0: to the end)", "(0: forever)")
+    assert drifted != text
+    assert tables.rewrite(drifted) == text

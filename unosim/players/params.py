@@ -9,7 +9,7 @@ them, and a test checks that the kernel reads every slot.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ..kernel import decide as _decide
@@ -39,6 +39,7 @@ class Param:
     choices: tuple[str, ...] = ()
     named: dict = field(default_factory=dict)
     scale: int = 1
+    more: str = ""  # the docs' fuller explanation (docs/players.md), if any
 
     @property
     def limits(self) -> tuple[float, float]:
@@ -54,6 +55,36 @@ class Param:
         if self.type == "float":
             return round(value * self.scale)
         return int(value)
+
+
+def _with_more(params: tuple[Param, ...], more: dict[str, str]) -> tuple[Param, ...]:
+    """``params`` with the docs' fuller explanation ``more[name]`` of each (every key
+    names one of them)."""
+    names = {p.name for p in params}
+    unknown = set(more) - names
+    if unknown:
+        raise AssertionError(f"explanations of undeclared parameters: {sorted(unknown)}")
+    return tuple(replace(p, more=more.get(p.name, "")) for p in params)
+
+
+def docs_table(params: tuple[Param, ...], head: str = "parameter") -> str:
+    """The Markdown table of ``params`` in ``docs/players.md``: name, default, values and
+    what it does (``more``, else ``doc``); ``tools/param_tables.py`` writes it there."""
+    rows = [f"| {head} | default | values | meaning |", "|---|---|---|---|"]
+    for p in params:
+        if p.choices:
+            values = " / ".join(f"`{c}`" for c in p.choices)
+        elif p.bounds is not None and p.type != "weight":
+            lo, hi = p.bounds
+            values = f"{lo:g} to {hi:g}" if p.type != "int" else f"{int(lo):,} to {int(hi):,}"
+        elif p.type == "weight":
+            values = "any weight"
+        else:
+            values = "text"
+        default = p.default if not isinstance(p.default, float) else f"{p.default:g}"
+        meaning = (p.more or p.doc).replace("|", "\\|")
+        rows.append(f"| `{p.name}` | `{default}` | {values} | {meaning} |")
+    return "\n".join(rows)
 
 
 MAX_WEIGHT = 1e6  # |weight|: scores stay within about 1e10, every legal card playable
@@ -149,6 +180,45 @@ FEATURES: tuple[Param, ...] = (
         _W,
     ),
 )
+
+_FEATURES_MORE = {  # what docs/players.md says of each
+    "points": "points of `k` / 50 (the value got rid of)",
+    "colour": "share of `left` in the colour in play after `k` (keeps control of it)",
+    "wild": "1 for a wild-type card that attacks nobody (Wild, Shuffle Hands, Customizable)",
+    "action": (
+        "1 for Skip, Reverse, Draw Two and the attacking wilds (Wild Draw Four, Snorlax, "
+        "Greninja, Powers of Grayskull)"
+    ),
+    "attack": (
+        "1 / cards of `next` for a card that hits `next` (Skip, Draw Two, Reverse with 2 "
+        "players, Wild Draw Four, Snorlax, Greninja; Grayskull: 1 / the fewest cards of "
+        "any opponent): large when `next` is about to go out"
+    ),
+    "switch": "1 when the colour in play changes",
+    "short": (
+        "1 when the table has seen `next` draw on the colour in play after `k` (so `next`"
+        " holds none of it: it drew on it, and since then has kept no drawn card, drawn "
+        "no penalty, and not swapped or been dealt new cards)"
+    ),
+    "scarce": (
+        "1/4 minus that colour's share of the coloured cards the player cannot see (deck "
+        "minus own hand minus the discard pile: card counting)"
+    ),
+    "swap": (
+        "cards a hand exchange would win, / 7 (a 7 under Seven-Zero and Customizable "
+        "`swap_hands`: against the opponent with fewest cards; a 0: against the hand "
+        "received; Shuffle Hands: against the average hand)"
+    ),
+    "name_short": (
+        "after a wild-type card it names the colour of highest `share in hand + "
+        "name_short * short + name_scarce * scarce` (ties uniform)."
+    ),
+    "name_scarce": (
+        "after a wild-type card it names the colour of highest `share in hand + "
+        "name_short * short + name_scarce * scarce` (ties uniform)."
+    ),
+}
+FEATURES = _with_more(FEATURES, _FEATURES_MORE)
 STRATEGY_PARAMS = BEHAVIOUR + FEATURES
 
 
@@ -397,6 +467,83 @@ EXPERT_PARAMS: tuple[Param, ...] = (
         (1, 1024),
     ),
 )
+
+_EXPERT_MORE = {  # what docs/players.md says of each
+    "rollouts": (
+        "determinizations per decision, each candidate played out once on each (the budget)"
+    ),
+    "policy": (
+        "the rollout policy, which also makes the decisions the expert does not search: "
+        "`tuned` (the weighted player tuned against 3 `random` under official rules, "
+        "`examples/weighted-official-random-2.toml`), any strategy name without "
+        "parameters, or a weighted strategy file (`x.toml`, as `unosim tune` writes them)"
+    ),
+    "horizon": "turns a rollout plays before it is scored by hand sizes (0: to the end)",
+    "crn": "1: every candidate is played out on the same deals and random streams",
+    "draw": (
+        "1: drawing with a legal card in hand is a candidate (when the rules' "
+        "`voluntary_draw` allows it)"
+    ),
+    "model": (
+        "`policy`: every seat plays the rollout policy in the rollouts; `actual`: the "
+        "opponents play their own strategies (the expert knows them; a Python agent's "
+        "seat plays the rollout policy)"
+    ),
+    "z": (
+        "the policy's own move is kept unless another beats it by more than `z` standard "
+        "errors of the paired difference (0: plain best estimate)"
+    ),
+    "endgame": "search only once some hand holds at most this many cards (0: always)",
+    "deal": (
+        "how the cards it cannot see are dealt in each determinization: `uniform`, "
+        "`voids` (no opponent gets a card of a colour or rank, or a wild-type card, that "
+        "the table saw it lack when it last drew: `layout.MEM_SHORT`), or `open` (the "
+        "true hands: a diagnostic of what the hidden cards cost, not a fair player)"
+    ),
+    "bluff": (
+        "1: an illegal Wild Draw Four is a candidate too (4.3; none of the built-in "
+        "players ever challenges this expert, so a bluff is never punished)"
+    ),
+    "race": (
+        "k > 0: every k rollouts, drop the candidates already worse than the policy's "
+        "move by `z` standard errors (racing; 0: every candidate gets every rollout)"
+    ),
+    "pad": (
+        "added to the variance of a paired difference, in thousandths of 1/rollouts "
+        "(1000: 1/rollouts, so that a few identical differences are no certainty)"
+    ),
+    "scope": (
+        "`all`: every decision above is searched; `turn`: only the normal turn's card and"
+        " colour (and draw, bluff), the rest is the policy's (the first expert's scope)"
+    ),
+    "infer": (
+        "1: in each determinization a `heuristic` (or `table`) opponent's hand agrees "
+        "with the last colour it named after a wild-type card (a heuristic names the "
+        "colour it holds most of), as far as the cards it played since allow, and lacks "
+        "what that play showed it lacked (a heuristic plays a plain wild only without a "
+        "legal coloured card); 2: also, if its last actions were cards from its hand, a "
+        "hand with which the heuristic would have played them; 3: also a `random` "
+        "opponent's hand is dealt with the chance that `random` made its last plays from "
+        "it (each: the card's copies over the legal cards of the hand it then held, rules"
+        " section 10), by rejection; 0: none of these (`kernel.expert_deal.determinize`; "
+        "what a seat's plays showed is forgotten once it draws or its hand moves)"
+    ),
+    "depth": (
+        "the last plays from the hand per opponent that `infer` 2-3 read (1-4; all made "
+        "since its hand last changed otherwise)"
+    ),
+    "tries": (
+        "deals of an opponent's hand at most until one agrees with `infer` (the last one "
+        "is kept if none does)"
+    ),
+    "more": (
+        "k > 1: while a candidate beats the policy's move on average but not by `z` "
+        "standard errors, `rollouts` more rollouts are played, up to `k` x `rollouts` "
+        "(adaptive rollouts: the budget goes to the close decisions; 1: always "
+        "`rollouts`, the expert of kernel behaviour 3)"
+    ),
+}
+EXPERT_PARAMS = _with_more(EXPERT_PARAMS, _EXPERT_MORE)
 
 
 def expert_slot(p: Param) -> int:
