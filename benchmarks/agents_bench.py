@@ -3,6 +3,10 @@
 process: the machine may be shared).
 
     .venv/bin/python benchmarks/agents_bench.py [GAMES]
+
+Where rlcard is installed (``pip install rlcard``), its UNO environment (2 players only,
+with its own simplified rules) is timed beside unosim's 2-player rounds with a Python
+random agent in both seats, in the same process and on the same kind of agent.
 """
 
 import sys
@@ -73,6 +77,47 @@ def batch(b: int = 4096, steps: int = 30) -> None:
     )
 
 
+def rlcard_side(games: int = 2000) -> None:
+    """rlcard's UNO with its RandomAgent in both seats against unosim's 2-player
+    ``official`` with the example random agent in both seats: games/s and decisions/s
+    (CPU time of this process), and unosim's built-in ``random`` players beside them."""
+    try:
+        import rlcard
+        from rlcard.agents import RandomAgent
+    except ImportError:
+        print("rlcard: not installed (pip install rlcard), no side-by-side")
+        return
+    env = rlcard.make("uno", config={"seed": 1})
+    env.set_agents([RandomAgent(num_actions=env.num_actions) for _ in range(env.num_players)])
+    env.run(is_training=False)  # warm
+    decisions = 0
+    t = time.process_time()
+    for _ in range(games):
+        trajectories, _ = env.run(is_training=False)
+        decisions += sum((len(tr) - 1) // 2 for tr in trajectories)
+    s_rl = time.process_time() - t
+    both = [Counting(), Counting()]
+    simulate("official", 20, 2, both, threads=1)  # warm
+    both = [Counting(), Counting()]
+    t = time.process_time()
+    simulate("official", games, 2, both, seed=1, threads=1)
+    s_un = time.process_time() - t
+    n_un = both[0].n + both[1].n
+    simulate("official", 20, 2, "random", threads=1)  # warm
+    t = time.process_time()
+    simulate("official", 100 * games, 2, "random", seed=1, threads=1)
+    s_bi = time.process_time() - t
+    print(
+        f"rlcard {rlcard.__version__} UNO, 2 RandomAgents: {games / s_rl:,.0f} games/s, "
+        f"{decisions / s_rl:,.0f} decisions/s; unosim official, 2 Python random agents: "
+        f"{games / s_un:,.0f} games/s, {n_un / s_un:,.0f} decisions/s "
+        f"(x{(games / s_un) / (games / s_rl):.1f} rlcard's games/s); unosim's built-in "
+        f"random, 2 players: {100 * games / s_bi:,.0f} games/s "
+        f"(x{(100 * games / s_bi) / (games / s_rl):,.0f})"
+    )
+
+
 if __name__ == "__main__":
     main(int(sys.argv[1]) if len(sys.argv) > 1 else 5000)
     batch()
+    rlcard_side()
