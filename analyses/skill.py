@@ -64,6 +64,21 @@ EXPERT = "expert"  # at its default budget (unosim/players/expert.py)
 EXPERT_OPPONENTS = ("random", "heuristic", REALISTIC)
 BASE_EXPERT_DEALS = 400  # deals (x 4 seats) of the expert per rule set and opponent
 BASE_EXPERT_MATCHES = 1_000  # assembled matches to 500 of the expert per opponent
+# floors for tiny scales (a quick build or the tests' page check): the expert plays about
+# a thousandth of a plain round's speed, so its floors are small
+MIN_EXPERT_DEALS, MIN_EXPERT_MATCHES = 10, 8
+
+
+def expert_deals(ctx: Context) -> int:
+    """Deals (x 4 seats) of the expert per rule set and opponent at this scale."""
+    return max(MIN_EXPERT_DEALS, int(round(BASE_EXPERT_DEALS * ctx.scale)))
+
+
+def expert_match_count(ctx: Context) -> int:
+    """Assembled matches to 500 of the expert per opponent at this scale."""
+    return max(MIN_EXPERT_MATCHES, int(round(BASE_EXPERT_MATCHES * ctx.scale)))
+
+
 Z95 = 1.959964  # two-sided 95%
 
 
@@ -173,7 +188,7 @@ def _policies(ctx: Context, tuned: dict, names: dict) -> dict[str, tuple[str, st
 
 def _expert(ctx: Context, rules: str, policy: tuple[str, str], opp: str) -> dict:
     """The expert over ``policy`` against 3 ``opp`` under ``rules`` (cached)."""
-    deals = max(50, int(round(BASE_EXPERT_DEALS * ctx.scale)))
+    deals = expert_deals(ctx)
     rs = PRESETS[rules]
     item = f"{EXPERT}:policy={policy[0]}"
     pol = policy[0] if not policy[0].endswith(".toml") else f"weighted:{policy[0]}"
@@ -199,7 +214,7 @@ def _expert(ctx: Context, rules: str, policy: tuple[str, str], opp: str) -> dict
 def _expert_odds(ctx: Context, policy: tuple[str, str], opp: str) -> tuple:
     """Assembled official matches to 500 of the expert against 3 ``opp``: (share won,
     lo, hi, mean rounds a match)."""
-    n = max(40, int(round(BASE_EXPERT_MATCHES * ctx.scale)))
+    n = expert_match_count(ctx)
     rs = PRESETS["official"]
     spec = {
         "rules": rs.hash(),
@@ -426,7 +441,7 @@ def build(ctx: Context) -> Page:
             f"{num(s0[1], 4)} to {num(h[0], 4)} ± {num(h[1], 4)}."
         )
     page.bullets(bullets)
-    x_deals = max(50, int(round(BASE_EXPERT_DEALS * ctx.scale)))
+    x_deals = expert_deals(ctx)
     half_max = max((v[2] - v[1]) / 2 for v in skill.values())
     x_half = max(v["est_half"] for v in xrow.values())
     page.para(
@@ -480,7 +495,7 @@ def build(ctx: Context) -> Page:
         f"{num(n_show['heuristic'], 0)} against heuristic players: "
         f"{num(n_show['random'] / x_odds['random'][3], 0)} and "
         f"{num(n_show['heuristic'] / x_odds['heuristic'][3], 0)} matches. The expert's "
-        f"matches ({max(40, int(round(BASE_EXPERT_MATCHES * ctx.scale))):,} per opponent) "
+        f"matches ({expert_match_count(ctx):,} per opponent) "
         f"are assembled from independent rounds, exact in distribution because no "
         f"strategy reads the scores (`unosim/sim/assembled.py`); the best simple strategy's "
         f"({BASE_MATCHES:,} per opponent) are played by the match kernel; each player sits "
@@ -680,7 +695,7 @@ def build(ctx: Context) -> Page:
             "evaluation plays games from 2^40 on, which neither the choice nor the tuning "
             "played.",
             f"Expert: `expert:policy=P` (its default budget) over the best candidate P, "
-            f"{max(50, int(round(BASE_EXPERT_DEALS * ctx.scale))):,} deals × 4 rotations per "
+            f"{expert_deals(ctx):,} deals × 4 rotations per "
             f"rule set and opponent from game 2^42 on, paired with P on the same deals; its "
             f"matches to 500 assembled from single rounds (`unosim/sim/assembled.py`), games from "
             f"2^42 + 4·2^38 on.",

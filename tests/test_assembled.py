@@ -4,6 +4,7 @@ the match kernel's for players both can run: match winner and match length, 5 si
 from __future__ import annotations
 
 import numpy as np
+import pandas as pd
 import pytest
 
 from unosim.sim.assembled import assembled_matches
@@ -26,3 +27,18 @@ def test_assembled_matches_match_the_kernel(house):
     se = np.sqrt(a.var() / N + b.var() / N)
     assert abs(a.mean() - b.mean()) < 5 * se, (a.mean(), b.mean())
     assert (kernel["winner"] == 0).mean() > 0.4  # the heuristic's edge shows in both
+
+
+def test_block_sizes_change_no_match(monkeypatch):
+    from unosim.sim import assembled
+
+    args = ("official", ["random", "heuristic", "random"], 30, 5)
+    small = assembled.assembled_matches(*args)
+    monkeypatch.setattr(assembled, "FIRST_BLOCK", assembled.BLOCK)
+    large = assembled.assembled_matches(*args)
+    monkeypatch.setattr(assembled, "FIRST_BLOCK", 1)
+    monkeypatch.setattr(assembled, "BLOCK", 3)
+    tiny = assembled.assembled_matches(*args)
+    pd.testing.assert_frame_equal(small, large)
+    pd.testing.assert_frame_equal(small, tiny)
+    assert small["rounds"].sum() > 30  # matches of several rounds: blocks were refilled

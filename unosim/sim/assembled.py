@@ -25,23 +25,29 @@ from ..kernel import layout as L
 from .engine import seat_players, settle
 from .simulate import make_job, run_block
 
-BLOCK = 512  # rounds simulated at a time per seating
+BLOCK = 512  # rounds simulated at a time per seating, at most
+FIRST_BLOCK = 16  # the first block; each next one twice as large, up to BLOCK
 SPAN = 1 << 36  # games of one seating's run: seatings never share a deal
 
 
 class _Pool:
-    """Fresh rounds of one seating, simulated ``BLOCK`` at a time from game ``first``."""
+    """Fresh rounds of one seating, games ``first, first + 1, ..`` in order, simulated
+    in blocks of ``FIRST_BLOCK`` doubling up to ``BLOCK`` (a game's round depends only on
+    its index, so the block sizes change no match; small blocks first spare expert
+    rounds that a few matches would not use)."""
 
     def __init__(self, rs, labels, seed, first):
         self.job = make_job(rs, 1, len(labels), list(labels), seed)
         self.next_game = first
         self.rows = np.zeros((0, L.N_COLS), np.int32)
         self.used = 0
+        self.block = FIRST_BLOCK
 
     def take(self) -> np.ndarray:
         if self.used == len(self.rows):
-            self.rows = run_block(self.job, self.next_game, BLOCK)
-            self.next_game += BLOCK
+            self.rows = run_block(self.job, self.next_game, self.block)
+            self.next_game += self.block
+            self.block = min(BLOCK, 2 * self.block)
             self.used = 0
         self.used += 1
         return self.rows[self.used - 1]
