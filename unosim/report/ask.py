@@ -764,6 +764,23 @@ def _claim(real: Path, out: Path):
             os.close(fd)
 
 
+def swap_in(tmp: Path, real: Path) -> None:
+    """Put the finished folder ``tmp`` at ``real``: an earlier ``real`` is moved aside,
+    put back if the rename fails, and removed once ``tmp`` is in place."""
+    old = None
+    if real.exists():
+        old = real.parent / f".{real.name}.old-{tmp.name.rsplit('-', 1)[-1]}"
+        os.replace(real, old)
+    try:
+        os.replace(tmp, real)
+    except OSError:
+        if old is not None:
+            os.replace(old, real)
+        raise
+    if old is not None:
+        shutil.rmtree(old, ignore_errors=True)
+
+
 def write_report(
     q: Question,
     out: Path,
@@ -801,18 +818,7 @@ def write_report(
                 f"unosim report {_version()}: this folder may be "
                 "replaced by unosim report --force\n"
             )
-            old = None
-            if real.exists():
-                old = real.parent / f".{real.name}.old-{tmp.name.rsplit('-', 1)[-1]}"
-                os.replace(real, old)
-            try:
-                os.replace(tmp, real)
-            except OSError:
-                if old is not None:
-                    os.replace(old, real)
-                raise
-            if old is not None:
-                shutil.rmtree(old, ignore_errors=True)
+            swap_in(tmp, real)
         except OSError as e:
             raise ValueError(f"--out {out}: cannot write the report: {e.strerror or e}") from None
         finally:

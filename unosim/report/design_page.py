@@ -29,7 +29,7 @@ from ..analysis.design import METRICS, Design, Target, effects, split_base
 from ..game.names import PRESET_DISPLAY, display_value
 from ..game.rules import PRESETS, resolve
 from . import escape as esc
-from .ask import _check_name, _claim, _resolve
+from .ask import _check_name, _claim, _resolve, swap_in
 from .page import Page, num
 
 __all__ = ["write_design", "check_out", "card_html", "build_page", "MARKER"]
@@ -591,18 +591,7 @@ def write_design(d: Design, out: Path, force: bool = False, command: str = "") -
             (tmp / MARKER).write_text(
                 "unosim design: this folder may be replaced by unosim design --force\n"
             )
-            old = None
-            if real.exists():
-                old = real.parent / f".{real.name}.old-{tmp.name.rsplit('-', 1)[-1]}"
-                os.replace(real, old)
-            try:
-                os.replace(tmp, real)
-            except OSError:
-                if old is not None:
-                    os.replace(old, real)
-                raise
-            if old is not None:
-                shutil.rmtree(old, ignore_errors=True)
+            swap_in(tmp, real)
         except OSError as e:
             raise ValueError(f"--out {out}: cannot write the design: {e.strerror or e}") from None
         finally:
