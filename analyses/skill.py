@@ -528,7 +528,7 @@ def build(ctx: Context) -> Page:
         rows.append(row)
     page.table(pd.DataFrame(rows))
     page.para(
-        "skill = win rate of the best candidate against 3 opponents − 1/4, on "
+        "skill: the win rate of the best candidate against 3 opponents − 1/4, on "
         "fresh deals, 95% intervals."
     )
     rows = []
