@@ -14,7 +14,7 @@ PAGES       := $(ANALYSES:%=reports/%.md)
 # what a page's numbers depend on (the simulation code and the report code)
 REPORT_DEPS := analyses/common.py unosim/report/page.py unosim/analysis/compare.py unosim/stats/__init__.py \
                unosim/report/figures.py unosim/report/palette.py unosim/report/findings.py \
-               unosim/report/escape.py \
+               unosim/report/escape.py unosim/game/names.py \
                unosim/game/cards.py unosim/players/strategies.py unosim/game/rules.py unosim/sim/simulate.py \
                unosim/sim/results.py unosim/sim/match.py unosim/analysis/tournament.py unosim/analysis/tune.py \
                unosim/players/expert.py unosim/sim/assembled.py unosim/players/seats.py \

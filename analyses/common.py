@@ -30,6 +30,7 @@ import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 
 import unosim  # noqa: E402
+from unosim.game import names as N  # noqa: E402
 from unosim.game.rules import RuleSet, resolve  # noqa: E402
 from unosim.kernel import KERNEL_BEHAVIOUR, code_digest  # noqa: E402
 from unosim.report import escape as esc  # noqa: E402
@@ -428,6 +429,55 @@ def colour(name: str) -> str:
 strategy_colour = colour
 
 
+# ------------------------------------------------------------------------ words
+# Pages speak display names (unosim/game/names.py), not rule syntax: a preset, a
+# rule-set name or a player model goes through these, escaped for where it goes.
+
+
+def shown(name: str) -> str:
+    """A preset or rule-set name in words, as Markdown text ("Official UNO",
+    "stacking (same card)")."""
+    return esc.md_text(N.display_preset(name))
+
+
+def shown_fig(name: str) -> str:
+    """A preset or rule-set name in words, for figure text."""
+    return esc.mpl(N.display_preset(name))
+
+
+def players(strategy: str, n: int | None = None, explained: bool = False) -> str:
+    """Who is playing, in words ("4 random players"; with ``explained``, "table players
+    (people who sometimes bluff and forget UNO)")."""
+    return esc.md_text(N.display_players(strategy, n, explained))
+
+
+def players_fig(strategy: str, n: int | None = None) -> str:
+    """Who is playing, in words, for figure text."""
+    return esc.mpl(N.display_players(strategy, n))
+
+
+def noticeable(value: float, rate: bool = False) -> bool:
+    """An effect a person would notice (``unosim.game.names.NOTICE``): ``value`` a
+    relative change in %, or with ``rate`` a difference in percentage points."""
+    return N.noticeable(value, rate)
+
+
+def change(p: float, more: str = "longer", less: str = "shorter", digits: int = 1) -> str:
+    """A relative change in % in words: "2.4% shorter", or "no practical difference"
+    under the threshold of notice."""
+    if not noticeable(p):
+        return "no practical difference"
+    return f"{num(abs(p), digits)}% {more if p > 0 else less}"
+
+
+def pp_change(d: float, up: str = "up", down: str = "down", digits: int = 2) -> str:
+    """A difference of a rate in percentage points (``d`` in points) in words: "0.84
+    percentage points down", or "no practical difference" under the threshold."""
+    if not noticeable(d, rate=True):
+        return "no practical difference"
+    return f"{num(abs(d), digits)} percentage points {up if d > 0 else down}"
+
+
 def player_axis(ax, counts=PLAYER_COUNTS) -> None:
     """x axis of a metric against the number of players: every count a tick."""
     ax.set_xticks(list(counts))
@@ -564,7 +614,7 @@ def by_players(
     (first column ``label``), one column per player count."""
     rows = []
     for name in names:
-        row = {label: esc.code(name)}
+        row = {label: shown(name)}
         for n in PLAYER_COUNTS:
             row[f"{n}"] = ci(*stats[name, n][key], digits)
         rows.append(row)

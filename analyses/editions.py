@@ -20,9 +20,14 @@ from common import (
     describe,
     main,
     names_and,
+    noticeable,
     plain_log,
+    players,
+    players_fig,
     realistic,
     rel,
+    shown,
+    shown_fig,
     standard_games,
     symlog_percent,
 )
@@ -91,10 +96,10 @@ def build(ctx: Context) -> Page:
     small = [n for n in order if abs(pl[n]) < 4]
     lead = (
         f"With 4 players an official round lasts {num(off['turns_mean'][0], 0)} turns; "
+        + "rounds last "
         + names_and(
             [
-                f"{esc.code(n)} rounds last {num(abs(pl[n]), 0)}% "
-                f"{'longer' if pl[n] > 0 else 'shorter'}"
+                f"{num(abs(pl[n]), 0)}% {'longer' if pl[n] > 0 else 'shorter'} under {shown(n)}"
                 for n in big + mid
             ]
         )
@@ -113,25 +118,26 @@ def build(ctx: Context) -> Page:
         s0 = pt.loc["seat0_win_rate"]
         lead += (
             " With table players, who sometimes bluff a Wild Draw Four and forget to "
-            "say UNO, `portugal` (no challenges, a 1-card UNO penalty) "
+            f"say UNO, {shown('portugal')} (no challenges, a 1-card UNO penalty) "
             + (
                 f"plays {num(abs(_rel3(pt.loc['mean_turns'])[0]), 1)}% "
-                f"{'longer' if d > 0 else 'shorter'} rounds than `official` "
+                f"{'longer' if d > 0 else 'shorter'} rounds than Official UNO "
                 f"({num(d, 2, True)} turns [{num(lo, 2, True)}, {num(hi, 2, True)}])"
-                if (lo > 0 or hi < 0)
-                else f"is not separated from `official` in length ({ci(d, lo, hi, 2, True)} turns)"
+                if (lo > 0 or hi < 0) and noticeable(_rel3(pt.loc["mean_turns"])[0])
+                else "makes no practical difference to length against Official UNO "
+                f"({ci(d, lo, hi, 2, True)} turns)"
             )
             + (
                 ""
                 if "portugal" not in same_as_official["random"]
                 else ", while random players, who never bluff or forget, play exactly "
-                "official's games under it"
+                "Official UNO's games under it"
             )
             + (
                 f"; seat 0's win rate moves by {num(100 * s0['diff'], 2, True)} "
                 f"percentage points [{num(100 * s0['lo'], 2, True)}, "
                 f"{num(100 * s0['hi'], 2, True)}]"
-                if _sep(s0)
+                if _sep(s0) and noticeable(100 * s0["diff"], rate=True)
                 else ""
             )
             + "."
@@ -141,15 +147,19 @@ def build(ctx: Context) -> Page:
         flip = [
             n
             for n in order
-            if _sep(d_len[n]) and _sep(tl[n]) and (d_len[n]["diff"] > 0) != (tl[n]["diff"] > 0)
+            if _sep(d_len[n])
+            and _sep(tl[n])
+            and (d_len[n]["diff"] > 0) != (tl[n]["diff"] > 0)
+            and noticeable(_rel3(tl[n])[0])
         ]
         if flip:
             lead += (
                 " Table players turn some of this round: "
                 + names_and(
                     [
-                        f"{esc.code(n)} rounds are {num(abs(_rel3(tl[n])[0]), 0)}% "
-                        f"{'longer' if tl[n]['diff'] > 0 else 'shorter'} for them"
+                        f"rounds under {shown(n)} are {num(abs(_rel3(tl[n])[0]), 0)}% "
+                        f"{'longer' if tl[n]['diff'] > 0 else 'shorter'} for them, not "
+                        f"{'shorter' if tl[n]['diff'] > 0 else 'longer'}"
                         for n in flip
                     ]
                 )
@@ -166,37 +176,40 @@ def build(ctx: Context) -> Page:
     bullets = [
         "Length (mean turns, 4 random players), longest first: "
         + "; ".join(
-            f"{esc.code(n)} {ci(*R[n]['turns_mean'])}"
+            f"{shown(n)} {ci(*R[n]['turns_mean'])}"
             for n in sorted(names, key=lambda k: -R[k]["turns_mean"][0])
         )
         + ".",
-        f"Points a round is worth (completed rounds): highest under {esc.code(pts_hi)} "
-        f"({ci(*pts[pts_hi])}), lowest under {esc.code(pts_lo)} ({ci(*pts[pts_lo])}); "
-        f"`official` {ci(*off['points_mean'])}.",
-        "Seat 0 (first to act) against `official` (paired differences of its win rate, "
-        "random players): "
+        f"Points a round is worth (completed rounds): highest under {shown(pts_hi)} "
+        f"({ci(*pts[pts_hi])}), lowest under {shown(pts_lo)} ({ci(*pts[pts_lo])}); "
+        f"Official UNO {ci(*off['points_mean'])}.",
+        "Seat 0 (first to act) against Official UNO (paired differences of its win rate "
+        "in percentage points, random players; under 0.5 no practical difference): "
         + "; ".join(
-            f"{esc.code(n)} {_diff(d_s0[n], 4)}"
-            for n in sorted(d_s0, key=lambda k: d_s0[k]["diff"])
+            f"{shown(n)} {_diff_pp(d_s0[n])}" for n in sorted(d_s0, key=lambda k: d_s0[k]["diff"])
         )
         + ".",
-        "Penalty stacks: P(max_stack >= 8) is "
-        + "; ".join(f"{esc.code(n)} {ci(*R[n]['stack_ge_8'], 4)}" for n in stackers)
+        "Penalty stacks: the share of rounds in which someone faces 8 cards or more is "
+        + "; ".join(f"{shown(n)} {_pct_ci(R[n]['stack_ge_8'])}" for n in stackers)
         + f"; without stacking the largest pending penalty seen in any round of any "
         f"preset is {max(R[n]['max_stack_max'] for n in names if n not in stackers)} cards.",
     ]
     for strat in strats:
         if same_as_official[strat]:
-            lst = ", ".join(esc.code(n) for n in same_as_official[strat])
+            lst = names_and([shown(n) for n in same_as_official[strat]])
             bullets.append(
-                f"With {strat} players {lst} played every game exactly as "
-                "`official` (same winner, turns, points and draws in each "
+                f"With {players(strat)} {lst} played every game exactly as "
+                "Official UNO (same winner, turns, points and draws in each "
                 "paired game): their differences from it (UNO penalty, "
                 "challenges) need a player who forgets UNO or bluffs."
             )
     bullets.append(
-        "The house-rule presets here (`stacking`, `progressive`, `seven-zero`, "
-        "`jump-in`, `draw-until-playable`) are each one switch on `official`, "
+        "The house-rule presets here ("
+        + names_and(
+            [shown(n) for n in ("stacking", "progressive", "seven-zero", "jump-in")]
+            + [shown("draw-until-playable")]
+        )
+        + ") are each one switch on Official UNO, "
         "so their differences are the switches' simple effects; the "
         "[house rules page](house-rules.md) also averages each switch over "
         "the other switches' settings, which can differ in size and even sign."
@@ -205,15 +218,19 @@ def build(ctx: Context) -> Page:
     hw_d = max(max(r["hi"] - r["diff"], r["diff"] - r["lo"]) for r in d_len.values())
     sep_len = sum(1 for r in d_len.values() if r["lo"] > 0 or r["hi"] < 0)
     sep_s0 = sum(1 for r in d_s0.values() if r["lo"] > 0 or r["hi"] < 0)
+    n_len = sum(1 for r in d_len.values() if _sep(r) and noticeable(_rel3(r)[0]))
+    n_s0 = sum(1 for r in d_s0.values() if _sep(r) and noticeable(100 * r["diff"], rate=True))
     page.para(
         "Precision: "
         + ", ".join(
-            f"{stats[s, 'official']['games']:,} rounds per preset with {s} players" for s in strats
+            f"{stats[s, 'official']['games']:,} rounds per preset with {players(s)}" for s in strats
         )
         + f". With random players the paired differences of mean length from "
-        f"`official` are within ±{num(hw_d)} turns; {sep_len} of the {len(d_len)} "
-        f"other presets differ from `official` in mean length and {sep_s0} in seat "
-        "0's win rate (95% interval of the paired difference excluding 0)."
+        f"Official UNO are within ±{num(hw_d)} turns; {sep_len} of the {len(d_len)} "
+        f"other presets differ from Official UNO in mean length and {sep_s0} in seat "
+        "0's win rate (95% interval of the paired difference excluding 0), and "
+        f"{n_len} and {n_s0} of them by enough to notice (1% of length; 0.5 percentage "
+        "points of a win rate)."
     )
 
     # ---------------------------------------------------------------- figures
@@ -237,7 +254,7 @@ def build(ctx: Context) -> Page:
                 ms=4,
                 capsize=2,
                 color=colour(strat),
-                label=f"{strat} players",
+                label=players_fig(strat),
             )
         if key == "seat0":
             ax.axvline(25, color="grey", lw=0.8, ls="--")
@@ -248,7 +265,7 @@ def build(ctx: Context) -> Page:
             title += " (log scale)"
         ax.set_xlabel(title)
         ax.margins(x=0.1)
-    axes[0].set_yticks(y, [esc.mpl(n) for n in names])
+    axes[0].set_yticks(y, [shown_fig(n) for n in names])
     axes[0].set_ylim(len(names) - 0.5, -0.5)
     fig.legend(*axes[0].get_legend_handles_labels(), loc="outside lower center", ncol=k)
     page.figure(
@@ -262,7 +279,7 @@ def build(ctx: Context) -> Page:
     # ---------------------------------------------------------------- tables
     for strat in strats:
         page.heading(
-            f"All presets, 4 {strat} players ({stats[strat, 'official']['games']:,} rounds each)"
+            f"All presets, {players(strat, 4)} ({stats[strat, 'official']['games']:,} rounds each)"
         )
         rows = []
         for n in names:
@@ -270,15 +287,15 @@ def build(ctx: Context) -> Page:
             t = paired.get((strat, n))
             rows.append(
                 {
-                    "preset": esc.code(n),
+                    "preset": shown(n),
                     "cards": PRESETS[n].deck_size(),
                     "mean turns": ci(*s["turns_mean"]),
-                    "Δ turns vs official": "" if t is None else _diff(t.loc["mean_turns"], 2),
+                    "Δ turns vs Official UNO": ("" if t is None else _diff(t.loc["mean_turns"], 2)),
                     "seat 0 wins": ci(*s["seat0"], 4),
-                    "Δ seat 0": "" if t is None else _diff(t.loc["seat0_win_rate"], 4),
+                    "Δ seat 0 (pp)": "" if t is None else _diff_pp(t.loc["seat0_win_rate"]),
                     "mean points": ci(*s["points_mean"]),
                     "cards drawn": ci(*s["drawn_mean"]),
-                    "P(max_stack >= 8)": ci(*s["stack_ge_8"], 4),
+                    "penalty of 8+ cards": ci(*s["stack_ge_8"], 4),
                     "truncated": f"{s['truncated']:,}",
                 }
             )
@@ -291,17 +308,19 @@ def build(ctx: Context) -> Page:
     ]
     page.para(
         "Intervals are 95%: Student t for means, Wilson for rates; Δ: the paired "
-        "difference from `official` on the same game index. `cards drawn` counts "
-        "every card drawn after the deal. Seat 0 acts first and seat 3 deals; a "
+        "difference from Official UNO on the same game index (pp: percentage "
+        "points). cards drawn counts every card drawn after the deal; penalty of 8+ "
+        "cards: the share of rounds in which someone faced a pending draw penalty of 8 "
+        "cards or more (max_stack >= 8). Seat 0 acts first and seat 3 deals; a "
         "fair seat would win 0.25. Presets with another deck ("
-        + names_and([esc.code(n) for n in other_deck])
+        + names_and([shown(n) for n in other_deck])
         + ") deal other hands from the "
         "same seeds, so pairing gains little for them (variance reduction "
         f"{num(min(vr_other), 2)}× to {num(max(vr_other), 2)}×)."
     )
     page.heading("Penalty stacks")
     page.bullets(
-        f"{esc.code(n)}: max_stack median {num(R[n]['max_stack_q'][0], 0)}, 90th "
+        f"{shown(n)}: largest pending penalty median {num(R[n]['max_stack_q'][0], 0)}, 90th "
         f"percentile {num(R[n]['max_stack_q'][1], 0)}, 99th "
         f"{num(R[n]['max_stack_q'][2], 0)}, largest {R[n]['max_stack_max']}"
         for n in names
@@ -311,7 +330,9 @@ def build(ctx: Context) -> Page:
     ctx.provenance(
         page,
         notes=[
-            "Presets: " + "; ".join(f"{esc.code(n)} {PRESET_NOTES[n]}" for n in names) + ".",
+            "Presets: "
+            + "; ".join(f"{esc.code(n)} ({shown(n)}) {PRESET_NOTES[n]}" for n in names)
+            + ".",
             f"Games per run follow one policy shared by every page (e.g. "
             f"{standard_games('official', 4):,} rounds with 4 random players), so pages "
             "that show the same rule set and player count use the same games.",
@@ -329,8 +350,8 @@ def _main_figure(page: Page, strats, paired, others) -> None:
         axes,
         ("mean_turns", "mean_points", "seat0_win_rate"),
         (
-            "Δ mean turns (% of official)",
-            "Δ mean points (% of official)",
+            "Δ mean turns (% of Official UNO)",
+            "Δ mean points (% of Official UNO)",
             "Δ seat 0 win rate (percentage points)",
         ),
     ):
@@ -357,7 +378,7 @@ def _main_figure(page: Page, strats, paired, others) -> None:
             symlog_percent(ax)
             ax.set_xlabel(label + "\n(log scale beyond ±10%)")
         ax.margins(x=0.1)
-    axes[0].set_yticks(y, [esc.mpl(n) for n in order])
+    axes[0].set_yticks(y, [shown_fig(n) for n in order])
     axes[0].set_ylim(len(order) - 0.5, -0.5)
     from matplotlib.lines import Line2D
 
@@ -369,19 +390,20 @@ def _main_figure(page: Page, strats, paired, others) -> None:
             marker=mk,
             color="#555555",
             mfc="#555555" if s == "random" else "white",
-            label=f"{s} players",
+            label=players_fig(s),
         )
         for s, mk in zip(strats, ("o", "s", "D"))
     ]
     fig.legend(handles=handles, loc="outside lower center", ncol=k, fontsize=8)
     fig.suptitle(
-        "Each preset against official on the same deals, 4 players (95% intervals)", fontsize=9
+        "Each preset against Official UNO on the same deals, 4 players (95% intervals)",
+        fontsize=9,
     )
     page.figure(
         fig,
         "paired-differences",
         "Each preset's paired difference from "
-        "`official` in mean length, points and seat 0's win rate, for each player "
+        "Official UNO in mean length, points and seat 0's win rate, for each player "
         "model (marker), with 95% intervals.",
         main=True,
     )
@@ -392,6 +414,19 @@ def _diff(r, digits: int) -> str:
     if r["se_paired"] == 0 and r["diff"] == 0:
         return "0 (identical games)"
     return ci(r["diff"], r["lo"], r["hi"], digits, True)
+
+
+def _diff_pp(r) -> str:
+    """A paired difference of a rate in percentage points with its interval, or
+    'identical games'."""
+    if r["se_paired"] == 0 and r["diff"] == 0:
+        return "0 (identical games)"
+    return ci(100 * r["diff"], 100 * r["lo"], 100 * r["hi"], 2, True)
+
+
+def _pct_ci(t) -> str:
+    """A share of rounds ``(est, lo, hi)`` in %, with its interval."""
+    return f"{num(100 * t[0], 2)}% [{num(100 * t[1], 2)}, {num(100 * t[2], 2)}]"
 
 
 def _csv(stats: dict, names: list[str]) -> pd.DataFrame:

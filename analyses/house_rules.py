@@ -27,10 +27,22 @@ import itertools
 import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
-from common import Context, colour, main, names_and, realistic, rel, standard_games, symlog_percent
+from common import (
+    Context,
+    colour,
+    main,
+    names_and,
+    noticeable,
+    players,
+    realistic,
+    rel,
+    standard_games,
+    symlog_percent,
+)
 from scipy.stats import t as student_t
 
 from unosim.analysis.compare import paired_metrics
+from unosim.game.names import DISPLAY, PLAYERS_DISPLAY, display_value
 from unosim.game.rules import RuleError, resolve
 from unosim.report import escape as esc
 from unosim.report.page import Page, ci, num
@@ -72,6 +84,32 @@ def _label(sw: tuple[str, object]) -> str:
     if isinstance(level, bool):
         return rule
     return f"{rule}={level}"
+
+
+def _name(sw: tuple[str, object]) -> str:
+    """A switch in words (unosim/game/names.py): "stacking (same card)", "Seven-Zero",
+    "draw until you can play"."""
+    rule, level = sw
+    if isinstance(level, bool):
+        return DISPLAY[rule][0] if level else f"no {DISPLAY[rule][0]}"
+    return display_value(rule, level)
+
+
+def _names(key: tuple) -> str:
+    """An effect (a switch, or two for an interaction) in words."""
+    return " × ".join(_name(s) for s in key)
+
+
+def _cap(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
+def _level(rule: str, value: str) -> str:
+    """A level of a rule, as ``cells`` writes it (``_value``), in short words."""
+    level = next(v for v in dict(FACTORS)[rule] if _value(v) == value)
+    if isinstance(level, bool):
+        return "on" if level else "off"
+    return display_value(rule, level)
 
 
 def _value(v) -> str:
@@ -261,8 +299,8 @@ def build(ctx: Context) -> Page:
     page = Page(
         NAME,
         "Five house rules in 48 combinations",
-        "Which house rules (stacking, Seven-Zero, Jump-In, draw until playable, no "
-        "Wild Draw Four restriction) change round length and seat 0's advantage, "
+        "Which house rules (stacking, Seven-Zero, Jump-In, draw until you can play, "
+        "Wild Draw Four at any time) change round length and seat 0's advantage, "
         "alone and together, and do they interact?",
         ctx.out,
     )
@@ -333,21 +371,21 @@ def build(ctx: Context) -> Page:
     ji = ("jump_in", True)
     sz = ("seven_zero", True)
     lead = (
-        f"Draw until playable is the house rule that changes the game: alone it makes "
+        f"Draw until you can play is the house rule that changes the game: alone it makes "
         f"official rounds {p(sr[dup]['turns'][0]).lstrip('+')} longer "
         f"({num(base_t + sr[dup]['turns'][0], 0)} against {num(base_t, 0)} turns), and "
         f"averaged over all 48 combinations of the five rules it adds "
         f"{num(main_t[dup], 0)} turns ({p(main_t[dup]).lstrip('+')})."
         if big == dup
-        else f"{esc.code(_label(big))} changes length most: {p(main_t[big])} averaged over the 48 "
-        "combinations."
+        else f"{esc.md_text(_cap(_name(big)))} changes length most: {p(main_t[big])} averaged "
+        "over the 48 combinations."
     )
     if ji in sr:
         part, cond = explain[ji]
         lead += (
             f" Jump-In shortens rounds by {p(-sr[ji]['turns'][0])[1:]} alone but by "
             f"{p(-main_t[ji])[1:]} on average, because it cuts the long rounds of "
-            f"{PLAIN.get(part, _label(part))} most "
+            f"{esc.md_text(_name(part))} most "
             f"({num(cond[_value(part[1])], 1, True)} turns with it, "
             f"{num(cond[_value(dict(FACTORS)[part[0]][0])], 1, True)} "
             "without)."
@@ -356,22 +394,35 @@ def build(ctx: Context) -> Page:
         part, cond = explain[sz]
         s0m = mains.loc[SWITCHES.index(sz)]
         tz = simple["table"].get(sz) if "table" in simple else None
+        rz = rel(sr[sz]["turns"][0], base_t)
         lead += (
-            f" With random players Seven-Zero barely moves length "
-            f"({num(sr[sz]['turns'][0], 2, True)} turns alone, "
+            (
+                " With random players Seven-Zero makes no practical difference to length "
+                if not noticeable(rz)
+                else f" With random players Seven-Zero changes length by {num(rz, 1, True)}% "
+            )
+            + f"({num(sr[sz]['turns'][0], 2, True)} turns alone, "
             f"{num(main_t[sz], 2, True)} on average: "
             f"{num(cond[_value(part[1])], 2, True)} with "
-            f"{PLAIN.get(part, _label(part))}, "
+            f"{esc.md_text(_name(part))}, "
             f"{num(cond[_value(dict(FACTORS)[part[0]][0])], 2, True)} without)"
             + (
                 f", with table players it makes rounds "
                 f"{num(rel(tz['turns'][0], tz['base_turns']), 0)}% longer"
-                if tz is not None and tz["turns"][1] > 0
+                if tz is not None
+                and tz["turns"][1] > 0
+                and noticeable(rel(tz["turns"][0], tz["base_turns"]))
                 else ""
             )
-            + f"; it takes seat 0's win rate down by "
-            f"{num(-100 * sr[sz]['seat0'][0], 2)} percentage points alone "
-            f"({num(-100 * s0m['seat0_effect'], 2)} on average)"
+            + (
+                f"; it takes seat 0's win rate down by "
+                f"{num(-100 * sr[sz]['seat0'][0], 2)} percentage points alone "
+                f"({num(-100 * s0m['seat0_effect'], 2)} on average)"
+                if noticeable(100 * sr[sz]["seat0"][0], rate=True)
+                else f"; its effect on seat 0's win rate ("
+                f"{num(100 * sr[sz]['seat0'][0], 2, True)} percentage points alone) makes "
+                "no practical difference"
+            )
             + (
                 ", for random and table players alike"
                 if tz is not None and tz["seat0"][2] < 0
@@ -391,13 +442,14 @@ def build(ctx: Context) -> Page:
         s_ = sr[sw]["turns"]
         lv_on, lv_off = _value(part[1]), _value(dict(FACTORS)[part[0]][0])
         text = (
-            f"{esc.code(_label(sw))}: {ci(*s_, 2, sign=True)} turns alone (from `official`, "
-            f"same games), {fmt(r, 'turns', 2)} averaged over the 48 combinations"
+            f"{esc.md_text(_cap(_name(sw)))}: {ci(*s_, 2, sign=True)} turns alone (from "
+            f"Official UNO, same games), {fmt(r, 'turns', 2)} averaged over the 48 "
+            "combinations"
         )
         if (s_[0] > 0) != (r["turns_effect"] > 0):
             text += " (opposite signs)"
         text += (
-            f"; its largest interaction is with {esc.code(_label(part))}: "
+            f"; its largest interaction is with {esc.md_text(_name(part))}: "
             f"{num(cond[lv_on], 2, True)} turns with it on, "
             f"{num(cond[lv_off], 2, True)} with it off."
         )
@@ -405,7 +457,7 @@ def build(ctx: Context) -> Page:
             if sw in simple[st]:
                 rt = tables[st][tables[st].kind == "main"].reset_index(drop=True).loc[i]
                 text += (
-                    f" With {st} players: {ci(*simple[st][sw]['turns'], 2, sign=True)}"
+                    f" With {players(st)}: {ci(*simple[st][sw]['turns'], 2, sign=True)}"
                     f" alone, {fmt(rt, 'turns', 2)} averaged."
                 )
         bullets.append(text)
@@ -420,13 +472,13 @@ def build(ctx: Context) -> Page:
         ]
         if flip:
             bullets.append(
-                f"Random and {st} players disagree on the direction of "
+                f"Random players and {players(st)} disagree on the direction of "
                 + names_and(
                     [
-                        f"{PLAIN.get(sw, _label(sw))} ("
+                        f"{esc.md_text(_name(sw))} ("
                         f"{num(sr[sw]['turns'][0], 2, True)} turns alone with random "
                         f"players, {num(simple[st][sw]['turns'][0], 2, True)} with "
-                        f"{st} players)"
+                        f"{players(st)})"
                         for sw in flip
                     ]
                 )
@@ -435,49 +487,42 @@ def build(ctx: Context) -> Page:
             )
     page.bullets(bullets)
     page.para(
-        "Why the two differ: the simple effect changes one rule of `official` and "
+        "Why the two differ: the simple effect changes one rule of Official UNO and "
         "keeps the others off; the main effect averages the switch's effect over "
-        "every setting of the other four, half of them with draw until playable, "
+        "every setting of the other four, half of them with draw until you can play, "
         "whose long rounds magnify whatever shortens or lengthens a round. The "
-        "editions page compares presets with `official` on the same games, so its "
+        "editions page compares presets with Official UNO on the same games, so its "
         "differences are the simple effects."
     )
     extra = [sw for sw in EXTRA_SWITCHES if sw in sr]
     if extra:
         page.para(
-            "Three more house rules, each alone against `official` on the same "
+            "Three more house rules, each alone against Official UNO on the same "
             "games (random players; simple effects only, not in the 48 combinations): "
-            + "; ".join(
-                f"{esc.code(_label(sw))} changes rounds by "
-                f"{num(rel(sr[sw]['turns'][0], base_t), 1, True)}% "
-                f"({ci(*sr[sw]['turns'], 2, sign=True)} turns) and seat 0's "
-                f"win rate by {ci(*sr[sw]['seat0'], 4, sign=True)}"
-                for sw in extra
-            )
-            + ". `last_card=number`: a player may go "
-            "out only on a number card; `after_draw=pass`: a drawn card is kept even "
-            "when it could be played; `wd4_restriction=strict`: a Wild Draw Four only "
-            "when no other card can be played (docs/rules.md 8.8-8.10)."
+            + "; ".join(_extra_words(sw, sr[sw], base_t) for sw in extra)
+            + " (docs/rules.md 8.8-8.10; under 1% of length or 0.5 percentage points "
+            "of a win rate: no practical difference)."
         )
     hw_t = float(np.max(table["turns_hi"] - table["turns_effect"]))
     hw_s = float(np.max(table["seat0_hi"] - table["seat0_effect"]))
     ntrunc = int(cells_df["truncated"].sum())
     page.para(
         f"Precision: {n:,} games per combination with random players"
-        + "".join(f", {runs[st][3]:,} with {st} players" for st in strats[1:])
+        + "".join(f", {runs[st][3]:,} with {players(st)}" for st in strats[1:])
         + f"; with random players every 95% interval of an effect is within "
-        f"±{num(hw_t)} turns and ±{num(hw_s, 4)} in seat 0's win rate. Simple effects: "
+        f"±{num(hw_t)} turns and ±{num(100 * hw_s, 2)} percentage points in seat 0's win "
+        "rate. Simple effects: "
         f"{sr[SWITCHES[0]]['games']:,} paired games per switch with random players"
         + "".join(
-            f", {simple[st][SWITCHES[0]]['games']:,} with {st} players"
+            f", {simple[st][SWITCHES[0]]['games']:,} with {players(st)}"
             for st in strats[1:]
             if SWITCHES[0] in simple[st]
         )
         + ". "
         + (
-            f"{ntrunc:,} rounds reached `max_turns` and enter at their cut-off length."
+            f"{ntrunc:,} rounds reached the turn limit and enter at their cut-off length."
             if ntrunc
-            else "No round reached `max_turns`."
+            else "No round reached the turn limit."
         )
     )
 
@@ -494,22 +539,23 @@ def build(ctx: Context) -> Page:
         sw = key[0] if len(key) == 1 else None
         rows.append(
             {
-                "effect": esc.code(r["effect"]),
+                "effect": esc.md_text(_names(key)),
                 "kind": r["kind"],
                 "alone, Δ turns": ci(*sr[sw]["turns"], 2, sign=True) if sw else "",
                 "averaged, Δ turns": fmt(r, "turns", 2),
-                "alone, Δ seat 0": ci(*sr[sw]["seat0"], 4, sign=True) if sw else "",
-                "averaged, Δ seat 0": fmt(r, "seat0", 4),
+                "alone, Δ seat 0 (pp)": _pp(sr[sw]["seat0"]) if sw else "",
+                "averaged, Δ seat 0 (pp)": _pp((r["seat0_effect"], r["seat0_lo"], r["seat0_hi"])),
                 "pilot VR (turns)": f"{num(r['turns_pilot_variance_reduction'], 2)}",
             }
         )
     page.table(pd.DataFrame(rows))
     page.para(
-        "alone: the switch against `official` on the same games (simple effect). "
+        "alone: the switch against Official UNO on the same games (simple effect). "
         "averaged: main effect, the mean over the other switches of (on − off). "
         "Interaction A × B: mean over the others of (effect of A with B on − effect "
-        "of A with B off); for `stacking` the two levels are each compared with "
-        "`none`. 95% intervals from the 48 independent runs. Pilot VR: variance of "
+        "of A with B off); stacking (same card) and stacking (+4 on +2 too) are each "
+        "compared with no stacking. pp: percentage points. 95% intervals from the 48 "
+        "independent runs. Pilot VR: variance of "
         "the contrast from independent runs divided by its variance on common "
         "games, in the pilot."
     )
@@ -532,7 +578,7 @@ def build(ctx: Context) -> Page:
     for _, r in cells_df.iterrows():
         rows.append(
             {
-                **{f: r[f] for f, _ in FACTORS},
+                **{esc.md_text(DISPLAY[f][0]): esc.md_text(_level(f, r[f])) for f, _ in FACTORS},
                 "mean turns": ci(r["turns_mean"], r["turns_lo"], r["turns_hi"]),
                 "seat 0 wins": ci(r["seat0"], r["seat0_lo"], r["seat0_hi"], 4),
                 "truncated": f"{r['truncated']:,}",
@@ -540,8 +586,8 @@ def build(ctx: Context) -> Page:
         )
     page.table(pd.DataFrame(rows), align=["l"] * 5 + ["r"] * 3)
     page.para(
-        f"{n:,} games each, 4 random players; every rule set is `official` plus the "
-        "switches of its row (rules hashes and seeds in `cells.csv`)."
+        f"{n:,} games each, 4 random players; every rule set is Official UNO plus the "
+        "house rules of its row (rules hashes and seeds in `cells.csv`)."
     )
 
     page.data(
@@ -572,7 +618,7 @@ def build(ctx: Context) -> Page:
             ]
         ),
         "simple-effects",
-        "Each switch alone against `official` (paired)",
+        "Each switch alone against Official UNO (paired)",
     )
     ctx.provenance(
         page,
@@ -585,7 +631,7 @@ def build(ctx: Context) -> Page:
             f"wd4_restriction=...`), with 4 players: main runs of {n:,} games with random "
             f"players on seeds {ctx.seed + 1} to {ctx.seed + len(cs)}"
             + "".join(
-                f", {runs[st][3]:,} games with {st} players on seeds "
+                f", {runs[st][3]:,} games with {players(st)} on seeds "
                 f"{ctx.seed + 1001} to {ctx.seed + 1000 + len(cs)}"
                 for st in strats[1:]
             )
@@ -596,20 +642,37 @@ def build(ctx: Context) -> Page:
     return page
 
 
-PLAIN = {
-    ("stacking", "same"): "same stacking",
-    ("stacking", "progressive"): "progressive stacking",
-    ("seven_zero", True): "Seven-Zero",
-    ("jump_in", True): "Jump-In",
-    ("draw_rule", "until_playable"): "draw until playable",
-    ("wd4_restriction", "none"): "no Wild Draw Four restriction",
-}
+def _pp(t) -> str:
+    """A difference of a rate ``(d, lo, hi)`` in percentage points, with its interval."""
+    return ci(*(100 * v for v in t), 2, sign=True)
+
+
+def _extra_words(sw, d: dict, base_t: float) -> str:
+    """A switch outside the 48 combinations, alone against Official UNO, in words."""
+    r = rel(d["turns"][0], base_t)
+    s0 = 100 * d["seat0"][0]
+    length = (
+        f"makes rounds {num(abs(r), 1)}% {'longer' if r > 0 else 'shorter'} "
+        f"({ci(*d['turns'], 2, sign=True)} turns)"
+        if noticeable(r)
+        else f"makes no practical difference to length ({ci(*d['turns'], 2, sign=True)} turns)"
+    )
+    seat = (
+        f"changes seat 0's win rate by {_pp(d['seat0'])} percentage points"
+        if noticeable(s0, rate=True)
+        else "makes no practical difference to seat 0's win rate "
+        f"({_pp(d['seat0'])} percentage points)"
+    )
+    return f"{esc.md_text(_cap(_name(sw)))} {length} and {seat}"
+
+
+# the switches in a few words, for the labels of the ranked combinations
 SHORT = {
-    "stacking": {"same": "stack", "progressive": "prog"},
+    "stacking": {"same": "stack same", "progressive": "stack +4 on +2"},
     "seven_zero": "7-0",
-    "jump_in": "jump",
-    "draw_rule": "until-playable",
-    "wd4_restriction": "free-WD4",
+    "jump_in": "Jump-In",
+    "draw_rule": "draw until play",
+    "wd4_restriction": "WD4 any time",
 }
 
 
@@ -619,7 +682,7 @@ def _short(r) -> str:
         if r[f] != _value(lv[0]):
             s = SHORT[f]
             out.append(s[r[f]] if isinstance(s, dict) else s)
-    return " + ".join(out) or "official"
+    return " + ".join(out) or "Official UNO"
 
 
 def _switch_colour(sw) -> str:
@@ -635,12 +698,12 @@ def _switch_colour(sw) -> str:
 
 def _main_figure(page: Page, strats, tables, simple, base_t: float) -> None:
     fig, axes = plt.subplots(1, 2, figsize=(11, 3.4), sharey=True)
-    labels = [_label(s) for s in SWITCHES]
+    labels = [_name(s) for s in SWITCHES]
     k = 2 * len(strats)
     for ax, (o, unit) in zip(
         axes,
         (
-            ("turns", "Δ mean turns (% of official)"),
+            ("turns", "Δ mean turns (% of Official UNO)"),
             ("seat0", "Δ seat 0 win rate (percentage points)"),
         ),
     ):
@@ -667,13 +730,13 @@ def _main_figure(page: Page, strats, tables, simple, base_t: float) -> None:
                         capsize=2,
                         color=c,
                         mfc="white" if what == "alone" else c,
-                        label=f"{st}, {what}" if i == 0 else None,
+                        label=f"{PLAYERS_DISPLAY[st]}, {what}" if i == 0 else None,
                     )
                 j += 1
         ax.axvline(0, color="grey", lw=0.8)
         ax.set_xlabel(unit)
     symlog_percent(axes[0])
-    axes[0].set_xlabel("Δ mean turns (% of official; log scale beyond ±10%)")
+    axes[0].set_xlabel("Δ mean turns (% of Official UNO; log scale beyond ±10%)")
     axes[0].set_yticks(range(len(labels)), [esc.mpl(t) for t in labels])
     axes[0].set_ylim(len(labels) - 0.5, -0.5)
     from matplotlib.lines import Line2D
@@ -686,7 +749,7 @@ def _main_figure(page: Page, strats, tables, simple, base_t: float) -> None:
             marker=mk,
             color="#555555",
             mfc="white" if what == "alone" else "#555555",
-            label=f"{st}, {what}",
+            label=f"{PLAYERS_DISPLAY[st]}, {what}",
         )
         for st, mk in zip(strats, ("o", "s"))
         for what in ("alone", "averaged")
@@ -695,7 +758,7 @@ def _main_figure(page: Page, strats, tables, simple, base_t: float) -> None:
         handles=handles, fontsize=7, loc="lower left", title="players, effect", title_fontsize=7
     )
     fig.suptitle(
-        "Each switch alone against official (hollow) and averaged over the 48 "
+        "Each house rule alone against Official UNO (hollow) and averaged over the 48 "
         "combinations (filled), 4 players, 95% intervals",
         fontsize=9,
     )
@@ -703,7 +766,7 @@ def _main_figure(page: Page, strats, tables, simple, base_t: float) -> None:
         fig,
         "simple-and-main",
         "Each house rule's effect on mean length and on "
-        "seat 0's win rate: alone against `official` on the same games (hollow "
+        "seat 0's win rate: alone against Official UNO on the same games (hollow "
         "markers) and averaged over the 48 combinations (filled), for random and "
         "table players, with 95% intervals.",
         main=True,
@@ -733,14 +796,15 @@ def _interaction_figure(page: Page, table, ids, cells_df, top: int = 3) -> None:
                 capsize=3,
                 ls=ls,
                 color=_switch_colour(b) if on else "#999999",
-                label=esc.mpl(f"{_label(b)} {'on' if on else 'off'}"),
+                label=esc.mpl(_name(b) if on else _name((b[0], dict(FACTORS)[b[0]][0]))),
             )
         ax.set_xticks([0, 1], ["off", "on"])
-        ax.set_xlabel(_label(a))
+        ax.set_xlabel(esc.mpl(_name(a)))
         ax.set_xlim(-0.3, 1.3)
         ax.set_ylabel("mean turns per round")
         ax.set_title(
-            f"{_label(a)} × {_label(b)}: {num(r['turns_effect'], 2, True)} turns", fontsize=8
+            esc.mpl(f"{_name(a)} × {_name(b)}: {num(r['turns_effect'], 2, True)} turns"),
+            fontsize=8,
         )
         ax.legend(fontsize=7)
     page.figure(
@@ -771,14 +835,15 @@ def _ranked_figure(page: Page, cells_df) -> None:
     ax.set_yticks(y, [esc.mpl(_short(r)) for _, r in d.iterrows()], fontsize=7)
     ax.set_ylim(len(d) - 0.5, -0.5)
     ax.set_xlabel("mean turns per round, 4 random players")
-    ax.set_title("The 48 combinations, shortest first (red: draw until playable)", fontsize=9)
+    ax.set_title("The 48 combinations, shortest first (red: draw until you can play)", fontsize=9)
     page.figure(
         fig,
         "ranked-combinations",
         "Mean length of each of the 48 combinations "
-        "with its 95% interval, shortest first. stack/prog: stacking same/"
-        "progressive; 7-0: Seven-Zero; jump: Jump-In; until-playable: draw until "
-        "playable; free-WD4: no Wild Draw Four restriction.",
+        "with its 95% interval, shortest first. stack same: stacking (same card); "
+        "stack +4 on +2: stacking (+4 on +2 too); 7-0: Seven-Zero; draw until play: "
+        "draw until you can play; WD4 any time: Wild Draw Four at any time; Official "
+        "UNO: none of them.",
     )
 
 
@@ -786,7 +851,7 @@ def _heatmap(page: Page, table, ids) -> None:
     from matplotlib.colors import Normalize
 
     fig, axes = plt.subplots(1, 2, figsize=(11, 4.6))
-    names = [_label(s) for s in SWITCHES]
+    names = [_name(s) for s in SWITCHES]
     for ax, (o, title, _digits) in zip(axes, OUTCOMES):
         M = np.full((len(SWITCHES), len(SWITCHES)), np.nan)
         SIG = np.zeros_like(M, dtype=bool)

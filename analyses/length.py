@@ -28,15 +28,18 @@ from common import (
     leaders,
     main,
     names_and,
+    noticeable,
     plain_log,
     player_axis,
     rel,
+    shown,
+    shown_fig,
 )
 
 from unosim.game.cards import GRAYSKULL
+from unosim.game.names import NOTICE, display_preset
 from unosim.game.rules import PRESETS
 from unosim.kernel import layout as L
-from unosim.report import escape as esc
 from unosim.report.page import Page, ci, num
 from unosim.stats import mean_ci, wilson_ci
 
@@ -127,7 +130,7 @@ def build(ctx: Context) -> Page:
     m4 = {n: stats[n, 4]["turns_mean"] for n in names}
     longest = leaders(m4, highest=True)
     by_len = sorted(names, key=lambda k: m4[k][0])
-    short = [k for k in by_len[:2] if k != "official"]
+    short = [k for k in by_len[:2] if k != "official" and noticeable(rel(m4[k][0] - base, base))]
     long2 = by_len[-2:][::-1]
     o2, o10 = stats["official", 2], stats["official", 10]
     per_player = (o10["turns_mean"][0] - o2["turns_mean"][0]) / 8
@@ -139,17 +142,19 @@ def build(ctx: Context) -> Page:
     lead = (
         f"An official round with 4 players lasts about {num(base, 0)} turns (one in "
         f"ten goes past {num(o4['turns_p90'][0], 0)}); "
+        + "rounds last "
         + names_and(
-            [
-                f"{esc.code(k)} rounds last {num(rel(m4[k][0] - base, base), 0)}% longer"
-                for k in long2
-            ]
+            [f"{num(rel(m4[k][0] - base, base), 0)}% longer under {shown(k)}" for k in long2]
         )
-        + ", while "
-        + names_and([esc.code(k) for k in short])
-        + " shorten them by "
-        + _by([num(-rel(m4[k][0] - base, base), 0) for k in short])
-        + f". Each extra player adds about {num(per_player, 1)} turns (official: "
+        + (
+            ", while "
+            + names_and([shown(k) for k in short])
+            + " shorten them by "
+            + _by([num(-rel(m4[k][0] - base, base), 0) for k in short])
+            if short
+            else ""
+        )
+        + f". Each extra player adds about {num(per_player, 1)} turns (Official UNO: "
         f"{num(o2['turns_mean'][0], 0)} at 2 players, {num(o10['turns_mean'][0], 0)} "
         "at 10)."
     )
@@ -157,7 +162,7 @@ def build(ctx: Context) -> Page:
         peak = max(run, key=lambda k: stats["motu", k]["turns_mean"][0])
         g4, gp = motu[4]["share_turns"][0], motu[peak]["share_turns"][0]
         lead += (
-            f" From {run[0]} players on `motu` runs away ("
+            f" From {run[0]} players on {shown('motu')} runs away ("
             f"{num(stats['motu', peak]['turns_mean'][0], 0)} turns on average at "
             f"{peak} players): each Power of Grayskull makes every other player draw 3, "
             f"one is played on {num(100 * gp, 0)}% of turns at {peak} players (against "
@@ -169,8 +174,8 @@ def build(ctx: Context) -> Page:
     page.lead(lead)
     hmax = float(np.quantile(at4[longest[0]], 0.97))
     fig = hist_panels(
-        {k: at4[k] for k in by_len},
-        {k: colour(k) for k in names},
+        {display_preset(k): at4[k] for k in by_len},
+        {display_preset(k): colour(k) for k in names},
         "turns per round",
         hmax,
         ncols=4,
@@ -195,28 +200,28 @@ def build(ctx: Context) -> Page:
     p99_ratio = {k: stats[k, 4]["turns_p99"][0] / stats[k, 4]["turns_median"][0] for k in names}
     heavy = max(p99_ratio, key=p99_ratio.get)
     bullets = [
-        f"Mean length at 4 players: official {ci(*o4['turns_mean'])} turns; longest "
-        + names_and([f"{esc.code(k)} ({ci(*m4[k])})" for k in longest])
+        f"Mean length at 4 players: Official UNO {ci(*o4['turns_mean'])} turns; longest "
+        + names_and([f"{shown(k)} ({ci(*m4[k])})" for k in longest])
         + ".",
         f"The tail: at 4 players the 99th percentile is {num(p99_ratio['official'], 2)} "
-        f"times the median under `official` ({ci(*o4['turns_p99'], 0)} against "
-        f"{ci(*o4['turns_median'], 0)}), and the heaviest tail is under {esc.code(heavy)} "
+        f"times the median under Official UNO ({ci(*o4['turns_p99'], 0)} against "
+        f"{ci(*o4['turns_median'], 0)}), and the heaviest tail is under {shown(heavy)} "
         f"({num(p99_ratio[heavy], 2)} times).",
-        f"Cards played: an official 4-player round plays {ci(*o4['cards_mean'])} cards, "
+        f"Cards played: a 4-player round of Official UNO plays {ci(*o4['cards_mean'])} cards, "
         f"{num(100 * o4['cards_mean'][0] / o4['turns_mean'][0], 1)}% as many as it has "
         "turns; the other turns are draws that could not be played.",
         (
-            f"Truncation: {truncated:,} of {total:,} rounds reached `max_turns` (5,000 "
+            f"Truncation: {truncated:,} of {total:,} rounds reached the turn limit (5,000 "
             f"turns) and are kept at that length; the highest rate is under "
-            f"{esc.code(worst_trunc[0])} with {worst_trunc[1]} players, "
+            f"{shown(worst_trunc[0])} with {worst_trunc[1]} players, "
             f"{ci(*stats[worst_trunc]['trunc_rate'], 4)}."
         )
         if truncated
-        else f"Truncation: none of the {total:,} rounds reached `max_turns` (5,000 turns).",
+        else f"Truncation: none of the {total:,} rounds reached the turn limit (5,000 turns).",
     ]
     if run:
         bullets.append(
-            f"`motu` (measured on {traced:,} replayed rounds per player count): "
+            f"{shown('motu')} (measured on {traced:,} replayed rounds per player count): "
             "Grayskull share of turns "
             + ", ".join(
                 f"{n} players {num(100 * motu[n]['share_turns'][0], 1)}%" for n in PLAYER_COUNTS
@@ -231,8 +236,8 @@ def build(ctx: Context) -> Page:
     clean = [s for s in stats.values() if s["truncated"] == 0]
     page.para(
         f"Precision: {o4['games']:,} rounds per rule set at 4 players (and for "
-        f"`official` at every count), {ctx.games(BASE_OTHER):,} for the others "
-        f"({ctx.games(BASE_RUNAWAY):,} for `motu` at 5 players and more, whose rounds "
+        f"Official UNO at every count), {ctx.games(BASE_OTHER):,} for the others "
+        f"({ctx.games(BASE_RUNAWAY):,} for {shown('motu')} at 5 players and more, whose rounds "
         "are 10-30 times longer). Every 95% interval of a mean length is within "
         f"±{num(max(half(s['turns_mean']) for s in clean))} turns and of a 99th "
         f"percentile within ±{num(max(half(s['turns_p99']) for s in clean), 0)} "
@@ -257,7 +262,7 @@ def build(ctx: Context) -> Page:
                 lw=1,
                 capsize=2,
                 color=colour(name),
-                label=esc.mpl(name),
+                label=shown_fig(name),
             )
         player_axis(ax)
         ax.set_yscale("log")
@@ -309,7 +314,7 @@ def build(ctx: Context) -> Page:
             ms=4,
             capsize=2,
             color=colour(name),
-            label=esc.mpl(name),
+            label=shown_fig(name),
         )
     player_axis(axes[2])
     axes[2].set_yscale("log")
@@ -319,7 +324,7 @@ def build(ctx: Context) -> Page:
     page.figure(
         fig,
         "motu-grayskull",
-        f"Why `motu` runs away: share of turns that play a "
+        f"Why {shown('motu')} runs away: share of turns that play a "
         f"Power of Grayskull and share of rounds in which every card is in a hand "
         f"({traced:,} replayed rounds per count), and mean length, by player count; "
         "95% intervals.",
@@ -334,11 +339,12 @@ def build(ctx: Context) -> Page:
         unit=" turns",
         width=9,
     )
-    fig.suptitle("official: turns per round by player count", fontsize=9)
+    fig.suptitle("Official UNO: turns per round by player count", fontsize=9)
     page.figure(
         fig,
         "official-by-players",
-        "Distribution of turns per round under `official` for 2 to 10 random players, mean marked.",
+        "Distribution of turns per round under Official UNO for 2 to 10 random players, "
+        "mean marked.",
     )
 
     # ---------------------------------------------------------------- tables
@@ -348,9 +354,9 @@ def build(ctx: Context) -> Page:
         s = stats[name, 4]
         rows.append(
             {
-                "rule set": esc.code(name),
+                "rule set": shown(name),
                 "mean turns": ci(*s["turns_mean"]),
-                "vs official": f"{num(rel(s['turns_mean'][0] - base, base), 1, True)}%",
+                "vs Official UNO": f"{num(rel(s['turns_mean'][0] - base, base), 1, True)}%",
                 "median": ci(*s["turns_median"], 0),
                 "90th pct": ci(*s["turns_p90"], 0),
                 "99th pct": ci(*s["turns_p99"], 0),
@@ -369,7 +375,8 @@ def build(ctx: Context) -> Page:
         "Columns: players at the table. Means with Student t intervals; percentiles "
         "with distribution-free order-statistic intervals (at least 95% coverage); "
         "truncation rates with Wilson intervals. A truncated round enters with its "
-        "length at the cut-off. vs official: relative difference of the means."
+        "length at the cut-off. vs Official UNO: relative difference of the means "
+        f"(under {num(NOTICE['relative'], 0)}%: no practical difference)."
     )
 
     page.data(_csv(stats), "length", "Every statistic for every rule set and player count")
@@ -388,7 +395,7 @@ def build(ctx: Context) -> Page:
             ]
         ),
         "motu-grayskull",
-        "The `motu` replay counts",
+        f"The replay counts of {shown('motu')}",
     )
     ctx.provenance(page)
     return page

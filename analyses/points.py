@@ -20,6 +20,7 @@ from common import (
     PLAYER_COUNTS,
     Context,
     by_players,
+    change,
     colour,
     describe,
     half,
@@ -27,10 +28,11 @@ from common import (
     main,
     player_axis,
     rel,
+    shown,
+    shown_fig,
 )
 
 from unosim.game.rules import PRESETS
-from unosim.report import escape as esc
 from unosim.report.page import Page, ci, num
 from unosim.stats import mean_ci, quantile_ci
 
@@ -96,6 +98,13 @@ def build(ctx: Context) -> Page:
     top = max(mean4, key=lambda p: mean4[p][0])
     low = min(mean4, key=lambda p: mean4[p][0])
     top_ed = max(EDITIONS, key=lambda e: mean4[e][0])
+
+    def pct_ci(t) -> str:
+        return f"{num(100 * t[0], 1)}% [{num(100 * t[1], 1)}, {num(100 * t[2], 1)}]"
+
+    def worth(p: str) -> str:
+        return change(rel(mean4[p][0] - base, base), "more", "less", 0)
+
     lead = (
         f"A 4-player official round is worth about {num(base, 0)} points to its winner "
         f"(half the rounds {num(o4['points_median'][0], 0)} or less): "
@@ -119,12 +128,10 @@ def build(ctx: Context) -> Page:
             else ""
         )
         + f". Of all {len(PRESETS)} presets (editions and house rules) rounds are worth "
-        f"most under {esc.code(top)} ({num(rel(mean4[top][0] - base, base), 0, True)}% against "
-        f"official) and least under {esc.code(low)} "
-        f"({num(rel(mean4[low][0] - base, base), 0, True)}%)"
+        f"most under {shown(top)}, {worth(top)} than under Official UNO, and least "
+        f"under {shown(low)}, {worth(low)}"
         + (
-            f"; among the editions alone, most under {esc.code(top_ed)} "
-            f"({num(rel(mean4[top_ed][0] - base, base), 0, True)}%)"
+            f"; among the editions alone, most under {shown(top_ed)}, {worth(top_ed)}"
             if top_ed != top
             else ""
         )
@@ -145,33 +152,34 @@ def build(ctx: Context) -> Page:
         width=10,
         height=1.35,
     )
-    fig.suptitle("official: points per round by player count (black line: mean)", fontsize=9)
+    fig.suptitle("Official UNO: points per round by player count (black line: mean)", fontsize=9)
     page.figure(
         fig,
         "points-by-players-hist",
         "Distribution of the points a round is "
-        "worth under `official`, one panel per player count (random players, "
+        "worth under Official UNO, one panel per player count (random players, "
         "completed rounds), mean marked.",
         main=True,
     )
 
     bullets = [
-        f"Mean points per round at 4 players: official {ci(*o4['points_mean'])}; "
+        f"Mean points per round at 4 players: Official UNO {ci(*o4['points_mean'])}; "
         + "; ".join(
-            f"{esc.code(p)} {ci(*mean4[p])}"
+            f"{shown(p)} {ci(*mean4[p])}"
             for p in sorted(PRESETS, key=lambda q: -mean4[q][0])
             if p != "official"
         )
         + ".",
-        f"P(points >= 200) goes from {ci(*o2['points_ge_200'], 3)} at 2 players to "
-        f"{ci(*o10['points_ge_200'], 3)} at 10 (official): more opponents, more cards "
+        f"The share of rounds worth 200 points or more goes from "
+        f"{pct_ci(o2['points_ge_200'])} at 2 players to {pct_ci(o10['points_ge_200'])} at "
+        "10 (Official UNO): more opponents, more cards "
         "left in their hands.",
     ]
     if have_matches:
         mtrunc = sum(s["truncated"] for s in mstats.values())
         if mtrunc:
             bullets.append(
-                f"{mtrunc:,} matches stopped at `max_rounds` with no winner; "
+                f"{mtrunc:,} matches stopped at the round limit with no winner; "
                 "rounds per match count completed matches only."
             )
     else:
@@ -183,18 +191,18 @@ def build(ctx: Context) -> Page:
     if rtrunc:
         worst = max(stats, key=lambda k: stats[k]["trunc_rate"][0])
         bullets.append(
-            f"{rtrunc:,} rounds reached `max_turns` and scored nothing; their "
+            f"{rtrunc:,} rounds reached the turn limit and scored nothing; their "
             "points are left out of the points statistics (the most under "
-            f"{esc.code(worst[0])} with {worst[1]} players: "
+            f"{shown(worst[0])} with {worst[1]} players: "
             f"{ci(*stats[worst]['trunc_rate'], 4)})."
         )
     page.bullets(bullets)
     hw_mean = max(half(s["points_mean"]) for s in stats.values())
     hw_tail = max(max(half(s["points_ge_100"]), half(s["points_ge_200"])) for s in stats.values())
     prec = (
-        f"Precision: {o4['games']:,} rounds per edition at 4 players (and for `official` "
+        f"Precision: {o4['games']:,} rounds per edition at 4 players (and for Official UNO "
         f"at every count), {ctx.games(BASE_OTHER):,} for the others "
-        f"({ctx.games(BASE_RUNAWAY):,} for `motu` at 5 players and more). "
+        f"({ctx.games(BASE_RUNAWAY):,} for {shown('motu')} at 5 players and more). "
         f"Every 95% interval of mean points is within ±{num(hw_mean)}, of a tail "
         f"probability within ±{num(hw_tail, 4)}"
     )
@@ -202,7 +210,7 @@ def build(ctx: Context) -> Page:
         hw_m = max(half(s["mean"]) for s in mstats.values())
         prec += (
             f"; {mstats['official', 4]['matches']:,} matches per edition at 4 players "
-            f"and for `official` at every count, "
+            f"and for Official UNO at every count, "
             f"{min(s['matches'] for s in mstats.values()):,} for the others, give "
             f"mean rounds per match within ±{num(hw_m)}"
         )
@@ -218,7 +226,7 @@ def build(ctx: Context) -> Page:
             c = np.bincount(r, minlength=hi + 1)
             ax.bar(np.arange(hi + 1), 100 * c / c.sum(), width=0.9, color=colour(ed))
             ax.axvline(r.mean(), color="black", lw=1)
-            ax.set_title(esc.mpl(ed), fontsize=8)
+            ax.set_title(shown_fig(ed), fontsize=8)
             ax.text(
                 0.98,
                 0.95,
@@ -262,7 +270,7 @@ def build(ctx: Context) -> Page:
                 lw=1,
                 capsize=2,
                 color=colour(ed),
-                label=esc.mpl(ed),
+                label=shown_fig(ed),
             )
         player_axis(ax)
         ax.set_ylabel(label)
@@ -286,8 +294,8 @@ def build(ctx: Context) -> Page:
         fig,
         "points-by-players",
         "Mean points, tail probabilities and rounds per "
-        "match by player count and edition, with 95% intervals (`portugal` plays "
-        "exactly `official`'s rounds with random players and hides its points).",
+        "match by player count and edition, with 95% intervals (UNO in Portugal plays "
+        "exactly Official UNO's rounds with random players and hides its points).",
     )
 
     # ---------------------------------------------------------------- tables
@@ -297,9 +305,9 @@ def build(ctx: Context) -> Page:
         s = at4[p]
         rows.append(
             {
-                "preset": esc.code(p),
+                "preset": shown(p),
                 "mean": ci(*s["points_mean"]),
-                "vs official": f"{num(rel(s['points_mean'][0] - base, base), 1, True)}%",
+                "vs Official UNO": f"{num(rel(s['points_mean'][0] - base, base), 1, True)}%",
                 "median": ci(*s["points_median"], 0),
                 "90th pct": ci(*s["points_p90"], 0),
                 "P(>= 100)": ci(*s["points_ge_100"], 4),
@@ -319,7 +327,7 @@ def build(ctx: Context) -> Page:
         page.heading("Rounds per match to 500")
         rows = []
         for ed in EDITIONS:
-            row = {"edition": esc.code(ed)}
+            row = {"edition": shown(ed)}
             for n in PLAYER_COUNTS:
                 s = mstats[ed, n]
                 row[f"{n}"] = (
@@ -329,9 +337,8 @@ def build(ctx: Context) -> Page:
         page.table(pd.DataFrame(rows))
         page.para(
             "Columns: players at the table. Each cell: mean rounds per completed "
-            "match [95% interval]; median / 90th percentile. `pokemon` passes the "
-            "deal to the round's winner (`next_dealer = winner`); the others rotate "
-            "it."
+            "match [95% interval]; median / 90th percentile. UNO Pokémon passes the "
+            "deal to the round's winner; the others rotate it."
         )
     page.para(
         "Points statistics use completed rounds (a truncated round has no winner). "

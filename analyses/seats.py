@@ -15,7 +15,18 @@ from __future__ import annotations
 import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
-from common import Context, half, main, player_axis, rate, realistic, strategy_colour
+from common import (
+    Context,
+    half,
+    main,
+    noticeable,
+    player_axis,
+    players,
+    players_fig,
+    rate,
+    realistic,
+    strategy_colour,
+)
 from scipy.stats import chisquare
 
 from unosim.report import escape as esc
@@ -36,8 +47,13 @@ def _p_text(p: float) -> str:
 
 
 def _edge(r: tuple[float, float, float], n: int) -> tuple[float, float, float]:
-    """A win rate as the percentage above (or below) the fair share 1/n."""
-    return tuple(100.0 * (v * n - 1.0) for v in r)
+    """A win rate's distance above (or below) the fair share 1/n, in percentage points."""
+    return tuple(100.0 * (v - 1.0 / n) for v in r)
+
+
+def _small(x: float) -> str:
+    """ " (no practical difference)" after an edge under the threshold of notice."""
+    return "" if noticeable(x, rate=True) else " (no practical difference)"
 
 
 def build(ctx: Context) -> Page:
@@ -107,9 +123,10 @@ def build(ctx: Context) -> Page:
     lead = (
         f"Sitting first helps a little: with 4 random players seat 0, who takes the "
         f"first turn, wins {num(100 * r4['seat0'][0], 1)}% of rounds instead of a fair "
-        f"25%, {num(e4[0], 1)}% more than its share ({num(er[0], 1)}% more with {real} "
-        f"players); the edge is {num(e2[0], 1)}% at 2 players and {num(e10[0], 1)}% at "
-        "10."
+        f"25%, {num(e4[0], 2)} percentage points more{_small(e4[0])}, and "
+        f"{num(er[0], 2)} more{_small(er[0])} with 4 {players(real, explained=True)}; "
+        f"the edge is {num(e2[0], 2)} percentage points at 2 players{_small(e2[0])} and "
+        f"{num(e10[0], 2)} at 10{_small(e10[0])}."
     )
     if s1 is not None:
         ow = summary["random", 4]["opener_wins"][0]
@@ -133,10 +150,12 @@ def build(ctx: Context) -> Page:
         rejected = [n for n in PLAYERS if summary[strat, n]["p"] < 0.001]
         worst_is_dealer = [n for n in PLAYERS if summary[strat, n]["worst"] == n - 1]
         best_is_0 = [n for n in PLAYERS if summary[strat, n]["best"] == 0]
+        who = players(strat)
         bullets.append(
-            f"{strat.capitalize()} players: seat 0's edge over a fair share runs from "
-            f"{num(min(e[0] for e in edges.values()), 1)}% to "
-            f"{num(max(e[0] for e in edges.values()), 1)}%, and its whole 95% interval "
+            f"{who[0].upper() + who[1:]}: seat 0's edge over a fair share runs from "
+            f"{num(min(e[0] for e in edges.values()), 2)} to "
+            f"{num(max(e[0] for e in edges.values()), 2)} percentage points, and its whole "
+            "95% interval "
             f"is above the fair share at {n_of(len(above))}. Equal win rates for all "
             "seats are rejected (chi-square p < 0.001) at "
             + (f"{n_of(len(rejected))}" if rejected else "no player count")
@@ -163,12 +182,13 @@ def build(ctx: Context) -> Page:
     page.para(
         "Precision: "
         + "; ".join(
-            f"{summary[s, 4]['games']:,} rounds per player count with {s} players (every "
-            f"seat's 95% interval within ±{num(hw[s], 4)})"
+            f"{summary[s, 4]['games']:,} rounds per player count with {players(s)} (every "
+            f"seat's 95% interval within ±{num(100 * hw[s], 2)} percentage points)"
             for s in strats
         )
         + ". A seat's advantage is stated only where its interval excludes the fair share "
-        "1/n. Truncated rounds (no winner) count in the denominator: "
+        "1/n, and an edge under 0.5 percentage points makes no practical difference. "
+        "Truncated rounds (no winner) count in the denominator: "
         f"{sum(s['truncated'] for s in summary.values()):,} in all."
     )
 
@@ -197,7 +217,7 @@ def build(ctx: Context) -> Page:
         for f, o in opener[strat, 4].items():
             rows.append(
                 {
-                    "players": strat,
+                    "players": players(strat),
                     "first turn": f"seat {f}",
                     "share of rounds": num(o["share"], 4),
                     **{f"seat {s} wins": ci(*o["rates"][s], 4) for s in range(4)},
@@ -220,8 +240,8 @@ def build(ctx: Context) -> Page:
             x = t["seat"].to_numpy()
             ax.errorbar(
                 x,
-                100 * (t["rate"] * n - 1),
-                yerr=[100 * (t["rate"] - t["lo"]) * n, 100 * (t["hi"] - t["rate"]) * n],
+                100 * (t["rate"] - 1 / n),
+                yerr=[100 * (t["rate"] - t["lo"]), 100 * (t["hi"] - t["rate"])],
                 marker="o",
                 ms=3,
                 capsize=2,
@@ -231,24 +251,23 @@ def build(ctx: Context) -> Page:
             )
         ax.axhline(0, color="grey", lw=0.8, ls="--")
         ax.set_xlabel("seat (0 acts first; n − 1 deals)")
-        ax.set_title(f"{strat} players")
+        ax.set_title(players_fig(strat))
         ax.set_xticks(range(10))
-    np.atleast_1d(axes)[0].set_ylabel("win rate above a fair share 1/n (%)")
+    np.atleast_1d(axes)[0].set_ylabel("win rate above a fair share 1/n\n(percentage points)")
     np.atleast_1d(axes)[-1].legend(ncol=3, fontsize=7, title="players", loc="upper right")
     page.figure(
         fig,
         "seat-win-rates",
         "Each seat's win rate above or below a fair share "
-        "1/n (%), by player count, with 95% intervals.",
+        "1/n in percentage points, by player count, with 95% intervals.",
     )
 
     page.data(full, "seat-win-rates", "Every seat's wins, rate and Wilson interval")
     ctx.provenance(
         page,
         notes=[
-            f"Rule set {esc.code(RULES)} for every run; each player count is its own run on the "
-            "same "
-            "seed (game i of every run keyed by the same root seed)."
+            f"Rule set {esc.code(RULES)} (Official UNO) for every run; each player count "
+            "is its own run on the same seed (game i of every run keyed by the same root seed)."
         ],
     )
     return page
@@ -270,11 +289,11 @@ def _main_figure(page: Page, strats, summary, opener) -> None:
             capsize=2,
             lw=1,
             color=strategy_colour(strat),
-            label=f"{strat} players",
+            label=players_fig(strat),
         )
     ax.axhline(0, color="grey", lw=0.8, ls="--")
     player_axis(ax, PLAYERS)
-    ax.set_ylabel("seat 0's win rate above\na fair share 1/n (%)")
+    ax.set_ylabel("seat 0's win rate above a fair\nshare 1/n (percentage points)")
     ax.set_title("Seat 0 (first to act) wins more than its share")
     ax.legend(fontsize=8)
     ax = axes[1]
@@ -308,7 +327,7 @@ def _main_figure(page: Page, strats, summary, opener) -> None:
     page.figure(
         fig,
         "seat0-edge",
-        "Left: seat 0's win rate above a fair share, by "
+        "Left: seat 0's win rate above a fair share in percentage points, by "
         "player count and player model. Right: with 4 random players, each seat's "
         "win rate by who took the first turn. 95% intervals; dashed: fair share.",
         main=True,

@@ -23,12 +23,13 @@ from __future__ import annotations
 import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
-from common import REALISTIC, Context, colour, main, rate
+from common import REALISTIC, Context, colour, main, players, players_fig, rate, shown, shown_fig
 from expert_skill import FIRST as EXPERT_FIRST
 from expert_skill import expert_matches, expert_rate, policy_file
 
 from unosim.analysis.tournament import play
 from unosim.analysis.tune import FRESH, tune
+from unosim.game.names import PLAYERS_DISPLAY
 from unosim.game.rules import PRESETS
 from unosim.players import strategies as strat
 from unosim.players.seats import parse as parse_seats
@@ -270,10 +271,10 @@ def _realistic(order: dict, xs) -> str:
         else "their 95% intervals overlap, so no rule set stands clearly apart"
     )
     return (
-        f"against realistic {o} players the margins are {size} and the order "
-        f"{'holds' if same else 'changes'}: most under {esc.code(top)}, "
-        f"least under {esc.code(low)} "
-        f"({gap})."
+        f"against {players(o, explained=True)} the margins are {size} and the order "
+        f"{'holds' if same else 'changes'}: most under {shown(top)}, "
+        f"least under {shown(low)}; "
+        f"{gap}."
     )
 
 
@@ -357,17 +358,15 @@ def build(ctx: Context) -> Page:
 
     page.lead(
         f"A single round of UNO is mostly luck, but skill shows over a match: the best "
-        f"player we know (`expert`, which thinks ahead by playing each possible move out "
+        f"player we know (the expert, which thinks ahead by playing each possible move out "
         f"many times) wins {pct(off['random'])} of official 4-player rounds against 3 "
         f"players who play at random and {pct(off['heuristic'])} against 3 sensible "
         f"(heuristic) players, where luck alone gives 25%, and "
         f"{pct(x_odds['random'][0])} and {pct(x_odds['heuristic'][0])} of matches to 500 "
-        f"points. "
-        + _lead_clear(n_show)
-        + f"Skill pays most under {esc.code(order['random'][-1])} "
-        f"({margin(order['random'][-1], 'random')} above a fair 25% against random "
-        f"players) and least under {esc.code(order['random'][0])} "
-        f"({margin(order['random'][0], 'random')}); " + _realistic(order, xs)
+        f"points. " + _lead_clear(n_show) + f"Skill pays most under {shown(order['random'][-1])}, "
+        f"{margin(order['random'][-1], 'random')} above a fair 25% against random "
+        f"players, and least under {shown(order['random'][0])}, "
+        f"{margin(order['random'][0], 'random')}; " + _realistic(order, xs)
     )
     fig, ax = plt.subplots(figsize=(10, 3.6))
     x = np.arange(len(RULE_SETS))
@@ -382,7 +381,7 @@ def build(ctx: Context) -> Page:
             ms=5,
             capsize=2,
             color=colour(opp),
-            label=f"expert against 3 {opp}",
+            label=f"the expert against 3 {PLAYERS_DISPLAY[opp]}",
         )
         if opp in OPPONENTS:
             b = 100 * np.array([sk(r, opp)[0] for r in RULE_SETS])
@@ -392,10 +391,10 @@ def build(ctx: Context) -> Page:
                 "_",
                 ms=10,
                 color=colour(opp),
-                label=f"best simple strategy against 3 {opp}",
+                label=f"best simple strategy against 3 {PLAYERS_DISPLAY[opp]}",
             )
     ax.axhline(0, color="grey", lw=0.8)
-    ax.set_xticks(x, [esc.mpl(r) for r in RULE_SETS], rotation=30, ha="right")
+    ax.set_xticks(x, [shown_fig(r) for r in RULE_SETS], rotation=30, ha="right")
     ax.set_ylabel("win rate − 25%\n(percentage points)")
     ax.legend(fontsize=7, ncol=2)
     page.figure(
@@ -412,11 +411,11 @@ def build(ctx: Context) -> Page:
         below = [r for r in RULE_SETS if r != "official" and xs(r, opp)[2] < xs("official", opp)[1]]
         above = [r for r in RULE_SETS if r != "official" and xs(r, opp)[1] > xs("official", opp)[2]]
         bullets.append(
-            f"Against {opp} opponents, rule sets whose expert skill margin lies wholly "
-            f"below official's (non-overlapping 95% intervals): "
-            + (", ".join(esc.code(r) for r in below) or "none")
+            f"Against 3 {players(opp)}, rule sets whose expert skill margin lies wholly "
+            f"below Official UNO's (non-overlapping 95% intervals): "
+            + ("; ".join(shown(r) for r in below) or "none")
             + "; wholly above: "
-            + (", ".join(esc.code(r) for r in above) or "none")
+            + ("; ".join(shown(r) for r in above) or "none")
             + "."
         )
     gains = [xrow[r, o]["gain"] for r in RULE_SETS for o in EXPERT_OPPONENTS]
@@ -436,7 +435,7 @@ def build(ctx: Context) -> Page:
     for o in OPPONENTS:
         s0, h = t[o]["start"], t[o]["tuned"]
         bullets.append(
-            f"Tuning against {o} (official, {t[o]['eval_rounds']:,} fresh "
+            f"Tuning against {players(o)} (Official UNO, {t[o]['eval_rounds']:,} fresh "
             f"rounds): the weighted player went from {num(s0[0], 4)} ± "
             f"{num(s0[1], 4)} to {num(h[0], 4)} ± {num(h[1], 4)}."
         )
@@ -476,8 +475,8 @@ def build(ctx: Context) -> Page:
         ):
             rows.append(
                 {
-                    "opponents": f"3 {o}",
-                    "player": who,
+                    "opponents": f"3 {players(o)}",
+                    "player": "the expert" if who == "expert" else who,
                     "round win rate": ci(r, lo, hi, 4),
                     "match win rate (to 500)": ci(*m[:3], 3),
                     "rounds a match": num(m[3], 1),
@@ -486,13 +485,13 @@ def build(ctx: Context) -> Page:
                 }
             )
     page.para(
-        f"Under official rules a match to 500 lasts about {num(x_odds['random'][3], 0)} "
+        f"Under Official UNO a match to 500 lasts about {num(x_odds['random'][3], 0)} "
         f"rounds, and one round is mostly luck: the expert wins "
         f"{num(100 * off['random'], 1)}% of rounds against random players instead of 25%. "
         f"Its lead in rounds won becomes clear (its count of rounds won 1.96 standard "
         f"errors above a fair quarter, in expectation) after about "
         f"{num(n_show['random'], 0)} rounds against random players and "
-        f"{num(n_show['heuristic'], 0)} against heuristic players: "
+        f"{num(n_show['heuristic'], 0)} against sensible (heuristic) players: "
         f"{num(n_show['random'] / x_odds['random'][3], 0)} and "
         f"{num(n_show['heuristic'] / x_odds['heuristic'][3], 0)} matches. The expert's "
         f"matches ({expert_match_count(ctx):,} per opponent) "
@@ -507,7 +506,7 @@ def build(ctx: Context) -> Page:
         "determinizations per decision, up to 640 on close decisions, rollouts of 16 "
         "turns scored by hand sizes) "
         "over the best simple strategy for that rule set and opponent (against "
-        f"{REALISTIC} players: the best against heuristic players). It searches the "
+        f"{players(REALISTIC)}: the best against sensible players). It searches the "
         "card to play and the colour named with it, whether to challenge, stack or "
         "take a penalty, whether to play a drawn card and with which colour, the "
         "target of a 7's swap and whether to play a card alone under multi-card "
@@ -521,7 +520,7 @@ def build(ctx: Context) -> Page:
     page.heading("Skill by rule set")
     rows = []
     for rules in RULE_SETS:
-        row = {"rule set": esc.code(rules)}
+        row = {"rule set": shown(rules)}
         for opp in OPPONENTS:
             row[f"vs {opp}: best"] = best[rules, opp]
             row[f"vs {opp}: win rate"] = ci(*skill[rules, opp], 4)
@@ -529,12 +528,12 @@ def build(ctx: Context) -> Page:
         rows.append(row)
     page.table(pd.DataFrame(rows))
     page.para(
-        "skill = win rate of the best candidate against 3 opponents − 1/4, on "
+        "skill: the win rate of the best candidate against 3 opponents − 1/4, on "
         "fresh deals, 95% intervals."
     )
     rows = []
     for rules in RULE_SETS:
-        row = {"rule set": esc.code(rules)}
+        row = {"rule set": shown(rules)}
         for opp in EXPERT_OPPONENTS:
             g = xrow[rules, opp]
             row[f"vs {opp}: skill"] = ci(*xs(rules, opp), 3, sign=True)
@@ -556,12 +555,12 @@ def build(ctx: Context) -> Page:
     for opp in OPPONENTS:
         rows = []
         for rules in RULE_SETS:
-            row = {"rule set": esc.code(rules)}
+            row = {"rule set": shown(rules)}
             for name in names.values():
                 row[name] = num(select[rules, opp, name][0], 4)
             rows.append(row)
         page.para(
-            f"Win rate against 3 {opp} players ({max(50, sel_rounds // PLAYERS) * 4:,} "
+            f"Win rate against 3 {players(opp)} ({max(50, sel_rounds // PLAYERS) * 4:,} "
             f"rotated rounds each; 95% intervals within ±"
             f"{num(max((v[2] - v[1]) / 2 for k, v in select.items() if k[1] == opp), 4)}"
             "):"
@@ -597,15 +596,15 @@ def build(ctx: Context) -> Page:
                 label=esc.mpl(name),
             )
         ax.axhline(100 * fair, color="grey", lw=0.8, ls="--")
-        ax.set_ylabel(f"win rate against\n3 {opp} players (%)")
-    axes[1].set_xticks(x, [esc.mpl(r) for r in RULE_SETS], rotation=30, ha="right")
+        ax.set_ylabel(f"win rate against\n3 {players_fig(opp)} (%)")
+    axes[1].set_xticks(x, [shown_fig(r) for r in RULE_SETS], rotation=30, ha="right")
     axes[0].legend(fontsize=7, ncol=4, loc="upper left")
     axes[0].margins(y=0.25)
     page.figure(
         fig,
         "strategies",
         "Win rate of every candidate against 3 random and 3 "
-        "heuristic players under each rule set (selection deals, 95% intervals; "
+        "sensible (heuristic) players under each rule set (selection deals, 95% intervals; "
         "dashed: a fair 25%).",
     )
     fig, ax = plt.subplots(figsize=(6, 3.2))
@@ -633,7 +632,7 @@ def build(ctx: Context) -> Page:
                 capsize=2,
                 ls=ls,
                 color=colour(o),
-                label=f"vs {o}: {what}",
+                label=f"against {PLAYERS_DISPLAY[o]}: {what}",
             )
     ax.set_xlabel("iteration of the cross-entropy search")
     ax.set_ylabel("win rate on the tuning deals (%)")

@@ -327,6 +327,15 @@ def test_findings_say_longer_shorter_or_no_difference():
         assert set(numbers(f.text)) <= set(numbers(" ".join(map(str, row))))
 
 
+def test_findings_too_small_to_notice_make_no_practical_difference():
+    a, b = _frames(0.2)  # every round 0.2 turns longer: detectable, but 0.4% of ~50 turns
+    t = findings([a, b], ["official", "mine"], 4)[0]
+    assert t.detectable and abs(t.rel) < 0.01
+    assert t.text.endswith(", which makes no practical difference.")
+    a, b = _frames(5)  # 10%: a finding
+    assert "no practical" not in findings([a, b], ["official", "mine"], 4)[0].text
+
+
 def test_relative_interval_is_the_delta_method():
     rng = np.random.default_rng(3)
     x = rng.exponential(50, 20000)

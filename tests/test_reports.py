@@ -19,6 +19,7 @@ import pandas as pd
 import pytest
 
 import unosim
+from unosim.game import names as display_names
 from unosim.report.page import PROVENANCE_HEADING, Page, ci, num, write_index
 
 TINY = 0.0005  # 500 rounds where the default is 1,000,000; every run at least 200
@@ -116,8 +117,94 @@ def test_opening_numbers_match_the_tables(built):
     # house rules: draw until playable alone, from the simple effects
     t = _csv(out, "house-rules", "simple-effects")
     d = t[(t.strategies == "random") & (t.switch == "draw_rule=until_playable")]
-    if "Draw until playable" in lead["house-rules"]:
+    if "Draw until you can play" in lead["house-rules"]:
         assert f"+{num(d['turns_diff'].iloc[0], 2)}" in (out / "house-rules.md").read_text()
+
+
+# What a reader may have to type stays in code spans: a command, a file, a folder.
+TYPED = re.compile(
+    r"^(?:[A-Z]+=\S+ )*(?:make |python |unosim |[\w./-]+\.(?:csv|py|md|toml)$|[\w-]+/[\w./-]+$)"
+)
+CODE_SPAN = re.compile(r"(`+)(.+?)\1")
+# rule syntax: `rule=value` (with a preset before it, `official+stacking=same`) or a rule's
+# own name, which pages say in words (unosim/game/names.py)
+RULE_SYNTAX = re.compile(
+    r"\b[a-z][a-z0-9_.]*\s?=\s?[a-z0-9_]+"
+    r"|\b(?:until_playable|seven_zero|jump_in|draw_rule|wd4_restriction|after_draw|last_card)\b"
+)
+
+
+def rule_syntax(md: str) -> list[str]:
+    """What a page's prose (everything above its provenance block) says in rule syntax:
+    code spans that are not a command, file or folder a reader would type, and
+    ``rule=value`` or a rule's name outside code spans."""
+    prose = md.split(f"## {PROVENANCE_HEADING}", 1)[0]
+    found = []
+    for line in prose.splitlines():
+        found += [m.group(0) for m in CODE_SPAN.finditer(line) if not TYPED.match(m.group(2))]
+        found += RULE_SYNTAX.findall(CODE_SPAN.sub("", line))
+    return found
+
+
+def test_rule_syntax_is_found_where_it_creeps_back():
+    assert rule_syntax("With 4 random players `same` stacking makes rounds shorter.") == ["`same`"]
+    assert rule_syntax("- `official+stacking=same` against `official`.") == [
+        "`official+stacking=same`",
+        "`official`",
+    ]
+    assert rule_syntax("| draw_rule=until_playable | +35 |") == ["draw_rule=until_playable"]
+    assert rule_syntax("4 `random` players with stacking=same") == ["`random`", "stacking=same"]
+    # commands and files a reader types are fine, and so is the provenance block
+    fine = "To reproduce: `unosim compare official official+stacking=same`; [`a/b.csv`](a/b.csv)"
+    assert rule_syntax(fine + f"\n## {PROVENANCE_HEADING}\n`stacking = same`") == []
+
+
+@pytest.mark.parametrize("name", [*common.ANALYSES, "index"])
+def test_prose_speaks_display_names_not_rule_syntax(built, name):
+    out, _ = built
+    md = (out / f"{name}.md").read_text()
+    assert rule_syntax(md) == []
+    for raw in ("`same`", "`progressive`", "`official`", "`random`", "`table`", "stacking=same"):
+        assert raw not in md.split(f"## {PROVENANCE_HEADING}", 1)[0], raw
+
+
+def test_pages_name_rules_and_players_as_people_read_them(built):
+    out, _ = built
+    lead = {n: json.loads((out / n / "page.json").read_text())["headline"] for n in common.ANALYSES}
+    names = display_names
+    assert names.display_value("stacking", "same") in lead["stacking"]
+    assert names.display_value("stacking", "progressive") in lead["stacking"]
+    table = "table players (people who sometimes bluff and forget UNO)"
+    if common.realistic():
+        assert table in lead["stacking"] and table in lead["seats"]
+    assert "Official UNO" in (out / "editions.md").read_text()
+    for preset in ("motu", "draw-until-playable"):  # the two longest, in every length lead
+        assert names.PRESET_DISPLAY[preset] in lead["length"]
+    assert "draw until you can play" in (out / "house-rules.md").read_text()
+    # one convention for percent: a win rate's edge in percentage points
+    assert (
+        "percentage points more" in lead["seats"] and "% more than its share" not in lead["seats"]
+    )
+    # what the index shows is the pages' headlines
+    index = (out / "index.md").read_text()
+    assert lead["stacking"] in index and rule_syntax(index) == []
+
+
+def test_effects_too_small_to_notice_make_no_practical_difference():
+    names = display_names
+    assert names.NOTICE == {"relative": 1.0, "points": 0.5}
+    assert not names.noticeable(0.99) and names.noticeable(-1.0)
+    assert not names.noticeable(0.49, rate=True) and names.noticeable(0.5, rate=True)
+    assert (
+        common.change(-2.38) == "2.4% shorter" and common.change(0.59) == "no practical difference"
+    )
+    assert common.change(1.48, "more", "fewer") == "1.5% more"
+    assert common.pp_change(-0.21) == "no practical difference"
+    assert common.pp_change(-0.84) == "0.84 percentage points down"
+    # the atlas says the same: one set of thresholds
+    from unosim.report.atlas_page import THRESHOLDS
+
+    assert THRESHOLDS is names.NOTICE
 
 
 @pytest.mark.parametrize("name", common.ANALYSES)

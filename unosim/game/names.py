@@ -70,6 +70,49 @@ PRESET_DISPLAY = {
 }
 
 
+# who is playing, in words: the strategies the pages and the atlas speak of
+PLAYERS_DISPLAY = {
+    "random": "random players",
+    "heuristic": "sensible (heuristic) players",
+    "table": "table players",
+    "expert": "the expert (who plays each possible move out before choosing)",
+}
+# the longer words a page gives the first time it names a player model
+PLAYERS_EXPLAINED = {
+    "random": "random players (who play any card they may, never bluff and never forget UNO)",
+    "heuristic": "sensible (heuristic) players (who keep wild cards for later and attack a "
+    "player about to go out)",
+    "table": "table players (people who sometimes bluff and forget UNO)",
+}
+# what a person would notice (the atlas, the report pages): an effect under 1% of round
+# length, points or cards, or under 0.5 percentage points of a win rate or a share of
+# rounds, makes "no practical difference"
+NOTICE = {"relative": 1.0, "points": 0.5}
+
+
+def display_players(strategy: str, n: int | None = None, explained: bool = False) -> str:
+    """Who is playing, in words: ``"4 random players"``, ``"table players (people who
+    sometimes bluff and forget UNO)"`` with ``explained``; a strategy without words
+    comes back as ``"<strategy> players"``."""
+    words = (PLAYERS_EXPLAINED if explained else PLAYERS_DISPLAY).get(strategy)
+    if words is None:
+        words = PLAYERS_DISPLAY.get(strategy, f"{strategy} players")
+    return f"{n} {words}" if n is not None else words
+
+
+def display_preset(name: str) -> str:
+    """A preset's display name (``"draw-until-playable"`` -> ``"draw until you can
+    play"``), a rule-set name in compare syntax in words (:func:`display_rules`), or the
+    name as it is."""
+    return PRESET_DISPLAY.get(name) or display_rules(name)
+
+
+def noticeable(value: float, rate: bool = False) -> bool:
+    """Whether an effect would be noticed (:data:`NOTICE`): ``value`` is a relative
+    change in percent, or with ``rate`` a difference of a rate in percentage points."""
+    return abs(value) >= NOTICE["points" if rate else "relative"]
+
+
 # numeric rules and deck counts in words: (singular, plural) with {} for the number
 NUMBERS: dict[str, tuple[str, str]] = {
     "hand_size": ("{} card dealt to each player", "{} cards dealt to each player"),

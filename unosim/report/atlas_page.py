@@ -42,7 +42,7 @@ EDITION_TEXT = {
     "official-2018": "UNO 2018 deck, blank card as a Wild",
 }
 # what a person would notice: smaller effects make "no practical difference"
-THRESHOLDS = {"relative": 1.0, "points": 0.5}
+THRESHOLDS = R.NOTICE
 
 
 def config(rounds: dict[str, int], built: dict[str, list[int]]) -> dict:

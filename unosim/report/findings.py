@@ -7,7 +7,9 @@ absolute difference with its 95% interval (Student t on the per-game differences
 Newcombe's paired interval for rates, :mod:`unosim.stats`) and the relative difference
 ``mean_b / mean_a - 1`` with a delta-method interval (the ratio of two paired means:
 ``se = sd(b - R a) / (sqrt(n) mean_a)``, a normal interval). A difference whose
-absolute interval covers 0 is reported as "no detectable difference".
+absolute interval covers 0 is reported as "no detectable difference"; one too small to
+notice (under 1% of the baseline, or 0.5 percentage points of a rate:
+:data:`unosim.game.names.NOTICE`) is said to make "no practical difference".
 
 One convention for percent: rates (seat 0's wins, truncated rounds) differ in
 percentage points ("pp"), never in percent of themselves; lengths, points, cards and
@@ -30,6 +32,7 @@ import numpy as np
 import pandas as pd
 from scipy.stats import norm
 
+from ..game.names import noticeable
 from ..stats import mean_ci, paired_diff, paired_rate_diff, quantile_ci, win_rates
 from . import escape as esc
 from .page import num
@@ -246,7 +249,14 @@ def _sentence(f: Finding, m: Metric, show: Callable[[str], str] = esc.code) -> s
         f"cards under {b}",
         "truncated": f"{s['value']}% of rounds reach max_turns under {b}",
     }[m.key]
-    return f"{head}, {rel}" + ("." if m.rate else f" ({diff}).")
+    # too small to notice (unosim.game.names.NOTICE, the atlas's thresholds): said so
+    size = 100 * f.diff if m.rate else 100 * f.rel
+    small = math.isfinite(size) and not noticeable(size, rate=m.rate)
+    return (
+        f"{head}, {rel}"
+        + ("" if m.rate else f" ({diff})")
+        + (", which makes no practical difference." if small else ".")
+    )
 
 
 def findings(
