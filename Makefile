@@ -36,11 +36,14 @@ $(STAMP): pyproject.toml
 
 install: $(STAMP)  ## create .venv and install unosim with its test extras
 
-test: $(STAMP)  ## run the test suite (slow statistical runs excluded)
-	$(BIN)/python -m pytest -q
+# the suite runs on every core (pytest-xdist, at most 4 workers), one test file per worker
+# at a time so that a file's shared set-up is built once; TEST_WORKERS=0 runs it in one process
+TEST_WORKERS ?= auto
+test: $(STAMP)  ## run the test suite on every core (slow statistical runs excluded)
+	$(BIN)/python -m pytest -q -n $(TEST_WORKERS) --maxprocesses 4 --dist loadfile
 
 test-all: $(STAMP)  ## run every test, the slow statistical ones too
-	$(BIN)/python -m pytest -q -m ''
+	$(BIN)/python -m pytest -q -m '' -n $(TEST_WORKERS) --maxprocesses 4 --dist loadfile
 
 # a useful subset in under a minute: rules, scenarios, statistics, layers, the CLI's
 # errors, replays and the move checker's planted faults (not its 1,000-round sweep)
