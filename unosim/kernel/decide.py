@@ -48,6 +48,7 @@ from .layout import (
     WD4_NONE,
 )
 from .legal import can_stack, lone_card_blocked, wd4_allowed
+from .pick import _random_legal
 from .rng import below, chance
 from .scoring import (  # noqa: F401  (the features' slots F_*, published here)
     F_ACTION,
@@ -64,7 +65,6 @@ from .scoring import (  # noqa: F401  (the features' slots F_*, published here)
     _heuristic_card,
     _name_score,
     _only_legal,
-    _random_legal,
     _unseen_inverse,
     _weighted_card,
 )

@@ -1,13 +1,12 @@
-"""How the built-in strategies score the cards they may play (numba only): ``random``'s
-uniform pick, the only legal card, the ``heuristic``'s tiers and the weighted family's
-``weights . features``, with the colour scores they share (``choose_colour``).
+"""How the built-in strategies score the cards they may play (numba only): the only
+legal card, the ``heuristic``'s tiers and the weighted family's ``weights . features``,
+with the colour scores they share (``choose_colour``); ``random``'s pick is ``pick.py``.
+A declared card is scored from its declaration's summary (``declared.props``).
 
 The rules are documented, with the strategies' names, parameters and defaults, in
 ``unosim/players/strategies.py``; ``decide`` calls these for a seat's normal turn. They
 take the round's ``state.Table`` ``tb`` and ``state.Round`` ``rd`` and the seat ``p``.
 """
-
-import numpy as np
 
 from .declared import props
 from .jit import hot, kernel
@@ -17,22 +16,16 @@ from .kinds import (
     ATTACK_NONE,
     ATTACK_OTHERS,
     KIND_AT,
-    N_ALL_RANKS,
     N_BUILTIN_KINDS,
     N_COLOURED,
     N_COLOURS,
-    N_KINDS,
-    N_RANKS,
-    N_WILD_END,
     RANK,
     SWAP_ALL,
     SWAP_ONE,
     SWAP_ROTATE,
-    WILD_DRAW_FOUR,
 )
 from .layout import (
     BLANK_SWAP_HANDS,
-    DC_N,
     G_COLOUR,
     G_DIR,
     G_N,
@@ -45,10 +38,9 @@ from .layout import (
     P_W,
     R_BLANK_CARD,
     R_SEVEN_ZERO,
-    S_SEAT0,
 )
-from .legal import is_legal, legal_copies, legal_ranks, legal_wilds, wd4_allowed
-from .rng import below
+from .legal import legal_ranks, legal_wilds
+from .pick import BIT_INDEX
 from .seats import seat
 
 # feature indices of the weighted family (unosim/players/strategies.py FEATURES, in this order)
@@ -78,56 +70,6 @@ H_ATTACK_WILD = -900.0  # Wild Draw Four, Snorlax, Greninja, Grayskull
 H_ATTACK_WILD_DANGER = 3000.0  # ... first of all against a next player on <= 2
 H_SWAP_WILD = 600.0  # Shuffle Hands / Customizable when they even out the hands
 DANGER = 2  # cards of the next player at which the heuristic attacks
-
-
-@hot
-def _random_legal(tb, rd, p):
-    """A legal card uniformly among the physical legal cards in hand, or -1."""
-    g = rd.g
-    hands = rd.hands
-    hinfo = rd.hinfo
-    st = rd.streams
-    s = S_SEAT0 + p
-    c = g[G_COLOUR]
-    r = RANK[g[G_TOP]]
-    total = legal_copies(tb, rd, p)
-    if total == 0:
-        return -1
-    x = below(st, s, total)
-    if tb.rules[DC_N] > 0:  # declared cards: the legal copies in kind order
-        for k in range(N_KINDS):
-            if hands[p, k] > 0 and is_legal(tb, rd, p, k):
-                x -= hands[p, k]
-                if x < 0:
-                    return k
-        return -1  # unreachable
-    nc = np.int64(hinfo[p, c])
-    if x < nc:
-        for k in range(c * N_RANKS, (c + 1) * N_RANKS):
-            x -= hands[p, k]
-            if x < 0:
-                return k
-    x -= nc
-    if r >= 0:
-        for c2 in range(N_COLOURS):
-            if c2 != c:
-                x -= hands[p, c2 * N_RANKS + r]
-                if x < 0:
-                    return c2 * N_RANKS + r
-    wd4_ok = wd4_allowed(tb, rd, p)
-    for k in range(N_COLOURED, N_WILD_END):
-        if k == WILD_DRAW_FOUR and not wd4_ok:
-            continue
-        x -= hands[p, k]
-        if x < 0:
-            return k
-    return -1  # unreachable
-
-
-BIT_INDEX = np.zeros(1 << N_ALL_RANKS, dtype=np.int8)  # BIT_INDEX[1 << i] = i
-for _i in range(N_ALL_RANKS):
-    BIT_INDEX[1 << _i] = _i
-BIT_INDEX.flags.writeable = False
 
 
 @hot
