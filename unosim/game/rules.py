@@ -242,7 +242,7 @@ RULES: tuple[Rule, ...] = (
         "2",
         "cards",
         (),
-        "declared cards: `[cards.NAME]` tables of a rule file ([cards](cards.md))",
+        "declared cards: `[cards.NAME]` tables of a rule file (docs/cards.md)",
         since=3,
         kernel=False,
     ),
