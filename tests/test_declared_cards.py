@@ -227,3 +227,33 @@ def test_simulate_counts_every_card_of_a_declared_deck():
     assert len(df) == 300 and df["winner"].between(-1, 2).all()
     sizes = df[[f"hand_size_{s}" for s in range(3)]].to_numpy()
     assert (sizes.sum(axis=1) < 120).all() and np.all(sizes[np.arange(300), df.winner] == 0)
+
+
+# ----------------------------------------------------------------- a scripted scenario
+def test_discard_all_scripted_round():
+    """Seat 0 holds R:discard_all R3 R4, seat 1 G1 G2 G3; B:discard_all is turned first
+    (no effect at setup, colour blue). Seat 0's one legal card is R:discard_all (the same
+    card as the top); red is now the colour and seat 0 throws R3 R4 away: out in 1 turn,
+    3 cards played; seat 1 keeps 1 + 2 + 3 = 6 points."""
+    from unosim.game.cards import parse_kind
+    from unosim.kernel.batch import run_one
+    from unosim.players.seats import parse as parse_seats
+
+    rs = resolve(path("discard-all")).replace(hand_size=3)
+    names = rs.card_names
+    k = lambda t: parse_kind(t, names)  # noqa: E731
+    deal = [k(t) for t in "R:discard_all R3 R4 G1 G2 G3".split()]  # seat 0's, seat 1's
+    first = k("B:discard_all")
+    rest = list(np.repeat(np.arange(rs.deck_counts().size), rs.deck_counts()))
+    for c in deal + [first]:
+        rest.remove(c)
+    order = np.array((deal + [first] + rest)[::-1], dtype=np.int8)  # scripted: last first
+    sid, sp = parse_seats(["random", "random"], 2)[:2]
+    out, *_, trace = run_one(
+        rs.to_array(), sid, sp, rs.deck_counts(), rs.points_table(), 2, 1, 0, order, 1, 200
+    )
+    assert out[L.C_WINNER] == 0 and out[L.C_TURNS] == 1  # R:discard_all, then out
+    assert out[L.C_CARDS_PLAYED] == 3 and out[L.C_POINTS] == 6  # G1 + G2 + G3
+    events = [L.EVENT_NAMES[e] for e in trace[:, L.EV_TYPE]]
+    assert events == ["deal", "start", "play", "effect", "discard", "win"]
+    assert not check_trace(trace, rs, 2, row=out, strict=True)
