@@ -19,6 +19,7 @@ import unosim
 from unosim.game.cards import (
     COLOUR,
     DRAW_TWO,
+    N_BUILTIN_KINDS,
     N_COLOURED,
     N_KINDS,
     RANK,
@@ -49,6 +50,7 @@ MIXES = [
     (4, "points-dumper,aggressive:bluff=0.3,colour-counter,weighted:forget_uno=0.3"),
 ]
 E = L  # event codes: E.E_PLAY ...
+NB = N_BUILTIN_KINDS  # a trace's hand columns per seat (rule sets without declared cards)
 
 ALL_SPECIALS = apply(
     PRESETS["official-2018"],
@@ -248,7 +250,7 @@ def rows_of(trace, typ):
 
 
 def hand(trace, i, p):
-    return trace[i, L.EV_HANDS + p * N_KINDS : L.EV_HANDS + (p + 1) * N_KINDS]
+    return trace[i, L.EV_HANDS + p * NB : L.EV_HANDS + (p + 1) * NB]
 
 
 def first_violation(trace, rules, n, out=None, strict=True) -> Violation:
@@ -286,7 +288,7 @@ def test_catches_an_illegal_play():
     p, k = t[i, L.EV_SEAT], t[i, L.EV_KIND]
     t[i, L.EV_KIND] = t[i, L.EV_TOP] = x  # x is played instead of k
     t[i, L.EV_COLOUR] = COLOUR[x]
-    h = L.EV_HANDS + p * N_KINDS
+    h = L.EV_HANDS + p * NB
     t[i:, h + k] += 1
     t[i:, h + x] -= 1
     assert_caught(first_violation(t, OFFICIAL, 4, out), i, "illegal play")
@@ -382,7 +384,7 @@ def test_catches_a_draw_while_holding_a_legal_card():
     )
     t[i, L.EV_TYPE] = L.E_DRAW
     p, k = t[i, L.EV_SEAT], t[i, L.EV_KIND]
-    t[i:, L.EV_HANDS + p * N_KINDS + k] += 1
+    t[i:, L.EV_HANDS + p * NB + k] += 1
     turn = t[i, L.EV_TURN]
     t[i, L.EV_KIND : L.EV_HANDS] = t[i - 1, L.EV_KIND : L.EV_HANDS]  # nothing played
     t[i, L.EV_KIND], t[i, L.EV_TURN] = -1, turn
@@ -424,8 +426,8 @@ def test_catches_a_stack_of_the_wrong_card():
     out, t, strict, i = find(rules, 4, "random", pred, range(2000))
     p, k = t[i, L.EV_SEAT], t[i, L.EV_KIND]
     t[i, L.EV_KIND] = t[i, L.EV_TOP] = WILD_DRAW_FOUR
-    t[i:, L.EV_HANDS + p * N_KINDS + k] += 1
-    t[i:, L.EV_HANDS + p * N_KINDS + WILD_DRAW_FOUR] -= 1
+    t[i:, L.EV_HANDS + p * NB + k] += 1
+    t[i:, L.EV_HANDS + p * NB + WILD_DRAW_FOUR] -= 1
     assert_caught(first_violation(t, rules, 4), i, "cannot be stacked")
 
 
@@ -500,7 +502,7 @@ def test_catches_a_card_from_nowhere_and_a_wrong_turn_count():
     out, t, strict, _ = find(OFFICIAL, 4, "random", lambda t: 0)
     i = len(t) // 2
     bad = t.copy()
-    bad[i:, L.EV_HANDS + 2 * N_KINDS + 5] += 1
+    bad[i:, L.EV_HANDS + 2 * NB + 5] += 1
     assert_caught(first_violation(bad, OFFICIAL, 4), i, "hand of seat 2", "R5 too many")
     bad = t.copy()
     bad[i, L.EV_TURN] += 1
@@ -510,7 +512,7 @@ def test_catches_a_card_from_nowhere_and_a_wrong_turn_count():
 def test_catches_a_drawn_card_not_in_the_pile():
     def pred(t):
         for i in rows_of(t, L.E_DREW):
-            held = t[i - 1, L.EV_HANDS : L.EV_HANDS + 4 * N_KINDS].reshape(4, N_KINDS).sum(0)
+            held = t[i - 1, L.EV_HANDS : L.EV_HANDS + 4 * NB].reshape(4, NB).sum(0)
             k = next((k for k in range(N_COLOURED) if RANK[k] == 0 and held[k] == 1), None)
             if k is not None:  # the one zero of a colour is in a hand already
                 return i * 100 + k
@@ -520,8 +522,8 @@ def test_catches_a_drawn_card_not_in_the_pile():
     i, k = divmod(code, 100)
     p, d = t[i, L.EV_SEAT], t[i, L.EV_KIND]
     t[i, L.EV_KIND] = k
-    t[i:, L.EV_HANDS + p * N_KINDS + d] -= 1
-    t[i:, L.EV_HANDS + p * N_KINDS + k] += 1
+    t[i:, L.EV_HANDS + p * NB + d] -= 1
+    t[i:, L.EV_HANDS + p * NB + k] += 1
     assert_caught(first_violation(t, OFFICIAL, 4), i, "not in the draw pile")
 
 
@@ -551,7 +553,7 @@ def test_catches_a_random_seat_that_does_not_jump_in():
     # make it look as if nobody jumped: drop the jump-in, give the card back
     j, k = t[i, L.EV_SEAT], t[i, L.EV_KIND]
     t = np.delete(t, i, axis=0)
-    t[i:, L.EV_HANDS + j * N_KINDS + k] += 1
+    t[i:, L.EV_HANDS + j * NB + k] += 1
     v = first_violation(t, rules, 4)
     assert v.row == i and "always jumps in" in v.message, v
 
@@ -571,7 +573,7 @@ def test_catches_a_greninja_turn_that_stops_early():
     out, t, strict, i = find(rules, 4, "random", pred)
     p, k = t[i, L.EV_SEAT], t[i, L.EV_KIND]
     t = np.delete(t, i, axis=0)
-    t[i:, L.EV_HANDS + p * N_KINDS + k] -= 1
+    t[i:, L.EV_HANDS + p * NB + k] -= 1
     t[i:, L.EV_PILE] += 1
     assert_caught(first_violation(t, rules, 4), i, "expected drew", "Greninja")
 
@@ -594,10 +596,10 @@ def test_catches_a_swap_with_oneself_and_a_wrong_rotation():
     bad[i, L.EV_AUX] = bad[i, L.EV_SEAT]
     assert_caught(first_violation(bad, rules, 4), i, "not an opponent")
     out, t, strict, i = find(rules, 4, "random", lambda t: next(iter(rows_of(t, L.E_ROTATE)), None))
-    old = t[i - 1, L.EV_HANDS : L.EV_HANDS + 4 * N_KINDS].reshape(4, N_KINDS)
+    old = t[i - 1, L.EV_HANDS : L.EV_HANDS + 4 * NB].reshape(4, NB)
     wrong = np.roll(old, -t[i, L.EV_DIR], axis=0).reshape(-1)  # passed the other way
-    if not np.array_equal(wrong, t[i, L.EV_HANDS : L.EV_HANDS + 4 * N_KINDS]):
-        t[i, L.EV_HANDS : L.EV_HANDS + 4 * N_KINDS] = wrong
+    if not np.array_equal(wrong, t[i, L.EV_HANDS : L.EV_HANDS + 4 * NB]):
+        t[i, L.EV_HANDS : L.EV_HANDS + 4 * NB] = wrong
         assert_caught(first_violation(t, rules, 4), i, "hand of seat")
 
 

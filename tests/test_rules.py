@@ -21,7 +21,7 @@ try:
 except ModuleNotFoundError:  # Python 3.10
     import tomli as tomllib
 
-from unosim.game.cards import N_COLOURED, N_COLOURS, N_KINDS
+from unosim.game.cards import N_BUILTIN_KINDS, N_COLOURED, N_COLOURS, N_KINDS
 from unosim.game.rules import (
     CHOICES,
     OFFICIAL,
@@ -95,6 +95,7 @@ RULES_MD_DEFAULTS = {
     "multi_play": False,  # 8.6
     "last_card": "any",  # 8.8
     "after_draw": "play",  # 8.9
+    "cards": (),  # 2: no declared cards (docs/cards.md)
 }
 # RULES.md section 8: the allowed values of the enumerated rules.
 RULES_MD_CHOICES = {
@@ -159,6 +160,9 @@ def test_every_default_equals_rules_md():
     rs = RuleSet()
     d = rs.to_dict(with_name=False)
     for key, want in RULES_MD_DEFAULTS.items():
+        if key == "cards":  # none declared: left out of the dict, the TOML and the hash
+            assert key not in d and rs.cards == want
+            continue
         assert d[key] == want, key
         assert type(d[key]) is type(want), key
     assert rs == OFFICIAL == PRESETS["official"]
@@ -184,7 +188,8 @@ def test_standard_points_table():
     for c in range(N_COLOURS):
         assert list(t[c * 13 : c * 13 + 10]) == list(range(10))  # face value
         assert list(t[c * 13 + 10 : c * 13 + 13]) == [20, 20, 20]
-    assert set(t[N_COLOURED:].tolist()) == {50}
+    assert set(t[N_COLOURED:N_BUILTIN_KINDS].tolist()) == {50}
+    assert not t[N_BUILTIN_KINDS:].any()  # the kinds reserved for declared cards
 
 
 # --------------------------------------------------------------------------- presets
@@ -270,6 +275,9 @@ def _one_change_each() -> list[tuple[str, dict]]:
         elif key == "points":
             for entry, n in OFFICIAL.points_dict.items():
                 out.append((f"points.{entry}", {"points": {entry: n + 7}}))
+        elif key == "cards":
+            wild = {"colours": "wild", "effect": ["name_colour", "skip next"]}
+            out.append(("cards", {"cards": {"wild_skip": wild}}))
         elif isinstance(v, bool):
             out.append((key, {key: not v}))
         elif isinstance(v, str):
@@ -326,6 +334,10 @@ def _roundtrip_cases():
             "blank_card": "swap_hands",
             "penalty_elimination": True,
             "voluntary_draw": False,
+            "cards": {
+                "wild_draw_six": {"colours": "wild", "effect": ["name_colour", "draw 6 next"]},
+                "swapper": {"copies": 1, "matches": "colour", "effect": ["swap chosen"]},
+            },
         },
         name="my custom rules",
     )

@@ -8,6 +8,7 @@ import pytest
 
 from unosim.game.cards import (
     COLOUR,
+    N_BUILTIN_KINDS,
     N_COLOURED,
     N_COLOURS,
     N_KINDS,
@@ -201,7 +202,7 @@ def test_every_strategy_plays_a_legal_card_or_draws_with_none(name, changes):
     rng = np.random.default_rng(5)
     seen = set()
     for _ in range(400):
-        kinds = [int(k) for k in rng.integers(0, N_KINDS, size=rng.integers(1, 8))]
+        kinds = [int(k) for k in rng.integers(0, N_BUILTIN_KINDS, size=rng.integers(1, 8))]
         hand = " ".join(kind_name(k) for k in kinds)
         top = int(rng.integers(0, N_COLOURED))
         pos = Position(

@@ -22,6 +22,10 @@ Conventions
   start the discard pile; ``deck[n*hand_size + 1]`` is then the top of the draw pile.
   ``arrange_deck`` builds such an order from wanted hands.
 
+Declared cards (docs/cards.md): a rule file's ``[cards.NAME]`` tables are read here with
+``tomllib`` and their steps interpreted here (``Round.declared_effect``), without the
+package's parser: a declared card is ``Card(colour, NAME)``.
+
 Public API
 ----------
 ``play_round(rules, n_players, rng, params=None, *, deck=None, checks=False, log=None)``
@@ -37,6 +41,12 @@ import math
 import random
 import time
 from collections import Counter, namedtuple
+from pathlib import Path
+
+try:
+    import tomllib
+except ModuleNotFoundError:  # Python 3.10
+    import tomli as tomllib
 
 # ---------------------------------------------------------------------------
 # Cards (RULES.md section 2)
@@ -134,6 +144,7 @@ DEFAULT_RULES: dict = {
     "greninja": 0,
     "grayskull": 0,
     "points": DEFAULT_POINTS,  # 2: points per card rank
+    "cards": {},  # declared cards: name -> its [cards.NAME] table (docs/cards.md)
     # Match-level rules (section 7): carried for completeness, unused by one round.
     "scoring": "winner_takes_all",
     "target_score": 500,
@@ -175,6 +186,8 @@ def resolve_rules(rules: dict | str | None) -> dict:
     DEFAULT_RULES."""
     if rules is None:
         rules = {}
+    if isinstance(rules, (str, Path)) and str(rules).endswith(".toml"):
+        rules = load_rules_file(rules)
     if isinstance(rules, str):
         rules = PRESETS[rules]
     unknown = set(rules) - set(DEFAULT_RULES) - _MATCH_ONLY_KEYS
@@ -202,6 +215,38 @@ def resolve_rules(rules: dict | str | None) -> dict:
     return r
 
 
+def load_rules_file(path) -> dict:
+    """A rule file (a preset and changes, ``[cards.NAME]`` tables) as a rules dict; only
+    the rules this engine knows may change."""
+    data = tomllib.loads(Path(path).read_text())
+    base = dict(PRESETS[data.pop("preset", "official")])
+    data.pop("name", None)
+    cards_ = data.pop("cards", {})
+    out = {**base, **data}
+    out["cards"] = {name: declared_card(t) for name, t in cards_.items()}
+    out["points"] = {**base["points"], **{n: c["points"] for n, c in out["cards"].items()}}
+    return out
+
+
+def declared_card(t: dict) -> dict:
+    """A ``[cards.NAME]`` table with its defaults (docs/cards.md) and its steps as word
+    lists: ``["draw", 6, "next"]``, ``["skip", "everyone"]``."""
+    wild = t.get("colours", "each") == "wild"
+    steps = []
+    for text in t.get("effect", []):
+        w = text.split()
+        steps.append([w[0], int(w[1]), w[2]] if w[0] == "draw" else w)
+    return {
+        "wild": wild,
+        "copies": t.get("copies", 4 if wild else 2),
+        "points": t.get("points", 50 if wild else 20),
+        "matches": t.get("matches", "anything" if wild else "rank"),
+        "stack": t.get("stack", False),
+        "names": ["name_colour"] in steps,
+        "steps": [w for w in steps if w != ["name_colour"]],
+    }
+
+
 def make_deck(rules: dict | str | None = None) -> list[Card]:
     """The whole deck in a fixed canonical order (RULES.md section 2): 108 standard cards
     plus the special wilds counted by the rules (112 in official-2018, pokemon, motu)."""
@@ -214,6 +259,9 @@ def make_deck(rules: dict | str | None = None) -> list[Card]:
     deck += [Card(None, "wild")] * 4 + [Card(None, "wild4")] * 4
     for rank in SPECIAL_COUNT_RULES:
         deck += [Card(None, rank)] * int(r[rank])
+    for name, spec in r["cards"].items():
+        for colour in [None] if spec["wild"] else COLOURS:
+            deck += [Card(colour, name)] * spec["copies"]
     return deck
 
 
@@ -270,7 +318,7 @@ class Round:
       colour        the current colour (4.1)
       direction     +1 clockwise (initial), -1 counter-clockwise
       current       the seat whose situation is resolved next
-      pending_skip  a Skip (or 2-player Reverse) waits for `current` (4.6)
+      pending_skip  skips waiting for `current` and the seats after it (4.6; a count)
       pending_draw  cards a Draw Two / Wild Draw Four (stack) makes `current` draw (4.6, 8.1)
       pending_special  'snorlax' / 'greninja': `current` is made to act by that card
       wd4           dict(player, illegal, challengeable) while a Wild Draw Four penalty waits
@@ -310,7 +358,7 @@ class Round:
         self.colour: str | None = None
         self.direction = +1
         self.current = 0
-        self.pending_skip = False
+        self.pending_skip = 0  # skips waiting: the next that many seats lose their turn
         self.pending_draw = 0
         self.pending_special: str | None = None
         self.greninja_player = -1
@@ -437,8 +485,21 @@ class Round:
         return any(c.colour == colour for c in self.hands[seat])
 
     def matches(self, c: Card) -> bool:
-        """4.1: the current colour, the top card's rank/symbol, or any wild-type card."""
+        """4.1: the current colour, the top card's rank/symbol, or any wild-type card; a
+        declared card as its `matches` says (rank, colour or anything)."""
+        spec = self.rules["cards"].get(c.rank)
+        if spec is not None and c.colour is not None:
+            if spec["matches"] == "anything" or c.colour == self.colour:
+                return True
+            return spec["matches"] == "rank" and c.rank == self.top.rank
         return c.colour is None or c.colour == self.colour or c.rank == self.top.rank
+
+    def penalty_of(self, c: Card) -> int:
+        """The waiting draw penalty a card adds (4.6, 8.1): 2, 4, a stack card's N, 0."""
+        spec = self.rules["cards"].get(c.rank)
+        if spec is not None:
+            return spec["steps"][0][1] if spec["stack"] else 0
+        return {"draw2": 2, "wild4": 4}.get(c.rank, 0)
 
     def wd4_legal(self, seat: int) -> bool:
         """4.3: `colour`: no card of the current colour; `none`: always; 8.10 `strict`:
@@ -468,6 +529,11 @@ class Round:
         mode, top = self.rules["stacking"], self.top
         if mode == "none":
             return False
+        cards_ = self.rules["cards"]
+        if c.rank in cards_ or top.rank in cards_:  # a declared stack card (docs/cards.md)
+            if self.penalty_of(c) == 0:
+                return False
+            return mode == "progressive" or c.rank == top.rank
         if top.rank == "draw2":
             return c.rank == "draw2" or (mode == "progressive" and c.rank == "wild4")
         if top.rank == "wild4":
@@ -546,7 +612,7 @@ class Round:
         if self.pending_draw > 0:
             self.face_penalty(p)
         elif self.pending_skip:
-            self.pending_skip = False  # skipped: no turn
+            self.pending_skip -= 1  # skipped: no turn
             self._log("skipped", p)
             self.current = self.next_seat(p)
         elif self.pending_special == "snorlax":
@@ -677,17 +743,17 @@ class Round:
         self._log("play", p, c, how)
         # the new card replaces whatever the previous one left pending, except a draw
         # penalty, which it can only grow (stack or jump-in)
-        self.pending_skip = False
+        self.pending_skip = 0
         self.wd4 = None
 
         # 5: the round ends the moment a player has no cards; only a pending draw
         # penalty (Draw Two / Wild Draw Four / stack) is still drawn by the next player
         if not hand:
-            if c.rank in ("draw2", "wild4"):
-                self.pending_draw += 2 if c.rank == "draw2" else 4
+            if self.penalty_of(c) > 0:
+                self.pending_draw += self.penalty_of(c)
                 self.max_stack = max(self.max_stack, self.pending_draw)
                 self.draw_cards(self.next_seat(p), self.pending_draw, "last-card penalty")
-            assert self.pending_draw == 0 or c.rank in ("draw2", "wild4")
+            assert self.pending_draw == 0 or self.penalty_of(c) > 0
             self.pending_draw = 0
             self.winner = p
             self.over = True
@@ -698,6 +764,10 @@ class Round:
         if len(hand) == 1:
             self.uno_check(p)
 
+        if c.rank in self.rules["cards"]:
+            self.declared_effect(p, c)
+            self.current = self.next_seat(p)
+            return  # no jump-in on a declared card
         self.apply_effect(p, c, how)
         self.current = self.next_seat(p)
 
@@ -722,11 +792,11 @@ class Round:
         if c.colour is not None:
             self.colour = c.colour
             if c.rank == "skip":
-                self.pending_skip = True
+                self.pending_skip = 1
             elif c.rank == "reverse":
                 self.direction = -self.direction  # flips at once (4.6)
                 if self.n == 2:
-                    self.pending_skip = True  # 4.5: acts as Skip
+                    self.pending_skip = 1  # 4.5: acts as Skip
             elif c.rank == "draw2":
                 self.add_penalty(2)
             elif c.rank == "7" and r["seven_zero"]:
@@ -763,6 +833,67 @@ class Round:
                 s = self.next_seat(s)
         else:
             assert c.rank == "wild"
+
+    def declared_effect(self, p: int, c: Card):
+        """A declared card (docs/cards.md): its colour (named if it names one), then its
+        steps in order; a step that ends the round ends it."""
+        spec = self.rules["cards"][c.rank]
+        self.colour = c.colour
+        if spec["names"]:
+            self.colour = self.choose_colour(p)
+        for step in spec["steps"]:
+            if self.over:
+                return
+            word, nxt = step[0], self.next_seat(p)
+            if word == "draw":
+                _, count, target = step
+                if target == "next" and spec["stack"]:
+                    self.add_penalty(count)
+                elif target == "next":
+                    self.draw_cards(nxt, count, c.rank)
+                elif target == "chosen":
+                    self.draw_cards(self.choose_opponent(p), count, c.rank)
+                else:  # others, from the next player on
+                    s = nxt
+                    while s != p:
+                        self.draw_cards(s, count, c.rank)
+                        s = self.next_seat(s)
+            elif step == ["skip", "next"]:
+                self.pending_skip += 1
+            elif step in (["skip", "everyone"], ["again"]):
+                self.pending_skip += self.n - 1
+            elif word == "reverse":
+                if self.n == 2:
+                    self.pending_skip += 1
+                else:
+                    self.direction = -self.direction
+            elif word == "discard_colour":
+                self.throw_colour(p if step[1] == "own" else nxt)
+            elif word == "swap":
+                self.swap_hands(p, self.choose_opponent(p))
+            elif word == "pass_hands":
+                self.rotate_hands()
+            elif word == "deal_hands":
+                self.shuffle_all_hands(p)
+            else:
+                raise AssertionError(step)
+
+    def throw_colour(self, v: int):
+        """Seat v throws away every card of the current colour, as a Snorlax victim does."""
+        gone = [c for c in self.hands[v] if c.colour == self.colour]
+        if not gone:
+            return
+        self.hands[v] = [c for c in self.hands[v] if c.colour != self.colour]
+        self.rng.shuffle(gone)
+        self.discard.extend(gone)
+        self.cards_played += len(gone)
+        self._log("discard_colour", v, list(gone))
+        if not self.hands[v]:
+            self.winner = v
+            self.over = True
+            self._log("win", v)
+        elif len(self.hands[v]) == 1:
+            self.uno_check(v)
 
     def swap_hands(self, a: int, b: int):
         self._log("swap", a, b)

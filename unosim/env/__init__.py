@@ -59,6 +59,11 @@ class _Game:
     """One game at a time on ``Tables``, its seats' last observations kept."""
 
     def __init__(self, rs, n, spec, b=1):
+        if rs.cards:
+            raise ValueError(
+                f"rule set {rs.name!r} declares cards: outside seats do not play declared "
+                "cards yet (docs/cards.md)"
+            )
         sid, sp, labels, _ = parse_seats(spec, n)
         self.rs, self.n, self.labels = rs, n, labels
         self.sid, self.sp = sid, sp

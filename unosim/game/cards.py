@@ -5,6 +5,10 @@ A *kind* is one of ``N_KINDS`` integers. Coloured kinds come first, one block of
 then Skip, Reverse, Draw Two. Wild-type kinds follow (``WILD`` .. ``GRAYSKULL``); they
 have no colour (``COLOUR[kind] == -1``) and no rank (``RANK[kind] == -1``).
 
+Declared cards (docs/cards.md) take the reserved kinds after the built-in ones
+(``kernel.kinds``); their names come from the rule set (``names`` arguments below: the
+declared cards' names in declaration order).
+
 A deck is a count per kind (``int16[N_KINDS]``), so any edition or custom deck is data.
 """
 
@@ -15,9 +19,14 @@ import numpy as np
 from ..kernel.kinds import (  # noqa: F401  (the kernel's tables, published here)
     COLOUR,
     CUSTOMIZABLE,
+    DECLARED_COLOURED,
+    DECLARED_RANK,
+    DECLARED_WILD,
     DRAW_TWO,
     GRAYSKULL,
     GRENINJA,
+    KIND_AT,
+    N_BUILTIN_KINDS,
     N_COLOURED,
     N_COLOURS,
     N_KINDS,
@@ -63,25 +72,53 @@ def kind(colour: int, rank: int) -> int:
     return colour * N_RANKS + rank
 
 
-def kind_name(k: int) -> str:
-    """Short readable name of a kind: ``R7``, ``G+2``, ``BS``, ``W+4``."""
+def declared_slot(k: int) -> int:
+    """The declared card (0 .. MAX_DECLARED - 1) of kind ``k``, or -1 for a built-in kind."""
+    if k < N_BUILTIN_KINDS:
+        return -1
+    if k < DECLARED_COLOURED:
+        return k - DECLARED_WILD
+    return (k - DECLARED_COLOURED) // N_COLOURS
+
+
+def kind_name(k: int, names: tuple[str, ...] = ()) -> str:
+    """Short readable name of a kind: ``R7``, ``G+2``, ``BS``, ``W+4``; a declared card
+    by its name (``names``, in declaration order): ``wild_draw_six``, ``R:discard_all``
+    (``X1``, ``RX1``... without names)."""
+    d = declared_slot(k)
+    if d >= 0:
+        c = int(COLOUR[k])
+        if d >= len(names):
+            return ("" if c < 0 else COLOUR_LETTERS[c]) + f"X{d + 1}"
+        return names[d] if c < 0 else f"{COLOUR_LETTERS[c]}:{names[d]}"
     if k >= N_COLOURED:
         return WILD_SYMBOLS[k - N_COLOURED]
     return COLOUR_LETTERS[k // N_RANKS] + RANK_SYMBOLS[k % N_RANKS]
 
 
-def parse_kind(text: str) -> int:
+def parse_kind(text: str, names: tuple[str, ...] = ()) -> int:
     """Inverse of :func:`kind_name` (case-insensitive)."""
     t = text.strip().upper()
     for k in range(N_KINDS):
-        if kind_name(k).upper() == t:
+        if kind_name(k, names).upper() == t:
             return k
     raise ValueError(f"unknown card {text!r}")
 
 
-def points_table(points: dict[str, int]) -> np.ndarray:
-    """Points of every kind, ``int16[N_KINDS]``, from per-family points (-1 = face value)."""
+def declared_kinds(d: int, wild: bool) -> list[int]:
+    """The kinds of declared card ``d``: one if wild, one per colour if not."""
+    if wild:
+        return [DECLARED_WILD + d]
+    return [int(KIND_AT[c, DECLARED_RANK + d]) for c in range(N_COLOURS)]
+
+
+def points_table(points: dict[str, int], declared: tuple = ()) -> np.ndarray:
+    """Points of every kind, ``int16[N_KINDS]``, from per-family points (-1 = face value)
+    and the declared cards' (``declare.CardSpec``)."""
     out = np.zeros(N_KINDS, dtype=np.int16)
+    for d, spec in enumerate(declared):
+        for k in declared_kinds(d, spec.wild):
+            out[k] = spec.points
     for k in range(N_COLOURED):
         r = k % N_RANKS
         if r < 10:
@@ -113,7 +150,9 @@ STANDARD_WILDS = {
 }
 
 
-def deck_counts(per_colour: dict[str, int], wilds: dict[str, int]) -> np.ndarray:
+def deck_counts(
+    per_colour: dict[str, int], wilds: dict[str, int], declared: tuple = ()
+) -> np.ndarray:
     """Count of each kind in a deck, ``int16[N_KINDS]``.
 
     Parameters
@@ -121,8 +160,12 @@ def deck_counts(per_colour: dict[str, int], wilds: dict[str, int]) -> np.ndarray
     per_colour : copies of each rank in every colour, keys ``"0"``..``"9"``,
         ``"skip"``, ``"reverse"``, ``"draw_two"``.
     wilds : copies of each wild-type kind, keys from ``WILD_NAMES``.
+    declared : the declared cards (``declare.CardSpec``): ``copies`` of each kind.
     """
     out = np.zeros(N_KINDS, dtype=np.int16)
+    for d, spec in enumerate(declared):
+        for k in declared_kinds(d, spec.wild):
+            out[k] = spec.copies
     for r, name in enumerate(RANK_NAMES):
         for c in range(N_COLOURS):
             out[kind(c, r)] = per_colour.get(name, 0)

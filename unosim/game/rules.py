@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 import numpy as np
 
 from . import cards
+from .declare import CardError, CardSpec, check_cards, parse_cards, write_array
 
 DECK_KEYS = cards.RANK_NAMES + cards.WILD_NAMES  # per colour for ranks, in all for wilds
 STANDARD_DECK = tuple(cards.STANDARD_PER_COLOUR[k] for k in cards.RANK_NAMES) + tuple(
@@ -28,9 +29,10 @@ STANDARD_DECK = tuple(cards.STANDARD_PER_COLOUR[k] for k in cards.RANK_NAMES) + 
 STANDARD_POINTS = tuple(cards.DEFAULT_POINTS[k] for k in cards.POINT_FAMILIES)
 
 # The rules format: 1 had the rules of format 1 below; 2 added last_card and after_draw
-# (and wd4_restriction = strict). The hash covers every format-1 rule (so the hashes of
-# format 1 stay as they were) and each later rule only when it differs from its default.
-RULES_FORMAT = 2
+# (and wd4_restriction = strict); 3 the declared cards (``cards``). The hash covers every
+# format-1 rule (so the hashes of format 1 stay as they were) and each later rule only
+# when it differs from its default.
+RULES_FORMAT = 3
 
 MAX_COPIES = 127  # copies of one card kind (int8 piles, int16 hands)
 MAX_DECK = 1000  # cards in a deck
@@ -43,9 +45,10 @@ class Rule:
     """One rule of RULES.md.
 
     ``type`` is ``int``, ``bool``, ``float``, ``choice`` (one of ``choices``), or
-    ``deck``/``points`` (tables). ``bounds`` (inclusive) apply to ``int`` and ``float``.
-    ``since`` is the rules format that added it. ``kernel``: the kernel reads it from
-    slot ``layout.R_<NAME>`` of the rule array.
+    ``deck``/``points``/``cards`` (tables; ``cards``: declared cards, docs/cards.md).
+    ``bounds`` (inclusive) apply to ``int`` and ``float``. ``since`` is the rules format
+    that added it. ``kernel``: the kernel reads it from slot ``layout.R_<NAME>`` of the
+    rule array.
     """
 
     name: str
@@ -234,6 +237,15 @@ RULES: tuple[Rule, ...] = (
         choices=("play", "pass"),
         since=2,
     ),
+    Rule(
+        "cards",
+        "2",
+        "cards",
+        (),
+        "declared cards: `[cards.NAME]` tables of a rule file (docs/cards.md)",
+        since=3,
+        kernel=False,
+    ),
 )
 RULE_BY_NAME = {r.name: r for r in RULES}
 RULE_NAMES = tuple(RULE_BY_NAME)
@@ -247,6 +259,7 @@ _ANNOTATION = {
     "choice": "str",
     "deck": "tuple[int, ...]",
     "points": "tuple[int, ...]",
+    "cards": "tuple[CardSpec, ...]",
 }
 
 
@@ -309,6 +322,7 @@ class RuleSet:
         multi_play: bool = _DEFAULT
         last_card: str = _DEFAULT
         after_draw: str = _DEFAULT
+        cards: tuple[CardSpec, ...] = _DEFAULT
 
     def __post_init__(self) -> None:
         for f in fields(self):  # numpy scalars (np.int64(5)) stand for their values
@@ -319,6 +333,11 @@ class RuleSet:
                 object.__setattr__(self, f.name, _plain(v))
         if isinstance(self.catch_uno, int) and not isinstance(self.catch_uno, bool):
             object.__setattr__(self, "catch_uno", float(self.catch_uno))  # one hash per value
+        if isinstance(self.cards, (list, dict)):  # a table or list: read as a file's
+            try:
+                object.__setattr__(self, "cards", parse_cards(self.cards))
+            except CardError as e:
+                raise RuleError(str(e)) from None
         _check_name(self.name)
         for r in RULES:
             _check_value(r, getattr(self, r.name))
@@ -346,14 +365,21 @@ class RuleSet:
         """Copies of each kind, ``int16[N_KINDS]``."""
         d = self.deck_dict
         return cards.deck_counts(
-            {k: d[k] for k in cards.RANK_NAMES}, {k: d[k] for k in cards.WILD_NAMES}
+            {k: d[k] for k in cards.RANK_NAMES},
+            {k: d[k] for k in cards.WILD_NAMES},
+            self.cards,
         )
 
     def deck_size(self) -> int:
         return int(self.deck_counts().sum())
 
     def points_table(self) -> np.ndarray:
-        return cards.points_table(self.points_dict)
+        return cards.points_table(self.points_dict, self.cards)
+
+    @property
+    def card_names(self) -> tuple[str, ...]:
+        """The declared cards' names, in declaration order (``cards.kind_name``)."""
+        return tuple(c.name for c in self.cards)
 
     def check_players(self, n_players: int) -> None:
         """Raise RuleError unless ``n_players`` can play a round with this deck."""
@@ -379,6 +405,9 @@ class RuleSet:
                 continue
             v = getattr(self, f.name)
             d[f.name] = {"deck": self.deck_dict, "points": self.points_dict}.get(f.name, v)
+        d["cards"] = {c.name: c.to_dict() for c in self.cards}
+        if not self.cards:  # a rule set without declared cards reads as before them
+            del d["cards"]
         return d
 
     def to_toml(self) -> str:
@@ -393,7 +422,7 @@ class RuleSet:
         d = self.to_dict(with_name=False)
         for r in RULES:
             if r.since > 1 and getattr(self, r.name) == r.default:
-                del d[r.name]
+                d.pop(r.name, None)
         return d
 
     def hash(self) -> str:
@@ -410,9 +439,10 @@ class RuleSet:
         ``layout.R_<NAME>`` encoded by ``Rule.encode``."""
         from ..kernel import layout as L
 
-        a = np.zeros(L.N_RULES, dtype=np.int64)
+        a = np.zeros(L.N_RULE_ARRAY, dtype=np.int64)
         for r in KERNEL_RULES:
             a[getattr(L, r.slot_name)] = r.encode(getattr(self, r.name))
+        write_array(self.cards, a)
         return a
 
 
@@ -425,10 +455,13 @@ def annotated_toml(rs: RuleSet) -> str:
     lines = [tomli_w.dumps({"name": d.pop("name")}).rstrip()]
     tables: list[str] = []
     for r in RULES:
-        text = tomli_w.dumps({r.name: d[r.name]}).rstrip()
-        table = r.type in ("deck", "points")
-        default = "standard" if table else _show(r.default)
+        table = r.type in ("deck", "points", "cards")
+        default = {"cards": "none"}.get(r.type, "standard") if table else _show(r.default)
         comment = f"# docs/rules.md {r.section}: {r.doc} ({r.show_values()}; default {default})"
+        if r.name not in d:  # no declared cards: the comment alone
+            tables.append(comment)
+            continue
+        text = tomli_w.dumps({r.name: d[r.name]}).rstrip()
         (tables if table else lines).append(f"{comment}\n{text}")
     return "\n".join(lines + [""] + tables) + "\n"
 
@@ -447,6 +480,7 @@ def rules_table() -> str:
     rows = ["| rule | section | values | default | what it does |", "|---|---|---|---|---|"]
     for r in RULES:
         default = "standard" if r.type in ("deck", "points") else f"`{_show(r.default)}`"
+        default = "none" if r.type == "cards" else default
         rows.append(f"| `{r.name}` | {r.section} | {r.show_values()} | {default} | {r.doc} |")
     return "\n".join(rows) + "\n"
 
@@ -490,6 +524,12 @@ def _is_int(v: object) -> bool:
 def _check_value(r: Rule, v: Any) -> None:
     """Raise RuleError (one line, naming the rule) unless ``v`` is a value of ``r``."""
     key = r.name
+    if r.type == "cards":
+        try:
+            check_cards(v)
+        except CardError as e:
+            raise RuleError(str(e)) from None
+        return
     if r.type in ("deck", "points"):
         keys = DECK_KEYS if r.type == "deck" else cards.POINT_FAMILIES
         if not isinstance(v, tuple) or not all(_is_int(x) for x in v):
@@ -603,6 +643,14 @@ def apply(base: RuleSet, changes: dict, name: str | None = None, coerce: bool = 
     for key, value in changes.items():
         if key not in RULE_NAMES:
             raise RuleError(f"unknown rule {key!r}")
+        if key == "cards":
+            if coerce and isinstance(value, str):
+                raise RuleError("rule 'cards': cards are declared in a rule file ([cards.NAME])")
+            try:
+                kw[key] = parse_cards(value)
+            except CardError as e:
+                raise RuleError(str(e)) from None
+            continue
         if key in ("deck", "points"):
             if not isinstance(value, dict):
                 raise RuleError(f"rule {key!r} must be a table")
@@ -664,7 +712,7 @@ def parse_house(text: str) -> dict[str, str]:
                 raise RuleError(
                     f"unknown {table} entry {entry!r} (known: {', '.join(TABLES[table])})"
                 )
-        elif k not in RULE_NAMES or k in ("deck", "points"):
+        elif k not in RULE_NAMES or k in ("deck", "points", "cards"):
             raise RuleError(f"unknown rule {k!r}")
         if k in out:
             raise RuleError(f"house rule {k!r} given twice ({out[k]!r} and {v!r})")
@@ -690,6 +738,11 @@ def load_toml(path: str | Path) -> RuleSet:
     name = data.pop("name", p.stem)
     if not isinstance(name, str):
         raise RuleError(f"rule 'name' must be text in {str(p)!r}")
+    if "cards" in data:  # errors name the file, the card and the field
+        try:
+            data["cards"] = parse_cards(data["cards"], str(p))
+        except CardError as e:
+            raise RuleError(str(e)) from None
     return apply(PRESETS[base_name], data, name=name, coerce=False)
 
 

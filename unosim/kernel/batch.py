@@ -14,10 +14,10 @@ import numpy as np
 
 from .jit import jitted, kernel
 from .kinds import N_KINDS
-from .layout import G_PILE_N, N_COLS, S_SEAT0, TR_EVENTS
+from .layout import DC_N, EV_W_DECL, G_PILE_N, N_COLS, S_SEAT0, TR_EVENTS
 from .rng import seed_streams
 from .round import play_round, record
-from .state import Table, new_round
+from .state import Table, new_round, with_trace
 
 
 @jitted()
@@ -161,11 +161,14 @@ def run_one(rules, sid, sp, deck, points, n, seed, game, order, scripted, capaci
     -------
     tuple
         The record int32[N_COLS]; the final ``state.Round``; of it the hands
-        int16[MAX_PLAYERS, N_KINDS], hinfo int16[MAX_PLAYERS, N_H], the draw pile's
-        cards int8[G_PILE_N], disc int16[N_KINDS]; the trace's rows int32[events, EV_W].
+        int16[MAX_PLAYERS, N_KINDS], hinfo int32[MAX_PLAYERS, N_H], the draw pile's
+        cards int8[G_PILE_N], disc int16[N_KINDS]; the trace's rows int32[events, EV_W]
+        (``EV_W_DECL`` with declared cards).
     """
     tb = Table(rules, sid, sp, deck, points)
     rd = new_round(order.size, capacity)
+    if capacity > 0 and rules[DC_N] > 0:  # declared cards: their hands in the trace too
+        rd = with_trace(rd, np.zeros((capacity, EV_W_DECL), dtype=np.int32))
     out = np.zeros(N_COLS, dtype=np.int32)
     seed_streams(rd.streams, seed, game, np.int64(0), S_SEAT0 + n)
     play_round(tb, rd, n, order, scripted)  # inlined: one round, references counted

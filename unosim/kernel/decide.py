@@ -14,9 +14,21 @@ import numpy as np
 
 from . import outside, outside_ask
 from .jit import hot, kernel
-from .kinds import COLOUR, DRAW_TWO, N_COLOURS, N_NUMBERS, N_RANKS, RANK, WILD_DRAW_FOUR
+from .kinds import (
+    COLOUR,
+    DRAW_TWO,
+    KIND_AT,
+    N_ALL_RANKS,
+    N_COLOURS,
+    N_KINDS,
+    N_NUMBERS,
+    N_RANKS,
+    RANK,
+    WILD_DRAW_FOUR,
+)
 from .layout import (
     CHALLENGE_SMART,
+    DC_STACKS,
     G_DECK_N,
     G_DIR,
     G_DISC_N,
@@ -36,6 +48,7 @@ from .layout import (
     WD4_NONE,
 )
 from .legal import can_stack, lone_card_blocked, wd4_allowed
+from .pick import _random_legal
 from .rng import below, chance
 from .scoring import (  # noqa: F401  (the features' slots F_*, published here)
     F_ACTION,
@@ -52,7 +65,6 @@ from .scoring import (  # noqa: F401  (the features' slots F_*, published here)
     _heuristic_card,
     _name_score,
     _only_legal,
-    _random_legal,
     _unseen_inverse,
     _weighted_card,
 )
@@ -102,6 +114,8 @@ def choose_stack(tb, rd, p):
     s = S_SEAT0 + p
     if lone_card_blocked(tb, rd, p):
         return -1  # 8.8: stacking one's last card, never a number card
+    if tb.rules[DC_STACKS] != 0:
+        return _choose_stack_declared(tb, rd, p)
     total = 0
     for c in range(N_COLOURS):
         k = c * N_RANKS + DRAW_TWO
@@ -122,6 +136,28 @@ def choose_stack(tb, rd, p):
             if x < 0:
                 return k
     return WILD_DRAW_FOUR
+
+
+@kernel
+def _choose_stack_declared(tb, rd, p):
+    """``choose_stack`` when declared cards stack (docs/cards.md): with the ``stack``
+    probability, one of the cards that stack, each physical card equally likely."""
+    hands = rd.hands
+    st = rd.streams
+    s = S_SEAT0 + p
+    total = np.int64(0)
+    for k in range(N_KINDS):
+        if hands[p, k] > 0 and can_stack(tb, rd, k):
+            total += hands[p, k]
+    if total == 0 or not chance(st, s, tb.sp[p, P_STACK]):
+        return -1
+    x = below(st, s, total)
+    for k in range(N_KINDS):
+        if hands[p, k] > 0 and can_stack(tb, rd, k):
+            x -= hands[p, k]
+            if x < 0:
+                return k
+    return -1
 
 
 @hot
@@ -224,7 +260,8 @@ def will_challenge(tb, rd, p):
     # q = P(it held a card of the previous colour), from the cards p cannot see
     prev = g[G_PREV_COLOUR]
     unseen_c = 0
-    for k in range(prev * N_RANKS, (prev + 1) * N_RANKS):
+    for r in range(N_ALL_RANKS):
+        k = KIND_AT[prev, r]
         unseen_c += deck[k] - hands[p, k] - disc[k]
     unseen = g[G_DECK_N] - hinfo[p, H_TOTAL] - g[G_DISC_N]
     if unseen <= 0 or unseen_c <= 0:

@@ -9,7 +9,9 @@ the round's ``state.Table`` ``tb`` and ``state.Round`` ``rd``, then scalars.
 
 import numpy as np
 
-from .decide import choose_colour, choose_target, forgets_uno, next_extra, will_jump
+from .decide import choose_colour, choose_target, next_extra, will_jump
+from .declared import names_colour, penalty
+from .declared_effects import declared_effect
 from .hands import rotate_hands, shuffle_all_hands, swap_hands
 from .jit import hot, kernel
 from .kinds import (
@@ -19,6 +21,7 @@ from .kinds import (
     DRAW_TWO,
     DRAW_TWO_PENALTY,
     GRAYSKULL,
+    N_BUILTIN_KINDS,
     N_COLOURED,
     PENDING,
     RANK,
@@ -38,32 +41,24 @@ from .layout import (
     E_EFFECT,
     E_EXTRA,
     E_JUMP,
-    E_PENALTY,
     E_PLAY,
     E_ROTATE,
     E_SHUFFLE,
     E_STACK,
     E_SWAP,
-    E_UNO,
     F_BLUFF,
     G_BLUFF,
     G_CHALLENGEABLE,
     G_COLOUR,
     G_DIR,
     G_N,
-    G_OVER,
     G_PEND_BY,
-    G_PEND_DRAW,
     G_PEND_SKIP,
     G_PEND_SPECIAL,
     G_PREV_COLOUR,
     G_TOP,
-    G_WINNER,
     H_TOTAL,
     K_CARDS_PLAYED,
-    K_MAX_STACK,
-    K_TURNS,
-    K_UNO_PENALTIES,
     MAX_PLAYERS,
     MEM_NAMED,
     MEM_PLAYED,
@@ -72,85 +67,21 @@ from .layout import (
     PLAY_STACK,
     PLAYED_DEPTH,
     R_BLANK_CARD,
-    R_CATCH_UNO,
     R_CHALLENGE,
     R_JUMP_IN,
-    R_MAX_TURNS,
     R_MULTI_PLAY,
     R_SEVEN_ZERO,
-    R_UNO_PENALTY,
-    S_TABLE,
     SHORT_RANK,
     TR_WATCH,
 )
 from .legal import may_empty_hand, may_go_out_with
+from .outcome import add_penalty, take_turn, uno_check, win
 from .packed import pack_named, pack_played
-from .piles import discard, draw_n, hand_points, remove_card
-from .rng import chance32
+from .piles import discard, draw_n, remove_card
 from .seats import seat
 from .trace import trace_event
 
-OVER_WON, OVER_TRUNCATED = 1, 2
 ALONE = -2  # ``play``'s ``colour`` for a coloured card: no extra cards with it (8.6)
-
-
-@kernel
-def penalise(tb, rd, p):
-    """7: a penalised player's hand points go to their penalty total (for matches)."""
-    pen = rd.pen
-    pen[p] += hand_points(tb, rd, p)
-
-
-@hot
-def uno_check(tb, rd, p):
-    """4.4: a player left with one card after a play may forget UNO and be caught."""
-    count = rd.count
-    hinfo = rd.hinfo
-    st = rd.streams
-    rules = tb.rules
-    if hinfo[p, H_TOTAL] == 1 and forgets_uno(tb, rd, p):
-        if chance32(st, S_TABLE, rules[R_CATCH_UNO]):
-            count[K_UNO_PENALTIES] += 1
-            trace_event(rd, E_UNO, p, -1, 0, rules[R_UNO_PENALTY])
-            penalise(tb, rd, p)
-            draw_n(rd, p, rules[R_UNO_PENALTY])
-
-
-@hot
-def take_turn(tb, rd):
-    """6: the max_turns limit is checked before every turn (jump-ins included); True
-    when the turn may be taken (and is counted)."""
-    g = rd.g
-    count = rd.count
-    rules = tb.rules
-    if count[K_TURNS] >= rules[R_MAX_TURNS]:
-        g[G_OVER] = OVER_TRUNCATED
-        return False
-    count[K_TURNS] += 1
-    return True
-
-
-@hot
-def add_penalty(rd, amount):
-    g = rd.g
-    count = rd.count
-    g[G_PEND_DRAW] += amount
-    if g[G_PEND_DRAW] > count[K_MAX_STACK]:
-        count[K_MAX_STACK] = g[G_PEND_DRAW]
-
-
-@hot
-def win(rd, p):
-    """5: ``p`` has no cards; the next player first draws any pending penalty."""
-    g = rd.g
-    if g[G_PEND_DRAW] > 0:
-        nxt = seat(p, g[G_DIR], g[G_N])
-        amount = g[G_PEND_DRAW]
-        g[G_PEND_DRAW] = 0
-        trace_event(rd, E_PENALTY, nxt, -1, 0, amount)
-        draw_n(rd, nxt, amount)
-    g[G_OVER] = OVER_WON
-    g[G_WINNER] = p
 
 
 @hot
@@ -202,6 +133,8 @@ def effect(tb, rd, p, k, stacked, bluff, target):
         trace_event(rd, E_EFFECT, p, k, 0, 0)
         for i in range(1, n):
             draw_n(rd, seat(p, i * g[G_DIR], n), np.int64(SPECIAL_DRAW))
+    elif k >= N_BUILTIN_KINDS:
+        declared_effect(tb, rd, p, k)
 
 
 @kernel
@@ -230,12 +163,14 @@ def _extra_cards(tb, rd, p, k):
 
 
 @hot
-def _last_card_penalties(rd, lo, m):
+def _last_card_penalties(tb, rd, lo, m):
     """5: of the cards ``seq[lo:m]`` that emptied the hand, only the draw penalties
     still apply (the next player draws them before the score)."""
     seq = rd.seq
     for i in range(lo, m):
-        if DRAW_PENALTY[seq[i]] > 0:
+        if seq[i] >= N_BUILTIN_KINDS:
+            add_penalty(rd, penalty(tb, seq[i]))
+        elif DRAW_PENALTY[seq[i]] > 0:
             add_penalty(rd, DRAW_PENALTY[seq[i]])
 
 
@@ -277,7 +212,7 @@ def play(tb, rd, p, k, how, bluff, colour):
     # move the cards to the discard pile (8.6: identical copies and/or a same-colour run)
     remove_card(rd, p, k)
     discard(rd, k)
-    if k < N_COLOURED:
+    if COLOUR[k] >= 0:
         g[G_COLOUR] = COLOUR[k]
     ev = E_PLAY if how == PLAY_HAND else (E_DRAWN if how == PLAY_DRAWN else E_STACK)
     trace_event(rd, ev, p, k, F_BLUFF if bluff else 0, 0)
@@ -295,7 +230,7 @@ def play(tb, rd, p, k, how, bluff, colour):
             rd.mem[j] = rd.mem[j - MAX_PLAYERS]
         rd.mem[MEM_PLAYED + p] = pack_played(k, cur, top, hinfo[p, H_TOTAL])
     last = seq[m - 1]
-    if last >= N_COLOURED:
+    if last >= N_COLOURED and names_colour(tb, last):
         g[G_PREV_COLOUR] = g[G_COLOUR]
         if colour >= 0:
             g[G_COLOUR] = colour
@@ -318,7 +253,7 @@ def play(tb, rd, p, k, how, bluff, colour):
     while True:
         uno_check(tb, rd, p)
         if hinfo[p, H_TOTAL] == 0:
-            _last_card_penalties(rd, lo, m)
+            _last_card_penalties(tb, rd, lo, m)
             win(rd, p)
             return p
         for i in range(lo, m):

@@ -9,7 +9,7 @@ without drawing from the stream, so a game depends on (seed, game) only. A rollo
 import numpy as np
 
 from .decide import OUTSIDE
-from .effects import ALONE, OVER_WON
+from .effects import ALONE
 from .expert_deal import determinize
 from .expert_moves import _policy_move, candidates
 from .expert_params import (
@@ -55,10 +55,11 @@ from .layout import (
     MAX_PLAYERS,
     N_H,
     N_PARAMS,
-    N_RULES,
+    N_RULE_ARRAY,
     R_MAX_TURNS,
     S_SEAT0,
 )
+from .outcome import OVER_WON
 from .rng import _GAMMA, mix64
 from .round import turn_loop
 from .state import Table, copy_scalars, new_round
@@ -72,7 +73,7 @@ def search_arrays(tb, deck_n):
     cards, the candidates and their scores, and a tally (``T_*``)."""
     zero = np.int64(0)  # not the literal 0: see ``jit.py``
     wtb = Table(
-        np.zeros(N_RULES, np.int64),
+        np.zeros(N_RULE_ARRAY, np.int64),
         np.zeros(MAX_PLAYERS, np.int64),
         np.zeros((MAX_PLAYERS, N_PARAMS), np.float64),
         tb.deck,
@@ -189,7 +190,7 @@ def search(tb, rd, n, p, xp, b, w, wtb, unseen, cand, ccol, val, dsum, dsq, tall
     _seed(wst, key, MAX_CANDIDATES * rollouts, n)
     base = _policy_move(tb, rd, p, w, n, at, scope, m, cand, ccol)
     ref = base if base >= 0 else 0
-    for j in range(N_RULES):
+    for j in range(N_RULE_ARRAY):
         wrules[j] = rules[j]
     if horizon > 0:
         wrules[R_MAX_TURNS] = min(rules[R_MAX_TURNS], rd.count[K_TURNS] + horizon)

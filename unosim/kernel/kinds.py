@@ -6,6 +6,14 @@ A *kind* is one of ``N_KINDS`` integers. Coloured kinds come first, one block of
 then Skip, Reverse, Draw Two. Wild-type kinds follow (``WILD`` .. ``GRAYSKULL``); they
 have no colour (``COLOUR[kind] == -1``) and no rank (``RANK[kind] == -1``).
 
+Declared cards (``docs/cards.md``) take reserved kinds after the built-in ones, which
+keep their numbers: up to ``MAX_DECLARED`` cards, card ``d`` either wild (kind
+``DECLARED_WILD + d``, right after ``GRAYSKULL``, so the wild-type kinds stay one run) or
+coloured (kinds ``DECLARED_COLOURED + 4 * d + colour``, rank ``DECLARED_RANK + d``, so
+two colours of one declared card share a rank). ``KIND_AT[colour, rank]`` is the kind
+of any coloured card. What a declared card does is data in the rule array
+(``layout.R_DECL``), not in these tables (their declared entries are 0).
+
 What each kind does is a table indexed by kind (``DRAW_PENALTY``, ``ATTACKS``,
 ``PENDING``, ``SWAPS``), built once here: the kernel reads them (numba takes global
 arrays as constants) instead of comparing a kind with a list of kinds.
@@ -19,7 +27,10 @@ N_COLOURS = 4
 N_NUMBERS = 10  # ranks below this are number cards (8.8)
 ZERO, SEVEN = 0, 7  # the Seven-Zero ranks (8.2)
 SKIP, REVERSE, DRAW_TWO = 10, 11, 12
-N_RANKS = 13
+N_RANKS = 13  # the built-in ranks
+MAX_DECLARED = 4  # declared cards a rule set may add
+DECLARED_RANK = N_RANKS  # + d: the rank of coloured declared card d
+N_ALL_RANKS = N_RANKS + MAX_DECLARED  # 17: every rank a coloured kind may have
 
 # wild-type kinds
 N_COLOURED = N_COLOURS * N_RANKS  # 52
@@ -30,7 +41,12 @@ CUSTOMIZABLE = 55
 SNORLAX = 56
 GRENINJA = 57
 GRAYSKULL = 58
-N_KINDS = 59
+N_BUILTIN_KINDS = 59  # the built-in kinds; declared kinds follow
+DECLARED_WILD = 59  # + d: declared card d when it is wild
+N_WILD_END = DECLARED_WILD + MAX_DECLARED  # 63: the wild-type kinds are N_COLOURED .. 62
+DECLARED_COLOURED = N_WILD_END  # + 4 * d + colour: declared card d when it is coloured
+N_KINDS = DECLARED_COLOURED + MAX_DECLARED * N_COLOURS  # 79
+N_DECLARED_KINDS = N_KINDS - N_BUILTIN_KINDS  # 20
 
 # penalties of the draw cards (RULES.md 2, 4.3)
 DRAW_TWO_PENALTY = 2
@@ -44,8 +60,18 @@ for _c in range(N_COLOURS):
     for _r in range(N_RANKS):
         COLOUR[_c * N_RANKS + _r] = _c
         RANK[_c * N_RANKS + _r] = _r
+KIND_AT = np.zeros((N_COLOURS, N_ALL_RANKS), dtype=np.int64)  # the kind of (colour, rank)
+for _c in range(N_COLOURS):
+    for _r in range(N_ALL_RANKS):
+        _k = _c * N_RANKS + _r
+        if _r >= N_RANKS:
+            _k = DECLARED_COLOURED + N_COLOURS * (_r - N_RANKS) + _c
+        KIND_AT[_c, _r] = _k
+        COLOUR[_k] = _c
+        RANK[_k] = _r
 COLOUR.flags.writeable = False
 RANK.flags.writeable = False
+KIND_AT.flags.writeable = False
 
 
 def _table(values: dict, dtype) -> np.ndarray:

@@ -7,7 +7,7 @@ flags; bundled with the hands and piles in ``state.Round``) and the output row (
 ``C_*`` then per-seat columns).
 """
 
-from .kinds import N_COLOURS, N_KINDS
+from .kinds import MAX_DECLARED, N_BUILTIN_KINDS, N_COLOURS, N_DECLARED_KINDS
 
 MAX_PLAYERS = 10
 
@@ -37,6 +37,30 @@ R_MAX_ROUNDS = 18
 R_LAST_CARD = 19
 R_AFTER_DRAW = 20
 N_RULES = 21
+# The declared cards (docs/cards.md, ``game.rules.CardSpec``) follow the rules in the same
+# array, as data: a few summaries, then one block of ``DC_W`` per declared card ``d`` at
+# ``DC0 + d * DC_W`` (all 0 for a rule set without declared cards).
+DC_N = N_RULES  # declared cards in the rule set
+DC_ANYWHERE = N_RULES + 1  # bit r: coloured declared rank r may be played on anything
+DC_COLOUR_ONLY = N_RULES + 2  # bit r: coloured declared rank r matches by colour only
+DC_STACKS = N_RULES + 3  # bit d: declared card d is a waiting draw penalty (``stack``)
+DC0 = N_RULES + 4
+D_WILD = 0  # 1: wild (kind DECLARED_WILD + d), 0: coloured
+D_NAMES = 1  # 1: its player names a colour when it is played
+D_PENALTY = 2  # stack cards: the waiting draw penalty it adds
+D_ATTACK = 3  # for the players' scores: kinds.ATTACK_* of its steps
+D_DRAWS = 4  # ... cards its steps make one opponent draw
+D_SWAP = 5  # ... kinds.SWAP_* of its steps
+D_N_STEPS = 6
+D_STEPS = 7  # + 2 * i: step i's operation (``OP_*``), + 2 * i + 1 its number
+MAX_STEPS = 4
+DC_W = D_STEPS + 2 * MAX_STEPS
+N_RULE_ARRAY = DC0 + MAX_DECLARED * DC_W  # the length of the rule array
+# the primitives of a declared card's effect (docs/cards.md)
+OP_DRAW_NEXT, OP_DRAW_OTHERS, OP_DRAW_CHOSEN = 1, 2, 3
+OP_SKIP_NEXT, OP_SKIP_ALL, OP_REVERSE = 4, 5, 6
+OP_DISCARD_OWN, OP_DISCARD_VICTIM, OP_AGAIN = 7, 8, 9
+OP_SWAP, OP_PASS, OP_DEAL = 10, 11, 12
 
 # codes of the rules with choices (their order in unosim/game/rules.py)
 BLANK_WILD, BLANK_SWAP_HANDS = 0, 1
@@ -188,8 +212,10 @@ EV_SPECIAL = 10  # pending Snorlax/Greninja kind, or -1
 EV_TURN = 11  # turns taken so far
 EV_PILE = 12  # cards in the draw pile
 EV_DISC = 13  # cards in the discard pile
-EV_HANDS = 14  # + seat * N_KINDS + kind
-EV_W = EV_HANDS + MAX_PLAYERS * N_KINDS
+EV_HANDS = 14  # + seat * N_BUILTIN_KINDS + kind, for the built-in kinds
+EV_W = EV_HANDS + MAX_PLAYERS * N_BUILTIN_KINDS  # a trace's width without declared cards
+EV_DECL = EV_W  # + seat * N_DECLARED_KINDS + kind - N_BUILTIN_KINDS (declared kinds)
+EV_W_DECL = EV_DECL + MAX_PLAYERS * N_DECLARED_KINDS  # ... with declared cards
 E_DEAL = 1  # the hands are dealt
 E_RETURN = 2  # a Wild Draw Four turned at setup goes back into the pile
 E_START = 3  # the first card is turned and its setup effect applied; seat: first player

@@ -7,12 +7,16 @@ Functions take the round's ``state.Table`` ``tb`` (the rules) and ``state.Round`
 
 import numpy as np
 
+from .declared import legal_declared, slot_of, stacks
 from .jit import hot, kernel
 from .kinds import (
     COLOUR,
     DRAW_TWO,
+    N_ALL_RANKS,
+    N_BUILTIN_KINDS,
     N_COLOURED,
     N_COLOURS,
+    N_KINDS,
     N_NUMBERS,
     N_RANKS,
     RANK,
@@ -20,6 +24,9 @@ from .kinds import (
     WILD_DRAW_FOUR,
 )
 from .layout import (
+    DC_ANYWHERE,
+    DC_COLOUR_ONLY,
+    DC_N,
     G_COLOUR,
     G_TOP,
     H_MASK,
@@ -39,7 +46,8 @@ from .layout import (
 )
 
 WD4_BIT = 1 << (WILD_DRAW_FOUR - N_COLOURED)  # its bit in hinfo[p, H_WILD_MASK]
-ACTION_RANKS = (1 << N_RANKS) - (1 << SKIP)  # bits of Skip, Reverse, Draw Two in H_MASK
+# bits of Skip, Reverse, Draw Two and the declared ranks in H_MASK
+ACTION_RANKS = (1 << N_ALL_RANKS) - (1 << SKIP)
 
 
 @hot
@@ -52,13 +60,18 @@ def wd4_allowed(tb, rd, p):
         return rd.hinfo[p, rd.g[G_COLOUR]] == 0
     if mode == WD4_NONE:
         return True
-    return rd.hinfo[p, rd.g[G_COLOUR]] == 0 and _no_other_legal(rd, p)
+    return rd.hinfo[p, rd.g[G_COLOUR]] == 0 and _no_other_legal(tb, rd, p)
 
 
 @kernel
-def _no_other_legal(rd, p):
+def _no_other_legal(tb, rd, p):
     """8.10: ``p`` (holding no card of the current colour) holds no card of the top
     card's rank/symbol and no wild-type card but Wild Draw Fours."""
+    if tb.rules[DC_N] > 0:  # declared cards: ask each kind held
+        for k in range(N_KINDS):
+            if k != WILD_DRAW_FOUR and rd.hands[p, k] > 0 and is_legal(tb, rd, p, k):
+                return False
+        return True
     if rd.hinfo[p, H_WILD_MASK] & ~WD4_BIT:
         return False
     r = RANK[rd.g[G_TOP]]
@@ -122,6 +135,8 @@ def is_legal(tb, rd, p, k):
         return True
     if c == rd.g[G_COLOUR]:
         return True
+    if k >= N_BUILTIN_KINDS:
+        return legal_declared(tb, rd, k)
     r = RANK[rd.g[G_TOP]]
     return r >= 0 and RANK[k] == r
 
@@ -132,6 +147,8 @@ def can_stack(tb, rd, k):
     mode = tb.rules[R_STACKING]
     if mode == STACK_NONE:
         return False
+    if k >= N_BUILTIN_KINDS or rd.g[G_TOP] >= N_BUILTIN_KINDS:
+        return _can_stack_declared(tb, rd, k, mode)
     if rd.g[G_TOP] == WILD_DRAW_FOUR:
         if k == WILD_DRAW_FOUR:
             return True
@@ -140,6 +157,19 @@ def can_stack(tb, rd, k):
     if RANK[k] == DRAW_TWO:
         return True
     return mode == STACK_PROGRESSIVE and k == WILD_DRAW_FOUR
+
+
+@kernel
+def _can_stack_declared(tb, rd, k, mode):
+    """8.1 with a declared ``stack`` card as ``k`` or as the pending card (the top):
+    `same`: on the same declared card only; `progressive`: any card that stacks on
+    any pending penalty (docs/cards.md)."""
+    if not stacks(tb, k):
+        return False
+    top = rd.g[G_TOP]
+    if mode == STACK_PROGRESSIVE:
+        return True
+    return k >= N_BUILTIN_KINDS and top >= N_BUILTIN_KINDS and slot_of(k) == slot_of(top)
 
 
 @kernel
@@ -156,6 +186,8 @@ def legal_copies(tb, rd, p):
     hinfo = rd.hinfo
     c = rd.g[G_COLOUR]
     r = RANK[rd.g[G_TOP]]
+    if tb.rules[DC_N] > 0:
+        return _declared_copies(tb, rd, p)
     total = np.int64(hinfo[p, c]) + hinfo[p, H_WILD]
     if r >= 0:
         for c2 in range(N_COLOURS):
@@ -166,16 +198,28 @@ def legal_copies(tb, rd, p):
     return total
 
 
+@kernel
+def _declared_copies(tb, rd, p):
+    """``legal_copies`` of a rule set with declared cards: each kind held, asked."""
+    total = np.int64(0)
+    for k in range(N_KINDS):
+        if rd.hands[p, k] > 0 and is_legal(tb, rd, p, k):
+            total += rd.hands[p, k]
+    return total
+
+
 @hot
-def legal_ranks(rd, p, c, cur, r_top):
+def legal_ranks(tb, rd, p, c, cur, r_top):
     """Bit mask of the ranks of colour ``c`` that ``p`` holds and may play (4.1): all
-    of them in the current colour, else only the top card's rank."""
+    of them in the current colour, else the top card's rank (unless a declared rank
+    that matches by colour only) and the declared ranks that match anything."""
     m = np.int64(rd.hinfo[p, H_MASK + c])
     if c == cur:
         return m
+    anywhere = tb.rules[DC_ANYWHERE]
     if r_top < 0:
-        return np.int64(0)
-    return m & (1 << r_top)
+        return m & anywhere
+    return m & (((1 << r_top) & ~tb.rules[DC_COLOUR_ONLY]) | anywhere)
 
 
 @hot

@@ -44,9 +44,10 @@ from .kinds import (
     COLOUR,
     DRAW_PENALTY,
     DRAW_TWO,
+    N_BUILTIN_KINDS,
     N_COLOURED,
     N_COLOURS,
-    N_KINDS,
+    N_KINDS,  # noqa: F401  (published: every kind a hand may hold)
     N_NUMBERS,
     N_RANKS,
     RANK,
@@ -85,9 +86,12 @@ OUTSIDE = 6  # the strategy id of an outside seat (after the built-in ids of ``d
 OVER_STOPPED = 3  # ``G_OVER`` while a stopped round runs out to the end of its turn loop
 
 # -- the action space -------------------------------------------------------------------
+# the kinds an outside seat plays and sees: the built-in ones (a rule set with declared
+# cards is refused for outside seats, docs/cards.md)
+N_SEEN = N_BUILTIN_KINDS
 A_PLAY = 0  # + coloured kind
 A_WILD = N_COLOURED  # + 4 * (kind - N_COLOURED) + colour
-A_DRAW = A_WILD + 4 * (N_KINDS - N_COLOURED)  # 80
+A_DRAW = A_WILD + 4 * (N_SEEN - N_COLOURED)  # 80
 A_PASS = A_DRAW + 1
 A_CHALLENGE = A_PASS + 1
 A_COLOUR = A_CHALLENGE + 1  # + colour
@@ -146,8 +150,8 @@ O_OBS = O_MASK + N_ACTIONS
 ) = range(19)
 V_SIZES = 20  # + seat
 V_HAND = V_SIZES + MAX_PLAYERS  # + kind
-V_DISC = V_HAND + N_KINDS  # + kind
-N_V = V_DISC + N_KINDS
+V_DISC = V_HAND + N_SEEN  # + kind
+N_V = V_DISC + N_SEEN
 O_HIST = O_OBS + N_V  # rows of HIST_W: type, seat, kind, flags, aux
 HIST_W = 5
 ST_RUNNING, ST_ASKING, ST_DONE = 0, 1, 2
@@ -219,7 +223,7 @@ def fill_mask(tb, rd, p, kind, card, first, step):
     if kind == D_TURN:
         legal = 0
         if not lone_card_blocked(tb, rd, p):  # 8.8: a lone card it may not go out on
-            for k in range(N_KINDS):
+            for k in range(N_SEEN):
                 if hands[p, k] > 0:
                     if is_legal(tb, rd, p, np.int64(k)):
                         _play_variants(ob, np.int64(k))
@@ -310,7 +314,7 @@ def observe(tb, rd, p, kind, card, first, step, bluff):
     ob[o + V_PEND_BY] = g[G_PEND_BY] if g[G_PEND_DRAW] > 0 else -1
     st = 0
     if g[G_PEND_DRAW] > 0:
-        for k in range(N_KINDS):
+        for k in range(N_SEEN):
             if DRAW_PENALTY[k] > 0 and can_stack(tb, rd, np.int64(k)):
                 st |= np.int64(1) << k
     ob[o + V_STACKABLE] = st
@@ -324,7 +328,7 @@ def observe(tb, rd, p, kind, card, first, step, bluff):
     ob[o + V_PREV_COLOUR] = g[G_PREV_COLOUR]
     for q in range(MAX_PLAYERS):
         ob[o + V_SIZES + q] = rd.hinfo[q, H_TOTAL] if q < n else 0
-    for k in range(N_KINDS):
+    for k in range(N_SEEN):
         ob[o + V_HAND + k] = rd.hands[p, k]
         ob[o + V_DISC + k] = rd.disc[k]
 

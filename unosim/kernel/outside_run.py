@@ -99,7 +99,7 @@ def new_games(b, deck_n, capacity, ob_n, history=True):
             np.zeros((b, N_MEM), np.int64),
             np.zeros((b, N_TR), np.int64),
             np.zeros((b, MAX_PLAYERS, N_KINDS), np.int16),
-            np.zeros((b, MAX_PLAYERS, N_H), np.int16),
+            np.zeros((b, MAX_PLAYERS, N_H), np.int32),
             np.zeros((b, deck_n), np.int8),
             np.zeros((b, N_KINDS), np.int16),
             np.zeros((b, MAX_PLAYERS), np.int64),

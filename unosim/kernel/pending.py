@@ -10,9 +10,8 @@ Like every kernel function, these take the round's ``state.Table`` ``tb`` and
 import numpy as np
 
 from .decide import choose_colour, choose_stack, will_challenge
-from .effects import penalise, uno_check, win
 from .jit import hot, kernel
-from .kinds import COLOUR, N_RANKS, SNORLAX, SPECIAL_DRAW, WILD_DRAW_FOUR_PENALTY
+from .kinds import COLOUR, KIND_AT, N_ALL_RANKS, SNORLAX, SPECIAL_DRAW, WILD_DRAW_FOUR_PENALTY
 from .layout import (
     AFTER_DRAW_PLAY,
     DRAW_ONE,
@@ -47,6 +46,7 @@ from .layout import (
     STACK_NONE,
 )
 from .legal import is_legal, no_play_lacks
+from .outcome import penalise, uno_check, win
 from .piles import draw_cards, draw_n, draw_one
 from .rng import below
 from .trace import trace_event
@@ -70,7 +70,8 @@ def _special(tb, rd, p):
         if m > 0:  # discard every card of the named colour; a random one ends on top
             x = below(st, S_SEAT0 + p, m)
             top = -1
-            for k in range(c * N_RANKS, (c + 1) * N_RANKS):
+            for r in range(N_ALL_RANKS):
+                k = KIND_AT[c, r]
                 cnt = hands[p, k]
                 if cnt > 0:
                     if top < 0 and x < cnt:

@@ -16,7 +16,7 @@ the order instead: it draws ``pile[g[G_PILE_N] - 1]`` and shuffles on a reshuffl
 import numpy as np
 
 from .jit import hot, kernel
-from .kinds import COLOUR, N_COLOURED, N_COLOURS, N_KINDS, N_RANKS
+from .kinds import COLOUR, N_COLOURED, N_COLOURS, N_KINDS, RANK
 from .layout import (
     E_DREW,
     E_RESHUFFLE,
@@ -47,7 +47,7 @@ def _bit(k):
     """(hinfo column, bit) of kind ``k`` in the masks of kinds held."""
     c = COLOUR[k]
     if c >= 0:
-        return H_MASK + c, 1 << (k - c * N_RANKS)
+        return H_MASK + c, 1 << RANK[k]
     return H_WILD_MASK, 1 << (k - N_COLOURED)
 
 

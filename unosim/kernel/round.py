@@ -7,10 +7,11 @@ Like every kernel function, these take the round's ``state.Table`` ``tb`` and
 import numpy as np
 
 from .decide import FIRST_WEIGHTED, choose_card, choose_colour
-from .effects import OVER_WON, play, take_turn
+from .effects import play
 from .jit import hot, kernel
 from .kinds import (
     COLOUR,
+    DECLARED_COLOURED,
     DRAW_TWO,
     DRAW_TWO_PENALTY,
     N_COLOURED,
@@ -83,6 +84,7 @@ from .layout import (
     TR_SCRIPTED,
 )
 from .legal import wd4_allowed
+from .outcome import OVER_WON, take_turn
 from .pending import (
     FORCE_KEEP,
     FORCE_NONE,
@@ -143,6 +145,8 @@ def setup(tb, rd, n, order, scripted):
         if sid[q] >= FIRST_WEIGHTED:  # card counters know the colours of the deck
             for k in range(N_COLOURED):
                 mem[MEM_DECK_C + COLOUR[k]] += deck[k]
+            for k in range(DECLARED_COLOURED, N_KINDS):
+                mem[MEM_DECK_C + COLOUR[k]] += deck[k]
             break
     for q in range(n):
         for k in range(N_KINDS):
@@ -171,12 +175,12 @@ def setup(tb, rd, n, order, scripted):
     if COLOUR[k] >= 0:
         mem[MEM_DISC_C + COLOUR[k]] = 1
     g[G_TOP] = k
-    if k >= N_COLOURED:  # wild-type: seat 0 names the colour; no other effect
+    if COLOUR[k] < 0:  # wild-type: seat 0 names the colour; no other effect
         g[G_COLOUR] = choose_colour(tb, rd, np.int64(0))
         trace_event(rd, E_COLOUR, 0, g[G_COLOUR], 0, 0)
         return 0
     g[G_COLOUR] = COLOUR[k]
-    r = RANK[k]
+    r = RANK[k]  # a coloured declared card: no effect at setup (docs/cards.md)
     if r == SKIP:
         return 1
     if r == REVERSE:

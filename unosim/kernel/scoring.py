@@ -1,32 +1,28 @@
-"""How the built-in strategies score the cards they may play (numba only): ``random``'s
-uniform pick, the only legal card, the ``heuristic``'s tiers and the weighted family's
-``weights . features``, with the colour scores they share (``choose_colour``).
+"""How the built-in strategies score the cards they may play (numba only): the only
+legal card, the ``heuristic``'s tiers and the weighted family's ``weights . features``,
+with the colour scores they share (``choose_colour``); ``random``'s pick is ``pick.py``.
+A declared card is scored from its declaration's summary (``declared.props``).
 
 The rules are documented, with the strategies' names, parameters and defaults, in
 ``unosim/players/strategies.py``; ``decide`` calls these for a seat's normal turn. They
 take the round's ``state.Table`` ``tb`` and ``state.Round`` ``rd`` and the seat ``p``.
 """
 
-import numpy as np
-
+from .declared import props
 from .jit import hot, kernel
 from .kinds import (
     ATTACK_HEADS_UP,
     ATTACK_NEXT,
     ATTACK_NONE,
     ATTACK_OTHERS,
-    ATTACKS,
-    DRAW_PENALTY,
+    KIND_AT,
+    N_BUILTIN_KINDS,
     N_COLOURED,
     N_COLOURS,
-    N_KINDS,
-    N_RANKS,
     RANK,
     SWAP_ALL,
     SWAP_ONE,
     SWAP_ROTATE,
-    SWAPS,
-    WILD_DRAW_FOUR,
 )
 from .layout import (
     BLANK_SWAP_HANDS,
@@ -42,10 +38,9 @@ from .layout import (
     P_W,
     R_BLANK_CARD,
     R_SEVEN_ZERO,
-    S_SEAT0,
 )
-from .legal import legal_copies, legal_ranks, legal_wilds, wd4_allowed
-from .rng import below
+from .legal import legal_ranks, legal_wilds
+from .pick import BIT_INDEX
 from .seats import seat
 
 # feature indices of the weighted family (unosim/players/strategies.py FEATURES, in this order)
@@ -78,49 +73,6 @@ DANGER = 2  # cards of the next player at which the heuristic attacks
 
 
 @hot
-def _random_legal(tb, rd, p):
-    """A legal card uniformly among the physical legal cards in hand, or -1."""
-    g = rd.g
-    hands = rd.hands
-    hinfo = rd.hinfo
-    st = rd.streams
-    s = S_SEAT0 + p
-    c = g[G_COLOUR]
-    r = RANK[g[G_TOP]]
-    total = legal_copies(tb, rd, p)
-    if total == 0:
-        return -1
-    x = below(st, s, total)
-    nc = np.int64(hinfo[p, c])
-    if x < nc:
-        for k in range(c * N_RANKS, (c + 1) * N_RANKS):
-            x -= hands[p, k]
-            if x < 0:
-                return k
-    x -= nc
-    if r >= 0:
-        for c2 in range(N_COLOURS):
-            if c2 != c:
-                x -= hands[p, c2 * N_RANKS + r]
-                if x < 0:
-                    return c2 * N_RANKS + r
-    wd4_ok = wd4_allowed(tb, rd, p)
-    for k in range(N_COLOURED, N_KINDS):
-        if k == WILD_DRAW_FOUR and not wd4_ok:
-            continue
-        x -= hands[p, k]
-        if x < 0:
-            return k
-    return -1  # unreachable
-
-
-BIT_INDEX = np.zeros(1 << N_RANKS, dtype=np.int8)  # BIT_INDEX[1 << i] = i
-for _i in range(N_RANKS):
-    BIT_INDEX[1 << _i] = _i
-BIT_INDEX.flags.writeable = False
-
-
-@hot
 def _only_legal(tb, rd, p):
     """The kind of ``p``'s only legal card (copies aside); -1 if none, -2 if several.
     Then no scoring is needed: every strategy plays it."""
@@ -129,11 +81,11 @@ def _only_legal(tb, rd, p):
     r_top = RANK[g[G_TOP]]
     found = -1
     for c in range(N_COLOURS):
-        m = legal_ranks(rd, p, c, cur, r_top)
+        m = legal_ranks(tb, rd, p, c, cur, r_top)
         if m != 0:
             if found != -1 or (m & (m - 1)) != 0:
                 return -2
-            found = c * N_RANKS + BIT_INDEX[m]
+            found = KIND_AT[c, BIT_INDEX[m]]
     m = legal_wilds(tb, rd, p)
     if m != 0:
         if found != -1 or (m & (m - 1)) != 0:
@@ -166,19 +118,19 @@ def _heuristic_card(tb, rd, p):
     best = -1
     best_s = -1e18
     for c in range(N_COLOURS):
-        m = legal_ranks(rd, p, c, cur, r_top)
+        m = legal_ranks(tb, rd, p, c, cur, r_top)
         held = hinfo[p, c]
         while m != 0:
             low = m & -m
             m ^= low
             r = BIT_INDEX[low]
-            k = c * N_RANKS + r
+            k = KIND_AT[c, r]
             sc = H_BASE + H_PER_HELD * held + points[k] / 10.0
+            a, drawn, swap = props(tb, k)
             if danger:
-                a = ATTACKS[k]
-                if a == ATTACK_NEXT or (a == ATTACK_HEADS_UP and n == 2):
-                    sc += H_ATTACK + (H_ATTACK_D2 if DRAW_PENALTY[k] > 0 else 0.0)
-            if SWAPS[k] == SWAP_ONE and rules[R_SEVEN_ZERO] == 1:
+                if a == ATTACK_NEXT or a == ATTACK_OTHERS or (a == ATTACK_HEADS_UP and n == 2):
+                    sc += H_ATTACK + (H_ATTACK_D2 if drawn > 0 else 0.0)
+            if swap == SWAP_ONE and (rules[R_SEVEN_ZERO] == 1 or k >= N_BUILTIN_KINDS):
                 if fewest < 0:
                     fewest, others = _others(rd, p)
                 if fewest < mine:
@@ -192,10 +144,12 @@ def _heuristic_card(tb, rd, p):
         m ^= low
         k = N_COLOURED + BIT_INDEX[low]
         sc = H_PLAIN_WILD  # a plain wild is kept for when nothing else fits
-        swap = SWAPS[k]
-        if ATTACKS[k] != ATTACK_NONE:
+        a, drawn, swap = props(tb, k)
+        if a != ATTACK_NONE:
             sc = H_ATTACK_WILD + (H_ATTACK_WILD_DANGER if danger else 0.0)
-        elif swap == SWAP_ALL or (swap == SWAP_ONE and rules[R_BLANK_CARD] == BLANK_SWAP_HANDS):
+        elif swap == SWAP_ALL or (
+            swap == SWAP_ONE and (rules[R_BLANK_CARD] == BLANK_SWAP_HANDS or k >= N_BUILTIN_KINDS)
+        ):
             if fewest < 0:
                 fewest, others = _others(rd, p)
             if swap == SWAP_ALL:
@@ -292,7 +246,7 @@ def _weighted_card(tb, rd, p):
     best = -1
     best_s = -1e18
     for c in range(N_COLOURS):
-        m = legal_ranks(rd, p, c, cur, r_top)
+        m = legal_ranks(tb, rd, p, c, cur, r_top)
         if m == 0:
             continue
         same = (
@@ -306,15 +260,18 @@ def _weighted_card(tb, rd, p):
             low = m & -m
             m ^= low
             r = BIT_INDEX[low]
-            k = c * N_RANKS + r
+            k = KIND_AT[c, r]
             sc = same + w_points * points[k]
-            a = ATTACKS[k]
+            a, drawn, swap = props(tb, k)
             if a != ATTACK_NONE:  # the action cards
                 sc += sp[p, w + F_ACTION]
                 if a == ATTACK_NEXT or n == 2:
                     sc += sp[p, w + F_ATTACK] * threat
-            elif rules[R_SEVEN_ZERO] == 1:
-                swap = SWAPS[k]
+                elif a == ATTACK_OTHERS:  # a declared card against others or a chosen one
+                    if fewest < 0:
+                        fewest, others = _others(rd, p)
+                    sc += sp[p, w + F_ATTACK] / max(1, fewest)
+            elif rules[R_SEVEN_ZERO] == 1 or k >= N_BUILTIN_KINDS:
                 if swap == SWAP_ONE:  # a 7 swaps with the opponent holding fewest cards
                     if fewest < 0:
                         fewest, others = _others(rd, p)
@@ -346,8 +303,8 @@ def _weighted_card(tb, rd, p):
         m ^= low
         k = N_COLOURED + BIT_INDEX[low]
         sc = same + w_points * points[k]
-        a = ATTACKS[k]
-        if a == ATTACK_NEXT:
+        a, drawn, swap = props(tb, k)
+        if a == ATTACK_NEXT or a == ATTACK_HEADS_UP:
             sc += sp[p, w + F_ACTION] + sp[p, w + F_ATTACK] * threat
         elif a == ATTACK_OTHERS:
             if fewest < 0:
@@ -355,8 +312,10 @@ def _weighted_card(tb, rd, p):
             sc += sp[p, w + F_ACTION] + sp[p, w + F_ATTACK] / max(1, fewest)
         else:
             sc += sp[p, w + F_WILD]
-            swap = SWAPS[k]
-            if swap == SWAP_ALL or (swap == SWAP_ONE and rules[R_BLANK_CARD] == BLANK_SWAP_HANDS):
+            if swap == SWAP_ALL or (
+                swap == SWAP_ONE
+                and (rules[R_BLANK_CARD] == BLANK_SWAP_HANDS or k >= N_BUILTIN_KINDS)
+            ):
                 if fewest < 0:
                     fewest, others = _others(rd, p)
                 if swap == SWAP_ALL:  # everyone ends with about the average hand

@@ -24,7 +24,7 @@ count      int64[N_K]                       counters for the record (``K_*``)
 mem        int64[N_MEM]                     strategy memory (``MEM_*``)
 tr         int64[N_TR]                      trace and test flags (``TR_*``)
 hands      int16[MAX_PLAYERS, N_KINDS]      cards of each kind per seat (``piles``)
-hinfo      int16[MAX_PLAYERS, N_H]          hand summary per seat (``H_*``)
+hinfo      int32[MAX_PLAYERS, N_H]          hand summary per seat (``H_*``)
 pile       int8[deck size]                  the draw pile, ``pile[:g[G_PILE_N]]``
 disc       int16[N_KINDS]                   the discard pile, per kind
 pen        int64[MAX_PLAYERS]               penalty points per seat (section 7)
@@ -76,7 +76,7 @@ def new_round(deck_n, capacity):
         np.zeros(N_MEM, dtype=np.int64),
         np.zeros(N_TR, dtype=np.int64),
         np.zeros((MAX_PLAYERS, N_KINDS), dtype=np.int16),
-        np.zeros((MAX_PLAYERS, N_H), dtype=np.int16),
+        np.zeros((MAX_PLAYERS, N_H), dtype=np.int32),
         np.zeros(deck_n, dtype=np.int8),
         np.zeros(N_KINDS, dtype=np.int16),
         np.zeros(MAX_PLAYERS, dtype=np.int64),
@@ -85,6 +85,27 @@ def new_round(deck_n, capacity):
         np.zeros(deck_n, dtype=np.int64),
         np.zeros((capacity, EV_W), dtype=np.int32),
         np.zeros(0, dtype=np.int64),
+    )
+
+
+@jitted()
+def with_trace(rd, trace):
+    """``rd`` with ``trace`` (a wider one, for declared cards) in place of its own."""
+    return Round(
+        rd.g,
+        rd.count,
+        rd.mem,
+        rd.tr,
+        rd.hands,
+        rd.hinfo,
+        rd.pile,
+        rd.disc,
+        rd.pen,
+        rd.streams,
+        rd.scratch,
+        rd.seq,
+        trace,
+        rd.ob,
     )
 
 

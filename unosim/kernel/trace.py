@@ -1,20 +1,22 @@
 """Trace mode: the same kernel, writing one row per atomic step into ``trace``.
 
 ``trace`` is ``int32[capacity, EV_W]`` (int32: the turn count reaches max_turns,
-1,000,000); with capacity 0 (every untraced run) an event costs one comparison. A round
-with outside seats has a capacity of at least 1, so that its events reach ``_write_event``,
-which keeps their public history (``outside.history_event``). A row holds the step
-(layout.E_*), the state after it and every hand after it, so a checker outside the kernel
-can replay the round and judge each step.
-"""
+1,000,000; ``EV_W_DECL`` wide when the rule set declares cards: the declared kinds'
+hands follow from ``EV_DECL``; ``sim.engine.trace_hands`` reads both); with capacity 0 (every
+untraced run) an event costs one comparison. A round with outside seats has a capacity
+of at least 1, so that its events reach ``_write_event``, which keeps their public
+history (``outside.history_event``). A row holds the step (layout.E_*), the state after
+it and every hand after it, so a checker outside the kernel can replay the round and
+judge each step."""
 
 import numpy as np
 
 from .jit import hot, kernel
-from .kinds import N_KINDS
+from .kinds import N_BUILTIN_KINDS, N_DECLARED_KINDS
 from .layout import (
     EV_AUX,
     EV_COLOUR,
+    EV_DECL,
     EV_DIR,
     EV_DISC,
     EV_FLAGS,
@@ -28,6 +30,7 @@ from .layout import (
     EV_TOP,
     EV_TURN,
     EV_TYPE,
+    EV_W,
     G_COLOUR,
     G_DIR,
     G_DISC_N,
@@ -79,5 +82,11 @@ def _write_event(rd, typ, p, k, flags, aux):
         trace[i, EV_PILE] = g[G_PILE_N]
         trace[i, EV_DISC] = g[G_DISC_N]
         for q in range(g[G_N]):
-            for kk in range(N_KINDS):
-                trace[i, EV_HANDS + q * N_KINDS + kk] = rd.hands[q, kk]
+            for kk in range(N_BUILTIN_KINDS):
+                trace[i, EV_HANDS + q * N_BUILTIN_KINDS + kk] = rd.hands[q, kk]
+        if trace.shape[1] > EV_W:
+            for q in range(g[G_N]):
+                for kk in range(N_DECLARED_KINDS):
+                    trace[i, EV_DECL + q * N_DECLARED_KINDS + kk] = rd.hands[
+                        q, N_BUILTIN_KINDS + kk
+                    ]

@@ -290,15 +290,13 @@ def chaos(key: str, n_players: int, strategy: str, rounds: int) -> list[int]:
     stays where it was); a swing is one step in which a hand grows or shrinks by
     ``SWING`` cards or more at once (a Seven-Zero swap or pass, a shuffle of hands;
     penalty cards are drawn one at a time and do not swing)."""
-    from ..game.cards import N_KINDS
     from ..sim import engine
 
     job = make_job(rule_set(key), rounds, n_players, strategy, SEED)
     changes = swings = 0
     for game in range(rounds):
         _, trace = engine.trace(job.kernel, job.seed, game)
-        hands = trace[:, L.EV_HANDS : L.EV_HANDS + n_players * N_KINDS]
-        sizes = hands.reshape(len(trace), n_players, N_KINDS).sum(axis=2)
+        sizes = engine.trace_hands(trace, n_players).sum(axis=2)
         swings += int((np.abs(np.diff(sizes, axis=0)) >= SWING).sum())
         lead = -1
         for row in sizes[1:]:  # after the deal

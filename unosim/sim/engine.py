@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..game.rules import RuleSet
+from ..game.rules import RuleError, RuleSet
 from ..kernel import aggregate as _aggregate
 from ..kernel import batch as _batch
 from ..kernel import expert as _expert
@@ -20,8 +20,9 @@ from ..kernel import layout as L
 from ..kernel import match as _match
 from ..kernel import outside as _outside
 from ..kernel import outside_run as _outside_run
-from ..kernel.kinds import N_KINDS
+from ..kernel.kinds import N_BUILTIN_KINDS, N_KINDS
 from ..players.expert import expert_array
+from ..players.seats import OUTSIDE
 from .interrupt import kernel_call
 
 EXPERT_CHUNK = 16  # games per task with expert seats (a game costs ~1,000 times more)
@@ -64,6 +65,12 @@ def build(ruleset: RuleSet, n_players: int, sid: np.ndarray, sparams: np.ndarray
     canonical labels, which say which seats are experts and with what parameters)."""
     deck = ruleset.deck_counts()
     order = np.repeat(np.arange(N_KINDS), deck).astype(np.int8)
+    xp = expert_array(labels, ruleset)
+    if ruleset.cards and (xp is not None or (sid[:n_players] == OUTSIDE).any()):
+        raise RuleError(
+            f"rule set {ruleset.name!r} declares cards: the expert and outside seats "
+            "do not play declared cards yet (docs/cards.md)"
+        )
     return Kernel(
         ruleset,
         int(n_players),
@@ -73,7 +80,7 @@ def build(ruleset: RuleSet, n_players: int, sid: np.ndarray, sparams: np.ndarray
         order,
         sid,
         sparams,
-        expert_array(labels, ruleset),
+        xp,
     )
 
 
@@ -120,7 +127,7 @@ def trace(
             else:
                 out, need, tr = _expert.run_one_expert(*k.head, seed, game, k.order, capacity, k.xp)
                 need = int(need)
-        size = need * L.EV_W * tr.itemsize
+        size = need * tr.shape[1] * tr.itemsize
         if size > TRACE_MAX_BYTES:
             raise TraceTooLong(
                 f"game {game} has {need:,} events ({int(out[L.C_TURNS]):,} "
@@ -130,6 +137,18 @@ def trace(
         if need <= capacity:
             return out, tr
         capacity = need
+
+
+def trace_hands(rows: np.ndarray, n: int) -> np.ndarray:
+    """The hands of a trace's rows, ``int16[rows, n, N_KINDS]``: the built-in kinds'
+    columns from ``EV_HANDS``, the declared kinds' from ``EV_DECL`` in a wide trace."""
+    m = rows.shape[0]
+    nb, nd = N_BUILTIN_KINDS, N_KINDS - N_BUILTIN_KINDS
+    out = np.zeros((m, n, N_KINDS), dtype=np.int16)
+    out[:, :, :nb] = rows[:, L.EV_HANDS : L.EV_HANDS + n * nb].reshape(m, n, nb)
+    if rows.shape[1] > L.EV_W:
+        out[:, :, nb:] = rows[:, L.EV_DECL : L.EV_DECL + n * nd].reshape(m, n, nd)
+    return out
 
 
 def seat_players(alive: np.ndarray, n: int, dealer: int, seat_player: np.ndarray) -> None:

@@ -179,15 +179,15 @@ class Observation:
     @property
     def stackable(self) -> list[int]:
         bits = self._f(K.V_STACKABLE)
-        return [k for k in range(K.N_KINDS) if (bits >> k) & 1]
+        return [k for k in range(K.N_SEEN) if (bits >> k) & 1]
 
     @property
     def hand(self) -> np.ndarray:
-        return self._v[_V + K.V_HAND : _V + K.V_HAND + K.N_KINDS].astype(np.int16)
+        return self._v[_V + K.V_HAND : _V + K.V_HAND + K.N_SEEN].astype(np.int16)
 
     @property
     def discarded(self) -> np.ndarray:
-        return self._v[_V + K.V_DISC : _V + K.V_DISC + K.N_KINDS].astype(np.int16)
+        return self._v[_V + K.V_DISC : _V + K.V_DISC + K.N_SEEN].astype(np.int16)
 
     @property
     def hand_sizes(self) -> np.ndarray:

@@ -21,7 +21,15 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from ..game.cards import COLOURS, N_COLOURED, N_KINDS, N_RANKS, kind_name, parse_kind
+from ..game.cards import (
+    COLOURS,
+    N_COLOURED,
+    N_KINDS,
+    N_RANKS,
+    declared_slot,
+    kind_name,
+    parse_kind,
+)
 from ..game.rules import OFFICIAL, RuleSet, apply
 from ..kernel import behaviour_mismatch
 from ..kernel import layout as L
@@ -278,11 +286,13 @@ def replays_from(
 
 
 # -- events ------------------------------------------------------------------------------
-def _hand(counts) -> list[str]:
-    return [kind_name(k) for k in range(N_KINDS) for _ in range(int(counts[k]))]
+def _hand(counts, names: tuple[str, ...] = ()) -> list[str]:
+    return [kind_name(k, names) for k in range(N_KINDS) for _ in range(int(counts[k]))]
 
 
-def events(trace: np.ndarray, n_players: int, with_hands: bool = True) -> list[dict]:
+def events(
+    trace: np.ndarray, n_players: int, with_hands: bool = True, names: tuple[str, ...] = ()
+) -> list[dict]:
     """The trace as a list of events (dicts, JSON-ready), each with the state after it.
 
     Keys: ``i`` (row), ``event`` (``play``, ``drew``, ...), ``seat`` (None for the
@@ -291,8 +301,10 @@ def events(trace: np.ndarray, n_players: int, with_hands: bool = True) -> list[d
     ``top``, ``colour``, ``direction`` (1 clockwise, -1 counter-clockwise),
     ``pending_draw``, ``pending_skips``, ``pending_special``, ``turns``, ``draw_pile``,
     ``discard_pile`` and, with ``with_hands``, ``hands`` (a list of card names per seat).
+    ``names``: the rule set's declared cards (``RuleSet.card_names``), named by them.
     """
     rows = trace.tolist()
+    held = engine.trace_hands(trace, n_players) if with_hands else None
     out = []
     started = False
     for i, r in enumerate(rows):
@@ -308,7 +320,7 @@ def events(trace: np.ndarray, n_players: int, with_hands: bool = True) -> list[d
         if typ == L.E_COLOUR:
             e["colour_named"] = COLOURS[k] if 0 <= k < 4 else k
         elif 0 <= k < N_KINDS:
-            e["card"] = kind_name(k)
+            e["card"] = kind_name(k, names)
         if typ == L.E_PLAY:
             e["bluff"] = bool(flags & L.F_BLUFF)
         elif typ == L.E_CHALLENGE:
@@ -323,21 +335,18 @@ def events(trace: np.ndarray, n_players: int, with_hands: bool = True) -> list[d
             started = True
         top = r[L.EV_TOP]
         e.update(
-            top=kind_name(top) if started else None,
+            top=kind_name(top, names) if started else None,
             colour=COLOURS[r[L.EV_COLOUR]] if started else None,
             direction=r[L.EV_DIR],
             pending_draw=r[L.EV_PEND],
             pending_skips=r[L.EV_SKIP],
-            pending_special=kind_name(r[L.EV_SPECIAL]) if r[L.EV_SPECIAL] >= 0 else None,
+            pending_special=kind_name(r[L.EV_SPECIAL], names) if r[L.EV_SPECIAL] >= 0 else None,
             turns=r[L.EV_TURN],
             draw_pile=r[L.EV_PILE],
             discard_pile=r[L.EV_DISC],
         )
-        if with_hands:
-            e["hands"] = [
-                _hand(r[L.EV_HANDS + q * N_KINDS : L.EV_HANDS + (q + 1) * N_KINDS])
-                for q in range(n_players)
-            ]
+        if held is not None:
+            e["hands"] = [_hand(held[i, q], names) for q in range(n_players)]
         out.append(e)
     return out
 
@@ -352,7 +361,7 @@ def to_json(rp: Replay) -> dict:
         "seed": rp.seed,
         "game": rp.game,
         "row": rp.row,
-        "events": events(rp.trace, rp.n_players),
+        "events": events(rp.trace, rp.n_players, names=rp.rules.card_names),
         "violations": [{"row": v.row, "message": v.message} for v in rp.violations],
     }
 
@@ -366,7 +375,7 @@ def _wild(card: str, colour: str) -> str:
     return f"{card}→{colour}"
 
 
-def _describe(e: dict, nxt: dict | None, row: dict, n: int) -> tuple[str, bool]:
+def _describe(e: dict, nxt: dict | None, row: dict, n: int, cards: tuple = ()) -> tuple[str, bool]:
     """One event's text; True when it also tells the next (colour) event."""
     ev, card = e["event"], e.get("card")
     seat = e["seat"]
@@ -435,13 +444,16 @@ def _describe(e: dict, nxt: dict | None, row: dict, n: int) -> tuple[str, bool]:
     if ev == "truncated":
         return f"max_turns reached after {e['turns']} turns: no winner", False
     if ev == "effect":
-        return _effect_text(e, n), False
+        return _effect_text(e, n, cards), False
     return ev, False
 
 
-def _effect_text(e: dict, n: int) -> str:
+def _effect_text(e: dict, n: int, cards: tuple = ()) -> str:
     card = e["card"]
-    k = parse_kind(card)
+    k = parse_kind(card, tuple(c.name for c in cards))
+    slot = declared_slot(k)
+    if 0 <= slot < len(cards):  # a declared card: its steps (docs/cards.md)
+        return f"{card}: " + ", ".join(cards[slot].effect)
     if k < N_COLOURED:
         r = k % N_RANKS
         if r == 10 or (r == 11 and n == 2):
@@ -478,7 +490,7 @@ def format_text(rp: Replay, hands: bool = False) -> str:
     verdict. ``hands``: after each event, the hands it changed (all of them at the deal;
     the drawer's at a draw)."""
     n = rp.n_players
-    evs = events(rp.trace, n)
+    evs = events(rp.trace, n, names=rp.rules.card_names)
     row = rp.row
     lines = [
         f"unosim replay: {rp.rules.name} (rules {rp.rules.hash()}), {n} players, "
@@ -496,7 +508,7 @@ def format_text(rp: Replay, hands: bool = False) -> str:
             prev_hands = e["hands"]
             continue
         nxt = evs[j + 1] if j + 1 < len(evs) else None
-        text, skip_next = _describe(e, nxt, row, n)
+        text, skip_next = _describe(e, nxt, row, n, rp.rules.cards)
         shown = nxt if skip_next and nxt is not None else e  # skip_next: nxt told too
         who = f"seat {e['seat']}" if e["seat"] is not None else "table"
         lines.append(f"{e['i']:>4} {shown['turns']:>4}  {who:<7} {text:<52} {_state(shown)}")

@@ -18,18 +18,19 @@ section 6 column must match (points = the other hands by the points table, turns
 Random choices are read from the trace, not judged: which card is played (it must be
 legal), which colour is named, whom a 7 swaps with, which card a draw gives (it must be in
 the draw pile), how Shuffle Hands deals (the cards and hand sizes must be right), which
-discarded card Snorlax leaves on top. A strategy's choices (draw or play, stack, jump in,
-challenge, forget UNO) are judged only for seats marked ``strict``: those follow the
-``random`` strategy of RULES.md section 10 to the letter (never draws, challenges, bluffs
-or forgets UNO; always stacks, jumps in and plays a legal drawn card; one card a turn).
+discarded card ends on top, whom a ``chosen`` step picks. A strategy's choices (draw or
+play, stack, jump in, challenge, forget UNO) are judged only for seats marked ``strict``:
+those follow the ``random`` strategy of RULES.md section 10 to the letter (never draws,
+challenges, bluffs or forgets UNO; always stacks, jumps in and plays a legal drawn card;
+one card a turn).
 
 Conventions of the trace format that RULES.md does not fix (the checker follows them):
 the Snorlax/Greninja kind stays pending on the rows of the victim's turn and is cleared
 when it ends; extra cards of a multi-card play are identical copies of the first card,
 then a same-colour run of numbers in one direction, only after a coloured card played
 from the hand (not a drawn or a stacked one); a multi-card play applies the effect of
-each card in order; Powers of Grayskull's draws go round from the next player in the
-direction of play (which matters only when the cards run out).
+each card in order; Powers of Grayskull's draws go round from the next player.
+Declared cards (docs/cards.md): judged by this module's own reading of the primitives.
 
 Usage::
 
@@ -52,16 +53,17 @@ from ..game.cards import (
     DRAW_TWO,
     GRAYSKULL,
     GRENINJA,
+    N_BUILTIN_KINDS,
     N_COLOURED,
     N_COLOURS,
     N_KINDS,
-    N_RANKS,
     RANK,
     REVERSE,
     SHUFFLE_HANDS,
     SKIP,
     SNORLAX,
     WILD_DRAW_FOUR,
+    declared_slot,
     kind_name,
 )
 from ..kernel import layout as L  # constants only: the trace's columns and event codes
@@ -120,8 +122,32 @@ def _is_number(k: int) -> bool:
     return 0 <= k < N_COLOURED and _RANK[k] <= 9
 
 
+_CARD_NAMES: tuple[str, ...] = ()  # the declared cards' names while a trace is judged
+
+
 def _card(k: int) -> str:
-    return kind_name(k) if 0 <= k < N_KINDS else f"<kind {k}>"
+    return kind_name(k, _CARD_NAMES) if 0 <= k < N_KINDS else f"<kind {k}>"
+
+
+def _trace_hands(trace: np.ndarray, n: int) -> np.ndarray:
+    """Every row's hands, ``int64[rows, n, N_KINDS]``: the built-in kinds' columns from
+    ``EV_HANDS``, the declared kinds' from ``EV_DECL`` in a wide trace."""
+    m = len(trace)
+    out = np.zeros((m, n, N_KINDS), dtype=np.int64)
+    nb, nd = N_BUILTIN_KINDS, N_KINDS - N_BUILTIN_KINDS
+    out[:, :, :nb] = trace[:, L.EV_HANDS : L.EV_HANDS + n * nb].reshape(m, n, nb)
+    if trace.shape[1] == L.EV_W_DECL:
+        out[:, :, nb:] = trace[:, L.EV_DECL : L.EV_DECL + n * nd].reshape(m, n, nd)
+    return out
+
+
+def _beyond(trace: np.ndarray, n: int) -> np.ndarray:
+    """Rows that record cards for seats past the ``n`` players."""
+    bad = (trace[:, L.EV_HANDS + n * N_BUILTIN_KINDS : L.EV_W] != 0).any(axis=1)
+    if trace.shape[1] == L.EV_W_DECL:
+        nd = N_KINDS - N_BUILTIN_KINDS
+        bad |= (trace[:, L.EV_DECL + n * nd :] != 0).any(axis=1)
+    return bad
 
 
 def _colour(c: int) -> str:
@@ -143,7 +169,8 @@ def check_trace(
 
     Parameters
     ----------
-    trace : int32[events, layout.EV_W], as ``kernel.batch.run_one`` returns it.
+    trace : int32[events, layout.EV_W] (``EV_W_DECL`` with declared cards), as
+        ``kernel.batch.run_one`` returns it.
     rules : the :class:`unosim.game.rules.RuleSet` the round was played under.
     n_players : players in the round (default: the seats dealt cards in the first row).
     row : the round's record (``int32[N_COLS]`` from the kernel, or a mapping / pandas
@@ -156,13 +183,16 @@ def check_trace(
     The violations, by row; an empty list means the round follows the rules.
     """
     trace = np.asarray(trace)
-    if trace.ndim != 2 or trace.shape[1] != L.EV_W:
-        raise ValueError(f"trace must have shape (events, {L.EV_W}), got {trace.shape}")
+    width = L.EV_W_DECL if rules.cards else L.EV_W
+    if trace.ndim != 2 or trace.shape[1] != width:
+        raise ValueError(f"trace must have shape (events, {width}), got {trace.shape}")
     if n_players is None:
         if len(trace) == 0:
             raise ValueError("an empty trace needs n_players")
-        dealt = trace[0, L.EV_HANDS : L.EV_W].reshape(L.MAX_PLAYERS, N_KINDS).sum(axis=1)
+        dealt = _trace_hands(trace[:1], L.MAX_PLAYERS)[0].sum(axis=1)
         n_players = int(np.flatnonzero(dealt).max()) + 1 if dealt.any() else 2
+    global _CARD_NAMES
+    _CARD_NAMES = rules.card_names
     return _Checker(trace, rules, int(n_players), row, strict).run()
 
 
@@ -212,6 +242,8 @@ class _Checker:
         self.seven_zero = rules.seven_zero
         self.jump_in = rules.jump_in
         self.multi = rules.multi_play
+        self.specs = rules.cards  # the declared cards, declared card d = specs[d]
+        self.rec_h = _trace_hands(trace, n)  # every row's hands as recorded
         # the state
         self.H = np.zeros((n, N_KINDS), dtype=np.int16)  # hands, mirrored for snapshots
         self.Hflat = self.H.reshape(-1)
@@ -362,7 +394,11 @@ class _Checker:
         self.hl[p] = list(counts)
         self.H[p] = counts
         self.tot[p] = sum(counts)
-        self.cc[p] = [sum(counts[c * N_RANKS : (c + 1) * N_RANKS]) for c in range(N_COLOURS)]
+        cc = [0] * N_COLOURS
+        for k, cnt in enumerate(counts):
+            if _COL[k] >= 0:
+                cc[_COL[k]] += cnt
+        self.cc[p] = cc
 
     def discard(self, k: int) -> None:
         self.disc[k] += 1
@@ -386,10 +422,31 @@ class _Checker:
         self.turns += 1
 
     # -- legality (RULES.md 4.1, 4.3, 8.1, 8.8, 8.10) ---------------------------------
+    def spec(self, k: int) -> Any:
+        """The declaration of a declared kind ``k``, or None for a built-in card."""
+        d = declared_slot(k)
+        return self.specs[d] if 0 <= d < len(self.specs) else None
+
     def matches(self, k: int) -> bool:
-        """4.1 alone: the current colour, the top card's rank/symbol, or wild-type."""
+        """4.1 alone: the current colour, the top card's rank/symbol, or wild-type; a
+        coloured declared card as its ``matches`` says."""
         c = _COL[k]
+        spec = self.spec(k)
+        if spec is not None and c >= 0:
+            if spec.matches == "anything" or c == self.colour:
+                return True
+            return spec.matches == "rank" and _RANK[k] == _RANK[self.top]
         return c < 0 or c == self.colour or _RANK[k] == _RANK[self.top]  # wild top: -1
+
+    def penalty_of(self, k: int) -> int:
+        """The waiting penalty ``k`` adds: 2 (Draw Two), 4, a ``stack`` card's N, else 0."""
+        spec = self.spec(k)
+        if spec is not None:
+            draws = [int(x.split()[1]) for x in spec.effect if x.startswith("draw ")]
+            return draws[0] if spec.stack else 0
+        if k == WILD_DRAW_FOUR:
+            return 4
+        return 2 if k < N_COLOURED and _RANK[k] == DRAW_TWO else 0
 
     def wd4_ok(self, p: int) -> bool:
         """4.3, 8.10: may ``p`` play a Wild Draw Four from the hand?"""
@@ -422,6 +479,12 @@ class _Checker:
     def stackable(self, k: int) -> bool:
         if self.stacking == "none" or not 0 <= k < N_KINDS:
             return False
+        if self.spec(k) is not None or self.spec(self.top) is not None:
+            if self.penalty_of(k) == 0:
+                return False
+            return self.stacking == "progressive" or (
+                self.spec(k) is not None and declared_slot(k) == declared_slot(self.top)
+            )
         top_d2 = self.top < N_COLOURED and _RANK[self.top] == DRAW_TWO
         k_d2 = k < N_COLOURED and _RANK[k] == DRAW_TWO
         if self.top == WILD_DRAW_FOUR:
@@ -461,8 +524,7 @@ class _Checker:
         e = self.take()
         if e[0] != L.E_DEAL:
             self.stop("the trace must start with the deal", 0)
-        dealt = self.t[0, L.EV_HANDS : L.EV_HANDS + n * N_KINDS].reshape(n, N_KINDS)
-        dealt = dealt.astype(np.int64)
+        dealt = self.rec_h[0]
         for q in range(n):
             if int(dealt[q].sum()) != self.hand_size or dealt[q].min() < 0:
                 self.bad(
@@ -497,7 +559,7 @@ class _Checker:
         self.pile_n -= 1
         self.discard(k)
         self.first_row = self.i
-        if k >= N_COLOURED:  # seat 0 names the colour; no other effect
+        if _COL[k] < 0:  # seat 0 names the colour; no other effect
             e = self.expect(L.E_COLOUR, 0, aux=0, what=" (the first card is wild-type)")
             self.name_colour(e[2])
             self.snap()
@@ -747,7 +809,7 @@ class _Checker:
             self.stop(f"seat {p} plays {_card(k)} but does not hold it", self.cur)
         self.remove(p, k)
         self.discard(k)
-        if k < N_COLOURED:
+        if _COL[k] >= 0:
             self.colour = _COL[k]
         self.counts["cards_played"] += 1
         if bluff:
@@ -795,17 +857,16 @@ class _Checker:
                         f"empties the hand with {_cards((c, 1) for c in seq)}: last_card = number"
                     )
         last = seq[-1]
-        if last >= N_COLOURED:
+        spec = self.spec(last)
+        if (_COL[last] < 0 and spec is None) or (spec is not None and spec.names_colour):
             e = self.expect(L.E_COLOUR, p, aux=0, what=f" (after {_card(last)})")
             self.name_colour(e[2])
             self.snap()
         self.uno(p)
         if self.tot[p] == 0:  # 5: only the draw penalties of the last card(s) still apply
             for c in seq:
-                if c == WILD_DRAW_FOUR:
-                    self.add_penalty(4)
-                elif c < N_COLOURED and _RANK[c] == DRAW_TWO:
-                    self.add_penalty(2)
+                if self.penalty_of(c) > 0:
+                    self.add_penalty(self.penalty_of(c))
             self.win(p)
             return p
         for c in seq:
@@ -815,6 +876,9 @@ class _Checker:
     def effect(self, p: int, k: int, stacked: bool, bluff: bool) -> None:
         """The effect of ``k`` just played by ``p`` (RULES.md 2, 4.5, 4.6, 8.2)."""
         n = self.n
+        if self.spec(k) is not None:
+            self.declared(p, k)
+            return
         if k < N_COLOURED:
             r = _RANK[k]
             if r == SKIP or (r == REVERSE and n == 2):
@@ -864,6 +928,84 @@ class _Checker:
             for j in range(1, n):
                 self.draws(self.seat(p, j * self.dir), 3, " (Powers of Grayskull)")
 
+    def declared(self, p: int, k: int) -> None:
+        """A declared card's steps, in order (docs/cards.md); a step that ends the round
+        ends the effect."""
+        spec = self.spec(k)
+        n = self.n
+        self.expect(L.E_EFFECT, p, kind=k, aux=0, what=f" ({_card(k)})")
+        self.snap()
+        for step in spec.effect:
+            if self.over:
+                return
+            w = step.split()
+            nxt = self.nxt(p)
+            if w[0] == "draw" and w[2] == "next" and spec.stack:
+                self.add_penalty(int(w[1]))  # waits for the next player (4.6, 8.1)
+                self.challengeable = False
+            elif w[0] == "draw" and w[2] == "next":
+                self.draws(nxt, int(w[1]), f" ({_card(k)})")
+            elif w[0] == "draw" and w[2] == "others":
+                for j in range(1, n):
+                    self.draws(self.seat(p, j * self.dir), int(w[1]), f" ({_card(k)})")
+            elif w[0] == "draw":  # chosen: the victim is the seat that draws
+                j = self.i + (1 if self.peek() == L.E_RESHUFFLE else 0)
+                q = self.ev[j][1] if j < self.T and self.ev[j][0] == L.E_DREW else -1
+                if q == p or not -1 <= q < n:
+                    self.stop(f"{_card(k)}: seat {q} draws, not an opponent of seat {p}", j)
+                if q >= 0:
+                    self.draws(q, int(w[1]), f" ({_card(k)}: the chosen opponent)")
+            elif step == "skip next":
+                self.skip += 1
+            elif step in ("skip everyone", "again"):
+                self.skip += n - 1
+            elif step == "reverse":
+                if n == 2:
+                    self.skip += 1
+                else:
+                    self.dir = -self.dir
+            elif w[0] == "discard_colour":
+                self.throw_colour(p if w[1] == "own" else nxt, k)
+            elif step == "swap chosen":
+                self.swap(p)
+            elif step == "pass_hands":
+                self.expect(L.E_ROTATE, p, kind=-1, aux=0, what=f" ({_card(k)})")
+                old = [list(h) for h in self.hl]
+                for q in range(n):
+                    self.set_hand(self.nxt(q), old[q])
+                self.snap()
+            elif step == "deal_hands":
+                self.expect(L.E_SHUFFLE, p, kind=-1, aux=0, what=f" ({_card(k)})")
+                self.shuffle_hands(p)
+                self.snap()
+
+    def throw_colour(self, q: int, k: int) -> None:
+        """Seat ``q`` throws away every card of the current colour (the top one read from
+        the row, the colour stays); an empty hand wins, one card left calls UNO."""
+        c = self.colour
+        m = self.cc[q][c]
+        if m == 0:
+            return
+        e = self.expect(L.E_DISCARD, q, aux=m, what=f" ({_card(k)}: every {_colour(c)} card)")
+        t = e[2]
+        if not (0 <= t < N_KINDS and _COL[t] == c and self.hl[q][t] > 0):
+            self.bad(f"the new top {_card(t)} is not one of the {_colour(c)} cards discarded")
+            t = self.top
+        for x in range(N_KINDS):
+            if _COL[x] == c and self.hl[q][x] > 0:
+                cnt = self.hl[q][x]
+                for _ in range(cnt):
+                    self.remove(q, x)
+                self.disc[x] += cnt
+        self.disc_n += m
+        self.counts["cards_played"] += m
+        self.top = t
+        self.snap()
+        if self.tot[q] == 0:
+            self.win(q)
+        else:
+            self.uno(q)
+
     def swap(self, p: int) -> None:
         e = self.expect(L.E_SWAP, p, kind=-1, what=" (a hand swap)")
         q = e[4]
@@ -878,8 +1020,7 @@ class _Checker:
         """Collected, shuffled, dealt one at a time from the next player (the deal itself
         is random: read from the row, checked for its cards and hand sizes)."""
         n = self.n
-        new = self.t[self.cur, L.EV_HANDS : L.EV_HANDS + n * N_KINDS].reshape(n, N_KINDS)
-        new = new.astype(np.int64)
+        new = self.rec_h[self.cur]
         before = np.array(self.hl, dtype=np.int64).sum(axis=0)
         if (new < 0).any() or not np.array_equal(new.sum(axis=0), before):
             self.bad("the cards dealt by Shuffle Hands are not the cards collected")
@@ -905,7 +1046,8 @@ class _Checker:
                     + (
                         "the rule jump_in is off"
                         if not self.jump_in
-                        else f"{_card(last)} is wild-type"
+                        else f"{_card(last)} is "
+                        + ("wild-type" if _COL[last] < 0 else "a declared card")
                     )
                 )
             return p
@@ -1011,12 +1153,14 @@ class _Checker:
             if m > 0:
                 e = self.expect(L.E_DISCARD, p, aux=m, what=f" (Snorlax: every {_colour(c)} card)")
                 t = e[2]
-                if not (0 <= t < N_COLOURED and _COL[t] == c and self.hl[p][t] > 0):
+                if not (0 <= t < N_KINDS and _COL[t] == c and self.hl[p][t] > 0):
                     self.bad(
                         f"the new top {_card(t)} is not one of the {_colour(c)} cards discarded"
                     )
                     t = self.top
-                for k in range(c * N_RANKS, (c + 1) * N_RANKS):
+                for k in range(N_KINDS):
+                    if _COL[k] != c:
+                        continue
                     cnt = self.hl[p][k]
                     for _ in range(cnt):
                         self.remove(p, k)
@@ -1136,9 +1280,9 @@ class _Checker:
         rec = self.t[:m, L.EV_TOP : L.EV_DISC + 1].astype(np.int64)
         exp[: self.first_row, 0:2] = rec[: self.first_row, 0:2]  # no top card yet
         bad_s = exp != rec
-        rec_h = self.t[:m, L.EV_HANDS : L.EV_HANDS + n * N_KINDS]
+        rec_h = self.rec_h[:m].reshape(m, n * N_KINDS)
         bad_h = (rec_h != self.exp_h[:m]).any(axis=1)
-        bad_h |= (self.t[:m, L.EV_HANDS + n * N_KINDS :] != 0).any(axis=1)
+        bad_h |= _beyond(self.t[:m], n)
         rows = np.flatnonzero(bad_s.any(axis=1) | bad_h)
         for i in rows[:3]:
             i = int(i)
@@ -1156,7 +1300,7 @@ class _Checker:
                     parts.append(
                         f"hand of seat {q} recorded with {extra} too many and {missing} too few"
                     )
-            if (self.t[i, L.EV_HANDS + n * N_KINDS :] != 0).any():
+            if _beyond(self.t[i : i + 1], n)[0]:
                 parts.append(f"cards recorded for seats beyond the {n} players")
             self.viol.append(Violation(i, self.where(i) + "state differs: " + "; ".join(parts)))
         if len(rows) > 3:

@@ -1,0 +1,141 @@
+"""What a declared card does (docs/cards.md): its steps, read from the rule array
+(``declared.block``) and applied in order. ``effects.effect`` calls ``declared_effect``
+for every declared kind; a step that ends the round ends the effect.
+"""
+
+import numpy as np
+
+from .decide import choose_target
+from .declared import block, slot_of
+from .hands import rotate_hands, shuffle_all_hands, swap_hands
+from .jit import kernel
+from .kinds import KIND_AT, N_ALL_RANKS
+from .layout import (
+    D_N_STEPS,
+    D_STEPS,
+    DC_STACKS,
+    E_DISCARD,
+    E_EFFECT,
+    E_ROTATE,
+    E_SHUFFLE,
+    E_SWAP,
+    G_CHALLENGEABLE,
+    G_COLOUR,
+    G_DIR,
+    G_DISC_N,
+    G_N,
+    G_OVER,
+    G_PEND_SKIP,
+    G_TOP,
+    H_MASK,
+    H_TOTAL,
+    K_CARDS_PLAYED,
+    MEM_DISC_C,
+    OP_AGAIN,
+    OP_DEAL,
+    OP_DISCARD_OWN,
+    OP_DISCARD_VICTIM,
+    OP_DRAW_CHOSEN,
+    OP_DRAW_NEXT,
+    OP_DRAW_OTHERS,
+    OP_PASS,
+    OP_REVERSE,
+    OP_SKIP_ALL,
+    OP_SKIP_NEXT,
+    OP_SWAP,
+    S_SEAT0,
+)
+from .outcome import add_penalty, uno_check, win
+from .piles import draw_n
+from .rng import below
+from .seats import seat
+from .trace import trace_event
+
+
+@kernel
+def declared_effect(tb, rd, p, k):
+    """A declared card's steps in their order (docs/cards.md); its colour, if it names
+    one, was named before (``play``). A step that ends the round ends the effect."""
+    g = rd.g
+    rules = tb.rules
+    b = block(k)
+    trace_event(rd, E_EFFECT, p, k, 0, 0)
+    for i in range(rules[b + D_N_STEPS]):
+        if g[G_OVER] != 0:
+            return
+        op = rules[b + D_STEPS + 2 * i]
+        x = rules[b + D_STEPS + 2 * i + 1]
+        n = g[G_N]
+        nxt = seat(p, g[G_DIR], n)
+        if op == OP_DRAW_NEXT:
+            if (rules[DC_STACKS] >> slot_of(k)) & 1:  # a waiting penalty (4.6, 8.1)
+                add_penalty(rd, x)
+                g[G_CHALLENGEABLE] = 0
+            else:
+                draw_n(rd, nxt, x)
+        elif op == OP_DRAW_OTHERS:  # from the next player on
+            for j in range(1, n):
+                draw_n(rd, seat(p, j * g[G_DIR], n), x)
+        elif op == OP_DRAW_CHOSEN:
+            draw_n(rd, choose_target(tb, rd, p), x)
+        elif op == OP_SKIP_NEXT:
+            g[G_PEND_SKIP] += 1
+        elif op == OP_SKIP_ALL or op == OP_AGAIN:  # every other player misses a turn
+            g[G_PEND_SKIP] += n - 1
+        elif op == OP_REVERSE:  # 4.5: a Skip with two players
+            if n == 2:
+                g[G_PEND_SKIP] += 1
+            else:
+                g[G_DIR] = -g[G_DIR]
+        elif op == OP_DISCARD_OWN:
+            throw_colour(tb, rd, p)
+        elif op == OP_DISCARD_VICTIM:
+            throw_colour(tb, rd, nxt)
+        elif op == OP_SWAP:
+            q = choose_target(tb, rd, p)
+            swap_hands(rd, p, q)
+            trace_event(rd, E_SWAP, p, -1, 0, q)
+        elif op == OP_PASS:
+            rotate_hands(rd)
+            trace_event(rd, E_ROTATE, p, -1, 0, 0)
+        elif op == OP_DEAL:
+            shuffle_all_hands(rd, p)
+            trace_event(rd, E_SHUFFLE, p, -1, 0, 0)
+
+
+@kernel
+def throw_colour(tb, rd, q):
+    """Seat ``q`` throws away every card of the current colour, as a Snorlax victim does
+    (section 2): a uniformly random one (``q``'s stream) ends on top, the colour stays,
+    the cards count as played; an empty hand wins, one card left must call UNO."""
+    g = rd.g
+    hands = rd.hands
+    hinfo = rd.hinfo
+    disc = rd.disc
+    c = g[G_COLOUR]
+    m = np.int64(hinfo[q, c])
+    if m == 0:
+        return
+    x = below(rd.streams, S_SEAT0 + q, m)
+    top = -1
+    for r in range(N_ALL_RANKS):
+        kk = KIND_AT[c, r]
+        cnt = hands[q, kk]
+        if cnt > 0:
+            if top < 0 and x < cnt:
+                top = kk
+            x -= cnt
+            disc[kk] += cnt
+            hands[q, kk] = 0
+    hinfo[q, c] = 0
+    hinfo[q, H_MASK + c] = 0
+    hinfo[q, H_TOTAL] -= m
+    g[G_DISC_N] += m
+    rd.mem[MEM_DISC_C + c] += m
+    rd.count[K_CARDS_PLAYED] += m
+    g[G_TOP] = top
+    trace_event(rd, E_DISCARD, q, top, 0, m)
+    if hinfo[q, H_TOTAL] == 0:
+        win(rd, q)
+    else:
+        uno_check(tb, rd, q)
