@@ -41,7 +41,7 @@ import numpy as np
 import pandas as pd
 
 from ..analysis.compare import parse_spec, run_arms
-from ..game.names import display_ruleset
+from ..game.names import display_players, display_ruleset
 from ..game.rules import RuleSet
 from ..stats import win_rates
 from . import escape as esc
@@ -301,12 +301,17 @@ def build_page(
     who = _who(counts)
     strategies = q.strategies
     sep = "; " if any("," in x for x in names) else ", "  # names with commas in them
+    # who plays, in words for one strategy at every seat; seat by seat as typed otherwise
+    if "," in strategies:
+        playing = f"seats {esc.code(strategies)}"
+    else:
+        playing = esc.md_text(display_players(strategies))
     shown_names = sep.join(esc.md_text(x) for x in names)
     if alone:
         title = esc.md_text(q.title or names[0])
         question = (
-            f"How do rounds go under {shown_names} with {who} (strategies "
-            f"{esc.code(strategies)}): how long they last, who wins, how many points, how "
+            f"How do rounds go under {shown_names} with {who} ({playing}): how long they "
+            "last, who wins, how many points, how "
             "many cards are drawn, how large penalties grow?"
         )
     else:
@@ -314,7 +319,7 @@ def build_page(
         title = esc.md_text(q.title or f"{sep.join(others)} against {base}")
         question = (
             f"What do {sep.join(esc.md_text(o) for o in others)} change against "
-            f"{esc.md_text(base)} with {who} (strategies {esc.code(strategies)}): how "
+            f"{esc.md_text(base)} with {who} ({playing}): how "
             "long rounds last, who wins, how many points, how many cards are drawn, how "
             "large penalties grow?"
         )
