@@ -495,6 +495,9 @@ def test_rules_show_official():
     for key in RULE_NAMES:
         if key in ("deck", "points"):
             assert f"[{key}]" in text
+        elif key == "cards":  # official declares none: the table is described, not written
+            assert re.search(r"^# .*declared cards", text, re.M), text
+            assert not re.search(r"^\[cards\.", text, re.M)
         else:
             assert re.search(rf"^{key} = ", text, re.M), key
     # the whole output is TOML (the header is a comment) describing `official`

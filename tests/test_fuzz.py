@@ -92,7 +92,8 @@ JUNK = st.one_of(
     st.text(max_size=6),
 )
 DEFAULTS = OFFICIAL.to_dict()
-SWITCHES = [k for k in RULE_NAMES if k not in ("deck", "points")]
+# tables are not switches: deck and points take KEY=N forms, cards only a rule file
+SWITCHES = [k for k in RULE_NAMES if k not in ("deck", "points", "cards")]
 
 
 def plausible(key: str):
