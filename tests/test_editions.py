@@ -68,13 +68,15 @@ def test_an_edition_file_plays_like_its_preset(name, preset, n):
     compare(name, preset, n, 100_000, 1500, 2024)
 
 
+MANY = EDITIONS + tuple((name, preset, 2) for name, preset, _ in EDITIONS)
+
+
 @pytest.mark.slow
-@pytest.mark.parametrize("name,preset,n", EDITIONS, ids=IDS)
+@pytest.mark.parametrize("name,preset,n", MANY, ids=[f"{e[0]}-{e[2]}" for e in MANY])
 def test_an_edition_file_plays_like_its_preset_many_rounds(name, preset, n):
     compare(name, preset, n, 200_000, 20_000, 77)
 
 
-@pytest.mark.slow
 @pytest.mark.parametrize("name,preset,n", EDITIONS, ids=IDS)
 def test_heuristic_players_play_an_edition_file_like_its_preset(name, preset, n):
     a = unosim.simulate(path(name), 200_000, n, "heuristic", seed=77)
