@@ -9,7 +9,9 @@ two sides alternating (A B, B A, A B ...) so that the machine's drift (20% or mo
 minutes on shared cores) falls on both. Each run times ``--games`` games three times
 and keeps the best; printed are the medians over the pairs of games/s, ns per turn and
 their ratios. Both sides play the same games (same seed and game numbers), so the
-ratios compare the same work as long as the kernel's results did not change.
+ratios compare the same work as long as the kernel's results did not change. With
+``--cpu`` a run is timed by its process's CPU time: on a machine loaded past its cores
+the wall time also counts the time other processes held the core.
 """
 
 from __future__ import annotations
@@ -30,13 +32,14 @@ try:
 except ImportError:  # a commit from before the layered layout
     from unosim.simulate import make_job, run_block
 games, rules, players, strategy = int(sys.argv[1]), sys.argv[2], int(sys.argv[3]), sys.argv[4]
+clock = getattr(time, sys.argv[5])
 job = make_job(rules, 3 * games, players, strategy, 12345)
 run_block(job, 0, 64)  # load the compiled kernel
 best = (0.0, 0.0)
 for r in range(3):
-    t = time.perf_counter()
+    t = clock()
     out = run_block(job, r * games, games)
-    dt = time.perf_counter() - t
+    dt = clock() - t
     best = max(best, (games / dt, -dt / out[:, C_TURNS].sum() * 1e9))
 print(best[0], -best[1])
 """
@@ -62,7 +65,16 @@ def run(tree: Path, cache: Path, args: argparse.Namespace) -> tuple[float, float
     """(games/s, ns per turn) of one timed run of ``tree`` on one thread."""
     env = dict(os.environ, PYTHONPATH=str(tree), NUMBA_CACHE_DIR=str(cache), NUMBA_NUM_THREADS="1")
     out = subprocess.run(
-        [sys.executable, "-c", RUN, str(args.games), args.rules, str(args.players), args.strategy],
+        [
+            sys.executable,
+            "-c",
+            RUN,
+            str(args.games),
+            args.rules,
+            str(args.players),
+            args.strategy,
+            "process_time" if args.cpu else "perf_counter",
+        ],
         env=env,
         cwd=cache,
         capture_output=True,
@@ -86,6 +98,12 @@ def main() -> None:
     ap.add_argument("--rules", default="official")
     ap.add_argument("--players", type=int, default=4)
     ap.add_argument("--strategy", default="random")
+    ap.add_argument(
+        "--cpu",
+        action="store_true",
+        help="time each run by its process's CPU time, not the wall clock: on a loaded "
+        "machine a run's wall time counts the time others held its core",
+    )
     args = ap.parse_args()
     if args.pairs < 1 or args.games < 1000:
         sys.exit("bench-pair: --pairs must be >= 1 and --games >= 1000")
@@ -108,7 +126,8 @@ def main() -> None:
     ratio_ns = statistics.median(t[1] / b[1] for t, b in zip(this, base))
     print(
         f"{args.rules}, {args.players} players, {args.strategy}, 1 thread, "
-        f"{args.pairs} alternated pairs of {args.games:,} games ({os.cpu_count()} cores)"
+        f"{args.pairs} alternated pairs of {args.games:,} games ({os.cpu_count()} cores"
+        f"{', CPU time' if args.cpu else ''})"
     )
     for name, r in (("base " + args.base, base), ("this tree", this)):
         print(

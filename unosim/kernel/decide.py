@@ -281,6 +281,17 @@ def will_challenge(tb, rd, p):
 
 
 @hot
+def may_add(tb, rd, p, k):
+    """8.6: may seat ``p`` add a card after playing ``k`` alone so far? Exactly when
+    ``next_extra`` would give one, which uses no random draw; an outside seat is always
+    asked. ``effects.play`` calls the multi-card loop, a call that is not inlined and
+    costs a third of a turn, only then (``random`` never adds one)."""
+    if tb.sid[p] == OUTSIDE:
+        return True
+    return next_extra(tb, rd, p, k, k, np.int64(0)) >= 0
+
+
+@hot
 def next_extra(tb, rd, p, first, last, step):
     """8.6 multi-card play: the next card seat ``p`` adds after ``last``, or -1.
 

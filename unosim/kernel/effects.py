@@ -9,7 +9,7 @@ the round's ``state.Table`` ``tb`` and ``state.Round`` ``rd``, then scalars.
 
 import numpy as np
 
-from .decide import choose_colour, choose_target, next_extra, will_jump
+from .decide import choose_colour, choose_target, may_add, next_extra, will_jump
 from .declared import names_colour, penalty
 from .declared_effects import declared_effect
 from .hands import rotate_hands, shuffle_all_hands, swap_hands
@@ -218,7 +218,13 @@ def play(tb, rd, p, k, how, bluff, colour):
     trace_event(rd, ev, p, k, F_BLUFF if bluff else 0, 0)
     seq[0] = k
     m = 1
-    if how == PLAY_HAND and k < N_COLOURED and rules[R_MULTI_PLAY] == 1 and colour != ALONE:
+    if (
+        how == PLAY_HAND
+        and k < N_COLOURED
+        and rules[R_MULTI_PLAY] == 1
+        and colour != ALONE
+        and may_add(tb, rd, p, k)
+    ):
         m = _extra_cards(tb, rd, p, k)
     count[K_CARDS_PLAYED] += m
     g[G_CHALLENGEABLE] = 0
