@@ -196,8 +196,9 @@ def candidates(tb, rd, p, n, at, draw, bluff, scope, cand, ccol):
 def _detail(tb, w, p, k, scope):
     """The colour the rollout policy names after playing ``k`` (wild-type), or the seat
     its 7 swaps with (Seven-Zero), or -1: ``_variants``' ``ccol`` of its move. A declared
-    card's opponent is the one the policy would choose right after the play (that of a
-    ``chosen`` step after other steps may differ: then no candidate is the policy's)."""
+    card's opponent is the one the policy would choose right after the play (a ``chosen``
+    step after steps that move cards may pick another: the candidate taken for the
+    policy's move then differs from it in that opponent)."""
     if k >= N_BUILTIN_KINDS:
         targets = scope == SCOPE_ALL and w.hinfo[p, H_TOTAL] > 1 and chooses(tb, k)
         remove_card(w, p, k)
