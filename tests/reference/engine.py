@@ -236,14 +236,17 @@ def declared_card(t: dict) -> dict:
     for text in t.get("effect", []):
         w = text.split()
         steps.append([w[0], int(w[1]), w[2]] if w[0] == "draw" else w)
+    names = ["name_colour"] in steps
+    if names:
+        steps.remove(["name_colour"])  # the first is named as the card is placed
     return {
         "wild": wild,
         "copies": t.get("copies", 4 if wild else 2),
         "points": t.get("points", 50 if wild else 20),
         "matches": t.get("matches", "anything" if wild else "rank"),
         "stack": t.get("stack", False),
-        "names": ["name_colour"] in steps,
-        "steps": [w for w in steps if w != ["name_colour"]],
+        "names": names,
+        "steps": steps,  # a later ["name_colour"]: the player names a colour again
     }
 
 
@@ -875,6 +878,21 @@ class Round:
                 self.rotate_hands()
             elif word == "deal_hands":
                 self.shuffle_all_hands(p)
+            elif word == "name_colour":
+                self.colour = self.choose_colour(p)
+            elif step == ["spend_turn", "next"]:  # a turn of the next player, then missed
+                if self.begin_turn(nxt):
+                    self.pending_skip += 1
+            elif step == ["draw_until_colour", "next"]:
+                got = 0
+                while True:
+                    d = self.draw_one(nxt)
+                    if d is None:
+                        break
+                    got += 1
+                    if d.colour == self.colour:
+                        break
+                self._log("draw", nxt, got, c.rank)
             else:
                 raise AssertionError(step)
 

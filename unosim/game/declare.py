@@ -27,7 +27,9 @@ MATCHES = ("rank", "colour", "anything")
 # every primitive: its word, then the targets it takes (() for none); "draw" takes N first
 PRIMITIVES: dict[str, tuple[str, ...]] = {
     "draw": ("next", "others", "chosen"),
+    "draw_until_colour": ("next",),
     "skip": ("next", "everyone"),
+    "spend_turn": ("next",),
     "reverse": (),
     "name_colour": (),
     "discard_colour": ("own", "victim"),
@@ -49,6 +51,9 @@ OPS = {
     "swap chosen": L.OP_SWAP,
     "pass_hands": L.OP_PASS,
     "deal_hands": L.OP_DEAL,
+    "spend_turn next": L.OP_SPEND_TURN,
+    "draw_until_colour next": L.OP_DRAW_UNTIL_COLOUR,
+    "name_colour": L.OP_NAME_AGAIN,  # a second name_colour (the first is not a step)
 }
 FIELDS = ("colours", "copies", "points", "matches", "stack", "effect")
 _NAME = re.compile(r"[a-z][a-z0-9_]{0,23}")
@@ -80,11 +85,14 @@ class CardSpec:
         return "name_colour" in self.effect
 
     def steps(self) -> list[tuple[str, int]]:
-        """The steps but name_colour as (operation key of ``OPS``, number)."""
+        """The steps but the first name_colour (which names the colour as the card is
+        placed) as (operation key of ``OPS``, number); a later name_colour is a step."""
         out = []
+        named = False
         for s in self.effect:
             w = s.split()
-            if w[0] == "name_colour":
+            if w[0] == "name_colour" and not named:
+                named = True
                 continue
             if w[0] == "draw":
                 out.append((f"draw {w[2]}", int(w[1])))
@@ -172,12 +180,12 @@ def parse_card(name: Any, d: Any, where: str = "") -> CardSpec:
     if len(raw) > MAX_STEPS:
         raise CardError(f"{head}: effect has {len(raw)} steps, at most {MAX_STEPS}")
     effect = tuple(_step(head, i, s) for i, s in enumerate(raw))
-    if effect.count("name_colour") > 1:
-        raise CardError(f"{head}: effect names a colour twice")
     if wild and "name_colour" not in effect:
         raise CardError(f"{head}: a wild card's effect must include name_colour")
     if stack:
-        rest = [s for s in effect if s != "name_colour"]
+        rest = list(effect)
+        if "name_colour" in rest:
+            rest.remove("name_colour")  # the first: named as the card is placed
         if len(rest) != 1 or not (rest[0].startswith("draw ") and rest[0].endswith(" next")):
             raise CardError(
                 f"{head}: stack = true needs exactly one step 'draw N next' (and name_colour)"
@@ -210,13 +218,22 @@ def check_cards(specs: Any) -> None:
         parse_card(c.name, c.to_dict())
 
 
+_AT_NEXT = (
+    "draw next",
+    "draw_until_colour next",
+    "skip next",
+    "spend_turn next",
+    "discard_colour victim",
+)
+
+
 def _attack(steps: list[tuple[str, int]]) -> tuple[int, int, int]:
     """(attack, cards drawn, swap) summary for the players' scores (``scoring.py``)."""
     ops = [op for op, _ in steps]
-    drawn = sum(x for op, x in steps if op.startswith("draw"))
+    drawn = sum(max(x, 1) for op, x in steps if op.startswith("draw"))  # until colour: 1+
     if any(op in ("draw others", "draw chosen", "skip everyone", "again") for op in ops):
         attack = KK.ATTACK_OTHERS
-    elif any(op in ("draw next", "skip next", "discard_colour victim") for op in ops):
+    elif any(op in _AT_NEXT for op in ops):
         attack = KK.ATTACK_NEXT
     elif "reverse" in ops:
         attack = KK.ATTACK_HEADS_UP

@@ -5,15 +5,16 @@ for every declared kind; a step that ends the round ends the effect.
 
 import numpy as np
 
-from .decide import choose_target
+from .decide import choose_colour, choose_target
 from .declared import block, slot_of
 from .hands import rotate_hands, shuffle_all_hands, swap_hands
 from .jit import kernel
-from .kinds import KIND_AT, N_ALL_RANKS
+from .kinds import COLOUR, KIND_AT, N_ALL_RANKS
 from .layout import (
     D_N_STEPS,
     D_STEPS,
     DC_STACKS,
+    E_COLOUR,
     E_DISCARD,
     E_EFFECT,
     E_ROTATE,
@@ -31,6 +32,7 @@ from .layout import (
     H_TOTAL,
     K_CARDS_PLAYED,
     MEM_DISC_C,
+    MEM_SHORT,
     OP_AGAIN,
     OP_DEAL,
     OP_DISCARD_OWN,
@@ -38,15 +40,18 @@ from .layout import (
     OP_DRAW_CHOSEN,
     OP_DRAW_NEXT,
     OP_DRAW_OTHERS,
+    OP_DRAW_UNTIL_COLOUR,
+    OP_NAME_AGAIN,
     OP_PASS,
     OP_REVERSE,
     OP_SKIP_ALL,
     OP_SKIP_NEXT,
+    OP_SPEND_TURN,
     OP_SWAP,
     S_SEAT0,
 )
-from .outcome import add_penalty, uno_check, win
-from .piles import draw_n
+from .outcome import add_penalty, take_turn, uno_check, win
+from .piles import draw_n, draw_one
 from .rng import below
 from .seats import seat
 from .trace import trace_event
@@ -106,6 +111,19 @@ def declared_effect(tb, rd, p, k, target):
         elif op == OP_DEAL:
             shuffle_all_hands(rd, p)
             trace_event(rd, E_SHUFFLE, p, -1, 0, 0)
+        elif op == OP_SPEND_TURN:  # a turn taken (4.6, 6: max_turns first), then missed
+            if take_turn(tb, rd):
+                g[G_PEND_SKIP] += 1
+        elif op == OP_DRAW_UNTIL_COLOUR:  # as a Greninja victim: until the current colour
+            c = g[G_COLOUR]
+            while True:
+                d = draw_one(rd, nxt)
+                if d < 0 or COLOUR[d] == c:
+                    break
+            rd.mem[MEM_SHORT + nxt] = 0
+        elif op == OP_NAME_AGAIN:  # a colour named again (as after a Greninja)
+            g[G_COLOUR] = choose_colour(tb, rd, p)
+            trace_event(rd, E_COLOUR, p, g[G_COLOUR], 0, 0)
 
 
 @kernel

@@ -11,10 +11,8 @@ from .effects import play
 from .jit import hot, kernel
 from .kinds import (
     COLOUR,
-    DECLARED_COLOURED,
     DRAW_TWO,
     DRAW_TWO_PENALTY,
-    N_COLOURED,
     N_KINDS,
     RANK,
     REVERSE,
@@ -143,10 +141,9 @@ def setup(tb, rd, n, order, scripted):
     g[G_PILE_N] = m
     for q in range(n):
         if sid[q] >= FIRST_WEIGHTED:  # card counters know the colours of the deck
-            for k in range(N_COLOURED):
-                mem[MEM_DECK_C + COLOUR[k]] += deck[k]
-            for k in range(DECLARED_COLOURED, N_KINDS):
-                mem[MEM_DECK_C + COLOUR[k]] += deck[k]
+            for k in range(N_KINDS):
+                if COLOUR[k] >= 0:
+                    mem[MEM_DECK_C + COLOUR[k]] += deck[k]
             break
     for q in range(n):
         for k in range(N_KINDS):

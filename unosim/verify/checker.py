@@ -122,13 +122,6 @@ def _is_number(k: int) -> bool:
     return 0 <= k < N_COLOURED and _RANK[k] <= 9
 
 
-_CARD_NAMES: tuple[str, ...] = ()  # the declared cards' names while a trace is judged
-
-
-def _card(k: int) -> str:
-    return kind_name(k, _CARD_NAMES) if 0 <= k < N_KINDS else f"<kind {k}>"
-
-
 def _trace_hands(trace: np.ndarray, n: int) -> np.ndarray:
     """Every row's hands, ``int64[rows, n, N_KINDS]``: the built-in kinds' columns from
     ``EV_HANDS``, the declared kinds' from ``EV_DECL`` in a wide trace."""
@@ -152,10 +145,6 @@ def _beyond(trace: np.ndarray, n: int) -> np.ndarray:
 
 def _colour(c: int) -> str:
     return COLOURS[c] if 0 <= c < N_COLOURS else f"<colour {c}>"
-
-
-def _cards(counts: Iterable[tuple[int, int]]) -> str:
-    return " ".join(_card(k) for k, c in counts for _ in range(c)) or "nothing"
 
 
 def check_trace(
@@ -191,8 +180,6 @@ def check_trace(
             raise ValueError("an empty trace needs n_players")
         dealt = _trace_hands(trace[:1], L.MAX_PLAYERS)[0].sum(axis=1)
         n_players = int(np.flatnonzero(dealt).max()) + 1 if dealt.any() else 2
-    global _CARD_NAMES
-    _CARD_NAMES = rules.card_names
     return _Checker(trace, rules, int(n_players), row, strict).run()
 
 
@@ -243,6 +230,7 @@ class _Checker:
         self.jump_in = rules.jump_in
         self.multi = rules.multi_play
         self.specs = rules.cards  # the declared cards, declared card d = specs[d]
+        self.card_names = rules.card_names
         self.rec_h = _trace_hands(trace, n)  # every row's hands as recorded
         # the state
         self.H = np.zeros((n, N_KINDS), dtype=np.int16)  # hands, mirrored for snapshots
@@ -286,6 +274,13 @@ class _Checker:
         self.first_row = self.T  # rows before it have no top card / colour yet
 
     # -- reading rows ------------------------------------------------------------------
+    def _card(self, k: int) -> str:
+        """A kind's name, declared cards by their names."""
+        return kind_name(k, self.card_names) if 0 <= k < N_KINDS else f"<kind {k}>"
+
+    def _cards(self, counts: Iterable[tuple[int, int]]) -> str:
+        return " ".join(self._card(k) for k, c in counts for _ in range(c)) or "nothing"
+
     def where(self, i: int) -> str:
         if not 0 <= i < self.T:
             return ""
@@ -533,7 +528,7 @@ class _Checker:
         total = dealt.sum(axis=0)
         for k in range(N_KINDS):
             if total[k] > self.deck[k]:
-                self.stop(f"{int(total[k])} {_card(k)} dealt, the deck has {self.deck[k]}", 0)
+                self.stop(f"{int(total[k])} {self._card(k)} dealt, the deck has {self.deck[k]}", 0)
         for q in range(n):
             self.set_hand(q, [int(x) for x in dealt[q]])
             for k in range(N_KINDS):
@@ -552,7 +547,7 @@ class _Checker:
             self.stop("no first card")
         k = int(self.t[self.i, L.EV_TOP])
         if not 0 <= k < N_KINDS or self.pile[k] == 0:
-            self.stop(f"the first card {_card(k)} is not in the draw pile")
+            self.stop(f"the first card {self._card(k)} is not in the draw pile")
         if k == WILD_DRAW_FOUR:
             self.bad("a Wild Draw Four starts the discard pile (it must go back)", self.i)
         self.pile[k] -= 1
@@ -580,7 +575,7 @@ class _Checker:
                 self.counts["max_stack"] = 2
                 self.draws(0, 2, " (the first card is a Draw Two)")
                 first = 1
-        self.expect(L.E_START, first, kind=k, aux=0, what=f" (first card {_card(k)})")
+        self.expect(L.E_START, first, kind=k, aux=0, what=f" (first card {self._card(k)})")
         self.snap()
         self.first = first
         return first
@@ -615,7 +610,7 @@ class _Checker:
                     if self.pend
                     else " and is to be skipped"
                     if self.skip
-                    else f" under {_card(self.special)}"
+                    else f" under {self._card(self.special)}"
                     if self.special >= 0
                     else ""
                 )
@@ -672,14 +667,14 @@ class _Checker:
             e = self.expect(L.E_STACK, p, aux=0)
             k = e[2]
             if self.stacking == "none":
-                self.bad(f"stacks {_card(k)}, but stacking is off")
+                self.bad(f"stacks {self._card(k)}, but stacking is off")
             elif not self.stackable(k):
                 self.bad(
-                    f"{_card(k)} cannot be stacked on {_card(self.top)} "
+                    f"{self._card(k)} cannot be stacked on {self._card(self.top)} "
                     f"(stacking {self.stacking}, colour {_colour(self.colour)})"
                 )
             elif self.tot[p] == 1 and not self.goes_out_ok([k]):
-                self.bad(f"stacks its last card, {_card(k)}: last_card = number")
+                self.bad(f"stacks its last card, {self._card(k)}: last_card = number")
             self.take_turn()
             q = self.play(p, k, L.E_STACK)
             return self.nxt(q)
@@ -688,7 +683,8 @@ class _Checker:
                 can = self.stackable_held(p)
                 if can:
                     self.bad(
-                        f"`random` stacks when it can (holds {_cards((k, 1) for k in can)})", self.i
+                        f"`random` stacks when it can (holds {self._cards((k, 1) for k in can)})",
+                        self.i,
                     )
             amount = self.pend
             self.expect(L.E_PENALTY, p, kind=-1, aux=amount)
@@ -741,10 +737,10 @@ class _Checker:
                     self.bad("`random` never bluffs")
             else:
                 if flagged:
-                    self.bad(f"{_card(k)} is marked as a bluff")
+                    self.bad(f"{self._card(k)} is marked as a bluff")
                 if self.hl[p][k] > 0 and not self.legal(p, k):
                     self.bad(
-                        f"illegal play: {_card(k)} on {_card(self.top)} "
+                        f"illegal play: {self._card(k)} on {self._card(self.top)} "
                         f"(colour {_colour(self.colour)})"
                         + (" as its last card (last_card = number)" if self.matches(k) else "")
                     )
@@ -762,7 +758,7 @@ class _Checker:
                     )
                     self.bad(
                         f"{who} while holding a legal card "
-                        f"({_cards((k, 1) for k in self.legal_held(p))})"
+                        f"({self._cards((k, 1) for k in self.legal_held(p))})"
                     )
             self.snap()
             while True:
@@ -774,27 +770,28 @@ class _Checker:
                     e = self.expect(L.E_DRAWN, p, aux=0)
                     if e[2] != d:
                         self.stop(
-                            f"plays {_card(e[2])}, but the card drawn is {_card(d)}", self.cur
+                            f"plays {self._card(e[2])}, but the card drawn is {self._card(d)}",
+                            self.cur,
                         )
                     if not playable:
                         self.bad(
-                            f"illegal play of the drawn {_card(d)} on "
-                            f"{_card(self.top)} (colour {_colour(self.colour)})"
+                            f"illegal play of the drawn {self._card(d)} on "
+                            f"{self._card(self.top)} (colour {_colour(self.colour)})"
                         )
                     if self.after_pass:
-                        self.bad(f"plays the drawn {_card(d)}, but after_draw = pass")
+                        self.bad(f"plays the drawn {self._card(d)}, but after_draw = pass")
                     q = self.play(p, d, L.E_DRAWN)
                     return self.nxt(q)
                 if playable and self.until:
                     self.bad(
-                        f"the drawn {_card(d)} is legal and must be played "
+                        f"the drawn {self._card(d)} is legal and must be played "
                         "(draw_rule until_playable)",
                         self.i if self.i < self.T else self.cur,
                     )
                     return self.nxt(p)
                 if playable and self.strict[p] and not self.after_pass:
                     self.bad(
-                        f"`random` always plays a legal drawn card ({_card(d)})",
+                        f"`random` always plays a legal drawn card ({self._card(d)})",
                         self.i if self.i < self.T else self.cur,
                     )
                 if not self.until:
@@ -806,7 +803,7 @@ class _Checker:
         """Seat ``p`` plays ``k`` (row ``cur``) and, maybe, more: RULES.md 4.4, 4.6, 5,
         8.1-8.3, 8.6. Returns the seat that played last (a jumper, maybe)."""
         if not 0 <= k < N_KINDS or self.hl[p][k] <= 0:
-            self.stop(f"seat {p} plays {_card(k)} but does not hold it", self.cur)
+            self.stop(f"seat {p} plays {self._card(k)} but does not hold it", self.cur)
         self.remove(p, k)
         self.discard(k)
         if _COL[k] >= 0:
@@ -826,7 +823,7 @@ class _Checker:
                 e = self.expect(L.E_EXTRA, p, aux=0)
                 x, prev = e[2], seq[-1]
                 if not 0 <= x < N_KINDS or self.hl[p][x] <= 0:
-                    self.stop(f"seat {p} adds {_card(x)} but does not hold it", self.cur)
+                    self.stop(f"seat {p} adds {self._card(x)} but does not hold it", self.cur)
                 if self.strict[p]:
                     self.bad("`random` plays only one card")
                 d = _RANK[x] - _RANK[prev] if x < N_COLOURED else 99
@@ -843,8 +840,8 @@ class _Checker:
                     step = d  # a same-colour run, one step at a time, one direction
                 else:
                     self.bad(
-                        f"{_card(x)} after {_card(prev)} is neither an identical "
-                        f"copy of {_card(k)} nor the next card of a same-colour run"
+                        f"{self._card(x)} after {self._card(prev)} is neither an identical "
+                        f"copy of {self._card(k)} nor the next card of a same-colour run"
                     )
                 self.remove(p, x)
                 self.discard(x)
@@ -854,12 +851,13 @@ class _Checker:
                 seq.append(x)
                 if self.tot[p] == 0 and not self.goes_out_ok(seq):
                     self.bad(
-                        f"empties the hand with {_cards((c, 1) for c in seq)}: last_card = number"
+                        f"empties the hand with {self._cards((c, 1) for c in seq)}: "
+                        "last_card = number"
                     )
         last = seq[-1]
         spec = self.spec(last)
         if (_COL[last] < 0 and spec is None) or (spec is not None and spec.names_colour):
-            e = self.expect(L.E_COLOUR, p, aux=0, what=f" (after {_card(last)})")
+            e = self.expect(L.E_COLOUR, p, aux=0, what=f" (after {self._card(last)})")
             self.name_colour(e[2])
             self.snap()
         self.uno(p)
@@ -882,15 +880,15 @@ class _Checker:
         if k < N_COLOURED:
             r = _RANK[k]
             if r == SKIP or (r == REVERSE and n == 2):
-                self.expect(L.E_EFFECT, p, kind=k, aux=0, what=f" ({_card(k)})")
+                self.expect(L.E_EFFECT, p, kind=k, aux=0, what=f" ({self._card(k)})")
                 self.skip += 1
                 self.snap()
             elif r == REVERSE:
-                self.expect(L.E_EFFECT, p, kind=k, aux=0, what=f" ({_card(k)})")
+                self.expect(L.E_EFFECT, p, kind=k, aux=0, what=f" ({self._card(k)})")
                 self.dir = -self.dir
                 self.snap()
             elif r == DRAW_TWO:
-                self.expect(L.E_EFFECT, p, kind=k, aux=0, what=f" ({_card(k)})")
+                self.expect(L.E_EFFECT, p, kind=k, aux=0, what=f" ({self._card(k)})")
                 self.add_penalty(2)
                 self.challengeable = False
                 self.snap()
@@ -918,7 +916,7 @@ class _Checker:
             if self.blank_swap:
                 self.swap(p)
         elif k == SNORLAX or k == GRENINJA:
-            self.expect(L.E_EFFECT, p, kind=k, aux=0, what=f" ({_card(k)})")
+            self.expect(L.E_EFFECT, p, kind=k, aux=0, what=f" ({self._card(k)})")
             self.special = k
             self.pend_by = p
             self.snap()
@@ -933,28 +931,46 @@ class _Checker:
         ends the effect."""
         spec = self.spec(k)
         n = self.n
-        self.expect(L.E_EFFECT, p, kind=k, aux=0, what=f" ({_card(k)})")
+        self.expect(L.E_EFFECT, p, kind=k, aux=0, what=f" ({self._card(k)})")
         self.snap()
+        named = False  # the first name_colour named the colour as the card was placed
         for step in spec.effect:
             if self.over:
                 return
             w = step.split()
             nxt = self.nxt(p)
-            if w[0] == "draw" and w[2] == "next" and spec.stack:
+            if step == "name_colour" and not named:
+                named = True
+            elif step == "name_colour":  # named again, by the player
+                e = self.expect(L.E_COLOUR, p, aux=0, what=f" ({self._card(k)}: named again)")
+                self.name_colour(e[2])
+                self.snap()
+            elif step == "spend_turn next":  # a turn taken (max_turns first), then missed
+                if self.turns >= self.max_turns:
+                    return  # the round is truncated: the next event says so
+                self.take_turn()
+                self.skip += 1
+            elif step == "draw_until_colour next":
+                c = self.colour
+                while True:
+                    d = self.draw_one(nxt, f" ({self._card(k)}: until a {_colour(c)} card)")
+                    if d is None or _COL[d] == c:
+                        break
+            elif w[0] == "draw" and w[2] == "next" and spec.stack:
                 self.add_penalty(int(w[1]))  # waits for the next player (4.6, 8.1)
                 self.challengeable = False
             elif w[0] == "draw" and w[2] == "next":
-                self.draws(nxt, int(w[1]), f" ({_card(k)})")
+                self.draws(nxt, int(w[1]), f" ({self._card(k)})")
             elif w[0] == "draw" and w[2] == "others":
                 for j in range(1, n):
-                    self.draws(self.seat(p, j * self.dir), int(w[1]), f" ({_card(k)})")
+                    self.draws(self.seat(p, j * self.dir), int(w[1]), f" ({self._card(k)})")
             elif w[0] == "draw":  # chosen: the victim is the seat that draws
                 j = self.i + (1 if self.peek() == L.E_RESHUFFLE else 0)
                 q = self.ev[j][1] if j < self.T and self.ev[j][0] == L.E_DREW else -1
                 if q == p or not -1 <= q < n:
-                    self.stop(f"{_card(k)}: seat {q} draws, not an opponent of seat {p}", j)
+                    self.stop(f"{self._card(k)}: seat {q} draws, not an opponent of seat {p}", j)
                 if q >= 0:
-                    self.draws(q, int(w[1]), f" ({_card(k)}: the chosen opponent)")
+                    self.draws(q, int(w[1]), f" ({self._card(k)}: the chosen opponent)")
             elif step == "skip next":
                 self.skip += 1
             elif step in ("skip everyone", "again"):
@@ -969,13 +985,13 @@ class _Checker:
             elif step == "swap chosen":
                 self.swap(p)
             elif step == "pass_hands":
-                self.expect(L.E_ROTATE, p, kind=-1, aux=0, what=f" ({_card(k)})")
+                self.expect(L.E_ROTATE, p, kind=-1, aux=0, what=f" ({self._card(k)})")
                 old = [list(h) for h in self.hl]
                 for q in range(n):
                     self.set_hand(self.nxt(q), old[q])
                 self.snap()
             elif step == "deal_hands":
-                self.expect(L.E_SHUFFLE, p, kind=-1, aux=0, what=f" ({_card(k)})")
+                self.expect(L.E_SHUFFLE, p, kind=-1, aux=0, what=f" ({self._card(k)})")
                 self.shuffle_hands(p)
                 self.snap()
 
@@ -986,10 +1002,10 @@ class _Checker:
         m = self.cc[q][c]
         if m == 0:
             return
-        e = self.expect(L.E_DISCARD, q, aux=m, what=f" ({_card(k)}: every {_colour(c)} card)")
+        e = self.expect(L.E_DISCARD, q, aux=m, what=f" ({self._card(k)}: every {_colour(c)} card)")
         t = e[2]
         if not (0 <= t < N_KINDS and _COL[t] == c and self.hl[q][t] > 0):
-            self.bad(f"the new top {_card(t)} is not one of the {_colour(c)} cards discarded")
+            self.bad(f"the new top {self._card(t)} is not one of the {_colour(c)} cards discarded")
             t = self.top
         for x in range(N_KINDS):
             if _COL[x] == c and self.hl[q][x] > 0:
@@ -1046,7 +1062,7 @@ class _Checker:
                     + (
                         "the rule jump_in is off"
                         if not self.jump_in
-                        else f"{_card(last)} is "
+                        else f"{self._card(last)} is "
                         + ("wild-type" if _COL[last] < 0 else "a declared card")
                     )
                 )
@@ -1064,11 +1080,12 @@ class _Checker:
                 j = e[1]
                 if e[2] != last:
                     self.stop(
-                        f"jumps in with {_card(e[2])}, not identical to {_card(last)}", self.cur
+                        f"jumps in with {self._card(e[2])}, not identical to {self._card(last)}",
+                        self.cur,
                     )
                 if j not in holders:
                     self.stop(
-                        f"seat {j} jumps in with {_card(last)} but "
+                        f"seat {j} jumps in with {self._card(last)} but "
                         + (
                             "played it"
                             if j == q
@@ -1081,7 +1098,7 @@ class _Checker:
                 for s in holders[: holders.index(j)]:
                     if self.strict[s]:
                         self.bad(
-                            f"seat {s} holds {_card(last)} before seat {j} in the "
+                            f"seat {s} holds {self._card(last)} before seat {j} in the "
                             "direction of play, and `random` always jumps in"
                         )
                         break
@@ -1106,7 +1123,7 @@ class _Checker:
                 for s in holders:
                     if self.strict[s]:
                         self.bad(
-                            f"seat {s} holds {_card(last)} and `random` always jumps in",
+                            f"seat {s} holds {self._card(last)} and `random` always jumps in",
                             min(self.i, self.T - 1),
                         )
                         break
@@ -1155,7 +1172,8 @@ class _Checker:
                 t = e[2]
                 if not (0 <= t < N_KINDS and _COL[t] == c and self.hl[p][t] > 0):
                     self.bad(
-                        f"the new top {_card(t)} is not one of the {_colour(c)} cards discarded"
+                        f"the new top {self._card(t)} is not one of the {_colour(c)} "
+                        "cards discarded"
                     )
                     t = self.top
                 for k in range(N_KINDS):
@@ -1232,7 +1250,7 @@ class _Checker:
         e = self.expect(L.E_DREW, p, aux=0, what=what)
         k = e[2]
         if not 0 <= k < N_KINDS or self.pile[k] <= 0:
-            self.stop(f"draws {_card(k)}, which is not in the draw pile", self.cur)
+            self.stop(f"draws {self._card(k)}, which is not in the draw pile", self.cur)
         self.pile[k] -= 1
         self.pile_n -= 1
         self.add(p, k)
@@ -1295,8 +1313,12 @@ class _Checker:
                 r = rec_h[i, q * N_KINDS : (q + 1) * N_KINDS].astype(np.int64)
                 x = self.exp_h[i, q * N_KINDS : (q + 1) * N_KINDS].astype(np.int64)
                 if not np.array_equal(r, x):
-                    extra = _cards((k, int(r[k] - x[k])) for k in np.flatnonzero(r > x).tolist())
-                    missing = _cards((k, int(x[k] - r[k])) for k in np.flatnonzero(x > r).tolist())
+                    extra = self._cards(
+                        (k, int(r[k] - x[k])) for k in np.flatnonzero(r > x).tolist()
+                    )
+                    missing = self._cards(
+                        (k, int(x[k] - r[k])) for k in np.flatnonzero(x > r).tolist()
+                    )
                     parts.append(
                         f"hand of seat {q} recorded with {extra} too many and {missing} too few"
                     )
@@ -1308,11 +1330,10 @@ class _Checker:
                 Violation(int(rows[3]), f"... the state differs on {len(rows) - 3} more rows")
             )
 
-    @staticmethod
-    def _show(field: int, v: Any) -> str:
+    def _show(self, field: int, v: Any) -> str:
         v = int(v)
         if field == 0 or (field == 5 and v >= 0):
-            return _card(v)
+            return self._card(v)
         if field == 1:
             return _colour(v)
         return str(v)
