@@ -7,8 +7,9 @@
    seeds, for each example file (a few thousand rounds here; many more under ``slow``).
 3. The move checker, with its own reading of the primitives, passes on traced rounds of
    each file with every built-in strategy.
-4. Replays name declared cards; the expert and outside seats refuse them in one line;
-   a built-in rule set's array, hash and TOML do not change.
+4. Replays name declared cards; outside seats refuse them in one line (the expert plays
+   them: tests/test_expert_cards.py); a built-in rule set's array, hash and TOML do not
+   change.
 """
 
 from __future__ import annotations
@@ -214,9 +215,9 @@ def test_a_replay_names_declared_cards():
     raise AssertionError("no round shows both cards")
 
 
-def test_expert_and_outside_seats_refuse_declared_cards():
-    with pytest.raises(RuleError, match="declares cards: the expert and outside seats"):
-        _ = make_job(path("discard-all"), 1, 2, "expert,random", 1).kernel
+def test_outside_seats_refuse_declared_cards():
+    with pytest.raises(RuleError, match="declares cards: outside seats do not play"):
+        _ = make_job(path("discard-all"), 1, 2, [lambda obs: 0, "random"], 1).kernel
     from unosim.env import aec_env
 
     with pytest.raises(ValueError, match="outside seats do not play declared cards"):

@@ -101,10 +101,11 @@ def test_packed_fields_hold_their_values():
         for n in dir(P)
         if n.startswith(("pack_", "named_", "played_")) and callable(getattr(P, n))
     }
-    lack = (1 << (L.SHORT_RANK + K.N_RANKS)) - 1  # every MEM_SHORT bit
-    w = f["pack_named"](3, 300, lack, K.GRAYSKULL, 7)
-    assert (f["named_colour"](w), f["named_size"](w), f["named_lack"](w)) == (3, 255, lack)
-    assert (f["named_kind"](w), f["named_next"](w)) == (K.GRAYSKULL, 7)
+    lack = (1 << (L.SHORT_RANK + K.N_ALL_RANKS)) - 1  # every MEM_SHORT bit, declared ranks too
+    for k in (K.GRAYSKULL, K.N_KINDS - 1):  # the last kind: a coloured declared card
+        w = f["pack_named"](3, 300, lack, k, 7)
+        assert (f["named_colour"](w), f["named_size"](w), f["named_lack"](w)) == (3, 255, lack)
+        assert (f["named_kind"](w), f["named_next"](w)) == (k, 7)
     assert f["named_colour"](0) == -1
     w = f["pack_played"](K.N_KINDS - 1, 3, K.N_KINDS - 1, 1000)
     assert f["played_kind"](w) == K.N_KINDS - 1 and f["played_size"](w) == 255

@@ -24,8 +24,10 @@ from .kinds import (
 from .layout import (
     D_ATTACK,
     D_DRAWS,
+    D_N_STEPS,
     D_NAMES,
     D_PENALTY,
+    D_STEPS,
     D_SWAP,
     DC0,
     DC_ANYWHERE,
@@ -33,6 +35,8 @@ from .layout import (
     DC_STACKS,
     DC_W,
     G_TOP,
+    OP_DRAW_CHOSEN,
+    OP_SWAP,
 )
 
 
@@ -92,3 +96,28 @@ def stacks(tb, k):
     if k < N_BUILTIN_KINDS:
         return DRAW_PENALTY[k] > 0
     return (tb.rules[DC_STACKS] >> slot_of(k)) & 1 == 1
+
+
+@hot
+def choice(colour, target):
+    """``effects.play``'s ``colour`` for a declared card: the colour it names (0 if it
+    names none) and the opponent its first ``chosen`` step picks (-1: the strategy's)."""
+    return colour + N_COLOURS * (target + 1)
+
+
+@hot
+def chosen_target(colour):
+    """The opponent of a declared card's ``choice`` (-1: the strategy's)."""
+    return colour // N_COLOURS - 1 if colour >= 0 else -1
+
+
+@hot
+def chooses(tb, k):
+    """Does declared kind ``k`` have a ``chosen`` step (``draw N chosen``, ``swap
+    chosen``)?"""
+    b = block(k)
+    for i in range(tb.rules[b + D_N_STEPS]):
+        op = tb.rules[b + D_STEPS + 2 * i]
+        if op == OP_DRAW_CHOSEN or op == OP_SWAP:
+            return True
+    return False

@@ -58,9 +58,11 @@ from .trace import trace_event
 
 
 @kernel
-def declared_effect(tb, rd, p, k):
+def declared_effect(tb, rd, p, k, target):
     """A declared card's steps in their order (docs/cards.md); its colour, if it names
-    one, was named before (``play``). A step that ends the round ends the effect."""
+    one, was named before (``play``). ``target`` >= 0: the opponent its first ``chosen``
+    step picks (the expert's; -1: the strategy's). A step that ends the round ends the
+    effect."""
     g = rd.g
     rules = tb.rules
     b = block(k)
@@ -82,7 +84,9 @@ def declared_effect(tb, rd, p, k):
             for j in range(1, n):
                 draw_n(rd, seat(p, j * g[G_DIR], n), x)
         elif op == OP_DRAW_CHOSEN:
-            draw_n(rd, choose_target(tb, rd, p), x)
+            q = target if target >= 0 else choose_target(tb, rd, p)
+            target = -1
+            draw_n(rd, q, x)
         elif op == OP_SKIP_NEXT:
             g[G_PEND_SKIP] += 1
         elif op == OP_SKIP_ALL or op == OP_AGAIN:  # every other player misses a turn
@@ -97,7 +101,8 @@ def declared_effect(tb, rd, p, k):
         elif op == OP_DISCARD_VICTIM:
             throw_colour(tb, rd, nxt)
         elif op == OP_SWAP:
-            q = choose_target(tb, rd, p)
+            q = target if target >= 0 else choose_target(tb, rd, p)
+            target = -1
             swap_hands(rd, p, q)
             trace_event(rd, E_SWAP, p, -1, 0, q)
         elif op == OP_PASS:

@@ -10,7 +10,7 @@ the round's ``state.Table`` ``tb`` and ``state.Round`` ``rd``, then scalars.
 import numpy as np
 
 from .decide import choose_colour, choose_target, may_add, next_extra, will_jump
-from .declared import names_colour, penalty
+from .declared import chosen_target, names_colour, penalty
 from .declared_effects import declared_effect
 from .hands import rotate_hands, shuffle_all_hands, swap_hands
 from .jit import hot, kernel
@@ -23,6 +23,7 @@ from .kinds import (
     GRAYSKULL,
     N_BUILTIN_KINDS,
     N_COLOURED,
+    N_COLOURS,
     PENDING,
     RANK,
     REVERSE,
@@ -71,10 +72,9 @@ from .layout import (
     R_JUMP_IN,
     R_MULTI_PLAY,
     R_SEVEN_ZERO,
-    SHORT_RANK,
     TR_WATCH,
 )
-from .legal import may_empty_hand, may_go_out_with
+from .legal import may_empty_hand, may_go_out_with, rank_lacks
 from .outcome import add_penalty, take_turn, uno_check, win
 from .packed import pack_named, pack_played
 from .piles import discard, draw_n, remove_card
@@ -87,7 +87,8 @@ ALONE = -2  # ``play``'s ``colour`` for a coloured card: no extra cards with it 
 @hot
 def effect(tb, rd, p, k, stacked, bluff, target):
     """Apply the effect of card ``k`` just played by ``p`` (4.6, 8.2, section 2);
-    ``target`` >= 0: the seat a 7 swaps with (-1: the strategy's choice)."""
+    ``target`` >= 0: the seat a 7 swaps with, or the opponent a declared card's first
+    ``chosen`` step picks (-1: the strategy's choice)."""
     g = rd.g
     rules = tb.rules
     n = g[G_N]
@@ -134,7 +135,7 @@ def effect(tb, rd, p, k, stacked, bluff, target):
         for i in range(1, n):
             draw_n(rd, seat(p, i * g[G_DIR], n), np.int64(SPECIAL_DRAW))
     elif k >= N_BUILTIN_KINDS:
-        declared_effect(tb, rd, p, k)
+        declared_effect(tb, rd, p, k, target)
 
 
 @kernel
@@ -198,9 +199,11 @@ def _jumper(tb, rd, p, last):
 def play(tb, rd, p, k, how, bluff, colour):
     """Seat ``p`` plays ``k`` (``how``: ``PLAY_HAND``, ``PLAY_DRAWN`` or ``PLAY_STACK``)
     and, with ``multi_play``, more; ``colour`` >= 0 is the colour named after a
-    wild-type card, or the seat a 7 (``k``) swaps with under Seven-Zero (-1: the
-    strategy chooses), or ``ALONE``: a coloured ``k`` without extra cards; returns the
-    seat that played last (a jumper, maybe), whose next player is the one to act."""
+    wild-type card, or the seat a 7 (``k``) swaps with under Seven-Zero, or for a
+    declared ``k`` the colour it names and the opponent its first ``chosen`` step picks
+    (``declared.choice``) (-1: the strategy chooses), or ``ALONE``: a coloured ``k``
+    without extra cards; returns the seat that played last (a jumper, maybe), whose next
+    player is the one to act."""
     g = rd.g
     count = rd.count
     hinfo = rd.hinfo
@@ -239,7 +242,7 @@ def play(tb, rd, p, k, how, bluff, colour):
     if last >= N_COLOURED and names_colour(tb, last):
         g[G_PREV_COLOUR] = g[G_COLOUR]
         if colour >= 0:
-            g[G_COLOUR] = colour
+            g[G_COLOUR] = colour % N_COLOURS  # a declared card's also says its target
         else:
             g[G_COLOUR] = choose_colour(tb, rd, p)
         trace_event(rd, E_COLOUR, p, g[G_COLOUR], 0, 0)
@@ -248,9 +251,7 @@ def play(tb, rd, p, k, how, bluff, colour):
         if watch:
             lack = 0
             if how == PLAY_HAND:
-                lack = 1 << g[G_PREV_COLOUR]
-                if RANK[top] >= 0:
-                    lack |= 1 << (SHORT_RANK + RANK[top])
+                lack = (1 << g[G_PREV_COLOUR]) | rank_lacks(tb, top)
             nxt = hinfo[seat(p, g[G_DIR], g[G_N]), H_TOTAL]
             rd.mem[MEM_NAMED + p] = pack_named(g[G_COLOUR], hinfo[p, H_TOTAL], lack, last, nxt)
     # the cards seq[lo:m] were just played by p: first the turn's own, then each jumper's
@@ -263,7 +264,9 @@ def play(tb, rd, p, k, how, bluff, colour):
             win(rd, p)
             return p
         for i in range(lo, m):
-            target = colour if i == 0 and k < N_COLOURED else -1
+            target = -1
+            if i == 0:
+                target = colour if k < N_COLOURED else chosen_target(colour)
             effect(tb, rd, p, seq[i], stacked, bluff, target)
         colour = -1  # a jumper's 7 swaps by its strategy
         # 8.3 jump-in: an identical coloured card, out of turn, first in direction of play

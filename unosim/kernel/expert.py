@@ -54,11 +54,11 @@ from .expert_params import (  # noqa: F401  (the slots and codes, published here
 )
 from .expert_search import search, search_arrays
 from .jit import hot, jitted
-from .layout import G_DRAWN, G_OVER, N_COLS, S_SEAT0, TR_EVENTS, TR_WATCH
+from .layout import DC_N, EV_W_DECL, G_DRAWN, G_OVER, N_COLS, S_SEAT0, TR_EVENTS, TR_WATCH
 from .pending import FORCE_DRAWN, FORCE_NONE, FORCE_POLICY
 from .rng import seed_streams
 from .round import end_round, record, start_round, turn_loop
-from .state import Table, new_round
+from .state import Table, new_round, with_trace
 
 
 @hot
@@ -180,10 +180,13 @@ def run_one_expert(rules, sid, sp, deck, points, n, seed, game, order, capacity,
     -------
     tuple
         The record int32[N_COLS], the events counted (int64, also those past
-        ``capacity``) and the trace's rows int32[events, EV_W].
+        ``capacity``) and the trace's rows int32[events, EV_W] (``EV_W_DECL`` with
+        declared cards).
     """
     tb = Table(rules, sid, sp, deck, points)
     rd = new_round(order.size, capacity)
+    if capacity > 0 and rules[DC_N] > 0:  # declared cards: their hands in the trace too
+        rd = with_trace(rd, np.zeros((capacity, EV_W_DECL), dtype=np.int32))
     b, w, wtb, unseen, cand, ccol, val, dsum, dsq, tally = search_arrays(tb, order.size)
     out = np.zeros(N_COLS, dtype=np.int32)
     zero = np.int64(0)

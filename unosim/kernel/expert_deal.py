@@ -7,18 +7,18 @@ cannot see dealt at random, consistently with what the table saw of each seat
 import numpy as np
 
 from .decide import HEURISTIC, RANDOM
+from .declared import props
 from .expert_params import DEAL_OPEN, DEAL_VOIDS
 from .jit import kernel
 from .kinds import (
     ATTACK_NONE,
-    ATTACKS,
     COLOUR,
+    N_BUILTIN_KINDS,
     N_COLOURS,
     N_KINDS,
     RANK,
-    SWAP_NONE,
+    SWAP_ALL,
     SWAP_ONE,
-    SWAPS,
     WILD_DRAW_FOUR,
 )
 from .layout import (
@@ -70,23 +70,27 @@ def may_hold(void, k):
 
 @kernel
 def _heuristic_named(tb, named, q, size):
-    """What the last wild-type play of the ``heuristic`` seat ``q`` (``MEM_NAMED``
-    ``named``), now holding ``size`` cards, tells: (the colour it named, the cards it has
-    played since, ``MEM_SHORT`` bits it lacks); (-1, -1, 0) if nothing is known. A heuristic names
-    the colour it holds most of, and plays a plain wild, or an attack wild when the next
-    player holds more than ``DANGER`` cards, only with no legal coloured card (a Wild
-    Draw Four only if it never bluffs): ``scoring._heuristic_card``."""
+    """What the last play that named a colour of the ``heuristic`` seat ``q``
+    (``MEM_NAMED`` ``named``), now holding ``size`` cards, tells: (the colour it named,
+    the cards it has played since, ``MEM_SHORT`` bits it lacks); (-1, -1, 0) if nothing
+    is known. A heuristic names the colour it holds most of, and plays a plain wild, or
+    an attack wild when the next player holds more than ``DANGER`` cards, only with no
+    legal coloured card (a Wild Draw Four only if it never bluffs; a declared wild-type
+    card by its steps, ``declared.props``): ``scoring._heuristic_card``."""
     if named == 0:
         return -1, -1, 0
     slack = named_size(named) - size  # cards played since (it drew none)
     colour = named_colour(named)
     k = named_kind(named)
+    if COLOUR[k] >= 0:  # a coloured declared card that names a colour: scored as coloured
+        return colour, slack, 0
     danger = named_next(named) <= DANGER
-    swap = SWAPS[k]
-    plain = ATTACKS[k] == ATTACK_NONE and (
-        swap == SWAP_NONE or (swap == SWAP_ONE and tb.rules[R_BLANK_CARD] != BLANK_SWAP_HANDS)
+    a, _, swap = props(tb, k)
+    swapper = swap == SWAP_ALL or (
+        swap == SWAP_ONE and (tb.rules[R_BLANK_CARD] == BLANK_SWAP_HANDS or k >= N_BUILTIN_KINDS)
     )
-    attack = ATTACKS[k] != ATTACK_NONE and (k != WILD_DRAW_FOUR or tb.sp[q, P_BLUFF] == 0.0)
+    plain = a == ATTACK_NONE and not swapper
+    attack = a != ATTACK_NONE and (k != WILD_DRAW_FOUR or tb.sp[q, P_BLUFF] == 0.0)
     lack = 0
     if plain or (attack and not danger):
         lack = named_lack(named)

@@ -1,17 +1,21 @@
 """The moves the ``expert`` searches (``expert_search``): the candidates at a stop of the
-turn loop (each card, with each colour named or swap target, drawing, challenging,
-stacking) and the rollout policy's own move among them.
+turn loop (each card, with each colour named or swap target, a declared card also with
+each opponent its ``chosen`` step may pick, drawing, challenging, stacking) and the
+rollout policy's own move among them.
 """
 
 import numpy as np
 
 from .decide import choose_card, choose_colour, choose_stack, choose_target, will_challenge
+from .declared import choice, chooses, names_colour
 from .effects import ALONE
 from .expert_params import AT_DRAWN, AT_PENALTY, SCOPE_ALL
 from .jit import kernel
 from .kinds import (
     COLOUR,
     DRAW_TWO,
+    KIND_AT,
+    N_BUILTIN_KINDS,
     N_COLOURED,
     N_COLOURS,
     N_KINDS,
@@ -22,6 +26,7 @@ from .kinds import (
     WILD_DRAW_FOUR,
 )
 from .layout import (
+    DC_STACKS,
     DRAW_ONE,
     G_CHALLENGEABLE,
     G_DRAWN,
@@ -47,7 +52,10 @@ def _variants(tb, rd, p, n, k, force, scope, cand, ccol, m):
     ``cand``/``ccol`` from index ``m``: a wild-type card once per colour it could name,
     a 7 under Seven-Zero (``scope`` all, not a last card) once per seat to swap with,
     another card once (``ccol`` -1) and, under multi-card play (``scope`` all, 8.6) when
-    it could take extra cards, once more alone (``ALONE``). Returns the new count."""
+    it could take extra cards, once more alone (``ALONE``); a declared card as
+    ``_declared_variants``. Returns the new count."""
+    if k >= N_BUILTIN_KINDS:
+        return _declared_variants(tb, rd, p, n, k, force, scope, cand, ccol, m)
     if k >= N_COLOURED:
         for c in range(N_COLOURS):
             cand[m] = force
@@ -77,6 +85,28 @@ def _variants(tb, rd, p, n, k, force, scope, cand, ccol, m):
             cand[m] = force  # 8.6: the card alone, not with the policy's extra cards
             ccol[m] = ALONE
             m += 1
+    return m
+
+
+@kernel
+def _declared_variants(tb, rd, p, n, k, force, scope, cand, ccol, m):
+    """``_variants`` of a declared ``k``: once per colour it could name if it names one,
+    and (``scope`` all, not a last card) once per opponent its first ``chosen`` step
+    could pick; ``ccol``: ``declared.choice``, or the colour alone, or -1 (nothing to
+    choose)."""
+    colours = N_COLOURS if names_colour(tb, k) else 1
+    targets = scope == SCOPE_ALL and rd.hinfo[p, H_TOTAL] > 1 and chooses(tb, k)
+    for c in range(colours):
+        if not targets:
+            cand[m] = force
+            ccol[m] = c if colours > 1 else -1
+            m += 1
+            continue
+        for q in range(n):
+            if q != p:
+                cand[m] = force
+                ccol[m] = choice(c, q)
+                m += 1
     return m
 
 
@@ -125,6 +155,10 @@ def candidates(tb, rd, p, n, at, draw, bluff, scope, cand, ccol):
                     m += 1
             if hands[p, WILD_DRAW_FOUR] > 0 and can_stack(tb, rd, WILD_DRAW_FOUR):
                 m = _variants(tb, rd, p, n, WILD_DRAW_FOUR, WILD_DRAW_FOUR, scope, cand, ccol, m)
+            if tb.rules[DC_STACKS] != 0:  # declared ``stack`` cards
+                for k in range(N_BUILTIN_KINDS, N_KINDS):
+                    if hands[p, k] > 0 and can_stack(tb, rd, k):
+                        m = _variants(tb, rd, p, n, k, k, scope, cand, ccol, m)
         cand[m] = -1
         ccol[m] = -1
         return m + 1
@@ -137,7 +171,7 @@ def candidates(tb, rd, p, n, at, draw, bluff, scope, cand, ccol):
         r = 0
         while mask != 0:
             if mask & 1:
-                k = c * N_RANKS + r
+                k = KIND_AT[c, r]
                 if is_legal(tb, rd, p, k):
                     m = _variants(tb, rd, p, n, k, k, scope, cand, ccol, m)
             mask >>= 1
@@ -161,7 +195,17 @@ def candidates(tb, rd, p, n, at, draw, bluff, scope, cand, ccol):
 @kernel
 def _detail(tb, w, p, k, scope):
     """The colour the rollout policy names after playing ``k`` (wild-type), or the seat
-    its 7 swaps with (Seven-Zero), or -1: ``_variants``' ``ccol`` of its move."""
+    its 7 swaps with (Seven-Zero), or -1: ``_variants``' ``ccol`` of its move. A declared
+    card's opponent is the one the policy would choose right after the play (a ``chosen``
+    step after steps that move cards may pick another: the candidate taken for the
+    policy's move then differs from it in that opponent)."""
+    if k >= N_BUILTIN_KINDS:
+        targets = scope == SCOPE_ALL and w.hinfo[p, H_TOTAL] > 1 and chooses(tb, k)
+        remove_card(w, p, k)
+        c = choose_colour(tb, w, p) if names_colour(tb, k) else -1
+        if not targets:
+            return c
+        return choice(max(c, 0), choose_target(tb, w, p))
     if k >= N_COLOURED:
         remove_card(w, p, k)
         return choose_colour(tb, w, p)

@@ -7,7 +7,8 @@ means: ``unosim.players.expert`` and ``docs/players.md``.
 
 import numpy as np
 
-from .kinds import N_KINDS
+from .kinds import N_BUILTIN_KINDS, N_COLOURED, N_COLOURS, N_DECLARED_KINDS, N_RANKS
+from .layout import MAX_PLAYERS
 
 (
     X_ROLLOUTS,
@@ -42,4 +43,16 @@ DEAD = -np.inf  # ``dsum`` of a candidate dropped by racing
 DEAL_UNIFORM = 0  # uniformly, hand sizes kept
 DEAL_VOIDS = 1  # ... and no card of a colour a seat is known to lack (``MEM_SHORT``)
 DEAL_OPEN = 2  # the true hands (a diagnostic: the expert sees every hand)
-MAX_CANDIDATES = 4 * N_KINDS + 1  # every kind (x 4 colours, 7s x targets) and a draw
+# the most candidates of one decision: each built-in coloured card (also alone, 8.6; a 7
+# once per opponent), each wild-type card once per colour, each declared card once per
+# colour and opponent (``expert_moves._declared_variants``), and a draw
+MAX_CANDIDATES = (
+    N_COLOURS * (2 * (N_RANKS - 1) + MAX_PLAYERS - 1)
+    + N_COLOURS * (N_BUILTIN_KINDS - N_COLOURED)
+    + N_COLOURS * (MAX_PLAYERS - 1) * N_DECLARED_KINDS
+    + 1
+)
+# the rollout streams' keys of one deal and the next are this far apart (``expert_search``:
+# the key of deal i, candidate c is i * KEY_STRIDE + c, c below it but in the most crowded
+# declared decisions); part of every expert game, so a constant
+KEY_STRIDE = 317

@@ -9,6 +9,7 @@ without drawing from the stream, so a game depends on (seed, game) only. A rollo
 import numpy as np
 
 from .decide import OUTSIDE
+from .declared import chosen_target
 from .effects import ALONE
 from .expert_deal import determinize
 from .expert_moves import _policy_move, candidates
@@ -17,6 +18,7 @@ from .expert_params import (
     AT_PENALTY,
     AT_TURN,
     DEAD,
+    KEY_STRIDE,
     MAX_CANDIDATES,
     N_TALLY,
     SCOPE_TURN,
@@ -43,7 +45,7 @@ from .expert_params import (
     X_Z,
 )
 from .jit import hot, jitted, kernel
-from .kinds import N_COLOURED, N_KINDS
+from .kinds import N_BUILTIN_KINDS, N_COLOURED, N_KINDS
 from .layout import (
     G_DRAWN,
     G_OVER,
@@ -187,7 +189,7 @@ def search(tb, rd, n, p, xp, b, w, wtb, unseen, cand, ccol, val, dsum, dsq, tall
     key = mix64(st[s, 0] ^ mix64(st[s, 1] ^ (np.uint64(rd.count[K_TURNS]) + _GAMMA)))
     if at != AT_TURN:  # a turn may also stop at a penalty and at a card drawn
         key = mix64(key ^ np.uint64(at))
-    _seed(wst, key, MAX_CANDIDATES * rollouts, n)
+    _seed(wst, key, KEY_STRIDE * rollouts, n)
     base = _policy_move(tb, rd, p, w, n, at, scope, m, cand, ccol)
     ref = base if base >= 0 else 0
     for j in range(N_RULE_ARRAY):
@@ -216,7 +218,7 @@ def search(tb, rd, n, p, xp, b, w, wtb, unseen, cand, ccol, val, dsum, dsq, tall
             if dsum[c] == DEAD:
                 continue
             # with crn, one deal and one set of rollout streams serve every candidate
-            j = i * MAX_CANDIDATES + (0 if crn == 1 else c)
+            j = i * KEY_STRIDE + (0 if crn == 1 else c)
             if crn == 0 or not dealt:
                 dealt = True
                 _seed(wst, key, j, n)
@@ -279,6 +281,8 @@ def search(tb, rd, n, p, xp, b, w, wtb, unseen, cand, ccol, val, dsum, dsq, tall
     k = rd.g[G_DRAWN] - 1 if at == AT_DRAWN else cand[best]
     if at != AT_PENALTY and 0 <= k < N_COLOURED and ccol[best] >= 0:
         tally[T_TARGET] += 1  # a 7's swap target (a coloured card's ``ccol``)
+    elif k >= N_BUILTIN_KINDS and chosen_target(ccol[best]) >= 0:
+        tally[T_TARGET] += 1  # a declared card's chosen opponent
     if ccol[best] == ALONE:
         tally[T_ALONE] += 1
     return best

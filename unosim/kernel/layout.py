@@ -113,14 +113,16 @@ SHORT_WILD = 1 << N_COLOURS  # MEM_SHORT bit: known to hold no wild-type card
 SHORT_RANK = N_COLOURS + 1  # MEM_SHORT bit SHORT_RANK + r: no card of rank r (any colour)
 MEM_DISC_C = MEM_SHORT + MAX_PLAYERS  # + colour: cards of that colour in the discard pile
 MEM_NAMED = MEM_DISC_C + N_COLOURS  # + seat: 0, or what the table saw of its last
-# wild-type play (the expert reads it): the colour named + 1, plus the cards it then held
+# play that named a colour (the expert reads it): the colour named + 1, the cards it held
 # << NAMED_SIZE, the ``MEM_SHORT`` bits of the colour in play and the top card's rank
 # before it (0 unless played from the hand) << NAMED_LACK, the card - N_COLOURED
 # << NAMED_KIND, the next player's cards << NAMED_NEXT; 0 again once its hand changes
 # otherwise than by playing (a draw, a swap: ``piles.forget_plays``)
-NAMED_SIZE, NAMED_LACK, NAMED_KIND, NAMED_NEXT = 3, 11, 32, 36
-# their widths in bits (``packed.py`` packs and reads them; the colour + 1 from bit 0)
-NAMED_COLOUR_W, NAMED_SIZE_W, NAMED_LACK_W, NAMED_KIND_W, NAMED_NEXT_W = 3, 8, 18, 4, 8
+NAMED_SIZE, NAMED_LACK, NAMED_KIND, NAMED_NEXT = 3, 11, 33, 38
+# their widths in bits (``packed.py`` packs and reads them; the colour + 1 from bit 0):
+# the lack holds every ``MEM_SHORT`` bit (declared ranks too), the kind any card that
+# names a colour (a coloured declared card may)
+NAMED_COLOUR_W, NAMED_SIZE_W, NAMED_LACK_W, NAMED_KIND_W, NAMED_NEXT_W = 3, 8, 22, 5, 8
 MEM_PLAYED = MEM_NAMED + MAX_PLAYERS  # + j * MAX_PLAYERS + seat: 0, or its j-th last card
 # played from the hand on a normal turn + 1, plus the colour in play << PLAYED_COLOUR and
 # the top card << PLAYED_TOP before it, the cards it held after the play << PLAYED_SIZE

@@ -236,11 +236,23 @@ def legal_wilds(tb, rd, p):
 def no_play_lacks(tb, rd, held):
     """``MEM_SHORT`` bits a seat holding ``held`` cards shows the table by having no legal
     card (4.1): none of the colour in play; nor, unless 8.8's `last_card = number` may
-    block its lone card, a wild-type card or a card of the top card's rank."""
+    block its lone card, a wild-type card or a card of another colour that could match
+    (``rank_lacks``)."""
     g = rd.g
     lacks = 1 << g[G_COLOUR]
     if tb.rules[R_LAST_CARD] == LAST_ANY or held > 1:
-        lacks |= SHORT_WILD
-        if RANK[g[G_TOP]] >= 0:
-            lacks |= 1 << (SHORT_RANK + RANK[g[G_TOP]])
+        lacks |= SHORT_WILD | rank_lacks(tb, g[G_TOP])
+    return lacks
+
+
+@hot
+def rank_lacks(tb, top):
+    """``MEM_SHORT`` rank bits of a hand with no card of another colour legal on ``top``
+    (4.1): the top card's rank (not a declared rank that matches by colour only) and the
+    declared ranks that match anything."""
+    rules = tb.rules
+    lacks = rules[DC_ANYWHERE] << SHORT_RANK
+    r = RANK[top]
+    if r >= 0 and (rules[DC_COLOUR_ONLY] >> r) & 1 == 0:
+        lacks |= 1 << (SHORT_RANK + r)
     return lacks

@@ -74,9 +74,9 @@ def played_size(word):
 
 @hot
 def pack_named(colour, size, lack, k, nxt):
-    """The ``MEM_NAMED`` word of wild-type card ``k`` played, naming ``colour``, by a seat
-    then left with ``size`` cards, whose hand lacked ``lack`` (``MEM_SHORT`` bits), the
-    next player holding ``nxt`` cards."""
+    """The ``MEM_NAMED`` word of card ``k`` (wild-type or declared) played, naming
+    ``colour``, by a seat then left with ``size`` cards, whose hand lacked ``lack``
+    (``MEM_SHORT`` bits), the next player holding ``nxt`` cards."""
     return (
         colour
         + 1
@@ -107,7 +107,7 @@ def named_lack(word):
 
 @hot
 def named_kind(word):
-    """The wild-type card of a ``MEM_NAMED`` word."""
+    """The card of a ``MEM_NAMED`` word."""
     return N_COLOURED + field(word, NAMED_KIND, NAMED_KIND_W)
 
 

@@ -66,10 +66,10 @@ def build(ruleset: RuleSet, n_players: int, sid: np.ndarray, sparams: np.ndarray
     deck = ruleset.deck_counts()
     order = np.repeat(np.arange(N_KINDS), deck).astype(np.int8)
     xp = expert_array(labels, ruleset)
-    if ruleset.cards and (xp is not None or (sid[:n_players] == OUTSIDE).any()):
+    if ruleset.cards and (sid[:n_players] == OUTSIDE).any():
         raise RuleError(
-            f"rule set {ruleset.name!r} declares cards: the expert and outside seats "
-            "do not play declared cards yet (docs/cards.md)"
+            f"rule set {ruleset.name!r} declares cards: outside seats do not play "
+            "declared cards yet (docs/cards.md)"
         )
     return Kernel(
         ruleset,

@@ -1,0 +1,80 @@
+"""Same seed, same expert games: the ``expert``'s rounds, traces and search tallies on
+built-in rule sets against digests recorded before the expert learnt declared cards
+(commit 5cad42d), which must not change its games on built-in rule sets.
+``tests/test_bit_identity.py`` covers the other strategies, not the expert.
+
+Covered: every search parameter that changes how it plays, at small budgets, on the
+presets and player counts below, and one case at the default budget.
+``python tests/test_expert_identity.py --write`` rewrites the digest file: only when a
+change of the expert's games is intended, and said so in its commit message.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from unosim.sim import engine
+from unosim.sim.simulate import make_job
+
+DIGESTS = Path(__file__).with_name("expert_identity.json")
+SEED = 7
+# (rule set, players, seats, games)
+CASES = [
+    ("official", 4, "expert:rollouts=8,random,random,random", 24),
+    ("official", 2, "expert:rollouts=8;scope=turn,heuristic", 24),
+    ("official", 3, "expert:rollouts=8;crn=0;model=actual,heuristic,random", 16),
+    ("seven-zero", 4, "expert:rollouts=8,heuristic,random,weighted", 16),
+    ("copag", 3, "expert:rollouts=8;deal=uniform;infer=0,random,heuristic", 16),
+    ("pokemon", 4, "expert:rollouts=8;bluff=1;draw=1,random,heuristic,random", 16),
+    ("progressive", 4, "expert:rollouts=8;horizon=0;race=4,random,heuristic,points-dumper", 16),
+    ("jump-in", 4, "expert:rollouts=8;infer=3;depth=3,random,random,heuristic", 16),
+    (
+        "official-2018",
+        5,
+        "expert:rollouts=8;deal=open,heuristic,random,aggressive,colour-counter",
+        12,
+    ),
+    ("draw-until-playable", 2, "expert:rollouts=8,random", 16),
+    ("motu", 4, "expert:rollouts=8,random,heuristic,random", 12),
+    ("official", 4, "expert,random,random,random", 4),
+]
+
+
+def _sha(*arrays) -> str:
+    h = hashlib.sha256()
+    for a in arrays:
+        a = np.ascontiguousarray(a)
+        h.update(str((a.dtype.str, a.shape)).encode())
+        h.update(a.tobytes())
+    return h.hexdigest()[:24]
+
+
+def digest(rules: str, n: int, seats: str, games: int) -> str:
+    """Its rounds (``engine.rounds``), the traces of its first 3 games and the tally of
+    its first 4."""
+    job = make_job(rules, games, n, seats, SEED)
+    rows = engine.rounds(job.kernel, job.seed, 0, games, 4)
+    traces = [engine.trace(job.kernel, job.seed, g)[1] for g in range(3)]
+    tally = engine.expert_tally(job.kernel, job.seed, 0, 4)
+    return _sha(rows, *traces, tally)
+
+
+def _key(case) -> str:
+    rules, n, seats, _ = case
+    return f"{rules}/{n}/{seats}"
+
+
+@pytest.mark.parametrize("case", CASES, ids=[_key(c) for c in CASES])
+def test_expert_games_are_unchanged(case):
+    want = json.loads(DIGESTS.read_text())[_key(case)]
+    assert digest(*case) == want
+
+
+if __name__ == "__main__" and sys.argv[1:] == ["--write"]:
+    DIGESTS.write_text(json.dumps({_key(c): digest(*c) for c in CASES}, indent=1) + "\n")
