@@ -1,6 +1,7 @@
 """Same seed, same expert games: the ``expert``'s rounds, traces and search tallies on
-built-in rule sets against digests recorded before the expert learnt declared cards
-(commit 5cad42d), which must not change its games on built-in rule sets.
+built-in rule sets against digests of its games as they were before declared cards (the
+code of that time gives the same digests), which must not change its games on built-in
+rule sets.
 ``tests/test_bit_identity.py`` covers the other strategies, not the expert.
 
 Covered: every search parameter that changes how it plays, at small budgets, on the

@@ -53,6 +53,8 @@ MAX_CANDIDATES = (
     + 1
 )
 # the rollout streams' keys of one deal and the next are this far apart (``expert_search``:
-# the key of deal i, candidate c is i * KEY_STRIDE + c, c below it but in the most crowded
-# declared decisions); part of every expert game, so a constant
-KEY_STRIDE = 317
+# the key of deal i, candidate c is i * KEY_STRIDE + c): the most candidates of a decision
+# without declared cards (4 x 59 kinds + a draw), so built-in games keep their streams; the
+# candidates past it (declared cards' colours and opponents) take keys from KEY_FAR on
+KEY_STRIDE = 237
+KEY_FAR = 1 << 40

@@ -18,6 +18,7 @@ from .expert_params import (
     AT_PENALTY,
     AT_TURN,
     DEAD,
+    KEY_FAR,
     KEY_STRIDE,
     MAX_CANDIDATES,
     N_TALLY,
@@ -219,6 +220,8 @@ def search(tb, rd, n, p, xp, b, w, wtb, unseen, cand, ccol, val, dsum, dsq, tall
                 continue
             # with crn, one deal and one set of rollout streams serve every candidate
             j = i * KEY_STRIDE + (0 if crn == 1 else c)
+            if crn == 0 and c >= KEY_STRIDE:
+                j = KEY_FAR + i * MAX_CANDIDATES + c
             if crn == 0 or not dealt:
                 dealt = True
                 _seed(wst, key, j, n)
