@@ -3,6 +3,7 @@ the draw pile, then let the kernel play."""
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass
 
 import numpy as np
@@ -33,6 +34,16 @@ class Outcome:
         from unosim.game.cards import kind_name
 
         return kind_name(int(self.g[L.G_TOP]))
+
+
+def digest_of(*arrays) -> str:
+    """A short sha256 of arrays' dtypes, shapes and bytes (the bit-identity digests)."""
+    h = hashlib.sha256()
+    for a in arrays:
+        a = np.ascontiguousarray(a)
+        h.update(str((a.dtype.str, a.shape)).encode())
+        h.update(a.tobytes())
+    return h.hexdigest()[:24]
 
 
 def cards(text: str) -> list[int]:

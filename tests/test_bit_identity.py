@@ -10,13 +10,12 @@ must stay identical, the report pages depend on them); whole matches; full trace
 few rounds. Strategy parameters are spelt out so that a change of a strategy's
 defaults elsewhere does not look like a kernel change.
 
-``python tests/test_bit_identity.py --write`` rewrites the digest file: only when a
-change of results is intended, and said so in its commit message.
+``python -m tests.test_bit_identity --write`` (from the repository root) rewrites the digest
+file: only when a change of results is intended, and said so in its commit message.
 """
 
 from __future__ import annotations
 
-import hashlib
 import json
 import sys
 from pathlib import Path
@@ -24,6 +23,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from tests.helpers import digest_of
 from unosim.game.rules import PRESETS, resolve
 from unosim.kernel.batch import run_one, run_rounds
 from unosim.kernel.match import run_matches
@@ -98,15 +98,6 @@ def _strategies(kind: str, n: int):
     return parse_seats(seats, n)[:2]
 
 
-def _sha(*arrays) -> str:
-    h = hashlib.sha256()
-    for a in arrays:
-        a = np.ascontiguousarray(a)
-        h.update(str((a.dtype.str, a.shape)).encode())
-        h.update(a.tobytes())
-    return h.hexdigest()[:24]
-
-
 def _round_cases():
     for spec in RULE_SETS:
         for n in PLAYERS:
@@ -120,13 +111,13 @@ def round_digest(spec: str, n: int, kind: str) -> str:
     out = run_rounds(
         rs.to_array(), sid, sp, rs.deck_counts(), rs.points_table(), n, 7, 0, GAMES[kind], 256
     )
-    return _sha(out)
+    return digest_of(out)
 
 
 def match_digest(spec: str, kind: str) -> str:
     rs = _rules(spec)
     sid, sp = _strategies(kind, 4)
-    return _sha(
+    return digest_of(
         *run_matches(rs.to_array(), sid, sp, rs.deck_counts(), rs.points_table(), 4, 5, 0, 40)
     )
 
@@ -147,7 +138,7 @@ def trace_digest(spec: str, kind: str) -> str:
         assert trace.dtype == np.int32
         assert np.abs(trace).max() < 2**15
         parts += [out, trace.astype(np.int16)]
-    return _sha(*parts)
+    return digest_of(*parts)
 
 
 def compute() -> dict[str, str]:

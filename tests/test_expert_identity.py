@@ -6,20 +6,19 @@ rule sets.
 
 Covered: every search parameter that changes how it plays, at small budgets, on the
 presets and player counts below, and one case at the default budget.
-``python tests/test_expert_identity.py --write`` rewrites the digest file: only when a
-change of the expert's games is intended, and said so in its commit message.
+``python -m tests.test_expert_identity --write`` (from the repository root) rewrites the digest
+file: only when a change of the expert's games is intended, and said so in its commit message.
 """
 
 from __future__ import annotations
 
-import hashlib
 import json
 import sys
 from pathlib import Path
 
-import numpy as np
 import pytest
 
+from tests.helpers import digest_of
 from unosim.sim import engine
 from unosim.sim.simulate import make_job
 
@@ -47,15 +46,6 @@ CASES = [
 ]
 
 
-def _sha(*arrays) -> str:
-    h = hashlib.sha256()
-    for a in arrays:
-        a = np.ascontiguousarray(a)
-        h.update(str((a.dtype.str, a.shape)).encode())
-        h.update(a.tobytes())
-    return h.hexdigest()[:24]
-
-
 def digest(rules: str, n: int, seats: str, games: int) -> str:
     """Its rounds (``engine.rounds``), the traces of its first 3 games and the tally of
     its first 4."""
@@ -63,7 +53,7 @@ def digest(rules: str, n: int, seats: str, games: int) -> str:
     rows = engine.rounds(job.kernel, job.seed, 0, games, 4)
     traces = [engine.trace(job.kernel, job.seed, g)[1] for g in range(3)]
     tally = engine.expert_tally(job.kernel, job.seed, 0, 4)
-    return _sha(rows, *traces, tally)
+    return digest_of(rows, *traces, tally)
 
 
 def _key(case) -> str:

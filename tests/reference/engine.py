@@ -884,15 +884,7 @@ class Round:
                 if self.begin_turn(nxt):
                     self.pending_skip += 1
             elif step == ["draw_until_colour", "next"]:
-                got = 0
-                while True:
-                    d = self.draw_one(nxt)
-                    if d is None:
-                        break
-                    got += 1
-                    if d.colour == self.colour:
-                        break
-                self._log("draw", nxt, got, c.rank)
+                self._log("draw", nxt, self.draw_until(nxt, self.colour), c.rank)
             else:
                 raise AssertionError(step)
 
@@ -971,20 +963,23 @@ class Round:
             self.uno_check(v)
         self.current = self.next_seat(v)
 
-    def greninja_turn(self, v: int):
-        """Victim draws until a card of the named colour (or nothing is left), cannot
-        play; then the Greninja player names the colour again."""
-        self.pending_special = None
-        named = self.colour
+    def draw_until(self, v: int, colour: int) -> int:
+        """``v`` draws one card at a time until one of ``colour`` (a wild-type card has
+        none) or until nothing is left to draw; returns how many were drawn."""
         got = 0
         while True:
             c = self.draw_one(v)
             if c is None:
-                break
+                return got
             got += 1
-            if c.colour == named:
-                break
-        self._log("draw", v, got, "greninja")
+            if c.colour == colour:
+                return got
+
+    def greninja_turn(self, v: int):
+        """Victim draws until a card of the named colour (or nothing is left), cannot
+        play; then the Greninja player names the colour again."""
+        self.pending_special = None
+        self._log("draw", v, self.draw_until(v, self.colour), "greninja")
         self.colour = self.choose_colour(self.greninja_player)
         self.current = self.next_seat(v)
 
