@@ -10,7 +10,7 @@ from .decide import choose_card, choose_colour, choose_stack, choose_target, wil
 from .declared import choice, chooses, names_colour
 from .effects import ALONE
 from .expert_params import AT_DRAWN, AT_PENALTY, SCOPE_ALL
-from .jit import kernel
+from .jit import hot, kernel
 from .kinds import (
     COLOUR,
     DRAW_TWO,
@@ -88,6 +88,13 @@ def _variants(tb, rd, p, n, k, force, scope, cand, ccol, m):
     return m
 
 
+@hot
+def _searches_opponent(tb, rd, p, k, scope):
+    """Does the search try each opponent of declared ``k``'s first ``chosen`` step
+    (``scope`` all, not ``p``'s last card)?"""
+    return scope == SCOPE_ALL and rd.hinfo[p, H_TOTAL] > 1 and chooses(tb, k)
+
+
 @kernel
 def _declared_variants(tb, rd, p, n, k, force, scope, cand, ccol, m):
     """``_variants`` of a declared ``k``: once per colour it could name if it names one,
@@ -95,7 +102,7 @@ def _declared_variants(tb, rd, p, n, k, force, scope, cand, ccol, m):
     could pick; ``ccol``: ``declared.choice``, or the colour alone, or -1 (nothing to
     choose)."""
     colours = N_COLOURS if names_colour(tb, k) else 1
-    targets = scope == SCOPE_ALL and rd.hinfo[p, H_TOTAL] > 1 and chooses(tb, k)
+    targets = _searches_opponent(tb, rd, p, k, scope)
     for c in range(colours):
         if not targets:
             cand[m] = force
@@ -200,7 +207,7 @@ def _detail(tb, w, p, k, scope):
     step after steps that move cards may pick another: the candidate taken for the
     policy's move then differs from it in that opponent)."""
     if k >= N_BUILTIN_KINDS:
-        targets = scope == SCOPE_ALL and w.hinfo[p, H_TOTAL] > 1 and chooses(tb, k)
+        targets = _searches_opponent(tb, w, p, k, scope)
         remove_card(w, p, k)
         c = choose_colour(tb, w, p) if names_colour(tb, k) else -1
         if not targets:
