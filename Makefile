@@ -73,8 +73,9 @@ bench: $(STAMP)  ## games/s and ns/turn: 1 thread, all cores, every preset; agen
 	$(BIN)/python benchmarks/agents_bench.py
 
 BASE  ?= 4e3cfb5
-bench-pair: $(STAMP)  ## this tree against commit BASE: official/random, 1 thread, alternated runs
-	$(BIN)/python benchmarks/pair.py --base $(BASE)
+PAIR_RULES ?= presets
+bench-pair: $(STAMP)  ## this tree against commit BASE: every preset (PAIR_RULES='official;copag' for some), random players, 1 thread, alternated runs
+	$(BIN)/python benchmarks/pair.py --base $(BASE) --rules '$(PAIR_RULES)' --games 100000
 
 demo: $(STAMP)  ## simulate GAMES official 4-player rounds and print the summary
 	$(BIN)/unosim simulate --rules official --players 4 --games $(GAMES) --seed $(SEED) --out results/official.parquet

@@ -2,6 +2,7 @@
 alternated runs on one thread.
 
     python benchmarks/pair.py --base 4e3cfb5 --pairs 10
+    python benchmarks/pair.py --base 4e3cfb5 --rules presets   # every preset, one by one
 
 The commit is exported (``git archive``) into a temporary folder; each side runs in its
 own process with its own empty numba cache (compiled once, before the timed runs), the
@@ -12,6 +13,10 @@ their ratios. Both sides play the same games (same seed and game numbers), so th
 ratios compare the same work as long as the kernel's results did not change. With
 ``--cpu`` a run is timed by its process's CPU time: on a machine loaded past its cores
 the wall time also counts the time other processes held the core.
+
+``--rules`` takes one rule set, several separated by ``;``, or ``presets`` (every preset
+of this tree): each run times every one of them in turn, so every rule set's pair is
+alternated in the same way; a line per rule set gives its medians and ratios.
 """
 
 from __future__ import annotations
@@ -31,17 +36,18 @@ try:
     from unosim.sim.simulate import make_job, run_block
 except ImportError:  # a commit from before the layered layout
     from unosim.simulate import make_job, run_block
-games, rules, players, strategy = int(sys.argv[1]), sys.argv[2], int(sys.argv[3]), sys.argv[4]
+games, players, strategy = int(sys.argv[1]), int(sys.argv[3]), sys.argv[4]
 clock = getattr(time, sys.argv[5])
-job = make_job(rules, 3 * games, players, strategy, 12345)
-run_block(job, 0, 64)  # load the compiled kernel
-best = (0.0, 0.0)
-for r in range(3):
-    t = clock()
-    out = run_block(job, r * games, games)
-    dt = clock() - t
-    best = max(best, (games / dt, -dt / out[:, C_TURNS].sum() * 1e9))
-print(best[0], -best[1])
+for rules in sys.argv[2].split(";"):
+    job = make_job(rules, 3 * games, players, strategy, 12345)
+    run_block(job, 0, 64)  # load the compiled kernel
+    best = (0.0, 0.0)
+    for r in range(3):
+        t = clock()
+        out = run_block(job, r * games, games)
+        dt = clock() - t
+        best = max(best, (games / dt, -dt / out[:, C_TURNS].sum() * 1e9))
+    print(best[0], -best[1])
 """
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -61,8 +67,9 @@ def export(commit: str, where: Path) -> Path:
     return where
 
 
-def run(tree: Path, cache: Path, args: argparse.Namespace) -> tuple[float, float]:
-    """(games/s, ns per turn) of one timed run of ``tree`` on one thread."""
+def run(tree: Path, cache: Path, args: argparse.Namespace) -> list[tuple[float, float]]:
+    """(games/s, ns per turn) of each rule set of ``args.rules`` in one timed run of
+    ``tree`` on one thread."""
     env = dict(os.environ, PYTHONPATH=str(tree), NUMBA_CACHE_DIR=str(cache), NUMBA_NUM_THREADS="1")
     out = subprocess.run(
         [
@@ -70,7 +77,7 @@ def run(tree: Path, cache: Path, args: argparse.Namespace) -> tuple[float, float
             "-c",
             RUN,
             str(args.games),
-            args.rules,
+            ";".join(args.rules),
             str(args.players),
             args.strategy,
             "process_time" if args.cpu else "perf_counter",
@@ -84,8 +91,8 @@ def run(tree: Path, cache: Path, args: argparse.Namespace) -> tuple[float, float
         sys.exit(
             f"bench-pair: a run of {tree} failed: {(out.stderr.strip().splitlines() or ['?'])[-1]}"
         )
-    gps, ns = out.stdout.split()
-    return float(gps), float(ns)
+    rows = [line.split() for line in out.stdout.splitlines()]
+    return [(float(gps), float(ns)) for gps, ns in rows]
 
 
 def main() -> None:
@@ -95,7 +102,11 @@ def main() -> None:
     ap.add_argument("--base", required=True, help="the commit to compare against")
     ap.add_argument("--pairs", type=int, default=10)
     ap.add_argument("--games", type=int, default=200_000, help="games per timed run")
-    ap.add_argument("--rules", default="official")
+    ap.add_argument(
+        "--rules",
+        default="official",
+        help="a rule set, several separated by ';', or 'presets' (every preset)",
+    )
     ap.add_argument("--players", type=int, default=4)
     ap.add_argument("--strategy", default="random")
     ap.add_argument(
@@ -107,6 +118,19 @@ def main() -> None:
     args = ap.parse_args()
     if args.pairs < 1 or args.games < 1000:
         sys.exit("bench-pair: --pairs must be >= 1 and --games >= 1000")
+    if args.rules == "presets":
+        from unosim.game.rules import PRESETS
+
+        args.rules = list(PRESETS)
+    else:
+        args.rules = [r.strip() for r in args.rules.split(";") if r.strip()]
+    from unosim.game.rules import resolve
+
+    for rules in args.rules:
+        try:
+            resolve(rules)
+        except (ValueError, OSError) as e:
+            sys.exit(f"bench-pair: {rules!r}: {e}")
     with tempfile.TemporaryDirectory() as tmp:
         tmp = Path(tmp)
         sides = {"base": export(args.base, tmp / "base"), "this tree": ROOT}
@@ -115,29 +139,29 @@ def main() -> None:
             caches[name].mkdir()
             print(f"compiling {name} ...", file=sys.stderr, flush=True)
             run(tree, caches[name], argparse.Namespace(**{**vars(args), "games": 1000}))
-        runs: dict[str, list[tuple[float, float]]] = {name: [] for name in sides}
+        runs: dict[str, list[list[tuple[float, float]]]] = {name: [] for name in sides}
         for i in range(args.pairs):
             order = list(sides) if i % 2 == 0 else list(sides)[::-1]
             for name in order:
                 runs[name].append(run(sides[name], caches[name], args))
             print(f"pair {i + 1}/{args.pairs}", file=sys.stderr, flush=True)
-    base, this = runs["base"], runs["this tree"]
-    ratio_g = statistics.median(t[0] / b[0] for t, b in zip(this, base))
-    ratio_ns = statistics.median(t[1] / b[1] for t, b in zip(this, base))
     print(
-        f"{args.rules}, {args.players} players, {args.strategy}, 1 thread, "
+        f"{args.players} players, {args.strategy}, 1 thread, "
         f"{args.pairs} alternated pairs of {args.games:,} games ({os.cpu_count()} cores"
-        f"{', CPU time' if args.cpu else ''})"
+        f"{', CPU time' if args.cpu else ''}); base {args.base}"
     )
-    for name, r in (("base " + args.base, base), ("this tree", this)):
+    for j, rules in enumerate(args.rules):
+        base = [r[j] for r in runs["base"]]
+        this = [r[j] for r in runs["this tree"]]
+        ratio_g = statistics.median(t[0] / b[0] for t, b in zip(this, base))
+        ratio_ns = statistics.median(t[1] / b[1] for t, b in zip(this, base))
+        med = lambda r, i: statistics.median(x[i] for x in r)  # noqa: E731
         print(
-            f"  {name:24s} {statistics.median(x[0] for x in r):12,.0f} games/s "
-            f"{statistics.median(x[1] for x in r):7.2f} ns/turn (medians)"
+            f"  {rules}: base {med(base, 0):,.0f} games/s {med(base, 1):.2f} ns/turn, "
+            f"this tree {med(this, 0):,.0f} games/s {med(this, 1):.2f} ns/turn; "
+            f"this / base: games/s x{ratio_g:.3f}, ns/turn x{ratio_ns:.3f}"
         )
-    print(
-        f"  this tree / base: games/s x{ratio_g:.3f}, ns/turn x{ratio_ns:.3f} "
-        "(medians of the pairs' ratios)"
-    )
+    print("(medians over the pairs; ratios are medians of the pairs' ratios)")
 
 
 if __name__ == "__main__":

@@ -30,3 +30,10 @@ def test_too_few_games_is_refused():
     out = _run("--base", "HEAD", "--games", "10")
     assert out.returncode == 1
     assert out.stderr.strip() == "bench-pair: --pairs must be >= 1 and --games >= 1000"
+
+
+def test_unknown_rule_set_is_refused():
+    out = _run("--base", "HEAD", "--rules", "official;no-such-rules")
+    assert out.returncode == 1
+    assert out.stderr.startswith("bench-pair: 'no-such-rules': ")
+    assert len(out.stderr.strip().splitlines()) == 1
