@@ -40,7 +40,7 @@ install: $(STAMP)  ## create .venv and install unosim with its test extras
 # at a time so that a file's shared set-up is built once; TEST_WORKERS=0 runs it in one process
 TEST_WORKERS ?= auto
 test: $(STAMP)  ## run the test suite on every core (slow statistical runs excluded)
-	$(BIN)/python -m pytest -q -n $(TEST_WORKERS) --maxprocesses 4 --dist loadfile
+	$(BIN)/python -m pytest -q -n $(TEST_WORKERS) --maxprocesses 4 --dist loadfile --durations=15
 
 test-all: $(STAMP)  ## run every test, the slow statistical ones too
 	$(BIN)/python -m pytest -q -m '' -n $(TEST_WORKERS) --maxprocesses 4 --dist loadfile
@@ -99,7 +99,9 @@ reports: $(STAMP)  ## build every report page and the index in reports/, with pr
 
 ATLAS_PLAYERS ?= 2-10
 # the full grid (SCALE=1: 20,000 rounds a cell for random players, 2,000 for table
-# players) takes about 45 minutes on 2 idle cores; it resumes where it stopped
+# players) took 146 minutes of group builds on 2 cores shared with other work (load 4-5);
+# Masters of the Universe with random players at 5-10 players was 47% of it (rounds of
+# 500-1,400 turns); it resumes where it stopped
 atlas: $(STAMP)  ## the rules atlas reports/atlas.html: simulates the grid into results/atlas/ (resumable; SCALE=0.02 for a quick one), then writes the page and its data
 	$(BIN)/pip install --quiet altair vl-convert-python
 	$(BIN)/python analyses/atlas.py --scale $(SCALE) --players $(ATLAS_PLAYERS)

@@ -154,7 +154,10 @@ function rel(a, b, ase, bse, more, less, what, metric, lead) {
   if (Math.abs(d) < CFG.thresholds.relative)
     return el("span", {cls: "nopd"}, "no practical difference in " + what + " (",
               num(metric, d, (d >= 0 ? "+" : "−") + fmt(Math.abs(d), 1) + "%"), ")");
-  const words = [lead || "", num(metric, d, fmt(Math.abs(d), 0) + "% " + (d > 0 ? more : less))];
+  // from twice on, a factor reads better than a percent ("18.6 times as long")
+  const text = d >= 100 ? fmt(a / b, 1) + " times " + (more === "longer" ? "as long" : "as many")
+                        : fmt(Math.abs(d), 0) + "% " + (d > 0 ? more : less);
+  const words = [lead || "", num(metric, d, text)];
   if (Math.abs(d) < 1.96 * se) words.push(" (within the noise of these rounds)");
   return el("span", {}, ...words);
 }
@@ -358,7 +361,10 @@ function render() {
       el("p", {}, "Big penalties: in ", num("stack8_share", s.stack8_share, fmt(100 * s.stack8_share, 1) + "%"),
          " of rounds someone faces " + CFG.big_penalty + " cards or more to draw at once. ",
          num("truncated_share", s.truncated_share, fmt(100 * s.truncated_share, 2) + "%"),
-         " of rounds were stopped unfinished at 5,000 turns (counted, never dropped)."));
+         " of rounds were stopped unfinished at 5,000 turns: they count as rounds nobody" +
+         " won, and the lengths and points above are of the rounds that finished" +
+         (s.truncated_share >= 0.01 ? ", so here rounds run even longer than those figures say."
+                                     : ".")));
     if (strat === "table")
       answer.append(el("p", {}, "Per round: ", num("challenges_mean", s.challenges, fmt(s.challenges, 2)),
         " challenges, ", num("bluffs_mean", s.bluffs, fmt(s.bluffs, 2)), " bluffed Wild Draw Fours, ",
