@@ -74,7 +74,9 @@ from .seats import seat
 RANDOM, HEURISTIC, POINTS_DUMPER, AGGRESSIVE, COLOUR_COUNTER, WEIGHTED = range(6)
 N_STRATEGIES = 6
 OUTSIDE = outside.OUTSIDE  # a seat decided outside the kernel (``outside``): checked only
-# off the ``random`` paths and on rare decisions, so built-in turns pay nothing for it
+# off the ``random`` paths and on rare decisions; the checks inlined into the turn loop
+# (``will_jump``, ``forgets_uno``, ``may_add``) also take ``outside``, 0 in the loop of
+# the built-in rounds (``round.play_turns``), which then compiles without them
 FIRST_WEIGHTED = POINTS_DUMPER  # ids from here on play by weights over the features
 
 
@@ -161,20 +163,21 @@ def _choose_stack_declared(tb, rd, p):
 
 
 @hot
-def choose_colour(tb, rd, p):
+def choose_colour(tb, rd, p, outside):
     """The colour seat ``p`` names after a wild-type card: the best-scored one, ties
-    broken uniformly (random: uniformly among the four)."""
+    broken uniformly (random: uniformly among the four); ``outside``: 0 if no seat is
+    an outside one."""
     if tb.sid[p] == RANDOM:  # inlined: no call on the path of the most played strategy
         return below(rd.streams, S_SEAT0 + p, N_COLOURS)
+    if outside != 0 and tb.sid[p] == OUTSIDE:
+        return outside_ask.colour(tb, rd, p)
     return _scored_colour(tb, rd, p)
 
 
 @kernel
 def _scored_colour(tb, rd, p):
-    """``choose_colour`` of the strategies that score the colours (and outside seats')."""
+    """``choose_colour`` of the strategies that score the colours."""
     sid = tb.sid
-    if sid[p] == OUTSIDE:
-        return outside_ask.colour(tb, rd, p)
     g = rd.g
     hinfo = rd.hinfo
     st = rd.streams
@@ -225,15 +228,18 @@ def choose_target(tb, rd, p):
 
 
 @hot
-def will_jump(tb, rd, q):
-    if tb.sid[q] == OUTSIDE:
+def will_jump(tb, rd, q, outside):
+    """Does seat ``q`` jump in (8.3)? ``outside``: 0 if no seat is an outside one."""
+    if outside != 0 and tb.sid[q] == OUTSIDE:
         return outside_ask.jumps(tb, rd, q)
     return chance(rd.streams, S_SEAT0 + q, tb.sp[q, P_JUMP])
 
 
 @hot
-def forgets_uno(tb, rd, p):
-    if tb.sid[p] == OUTSIDE:
+def forgets_uno(tb, rd, p, outside):
+    """Does seat ``p`` stay silent instead of saying UNO (4.4)? ``outside``: 0 if no
+    seat is an outside one."""
+    if outside != 0 and tb.sid[p] == OUTSIDE:
         return outside_ask.forgets(tb, rd, p)
     return chance(rd.streams, S_SEAT0 + p, tb.sp[p, P_FORGET_UNO])
 
@@ -281,28 +287,30 @@ def will_challenge(tb, rd, p):
 
 
 @hot
-def may_add(tb, rd, p, k):
+def may_add(tb, rd, p, k, outside):
     """8.6: may seat ``p`` add a card after playing ``k`` alone so far? Exactly when
     ``next_extra`` would give one, which uses no random draw; an outside seat is always
-    asked. ``effects.play`` calls the multi-card loop, a call that is not inlined and
-    costs a third of a turn, only then (``random`` never adds one)."""
-    if tb.sid[p] == OUTSIDE:
+    asked (``outside``: 0 if no seat is one). ``effects.play`` calls the multi-card
+    loop, a call that is not inlined and costs a third of a turn, only then (``random``
+    never adds one)."""
+    if outside != 0 and tb.sid[p] == OUTSIDE:
         return True
-    return next_extra(tb, rd, p, k, k, np.int64(0)) >= 0
+    return next_extra(tb, rd, p, k, k, np.int64(0), outside) >= 0
 
 
 @hot
-def next_extra(tb, rd, p, first, last, step):
+def next_extra(tb, rd, p, first, last, step, outside):
     """8.6 multi-card play: the next card seat ``p`` adds after ``last``, or -1.
 
-    ``first`` is the turn's first card; ``step`` the run direction so far (0 if none).
-    Returns the kind; the caller derives the new step from it.
+    ``first`` is the turn's first card; ``step`` the run direction so far (0 if none);
+    ``outside``: 0 if no seat is an outside one. Returns the kind; the caller derives
+    the new step from it.
     """
     sid = tb.sid
     hands = rd.hands
     if sid[p] == RANDOM:
         return -1  # random plays only one card (RULES.md section 10)
-    if sid[p] == OUTSIDE:
+    if outside != 0 and sid[p] == OUTSIDE:
         return outside_ask.extra(tb, rd, p, first, last, step)
     if step == 0 and hands[p, first] > 0:
         return first  # identical copies first

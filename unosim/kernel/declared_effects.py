@@ -122,7 +122,7 @@ def declared_effect(tb, rd, p, k, target):
                     break
             rd.mem[MEM_SHORT + nxt] = 0
         elif op == OP_NAME_AGAIN:  # a colour named again (as after a Greninja)
-            g[G_COLOUR] = choose_colour(tb, rd, p)
+            g[G_COLOUR] = choose_colour(tb, rd, p, np.int64(1))
             trace_event(rd, E_COLOUR, p, g[G_COLOUR], 0, 0)
 
 
@@ -161,4 +161,4 @@ def throw_colour(tb, rd, q):
     if hinfo[q, H_TOTAL] == 0:
         win(rd, q)
     else:
-        uno_check(tb, rd, q)
+        uno_check(tb, rd, q, np.int64(1))

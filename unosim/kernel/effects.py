@@ -139,17 +139,18 @@ def effect(tb, rd, p, k, stacked, bluff, target):
 
 
 @kernel
-def _extra_cards(tb, rd, p, k):
+def _extra_cards(tb, rd, p, k, outside):
     """8.6 multi-card play: after ``k`` (``seq[0]``), ``p`` adds identical copies and/or
     a same-colour run of numbers, as its strategy chooses; a play that would empty the
-    hand stops early if 8.8 forbids it. Returns the number of cards in ``seq``."""
+    hand stops early if 8.8 forbids it (``outside``: ``play``'s). Returns the number of
+    cards in ``seq``."""
     g = rd.g
     hinfo = rd.hinfo
     seq = rd.seq
     m = np.int64(1)  # not literals: see ``shuffle_all_hands``
     step = np.int64(0)
     while hinfo[p, H_TOTAL] > 0:
-        e = next_extra(tb, rd, p, k, seq[m - 1], step)
+        e = next_extra(tb, rd, p, k, seq[m - 1], step, outside)
         if e < 0 or (hinfo[p, H_TOTAL] == 1 and not may_empty_hand(tb, rd, m, e)):
             break
         if e != seq[m - 1]:
@@ -176,10 +177,10 @@ def _last_card_penalties(tb, rd, lo, m):
 
 
 @hot
-def _jumper(tb, rd, p, last):
+def _jumper(tb, rd, p, last, outside):
     """8.3: the first other player after ``p`` in the direction of play who holds a card
     identical to ``last`` and jumps in (8.8: not with a last card it may not go out on),
-    or -1."""
+    or -1 (``outside``: ``play``'s)."""
     g = rd.g
     hands = rd.hands
     hinfo = rd.hinfo
@@ -189,20 +190,21 @@ def _jumper(tb, rd, p, last):
         if (
             hands[c, last] > 0
             and (hinfo[c, H_TOTAL] > 1 or may_go_out_with(tb, last))
-            and will_jump(tb, rd, c)
+            and will_jump(tb, rd, c, outside)
         ):
             return c
     return -1
 
 
 @hot
-def play(tb, rd, p, k, how, bluff, colour):
+def play(tb, rd, p, k, how, bluff, colour, outside):
     """Seat ``p`` plays ``k`` (``how``: ``PLAY_HAND``, ``PLAY_DRAWN`` or ``PLAY_STACK``)
     and, with ``multi_play``, more; ``colour`` >= 0 is the colour named after a
     wild-type card, or the seat a 7 (``k``) swaps with under Seven-Zero, or for a
     declared ``k`` the colour it names and the opponent its first ``chosen`` step picks
     (``declared.choice``) (-1: the strategy chooses), or ``ALONE``: a coloured ``k``
-    without extra cards; returns the seat that played last (a jumper, maybe), whose next
+    without extra cards; ``outside``: 0 if no seat is an outside one (``decide.OUTSIDE``),
+    1 if any may be. Returns the seat that played last (a jumper, maybe), whose next
     player is the one to act."""
     g = rd.g
     count = rd.count
@@ -226,9 +228,9 @@ def play(tb, rd, p, k, how, bluff, colour):
         and k < N_COLOURED
         and rules[R_MULTI_PLAY] == 1
         and colour != ALONE
-        and may_add(tb, rd, p, k)
+        and may_add(tb, rd, p, k, outside)
     ):
-        m = _extra_cards(tb, rd, p, k)
+        m = _extra_cards(tb, rd, p, k, outside)
     count[K_CARDS_PLAYED] += m
     g[G_CHALLENGEABLE] = 0
     watch = rd.tr[TR_WATCH] != 0  # an expert's real round: keep what the table saw
@@ -244,7 +246,7 @@ def play(tb, rd, p, k, how, bluff, colour):
         if colour >= 0:
             g[G_COLOUR] = colour % N_COLOURS  # a declared card's also says its target
         else:
-            g[G_COLOUR] = choose_colour(tb, rd, p)
+            g[G_COLOUR] = choose_colour(tb, rd, p, outside)
         trace_event(rd, E_COLOUR, p, g[G_COLOUR], 0, 0)
         # seen by all, for the expert (``MEM_NAMED``): the colour named, the cards p then
         # held, what a card from its hand could not match, the card, the next one's cards
@@ -258,7 +260,7 @@ def play(tb, rd, p, k, how, bluff, colour):
     # (one call site of each inlined helper below, which keeps the cold compile short)
     lo = 0
     while True:
-        uno_check(tb, rd, p)
+        uno_check(tb, rd, p, outside)
         if hinfo[p, H_TOTAL] == 0:
             _last_card_penalties(tb, rd, lo, m)
             win(rd, p)
@@ -272,7 +274,7 @@ def play(tb, rd, p, k, how, bluff, colour):
         # 8.3 jump-in: an identical coloured card, out of turn, first in direction of play
         if rules[R_JUMP_IN] == 0 or last >= N_COLOURED:
             return p
-        q = _jumper(tb, rd, p, last)
+        q = _jumper(tb, rd, p, last, outside)
         if q < 0:
             return p
         if not take_turn(tb, rd):  # a jump-in is a turn of the jumper (4.6)

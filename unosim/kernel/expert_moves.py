@@ -209,13 +209,13 @@ def _detail(tb, w, p, k, scope):
     if k >= N_BUILTIN_KINDS:
         targets = _searches_opponent(tb, w, p, k, scope)
         remove_card(w, p, k)
-        c = choose_colour(tb, w, p) if names_colour(tb, k) else -1
+        c = choose_colour(tb, w, p, np.int64(1)) if names_colour(tb, k) else -1
         if not targets:
             return c
         return choice(max(c, 0), choose_target(tb, w, p))
     if k >= N_COLOURED:
         remove_card(w, p, k)
-        return choose_colour(tb, w, p)
+        return choose_colour(tb, w, p, np.int64(1))
     if (
         RANK[k] == SEVEN
         and scope == SCOPE_ALL

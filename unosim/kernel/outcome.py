@@ -38,13 +38,14 @@ def penalise(tb, rd, p):
 
 
 @hot
-def uno_check(tb, rd, p):
-    """4.4: a player left with one card after a play may forget UNO and be caught."""
+def uno_check(tb, rd, p, outside):
+    """4.4: a player left with one card after a play may forget UNO and be caught
+    (``outside``: 0 if no seat is an outside one)."""
     count = rd.count
     hinfo = rd.hinfo
     st = rd.streams
     rules = tb.rules
-    if hinfo[p, H_TOTAL] == 1 and forgets_uno(tb, rd, p):
+    if hinfo[p, H_TOTAL] == 1 and forgets_uno(tb, rd, p, outside):
         if chance32(st, S_TABLE, rules[R_CATCH_UNO]):
             count[K_UNO_PENALTIES] += 1
             trace_event(rd, E_UNO, p, -1, 0, rules[R_UNO_PENALTY])

@@ -90,7 +90,7 @@ def _special(tb, rd, p):
             if hinfo[p, H_TOTAL] == 0:
                 win(rd, p)
             else:  # 4.4: discarding down to one card is a play: call UNO
-                uno_check(tb, rd, p)
+                uno_check(tb, rd, p, np.int64(1))
     else:  # Greninja: draw until a card of the named colour, then its player renames
         trace_event(rd, E_GRENINJA, p, -1, 0, 0)
         while True:
@@ -98,7 +98,7 @@ def _special(tb, rd, p):
             if d < 0 or COLOUR[d] == c:
                 break
         mem[MEM_SHORT + p] = 0
-        g[G_COLOUR] = choose_colour(tb, rd, g[G_PEND_BY])
+        g[G_COLOUR] = choose_colour(tb, rd, g[G_PEND_BY], np.int64(1))
         trace_event(rd, E_COLOUR, g[G_PEND_BY], g[G_COLOUR], 0, 0)
     g[G_PEND_SPECIAL] = -1
 

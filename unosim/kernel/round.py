@@ -173,7 +173,7 @@ def setup(tb, rd, n, order, scripted):
         mem[MEM_DISC_C + COLOUR[k]] = 1
     g[G_TOP] = k
     if COLOUR[k] < 0:  # wild-type: seat 0 names the colour; no other effect
-        g[G_COLOUR] = choose_colour(tb, rd, np.int64(0))
+        g[G_COLOUR] = choose_colour(tb, rd, np.int64(0), np.int64(1))
         trace_event(rd, E_COLOUR, 0, g[G_COLOUR], 0, 0)
         return 0
     g[G_COLOUR] = COLOUR[k]
@@ -238,20 +238,24 @@ def end_round(rd, p):
 
 @kernel
 def turn_loop(tb, rd, n, p, stop, force, colour):
-    """``_turns`` for the expert: its play-outs and its rounds' stops."""
-    return _turns(tb, rd, n, p, stop, force, colour)
+    """``_turns`` for the expert and the outside seats: its play-outs and its rounds'
+    stops, with any seat maybe an outside one."""
+    return _turns(tb, rd, n, p, stop, force, colour, np.int64(1))
 
 
 @kernel
 def play_turns(tb, rd, n, p):
-    """``_turns`` without stops or forced choices, for every round without an expert:
-    ``_turns`` is inlined here with those arguments constant, and the compiler drops
-    what serves only the expert (which made a ``random`` turn about 4% slower)."""
-    return _turns(tb, rd, n, p, np.int64(0), np.int64(FORCE_NONE), np.int64(-1))
+    """``_turns`` without stops, forced choices or outside seats, for every round
+    without an expert or an outside seat: ``_turns`` is inlined here with those
+    arguments constant, and the compiler drops what serves only the expert (which made
+    a ``random`` turn about 4% slower) and the outside seats' checks (which never fire
+    here, yet cost Jump-In turns of ``heuristic`` players some 2-7%:
+    docs/notes/turn-loop-cost.md)."""
+    return _turns(tb, rd, n, p, np.int64(0), np.int64(FORCE_NONE), np.int64(-1), np.int64(0))
 
 
 @hot
-def _turns(tb, rd, n, p, stop, force, colour):
+def _turns(tb, rd, n, p, stop, force, colour, outside):
     """The turns of a round from seat ``p``'s, in any state a turn starts from, until the
     round is over (``rd.g[G_OVER]`` set) or a stop; returns the seat to act next.
 
@@ -265,7 +269,8 @@ def _turns(tb, rd, n, p, stop, force, colour):
     -1 to draw; facing a penalty ``FORCE_CHALLENGE``, a card to stack (``colour`` as
     above) or -1 to take it; after a stop on a drawn card ``FORCE_DRAWN`` (play it,
     ``colour`` as above) or ``FORCE_KEEP``; ``FORCE_POLICY`` the strategy's choice,
-    ``FORCE_NONE`` no first choice."""
+    ``FORCE_NONE`` no first choice. ``outside``: 0 if no seat is an outside one
+    (``decide.OUTSIDE``; its checks then compile away), 1 if any may be."""
     g = rd.g
     count = rd.count
     mem = rd.mem
@@ -334,7 +339,7 @@ def _turns(tb, rd, n, p, stop, force, colour):
                 if (stop >> p) & 1 == 1:  # the stopping seat decides on the card drawn
                     g[G_DRAWN] = k + 1
                     return p
-        p = play(tb, rd, p, k, how, bluff, colour)
+        p = play(tb, rd, p, k, how, bluff, colour, outside)
         colour = -1
         p = seat(p, g[G_DIR], n)
     return p
