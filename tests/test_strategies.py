@@ -83,7 +83,7 @@ class Position:
         return "draw" if k < 0 else kind_name(k)
 
     def colour(self, p: int = 0) -> int:
-        return choose_colour(self.tb, self.rd, p)
+        return choose_colour(self.tb, self.rd, p, 0)  # 0: no seat is an outside one
 
 
 FOUR = "{},random,random,random"
