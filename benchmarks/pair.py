@@ -95,6 +95,11 @@ def run(tree: Path, cache: Path, args: argparse.Namespace) -> list[tuple[float, 
     return [(float(gps), float(ns)) for gps, ns in rows]
 
 
+def _median(rows: list[tuple[float, float]], i: int) -> float:
+    """The median of column ``i`` (0: games/s, 1: ns per turn) of one side's runs."""
+    return statistics.median(r[i] for r in rows)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -118,14 +123,12 @@ def main() -> None:
     args = ap.parse_args()
     if args.pairs < 1 or args.games < 1000:
         sys.exit("bench-pair: --pairs must be >= 1 and --games >= 1000")
-    if args.rules == "presets":
-        from unosim.game.rules import PRESETS
+    from unosim.game.rules import PRESETS, resolve
 
+    if args.rules == "presets":
         args.rules = list(PRESETS)
     else:
         args.rules = [r.strip() for r in args.rules.split(";") if r.strip()]
-    from unosim.game.rules import resolve
-
     for rules in args.rules:
         try:
             resolve(rules)
@@ -155,10 +158,9 @@ def main() -> None:
         this = [r[j] for r in runs["this tree"]]
         ratio_g = statistics.median(t[0] / b[0] for t, b in zip(this, base))
         ratio_ns = statistics.median(t[1] / b[1] for t, b in zip(this, base))
-        med = lambda r, i: statistics.median(x[i] for x in r)  # noqa: E731
         print(
-            f"  {rules}: base {med(base, 0):,.0f} games/s {med(base, 1):.2f} ns/turn, "
-            f"this tree {med(this, 0):,.0f} games/s {med(this, 1):.2f} ns/turn; "
+            f"  {rules}: base {_median(base, 0):,.0f} games/s {_median(base, 1):.2f} ns/turn, "
+            f"this tree {_median(this, 0):,.0f} games/s {_median(this, 1):.2f} ns/turn; "
             f"this / base: games/s x{ratio_g:.3f}, ns/turn x{ratio_ns:.3f}"
         )
     print("(medians over the pairs; ratios are medians of the pairs' ratios)")

@@ -53,8 +53,9 @@ MAX_CANDIDATES = (
     + 1
 )
 # the rollout streams' keys of one deal and the next are this far apart (``expert_search``:
-# the key of deal i, candidate c is i * KEY_STRIDE + c): the most candidates of a decision
-# without declared cards (4 x 59 kinds + a draw), so built-in games keep their streams; the
-# candidates past it (declared cards' colours and opponents) take keys from KEY_FAR on
-KEY_STRIDE = 237
+# the key of deal i, candidate c is i * KEY_STRIDE + c): a bound on the candidates of a
+# decision without declared cards (each built-in kind once per colour, and a draw: 237),
+# fixed because built-in games' streams depend on it; the candidates past it (declared
+# cards' colours and opponents) take keys from KEY_FAR on
+KEY_STRIDE = N_COLOURS * N_BUILTIN_KINDS + 1
 KEY_FAR = 1 << 40
