@@ -51,7 +51,7 @@ from .layout import (
     S_SEAT0,
 )
 from .outcome import add_penalty, take_turn, uno_check, win
-from .piles import draw_n, draw_one
+from .piles import draw_n, draw_one, kinds_in_play
 from .rng import below
 from .seats import seat
 from .trace import trace_event
@@ -103,13 +103,13 @@ def declared_effect(tb, rd, p, k, target):
         elif op == OP_SWAP:
             q = target if target >= 0 else choose_target(tb, rd, p)
             target = -1
-            swap_hands(rd, p, q)
+            swap_hands(rd, p, q, kinds_in_play(tb))
             trace_event(rd, E_SWAP, p, -1, 0, q)
         elif op == OP_PASS:
-            rotate_hands(rd)
+            rotate_hands(rd, kinds_in_play(tb))
             trace_event(rd, E_ROTATE, p, -1, 0, 0)
         elif op == OP_DEAL:
-            shuffle_all_hands(rd, p)
+            shuffle_all_hands(rd, p, kinds_in_play(tb))
             trace_event(rd, E_SHUFFLE, p, -1, 0, 0)
         elif op == OP_SPEND_TURN:  # a turn taken (4.6, 6: max_turns first), then missed
             if take_turn(tb, rd):

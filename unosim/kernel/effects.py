@@ -77,7 +77,7 @@ from .layout import (
 from .legal import may_empty_hand, may_go_out_with, rank_lacks
 from .outcome import add_penalty, take_turn, uno_check, win
 from .packed import pack_named, pack_played
-from .piles import discard, draw_n, remove_card
+from .piles import discard, draw_n, kinds_in_play, remove_card
 from .seats import seat
 from .trace import trace_event
 
@@ -106,10 +106,10 @@ def effect(tb, rd, p, k, stacked, bluff, target):
             trace_event(rd, E_EFFECT, p, k, 0, 0)
         elif r == SEVEN and rules[R_SEVEN_ZERO] == 1:
             q = target if target >= 0 else choose_target(tb, rd, p)
-            swap_hands(rd, p, q)
+            swap_hands(rd, p, q, kinds_in_play(tb))
             trace_event(rd, E_SWAP, p, -1, 0, q)
         elif r == ZERO and rules[R_SEVEN_ZERO] == 1:
-            rotate_hands(rd)
+            rotate_hands(rd, kinds_in_play(tb))
             trace_event(rd, E_ROTATE, p, -1, 0, 0)
         return
     if k == WILD_DRAW_FOUR:
@@ -119,12 +119,12 @@ def effect(tb, rd, p, k, stacked, bluff, target):
         g[G_PEND_BY] = p
         trace_event(rd, E_EFFECT, p, k, 0, 0)
     elif k == SHUFFLE_HANDS:
-        shuffle_all_hands(rd, p)
+        shuffle_all_hands(rd, p, kinds_in_play(tb))
         trace_event(rd, E_SHUFFLE, p, -1, 0, 0)
     elif k == CUSTOMIZABLE:
         if rules[R_BLANK_CARD] == BLANK_SWAP_HANDS:
             q = choose_target(tb, rd, p)
-            swap_hands(rd, p, q)
+            swap_hands(rd, p, q, kinds_in_play(tb))
             trace_event(rd, E_SWAP, p, -1, 0, q)
     elif PENDING[k] == 1:  # Snorlax, Greninja
         g[G_PEND_SPECIAL] = k

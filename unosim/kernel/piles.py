@@ -16,8 +16,9 @@ the order instead: it draws ``pile[g[G_PILE_N] - 1]`` and shuffles on a reshuffl
 import numpy as np
 
 from .jit import hot, kernel
-from .kinds import COLOUR, N_COLOURED, N_COLOURS, N_KINDS, RANK
+from .kinds import COLOUR, N_BUILTIN_KINDS, N_COLOURED, N_COLOURS, N_KINDS, RANK
 from .layout import (
+    DC_N,
     E_DREW,
     E_RESHUFFLE,
     G_DISC_N,
@@ -221,9 +222,17 @@ def draw_n(rd, p, count):
 
 
 @hot
+def kinds_in_play(tb):
+    """The kinds of the rule set of ``tb`` (a ``state.Table``) are below this: the
+    built-in ones without declared cards, so that loops over a hand skip the kinds
+    reserved for them."""
+    return N_KINDS if tb.rules[DC_N] > 0 else N_BUILTIN_KINDS
+
+
+@hot
 def hand_points(tb, rd, p):
     """Points of seat ``p``'s hand (``tb``: a ``state.Table``)."""
     s = 0
-    for k in range(N_KINDS):
+    for k in range(kinds_in_play(tb)):
         s += rd.hands[p, k] * tb.points[k]
     return s
