@@ -6,7 +6,7 @@ import sys
 import numpy as np
 import pytest
 
-from unosim.game.rules import resolve
+from unosim.game.rules import RuleError, resolve
 from unosim.kernel import families
 from unosim.sim import engine
 from unosim.sim.simulate import make_job
@@ -54,3 +54,11 @@ def test_a_family_is_cached_under_its_own_name():
     family = sys.modules[pkg + ".family"]
     assert np.array_equal(family.RULES, rules) and not family.RULES.flags.writeable
     assert sys.modules[pkg + ".round"].rules_of is family.rules_of
+
+
+def test_an_unknown_family_is_refused_in_one_line(monkeypatch):
+    monkeypatch.setattr(engine, "FAMILIES", ("no-such-rules",))
+    monkeypatch.setattr(engine, "_family_rules", None)
+    job = make_job("official", 10, 4, "random", 1)
+    with pytest.raises(RuleError, match="^UNOSIM_FAMILIES: unknown preset 'no-such-rules'"):
+        engine.rounds(job.kernel, job.seed, 0, 10, 10)

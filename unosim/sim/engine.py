@@ -114,7 +114,10 @@ def _has_family(rules: np.ndarray) -> bool:
     """Whether rounds of ``rules`` have a kernel of their own (``FAMILIES``)."""
     global _family_rules
     if _family_rules is None:
-        _family_rules = {resolve(n).to_array().tobytes() for n in FAMILIES}
+        try:
+            _family_rules = {resolve(n).to_array().tobytes() for n in FAMILIES}
+        except RuleError as e:
+            raise RuleError(f"UNOSIM_FAMILIES: {e}") from None
     return rules.tobytes() in _family_rules
 
 
