@@ -9,6 +9,7 @@ these functions on the built-in cards' paths.
 
 import numpy as np
 
+from .family import rules_of
 from .jit import hot
 from .kinds import (
     ATTACKS,
@@ -57,7 +58,7 @@ def block(k):
 @hot
 def names_colour(tb, k):
     """Does its player name a colour after ``k`` (every wild-type card does)?"""
-    return k < N_BUILTIN_KINDS or tb.rules[block(k) + D_NAMES] == 1
+    return k < N_BUILTIN_KINDS or rules_of(tb)[block(k) + D_NAMES] == 1
 
 
 @hot
@@ -67,7 +68,7 @@ def props(tb, k):
     if k < N_BUILTIN_KINDS:
         return np.int64(ATTACKS[k]), np.int64(DRAW_PENALTY[k]), np.int64(SWAPS[k])
     b = block(k)
-    return tb.rules[b + D_ATTACK], tb.rules[b + D_DRAWS], tb.rules[b + D_SWAP]
+    return rules_of(tb)[b + D_ATTACK], rules_of(tb)[b + D_DRAWS], rules_of(tb)[b + D_SWAP]
 
 
 @hot
@@ -76,14 +77,14 @@ def penalty(tb, k):
     Draw Four's 4, a declared ``stack`` card's number, else 0."""
     if k < N_BUILTIN_KINDS:
         return np.int64(DRAW_PENALTY[k])
-    return tb.rules[block(k) + D_PENALTY]
+    return rules_of(tb)[block(k) + D_PENALTY]
 
 
 @hot
 def legal_declared(tb, rd, k):
     """4.1 for a coloured declared kind not of the current colour: ``matches`` =
     anything, or the top card's rank when it matches by rank."""
-    rules = tb.rules
+    rules = rules_of(tb)
     r = RANK[k]
     if (rules[DC_ANYWHERE] >> r) & 1:
         return True
@@ -95,7 +96,7 @@ def stacks(tb, k):
     """Is ``k`` a card that stacks (a Draw Two, a Wild Draw Four, a ``stack`` card)?"""
     if k < N_BUILTIN_KINDS:
         return DRAW_PENALTY[k] > 0
-    return (tb.rules[DC_STACKS] >> slot_of(k)) & 1 == 1
+    return (rules_of(tb)[DC_STACKS] >> slot_of(k)) & 1 == 1
 
 
 @hot
@@ -116,8 +117,8 @@ def chooses(tb, k):
     """Does declared kind ``k`` have a ``chosen`` step (``draw N chosen``, ``swap
     chosen``)?"""
     b = block(k)
-    for i in range(tb.rules[b + D_N_STEPS]):
-        op = tb.rules[b + D_STEPS + 2 * i]
+    for i in range(rules_of(tb)[b + D_N_STEPS]):
+        op = rules_of(tb)[b + D_STEPS + 2 * i]
         if op == OP_DRAW_CHOSEN or op == OP_SWAP:
             return True
     return False

@@ -12,6 +12,7 @@ import numpy as np
 from .decide import choose_colour, choose_target, may_add, next_extra, will_jump
 from .declared import chosen_target, names_colour, penalty
 from .declared_effects import declared_effect
+from .family import rules_of
 from .hands import rotate_hands, shuffle_all_hands, swap_hands
 from .jit import hot, kernel
 from .kinds import (
@@ -90,7 +91,7 @@ def effect(tb, rd, p, k, stacked, bluff, target):
     ``target`` >= 0: the seat a 7 swaps with, or the opponent a declared card's first
     ``chosen`` step picks (-1: the strategy's choice)."""
     g = rd.g
-    rules = tb.rules
+    rules = rules_of(tb)
     n = g[G_N]
     if k < N_COLOURED:
         r = RANK[k]
@@ -210,7 +211,7 @@ def play(tb, rd, p, k, how, bluff, colour, outside):
     count = rd.count
     hinfo = rd.hinfo
     seq = rd.seq
-    rules = tb.rules
+    rules = rules_of(tb)
     stacked = how == PLAY_STACK
     top = g[G_TOP]
     cur = g[G_COLOUR]

@@ -9,6 +9,7 @@ import numpy as np
 from .decide import HEURISTIC, RANDOM
 from .declared import props
 from .expert_params import DEAL_OPEN, DEAL_VOIDS
+from .family import rules_of
 from .jit import kernel
 from .kinds import (
     ATTACK_NONE,
@@ -87,7 +88,8 @@ def _heuristic_named(tb, named, q, size):
     danger = named_next(named) <= DANGER
     a, _, swap = props(tb, k)
     swapper = swap == SWAP_ALL or (
-        swap == SWAP_ONE and (tb.rules[R_BLANK_CARD] == BLANK_SWAP_HANDS or k >= N_BUILTIN_KINDS)
+        swap == SWAP_ONE
+        and (rules_of(tb)[R_BLANK_CARD] == BLANK_SWAP_HANDS or k >= N_BUILTIN_KINDS)
     )
     plain = a == ATTACK_NONE and not swapper
     attack = a != ATTACK_NONE and (k != WILD_DRAW_FOUR or tb.sp[q, P_BLUFF] == 0.0)
@@ -106,7 +108,7 @@ def _telling_play(tb, played, q, size):
     if (
         played == 0
         or played_size(played) != size
-        or tb.rules[R_MULTI_PLAY] == 1
+        or rules_of(tb)[R_MULTI_PLAY] == 1
         or (k == WILD_DRAW_FOUR and tb.sp[q, P_BLUFF] > 0.0)
     ):
         return 0

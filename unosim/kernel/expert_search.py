@@ -45,6 +45,7 @@ from .expert_params import (
     X_TRIES,
     X_Z,
 )
+from .family import rules_of
 from .jit import hot, jitted, kernel
 from .kinds import N_BUILTIN_KINDS, N_COLOURED, N_KINDS
 from .layout import (
@@ -160,8 +161,8 @@ def search(tb, rd, n, p, xp, b, w, wtb, unseen, cand, ccol, val, dsum, dsq, tall
     standard errors of their paired difference (so a small budget's noise does not make
     the expert weaker than its policy), then the best such candidate is played."""
     hinfo, st = rd.hinfo, rd.streams
-    rules, sid, sp = tb.rules, tb.sid, tb.sp
-    wrules, rsid, rsp, wst = wtb.rules, wtb.sid, wtb.sp, w.streams
+    rules, sid, sp = rules_of(tb), tb.sid, tb.sp
+    wrules, rsid, rsp, wst = rules_of(wtb), wtb.sid, wtb.sp, w.streams
     at = AT_TURN
     if rd.g[G_DRAWN] > 0:
         at = AT_DRAWN

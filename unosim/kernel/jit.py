@@ -114,8 +114,9 @@ class _Locator(_CacheLocator):
     the whole kernel package (``kernel_code``), not the time and size of its own file;
     its file name carries no line number, so that an edit above it renames nothing."""
 
-    def __init__(self, py_file, root):
+    def __init__(self, py_file, root, family=""):
         self._py_file = py_file
+        self._family = family
         self._path = (
             str(root)
             if root == _IN_TREE
@@ -131,7 +132,7 @@ class _Locator(_CacheLocator):
         return kernel_code()
 
     def get_disambiguator(self):
-        return "k"
+        return "k" + self._family  # a family's kernels (``families``) apart from the general's
 
     @classmethod
     def from_function(cls, py_func, py_file):
@@ -139,7 +140,8 @@ class _Locator(_CacheLocator):
 
         if CACHE_ROOT is None:
             return None
-        self = cls(py_file, CACHE_ROOT)
+        family = py_func.__module__.split("._family_")[1:]
+        self = cls(py_file, CACHE_ROOT, family[0].split(".")[0] if family else "")
         try:
             self.ensure_cache_path()
         except OSError:

@@ -4,6 +4,7 @@ round's ``state.Table`` ``tb`` and ``state.Round`` ``rd``, then scalars.
 """
 
 from .decide import forgets_uno
+from .family import rules_of
 from .jit import hot, kernel
 from .layout import (
     E_PENALTY,
@@ -44,7 +45,7 @@ def uno_check(tb, rd, p, outside):
     count = rd.count
     hinfo = rd.hinfo
     st = rd.streams
-    rules = tb.rules
+    rules = rules_of(tb)
     if hinfo[p, H_TOTAL] == 1 and forgets_uno(tb, rd, p, outside):
         if chance32(st, S_TABLE, rules[R_CATCH_UNO]):
             count[K_UNO_PENALTIES] += 1
@@ -59,7 +60,7 @@ def take_turn(tb, rd):
     when the turn may be taken (and is counted)."""
     g = rd.g
     count = rd.count
-    rules = tb.rules
+    rules = rules_of(tb)
     if count[K_TURNS] >= rules[R_MAX_TURNS]:
         g[G_OVER] = OVER_TRUNCATED
         return False

@@ -39,6 +39,7 @@ wild-type card is part of the play action.
 
 import numpy as np
 
+from .family import rules_of
 from .jit import kernel
 from .kinds import (
     COLOUR,
@@ -236,7 +237,7 @@ def fill_mask(tb, rd, p, kind, card, first, step):
     elif kind == D_PENALTY:
         if g[G_CHALLENGEABLE] == 1:
             ob[O_MASK + A_CHALLENGE] = 1
-        if tb.rules[R_STACKING] != STACK_NONE and not lone_card_blocked(tb, rd, p):
+        if rules_of(tb)[R_STACKING] != STACK_NONE and not lone_card_blocked(tb, rd, p):
             for c in range(N_COLOURS):
                 k = np.int64(c * N_RANKS + DRAW_TWO)
                 if hands[p, k] > 0 and can_stack(tb, rd, k):
@@ -247,7 +248,7 @@ def fill_mask(tb, rd, p, kind, card, first, step):
         ob[O_MASK + A_DRAW] = 1
     elif kind == D_DRAWN:
         _play_variants(ob, card)
-        if tb.rules[R_DRAW_RULE] == DRAW_ONE:
+        if rules_of(tb)[R_DRAW_RULE] == DRAW_ONE:
             ob[O_MASK + A_PASS] = 1
     elif kind == D_COLOUR:
         for c in range(N_COLOURS):
@@ -291,7 +292,7 @@ def fill_mask(tb, rd, p, kind, card, first, step):
 def _all_numbers(tb, first):
     """8.8 for a multi-card play starting with ``first``: may it empty the hand? Its
     extra cards are copies of ``first`` or, after a number, numbers."""
-    return tb.rules[R_LAST_CARD] == LAST_ANY or is_number(first)
+    return rules_of(tb)[R_LAST_CARD] == LAST_ANY or is_number(first)
 
 
 @kernel

@@ -10,6 +10,7 @@ Like every kernel function, these take the round's ``state.Table`` ``tb`` and
 import numpy as np
 
 from .decide import choose_colour, choose_stack, will_challenge
+from .family import rules_of
 from .jit import hot, kernel
 from .kinds import COLOUR, KIND_AT, N_ALL_RANKS, SNORLAX, SPECIAL_DRAW, WILD_DRAW_FOUR_PENALTY
 from .layout import (
@@ -114,7 +115,7 @@ def _challenge(tb, rd, p):
     draws 4 + challenge_penalty and loses its turn). The named colour stands."""
     g = rd.g
     count = rd.count
-    rules = tb.rules
+    rules = rules_of(tb)
     count[K_CHALLENGES] += 1
     g[G_CHALLENGEABLE] = 0
     g[G_PEND_DRAW] = 0
@@ -138,7 +139,7 @@ def _facing_penalty(tb, rd, p, force):
     strategy decides (``FORCE_NONE``, ``FORCE_POLICY``), or ``FORCE_CHALLENGE``, a card
     to stack, -1 to take the penalty."""
     g = rd.g
-    rules = tb.rules
+    rules = rules_of(tb)
     policy = force == FORCE_NONE or force == FORCE_POLICY
     if g[G_CHALLENGEABLE] == 1 and (
         force == FORCE_CHALLENGE or (policy and will_challenge(tb, rd, p))
@@ -163,7 +164,7 @@ def draw_lacks(tb, rd, held):
     want of a play (4.2, 8.9): under ``after_draw = play`` all that having no legal card
     shows (``legal.no_play_lacks``: the cards it keeps after drawing cannot be played
     either); under ``pass`` only that it holds none of the colour in play."""
-    if tb.rules[R_AFTER_DRAW] == AFTER_DRAW_PLAY:
+    if rules_of(tb)[R_AFTER_DRAW] == AFTER_DRAW_PLAY:
         return no_play_lacks(tb, rd, held)
     return 1 << rd.g[G_COLOUR]
 
@@ -175,7 +176,7 @@ def _draw_turn(tb, rd, p):
     count = rd.count
     mem = rd.mem
     hinfo = rd.hinfo
-    rules = tb.rules
+    rules = rules_of(tb)
     k = NO_CARD
     trace_event(rd, E_DRAW, p, -1, 0, 0)
     drawn = count[K_CARDS_DRAWN]

@@ -9,6 +9,7 @@ take the round's ``state.Table`` ``tb`` and ``state.Round`` ``rd`` and the seat 
 """
 
 from .declared import props
+from .family import rules_of
 from .jit import hot, kernel
 from .kinds import (
     ATTACK_HEADS_UP,
@@ -104,7 +105,7 @@ def _heuristic_card(tb, rd, p):
     Scores the legal cards in kind order and keeps the first best, visiting only the
     kinds held that can be legal (``legal_ranks``, then the wild-type kinds held)."""
     g = rd.g
-    rules = tb.rules
+    rules = rules_of(tb)
     hinfo = rd.hinfo
     points = tb.points
     n = g[G_N]
@@ -224,7 +225,7 @@ def _weighted_card(tb, rd, p):
     Divisions are hoisted out of the loops (a division costs ~5 multiplications)."""
     sp = tb.sp
     g = rd.g
-    rules = tb.rules
+    rules = rules_of(tb)
     hinfo = rd.hinfo
     points = tb.points
     w = P_W

@@ -8,14 +8,16 @@ grown and bounded here, and only here.
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 
 import numpy as np
 
-from ..game.rules import RuleError, RuleSet
+from ..game.rules import RuleError, RuleSet, resolve
 from ..kernel import aggregate as _aggregate
 from ..kernel import batch as _batch
 from ..kernel import expert as _expert
+from ..kernel import families as _families
 from ..kernel import layout as L
 from ..kernel import match as _match
 from ..kernel import outside as _outside
@@ -25,6 +27,13 @@ from ..players.expert import expert_array
 from ..players.seats import OUTSIDE
 from .interrupt import kernel_call
 
+# the rule sets whose rounds run in a kernel of their own, compiled with their rules as
+# constants (``kernel.families``; the same games, faster); the environment variable
+# UNOSIM_FAMILIES names others, comma-separated, or none with an empty value
+FAMILIES = tuple(
+    n.strip() for n in os.environ.get("UNOSIM_FAMILIES", "official").split(",") if n.strip()
+)
+_family_rules: set[bytes] | None = None
 EXPERT_CHUNK = 16  # games per task with expert seats (a game costs ~1,000 times more)
 TRACE_CAPACITY = 4096  # events a traced round first makes room for
 TRACE_MAX_BYTES = 1 << 30  # a longer trace is refused: 1 GiB, about 440,000 events
@@ -84,15 +93,32 @@ def build(ruleset: RuleSet, n_players: int, sid: np.ndarray, sparams: np.ndarray
     )
 
 
-def rounds(k: Kernel, seed: int, first_game: int, count: int, chunk: int) -> np.ndarray:
+def rounds(
+    k: Kernel, seed: int, first_game: int, count: int, chunk: int, family: bool = True
+) -> np.ndarray:
     """Games ``first_game .. first_game + count - 1`` of the run with root ``seed``, in
-    tasks of ``chunk`` games on numba's thread count: int32[count, N_COLS]."""
+    tasks of ``chunk`` games on numba's thread count: int32[count, N_COLS]. With
+    ``family=False`` the general kernel plays them even when ``k``'s rule set has a kernel
+    of its own (the same games)."""
     with kernel_call():  # Ctrl-C or SIGTERM during the call: the interrupt itself
         if k.xp is not None:  # expert seats search; smaller tasks balance the threads
             return _expert.run_rounds_expert(
                 *k.head, seed, first_game, count, min(chunk, EXPERT_CHUNK), k.xp
             )
+        if family and _has_family(k.rules):
+            return _families.batch(k.rules).run_rounds(*k.head, seed, first_game, count, chunk)
         return _batch.run_rounds(*k.head, seed, first_game, count, chunk)
+
+
+def _has_family(rules: np.ndarray) -> bool:
+    """Whether rounds of ``rules`` have a kernel of their own (``FAMILIES``)."""
+    global _family_rules
+    if _family_rules is None:
+        try:
+            _family_rules = {resolve(n).to_array().tobytes() for n in FAMILIES}
+        except RuleError as e:
+            raise RuleError(f"UNOSIM_FAMILIES: {e}") from None
+    return rules.tobytes() in _family_rules
 
 
 def matches(k: Kernel, seed: int, lo: int, hi: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

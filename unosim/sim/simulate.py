@@ -141,12 +141,17 @@ def make_job(
 
 def warm(job: Job | None = None) -> float:
     """Compile the round kernels (or load them from numba's cache) by playing one game
-    of ``job`` (default: official, 4 players, ``random``), before any clock starts.
-    Returns the seconds it took: the one-off compile time on a fresh install."""
+    of ``job`` (default: official, 4 players, ``random``), before any clock starts; by
+    default the general kernel too, when official rounds have their own
+    (``engine.FAMILIES``). Returns the seconds it took: the one-off compile time on a
+    fresh install."""
     import time
 
     t = time.perf_counter()
     run_block(job if job is not None else make_job(), 0, 1)
+    if job is None:
+        default = make_job()
+        engine.rounds(default.kernel, default.seed, 0, 1, CHUNK, family=False)
     return time.perf_counter() - t
 
 

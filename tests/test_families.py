@@ -1,0 +1,64 @@
+"""Rule sets with a kernel of their own (``kernel.families``): the same games as the
+general kernel, cached apart from it."""
+
+import sys
+
+import numpy as np
+import pytest
+
+from unosim.game.rules import RuleError, resolve
+from unosim.kernel import families
+from unosim.sim import engine
+from unosim.sim.simulate import make_job
+
+STRATEGIES = {
+    "random": "random",
+    "heuristic": "heuristic:challenge=smart;bluff=0.3;forget_uno=0.2",
+    "mix": ["colour-counter", "aggressive", "points-dumper", "weighted", "random"],
+}
+
+
+@pytest.mark.parametrize("players", (2, 4, 10))
+@pytest.mark.parametrize("strategy", sorted(STRATEGIES))
+def test_official_family_plays_the_general_kernels_games(players, strategy):
+    labels = STRATEGIES[strategy]
+    if isinstance(labels, list):
+        labels = (labels * 2)[:players]
+    job = make_job("official", 400, players, labels, 11)
+    family = engine.rounds(job.kernel, job.seed, 0, 400, 64)
+    general = engine.rounds(job.kernel, job.seed, 0, 400, 64, family=False)
+    assert engine._has_family(job.kernel.rules)  # official has a kernel of its own
+    assert np.array_equal(family, general)
+
+
+def test_a_rule_set_without_a_family_runs_in_the_general_kernel():
+    job = make_job("seven-zero", 10, 4, "random", 1)
+    assert not engine._has_family(job.kernel.rules)
+
+
+def test_a_family_is_cached_under_its_own_name():
+    rules = resolve("official").to_array()
+    fam = families.batch(rules)
+    assert fam is families.batch(rules.copy())  # loaded once
+    assert fam.__name__ == f"unosim.kernel._family_{families.tag(rules)}.batch"
+    job = make_job("official", 10, 4, "random", 1)
+    engine.rounds(job.kernel, job.seed, 0, 10, 10)
+    cache = fam.run_chunk._cache
+    if cache is None or not hasattr(cache, "_impl"):
+        pytest.skip("kernels run uncached here")
+    # the family's files carry its tag, so a family never loads the general kernel's code
+    assert cache._impl.locator.get_disambiguator() == "k" + families.tag(rules)
+    assert engine._batch.run_chunk._cache._impl.locator.get_disambiguator() == "k"
+    # and its constant is that rule set's, read-only
+    pkg = fam.__name__.rsplit(".", 1)[0]
+    family = sys.modules[pkg + ".family"]
+    assert np.array_equal(family.RULES, rules) and not family.RULES.flags.writeable
+    assert sys.modules[pkg + ".round"].rules_of is family.rules_of
+
+
+def test_an_unknown_family_is_refused_in_one_line(monkeypatch):
+    monkeypatch.setattr(engine, "FAMILIES", ("no-such-rules",))
+    monkeypatch.setattr(engine, "_family_rules", None)
+    job = make_job("official", 10, 4, "random", 1)
+    with pytest.raises(RuleError, match="^UNOSIM_FAMILIES: unknown preset 'no-such-rules'"):
+        engine.rounds(job.kernel, job.seed, 0, 10, 10)

@@ -1,0 +1,70 @@
+"""Kernels of their own for the rule sets played most: the kernel's modules loaded again
+under a package of their own (``unosim.kernel._family_<hash>``), in which
+``family.rules_of`` returns that rule set's array as a constant. numba then compiles every
+rule that is off out of the turn loop: ``official`` with ``random`` players runs about
+15% faster per game (docs/notes/turn-loop-cost.md). The games are the general kernel's,
+bit for bit (``tests/test_families.py``); each family compiles once, on its first use,
+and is cached on disk under its own name (``jit._Locator``)."""
+
+import hashlib
+import importlib
+import sys
+import types
+from pathlib import Path
+
+import numpy as np
+
+# modules without rules, shared with the general kernel (loading them again would only
+# cost time; ``jit`` also holds numba's fixes and the cache's set-up)
+_SHARED = ("jit", "fix_inliner", "fix_passes", "layout", "kinds")
+_RULES_OF = """
+from unosim.kernel.jit import hot
+
+
+@hot
+def rules_of(tb):
+    return RULES
+"""
+_loaded: dict[bytes, types.ModuleType] = {}
+
+
+def tag(rules: np.ndarray) -> str:
+    """The family's name: a digest of its rule array (``int64``)."""
+    return hashlib.sha256(np.ascontiguousarray(rules, np.int64).tobytes()).hexdigest()[:12]
+
+
+def batch(rules: np.ndarray) -> types.ModuleType:
+    """The ``batch`` module of the family of ``rules``, loaded on first use; its kernels
+    compile (or load from the cache) on their first call.
+
+    Parameters
+    ----------
+    rules : int64[N_RULES]
+        The family's rule array (``RuleSet.to_array``), the constant its kernels read.
+
+    Returns
+    -------
+    module
+        The family's ``batch``: ``run_rounds`` plays rounds of exactly these rules.
+    """
+    key = np.ascontiguousarray(rules, np.int64).tobytes()
+    if key not in _loaded:
+        _loaded[key] = _load(np.frombuffer(key, np.int64).copy())
+    return _loaded[key]
+
+
+def _load(rules: np.ndarray) -> types.ModuleType:
+    here = Path(__file__).resolve().parent
+    name = f"{__package__}._family_{tag(rules)}"
+    pkg = types.ModuleType(name)
+    pkg.__path__ = [str(here)]
+    pkg.__package__ = name
+    sys.modules[name] = pkg
+    for m in _SHARED:
+        sys.modules[f"{name}.{m}"] = importlib.import_module(f"{__package__}.{m}")
+    fam = types.ModuleType(f"{name}.family")
+    rules.flags.writeable = False
+    fam.__dict__["RULES"] = rules
+    exec(compile(_RULES_OF, str(here / "family.py"), "exec"), fam.__dict__)
+    sys.modules[fam.__name__] = fam
+    return importlib.import_module(f"{name}.batch")
