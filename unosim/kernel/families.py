@@ -9,6 +9,7 @@ and is cached on disk under its own name (``jit._Locator``)."""
 import hashlib
 import importlib
 import sys
+import threading
 import types
 from pathlib import Path
 
@@ -18,7 +19,7 @@ import numpy as np
 # cost time; ``jit`` also holds numba's fixes and the cache's set-up)
 _SHARED = ("jit", "fix_inliner", "fix_passes", "layout", "kinds")
 _RULES_OF = """
-from unosim.kernel.jit import hot
+from {package}.jit import hot
 
 
 @hot
@@ -26,6 +27,7 @@ def rules_of(tb):
     return RULES
 """
 _loaded: dict[bytes, types.ModuleType] = {}
+_lock = threading.Lock()  # threads (a Dask worker's) asking for a family load it once
 
 
 def tag(rules: np.ndarray) -> str:
@@ -48,9 +50,10 @@ def batch(rules: np.ndarray) -> types.ModuleType:
         The family's ``batch``: ``run_rounds`` plays rounds of exactly these rules.
     """
     key = np.ascontiguousarray(rules, np.int64).tobytes()
-    if key not in _loaded:
-        _loaded[key] = _load(np.frombuffer(key, np.int64).copy())
-    return _loaded[key]
+    with _lock:
+        if key not in _loaded:
+            _loaded[key] = _load(np.frombuffer(key, np.int64).copy())
+        return _loaded[key]
 
 
 def _load(rules: np.ndarray) -> types.ModuleType:
@@ -65,6 +68,7 @@ def _load(rules: np.ndarray) -> types.ModuleType:
     fam = types.ModuleType(f"{name}.family")
     rules.flags.writeable = False
     fam.__dict__["RULES"] = rules
-    exec(compile(_RULES_OF, str(here / "family.py"), "exec"), fam.__dict__)
+    source = _RULES_OF.format(package=__package__)
+    exec(compile(source, str(here / "family.py"), "exec"), fam.__dict__)
     sys.modules[fam.__name__] = fam
     return importlib.import_module(f"{name}.batch")
