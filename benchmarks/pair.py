@@ -9,10 +9,13 @@ own process with its own empty numba cache (compiled once, before the timed runs
 two sides alternating (A B, B A, A B ...) so that the machine's drift (20% or more over
 minutes on shared cores) falls on both. Each run times ``--games`` games three times
 and keeps the best; printed are the medians over the pairs of games/s, ns per turn and
-their ratios. Both sides play the same games (same seed and game numbers), so the
-ratios compare the same work as long as the kernel's results did not change. With
-``--cpu`` a run is timed by its process's CPU time: on a machine loaded past its cores
-the wall time also counts the time other processes held the core.
+their ratios, and the pairs' mean ratio with its 95% interval (Student's t over the
+pairs' log ratios: the interval says whether one run tells the two sides apart; the
+spread between runs, which compile afresh, can be larger). Both sides play the same games
+(same seed and game numbers), so the ratios compare the same work as long as the
+kernel's results did not change. With ``--cpu`` a run is timed by its process's CPU
+time: on a machine loaded past its cores the wall time also counts the time other
+processes held the core.
 
 ``--rules`` takes one rule set, several separated by ``;``, or ``presets`` (every preset
 of this tree): each run times every one of them in turn, so every rule set's pair is
@@ -22,6 +25,7 @@ alternated in the same way; a line per rule set gives its medians and ratios.
 from __future__ import annotations
 
 import argparse
+import math
 import os
 import statistics
 import subprocess
@@ -95,6 +99,19 @@ def run(tree: Path, cache: Path, args: argparse.Namespace) -> list[tuple[float, 
     return [(float(gps), float(ns)) for gps, ns in rows]
 
 
+def ratio_interval(ratios: list[float]) -> tuple[float, float, float]:
+    """The geometric mean of ``ratios`` with its 95% interval (Student's t over their
+    logarithms); one ratio gives (r, nan, nan)."""
+    logs = [math.log(r) for r in ratios]
+    mean = statistics.fmean(logs)
+    if len(logs) < 2:
+        return math.exp(mean), math.nan, math.nan
+    from scipy.stats import t
+
+    half = t.ppf(0.975, len(logs) - 1) * statistics.stdev(logs) / math.sqrt(len(logs))
+    return math.exp(mean), math.exp(mean - half), math.exp(mean + half)
+
+
 def _median(rows: list[tuple[float, float]], i: int) -> float:
     """The median of column ``i`` (0: games/s, 1: ns per turn) of one side's runs."""
     return statistics.median(r[i] for r in rows)
@@ -158,12 +175,17 @@ def main() -> None:
         this = [r[j] for r in runs["this tree"]]
         ratio_g = statistics.median(t[0] / b[0] for t, b in zip(this, base))
         ratio_ns = statistics.median(t[1] / b[1] for t, b in zip(this, base))
+        mean, lo, hi = ratio_interval([t[0] / b[0] for t, b in zip(this, base)])
         print(
             f"  {rules}: base {_median(base, 0):,.0f} games/s {_median(base, 1):.2f} ns/turn, "
             f"this tree {_median(this, 0):,.0f} games/s {_median(this, 1):.2f} ns/turn; "
-            f"this / base: games/s x{ratio_g:.3f}, ns/turn x{ratio_ns:.3f}"
+            f"this / base: games/s x{ratio_g:.3f}, ns/turn x{ratio_ns:.3f}; "
+            f"games/s mean x{mean:.3f} (95% {lo:.3f}-{hi:.3f})"
         )
-    print("(medians over the pairs; ratios are medians of the pairs' ratios)")
+    print(
+        "(medians over the pairs; ratios are medians of the pairs' ratios; the mean ratio "
+        "is their geometric mean, its interval Student's t over their logarithms)"
+    )
 
 
 if __name__ == "__main__":
