@@ -27,13 +27,13 @@ def test_official_family_plays_the_general_kernels_games(players, strategy):
     job = make_job("official", 400, players, labels, 11)
     family = engine.rounds(job.kernel, job.seed, 0, 400, 64)
     general = engine.rounds(job.kernel, job.seed, 0, 400, 64, family=False)
-    assert engine._has_family(job.kernel.rules)  # official has a kernel of its own
+    assert engine.has_family(job.kernel.rules)  # official has a kernel of its own
     assert np.array_equal(family, general)
 
 
 def test_a_rule_set_without_a_family_runs_in_the_general_kernel():
     job = make_job("seven-zero", 10, 4, "random", 1)
-    assert not engine._has_family(job.kernel.rules)
+    assert not engine.has_family(job.kernel.rules)
 
 
 def test_a_family_is_cached_under_its_own_name():
@@ -62,3 +62,18 @@ def test_an_unknown_family_is_refused_in_one_line(monkeypatch):
     job = make_job("official", 10, 4, "random", 1)
     with pytest.raises(RuleError, match="^UNOSIM_FAMILIES: unknown preset 'no-such-rules'"):
         engine.rounds(job.kernel, job.seed, 0, 10, 10)
+
+
+def test_warm_compiles_the_general_kernel_in_a_second_process(monkeypatch):
+    from unosim.sim import simulate
+
+    if not engine.has_family(make_job().kernel.rules):
+        pytest.skip("official has no kernel of its own here (UNOSIM_FAMILIES)")
+    here = []  # the fallback runs only when the second process failed
+    monkeypatch.setattr(simulate, "warm_general", lambda: here.append(1))
+    assert simulate.warm() > 0
+    assert here == []
+    # a second process that fails leaves the compile to this one
+    monkeypatch.setattr(simulate.sys, "executable", "/bin/false")
+    simulate.warm()
+    assert here == [1]

@@ -105,12 +105,12 @@ def rounds(
             return _expert.run_rounds_expert(
                 *k.head, seed, first_game, count, min(chunk, EXPERT_CHUNK), k.xp
             )
-        if family and _has_family(k.rules):
+        if family and has_family(k.rules):
             return _families.batch(k.rules).run_rounds(*k.head, seed, first_game, count, chunk)
         return _batch.run_rounds(*k.head, seed, first_game, count, chunk)
 
 
-def _has_family(rules: np.ndarray) -> bool:
+def has_family(rules: np.ndarray) -> bool:
     """Whether rounds of ``rules`` have a kernel of their own (``FAMILIES``)."""
     global _family_rules
     if _family_rules is None:
