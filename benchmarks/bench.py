@@ -177,6 +177,15 @@ def measure_expert(
     return best_g, best_ns, turns
 
 
+def kernel_of(rules: str) -> str:
+    """Which kernel plays ``rules``' rounds: one of its own (``engine.FAMILIES``; a rule
+    set with another's rule array, such as ``motu``'s, shares that one) or the general."""
+    from unosim.game.rules import resolve
+    from unosim.sim import engine
+
+    return "its own" if engine.has_family(resolve(rules).to_array()) else "general"
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--games", type=int, default=300_000)
@@ -249,18 +258,23 @@ def main() -> None:
     print("\npreset (4 players, random, 1 thread; * = ratio to official*)")
     print(
         f"  {'':22s} {'games/s':>12s} {'ns/turn':>8s} {'turns/game':>11s} "
-        f"{'games/s*':>9s} {'ns/turn*':>9s}"
+        f"{'games/s*':>9s} {'ns/turn*':>9s}  kernel"
     )
     for name in names:
         g, ns, ratio, turns, ns_ratio = measure(
             name, 4, "random", args.games, 1, args.repeat, against=("official", "random")
         )
-        print(f"  {name:22s} {g:12,.0f} {ns:8.1f} {turns:11.2f} {ratio:9.2f} {ns_ratio:9.2f}")
+        print(
+            f"  {name:22s} {g:12,.0f} {ns:8.1f} {turns:11.2f} {ratio:9.2f} {ns_ratio:9.2f}  "
+            f"{kernel_of(name)}"
+        )
     print(
         f"\n* median over {args.repeat} pairs of runs, each paired with a run of official "
         "4-player random\n  on the same games made just before or after it. A preset "
         "whose rounds take more\n  turns runs fewer games/s at the same cost per turn "
-        "(ns/turn ratio 1.00)."
+        "(ns/turn ratio 1.00).\n  kernel: its own = a kernel compiled with the rule "
+        "array as constants (official's, which\n  official-2018 and motu share: their rule "
+        "arrays are official's); general = the general kernel."
     )
 
 

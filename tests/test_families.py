@@ -31,6 +31,15 @@ def test_official_family_plays_the_general_kernels_games(players, strategy):
     assert np.array_equal(family, general)
 
 
+@pytest.mark.parametrize("rules", ("official-2018", "motu"))
+def test_rule_sets_with_officials_rule_array_share_its_kernel(rules):
+    """Their decks differ (the kernel reads a deck from the table), their rules do not."""
+    job = make_job(rules, 300, 4, (STRATEGIES["mix"] * 2)[:4], 3)
+    assert engine.has_family(job.kernel.rules)
+    family = engine.rounds(job.kernel, job.seed, 0, 300, 64)
+    assert np.array_equal(family, engine.rounds(job.kernel, job.seed, 0, 300, 64, family=False))
+
+
 def test_a_rule_set_without_a_family_runs_in_the_general_kernel():
     job = make_job("seven-zero", 10, 4, "random", 1)
     assert not engine.has_family(job.kernel.rules)
