@@ -87,10 +87,11 @@ def run(opponents: str, budget: int, seed: int, threads: int | None) -> dict:
     }
 
 
-def shipped(opponents: str, seed: int = SEED, path: Path = SHIPPED) -> dict | None:
-    """The shipped tuning against ``opponents`` if its spec is today's (else None)."""
+def shipped(opponents: str, seed: int = SEED, path: Path | None = None) -> dict | None:
+    """The shipped tuning against ``opponents`` (from ``path``, default ``SHIPPED``) if
+    its spec is today's (else None)."""
     try:
-        data = json.loads(path.read_text())
+        data = json.loads((path or SHIPPED).read_text())
     except (OSError, ValueError):
         return None
     entry = data.get("tunings", {}).get(opponents)

@@ -82,3 +82,17 @@ def test_control_variate_limits():
     assert cv["beta"] == pytest.approx(0.0)
     assert cv["est"] == pytest.approx(e.mean() / 4)
     assert cv["gain_half"] > cv["est_half"]  # the gain carries the fresh rate's error
+
+
+def test_the_page_tunes_when_nothing_shipped_fits(tmp_path, monkeypatch):
+    import common
+    import skill
+
+    ctx = common.Context("skill", 0.0005, tmp_path / "out", tmp_path / "res", quiet=True)
+    label, res = skill._tuned(ctx, "random")
+    assert res["source"] == "shipped" and label == skill_tuning.shipped("random")["label"]
+    monkeypatch.setattr(skill_tuning, "SHIPPED", tmp_path / "none.json")
+    label, res = skill._tuned(ctx, "random")
+    assert res["source"] == "run" and res["budget"] == 4096
+    assert label.startswith("weighted:") and len(res["history"]["iteration"]) == 8
+    assert "rewrites it" in skill._tuning_source({"random": res})
