@@ -122,7 +122,7 @@ report-%: reports/%.md  ## build one page: make report-seats (length, points, st
 $(PAGES): reports/%.md: analyses/$$(subst -,_,$$*).py $(REPORT_DEPS) $(SCALE_STAMP) | $(STAMP)
 	$(BIN)/python analyses/$(subst -,_,$*).py --scale $(SCALE)
 
-reports/skill.md: analyses/expert_skill.py
+reports/skill.md: analyses/expert_skill.py analyses/skill_tuning.py analyses/data/skill-tunings.json
 
 # rewritten only when SCALE differs from the last build's
 $(SCALE_STAMP): FORCE

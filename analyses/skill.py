@@ -7,14 +7,17 @@ against 3 `random` opponents, and against 3 `heuristic` opponents, minus 1/4, wi
 95% interval. Every game is a tournament deal played in the 4 seat rotations, so seat
 advantage cancels (`unosim.analysis.tournament`). Candidates: the heuristic, the four members of
 the weighted family with their default weights, and the `weighted` player tuned under
-`official` against each kind of opponent (`unosim.analysis.tune`, run here and cached). The best
+`official` against each kind of opponent (`unosim.analysis.tune`; the two tunings are shipped in
+``analyses/data/skill-tunings.json`` with their spec, ``analyses/skill_tuning.py`` reruns them,
+and the page tunes again only when the spec changed). The best
 candidate per rule set and opponent is chosen on one set of deals and its win rate is
 then measured on fresh deals (games from 2**40 on), so the choice does not inflate it.
 
 The ``expert`` (``unosim/players/expert.py``) searches over the best candidate of each
 rule set and opponent, so it is the best known strategy; it is measured against 3
 ``random``, 3 ``heuristic`` and 3 ``table`` players on deals from 2**42 on
-(``analyses/expert_skill.py``), and its matches to 500 are assembled from independent
+(``analyses/expert_skill.py``), its rate estimated with its policy's rate on many fresh
+deals as a control variate, and its matches to 500 are assembled from independent
 rounds (``unosim/sim/assembled.py``).
 """
 
@@ -23,12 +26,13 @@ from __future__ import annotations
 import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
+import skill_tuning
 from common import REALISTIC, Context, colour, main, players, players_fig, rate, shown, shown_fig
 from expert_skill import FIRST as EXPERT_FIRST
-from expert_skill import expert_matches, expert_rate, policy_file
+from expert_skill import control_variate, expert_matches, expert_rate, policy_file
 
 from unosim.analysis.tournament import play
-from unosim.analysis.tune import FRESH, tune
+from unosim.analysis.tune import FRESH
 from unosim.game.names import PLAYERS_DISPLAY
 from unosim.game.rules import PRESETS
 from unosim.players import strategies as strat
@@ -56,14 +60,21 @@ RULE_SETS = (
     "portugal",
 )
 FAMILY = ("heuristic", "points-dumper", "aggressive", "colour-counter", "weighted")
-TUNE_START = "weighted:challenge=never"  # the default opponents never bluff
-BASE_TUNE = 4_000_000  # rounds spent on each tuning at the default scale
+TUNE_START = skill_tuning.START
+BASE_TUNE = skill_tuning.BUDGET  # rounds of each tuning (shipped; scaled only when rerun here)
 BASE_SELECT = 40_000  # rounds per candidate and rule set for the choice
 BASE_EVAL = 400_000  # rounds of the best candidate on fresh deals
+# rounds of the expert's policy on fresh deals against table players: it enters the
+# expert's rate only through the control variate's slope (about 0.3), so it needs far
+# fewer rounds than BASE_EVAL for the same precision
+BASE_POLICY_EVAL = 100_000
 BASE_MATCHES = 8_000  # matches to 500 of the best candidate, 1/4 in each seat
 EXPERT = "expert"  # at its default budget (unosim/players/expert.py)
 EXPERT_OPPONENTS = ("random", "heuristic", REALISTIC)
-BASE_EXPERT_DEALS = 400  # deals (x 4 seats) of the expert per rule set and opponent
+# deals (x 4 seats) of the expert per rule set and opponent: with the control variate,
+# 288 give the 95% half-widths 400 gave with the plain paired difference (median about
+# 0.024; docs/notes/skill-page-cost.md)
+BASE_EXPERT_DEALS = 288
 BASE_EXPERT_MATCHES = 1_000  # assembled matches to 500 of the expert per opponent
 # floors for tiny scales (a quick build or the tests' page check): the expert plays about
 # a thousandth of a plain round's speed, so its floors are small
@@ -85,42 +96,28 @@ Z95 = 1.959964  # two-sided 95%
 
 def _tuned(ctx: Context, opponents: str) -> tuple[str, dict]:
     """The weighted player tuned under official against ``opponents``: (its strategy
-    item, the tuning's summary)."""
+    item, the tuning's summary with ``source``: where it came from). The shipped tuning
+    (``analyses/data/skill-tunings.json``) when its spec is today's; else one of
+    ``BASE_TUNE`` rounds times the scale, run here and cached."""
+    shipped = skill_tuning.shipped(opponents, ctx.seed)
+    what = f"tuning vs {opponents}"
+    if shipped is not None:
+        key = skill_tuning.spec(opponents, BASE_TUNE, ctx.seed)
+        ctx.cached_json("tune", key, lambda: shipped, PRESETS["official"], PLAYERS, what, BASE_TUNE)
+        return shipped["label"], {**shipped, "source": "shipped", "budget": BASE_TUNE}
     budget = max(4096, int(round(BASE_TUNE * ctx.scale)))
-    spec = {
-        "rules": PRESETS["official"].hash(),
-        "players": PLAYERS,
-        "opponents": opponents,
-        "budget": budget,
-        "seed": ctx.seed,
-        "start": TUNE_START,
-    }
+    spec = skill_tuning.spec(opponents, budget, ctx.seed)
 
     def run():
-        ctx.log(f"tuning the weighted player against {opponents}: {budget:,} rounds")
-        r = tune(
-            "official",
-            PLAYERS,
-            opponents,
-            budget,
-            ctx.seed,
-            TUNE_START,
-            eval_games=max(4000, budget // 10),
-            threads=ctx.threads,
+        ctx.log(
+            f"tuning the weighted player against {opponents}: {budget:,} rounds "
+            f"({skill_tuning.SHIPPED.name} holds no tuning of this spec; "
+            f"`{skill_tuning.COMMAND}` rewrites it)"
         )
-        return {
-            "label": r.label,
-            "weights": r.weights,
-            "start": list(r.start_rate),
-            "tuned": list(r.tuned_rate),
-            "history": r.history.to_dict("list"),
-            "eval_rounds": r.eval_deals,
-        }
+        return skill_tuning.run(opponents, budget, ctx.seed, ctx.threads)
 
-    res = ctx.cached_json(
-        "tune", spec, run, PRESETS["official"], PLAYERS, f"tuning vs {opponents}", budget
-    )
-    return res["label"], res
+    res = ctx.cached_json("tune", spec, run, PRESETS["official"], PLAYERS, what, budget)
+    return res["label"], {**res, "source": "run", "budget": budget}
 
 
 def _rate(
@@ -201,6 +198,7 @@ def _expert(ctx: Context, rules: str, policy: tuple[str, str], opp: str) -> dict
         "deals": deals,
         "seed": ctx.seed,
         "first": EXPERT_FIRST,
+        "per_deal": True,  # the result holds each deal's wins (expert_skill.expert_rate)
     }
 
     def run():
@@ -234,6 +232,19 @@ def _expert_odds(ctx: Context, policy: tuple[str, str], opp: str) -> tuple:
 
     res = ctx.cached_json("expert-matches", spec, run, rs, PLAYERS, f"expert matches vs 3 {opp}", n)
     return (*rate(res["won"], res["matches"]), res["rounds"])
+
+
+def _tuning_source(t: dict) -> str:
+    """Where the tuned weights came from, in words."""
+    if all(v["source"] == "shipped" for v in t.values()):
+        return (
+            f"the tunings are shipped in `analyses/data/{skill_tuning.SHIPPED.name}` "
+            f"with their spec and rerun by `{skill_tuning.COMMAND}`"
+        )
+    return (
+        f"tuned for this build: `analyses/data/{skill_tuning.SHIPPED.name}` holds no "
+        f"tuning of this spec (`{skill_tuning.COMMAND}` rewrites it)"
+    )
 
 
 def _lead_clear(n_show: dict) -> str:
@@ -292,6 +303,7 @@ def build(ctx: Context) -> Page:
     names = {**{f: f for f in FAMILY}, **{tuned[o][0]: f"weighted tuned vs {o}" for o in OPPONENTS}}
     sel_rounds = max(400, int(round(BASE_SELECT * ctx.scale)))
     ev_rounds = max(800, int(round(BASE_EVAL * ctx.scale)))
+    pol_rounds = max(800, int(round(BASE_POLICY_EVAL * ctx.scale)))
     select: dict[tuple[str, str, str], tuple] = {}
     best: dict[tuple[str, str], str] = {}
     skill: dict[tuple[str, str], tuple] = {}
@@ -319,22 +331,21 @@ def build(ctx: Context) -> Page:
         for rules in RULE_SETS:
             chosen = best[rules, opp if opp in OPPONENTS else "heuristic"]
             x = _expert(ctx, rules, pols[chosen], opp)
-            # the expert's rate = its policy's on many fresh deals + the search's paired
-            # gain (a control variate: the difference varies far less than a win)
+            # the expert's rate: its own on its deals, corrected by how far its policy's
+            # rate on the same deals is from the policy's rate on many fresh deals (a
+            # control variate, expert_skill.control_variate)
             item = next(i for i, n in names.items() if n == chosen)
             pol = (
                 skill[rules, opp]
                 if opp in OPPONENTS
                 else _rate(
-                    ctx, rules, item, opp, ev_rounds, FRESH, f"{chosen} vs 3 {opp}, fresh deals"
+                    ctx, rules, item, opp, pol_rounds, FRESH, f"{chosen} vs 3 {opp}, fresh deals"
                 )
             )
-            half = float(np.hypot((pol[2] - pol[1]) / 2, x["gain_half"]))
             xrow[rules, opp] = {
                 **x,
+                **control_variate(x, pol[0], (pol[2] - pol[1]) / 2),
                 "policy_name": chosen,
-                "est": pol[0] + x["gain"],
-                "est_half": half,
                 "policy_fresh": pol[0],
             }
 
@@ -402,7 +413,7 @@ def build(ctx: Context) -> Page:
         "skill",
         "Skill margin per rule set: the expert's win rate minus a "
         "fair 25% with 95% intervals (4-player rounds, fresh deals, seats rotated; "
-        "its policy's rate plus the paired search gain); "
+        "its own rate with its policy's as a control variate); "
         "dashes: the best simple strategy (no search) on its own fresh deals.",
         main=True,
     )
@@ -425,8 +436,9 @@ def build(ctx: Context) -> Page:
         for o in EXPERT_OPPONENTS
     )
     bullets.append(
-        f"What the search adds over the strategy it searches with (paired on the same "
-        f"deals): from {num(100 * min(gains), 1, True)} to {num(100 * max(gains), 1, True)} "
+        f"What the search adds over the strategy it searches with (the expert's rate "
+        f"minus its policy's): from {num(100 * min(gains), 1, True)} to "
+        f"{num(100 * max(gains), 1, True)} "
         f"percentage points across rule sets and opponents; clearly above zero (95%) in "
         f"{clear} of {len(gains)} cases. Most of the margin comes from the tuned strategy "
         f"itself."
@@ -443,15 +455,26 @@ def build(ctx: Context) -> Page:
     x_deals = expert_deals(ctx)
     half_max = max((v[2] - v[1]) / 2 for v in skill.values())
     x_half = max(v["est_half"] for v in xrow.values())
+    rhos = [v["rho"] for v in xrow.values()]
+    betas = [v["beta"] for v in xrow.values()]
+    narrower = float(np.median([1 - v["est_half"] / v["half"] for v in xrow.values()]))
     page.para(
-        f"Precision: the expert's win rate is estimated as its policy's win rate on "
-        f"{max(50, ev_rounds // PLAYERS) * PLAYERS:,} fresh rounds plus the search's "
-        f"gain, measured paired (expert and policy on the same deals) on "
-        f"{x_deals * PLAYERS:,} other rounds ({x_deals:,} deals × 4 seat rotations, "
-        f"deals from 2^42 on): the gain varies far less than a win does, so this is "
-        f"much tighter than the expert's own rate on those rounds (a control "
-        f"variate); every 95% interval is within ±{num(x_half, 3)}. The best simple "
-        f"strategy was chosen on {max(50, sel_rounds // PLAYERS) * PLAYERS:,} other "
+        f"Precision: the expert plays {x_deals * PLAYERS:,} rounds per rule set and "
+        f"opponent ({x_deals:,} deals × 4 seat rotations, deals from 2^42 on), and its "
+        f"policy plays the same deals. Its win rate is its rate on those rounds "
+        f"corrected by how far its policy's rate on them lies from the policy's rate on "
+        f"{max(50, ev_rounds // PLAYERS) * PLAYERS:,} fresh rounds "
+        f"({max(50, pol_rounds // PLAYERS) * PLAYERS:,} against "
+        f"{players(REALISTIC)}), times the slope of the expert's result on its "
+        f"policy's over the deals (a control variate; median slope "
+        f"{num(float(np.median(betas)), 2)}). The two results of a deal correlate "
+        f"weakly (median correlation {num(float(np.median(rhos)), 2)}: the games part "
+        f"at the expert's first move of its own), so this makes the intervals only "
+        f"{num(100 * narrower, 0)}% narrower (median) than those of the expert's own "
+        f"rounds: every 95% interval of its rate is within ±{num(x_half, 3)}, and of "
+        f"the search gain within ±{num(max(v['gain_half'] for v in xrow.values()), 3)}. "
+        f"The best simple strategy was chosen on "
+        f"{max(50, sel_rounds // PLAYERS) * PLAYERS:,} other "
         f"rounds per candidate (its margins are within ±{num(half_max, 4)}). "
         "Intervals come from per-deal means over the rotations. A difference "
         "between rule sets is stated only where the intervals do not overlap."
@@ -545,10 +568,9 @@ def build(ctx: Context) -> Page:
             )
         rows.append(row)
     page.para(
-        "The expert per rule set: its skill margin (win rate − 1/4: its policy's "
-        "rate on fresh deals plus the search gain), the search gain (its win rate "
-        "minus its policy's on the same deals, paired) and its win rate on its own "
-        "rounds alone, 95% intervals:"
+        "The expert per rule set: its skill margin (win rate − 1/4, with its policy "
+        "as a control variate), the search gain (that win rate minus its policy's on "
+        "fresh deals) and its win rate on its own rounds alone, 95% intervals:"
     )
     page.table(pd.DataFrame(rows))
     page.heading("Every strategy, every rule set")
@@ -567,7 +589,9 @@ def build(ctx: Context) -> Page:
         )
         page.table(pd.DataFrame(rows))
     page.para(
-        "Tuned weights (the features are defined in `unosim/players/strategies.py`): "
+        "Tuned weights (the features are defined in `unosim/players/strategies.py`; "
+        + _tuning_source(t)
+        + "): "
         + "; ".join(
             f"vs {o}: " + ", ".join(f"{k} {t[o]['weights'][k]:.3g}" for k in strat.FEATURES)
             for o in OPPONENTS
@@ -677,7 +701,7 @@ def build(ctx: Context) -> Page:
                 "win_rate": v["est"],
                 "lo": v["est"] - v["est_half"],
                 "hi": v["est"] + v["est_half"],
-                "deals": "policy fresh + paired gain",
+                "deals": "own deals, policy as control variate",
             }
             for (r, o), v in xrow.items()
         ]
@@ -687,9 +711,11 @@ def build(ctx: Context) -> Page:
         page,
         table=False,
         notes=[
-            f"Tuning: `unosim tune --rules official --players 4 --opponents OPP --budget "
-            f"{max(4096, int(round(BASE_TUNE * ctx.scale)))} --seed {ctx.seed} --start "
-            f"{TUNE_START}` for OPP in random, heuristic (population 16, elite 4, 8 iterations).",
+            f"Tuning: `unosim.analysis.tune` under official against OPP in random, "
+            f"heuristic, {t['random']['budget']:,} rounds each, seed {ctx.seed}, start "
+            f"`{TUNE_START}` (population 16, elite 4, 8 iterations; "
+            f"{t['random']['eval_rounds']:,} fresh rounds for the start and the tuned "
+            f"weights); {_tuning_source(t)}.",
             "Tournament deals: the choice plays games 0 .. k − 1 of the root seed; the fresh "
             "evaluation plays games from 2^40 on, which neither the choice nor the tuning "
             "played.",

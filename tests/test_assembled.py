@@ -42,3 +42,23 @@ def test_block_sizes_change_no_match(monkeypatch):
     pd.testing.assert_frame_equal(small, large)
     pd.testing.assert_frame_equal(small, tiny)
     assert small["rounds"].sum() > 30  # matches of several rounds: blocks were refilled
+
+
+def test_pools_simulate_about_the_rounds_they_give(monkeypatch):
+    """A pool's blocks follow its expected need: few rounds are simulated and not used
+    (they cost an expert's search each)."""
+    from unosim.sim import assembled
+
+    pools = []
+    init = assembled._Pool.__init__
+
+    def record(self, *a):
+        init(self, *a)
+        self.start = self.next_game
+        pools.append(self)
+
+    monkeypatch.setattr(assembled._Pool, "__init__", record)
+    assembled.assembled_matches("official", ["heuristic", "random", "random", "random"], 250, 3)
+    made = sum(p.next_game - p.start for p in pools)
+    used = sum(p.taken for p in pools)
+    assert used > 2000 and made <= 1.1 * used + assembled.FIRST_BLOCK * len(pools), (made, used)

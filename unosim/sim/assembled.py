@@ -17,6 +17,8 @@ Matches built so have the distribution of ``kernel.match``'s (not its games): th
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import pandas as pd
 
@@ -32,24 +34,30 @@ SPAN = 1 << 36  # games of one seating's run: seatings never share a deal
 
 class _Pool:
     """Fresh rounds of one seating, games ``first, first + 1, ..`` in order, simulated
-    in blocks of ``FIRST_BLOCK`` doubling up to ``BLOCK`` (a game's round depends only on
-    its index, so the block sizes change no match; small blocks first spare expert
-    rounds that a few matches would not use)."""
+    in blocks of at most ``FIRST_BLOCK`` doubling up to ``BLOCK``, and no more than the
+    rounds the pool is still expected to give (a game's round depends only on its index,
+    so the block sizes change no match; they only spare expert rounds that the matches
+    would not use)."""
 
     def __init__(self, rs, labels, seed, first):
         self.job = make_job(rs, 1, len(labels), list(labels), seed)
         self.next_game = first
         self.rows = np.zeros((0, L.N_COLS), np.int32)
         self.used = 0
+        self.taken = 0  # rounds given so far
         self.block = FIRST_BLOCK
 
-    def take(self) -> np.ndarray:
+    def take(self, want: int) -> np.ndarray:
+        """The next round; a refill simulates about ``want`` rounds (the expected rest
+        of this pool's need), within the doubling cap and at least ``FIRST_BLOCK``."""
         if self.used == len(self.rows):
-            self.rows = run_block(self.job, self.next_game, self.block)
-            self.next_game += self.block
+            size = min(self.block, max(FIRST_BLOCK, int(want)))
+            self.rows = run_block(self.job, self.next_game, size)
+            self.next_game += size
             self.block = min(BLOCK, 2 * self.block)
             self.used = 0
         self.used += 1
+        self.taken += 1
         return self.rows[self.used - 1]
 
 
@@ -72,7 +80,7 @@ def assembled_matches(
     seat_player = np.full(L.MAX_PLAYERS, -1, np.int64)
     pools: dict[int, _Pool] = {}
     rows = []
-    for _ in range(n_matches):
+    for m in range(n_matches):
         score = np.zeros(L.MAX_PLAYERS, np.int64)
         penalty = np.zeros(L.MAX_PLAYERS, np.int64)
         dealer, winner, rounds = n - 1, -1, 0
@@ -81,7 +89,11 @@ def assembled_matches(
             if dealer not in pools:
                 labels = [strategies[seat_player[s]] for s in range(n)]
                 pools[dealer] = _Pool(rs, labels, seed, first + dealer * SPAN)
-            row = pools[dealer].take()
+            pool = pools[dealer]
+            # the rounds this pool should still give: its use per match so far times
+            # the matches left, with a margin (before any match ends: FIRST_BLOCK)
+            want = math.ceil(1.1 * pool.taken * (n_matches - m) / m) + 1 if m else FIRST_BLOCK
+            row = pool.take(want)
             rounds += 1
             dealer, winner = settle(r, row, n, n, seat_player, dealer, score, penalty, alive)
             if winner >= 0:
