@@ -30,7 +30,7 @@ $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
 	$(BIN)/pip install --quiet -e '.[test]'
-	@echo "compiling the kernels into numba's cache (once, about a minute)..."
+	@echo "compiling the kernels into numba's cache (once, one to two minutes)..."
 	$(BIN)/python -c "from unosim.sim.simulate import warm; print(f'compiled in {warm():.0f} s')"
 	touch $(STAMP)
 

@@ -143,37 +143,39 @@ def make_job(
 
 
 def warm(job: Job | None = None) -> float:
-    """Compile the round kernels (or load them from numba's cache) by playing one game
-    of ``job`` (default: official, 4 players, ``random``), before any clock starts; by
-    default the general kernel too, when official rounds have their own
-    (``engine.FAMILIES``), compiled meanwhile in a second process (numba compiles on one
-    core). Returns the seconds it took: the one-off compile time on a fresh install."""
+    """Compile the kernels (or load them from numba's cache) before any clock starts:
+    ``job``'s, by playing one of its games; with no job every kernel the reports and the
+    tests use (``warm_part``), in two processes at once (numba compiles on one core).
+    Returns the seconds it took: the one-off compile time on a fresh install."""
     import time
 
     t = time.perf_counter()
     if job is not None:
         run_block(job, 0, 1)
         return time.perf_counter() - t
-    default = make_job()
-    other = None
-    if engine.has_family(default.kernel.rules):
-        root = str(Path(__file__).resolve().parents[2])
-        env = dict(os.environ, PYTHONPATH=os.pathsep.join([root, os.environ.get("PYTHONPATH", "")]))
-        other = subprocess.Popen(
-            [sys.executable, "-c", "from unosim.sim.simulate import warm_general; warm_general()"],
-            env=env,
-        )
-    run_block(default, 0, 1)
-    if other is not None and other.wait() != 0:
-        warm_general()  # the second process failed: compile here, where errors show
+    root = str(Path(__file__).resolve().parents[2])
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([root, os.environ.get("PYTHONPATH", "")]))
+    other = subprocess.Popen(
+        [sys.executable, "-c", "from unosim.sim.simulate import warm_part; warm_part(1)"],
+        env=env,
+    )
+    warm_part(0)
+    if other.wait() != 0:
+        warm_part(1)  # the second process failed: compile here, where errors show
     return time.perf_counter() - t
 
 
-def warm_general() -> None:
-    """Compile the general round kernel (or load it from numba's cache): official's
-    default job played there, not in official's own kernel."""
+def warm_part(part: int) -> None:
+    """One half of ``warm()``'s compiles: 0, official's rounds in their own kernel
+    (``engine.FAMILIES``; else the general one) and matches; 1, the general round kernel
+    and the expert's."""
     default = make_job()
-    engine.rounds(default.kernel, default.seed, 0, 1, CHUNK, family=False)
+    if part == 0:
+        run_block(default, 0, 1)
+        engine.matches(default.kernel, default.seed, 0, 1)
+    else:
+        engine.rounds(default.kernel, default.seed, 0, 1, CHUNK, family=False)
+        run_block(make_job("official", 1, 4, "expert,random,random,random", 0), 0, 1)
 
 
 def run_block(job: Job, first_game: int, count: int, chunk: int = CHUNK) -> np.ndarray:
