@@ -159,7 +159,9 @@ def search(tb, rd, n, p, xp, b, w, wtb, unseen, cand, ccol, val, dsum, dsq, tall
     ``_policy_move`` breaks ties with, which only correlates the two); the rollout
     policy's own move is kept unless another candidate beats it by more than ``z``
     standard errors of their paired difference (so a small budget's noise does not make
-    the expert weaker than its policy), then the best such candidate is played."""
+    the expert weaker than its policy), then the best such candidate is played. With
+    racing (``X_RACE``) the search ends once every candidate but ``ref`` is dropped:
+    the choice is then ``ref`` whatever the rest of the budget would give."""
     hinfo, st = rd.hinfo, rd.streams
     rules, sid, sp = rules_of(tb), tb.sid, tb.sp
     wrules, rsid, rsp, wst = rules_of(wtb), wtb.sid, wtb.sp, w.streams
@@ -252,11 +254,18 @@ def search(tb, rd, n, p, xp, b, w, wtb, unseen, cand, ccol, val, dsum, dsq, tall
         k = i + 1
         if race > 0 and k % race == 0 and k < total:
             # racing: drop the candidates already clearly worse than the policy's move
+            alive = 0
             for c in range(m):
                 if c != ref and dsum[c] != DEAD:
                     mean, se = _mean_se(dsum, dsq, c, k, pad)
                     if mean + z * se < 0.0:
                         dsum[c] = DEAD
+                    else:
+                        alive += 1
+            if alive == 0:
+                # only ``ref`` is left: its differences from itself are 0, so more
+                # rollouts cannot change the choice (``ref``)
+                total = k
         i = k
         if k == total and total < most and base >= 0:
             # undecided: a candidate ahead of the policy's move, but not by z errors
