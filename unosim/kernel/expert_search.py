@@ -30,6 +30,7 @@ from .expert_params import (
     T_TURNS,
     X_BLUFF,
     X_CRN,
+    X_CUT,
     X_DEAL,
     X_DEPTH,
     X_DRAW,
@@ -159,8 +160,9 @@ def search(tb, rd, n, p, xp, b, w, wtb, unseen, cand, ccol, val, dsum, dsq, tall
     ``_policy_move`` breaks ties with, which only correlates the two); the rollout
     policy's own move is kept unless another candidate beats it by more than ``z``
     standard errors of their paired difference (so a small budget's noise does not make
-    the expert weaker than its policy), then the best such candidate is played. With
-    racing (``X_RACE``) the search ends once every candidate but ``ref`` is dropped:
+    the expert weaker than its policy), then the best such candidate is played. Racing
+    (``X_RACE``) drops a candidate ``cut`` standard errors worse than ``ref`` (``X_CUT``;
+    negative: ``z``), and the search ends once every candidate but ``ref`` is dropped:
     the choice is then ``ref`` whatever the rest of the budget would give."""
     hinfo, st = rd.hinfo, rd.streams
     rules, sid, sp = rules_of(tb), tb.sid, tb.sp
@@ -212,6 +214,7 @@ def search(tb, rd, n, p, xp, b, w, wtb, unseen, cand, ccol, val, dsum, dsq, tall
         dsum[c] = 0.0
         dsq[c] = 0.0
     race = xp[p, X_RACE]
+    cut = z if xp[p, X_CUT] < 0 else xp[p, X_CUT] / 100.0
     pad = xp[p, X_PAD] / 1000.0
     total = rollouts  # grows by ``rollouts`` while undecided, to ``more`` x rollouts
     most = rollouts * max(1, xp[p, X_MORE])
@@ -258,7 +261,7 @@ def search(tb, rd, n, p, xp, b, w, wtb, unseen, cand, ccol, val, dsum, dsq, tall
             for c in range(m):
                 if c != ref and dsum[c] != DEAD:
                     mean, se = _mean_se(dsum, dsq, c, k, pad)
-                    if mean + z * se < 0.0:
+                    if mean + cut * se < 0.0:
                         dsum[c] = DEAD
                     else:
                         alive += 1

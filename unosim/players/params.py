@@ -426,6 +426,15 @@ EXPERT_PARAMS: tuple[Param, ...] = (
         (0, 1 << 20),
     ),
     Param(
+        "cut",
+        "float",
+        -1.0,
+        "racing drops a candidate worse by `cut` standard errors (-1: `z`)",
+        "X_CUT",
+        (-1.0, 100.0),
+        scale=100,
+    ),
+    Param(
         "pad",
         "int",
         1000,
@@ -507,6 +516,10 @@ _EXPERT_MORE = {  # what docs/players.md says of each
     "race": (
         "k > 0: every k rollouts, drop the candidates already worse than the policy's "
         "move by `z` standard errors (racing; 0: every candidate gets every rollout)"
+    ),
+    "cut": (
+        "racing drops a candidate already worse than the policy's move by `cut` standard "
+        "errors (-1: by `z`); a raced search ends once only the policy's move is left"
     ),
     "pad": (
         "added to the variance of a paired difference, in thousandths of 1/rollouts "
