@@ -421,7 +421,7 @@ EXPERT_PARAMS: tuple[Param, ...] = (
         "race",
         "int",
         0,
-        "k > 0: every k rollouts, drop the candidates already worse by `z` standard errors",
+        "k > 0: every k rollouts, drop the candidates already worse by `cut` standard errors",
         "X_RACE",
         (0, 1 << 20),
     ),
@@ -515,7 +515,7 @@ _EXPERT_MORE = {  # what docs/players.md says of each
     ),
     "race": (
         "k > 0: every k rollouts, drop the candidates already worse than the policy's "
-        "move by `z` standard errors (racing; 0: every candidate gets every rollout)"
+        "move by `cut` standard errors (racing; 0: every candidate gets every rollout)"
     ),
     "cut": (
         "racing drops a candidate already worse than the policy's move by `cut` standard "
