@@ -254,6 +254,26 @@ def test_play_chance_weighs_a_random_hand_by_its_plays():
     assert pos.hands[1, parse_kind("R3")] == pos.hands[1, parse_kind("G7")] == 1
 
 
+def test_a_smaller_cut_drops_more_candidates():
+    """``cut`` is racing's threshold alone: ``cut=2`` (``z``'s default) plays the games
+    and tally of the default (``cut=-1``: ``z``), and ``cut=0.5`` drops candidates
+    sooner, so its raced searches end sooner (fewer rollout turns per search, on other
+    games: the bound is loose)."""
+    from unosim.kernel.expert import T_SEARCHES, T_TURNS
+
+    def played(me):
+        job = make_job(PRESETS["official"], 1, 4, [me, "random", "random", "random"], SEED)
+        tally = engine.expert_tally(job.kernel, SEED, 0, 24)
+        return run_block(job, 0, 24), tally[T_TURNS] / tally[T_SEARCHES]
+
+    raced = "expert:rollouts=32;race=2"
+    games, turns = played(raced)
+    same, same_turns = played(raced + ";cut=2")
+    assert np.array_equal(same, games) and same_turns == turns
+    _, fewer = played(raced + ";cut=0.5")
+    assert fewer < 0.8 * turns, (fewer, turns)
+
+
 def test_more_rollouts_go_to_undecided_decisions():
     """``more=k`` plays more rollouts at some decisions (those a candidate leads the
     policy's move without beating it by ``z`` errors), never more than k x ``rollouts``

@@ -67,5 +67,27 @@ def test_expert_games_are_unchanged(case):
     assert digest(*case) == want
 
 
+# Racing at z=0 drops most candidates early: the rounds and traces of these games as
+# they were when every search played out its whole budget, and the rollout turns of
+# its first 4 games then.
+RACED = ("official", 4, "expert:rollouts=32;race=2;z=0,random,random,random", 16)
+RACED_GAMES = "7f51c9088b0faaec57e7b090"
+RACED_WHOLE_TURNS = 18506
+
+
+def test_racing_ends_a_search_without_changing_its_games():
+    """A raced search ends once only the policy's move is left (``expert_search.search``):
+    the same games as with its whole budget played out, in fewer rollout turns."""
+    from unosim.kernel.expert import T_TURNS
+
+    rules, n, seats, games = RACED
+    job = make_job(rules, games, n, seats, SEED)
+    rows = engine.rounds(job.kernel, job.seed, 0, games, 4)
+    traces = [engine.trace(job.kernel, job.seed, g)[1] for g in range(3)]
+    assert digest_of(rows, *traces) == RACED_GAMES
+    turns = engine.expert_tally(job.kernel, job.seed, 0, 4)[T_TURNS]
+    assert turns < 0.9 * RACED_WHOLE_TURNS, turns
+
+
 if __name__ == "__main__" and sys.argv[1:] == ["--write"]:
     DIGESTS.write_text(json.dumps({_key(c): digest(*c) for c in CASES}, indent=1) + "\n")

@@ -165,7 +165,7 @@ LABELS = {
     "expert:scope=turn;draw=1;crn=0": "expert:crn=0;draw=1;scope=turn",
 }
 EXPERT_ROWS = {
-    "expert": [128, 16, 1, 0, 0, 200, 0, 1, 0, 0, 1000, 1, 3, 5, 1, 16],
+    "expert": [128, 16, 1, 0, 0, 200, 0, 1, 0, 0, 1000, 1, 3, 5, 1, 16, -100],
     "expert:deal=open;bluff=1;policy=heuristic": [
         128,
         16,
@@ -183,6 +183,7 @@ EXPERT_ROWS = {
         5,
         1,
         16,
+        -100,
     ],
     "expert:model=actual;horizon=0;rollouts=512;depth=4;tries=64": [
         512,
@@ -201,6 +202,7 @@ EXPERT_ROWS = {
         5,
         4,
         64,
+        -100,
     ],
     "expert:race=3;pad=10;infer=0;more=1;endgame=4": [
         128,
@@ -219,9 +221,29 @@ EXPERT_ROWS = {
         1,
         1,
         16,
+        -100,
     ],
-    "expert:scope=turn;draw=1;crn=0": [128, 16, 0, 1, 0, 200, 0, 1, 0, 0, 1000, 0, 3, 5, 1, 16],
-    "expert:z=0.123": [128, 16, 1, 0, 0, 12, 0, 1, 0, 0, 1000, 1, 3, 5, 1, 16],
+    "expert:scope=turn;draw=1;crn=0": [
+        128,
+        16,
+        0,
+        1,
+        0,
+        200,
+        0,
+        1,
+        0,
+        0,
+        1000,
+        0,
+        3,
+        5,
+        1,
+        16,
+        -100,
+    ],
+    "expert:z=0.123": [128, 16, 1, 0, 0, 12, 0, 1, 0, 0, 1000, 1, 3, 5, 1, 16, -100],
+    "expert:race=4;cut=0.5": [128, 16, 1, 0, 0, 200, 0, 1, 0, 4, 1000, 1, 3, 5, 1, 16, 50],
 }
 
 
@@ -266,6 +288,7 @@ def test_strategy_defaults_are_unchanged():
         "deal",
         "bluff",
         "race",
+        "cut",
         "pad",
         "scope",
         "infer",

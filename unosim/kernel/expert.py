@@ -37,6 +37,7 @@ from .expert_params import (  # noqa: F401  (the slots and codes, published here
     T_TURNS,
     X_BLUFF,
     X_CRN,
+    X_CUT,
     X_DEAL,
     X_DEPTH,
     X_DRAW,

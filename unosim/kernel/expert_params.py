@@ -1,6 +1,6 @@
 """The ``expert`` player's parameter slots and the codes its search uses (``expert``).
 
-Parameters per seat: ``xp[seat, X_*]``, int64 (``z`` in hundredths, ``pad`` in
+Parameters per seat: ``xp[seat, X_*]``, int64 (``z`` and ``cut`` in hundredths, ``pad`` in
 thousandths of 1 / rollouts, ``deal`` a ``DEAL_*``, ``scope`` a ``SCOPE_*``); what each
 means: ``unosim.players.expert`` and ``docs/players.md``.
 """
@@ -27,8 +27,9 @@ from .layout import MAX_PLAYERS
     X_MORE,
     X_DEPTH,
     X_TRIES,
-) = range(16)
-N_X = 16
+    X_CUT,
+) = range(17)
+N_X = 17
 # X_SCOPE: the decisions searched
 SCOPE_TURN = 0  # the normal turn's card and colour (and draw, bluff) only
 SCOPE_ALL = 1  # also swap targets, penalties (challenge, stack) and the card drawn

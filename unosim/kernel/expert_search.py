@@ -30,6 +30,7 @@ from .expert_params import (
     T_TURNS,
     X_BLUFF,
     X_CRN,
+    X_CUT,
     X_DEAL,
     X_DEPTH,
     X_DRAW,
@@ -159,7 +160,10 @@ def search(tb, rd, n, p, xp, b, w, wtb, unseen, cand, ccol, val, dsum, dsq, tall
     ``_policy_move`` breaks ties with, which only correlates the two); the rollout
     policy's own move is kept unless another candidate beats it by more than ``z``
     standard errors of their paired difference (so a small budget's noise does not make
-    the expert weaker than its policy), then the best such candidate is played."""
+    the expert weaker than its policy), then the best such candidate is played. Racing
+    (``X_RACE``) drops a candidate ``cut`` standard errors worse than ``ref`` (``X_CUT``;
+    negative: ``z``), and the search ends once every candidate but ``ref`` is dropped:
+    the choice is then ``ref`` whatever the rest of the budget would give."""
     hinfo, st = rd.hinfo, rd.streams
     rules, sid, sp = rules_of(tb), tb.sid, tb.sp
     wrules, rsid, rsp, wst = rules_of(wtb), wtb.sid, wtb.sp, w.streams
@@ -210,6 +214,7 @@ def search(tb, rd, n, p, xp, b, w, wtb, unseen, cand, ccol, val, dsum, dsq, tall
         dsum[c] = 0.0
         dsq[c] = 0.0
     race = xp[p, X_RACE]
+    cut = z if xp[p, X_CUT] < 0 else xp[p, X_CUT] / 100.0
     pad = xp[p, X_PAD] / 1000.0
     total = rollouts  # grows by ``rollouts`` while undecided, to ``more`` x rollouts
     most = rollouts * max(1, xp[p, X_MORE])
@@ -252,11 +257,18 @@ def search(tb, rd, n, p, xp, b, w, wtb, unseen, cand, ccol, val, dsum, dsq, tall
         k = i + 1
         if race > 0 and k % race == 0 and k < total:
             # racing: drop the candidates already clearly worse than the policy's move
+            alive = 0
             for c in range(m):
                 if c != ref and dsum[c] != DEAD:
                     mean, se = _mean_se(dsum, dsq, c, k, pad)
-                    if mean + z * se < 0.0:
+                    if mean + cut * se < 0.0:
                         dsum[c] = DEAD
+                    else:
+                        alive += 1
+            if alive == 0:
+                # only ``ref`` is left: its differences from itself are 0, so more
+                # rollouts cannot change the choice (``ref``)
+                total = k
         i = k
         if k == total and total < most and base >= 0:
             # undecided: a candidate ahead of the policy's move, but not by z errors

@@ -421,9 +421,18 @@ EXPERT_PARAMS: tuple[Param, ...] = (
         "race",
         "int",
         0,
-        "k > 0: every k rollouts, drop the candidates already worse by `z` standard errors",
+        "k > 0: every k rollouts, drop the candidates already worse by `cut` standard errors",
         "X_RACE",
         (0, 1 << 20),
+    ),
+    Param(
+        "cut",
+        "float",
+        -1.0,
+        "racing drops a candidate worse by `cut` standard errors (-1: `z`)",
+        "X_CUT",
+        (-1.0, 100.0),
+        scale=100,
     ),
     Param(
         "pad",
@@ -506,7 +515,11 @@ _EXPERT_MORE = {  # what docs/players.md says of each
     ),
     "race": (
         "k > 0: every k rollouts, drop the candidates already worse than the policy's "
-        "move by `z` standard errors (racing; 0: every candidate gets every rollout)"
+        "move by `cut` standard errors (racing; 0: every candidate gets every rollout)"
+    ),
+    "cut": (
+        "racing drops a candidate already worse than the policy's move by `cut` standard "
+        "errors (-1: by `z`); a raced search ends once only the policy's move is left"
     ),
     "pad": (
         "added to the variance of a paired difference, in thousandths of 1/rollouts "
