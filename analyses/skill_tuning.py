@@ -22,6 +22,8 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
+from common import SEED
+
 from unosim.analysis.tune import tune
 from unosim.game.rules import PRESETS
 from unosim.kernel import KERNEL_BEHAVIOUR
@@ -35,7 +37,6 @@ OPPONENTS = ("random", "heuristic")
 START = "weighted:challenge=never"  # the default opponents never bluff
 BUDGET = 4_000_000  # rounds of the search
 POPULATION, ELITE, ITERATIONS = 16, 4, 8  # unosim.analysis.tune's defaults
-SEED = 2026  # analyses/common.py SEED
 
 
 def eval_rounds(budget: int) -> int:

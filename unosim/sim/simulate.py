@@ -153,8 +153,8 @@ def warm(job: Job | None = None) -> float:
     if job is not None:
         run_block(job, 0, 1)
         return time.perf_counter() - t
-    root = str(Path(__file__).resolve().parents[2])
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join([root, os.environ.get("PYTHONPATH", "")]))
+    path = [str(Path(__file__).resolve().parents[2]), os.environ.get("PYTHONPATH", "")]
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in path if p))
     other = subprocess.Popen(
         [sys.executable, "-c", "from unosim.sim.simulate import warm_part; warm_part(1)"],
         env=env,
