@@ -100,16 +100,12 @@ def run(tree: Path, cache: Path, args: argparse.Namespace) -> list[tuple[float, 
 
 
 def ratio_interval(ratios: list[float]) -> tuple[float, float, float]:
-    """The geometric mean of ``ratios`` with its 95% interval (Student's t over their
-    logarithms); one ratio gives (r, nan, nan)."""
-    logs = [math.log(r) for r in ratios]
-    mean = statistics.fmean(logs)
-    if len(logs) < 2:
-        return math.exp(mean), math.nan, math.nan
-    from scipy.stats import t
+    """The geometric mean of ``ratios`` with its 95% interval (``unosim.stats.mean_ci``,
+    Student's t, over their logarithms); one ratio gives (r, nan, nan)."""
+    from unosim.stats import mean_ci
 
-    half = t.ppf(0.975, len(logs) - 1) * statistics.stdev(logs) / math.sqrt(len(logs))
-    return math.exp(mean), math.exp(mean - half), math.exp(mean + half)
+    mean, lo, hi = mean_ci([math.log(r) for r in ratios])
+    return math.exp(mean), math.exp(lo), math.exp(hi)
 
 
 def _median(rows: list[tuple[float, float]], i: int) -> float:
