@@ -40,8 +40,65 @@ def test_rule_sets_with_officials_rule_array_share_its_kernel(rules):
     assert np.array_equal(family, engine.rounds(job.kernel, job.seed, 0, 300, 64, family=False))
 
 
+# official with house rules that official's kernel reads from the table (family.HOUSE)
+HOUSE_MIXES = {
+    "stacking": ("stacking", None),
+    "progressive": ("progressive", None),
+    "seven-zero": ("seven-zero", None),
+    "stacking+seven-zero": ("official", {"stacking": "progressive", "seven_zero": True}),
+}
+
+
+@pytest.mark.parametrize("players", (2, 4, 10))
+@pytest.mark.parametrize("strategy", sorted(STRATEGIES))
+@pytest.mark.parametrize("mix", sorted(HOUSE_MIXES))
+def test_house_rules_read_from_the_table_play_the_general_kernels_games(mix, strategy, players):
+    rules, house = HOUSE_MIXES[mix]
+    labels = STRATEGIES[strategy]
+    if isinstance(labels, list):
+        labels = (labels * 2)[:players]
+    job = make_job(rules, 300, players, labels, 17, house=house)
+    assert engine.has_family(job.kernel.rules)  # in official's kernel
+    assert families.batch(job.kernel.rules) is families.batch(resolve("official").to_array())
+    family = engine.rounds(job.kernel, job.seed, 0, 300, 64)
+    assert np.array_equal(family, engine.rounds(job.kernel, job.seed, 0, 300, 64, family=False))
+
+
+def test_no_kernel_function_reads_a_house_slot_from_the_familys_constant():
+    """A ``family.HOUSE`` slot is read as ``house_of(tb)[SLOT]`` and in no other way, or a
+    family's kernel would play its own constant instead of the table's house rule."""
+    import ast
+    from pathlib import Path
+
+    from unosim.kernel import family, layout
+
+    names = {n for n in dir(layout) if getattr(layout, n) in family.HOUSE and n.startswith("R_")}
+    assert names == {"R_STACKING", "R_SEVEN_ZERO"}
+    reads = 0
+    for path in Path(family.__file__).parent.glob("*.py"):
+        if path.name in ("layout.py", "family.py"):
+            continue
+        tree = ast.parse(path.read_text())
+        parent = {c: n for n in ast.walk(tree) for c in ast.iter_child_nodes(n)}
+        for node in ast.walk(tree):
+            if not (isinstance(node, ast.Name) and node.id in names):
+                continue  # (imports name the slots as strings, not as Name nodes)
+            sub = parent[node]
+            assert (
+                isinstance(sub, ast.Subscript)
+                and sub.slice is node
+                and isinstance(sub.value, ast.Call)
+                and isinstance(sub.value.func, ast.Name)
+                and sub.value.func.id == "house_of"
+            ), f"{path.name}:{node.lineno} uses {node.id} other than as house_of(tb)[{node.id}]"
+            reads += 1
+    assert reads >= 6  # stacking's and Seven-Zero's reads on the turn path
+
+
 def test_a_rule_set_without_a_family_runs_in_the_general_kernel():
-    job = make_job("seven-zero", 10, 4, "random", 1)
+    job = make_job("pokemon", 10, 4, "random", 1)
+    assert not engine.has_family(job.kernel.rules)
+    job = make_job("official", 10, 4, "random", 1, house={"jump_in": True})
     assert not engine.has_family(job.kernel.rules)
 
 

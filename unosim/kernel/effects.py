@@ -12,7 +12,7 @@ import numpy as np
 from .decide import choose_colour, choose_target, may_add, next_extra, will_jump
 from .declared import chosen_target, names_colour, penalty
 from .declared_effects import declared_effect
-from .family import rules_of
+from .family import house_of, rules_of
 from .hands import rotate_hands, shuffle_all_hands, swap_hands
 from .jit import hot, kernel
 from .kinds import (
@@ -105,11 +105,11 @@ def effect(tb, rd, p, k, stacked, bluff, target):
             add_penalty(rd, DRAW_TWO_PENALTY)
             g[G_CHALLENGEABLE] = 0
             trace_event(rd, E_EFFECT, p, k, 0, 0)
-        elif r == SEVEN and rules[R_SEVEN_ZERO] == 1:
+        elif r == SEVEN and house_of(tb)[R_SEVEN_ZERO] == 1:
             q = target if target >= 0 else choose_target(tb, rd, p)
             swap_hands(rd, p, q, kinds_in_play(tb))
             trace_event(rd, E_SWAP, p, -1, 0, q)
-        elif r == ZERO and rules[R_SEVEN_ZERO] == 1:
+        elif r == ZERO and house_of(tb)[R_SEVEN_ZERO] == 1:
             rotate_hands(rd, kinds_in_play(tb))
             trace_event(rd, E_ROTATE, p, -1, 0, 0)
         return

@@ -2,9 +2,11 @@
 under a package of their own (``unosim.kernel._family_<hash>``), in which
 ``family.rules_of`` returns that rule set's array as a constant. numba then compiles every
 rule that is off out of the turn loop: ``official`` with ``random`` players runs about
-15% faster per game (docs/notes/turn-loop-cost.md). The games are the general kernel's,
-bit for bit (``tests/test_families.py``); each family compiles once, on its first use,
-and is cached on disk under its own name (``jit._Locator``)."""
+15% faster per game (docs/notes/turn-loop-cost.md). The house rules in ``family.HOUSE``
+(stacking, Seven-Zero) are read from the table (``family.house_of``), so one family plays
+its rule set with any of them. The games are the general kernel's, bit for bit
+(``tests/test_families.py``); each family compiles once, on its first use, and is cached
+on disk under its own name (``jit._Locator``)."""
 
 import hashlib
 import importlib
@@ -14,6 +16,8 @@ import types
 from pathlib import Path
 
 import numpy as np
+
+from .family import HOUSE
 
 # modules without rules, shared with the general kernel (loading them again would only
 # cost time; ``jit`` also holds numba's fixes and the cache's set-up)
@@ -25,9 +29,23 @@ from {package}.jit import hot
 @hot
 def rules_of(tb):
     return RULES
+
+
+@hot
+def house_of(tb):
+    return tb.rules
 """
 _loaded: dict[bytes, types.ModuleType] = {}
 _lock = threading.Lock()  # threads (a Dask worker's) asking for a family load it once
+
+
+def key(rules: np.ndarray) -> np.ndarray:
+    """The family of ``rules`` (``int64``): the array with its ``family.HOUSE`` slots set to
+    0, which the family's kernel reads from the table instead. Rule sets that differ only
+    in those slots share a kernel."""
+    out = np.array(rules, np.int64)
+    out[list(HOUSE)] = 0
+    return out
 
 
 def tag(rules: np.ndarray) -> str:
@@ -42,18 +60,18 @@ def batch(rules: np.ndarray) -> types.ModuleType:
     Parameters
     ----------
     rules : int64[N_RULES]
-        The family's rule array (``RuleSet.to_array``), the constant its kernels read.
+        A rule array (``RuleSet.to_array``); its family's constant is ``key(rules)``.
 
     Returns
     -------
     module
-        The family's ``batch``: ``run_rounds`` plays rounds of exactly these rules.
+        The family's ``batch``: ``run_rounds`` plays rounds of every rule array of the family.
     """
-    key = np.ascontiguousarray(rules, np.int64).tobytes()
+    k = key(rules).tobytes()
     with _lock:
-        if key not in _loaded:
-            _loaded[key] = _load(np.frombuffer(key, np.int64).copy())
-        return _loaded[key]
+        if k not in _loaded:
+            _loaded[k] = _load(np.frombuffer(k, np.int64).copy())
+        return _loaded[k]
 
 
 def _load(rules: np.ndarray) -> types.ModuleType:

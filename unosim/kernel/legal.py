@@ -8,7 +8,7 @@ Functions take the round's ``state.Table`` ``tb`` (the rules) and ``state.Round`
 import numpy as np
 
 from .declared import legal_declared, slot_of, stacks
-from .family import rules_of
+from .family import house_of, rules_of
 from .jit import hot, kernel
 from .kinds import (
     COLOUR,
@@ -145,7 +145,7 @@ def is_legal(tb, rd, p, k):
 @hot
 def can_stack(tb, rd, k):
     """8.1: may ``k`` be stacked on the pending penalty (whose card is the top card)?"""
-    mode = rules_of(tb)[R_STACKING]
+    mode = house_of(tb)[R_STACKING]
     if mode == STACK_NONE:
         return False
     if k >= N_BUILTIN_KINDS or rd.g[G_TOP] >= N_BUILTIN_KINDS:

@@ -39,7 +39,7 @@ wild-type card is part of the play action.
 
 import numpy as np
 
-from .family import rules_of
+from .family import house_of, rules_of
 from .jit import kernel
 from .kinds import (
     COLOUR,
@@ -237,7 +237,7 @@ def fill_mask(tb, rd, p, kind, card, first, step):
     elif kind == D_PENALTY:
         if g[G_CHALLENGEABLE] == 1:
             ob[O_MASK + A_CHALLENGE] = 1
-        if rules_of(tb)[R_STACKING] != STACK_NONE and not lone_card_blocked(tb, rd, p):
+        if house_of(tb)[R_STACKING] != STACK_NONE and not lone_card_blocked(tb, rd, p):
             for c in range(N_COLOURS):
                 k = np.int64(c * N_RANKS + DRAW_TWO)
                 if hands[p, k] > 0 and can_stack(tb, rd, k):

@@ -10,7 +10,7 @@ Like every kernel function, these take the round's ``state.Table`` ``tb`` and
 import numpy as np
 
 from .decide import choose_colour, choose_stack, will_challenge
-from .family import rules_of
+from .family import house_of, rules_of
 from .jit import hot, kernel
 from .kinds import COLOUR, KIND_AT, N_ALL_RANKS, SNORLAX, SPECIAL_DRAW, WILD_DRAW_FOUR_PENALTY
 from .layout import (
@@ -139,14 +139,13 @@ def _facing_penalty(tb, rd, p, force):
     strategy decides (``FORCE_NONE``, ``FORCE_POLICY``), or ``FORCE_CHALLENGE``, a card
     to stack, -1 to take the penalty."""
     g = rd.g
-    rules = rules_of(tb)
     policy = force == FORCE_NONE or force == FORCE_POLICY
     if g[G_CHALLENGEABLE] == 1 and (
         force == FORCE_CHALLENGE or (policy and will_challenge(tb, rd, p))
     ):
         return NO_CARD if _challenge(tb, rd, p) else NEXT_SEAT
     k = NO_CARD
-    if rules[R_STACKING] != STACK_NONE:
+    if house_of(tb)[R_STACKING] != STACK_NONE:
         k = choose_stack(tb, rd, p) if policy else max(force, NO_CARD)
     if k >= 0:
         return k

@@ -28,7 +28,8 @@ from ..players.seats import OUTSIDE
 from .interrupt import kernel_call
 
 # the rule sets whose rounds run in a kernel of their own, compiled with their rules as
-# constants (``kernel.families``; the same games, faster); the environment variable
+# constants (``kernel.families``; the same games, faster), with or without the house
+# rules that a family reads from the table (stacking, Seven-Zero); the environment variable
 # UNOSIM_FAMILIES names others, comma-separated, or none with an empty value
 FAMILIES = tuple(
     n.strip() for n in os.environ.get("UNOSIM_FAMILIES", "official").split(",") if n.strip()
@@ -115,10 +116,10 @@ def has_family(rules: np.ndarray) -> bool:
     global _family_rules
     if _family_rules is None:
         try:
-            _family_rules = {resolve(n).to_array().tobytes() for n in FAMILIES}
+            _family_rules = {_families.key(resolve(n).to_array()).tobytes() for n in FAMILIES}
         except RuleError as e:
             raise RuleError(f"UNOSIM_FAMILIES: {e}") from None
-    return rules.tobytes() in _family_rules
+    return _families.key(rules).tobytes() in _family_rules
 
 
 def matches(k: Kernel, seed: int, lo: int, hi: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
