@@ -178,12 +178,19 @@ def measure_expert(
 
 
 def kernel_of(rules: str) -> str:
-    """Which kernel plays ``rules``' rounds: one of its own (``engine.FAMILIES``; a rule
-    set with another's rule array, such as ``motu``'s, shares that one) or the general."""
+    """Which kernel plays ``rules``' rounds: a family's (``engine.FAMILIES``, named after
+    the first rule set of the family: ``official's`` also for ``motu``, whose rule array
+    is official's, and for ``stacking``, whose differs only in a slot the family reads from
+    the table) or ``general``."""
     from unosim.game.rules import resolve
+    from unosim.kernel.families import key
     from unosim.sim import engine
 
-    return "its own" if engine.has_family(resolve(rules).to_array()) else "general"
+    mine = key(resolve(rules).to_array())
+    for name in engine.FAMILIES:
+        if np.array_equal(key(resolve(name).to_array()), mine):
+            return f"{name}'s"
+    return "general"
 
 
 def main() -> None:
@@ -272,9 +279,9 @@ def main() -> None:
         f"\n* median over {args.repeat} pairs of runs, each paired with a run of official "
         "4-player random\n  on the same games made just before or after it. A preset "
         "whose rounds take more\n  turns runs fewer games/s at the same cost per turn "
-        "(ns/turn ratio 1.00).\n  kernel: its own = a kernel compiled with the rule "
-        "array as constants (official's, which\n  official-2018 and motu share: their rule "
-        "arrays are official's); general = the general kernel."
+        "(ns/turn ratio 1.00).\n  kernel: official's = official's rule array compiled "
+        "as constants (stacking and Seven-Zero\n  read from the table); general = the "
+        "general kernel."
     )
 
 

@@ -143,3 +143,16 @@ def test_warm_compiles_half_the_kernels_in_a_second_process(monkeypatch):
     here.clear()
     simulate.warm()
     assert here == [0, 1]
+
+
+def test_benchs_kernel_column_names_the_family_that_plays_each_preset():
+    import importlib.util
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parent.parent / "benchmarks" / "bench.py"
+    spec = importlib.util.spec_from_file_location("bench", path)
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    kernels = {n: bench.kernel_of(n) for n in ("official", "motu", "stacking", "seven-zero")}
+    assert set(kernels.values()) == {"official's"}
+    assert bench.kernel_of("jump-in") == bench.kernel_of("pokemon") == "general"
