@@ -224,3 +224,70 @@ def test_cli_writes_the_matches_ladder(tmp_path):
     assert len(m) == 3 * 5 and (m.matches == 8).all()
     # built-in random against random, as either player: the same matches, one win in two
     assert m[(m.player == "random") & (m.opponents == "random")].win_rate.iloc[0] == 0.5
+
+
+def test_cli_writes_the_ladders_page_with_its_figure(tmp_path):
+    from typer.testing import CliRunner
+
+    from unosim.cli.app import app
+
+    args = ["evaluate", str(ROOT / "examples" / "agents" / "random_agent.py") + ":agent"]
+    args += ["--players", "2", "--games", "40", "--expert-games", "4", "--out", str(tmp_path)]
+    args += ["--expert", "expert:rollouts=8;more=1"]
+    r = CliRunner().invoke(app, args)
+    assert r.exit_code == 0, r.output
+    assert "playing 1/" in r.output  # one progress line per row (on stderr)
+    html = (tmp_path / "ladder.html").read_text()
+    md = (tmp_path / "ladder.md").read_text()
+    assert md.startswith("# Strength ladder: random\\_agent.py:agent\n")
+    assert "Against a random player the agent wins" in md
+    assert (tmp_path / "ladder" / "ladder.svg").stat().st_size > 10_000
+    assert (tmp_path / "ladder" / "ladder.png").stat().st_size > 10_000
+    assert "data:image/svg+xml;base64," in html and "agent:random_agent.py:agent@" in html
+    assert not [p.name for p in tmp_path.iterdir() if p.name.startswith(".")]  # no leftovers
+
+
+def _fake_ladder(best="heuristic"):
+    import pandas as pd
+
+    from unosim.analysis.evaluate import COLUMNS, Ladder
+
+    rows = [
+        ("agent", "random", 4000, 0.262, 0.249, 0.276),
+        ("random", "random", 4000, 0.250, 0.237, 0.264),
+        (best, "random", 4000, 0.300, 0.286, 0.314),
+        ("agent", "expert", 400, 0.180, 0.145, 0.221),
+        ("random", "expert", 400, 0.150, 0.118, 0.188),
+        (best, "expert", 400, 0.182, 0.147, 0.223),
+    ]
+    return Ladder(pd.DataFrame(rows, columns=COLUMNS), best, "expert")
+
+
+def test_ladder_page_says_the_agents_standing_in_plain_words():
+    from unosim.report.ladder_page import lead_sentences
+
+    s = lead_sentences(_fake_ladder(), 4)
+    assert s[0] == (
+        "Against 3 random players the agent wins 26.2% of rounds (95% interval 24.9% to "
+        "27.6%), 3.8 percentage points less than built-in heuristic, the best built-in (30.0%)."
+    )
+    assert s[1].startswith("Against 3 experts the agent wins 18.0% of rounds")
+    assert s[1].endswith(
+        ", no practical difference from built-in heuristic, the best built-in (18.2%)."
+    )
+    assert s[2] == "A player with no edge wins 25.0% at 4 players."
+
+
+def test_ladder_page_escapes_the_agents_name(tmp_path):
+    from unosim.report.ladder_page import write_page
+
+    hostile = "<script>alert(1)</script>[x](javascript:alert(1)).py:agent"
+    path = write_page(
+        _fake_ladder(), tmp_path, hostile, f"agent:{hostile}@0", "official", 4, 1, "unosim x"
+    )
+    html = path.read_text()
+    assert "<script>" not in html and "javascript:" not in html.replace("javascript:alert", "")
+    assert "&lt;script&gt;" in html
+    md = (tmp_path / "ladder.md").read_text()
+    assert md.startswith("# Strength ladder: script\\>\\[x\\](javascript:alert(1)).py:agent\n")
+    assert f", seated as `agent:{hostile}@0`" in md  # a code span: shown, not followed

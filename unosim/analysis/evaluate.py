@@ -21,6 +21,7 @@ scores; an agent sees no scores there).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import pandas as pd
@@ -114,13 +115,26 @@ def ladder(
     expert_games: int = EXPERT_GAMES,
     expert: str = EXPERT,
     matches: int = 0,
+    progress: Callable[[str], None] | None = None,
 ) -> Ladder:
     """The ladder of ``agent`` (a seat label or an agent object): one row per opponent
     strategy for ``agent``, ``random`` and the best built-in, ``games`` rounds each
     (shared over the seats), and for ``expert`` and ``see-all-hands`` (``expert_spec``),
     ``expert_games`` rounds each; rows against ``expert`` opponents play
-    ``expert_games`` rounds too."""
+    ``expert_games`` rounds too. ``progress`` is told, before each row is played, which
+    (``"3/21 expert against random"``)."""
     xs = expert_spec(expert)
+    plain = sum(o != "expert" for o in opponents)  # rows: agent, random, built-ins, 2 experts
+    steps = plain * (4 + len(BUILTINS)) + ("expert" in opponents) * (2 + (plain > 0))
+    step = 0
+
+    def wins(player_name, player, opp, spec, n_rounds):
+        nonlocal step
+        step += 1
+        if progress is not None:
+            progress(f"{step}/{steps} {player_name} against {opp}")
+        return _wins(player, spec, rules, n_players, n_rounds, seed, house)
+
     specs = {"tuned-weighted": TUNED, "expert": xs}
     per_seat = max(1, games // n_players)
     per_x = max(1, min(games, expert_games) // n_players)
@@ -130,20 +144,20 @@ def ladder(
         spec = specs.get(opp, opp)
         searching = opp == "expert"
         k = per_x if searching else per_seat
-        rows.append(_row("agent", opp, *_wins(agent, spec, rules, n_players, k, seed, house)))
-        rows.append(_row("random", opp, *_wins("random", spec, rules, n_players, k, seed, house)))
+        rows.append(_row("agent", opp, *wins("agent", agent, opp, spec, k)))
+        rows.append(_row("random", opp, *wins("random", "random", opp, spec, k)))
         if searching:
             continue
         for b in BUILTINS:
-            totals.setdefault(b, []).append(_wins(b, spec, rules, n_players, k, seed, house))
+            totals.setdefault(b, []).append(wins(b, b, opp, spec, k))
         for who, s in (("expert", xs), ("see-all-hands", open_spec(xs))):
-            rows.append(_row(who, opp, *_wins(s, spec, rules, n_players, per_x, seed, house)))
+            rows.append(_row(who, opp, *wins(who, s, opp, spec, per_x)))
     best = max(BUILTINS, key=lambda b: sum(w for w, _ in totals[b])) if totals else None
     if best is not None:
         cheap = iter(totals[best])
         for opp in opponents:
             if opp == "expert":
-                w, p = _wins(best, xs, rules, n_players, per_x, seed, house)
+                w, p = wins(best, best, opp, xs, per_x)
             else:
                 w, p = next(cheap)
             rows.append(_row(best, opp, w, p))

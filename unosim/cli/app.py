@@ -737,8 +737,11 @@ def evaluate(
     """The strength ladder: the agent's win rate against 3 random, heuristic, table, tuned
     weighted and expert players, every seat in turn, beside built-in random, the best
     built-in, the expert and the see-all-hands expert (a cheating upper bound) on the same
-    deals."""
+    deals. With --out, also a page (ladder.html, ladder.md) with its figure."""
+    import shlex
+
     from ..analysis.evaluate import expert_spec, ladder, render
+    from ..players.agents import is_agent_spec, load
 
     try:
         if games < players:
@@ -757,6 +760,7 @@ def evaluate(
             check_writable(out / "ladder.csv")
             if matches:
                 check_writable(out / "ladder_matches.csv")
+        label = load(agent).label if is_agent_spec(agent) else agent
         lad = ladder(
             agent,
             rules,
@@ -767,6 +771,7 @@ def evaluate(
             expert_games=expert_games,
             expert=xs,
             matches=matches,
+            progress=lambda what: typer.echo(f"  playing {one_line(what)}", err=True),
         )
     except (ValueError, UserError) as e:
         fail(str(e))
@@ -787,6 +792,26 @@ def evaluate(
             lad.matches.to_csv(tmp, index=False)
             tmp.replace(out / "ladder_matches.csv")
             typer.echo(f"wrote {out / 'ladder_matches.csv'}")
+        from .._version import __version__
+        from ..kernel import KERNEL_BEHAVIOUR
+        from ..report import escape as esc
+        from ..report.ladder_page import write_page
+
+        command = (
+            "unosim evaluate " + " ".join(shlex.quote(a) for a in sys.argv[2:])
+            if len(sys.argv) > 2 and sys.argv[1] == "evaluate"
+            else f"unosim evaluate {shlex.quote(agent)} --out {shlex.quote(str(out))}"
+        )
+        facts = {
+            "rounds per row": f"{games:,} ({expert_games:,} with an expert at the table)",
+            "house rules": esc.code(house) if house else "none",
+            "made by": f"unosim {__version__}, kernel behaviour {KERNEL_BEHAVIOUR}",
+        }
+        try:
+            html = write_page(lad, out, agent, label, rules, players, seed, command, facts)
+        except OSError as e:
+            fail(f"--out {out}: cannot write the page: {e.strerror or e}")
+        typer.echo(f"wrote {html} (and ladder.md, the figure in {out / 'ladder'})")
 
 
 @app.command()

@@ -198,10 +198,11 @@ def forest(
     title: str = "",
     fmt: str = "{:+.1f}%",
     palette: Mapping[str, str] | None = None,
+    ref: float = 0.0,
 ):
     """A forest plot: one row per (group, name) with its estimate and interval, grouped
-    by ``group`` (e.g. the metric), coloured by ``name`` (the rule set); 0 marked; each
-    estimate written beside its marker with ``fmt``.
+    by ``group`` (e.g. the metric), coloured by ``name`` (the rule set); ``ref`` (0)
+    marked; each estimate written beside its marker with ``fmt``.
 
     ``rows`` columns: ``group``, ``name``, ``est``, ``lo``, ``hi`` (in the x unit).
     """
@@ -246,7 +247,7 @@ def forest(
             labels.append(_wrap(r.name))
             y += 1
         y += 0.4
-    ax.axvline(0, color="grey", lw=0.8)
+    ax.axvline(ref, color="grey", lw=0.8)
     ax.margins(x=0.12)
     ax.set_yticks(ticks, labels, fontsize=8)
     ax.set_ylim(y - 0.4, -0.8)
