@@ -3,7 +3,8 @@
 The repository root goes on ``sys.path`` so that ``tests.helpers`` and
 ``tests.reference.engine`` import under plain ``pytest`` as well as ``python -m pytest``;
 ``analyses/`` goes there so the report tests import the page scripts' ``common`` and
-``build_reports`` as the scripts themselves do.
+``build_reports`` as the scripts themselves do. Every test keeps what unosim caches
+outside numba (the ladder's reference rows) in a folder of its own, not in the user's.
 """
 
 from __future__ import annotations
@@ -11,8 +12,15 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[1]
 
 for folder in (ROOT, ROOT / "analyses"):
     if str(folder) not in sys.path:
         sys.path.insert(0, str(folder))
+
+
+@pytest.fixture(autouse=True)
+def _own_cache(tmp_path_factory, monkeypatch):
+    monkeypatch.setenv("UNOSIM_CACHE_DIR", str(tmp_path_factory.mktemp("unosim-cache")))

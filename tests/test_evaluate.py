@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib.util
+import json
 import math
 from pathlib import Path
 
@@ -291,3 +292,40 @@ def test_ladder_page_escapes_the_agents_name(tmp_path):
     md = (tmp_path / "ladder.md").read_text()
     assert md.startswith("# Strength ladder: script\\>\\[x\\](javascript:alert(1)).py:agent\n")
     assert f", seated as `agent:{hostile}@0`" in md  # a code span: shown, not followed
+
+
+def test_reference_rows_are_kept_and_reused_and_a_bad_file_is_played_again(tmp_path, monkeypatch):
+    from unosim.analysis import evaluate as E
+
+    played = []
+    real = E._wins
+    monkeypatch.setattr(E, "_wins", lambda *a: played.append(a[:2]) or real(*a))
+    kw = dict(games=200, seed=5, opponents=("random", "heuristic"), expert_games=8, expert=CHEAP)
+    first = E.ladder(random_agent, "official", 2, cache=tmp_path, **kw)
+    assert first.kept == 0 and len(list(tmp_path.glob("*.json"))) == 2 * (1 + 5 + 2)
+    n_first = len(played)
+    played.clear()
+    again = E.ladder(random_agent, "official", 2, cache=tmp_path, **kw)
+    assert played == [(random_agent, "random"), (random_agent, "heuristic")]  # the agent only
+    assert again.kept == n_first - 2
+    assert again.table.equals(first.table)
+    # another seed is another set of deals: nothing kept
+    played.clear()
+    other = E.ladder(random_agent, "official", 2, cache=tmp_path, **{**kw, "seed": 6})
+    assert other.kept == 0 and len(played) == n_first
+    # a file that does not hold exactly its key and a count that fits is played again
+    for i, f in enumerate(sorted(tmp_path.glob("*.json"))):
+        d = json.loads(f.read_text())
+        if i % 3 == 0:
+            d["won"] = d["played"] + 1
+        elif i % 3 == 1:
+            d["key"]["seed"] = 99
+        else:
+            f.write_text("{not json")
+            continue
+        f.write_text(json.dumps(d))
+    played.clear()
+    redone = E.ladder(random_agent, "official", 2, cache=tmp_path, **kw)
+    assert redone.table.equals(first.table)
+    assert redone.kept == 0 and len(played) == n_first  # every tampered row played again
+    assert not list(tmp_path.glob(".*.tmp"))

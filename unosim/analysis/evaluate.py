@@ -21,12 +21,17 @@ scores; an agent sees no scores there).
 
 from __future__ import annotations
 
+import hashlib
+import json
+import os
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 
 import pandas as pd
 
 from ..kernel import layout as L
+from ..players.agents import is_agent_spec
 from ..players.expert import STRONG, TUNED, options
 from ..sim.assembled import assembled_matches
 from ..sim.simulate import make_job, run_block
@@ -47,6 +52,7 @@ class Ladder:
     best: str | None
     expert: str  # the expert's strategy label (``see-all-hands`` adds ``deal=open``)
     matches: pd.DataFrame | None = None  # ``MATCH_COLUMNS``, with ``matches``
+    kept: int = 0  # rows read from the cache of reference rows
 
 
 def expert_spec(expert: str = EXPERT) -> str:
@@ -65,6 +71,79 @@ def open_spec(expert: str) -> str:
     """``expert`` dealt the true hands (``deal=open``): the see-all-hands player."""
     name, _, rest = expert.partition(":")
     return f"{name}:{rest};deal=open" if rest.strip() else f"{name}:deal=open"
+
+
+def cache_dir() -> Path:
+    """Where reference rows are kept: ``UNOSIM_CACHE_DIR/ladder``, else the user's cache
+    folder (``$XDG_CACHE_HOME`` or ``~/.cache``) ``/unosim/ladder``."""
+    root = os.environ.get("UNOSIM_CACHE_DIR")
+    if not root:
+        base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+        root = os.path.join(base, "unosim")
+    return Path(root) / "ladder"
+
+
+def _row_key(player: str, opponent: str, rules, n, per_seat, seed, house) -> dict:
+    """Everything a built-in row's result depends on: the two strategies' labels, the
+    rule set's content hash, the seating, the deals, and the versions of the kernel's
+    behaviour, the random streams and the package."""
+    from .._version import __version__
+    from ..game.rules import resolve
+    from ..kernel import KERNEL_BEHAVIOUR
+    from ..kernel.rng import RNG_VERSION
+
+    return {
+        "player": player,
+        "opponent": opponent,
+        "rules": resolve(rules, house).hash(),
+        "players": int(n),
+        "per_seat": int(per_seat),
+        "seed": int(seed),
+        "kernel_behaviour": KERNEL_BEHAVIOUR,
+        "rng": RNG_VERSION,
+        "unosim": __version__,
+    }
+
+
+def _kept_row(player, opponent, rules, n, per_seat, seed, house, folder: Path | None):
+    """Where a row of built-in players is kept in ``folder`` (its results depend only on
+    ``_row_key``), and its (won, played) if an earlier run kept it there: a file is used
+    only if it holds exactly this key and a count that fits it. (None, None) for a row
+    with an agent, or no folder."""
+    if folder is None or not all(
+        isinstance(s, str) and not is_agent_spec(s) for s in (player, opponent)
+    ):
+        return None, None
+    key = _row_key(player, opponent, rules, n, per_seat, seed, house)
+    text = json.dumps(key, sort_keys=True)
+    path = folder / f"{hashlib.sha256(text.encode()).hexdigest()[:32]}.json"
+    try:
+        got = json.loads(path.read_text(encoding="utf-8"))
+        won, played = got["won"], got["played"]
+        if (
+            got["key"] == key
+            and type(won) is int
+            and type(played) is int
+            and played == n * per_seat
+            and 0 <= won <= played
+        ):
+            return path, (won, played)
+    except (OSError, ValueError, KeyError, TypeError):
+        pass  # no file, or not one this run can trust: the row is played again
+    return path, None
+
+
+def _keep_row(path: Path, player, opponent, rules, n, per_seat, seed, house, won, played):
+    """Write a played row to ``path``: whole, then renamed into place. A folder that
+    cannot be written only costs the next run the row again."""
+    key = _row_key(player, opponent, rules, n, per_seat, seed, house)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+        tmp.write_text(json.dumps({"key": key, "won": won, "played": played}), encoding="utf-8")
+        os.replace(tmp, path)
+    except OSError:
+        pass
 
 
 def _wins(player, opponent, rules, n, per_seat, seed, house) -> tuple[int, int]:
@@ -116,24 +195,38 @@ def ladder(
     expert: str = EXPERT,
     matches: int = 0,
     progress: Callable[[str], None] | None = None,
+    cache: Path | None = None,
 ) -> Ladder:
     """The ladder of ``agent`` (a seat label or an agent object): one row per opponent
     strategy for ``agent``, ``random`` and the best built-in, ``games`` rounds each
     (shared over the seats), and for ``expert`` and ``see-all-hands`` (``expert_spec``),
     ``expert_games`` rounds each; rows against ``expert`` opponents play
     ``expert_games`` rounds too. ``progress`` is told, before each row is played, which
-    (``"3/21 expert against random"``)."""
+    (``"3/21 expert against random"``, ``"... (kept)"`` for a row read from ``cache``).
+    With ``cache`` (a folder, e.g. :func:`cache_dir`), rows of built-in players against
+    built-in opponents, which do not depend on the agent, are read from it when an
+    earlier ladder played them, and kept there otherwise (``Ladder.kept`` counts them)."""
     xs = expert_spec(expert)
     plain = sum(o != "expert" for o in opponents)  # rows: agent, random, built-ins, 2 experts
     steps = plain * (4 + len(BUILTINS)) + ("expert" in opponents) * (2 + (plain > 0))
     step = 0
 
+    kept = 0
+
     def wins(player_name, player, opp, spec, n_rounds):
-        nonlocal step
+        nonlocal step, kept
         step += 1
+        args = (player, spec, rules, n_players, n_rounds, seed, house)
+        path, hit = _kept_row(*args, cache)
         if progress is not None:
-            progress(f"{step}/{steps} {player_name} against {opp}")
-        return _wins(player, spec, rules, n_players, n_rounds, seed, house)
+            progress(f"{step}/{steps} {player_name} against {opp}" + (" (kept)" if hit else ""))
+        if hit is not None:
+            kept += 1
+            return hit
+        won, played = _wins(*args)
+        if path is not None:
+            _keep_row(path, *args, won, played)
+        return won, played
 
     specs = {"tuned-weighted": TUNED, "expert": xs}
     per_seat = max(1, games // n_players)
@@ -187,7 +280,7 @@ def ladder(
                 r["matches"] = r.pop("rounds")
                 mrows.append(r)
         mt = pd.DataFrame(mrows, columns=MATCH_COLUMNS)
-    return Ladder(table, best, xs, mt)
+    return Ladder(table, best, xs, mt, kept)
 
 
 def render(lad: Ladder, n_players: int) -> str:

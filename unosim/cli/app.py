@@ -732,7 +732,14 @@ def evaluate(
         0, help="Also the rate of matches won, on this many matches per row (0: none)."
     ),
     seed: int = typer.Option(2026, help="Root seed of the pre-declared deals."),
-    out: Path | None = typer.Option(None, help="Folder for ladder.csv (and ladder_matches.csv)."),
+    out: Path | None = typer.Option(
+        None, help="Folder for ladder.csv, the page ladder.html (and ladder_matches.csv)."
+    ),
+    cache: bool = typer.Option(
+        True,
+        help="Keep the rows of built-in players (which do not depend on the agent) in the "
+        "user's cache folder and reuse them in later ladders; --no-cache plays every row.",
+    ),
 ) -> None:
     """The strength ladder: the agent's win rate against 3 random, heuristic, table, tuned
     weighted and expert players, every seat in turn, beside built-in random, the best
@@ -740,7 +747,7 @@ def evaluate(
     deals. With --out, also a page (ladder.html, ladder.md) with its figure."""
     import shlex
 
-    from ..analysis.evaluate import expert_spec, ladder, render
+    from ..analysis.evaluate import cache_dir, expert_spec, ladder, render
     from ..players.agents import is_agent_spec, load
 
     try:
@@ -772,6 +779,7 @@ def evaluate(
             expert=xs,
             matches=matches,
             progress=lambda what: typer.echo(f"  playing {one_line(what)}", err=True),
+            cache=cache_dir() if cache else None,
         )
     except (ValueError, UserError) as e:
         fail(str(e))
@@ -782,6 +790,13 @@ def evaluate(
         )
     )
     typer.echo(render(lad, players))
+    if lad.kept:
+        typer.echo(
+            one_line(
+                f"{lad.kept} rows of built-in players were kept from an earlier ladder "
+                f"({cache_dir()}); --no-cache plays them again"
+            )
+        )
     if out is not None:
         tmp = out / ".ladder.csv.tmp"
         lad.table.to_csv(tmp, index=False)
