@@ -40,9 +40,20 @@ _lock = threading.Lock()  # threads (a Dask worker's) asking for a family load i
 
 
 def key(rules: np.ndarray) -> np.ndarray:
-    """The family of ``rules`` (``int64``): the array with its ``family.HOUSE`` slots set to
-    0, which the family's kernel reads from the table instead. Rule sets that differ only
-    in those slots share a kernel."""
+    """The family of ``rules``: the array with its ``family.HOUSE`` slots set to 0, which
+    the family's kernel reads from the table instead. Rule sets that differ only in those
+    slots share a kernel.
+
+    Parameters
+    ----------
+    rules : int64[N_RULES]
+        A rule array (``RuleSet.to_array``).
+
+    Returns
+    -------
+    int64[N_RULES]
+        A new array: the family's constant.
+    """
     out = np.array(rules, np.int64)
     out[list(HOUSE)] = 0
     return out
