@@ -280,12 +280,11 @@ def test_ladder_page_says_the_agents_standing_in_plain_words():
 
 
 def test_ladder_page_escapes_the_agents_name(tmp_path):
-    from unosim.report.ladder_page import write_page
+    from unosim.report.ladder_page import Made, write_page
 
     hostile = "<script>alert(1)</script>[x](javascript:alert(1)).py:agent"
-    path = write_page(
-        _fake_ladder(), tmp_path, hostile, f"agent:{hostile}@0", "official", 4, 1, "unosim x"
-    )
+    made = Made(hostile, f"agent:{hostile}@0", "official", 4, 1, "unosim x")
+    path = write_page(_fake_ladder(), tmp_path, made)
     html = path.read_text()
     assert "<script>" not in html and "javascript:" not in html.replace("javascript:alert", "")
     assert "&lt;script&gt;" in html

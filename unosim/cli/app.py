@@ -810,7 +810,7 @@ def evaluate(
         from .._version import __version__
         from ..kernel import KERNEL_BEHAVIOUR
         from ..report import escape as esc
-        from ..report.ladder_page import write_page
+        from ..report.ladder_page import Made, write_page
 
         command = (
             "unosim evaluate " + " ".join(shlex.quote(a) for a in sys.argv[2:])
@@ -823,7 +823,7 @@ def evaluate(
             "made by": f"unosim {__version__}, kernel behaviour {KERNEL_BEHAVIOUR}",
         }
         try:
-            html = write_page(lad, out, agent, label, rules, players, seed, command, facts)
+            html = write_page(lad, out, Made(agent, label, rules, players, seed, command, facts))
         except OSError as e:
             fail(f"--out {out}: cannot write the page: {e.strerror or e}")
         typer.echo(f"wrote {html} (and ladder.md, the figure in {out / 'ladder'})")

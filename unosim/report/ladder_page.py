@@ -16,6 +16,7 @@ from __future__ import annotations
 import os
 import shutil
 import tempfile
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import pandas as pd
@@ -26,7 +27,7 @@ from . import escape as esc
 from .ask import swap_in
 from .page import Page, pct
 
-__all__ = ["build_page", "write_page", "PAGE_NAME"]
+__all__ = ["Made", "build_page", "write_page", "PAGE_NAME"]
 
 PAGE_NAME = "ladder"
 WHO = {  # the reference rows' players, in words
@@ -135,20 +136,24 @@ def _figure(page: Page, lad: Ladder, n_players: int) -> None:
     )
 
 
-def build_page(
-    lad: Ladder,
-    out: Path,
-    agent: str,
-    label: str,
-    rules: str,
-    n_players: int,
-    seed: int,
-    command: str,
-    facts: dict[str, str] | None = None,
-) -> Page:
-    """The ladder's page in folder ``out`` (written by the caller with ``Page.write``).
-    ``agent`` is the text that named the agent, ``label`` its seat label (name and file
-    hash); both are outside text."""
+@dataclass(frozen=True)
+class Made:
+    """How a ladder was made, for its page: ``agent`` is the text that named the agent,
+    ``label`` its seat label (name and file hash), both outside text; ``facts`` are shown
+    in the provenance list as they are (markup)."""
+
+    agent: str
+    label: str
+    rules: str
+    n_players: int
+    seed: int
+    command: str
+    facts: dict[str, str] = field(default_factory=dict)
+
+
+def build_page(lad: Ladder, out: Path, made: Made) -> Page:
+    """The ladder's page in folder ``out`` (written by the caller with ``Page.write``)."""
+    agent, rules, n_players = made.agent, made.rules, made.n_players
     page = Page(
         PAGE_NAME,
         f"Strength ladder: {esc.md_text(short_name(agent))}",
@@ -184,38 +189,28 @@ def build_page(
     )
     page.para(f"The same rows as a table of numbers: [{esc.code('ladder.csv')}](ladder.csv).")
     page.provenance(
-        [command],
+        [made.command],
         {
-            "agent": f"{esc.code(agent)}, seated as {esc.code(label)}",
+            "agent": f"{esc.code(agent)}, seated as {esc.code(made.label)}",
             "rules": esc.code(rules),
             "players": str(n_players),
-            "root seed of the deals": str(seed),
+            "root seed of the deals": str(made.seed),
             "expert": esc.code(lad.expert),
-            **(facts or {}),
+            **made.facts,
         },
         pd.DataFrame(),
     )
     return page
 
 
-def write_page(
-    lad: Ladder,
-    out: Path,
-    agent: str,
-    label: str,
-    rules: str,
-    n_players: int,
-    seed: int,
-    command: str,
-    facts: dict[str, str] | None = None,
-) -> Path:
+def write_page(lad: Ladder, out: Path, made: Made) -> Path:
     """Write ``out/ladder.md``, ``.html`` and ``out/ladder/`` (the figure): built in a
     temporary folder inside ``out``, then moved into place file by file (the figure's
     folder first). Returns the HTML page's path."""
     out = Path(out)
     tmp = Path(tempfile.mkdtemp(prefix=f".{PAGE_NAME}.tmp-", dir=out))
     try:
-        page = build_page(lad, tmp, agent, label, rules, n_players, seed, command, facts)
+        page = build_page(lad, tmp, made)
         page.write()
         swap_in(tmp / PAGE_NAME, out / PAGE_NAME)
         for suffix in (".md", ".html"):
