@@ -29,6 +29,7 @@ from ..kernel import outside as K
 from ..kernel.layout import C_POINTS, C_TRUNCATED, C_WINNER
 from ..players.expert import expert_array
 from ..players.seats import parse_seats
+from ..sim import engine
 from ..sim.outside import N_ACTIONS, PER_THREAD, IllegalAction, Tables, check_action
 
 N_OBS = K.N_V
@@ -378,7 +379,9 @@ class BatchEnv:
         threads = numba.get_num_threads()
         if self.t.per_thread != PER_THREAD:  # expert opponents: ``Tables.advance`` splits
             return [slice(0, self.b)], None
-        chunks = [slice(i, min(i + CHUNK, self.b)) for i in range(0, self.b, CHUNK)]
+        k = max(-(-self.b // CHUNK), min(threads, self.b // PER_THREAD))  # chunks
+        size = -(-self.b // max(k, 1))
+        chunks = [slice(i, min(i + size, self.b)) for i in range(0, self.b, size)]
         if threads <= 1 or len(chunks) <= 1:
             return chunks, None
         if self._pool is None or self._pool_threads != threads:
@@ -397,8 +400,13 @@ class BatchEnv:
         mask = np.empty((self.b, N_ACTIONS), np.int8)
         chunks, pool = self._chunks()
 
-        def one(c):
-            st = t.advance(self.slots[c])
+        def one(c):  # one kernel call per chunk, on one thread of the pool
+            if len(chunks) == 1:  # ``Tables.advance`` splits expert opponents' searches
+                st = t.advance(self.slots[c])
+            else:
+                st = engine.outside_advance(
+                    t.tb, t.games, t.cks, t.n, t.order, t.stop, self.slots[c], t.out, t.xp
+                )
             obs[c] = ob[c, K.O_OBS : K.O_OBS + N_OBS]
             mask[c] = ob[c, K.O_MASK : K.O_MASK + N_ACTIONS]
             return st
