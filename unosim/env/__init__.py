@@ -17,6 +17,9 @@ are house rules (``stacking="same"``, ``jump_in=True``, ...), and ``reward``: ``
 
 from __future__ import annotations
 
+from concurrent.futures import ThreadPoolExecutor
+
+import numba
 import numpy as np
 from gymnasium import Env, spaces
 from pettingzoo import AECEnv
@@ -26,12 +29,14 @@ from ..kernel import outside as K
 from ..kernel.layout import C_POINTS, C_TRUNCATED, C_WINNER
 from ..players.expert import expert_array
 from ..players.seats import parse_seats
-from ..sim.outside import N_ACTIONS, IllegalAction, Tables, check_action
+from ..sim import engine
+from ..sim.outside import N_ACTIONS, PER_THREAD, IllegalAction, Tables, check_action
 
 N_OBS = K.N_V
 _HIGH = 2**62  # ``stackable`` is a bit mask over the 59 kinds
 REWARDS = ("win", "points")
 ENV_VERSION = 0
+CHUNK = 1024  # games per kernel call of ``BatchEnv`` (their arrays stay in the cache)
 
 
 def _spaces():
@@ -83,6 +88,7 @@ class _Game:
             self.b,
             rs.voluntary_draw,
             history=0,
+            capacity=0,  # no history kept: no trace either (its events then cost nothing)
             xp=expert_array(self.labels, rs),  # expert opponents search
         )
         return self.tables
@@ -325,8 +331,9 @@ class BatchEnv:
 
     ``reset()`` and ``step(actions)`` return ``(obs int64[b, 148], mask int8[b, 98])``
     and, for ``step``, ``reward float64[b]`` and ``done bool[b]``: a game that ends is
-    replaced at once by the next game index (its first observation is returned). One
-    kernel call advances every game to its seat's next decision."""
+    replaced at once by the next game index (its first observation is returned). Each
+    kernel call advances ``CHUNK`` games to their seat's next decisions, the chunks side
+    by side on numba's threads; the games are the same on any number of threads."""
 
     def __init__(
         self,
@@ -348,25 +355,79 @@ class BatchEnv:
         self.seat, self.how = self._one.seat, reward
         self._next = 0
         self.slots = np.arange(self.b, dtype=np.int64)
+        self._pool: ThreadPoolExecutor | None = None
+        self._pool_threads = 0
 
     def _start(self, slots):
-        for s in slots.tolist():
-            self.t.start(s, self._next)
-            self._next += 1
+        """Deal the next game indices into ``slots``, in their order (``Tables.start``
+        for each slot, as array operations)."""
+        t, m = self.t, slots.size
+        games = np.arange(self._next, self._next + m, dtype=np.int64)
+        self._next += m
+        ob = t.ob
+        ob[slots, : K.N_OH] = 0
+        ob[slots, K.O_CK_P] = -1
+        ob[slots, K.O_HIST_CAP] = t.history
+        ob[slots, K.O_VOLUNTARY] = t.voluntary
+        ob[slots, K.O_SEED] = t.seed
+        ob[slots, K.O_GAME] = games
+        t.game[slots] = games
 
-    def _run(self, slots, reward, done):
-        """Advance ``slots`` until each asks its seat (finished games are restarted)."""
-        while slots.size:
-            st = self.t.advance(slots)
+    def _chunks(self):
+        """Slices of the batch that one kernel call advances, and the pool that runs
+        them side by side (numba's thread count; None: one thread)."""
+        threads = numba.get_num_threads()
+        if self.t.per_thread != PER_THREAD:  # expert opponents: ``Tables.advance`` splits
+            return [slice(0, self.b)], None
+        k = max(-(-self.b // CHUNK), min(threads, self.b // PER_THREAD))  # chunks
+        size = -(-self.b // max(k, 1))
+        chunks = [slice(i, min(i + size, self.b)) for i in range(0, self.b, size)]
+        if threads <= 1 or len(chunks) <= 1:
+            return chunks, None
+        if self._pool is None or self._pool_threads != threads:
+            if self._pool is not None:
+                self._pool.shutdown()
+            self._pool = ThreadPoolExecutor(max_workers=threads)
+            self._pool_threads = threads
+        return chunks, self._pool
+
+    def _run(self, reward, done):
+        """Advance every game until it asks its seat (finished games are restarted);
+        returns the observations and masks. Each chunk's are copied right after its
+        kernel call, while they are in the cache."""
+        t, ob = self.t, self.t.ob
+        obs = np.empty((self.b, N_OBS), np.int64)
+        mask = np.empty((self.b, N_ACTIONS), np.int8)
+        chunks, pool = self._chunks()
+
+        def one(c):  # one kernel call per chunk, on one thread of the pool
+            if len(chunks) == 1:  # ``Tables.advance`` splits expert opponents' searches
+                st = t.advance(self.slots[c])
+            else:
+                st = engine.outside_advance(
+                    t.tb, t.games, t.cks, t.n, t.order, t.stop, self.slots[c], t.out, t.xp
+                )
+            obs[c] = ob[c, K.O_OBS : K.O_OBS + N_OBS]
+            mask[c] = ob[c, K.O_MASK : K.O_MASK + N_ACTIONS]
+            return st
+
+        done_st = list(pool.map(one, chunks)) if pool is not None else [one(c) for c in chunks]
+        st = np.concatenate(done_st)
+        slots = self.slots
+        while True:
             fin = slots[st == K.ST_DONE]
             if fin.size == 0:
                 break
-            out = self.t.out[fin]
+            out = t.out[fin]
             won = (out[:, C_WINNER] == self.seat) & (out[:, C_TRUNCATED] == 0)
             reward[fin] += np.where(won, 1.0 if self.how == "win" else out[:, C_POINTS], 0.0)
             done[fin] = True
             self._start(fin)
+            st = t.advance(fin)
+            obs[fin] = ob[fin, K.O_OBS : K.O_OBS + N_OBS]
+            mask[fin] = ob[fin, K.O_MASK : K.O_MASK + N_ACTIONS]
             slots = fin
+        return obs, mask
 
     def observe(self):
         ob = self.t.ob
@@ -378,8 +439,7 @@ class BatchEnv:
     def reset(self):
         self._next = 0
         self._start(self.slots)
-        self._run(self.slots, np.zeros(self.b), np.zeros(self.b, bool))
-        return self.observe()
+        return self._run(np.zeros(self.b), np.zeros(self.b, bool))
 
     def step(self, actions):
         a = np.asarray(actions, dtype=np.int64)
@@ -400,6 +460,5 @@ class BatchEnv:
         ob[:, K.O_LOG_N] = n + 1
         reward = np.zeros(self.b)
         done = np.zeros(self.b, bool)
-        self._run(self.slots, reward, done)
-        o, m = self.observe()
+        o, m = self._run(reward, done)
         return o, m, reward, done

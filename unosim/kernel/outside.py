@@ -109,7 +109,7 @@ O_STATUS = 0  # ST_*
 O_KIND = 1  # the decision at hand (ST_ASKING)
 O_SEAT = 2  # ... and its seat
 O_LOG_N = 3  # actions in the log (since the checkpoint)
-O_CURSOR = 4  # actions of the log read by this replay
+O_CURSOR = 4  # actions of the log read so far (by this replay, or up to the live stop)
 O_HIST_N = 5  # public events so far (the history keeps the last ``O_HIST_CAP``)
 O_CK_HIST = 6  # ``O_HIST_N`` at the checkpoint
 O_CK_P = 7  # the seat to act at the checkpoint; -1: the round's start
@@ -119,9 +119,11 @@ O_VOLUNTARY = 10  # the rule voluntary_draw (it lives outside the rules array)
 O_ASKED = 11  # decisions asked so far (across replays: the stops)
 O_SEED = 12  # the game's key: root seed
 O_GAME = 13  # ... and game index
-O_DIRTY = 14  # 1: the round ran on past its stop (``advance`` restores the checkpoint)
+O_DIRTY = 14  # 1: the round ran on past its stop (``advance`` restores the checkpoint);
+# 2: the round waits at a stop of the turn loop, untouched since (``O_LIVE_P``'s decision)
 O_CK_FORCE = 15  # O_CK_STOP == 2 (an expert seat's stop): the move its search chose
 O_CK_COLOUR = 16  # ... and its colour (``round.turn_loop``'s force and colour)
+O_LIVE_P = 17  # O_DIRTY == 2: the seat whose decision the round waits at
 N_OH = 18
 LOG_CAP = 512  # decisions between two checkpoints at most
 O_LOG = N_OH

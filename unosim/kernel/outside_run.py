@@ -1,13 +1,18 @@
 """Rounds with outside seats, advanced from one outside decision to the next.
 
 A game's arrays are a ``state.Round`` ``rd`` (with ``rd.ob``, ``outside``) and a second
-``Round`` ``ck`` holding the state at the last checkpoint. Checkpoints are the stops of
-``round.turn_loop`` before an outside seat's normal turn, pending penalty or legal card
-drawn (the ``stop`` mask holds the outside seats), and the round's start. ``advance``
-restores the checkpoint, replays from it reading the decisions made since from the log
-(``outside.ask``), and plays on to the next decision with the log exhausted (the round
-is then ``ST_ASKING``) or to the round's end (``ST_DONE``, its record written). Between
-two checkpoints lie at most a few turns of the other seats, so a replay is short.
+``Round`` ``ck`` holding the state at the last checkpoint. The round stops at the stops
+of ``round.turn_loop`` before an outside seat's normal turn, pending penalty or legal
+card drawn (the ``stop`` mask holds the outside seats): there it waits, untouched, for
+the next action (``O_DIRTY`` 2), and ``advance`` goes on from it. A decision inside a
+turn (``outside.ask`` from ``effects.play``: the UNO call, a jump-in, a swap...) with
+the log exhausted lets the turn loop run past it; ``advance`` then restores the
+checkpoint (or deals the round again from its seed), replays from it reading the
+decisions made since from the log, and plays on to the next decision with the log
+exhausted (the round is then ``ST_ASKING``) or to the round's end (``ST_DONE``, its
+record written). A stop becomes the checkpoint (a copy of the state) only once the log
+holds ``CK_EVERY`` decisions or after a replay, so most stops copy nothing and a replay
+is a few of the seat's turns long.
 
 Expert seats (``xp[q, X_ROLLOUTS] > 0``, ``kernel.expert``) stop the turn loop too: at
 such a stop the search chooses the move and the state becomes a checkpoint that keeps
@@ -55,6 +60,8 @@ from .outside import (
     O_DIRTY,
     O_GAME,
     O_HIST_N,
+    O_LIVE_P,
+    O_LOG,
     O_LOG_N,
     O_SEED,
     O_STATUS,
@@ -67,6 +74,11 @@ from .pending import FORCE_CHALLENGE, FORCE_DRAWN, FORCE_KEEP, FORCE_NONE, FORCE
 from .rng import seed_streams
 from .round import end_round, record, start_round, turn_loop
 from .state import Round
+
+# an outside seat's stop becomes the checkpoint once the log holds this many decisions
+# (or after a replay): a replay is then at most a few of its turns long, and most stops
+# copy nothing (docs/notes/agents.md, "Batch interface")
+CK_EVERY = 8
 
 
 def new_games(b, deck_n, capacity, ob_n, history=True):
@@ -192,50 +204,64 @@ def _force(kind, a):
 
 @kernel
 def advance(tb, rd, ck, n, order, stop, out_row, xp, sa):
-    """Play game ``rd`` from its checkpoint ``ck`` to the next outside decision not in
-    its log, or to its end (its record into ``out_row``); returns ``rd.ob[O_STATUS]``.
-    ``xp``: the expert parameters per seat (``kernel.expert``; all 0: no expert),
-    ``sa``: the ``expert.search_arrays``."""
+    """Play game ``rd`` to the next outside decision not in its log, or to its end (its
+    record into ``out_row``); returns ``rd.ob[O_STATUS]``. A round waiting at a stop of
+    the turn loop goes on from there; one that ran past its stop is restored from its
+    checkpoint ``ck`` (or dealt again) and replayed. ``xp``: the expert parameters per
+    seat (``kernel.expert``; all 0: no expert), ``sa``: the ``expert.search_arrays``."""
     ob = rd.ob
     if ob[O_STATUS] == ST_DONE:
         return ob[O_STATUS]
     ob[O_STATUS] = ST_RUNNING
-    ob[O_CURSOR] = 0
-    ob[O_HIST_N] = ob[O_CK_HIST]
     zero = np.int64(0)
     experts = zero
     for q in range(n):
         if xp[q, X_ROLLOUTS] > 0:
             experts |= np.int64(1) << q
-    if ob[O_CK_P] < 0:  # the round's start
-        seed_streams(rd.streams, ob[O_SEED], ob[O_GAME], zero, S_SEAT0 + n)
-        p = start_round(tb, rd, n, order, zero)
-        if experts != 0:  # keep what the table saw, for the search (``determinize``)
-            rd.tr[TR_WATCH] = 1
-        if ob[O_STATUS] != ST_RUNNING:
-            return ob[O_STATUS]
-        _checkpoint(rd, ck, n, p, zero)
-    elif ob[O_DIRTY] == 1:
-        _copy_state(ck, rd, n)
+    force = np.int64(FORCE_NONE)
+    colour = np.int64(-1)
+    replayed = ob[O_DIRTY] == 1  # it ran past its stop: restored (or dealt again), replayed
+    if ob[O_DIRTY] == 2:  # waiting at a stop: its mask is in ``ob``, its action the log's next
+        p = ob[O_LIVE_P]
+        at = np.int64(1)
+        c = ob[O_CURSOR]
+        if c < ob[O_LOG_N]:
+            ob[O_CURSOR] = c + 1
+            force, colour = _force(at_stop(rd.g), ob[O_LOG + c])
+            at = zero
+    else:
+        ob[O_CURSOR] = 0
+        ob[O_HIST_N] = ob[O_CK_HIST]
+        if ob[O_CK_P] < 0:  # the round's start: deal it (again)
+            seed_streams(rd.streams, ob[O_SEED], ob[O_GAME], zero, S_SEAT0 + n)
+            p = start_round(tb, rd, n, order, zero)
+            if experts != 0:  # keep what the table saw, for the search (``determinize``)
+                rd.tr[TR_WATCH] = 1
+            if ob[O_STATUS] != ST_RUNNING:
+                return ob[O_STATUS]
+            at = zero
+        else:
+            _copy_state(ck, rd, n)
+            p = ob[O_CK_P]
+            at = ob[O_CK_STOP]
     ob[O_DIRTY] = 1
-    p = ob[O_CK_P]
-    at = ob[O_CK_STOP]
     b, w, wtb, unseen, cand, ccol, val, dsum, dsq, tally = sa
     while True:
-        force = np.int64(FORCE_NONE)
-        colour = np.int64(-1)
         if at == 2:  # an expert seat's stop: the move its search chose
             force = ob[O_CK_FORCE]
             colour = ob[O_CK_COLOUR]
         elif at == 1:  # an outside seat's decision at a stop of the turn loop
             kind = at_stop(rd.g)
             a = ask(tb, rd, p, kind, np.int64(rd.g[G_DRAWN] - 1), np.int64(-1), zero)
-            if a < 0:  # stopped at the checkpoint itself: the state is the checkpoint's
+            if a < 0:  # the log is read: the round waits here, its state untouched
                 rd.g[G_OVER] = 0  # (``ask`` set it to end a turn loop; none ran)
-                ob[O_DIRTY] = 0
+                ob[O_DIRTY] = 2
+                ob[O_LIVE_P] = p
                 return ob[O_STATUS]
             force, colour = _force(kind, a)
         p = turn_loop(tb, rd, n, p, stop | experts, force, colour)
+        force = np.int64(FORCE_NONE)
+        colour = np.int64(-1)
         if ob[O_STATUS] != ST_RUNNING:
             return ob[O_STATUS]
         if rd.g[G_OVER] != 0:
@@ -253,7 +279,9 @@ def advance(tb, rd, ck, n, order, stop, out_row, xp, sa):
                 ob[O_CK_FORCE] = FORCE_DRAWN if rd.g[G_DRAWN] > 0 else FORCE_POLICY
                 ob[O_CK_COLOUR] = -1
             at = np.int64(2)
-        _checkpoint(rd, ck, n, p, at)
+            _checkpoint(rd, ck, n, p, at)  # a replay never searches again
+        elif ob[O_CURSOR] == ob[O_LOG_N] and (replayed or ob[O_LOG_N] >= CK_EVERY):
+            _checkpoint(rd, ck, n, p, at)
 
 
 @jitted(nogil=True)
