@@ -118,9 +118,10 @@ def _restreams(src, st, n):
             st[s, j] = src[s, j]
 
 
-@kernel
+@hot
 def _copy(b, w, n):
-    """The rollout state ``w`` from the determinized ``b`` (``state.Round``)."""
+    """The rollout state ``w`` from the determinized ``b`` (``state.Round``); inlined, as
+    a call would pass both records whole (some 210 values) for every rollout."""
     copy_scalars(b, w)
     for q in range(n):
         w.pen[q] = 0
