@@ -10,7 +10,7 @@ from .decide import HEURISTIC, RANDOM
 from .declared import props
 from .expert_params import DEAL_OPEN, DEAL_VOIDS
 from .family import rules_of
-from .jit import kernel
+from .jit import hot, kernel
 from .kinds import (
     ATTACK_NONE,
     COLOUR,
@@ -55,7 +55,7 @@ from .packed import (
     played_top,
 )
 from .piles import add_card, remove_card
-from .rng import below, chance
+from .rng import below_state, chance
 from .scoring import DANGER, _heuristic_card
 from .state import copy_scalars
 
@@ -160,6 +160,17 @@ def _majority(hinfo, q, colour, slack):
     return True
 
 
+@hot
+def _put_state(st, s0, s1, s2, s3):
+    """Stream 0's state back into ``st`` after a loop that kept it in locals (the
+    draws as ``rng.below`` makes them, without a load and a store of the state per
+    draw on the loop's critical path)."""
+    st[0, 0] = s0
+    st[0, 1] = s1
+    st[0, 2] = s2
+    st[0, 3] = s3
+
+
 @kernel
 def determinize(tb, rd, p, b, unseen, st, scripted, deal, infer, depth, tries):
     """Copy the state into ``b*`` with the opponents' hands and the draw pile dealt
@@ -196,11 +207,15 @@ def determinize(tb, rd, p, b, unseen, st, scripted, deal, infer, depth, tries):
         m += 1
     # Fisher-Yates: opponents' cards first, then the pile's order; seeing every hand
     # (``DEAL_OPEN``), only the true pile's order is unknown
+    # stream 0's state in locals through the loop, as ``piles.deal`` keeps its own
+    s0, s1, s2, s3 = st[0, 0], st[0, 1], st[0, 2], st[0, 3]
     for j in range(hidden if deal == DEAL_OPEN else 0, m - 1):
-        x = j + below(st, 0, m - j)
+        x, s0, s1, s2, s3 = below_state(m - j, s0, s1, s2, s3)
+        x += j
         t = unseen[j]
         unseen[j] = unseen[x]
         unseen[x] = t
+    _put_state(st, s0, s1, s2, s3)
     if deal == DEAL_OPEN:
         for i in range(m - hidden):
             bpile[i] = unseen[hidden + i]
@@ -234,11 +249,14 @@ def determinize(tb, rd, p, b, unseen, st, scripted, deal, infer, depth, tries):
             for c in range(N_H):
                 bhinfo[q, c] = 0
             if attempt > 0:  # deal its hand anew from the cards not yet dealt
+                s0, s1, s2, s3 = st[0, 0], st[0, 1], st[0, 2], st[0, 3]
                 for i in range(j0, j0 + size):
-                    x = i + below(st, 0, m - i)
+                    x, s0, s1, s2, s3 = below_state(m - i, s0, s1, s2, s3)
+                    x += i
                     t = unseen[i]
                     unseen[i] = unseen[x]
                     unseen[x] = t
+                _put_state(st, s0, s1, s2, s3)
             for _ in range(size):
                 if void != 0:  # the next card it may hold; none left: any card
                     for x in range(j, m):

@@ -73,7 +73,8 @@ from .state import Table, copy_scalars, new_round
 @jitted()
 def search_arrays(tb, deck_n):
     """The scratch of the search, allocated once per chunk: a determinized state ``b``
-    and a rollout's state ``w`` (``state.Round``), the rollout ``state.Table`` ``wtb``
+    and a rollout's state ``w`` (``state.Round``; ``b``'s streams hold a deal's rollout
+    streams, ``search``), the rollout ``state.Table`` ``wtb``
     (rules and strategies filled in per search; ``tb``'s deck and points), the unseen
     cards, the candidates and their scores, and a tally (``T_*``)."""
     zero = np.int64(0)  # not the literal 0: see ``jit.py``
@@ -109,9 +110,18 @@ def _seed(st, key, i, n):
             st[s, j] = mix64(x)
 
 
-@kernel
+@hot
+def _restreams(src, st, n):
+    """Rollout streams ``st[:S_SEAT0 + n]`` as ``_seed`` left them in ``src``."""
+    for s in range(S_SEAT0 + n):
+        for j in range(4):
+            st[s, j] = src[s, j]
+
+
+@hot
 def _copy(b, w, n):
-    """The rollout state ``w`` from the determinized ``b`` (``state.Round``)."""
+    """The rollout state ``w`` from the determinized ``b`` (``state.Round``); inlined, as
+    a call would pass both records whole (some 210 values) for every rollout."""
     copy_scalars(b, w)
     for q in range(n):
         w.pen[q] = 0
@@ -221,6 +231,7 @@ def search(tb, rd, n, p, xp, b, w, wtb, unseen, cand, ccol, val, dsum, dsq, tall
     i = 0
     while i < total:
         dealt = False
+        first = 0
         for c in range(m):
             if dsum[c] == DEAD:
                 continue
@@ -230,6 +241,7 @@ def search(tb, rd, n, p, xp, b, w, wtb, unseen, cand, ccol, val, dsum, dsq, tall
                 j = KEY_FAR + i * MAX_CANDIDATES + c
             if crn == 0 or not dealt:
                 dealt = True
+                first = c
                 _seed(wst, key, j, n)
                 determinize(
                     tb,
@@ -244,7 +256,12 @@ def search(tb, rd, n, p, xp, b, w, wtb, unseen, cand, ccol, val, dsum, dsq, tall
                     xp[p, X_DEPTH],
                     xp[p, X_TRIES],
                 )
-            _seed(wst, key ^ np.uint64(0x5EED), j, n)
+            if crn == 0:
+                _seed(wst, key ^ np.uint64(0x5EED), j, n)
+            else:  # one deal's rollout streams, seeded once and kept in ``b``'s
+                if c == first:
+                    _seed(b.streams, key ^ np.uint64(0x5EED), j, n)
+                _restreams(b.streams, wst, n)
             _copy(b, w, n)
             turn_loop(wtb, w, n, p, np.int64(0), cand[c], ccol[c])
             val[c] = _value(w, p, n, horizon)
