@@ -183,14 +183,10 @@ def kernel_of(rules: str) -> str:
     is official's, and for ``stacking``, whose differs only in a slot the family reads from
     the table) or ``general``."""
     from unosim.game.rules import resolve
-    from unosim.kernel.families import key
     from unosim.sim import engine
 
-    mine = key(resolve(rules).to_array())
-    for name in engine.FAMILIES:
-        if np.array_equal(key(resolve(name).to_array()), mine):
-            return f"{name}'s"
-    return "general"
+    name = engine.family_name(resolve(rules).to_array())
+    return "general" if name is None else f"{name}'s"
 
 
 def main() -> None:

@@ -20,8 +20,7 @@ import sys
 import tempfile
 import time
 
-from unosim.kernel import expert as _expert
-from unosim.sim.engine import expert_tally
+from unosim.sim.engine import expert_tally, expert_tally_dispatcher
 from unosim.sim.simulate import make_job
 
 
@@ -40,7 +39,7 @@ def _object_code(data: object) -> bytes | None:
 def write_map() -> int:
     """Write ``/tmp/perf-<pid>.map`` for ``tally_rounds`` and every function compiled
     into it; returns how many functions it names."""
-    disp = _expert.tally_rounds
+    disp = expert_tally_dispatcher()
     lines = []
     for sig, cres in disp.overloads.items():
         cache = disp._cache

@@ -34,7 +34,7 @@ from .interrupt import kernel_call
 FAMILIES = tuple(
     n.strip() for n in os.environ.get("UNOSIM_FAMILIES", "official").split(",") if n.strip()
 )
-_family_rules: set[bytes] | None = None
+_family_rules: dict[bytes, str] | None = None  # a family's key: its first rule set's name
 EXPERT_CHUNK = 16  # games per task with expert seats (a game costs ~1,000 times more)
 TRACE_CAPACITY = 4096  # events a traced round first makes room for
 TRACE_MAX_BYTES = 1 << 30  # a longer trace is refused: 1 GiB, about 440,000 events
@@ -113,13 +113,22 @@ def rounds(
 
 def has_family(rules: np.ndarray) -> bool:
     """Whether rounds of ``rules`` have a kernel of their own (``FAMILIES``)."""
+    return family_name(rules) is not None
+
+
+def family_name(rules: np.ndarray) -> str | None:
+    """The rule set of ``FAMILIES`` whose kernel plays rounds of ``rules`` (``official``
+    also for ``motu`` and ``stacking``: ``kernel.families.key``), or None: the general."""
     global _family_rules
     if _family_rules is None:
         try:
-            _family_rules = {_families.key(resolve(n).to_array()).tobytes() for n in FAMILIES}
+            keys: dict[bytes, str] = {}
+            for n in FAMILIES:
+                keys.setdefault(_families.key(resolve(n).to_array()).tobytes(), n)
+            _family_rules = keys
         except RuleError as e:
             raise RuleError(f"UNOSIM_FAMILIES: {e}") from None
-    return _families.key(rules).tobytes() in _family_rules
+    return _family_rules.get(_families.key(rules).tobytes())
 
 
 def matches(k: Kernel, seed: int, lo: int, hi: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -127,6 +136,12 @@ def matches(k: Kernel, seed: int, lo: int, hi: int) -> tuple[np.ndarray, np.ndar
     int32[hi - lo, N_MCOLS], round heads int32[r, N_RH], round records int32[r, N_COLS]."""
     with kernel_call():
         return _match.run_matches(*k.head, seed, lo, hi)
+
+
+def expert_tally_dispatcher():
+    """numba's dispatcher behind :func:`expert_tally`, for a profiler that names its
+    compiled functions (``benchmarks/rollout_profile.py``); nothing is called through it."""
+    return _expert.tally_rounds
 
 
 def expert_tally(k: Kernel, seed: int, first_game: int, count: int) -> np.ndarray:
