@@ -237,7 +237,7 @@ def test_cli_writes_the_ladders_page_with_its_figure(tmp_path):
     args += ["--expert", "expert:rollouts=8;more=1"]
     r = CliRunner().invoke(app, args)
     assert r.exit_code == 0, r.output
-    assert "playing 1/" in r.output  # one progress line per row (on stderr)
+    assert "row 1/" in r.output  # one progress line per row (on stderr)
     html = (tmp_path / "ladder.html").read_text()
     md = (tmp_path / "ladder.md").read_text()
     assert md.startswith("# Strength ladder: random\\_agent.py:agent\n")

@@ -219,7 +219,7 @@ def ladder(
         args = (player, spec, rules, n_players, n_rounds, seed, house)
         path, hit = _kept_row(*args, cache)
         if progress is not None:
-            progress(f"{step}/{steps} {player_name} against {opp}" + (" (kept)" if hit else ""))
+            progress(f"{step}/{steps} {player_name} against {opp}" + (" (kept)" if hit else " ..."))
         if hit is not None:
             kept += 1
             return hit

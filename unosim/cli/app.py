@@ -778,7 +778,7 @@ def evaluate(
             expert_games=expert_games,
             expert=xs,
             matches=matches,
-            progress=lambda what: typer.echo(f"  playing {one_line(what)}", err=True),
+            progress=lambda what: typer.echo(f"  row {one_line(what)}", err=True),
             cache=cache_dir() if cache else None,
         )
     except (ValueError, UserError) as e:
