@@ -27,13 +27,13 @@ import common  # noqa: E402
 
 # seconds per page at SCALE 1 on 2 cores, as last measured (a first build's estimate)
 TYPICAL = {
-    "seats": 50,
-    "length": 173,
-    "points": 27,
-    "stacking": 9,
-    "house-rules": 78,
-    "editions": 23,
-    "skill": 863,
+    "seats": 33,
+    "length": 106,
+    "points": 22,
+    "stacking": 11,
+    "house-rules": 62,
+    "editions": 20,
+    "skill": 440,
 }
 TIMES = ROOT / "results" / "reports" / "times.json"
 
