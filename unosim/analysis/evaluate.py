@@ -107,13 +107,13 @@ def _row_key(player: str, opponent: str, rules, n, per_seat, seed, house) -> dic
 
 def _kept_row(player, opponent, rules, n, per_seat, seed, house, folder: Path | None):
     """Where a row of built-in players is kept in ``folder`` (its results depend only on
-    ``_row_key``), and its (won, played) if an earlier run kept it there: a file is used
-    only if it holds exactly this key and a count that fits it. (None, None) for a row
-    with an agent, or no folder."""
+    ``_row_key``), that key, and its (won, played) if an earlier run kept it there: a
+    file is used only if it holds exactly this key and a count that fits it. (None,
+    None, None) for a row with an agent, or no folder."""
     if folder is None or not all(
         isinstance(s, str) and not is_agent_spec(s) for s in (player, opponent)
     ):
-        return None, None
+        return None, None, None
     key = _row_key(player, opponent, rules, n, per_seat, seed, house)
     text = json.dumps(key, sort_keys=True)
     path = folder / f"{hashlib.sha256(text.encode()).hexdigest()[:32]}.json"
@@ -127,16 +127,15 @@ def _kept_row(player, opponent, rules, n, per_seat, seed, house, folder: Path | 
             and played == n * per_seat
             and 0 <= won <= played
         ):
-            return path, (won, played)
+            return path, key, (won, played)
     except (OSError, ValueError, KeyError, TypeError):
         pass  # no file, or not one this run can trust: the row is played again
-    return path, None
+    return path, key, None
 
 
-def _keep_row(path: Path, player, opponent, rules, n, per_seat, seed, house, won, played):
-    """Write a played row to ``path``: whole, then renamed into place. A folder that
-    cannot be written only costs the next run the row again."""
-    key = _row_key(player, opponent, rules, n, per_seat, seed, house)
+def _keep_row(path: Path, key: dict, won: int, played: int) -> None:
+    """Write a played row (``_row_key`` ``key``) to ``path``: whole, then renamed into
+    place. A folder that cannot be written only costs the next run the row again."""
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
@@ -209,15 +208,13 @@ def ladder(
     xs = expert_spec(expert)
     plain = sum(o != "expert" for o in opponents)  # rows: agent, random, built-ins, 2 experts
     steps = plain * (4 + len(BUILTINS)) + ("expert" in opponents) * (2 + (plain > 0))
-    step = 0
-
-    kept = 0
+    step = kept = 0
 
     def wins(player_name, player, opp, spec, n_rounds):
         nonlocal step, kept
         step += 1
         args = (player, spec, rules, n_players, n_rounds, seed, house)
-        path, hit = _kept_row(*args, cache)
+        path, key, hit = _kept_row(*args, cache)
         if progress is not None:
             progress(f"{step}/{steps} {player_name} against {opp}" + (" (kept)" if hit else " ..."))
         if hit is not None:
@@ -225,7 +222,7 @@ def ladder(
             return hit
         won, played = _wins(*args)
         if path is not None:
-            _keep_row(path, *args, won, played)
+            _keep_row(path, key, won, played)
         return won, played
 
     specs = {"tuned-weighted": TUNED, "expert": xs}

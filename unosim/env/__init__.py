@@ -359,19 +359,10 @@ class BatchEnv:
         self._pool_threads = 0
 
     def _start(self, slots):
-        """Deal the next game indices into ``slots``, in their order (``Tables.start``
-        for each slot, as array operations)."""
-        t, m = self.t, slots.size
-        games = np.arange(self._next, self._next + m, dtype=np.int64)
+        """Deal the next game indices into ``slots``, in their order."""
+        m = slots.size
+        self.t.start(slots, np.arange(self._next, self._next + m, dtype=np.int64))
         self._next += m
-        ob = t.ob
-        ob[slots, : K.N_OH] = 0
-        ob[slots, K.O_CK_P] = -1
-        ob[slots, K.O_HIST_CAP] = t.history
-        ob[slots, K.O_VOLUNTARY] = t.voluntary
-        ob[slots, K.O_SEED] = t.seed
-        ob[slots, K.O_GAME] = games
-        t.game[slots] = games
 
     def _chunks(self):
         """Slices of the batch that one kernel call advances, and the pool that runs

@@ -162,8 +162,8 @@ def build_page(lad: Ladder, out: Path, made: Made) -> Page:
         "built-in players on the same deals?",
         out,
     )
-    page.lead(" ".join(lead_sentences(lad, n_players)))
     page.opening = lead_sentences(lad, n_players)
+    page.lead(" ".join(page.opening))
     _figure(page, lad, n_players)
     page.heading("The ladder")
     page.para(

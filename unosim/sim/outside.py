@@ -276,14 +276,16 @@ class Tables:
         self.voluntary = 1 if voluntary else 0
         self.game = np.full(self.b, -1, dtype=np.int64)
 
-    def start(self, slot: int, game: int) -> None:
-        ob = self.ob[slot]
-        ob[: K.N_OH] = 0
-        ob[K.O_CK_P] = -1
-        ob[K.O_HIST_CAP] = self.history
-        ob[K.O_VOLUNTARY] = self.voluntary
-        ob[K.O_SEED] = self.seed
-        ob[K.O_GAME] = game
+    def start(self, slot: int | np.ndarray, game: int | np.ndarray) -> None:
+        """Put game index ``game`` in ``slot``, to be dealt by the next ``advance``; or
+        the games ``game`` (int64[m]) in the slots ``slot`` (int64[m]), in one go."""
+        ob = self.ob
+        ob[slot, : K.N_OH] = 0
+        ob[slot, K.O_CK_P] = -1
+        ob[slot, K.O_HIST_CAP] = self.history
+        ob[slot, K.O_VOLUNTARY] = self.voluntary
+        ob[slot, K.O_SEED] = self.seed
+        ob[slot, K.O_GAME] = game
         self.game[slot] = game
 
     def advance(self, slots: np.ndarray) -> np.ndarray:
