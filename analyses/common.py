@@ -11,6 +11,8 @@ list exactly which rule sets, players, strategies, seeds and games it rests on.
 from __future__ import annotations
 
 import argparse
+import contextlib
+import fcntl
 import hashlib
 import json
 import math
@@ -36,7 +38,7 @@ from unosim.kernel import KERNEL_BEHAVIOUR, code_digest  # noqa: E402
 from unosim.report import escape as esc  # noqa: E402
 from unosim.report.page import Page, ci, num, pct, write_index  # noqa: E402
 from unosim.report.palette import colour as palette_colour  # noqa: E402
-from unosim.sim.results import read_manifest, write_parquet  # noqa: E402
+from unosim.sim.results import atomic_path, publish, read_manifest, write_parquet  # noqa: E402
 from unosim.stats import mean_ci, quantile_ci, wilson_ci  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -132,6 +134,22 @@ def _cache_key(manifest: dict, kind: str) -> str:
     return hashlib.sha256(text.encode()).hexdigest()[:20]
 
 
+@contextlib.contextmanager
+def _key_lock(path: Path):
+    """Hold an exclusive lock on the cached result ``path`` while it is looked up and,
+    if missing, computed and written: two pages built at once (``make reports`` builds
+    the skill page beside the others) compute a shared run once, the second reading
+    what the first wrote. The lock files live in ``.locks/`` beside the results."""
+    locks = path.parent / ".locks"
+    locks.mkdir(parents=True, exist_ok=True)
+    with open(locks / f"{path.name}.lock", "a") as f:
+        fcntl.flock(f, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(f, fcntl.LOCK_UN)
+
+
 @dataclass
 class Run:
     """One simulation an analysis used (a row of its provenance table)."""
@@ -181,7 +199,7 @@ class Context:
         """Rounds ``0 .. games - 1`` of ``seed`` (default ``self.seed``; ``games`` = scaled
         ``base_games``), the given columns, from the cache or simulated;
         ``attrs['manifest']`` set."""
-        from unosim.sim.simulate import iter_frames, make_job
+        from unosim.sim.simulate import make_job
 
         rs = rules if isinstance(rules, RuleSet) else resolve(rules)
         seed = self.seed if seed is None else int(seed)
@@ -193,6 +211,14 @@ class Context:
         t0 = time.perf_counter()
         # the file keeps at least ROUND_COLUMNS, so every page can reuse it
         store = list(dict.fromkeys([*ROUND_COLUMNS, *cols]))
+        with _key_lock(path):
+            return self._rounds_locked(job, rs, key, path, cols, store, t0, strategies)
+
+    def _rounds_locked(self, job, rs, key, path, cols, store, t0, strategies) -> pd.DataFrame:
+        """:meth:`rounds` once its file is locked: read it, or simulate and write it."""
+        from unosim.sim.simulate import iter_frames
+
+        players, seed, manifest = job.n_players, job.seed, job.manifest()
         if path.exists():
             stored = read_manifest(path).get("columns", [])
             if set(cols) <= set(stored):
@@ -239,25 +265,26 @@ class Context:
         key = _cache_key(manifest, "matches")
         path = self.results / f"matches-{key}.parquet"
         t0 = time.perf_counter()
-        if path.exists():
-            df = pd.read_parquet(path)
-            df.attrs["manifest"] = manifest
-            self._record("matches", rs, players, strategies, job.n_games, key, True, t0)
-            return df
-        self.log(f"simulating {job.n_games:,} matches: {rs.name}, {players} players")
-        mdf, rdf = run_matches(job, self.threads)
-        # keep the match rows and, per match, the points of its completed rounds
-        done = ~rdf["truncated"].to_numpy(bool)
-        pts = np.bincount(
-            rdf["match"].to_numpy()[done] - job.first_game,
-            weights=rdf["points"].to_numpy()[done],
-            minlength=len(mdf),
-        )
-        mdf = mdf.assign(points_total=pts.astype(np.int64))
-        write_parquet(mdf, path, {**manifest, "cache_key": key})
-        mdf.attrs["manifest"] = manifest
-        self._record("matches", rs, players, strategies, job.n_games, key, False, t0)
-        return mdf
+        with _key_lock(path):
+            if path.exists():
+                df = pd.read_parquet(path)
+                df.attrs["manifest"] = manifest
+                self._record("matches", rs, players, strategies, job.n_games, key, True, t0)
+                return df
+            self.log(f"simulating {job.n_games:,} matches: {rs.name}, {players} players")
+            mdf, rdf = run_matches(job, self.threads)
+            # keep the match rows and, per match, the points of its completed rounds
+            done = ~rdf["truncated"].to_numpy(bool)
+            pts = np.bincount(
+                rdf["match"].to_numpy()[done] - job.first_game,
+                weights=rdf["points"].to_numpy()[done],
+                minlength=len(mdf),
+            )
+            mdf = mdf.assign(points_total=pts.astype(np.int64))
+            write_parquet(mdf, path, {**manifest, "cache_key": key})
+            mdf.attrs["manifest"] = manifest
+            self._record("matches", rs, players, strategies, job.n_games, key, False, t0)
+            return mdf
 
     def cached_json(
         self,
@@ -276,15 +303,15 @@ class Context:
         key = _cache_key(spec, kind)
         path = self.results / f"{kind}-{key}.json"
         t0 = time.perf_counter()
-        cached = path.exists()
-        if cached:
-            res = json.loads(path.read_text())
-        else:
-            res = compute()
-            self.results.mkdir(parents=True, exist_ok=True)
-            tmp = path.with_suffix(".tmp")
-            tmp.write_text(json.dumps(res, sort_keys=True))
-            tmp.replace(path)
+        with _key_lock(path):
+            cached = path.exists()
+            if cached:
+                res = json.loads(path.read_text())
+            else:
+                res = compute()
+                tmp = atomic_path(path)
+                tmp.write_text(json.dumps(res, sort_keys=True))
+                publish(tmp, path)
         self._record("rounds", rules, players, strategies, games, key, cached, t0)
         return res
 

@@ -4,8 +4,12 @@ overall progress line and a closing line.
     python analyses/make_reports.py [--make make] [--scale 1]
 
 Each page is its own make target (``reports/NAME.md``), so a page whose inputs did not
-change is not rebuilt. Between pages this prints how many are done, the time so far and
-the time left, estimated from the last build of each page at this scale (kept in
+change is not rebuilt. Pages are built in two lanes side by side (``--lanes``): one page
+alone keeps 2 cores only about 1.3-1.7 busy (its figures, files and tables are written
+on one), so the skill page, the longest, runs beside the others in turn. A run that two
+pages share is simulated once (``common._key_lock``), and no page depends on which lane
+built it. As each page is done this prints how many are, the time so far and the time
+left, estimated from the last build of each page at this scale (kept in
 ``results/reports/times.json``), or from typical times on 2 cores when there is none.
 """
 
@@ -14,8 +18,10 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import signal
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -36,6 +42,7 @@ TYPICAL = {
     "skill": 440,
 }
 TIMES = ROOT / "results" / "reports" / "times.json"
+SCALE_STAMP = Path("results") / "reports" / ".scale"  # the Makefile's SCALE_STAMP
 
 
 def load_times(scale: str) -> dict[str, float]:
@@ -67,16 +74,60 @@ def minutes(s: float) -> str:
     return f"{s:.0f} s" if s < 90 else f"{s / 60:.1f} min"
 
 
-def build_page(make: str, scale: str, page: str) -> bool:
-    """Run ``make reports/PAGE.md``, its output passed through; True if it rewrote the
-    page. Raises SystemExit with make's status if it fails."""
-    md = ROOT / "reports" / f"{page}.md"
-    before = md.stat().st_mtime_ns if md.exists() else None
-    cmd = [make, "--no-print-directory", f"SCALE={scale}", f"reports/{page}.md"]
-    status = subprocess.call(cmd, cwd=ROOT)
-    if status != 0:
-        raise SystemExit(f"reports: reports/{page}.md failed (make exit {status})")
-    return md.exists() and md.stat().st_mtime_ns != before
+def lanes(pages: list[str], est: dict[str, float], n: int) -> list[list[str]]:
+    """``pages`` split into ``n`` lanes run side by side: the longest pages first, each
+    to the lane with the least time so far (estimates ``est``); a lane keeps the pages'
+    own order."""
+    load = [0.0] * n
+    into: dict[str, int] = {}
+    for p in sorted(pages, key=lambda p: -est[p]):
+        k = load.index(min(load))
+        into[p] = k
+        load[k] += est[p]
+    return [x for x in ([p for p in pages if into[p] == k] for k in range(n)) if x]
+
+
+class Builds:
+    """The lanes' ``make`` processes, each in its own process group (so that a failure
+    or Ctrl-C stops every page being built, with what make started)."""
+
+    def __init__(self, make: str, scale: str) -> None:
+        self.make, self.scale = make, scale
+        self.lock = threading.Lock()
+        self.procs: set[subprocess.Popen] = set()
+        self.failed: str | None = None
+
+    def build(self, page: str) -> bool:
+        """Run ``make reports/PAGE.md``, its output passed through; True if it rewrote
+        the page, False if it was up to date; raises RuntimeError if make fails or the
+        build was stopped."""
+        md = ROOT / "reports" / f"{page}.md"
+        before = md.stat().st_mtime_ns if md.exists() else None
+        cmd = [self.make, "--no-print-directory", f"SCALE={self.scale}", f"reports/{page}.md"]
+        with self.lock:
+            if self.failed:
+                raise RuntimeError(self.failed)
+            proc = subprocess.Popen(cmd, cwd=ROOT, start_new_session=True)
+            self.procs.add(proc)
+        status = proc.wait()
+        with self.lock:
+            self.procs.discard(proc)
+            if self.failed:
+                raise RuntimeError(self.failed)
+            if status != 0:
+                self.failed = f"reports: reports/{page}.md failed (make exit {status})"
+                raise RuntimeError(self.failed)
+        return md.exists() and md.stat().st_mtime_ns != before
+
+    def stop(self, why: str) -> None:
+        """Stop every running build (SIGTERM to its process group)."""
+        with self.lock:
+            self.failed = self.failed or why
+            for proc in self.procs:
+                try:
+                    os.killpg(proc.pid, signal.SIGTERM)
+                except ProcessLookupError:
+                    pass
 
 
 def main() -> int:
@@ -85,28 +136,92 @@ def main() -> int:
     )
     ap.add_argument("--make", default="make")
     ap.add_argument("--scale", default="1", help="SCALE, passed to make as given")
+    ap.add_argument(
+        "--lanes",
+        type=int,
+        default=min(2, os.cpu_count() or 1),
+        help="pages built side by side (default: 2, or 1 on one core)",
+    )
     a = ap.parse_args()
+    if a.lanes < 1:
+        ap.error("--lanes must be at least 1")
     pages = list(common.ANALYSES)
     est = load_times(a.scale)
+    builds = Builds(a.make, a.scale)
+    # the scale stamp once, before the lanes' makes read it
+    subprocess.call(
+        [a.make, "--no-print-directory", f"SCALE={a.scale}", str(SCALE_STAMP)], cwd=ROOT
+    )
     t0 = time.monotonic()
-    rebuilt: list[str] = []
-    for i, page in enumerate(pages):
-        t = time.monotonic()
-        if build_page(a.make, a.scale, page):
+    state = {"done": [], "rebuilt": [], "running": {}}
+    out_lock = threading.Lock()
+
+    def left() -> float:
+        """Seconds left: the longest lane's rest (its running page's estimate less the
+        time it has run, then its pages not started)."""
+        now = time.monotonic()
+        rest = []
+        for lane in plan:
+            todo = [p for p in lane if p not in state["done"]]
+            s = 0.0
+            for p in todo:
+                started = state["running"].get(p)
+                s += max(0.0, est[p] - (now - started)) if started is not None else est[p]
+            rest.append(s)
+        return max(rest, default=0.0)
+
+    def run_lane(lane: list[str]) -> None:
+        for page in lane:
+            t = time.monotonic()
+            with out_lock:
+                state["running"][page] = t
+            try:
+                rewrote = builds.build(page)
+            except RuntimeError:
+                return
             took = time.monotonic() - t
-            rebuilt.append(page)
-            save_time(a.scale, page, took)
-        left = sum(est[p] for p in pages[i + 1 :])
+            with out_lock:
+                del state["running"][page]
+                state["done"].append(page)
+                if rewrote:
+                    state["rebuilt"].append(page)
+                    save_time(a.scale, page, took)
+                rest = left()
+                print(
+                    f"reports: {len(state['done'])} of {len(pages)} pages up to date ({page}), "
+                    f"{minutes(time.monotonic() - t0)} so far"
+                    + (f", at most about {minutes(rest)} left" if rest else ""),
+                    flush=True,
+                )
+
+    plan = lanes(pages, est, a.lanes)
+    if len(plan) > 1:
         print(
-            f"reports: {i + 1} of {len(pages)} pages up to date ({page}), "
-            f"{minutes(time.monotonic() - t0)} so far"
-            + (f", at most about {minutes(left)} left" if left else ""),
+            "reports: building " + " and ".join(", ".join(x) for x in plan) + " side by side",
             flush=True,
         )
+    threads = [threading.Thread(target=run_lane, args=(x,), daemon=True) for x in plan]
+    try:
+        for th in threads:
+            th.start()
+        for th in threads:
+            while th.is_alive():
+                th.join(0.5)
+    except KeyboardInterrupt:
+        builds.stop("reports: stopped")
+        for th in threads:
+            th.join()
+        raise SystemExit("reports: stopped; the pages built so far are in reports/") from None
+    if builds.failed:
+        builds.stop(builds.failed)
+        for th in threads:
+            th.join()
+        raise SystemExit(builds.failed)
     from unosim.report.page import write_index
 
     out = ROOT / "reports"
     write_index(out, common.ANALYSES, common.INDEX_INTRO)
+    rebuilt = state["rebuilt"]
     print(
         f"reports: {len(pages)} pages in {out.relative_to(ROOT)}/ "
         f"({len(rebuilt) or 'none'} rebuilt, the rest up to date); open "

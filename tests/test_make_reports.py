@@ -1,0 +1,58 @@
+"""`make reports`' driver: its lanes, and a failing page stopping the others."""
+
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "analyses"))
+
+import make_reports  # noqa: E402
+
+
+def test_lanes_put_the_longest_page_alone():
+    est = {"a": 30, "b": 100, "c": 20, "skill": 400, "d": 60}
+    plan = make_reports.lanes(list(est), est, 2)
+    assert plan == [["skill"], ["a", "b", "c", "d"]]
+    assert make_reports.lanes(list(est), est, 1) == [list(est)]
+    # more lanes than pages: no empty lane
+    assert sorted(map(tuple, make_reports.lanes(["a", "b"], est, 4))) == [("a",), ("b",)]
+
+
+def test_lanes_balance():
+    est = {p: t for p, t in zip("abcdef", (50, 40, 30, 30, 20, 10))}
+    plan = make_reports.lanes(list(est), est, 2)
+    loads = sorted(sum(est[p] for p in lane) for lane in plan)
+    assert loads == [90, 90]
+    assert all(lane == sorted(lane) for lane in plan)  # each keeps the pages' order
+
+
+def test_a_failing_page_stops_the_others(tmp_path):
+    make = tmp_path / "fake-make"
+    # fails at once for the page "bad", runs a long time for any other
+    make.write_text('#!/bin/sh\ncase "$*" in *bad*) exit 3;; esac\nsleep 60\n')
+    make.chmod(0o755)
+    builds = make_reports.Builds(str(make), "1")
+    import threading
+
+    errors = []
+
+    def slow():
+        try:
+            builds.build("slow")
+        except RuntimeError as e:
+            errors.append(str(e))
+
+    th = threading.Thread(target=slow)
+    t = time.monotonic()
+    th.start()
+    time.sleep(0.5)
+    with pytest.raises(RuntimeError, match=r"reports/bad\.md failed \(make exit 3\)"):
+        builds.build("bad")
+    builds.stop(builds.failed)
+    th.join(10)
+    assert not th.is_alive() and time.monotonic() - t < 10
+    assert errors and "bad" in errors[0]
+    with pytest.raises(RuntimeError):  # nothing starts after a failure
+        builds.build("other")
