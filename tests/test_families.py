@@ -48,9 +48,16 @@ HOUSE_MIXES = {
     "stacking+seven-zero": ("official", {"stacking": "progressive", "seven_zero": True}),
     "portugal": ("portugal", None),  # no challenge, UNO penalty 1
     "pokemon": ("pokemon", None),  # its deck, and the winner deals next
+    "draw-until-playable": ("draw-until-playable", None),
     "all": (
         "pokemon",
-        {"stacking": "same", "seven_zero": True, "challenge": False, "uno_penalty": 4},
+        {
+            "stacking": "same",
+            "seven_zero": True,
+            "challenge": False,
+            "uno_penalty": 4,
+            "draw_rule": "until_playable",
+        },
     ),
 }
 
@@ -81,7 +88,8 @@ def test_no_kernel_function_reads_a_house_slot_from_the_familys_constant():
     from unosim.kernel import family, layout
 
     names = {n for n in dir(layout) if getattr(layout, n) in family.HOUSE and n.startswith("R_")}
-    assert names == {"R_STACKING", "R_SEVEN_ZERO", "R_CHALLENGE", "R_UNO_PENALTY", "R_NEXT_DEALER"}
+    house = {"R_STACKING", "R_SEVEN_ZERO", "R_CHALLENGE", "R_UNO_PENALTY", "R_NEXT_DEALER"}
+    assert names == house | {"R_DRAW_RULE"}
     pkg = families.batch(resolve("official").to_array()).__name__.rsplit(".", 1)[0]
     in_family = {m.rsplit(".", 1)[1] for m in sys.modules if m.startswith(pkg + ".")}
     assert {"round", "effects", "outcome", "legal", "pending"} <= in_family
@@ -107,7 +115,7 @@ def test_no_kernel_function_reads_a_house_slot_from_the_familys_constant():
                 and sub.value.func.id == "house_of"
             ), f"{path.name}:{node.lineno} uses {node.id} other than as house_of(tb)[{node.id}]"
             reads += 1
-    assert reads >= 9  # stacking's, Seven-Zero's, the challenge's and UNO penalty's reads
+    assert reads >= 12  # stacking's, Seven-Zero's, the challenge's, UNO penalty's, draw rule's
 
 
 def test_a_rule_set_without_a_family_runs_in_the_general_kernel():
@@ -169,5 +177,6 @@ def test_benchs_kernel_column_names_the_family_that_plays_each_preset():
     bench = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(bench)
     names = ("official", "motu", "stacking", "seven-zero", "portugal", "pokemon")
+    names += ("draw-until-playable",)
     assert {bench.kernel_of(n) for n in names} == {"official's"}
     assert bench.kernel_of("jump-in") == bench.kernel_of("copag") == "general"
