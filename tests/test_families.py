@@ -126,9 +126,11 @@ def test_a_rule_set_without_a_family_runs_in_the_general_kernel():
 
 
 def test_a_family_is_cached_under_its_own_name():
-    rules = resolve("official").to_array()
-    fam = families.batch(rules)
-    assert fam is families.batch(rules.copy())  # loaded once
+    official = resolve("official").to_array()
+    fam = families.batch(official)
+    assert fam is families.batch(official.copy())  # loaded once
+    rules = families.key(official)  # official's, its house slots 0
+    assert not np.array_equal(rules, official)  # (the challenge, the UNO penalty)
     assert fam.__name__ == f"unosim.kernel._family_{families.tag(rules)}.batch"
     job = make_job("official", 10, 4, "random", 1)
     engine.rounds(job.kernel, job.seed, 0, 10, 10)
@@ -138,7 +140,7 @@ def test_a_family_is_cached_under_its_own_name():
     # the family's files carry its tag, so a family never loads the general kernel's code
     assert cache._impl.locator.get_disambiguator() == "k" + families.tag(rules)
     assert engine._batch.run_chunk._cache._impl.locator.get_disambiguator() == "k"
-    # and its constant is that rule set's, read-only
+    # and its constant is that rule set's family key, read-only
     pkg = fam.__name__.rsplit(".", 1)[0]
     family = sys.modules[pkg + ".family"]
     assert np.array_equal(family.RULES, rules) and not family.RULES.flags.writeable
