@@ -1,21 +1,24 @@
 """Instructions per round of ``engine.rounds``, counted exactly by callgrind: the count
 this shared machine's load does not move (CPU times do, by several per cent).
 
-    # once, natively: compile (or load) the kernels for the CPU that valgrind emulates
-    NUMBA_CPU_NAME=haswell NUMBA_NUM_THREADS=1 python benchmarks/family_instr.py official 20000
+    # the CPU features valgrind shows (no AVX-512), so that both runs use one cache entry
+    export NUMBA_CPU_NAME=haswell NUMBA_NUM_THREADS=1 NUMBA_CPU_FEATURES="$(valgrind -q \
+        python -c 'import llvmlite.binding as b; b.initialize_native_target();
+    print(b.get_host_cpu_features().flatten())')"
+    # once, natively: compile (or load) the kernels
+    python benchmarks/family_instr.py "official;pokemon" 64
     # then count (the dumps' names: CG_OUT, /tmp/cg by default, + .PID)
-    NUMBA_CPU_NAME=haswell NUMBA_NUM_THREADS=1 valgrind --tool=callgrind --instr-atstart=no \\
-        --callgrind-out-file=/tmp/cg.%p python benchmarks/family_instr.py "official;pokemon" 20000
+    valgrind --tool=callgrind --instr-atstart=no --callgrind-out-file=/tmp/cg.%p \
+        python benchmarks/family_instr.py "official;pokemon" 20000
 
 For each rule set (``;``-separated; ``RULES:general``: in the general kernel), games
 ``0 .. GAMES - 1`` of 4 ``random`` players (seed 12345) in the kernel that
 ``engine.rounds`` chooses, after a first call of each that compiles or loads them.
 Under valgrind, instrumentation is switched on around each rule set's call only (a tiny
 C helper built with the compiler and valgrind's ``callgrind.h``), and the script prints
-the instructions callgrind counted in it, per round and per turn.
-``NUMBA_CPU_NAME=haswell``: valgrind runs no AVX-512, so the kernels are compiled for a
-CPU without it, natively and under valgrind alike (the same cache entry: a run under
-valgrind that compiled would count a different build).
+the instructions callgrind counted in it, per round and per turn. Count kernels loaded
+from the cache: a count in the process that compiled them differs by up to 2%
+(docs/notes/turn-loop-cost.md, "More presets in official's kernel").
 """
 
 from __future__ import annotations
