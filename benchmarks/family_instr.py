@@ -2,8 +2,8 @@
 this shared machine's load does not move (CPU times do, by several per cent).
 
     # the CPU features valgrind shows (no AVX-512), so that both runs use one cache entry
-    export NUMBA_CPU_NAME=haswell NUMBA_NUM_THREADS=1 NUMBA_CPU_FEATURES="$(valgrind -q \
-        python -c 'import llvmlite.binding as b; b.initialize_native_target();
+    export NUMBA_CPU_NAME=haswell NUMBA_NUM_THREADS=1 NUMBA_CPU_FEATURES="$(valgrind \
+        --tool=none -q python -c 'import llvmlite.binding as b; b.initialize_native_target();
     print(b.get_host_cpu_features().flatten())')"
     # once, natively: compile (or load) the kernels
     python benchmarks/family_instr.py "official;pokemon" 64
