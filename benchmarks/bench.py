@@ -180,8 +180,8 @@ def measure_expert(
 def kernel_of(rules: str) -> str:
     """Which kernel plays ``rules``' rounds: a family's (``engine.FAMILIES``, named after
     the first rule set of the family: ``official's`` also for ``motu``, whose rule array
-    is official's, and for ``stacking``, whose differs only in a slot the family reads from
-    the table) or ``general``."""
+    is official's, and for ``stacking`` or ``portugal``, whose differ only in slots the
+    family reads from the table) or ``general``."""
     from unosim.game.rules import resolve
     from unosim.sim import engine
 
@@ -276,8 +276,8 @@ def main() -> None:
         "4-player random\n  on the same games made just before or after it. A preset "
         "whose rounds take more\n  turns runs fewer games/s at the same cost per turn "
         "(ns/turn ratio 1.00).\n  kernel: official's = official's rule array compiled "
-        "as constants (stacking and Seven-Zero\n  read from the table); general = the "
-        "general kernel."
+        "as constants (stacking, Seven-Zero,\n  the challenge, the UNO penalty, the next "
+        "dealer and the draw rule read from the table);\n  general = the general kernel."
     )
 
 

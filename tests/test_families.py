@@ -40,12 +40,25 @@ def test_rule_sets_with_officials_rule_array_share_its_kernel(rules):
     assert np.array_equal(family, engine.rounds(job.kernel, job.seed, 0, 300, 64, family=False))
 
 
-# official with house rules that official's kernel reads from the table (family.HOUSE)
+# official with rules that official's kernel reads from the table (family.HOUSE)
 HOUSE_MIXES = {
     "stacking": ("stacking", None),
     "progressive": ("progressive", None),
     "seven-zero": ("seven-zero", None),
     "stacking+seven-zero": ("official", {"stacking": "progressive", "seven_zero": True}),
+    "portugal": ("portugal", None),  # no challenge, UNO penalty 1
+    "pokemon": ("pokemon", None),  # its deck, and the winner deals next
+    "draw-until-playable": ("draw-until-playable", None),
+    "all": (
+        "pokemon",
+        {
+            "stacking": "same",
+            "seven_zero": True,
+            "challenge": False,
+            "uno_penalty": 4,
+            "draw_rule": "until_playable",
+        },
+    ),
 }
 
 
@@ -66,14 +79,21 @@ def test_house_rules_read_from_the_table_play_the_general_kernels_games(mix, str
 
 def test_no_kernel_function_reads_a_house_slot_from_the_familys_constant():
     """A ``family.HOUSE`` slot is read as ``house_of(tb)[SLOT]`` and in no other way, or a
-    family's kernel would play its own constant instead of the table's house rule."""
+    family's kernel would play its own constant instead of the table's house rule. A
+    module that no family loads (``match``: matches play in the general kernel) may also
+    read one from a rule array it is given (``rules[SLOT]``)."""
     import ast
     from pathlib import Path
 
     from unosim.kernel import family, layout
 
     names = {n for n in dir(layout) if getattr(layout, n) in family.HOUSE and n.startswith("R_")}
-    assert names == {"R_STACKING", "R_SEVEN_ZERO"}
+    house = {"R_STACKING", "R_SEVEN_ZERO", "R_CHALLENGE", "R_UNO_PENALTY", "R_NEXT_DEALER"}
+    assert names == house | {"R_DRAW_RULE"}
+    pkg = families.batch(resolve("official").to_array()).__name__.rsplit(".", 1)[0]
+    in_family = {m.rsplit(".", 1)[1] for m in sys.modules if m.startswith(pkg + ".")}
+    assert {"round", "effects", "outcome", "legal", "pending"} <= in_family
+    assert "match" not in in_family
     reads = 0
     for path in Path(family.__file__).parent.glob("*.py"):
         if path.name in ("layout.py", "family.py"):
@@ -84,28 +104,33 @@ def test_no_kernel_function_reads_a_house_slot_from_the_familys_constant():
             if not (isinstance(node, ast.Name) and node.id in names):
                 continue  # (imports name the slots as strings, not as Name nodes)
             sub = parent[node]
+            assert isinstance(sub, ast.Subscript) and sub.slice is node, (
+                f"{path.name}:{node.lineno} uses {node.id} other than as a subscript"
+            )
+            if path.stem not in in_family and isinstance(sub.value, ast.Name):
+                continue  # a rule array given to a module outside every family
             assert (
-                isinstance(sub, ast.Subscript)
-                and sub.slice is node
-                and isinstance(sub.value, ast.Call)
+                isinstance(sub.value, ast.Call)
                 and isinstance(sub.value.func, ast.Name)
                 and sub.value.func.id == "house_of"
             ), f"{path.name}:{node.lineno} uses {node.id} other than as house_of(tb)[{node.id}]"
             reads += 1
-    assert reads >= 6  # stacking's and Seven-Zero's reads on the turn path
+    assert reads >= 12  # stacking's, Seven-Zero's, the challenge's, UNO penalty's, draw rule's
 
 
 def test_a_rule_set_without_a_family_runs_in_the_general_kernel():
-    job = make_job("pokemon", 10, 4, "random", 1)
+    job = make_job("copag", 10, 4, "random", 1)
     assert not engine.has_family(job.kernel.rules)
     job = make_job("official", 10, 4, "random", 1, house={"jump_in": True})
     assert not engine.has_family(job.kernel.rules)
 
 
 def test_a_family_is_cached_under_its_own_name():
-    rules = resolve("official").to_array()
-    fam = families.batch(rules)
-    assert fam is families.batch(rules.copy())  # loaded once
+    official = resolve("official").to_array()
+    fam = families.batch(official)
+    assert fam is families.batch(official.copy())  # loaded once
+    rules = families.key(official)  # official's, its house slots 0
+    assert not np.array_equal(rules, official)  # (the challenge, the UNO penalty)
     assert fam.__name__ == f"unosim.kernel._family_{families.tag(rules)}.batch"
     job = make_job("official", 10, 4, "random", 1)
     engine.rounds(job.kernel, job.seed, 0, 10, 10)
@@ -115,7 +140,7 @@ def test_a_family_is_cached_under_its_own_name():
     # the family's files carry its tag, so a family never loads the general kernel's code
     assert cache._impl.locator.get_disambiguator() == "k" + families.tag(rules)
     assert engine._batch.run_chunk._cache._impl.locator.get_disambiguator() == "k"
-    # and its constant is that rule set's, read-only
+    # and its constant is that rule set's family key, read-only
     pkg = fam.__name__.rsplit(".", 1)[0]
     family = sys.modules[pkg + ".family"]
     assert np.array_equal(family.RULES, rules) and not family.RULES.flags.writeable
@@ -153,6 +178,7 @@ def test_benchs_kernel_column_names_the_family_that_plays_each_preset():
     spec = importlib.util.spec_from_file_location("bench", path)
     bench = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(bench)
-    kernels = {n: bench.kernel_of(n) for n in ("official", "motu", "stacking", "seven-zero")}
-    assert set(kernels.values()) == {"official's"}
-    assert bench.kernel_of("jump-in") == bench.kernel_of("pokemon") == "general"
+    names = ("official", "motu", "stacking", "seven-zero", "portugal", "pokemon")
+    names += ("draw-until-playable",)
+    assert {bench.kernel_of(n) for n in names} == {"official's"}
+    assert bench.kernel_of("jump-in") == bench.kernel_of("copag") == "general"

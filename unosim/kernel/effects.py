@@ -115,7 +115,7 @@ def effect(tb, rd, p, k, stacked, bluff, target):
         return
     if k == WILD_DRAW_FOUR:
         add_penalty(rd, WILD_DRAW_FOUR_PENALTY)
-        g[G_CHALLENGEABLE] = 1 if (rules[R_CHALLENGE] == 1 and not stacked) else 0
+        g[G_CHALLENGEABLE] = 1 if (house_of(tb)[R_CHALLENGE] == 1 and not stacked) else 0
         g[G_BLUFF] = 1 if bluff else 0
         g[G_PEND_BY] = p
         trace_event(rd, E_EFFECT, p, k, 0, 0)

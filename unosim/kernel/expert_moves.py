@@ -144,7 +144,7 @@ def candidates(tb, rd, p, n, at, draw, bluff, scope, cand, ccol):
     m = 0
     if at == AT_DRAWN:
         m = _variants(tb, rd, p, n, g[G_DRAWN] - 1, FORCE_DRAWN, scope, cand, ccol, m)
-        if rules_of(tb)[R_DRAW_RULE] == DRAW_ONE:
+        if house_of(tb)[R_DRAW_RULE] == DRAW_ONE:
             cand[m] = FORCE_KEEP
             ccol[m] = -1
             m += 1

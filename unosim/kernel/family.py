@@ -6,11 +6,16 @@ array, so that numba compiles away every rule that is off (docs/notes/turn-loop-
 No kernel function reads a ``HOUSE`` slot through ``rules_of`` (``tests/test_families.py``)."""
 
 from .jit import hot
-from .layout import R_SEVEN_ZERO, R_STACKING
+from .layout import R_CHALLENGE, R_DRAW_RULE, R_NEXT_DEALER, R_SEVEN_ZERO, R_STACKING, R_UNO_PENALTY
 
 # the rule slots a family reads from the table, not from its constant: its rule sets may
-# differ in them (official with stacking, progressive stacking or Seven-Zero)
-HOUSE = (R_STACKING, R_SEVEN_ZERO)
+# differ in them (official with stacking, progressive stacking or Seven-Zero; without the
+# challenge and with another UNO penalty, as ``portugal``; with the winner dealing next,
+# as ``pokemon``, whose rounds never read it; drawing until a playable card). The last
+# four are read on rare paths, or behind one (the draw rule only once the first card
+# drawn is not playable), so that official's rounds cost no more instructions than with
+# them constant (docs/notes/turn-loop-cost.md, "More presets in official's kernel")
+HOUSE = (R_STACKING, R_SEVEN_ZERO, R_CHALLENGE, R_UNO_PENALTY, R_NEXT_DEALER, R_DRAW_RULE)
 
 
 @hot

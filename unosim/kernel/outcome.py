@@ -4,7 +4,7 @@ round's ``state.Table`` ``tb`` and ``state.Round`` ``rd``, then scalars.
 """
 
 from .decide import forgets_uno
-from .family import rules_of
+from .family import house_of, rules_of
 from .jit import hot, kernel
 from .layout import (
     E_PENALTY,
@@ -49,9 +49,9 @@ def uno_check(tb, rd, p, outside):
     if hinfo[p, H_TOTAL] == 1 and forgets_uno(tb, rd, p, outside):
         if chance32(st, S_TABLE, rules[R_CATCH_UNO]):
             count[K_UNO_PENALTIES] += 1
-            trace_event(rd, E_UNO, p, -1, 0, rules[R_UNO_PENALTY])
+            trace_event(rd, E_UNO, p, -1, 0, house_of(tb)[R_UNO_PENALTY])
             penalise(tb, rd, p)
-            draw_n(rd, p, rules[R_UNO_PENALTY])
+            draw_n(rd, p, house_of(tb)[R_UNO_PENALTY])
 
 
 @hot

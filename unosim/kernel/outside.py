@@ -250,7 +250,7 @@ def fill_mask(tb, rd, p, kind, card, first, step):
         ob[O_MASK + A_DRAW] = 1
     elif kind == D_DRAWN:
         _play_variants(ob, card)
-        if rules_of(tb)[R_DRAW_RULE] == DRAW_ONE:
+        if house_of(tb)[R_DRAW_RULE] == DRAW_ONE:
             ob[O_MASK + A_PASS] = 1
     elif kind == D_COLOUR:
         for c in range(N_COLOURS):

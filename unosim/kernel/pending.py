@@ -168,6 +168,18 @@ def draw_lacks(tb, rd, held):
     return 1 << rd.g[G_COLOUR]
 
 
+@kernel
+def _draw_until_playable(tb, rd, p):
+    """8.4: ``p``, whose first card drawn was not playable, draws until one is. Returns
+    the card it plays, or NO_CARD (none left, or kept under ``after_draw = pass``)."""
+    while True:
+        d = draw_one(rd, p)
+        if d < 0:
+            return NO_CARD
+        if is_legal(tb, rd, p, d):
+            return d if rules_of(tb)[R_AFTER_DRAW] == AFTER_DRAW_PLAY else NO_CARD
+
+
 @hot
 def _draw_turn(tb, rd, p):
     """4.2, 8.4, 8.9: seat ``p`` draws instead of playing. Returns the drawn card it
@@ -180,16 +192,13 @@ def _draw_turn(tb, rd, p):
     trace_event(rd, E_DRAW, p, -1, 0, 0)
     drawn = count[K_CARDS_DRAWN]
     lacks = draw_lacks(tb, rd, hinfo[p, H_TOTAL])
-    while True:
-        d = draw_one(rd, p)
-        if d < 0:
-            break
+    d = draw_one(rd, p)
+    if d >= 0:
         if is_legal(tb, rd, p, d):
             if rules[R_AFTER_DRAW] == AFTER_DRAW_PLAY:  # 8.9: pass keeps it
                 k = d
-            break
-        if rules[R_DRAW_RULE] == DRAW_ONE:
-            break
+        elif house_of(tb)[R_DRAW_RULE] != DRAW_ONE:
+            k = _draw_until_playable(tb, rd, p)
     # a card drawn and kept is unknown: under ``play`` it was not playable (``lacks``
     # still holds, what was known before no longer does); under ``pass`` it may be any
     # card, the colour in play too; if none was kept, what was known before still holds

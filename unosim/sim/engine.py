@@ -28,8 +28,9 @@ from ..players.seats import OUTSIDE
 from .interrupt import kernel_call
 
 # the rule sets whose rounds run in a kernel of their own, compiled with their rules as
-# constants (``kernel.families``; the same games, faster), with or without the house
-# rules that a family reads from the table (stacking, Seven-Zero); the environment variable
+# constants (``kernel.families``; the same games, faster), with or without the rules
+# that a family reads from the table (``kernel.family.HOUSE``: stacking, Seven-Zero, the
+# challenge, the UNO penalty, the next dealer, the draw rule); the environment variable
 # UNOSIM_FAMILIES names others, comma-separated, or none with an empty value
 FAMILIES = tuple(
     n.strip() for n in os.environ.get("UNOSIM_FAMILIES", "official").split(",") if n.strip()
@@ -118,7 +119,8 @@ def has_family(rules: np.ndarray) -> bool:
 
 def family_name(rules: np.ndarray) -> str | None:
     """The rule set of ``FAMILIES`` whose kernel plays rounds of ``rules`` (``official``
-    also for ``motu`` and ``stacking``: ``kernel.families.key``), or None: the general."""
+    also for ``motu``, ``stacking``, ``portugal``, ``pokemon`` and ``draw-until-playable``:
+    ``kernel.families.key``), or None: the general."""
     global _family_rules
     if _family_rules is None:
         try:
