@@ -165,7 +165,7 @@ LABELS = {
     "expert:scope=turn;draw=1;crn=0": "expert:crn=0;draw=1;scope=turn",
 }
 EXPERT_ROWS = {
-    "expert": [128, 16, 1, 0, 0, 200, 0, 1, 0, 0, 1000, 1, 3, 5, 1, 16, -100],
+    "expert": [128, 16, 1, 0, 0, 200, 0, 1, 0, 0, 1000, 1, 3, 5, 1, 16, -100, 0],
     "expert:deal=open;bluff=1;policy=heuristic": [
         128,
         16,
@@ -184,6 +184,7 @@ EXPERT_ROWS = {
         1,
         16,
         -100,
+        0,
     ],
     "expert:model=actual;horizon=0;rollouts=512;depth=4;tries=64": [
         512,
@@ -203,6 +204,7 @@ EXPERT_ROWS = {
         4,
         64,
         -100,
+        0,
     ],
     "expert:race=3;pad=10;infer=0;more=1;endgame=4": [
         128,
@@ -222,6 +224,7 @@ EXPERT_ROWS = {
         1,
         16,
         -100,
+        0,
     ],
     "expert:scope=turn;draw=1;crn=0": [
         128,
@@ -241,9 +244,11 @@ EXPERT_ROWS = {
         1,
         16,
         -100,
+        0,
     ],
-    "expert:z=0.123": [128, 16, 1, 0, 0, 12, 0, 1, 0, 0, 1000, 1, 3, 5, 1, 16, -100],
-    "expert:race=4;cut=0.5": [128, 16, 1, 0, 0, 200, 0, 1, 0, 4, 1000, 1, 3, 5, 1, 16, 50],
+    "expert:z=0.123": [128, 16, 1, 0, 0, 12, 0, 1, 0, 0, 1000, 1, 3, 5, 1, 16, -100, 0],
+    "expert:race=4;cut=0.5": [128, 16, 1, 0, 0, 200, 0, 1, 0, 4, 1000, 1, 3, 5, 1, 16, 50, 0],
+    "expert:race=4;fut=10": [128, 16, 1, 0, 0, 200, 0, 1, 0, 4, 1000, 1, 3, 5, 1, 16, -100, 10],
 }
 
 
@@ -293,6 +298,7 @@ def test_strategy_defaults_are_unchanged():
         "scope",
         "infer",
         "more",
+        "fut",
         "depth",
         "tries",
     ]
