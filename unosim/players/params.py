@@ -420,7 +420,7 @@ EXPERT_PARAMS: tuple[Param, ...] = (
     Param(
         "race",
         "int",
-        0,
+        4,
         "k > 0: every k rollouts, drop the candidates already worse by `cut` standard errors",
         "X_RACE",
         (0, 1 << 20),
@@ -462,7 +462,7 @@ EXPERT_PARAMS: tuple[Param, ...] = (
     Param(
         "fut",
         "int",
-        0,
+        10,
         "g > 0: no more rollouts for a move less than g% likely to beat the policy's by then",
         "X_FUT",
         (0, 100),
