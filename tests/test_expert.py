@@ -288,6 +288,40 @@ def test_more_rollouts_go_to_undecided_decisions():
         tally = engine.expert_tally(job.kernel, SEED, 0, 40)
         return tally[T_TURNS] / tally[T_SEARCHES]
 
-    one = turns_per_search("expert:rollouts=8;more=1")
-    more = turns_per_search("expert:rollouts=8;more=4")
+    one = turns_per_search("expert:rollouts=8;more=1;race=0;fut=0")
+    more = turns_per_search("expert:rollouts=8;more=4;race=0;fut=0")
     assert 1.1 * one < more < 4 * one, (one, more)
+
+
+@pytest.mark.parametrize("raced", ["race=0;", "race=2;"])
+def test_futility_ends_extensions_sooner(raced):
+    """``fut=g`` plays ``more``'s extra rollouts only for a candidate at least g% likely
+    (on its trend) to beat the policy's move by then: with ``fut=50`` fewer rollout
+    turns per search than with ``fut=0`` (other games: the bound is loose), whose moves
+    the move checker finds legal; ``fut=0`` plays the games of before ``fut``
+    (``tests/test_expert_identity.py``) and ``fut=10`` is the default."""
+    from unosim.kernel.expert import T_SEARCHES, T_TURNS
+
+    rules = PRESETS["official"]
+
+    def labels(me):
+        return [me, "heuristic", "random", "random"]
+
+    def played(me):
+        job = make_job(rules, 1, 4, labels(me), SEED)
+        tally = engine.expert_tally(job.kernel, SEED, 0, 24)
+        return run_block(job, 0, 24), tally[T_TURNS] / tally[T_SEARCHES]
+
+    extended = f"expert:rollouts=8;more=8;{raced}"
+    games, turns = played(extended + "fut=10")
+    same, same_turns = played(extended)
+    assert np.array_equal(same, games) and same_turns == turns
+    _, turns = played(extended + "fut=0")
+    futile = extended + "fut=50"
+    _, fewer = played(futile)
+    assert fewer < 0.9 * turns, (fewer, turns)
+    job = make_job(rules, 1, 4, labels(futile), SEED)
+    for game in range(6):
+        out, trace = engine.trace(job.kernel, SEED, game)
+        assert not check_trace(trace, rules, 4, row=out, strict=strict_seats(job.labels)), game
+

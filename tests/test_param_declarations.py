@@ -163,9 +163,14 @@ LABELS = {
         "expert:endgame=4;race=3;pad=10;infer=0;more=1"
     ),
     "expert:scope=turn;draw=1;crn=0": "expert:crn=0;draw=1;scope=turn",
+    "expert:race=4;fut=10": "expert",
+    "expert:race=0;fut=0": "expert:race=0;fut=0",
+    "expert:model=actual;horizon=0;rollouts=512;depth=4;tries=64;race=0;fut=0": (
+        "expert:rollouts=512;horizon=0;model=actual;race=0;fut=0;depth=4;tries=64"
+    ),
 }
 EXPERT_ROWS = {
-    "expert": [128, 16, 1, 0, 0, 200, 0, 1, 0, 0, 1000, 1, 3, 5, 1, 16, -100],
+    "expert": [128, 16, 1, 0, 0, 200, 0, 1, 0, 4, 1000, 1, 3, 5, 1, 16, -100, 10],
     "expert:deal=open;bluff=1;policy=heuristic": [
         128,
         16,
@@ -176,7 +181,7 @@ EXPERT_ROWS = {
         0,
         2,
         1,
-        0,
+        4,
         1000,
         1,
         3,
@@ -184,8 +189,29 @@ EXPERT_ROWS = {
         1,
         16,
         -100,
+        10,
     ],
     "expert:model=actual;horizon=0;rollouts=512;depth=4;tries=64": [
+        512,
+        0,
+        1,
+        0,
+        1,
+        200,
+        0,
+        1,
+        0,
+        4,
+        1000,
+        1,
+        3,
+        5,
+        4,
+        64,
+        -100,
+        10,
+    ],
+    "expert:model=actual;horizon=0;rollouts=512;depth=4;tries=64;race=0;fut=0": [
         512,
         0,
         1,
@@ -203,6 +229,7 @@ EXPERT_ROWS = {
         4,
         64,
         -100,
+        0,
     ],
     "expert:race=3;pad=10;infer=0;more=1;endgame=4": [
         128,
@@ -222,6 +249,7 @@ EXPERT_ROWS = {
         1,
         16,
         -100,
+        10,
     ],
     "expert:scope=turn;draw=1;crn=0": [
         128,
@@ -233,7 +261,7 @@ EXPERT_ROWS = {
         0,
         1,
         0,
-        0,
+        4,
         1000,
         0,
         3,
@@ -241,9 +269,12 @@ EXPERT_ROWS = {
         1,
         16,
         -100,
+        10,
     ],
-    "expert:z=0.123": [128, 16, 1, 0, 0, 12, 0, 1, 0, 0, 1000, 1, 3, 5, 1, 16, -100],
-    "expert:race=4;cut=0.5": [128, 16, 1, 0, 0, 200, 0, 1, 0, 4, 1000, 1, 3, 5, 1, 16, 50],
+    "expert:z=0.123": [128, 16, 1, 0, 0, 12, 0, 1, 0, 4, 1000, 1, 3, 5, 1, 16, -100, 10],
+    "expert:race=4;cut=0.5": [128, 16, 1, 0, 0, 200, 0, 1, 0, 4, 1000, 1, 3, 5, 1, 16, 50, 10],
+    "expert:race=4;fut=10": [128, 16, 1, 0, 0, 200, 0, 1, 0, 4, 1000, 1, 3, 5, 1, 16, -100, 10],
+    "expert:race=0;fut=0": [128, 16, 1, 0, 0, 200, 0, 1, 0, 0, 1000, 1, 3, 5, 1, 16, -100, 0],
 }
 
 
@@ -293,6 +324,7 @@ def test_strategy_defaults_are_unchanged():
         "scope",
         "infer",
         "more",
+        "fut",
         "depth",
         "tries",
     ]

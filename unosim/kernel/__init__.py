@@ -41,7 +41,9 @@ _PKG = Path(__file__).resolve().parent.parent
 # 4: the expert's default spends up to 5 x its rollouts on undecided decisions (more=5).
 # 5: the expert's default deals a random opponent's hand by the chance of its last play
 # (infer=3).
-KERNEL_BEHAVIOUR = 5
+# 6: the expert's default races its candidates (race=4) and stops extending a search for
+# a candidate unlikely to beat the policy's move by then (fut=10).
+KERNEL_BEHAVIOUR = 6
 
 
 def behaviour_mismatch(manifest: dict) -> str | None:

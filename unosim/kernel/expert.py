@@ -38,6 +38,7 @@ from .expert_params import (  # noqa: F401  (the slots and codes, published here
     X_BLUFF,
     X_CRN,
     X_CUT,
+    X_FUT,
     X_DEAL,
     X_DEPTH,
     X_DRAW,

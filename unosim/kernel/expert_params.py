@@ -1,8 +1,8 @@
 """The ``expert`` player's parameter slots and the codes its search uses (``expert``).
 
 Parameters per seat: ``xp[seat, X_*]``, int64 (``z`` and ``cut`` in hundredths, ``pad`` in
-thousandths of 1 / rollouts, ``deal`` a ``DEAL_*``, ``scope`` a ``SCOPE_*``); what each
-means: ``unosim.players.expert`` and ``docs/players.md``.
+thousandths of 1 / rollouts, ``fut`` in percent, ``deal`` a ``DEAL_*``, ``scope`` a
+``SCOPE_*``); what each means: ``unosim.players.expert`` and ``docs/players.md``.
 """
 
 import numpy as np
@@ -28,8 +28,9 @@ from .layout import MAX_PLAYERS
     X_DEPTH,
     X_TRIES,
     X_CUT,
-) = range(17)
-N_X = 17
+    X_FUT,
+) = range(18)
+N_X = 18
 # X_SCOPE: the decisions searched
 SCOPE_TURN = 0  # the normal turn's card and colour (and draw, bluff) only
 SCOPE_ALL = 1  # also swap targets, penalties (challenge, stack) and the card drawn

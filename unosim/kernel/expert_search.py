@@ -6,6 +6,8 @@ without drawing from the stream, so a game depends on (seed, game) only. A rollo
 ``turn_loop`` call on a copy of the state (``search_arrays``, allocated once per chunk).
 """
 
+import math
+
 import numpy as np
 
 from .decide import OUTSIDE
@@ -35,6 +37,7 @@ from .expert_params import (
     X_DEPTH,
     X_DRAW,
     X_ENDGAME,
+    X_FUT,
     X_HORIZON,
     X_INFER,
     X_MODEL,
@@ -144,6 +147,19 @@ def _mean_se(dsum, dsq, c, k, pad):
     return mean, np.sqrt(var / k)
 
 
+@hot
+def _power(zk, k, most, z):
+    """The chance that a paired difference at ``zk`` standard errors after ``k``
+    rollouts ends above ``z`` after ``most`` (conditional power under its current trend:
+    the final statistic is normal with mean ``zk * sqrt(most / k)`` and variance
+    ``(most - k) / most``); 0 once ``k >= most``."""
+    if k >= most:
+        return 0.0
+    mu = zk * np.sqrt(most / k)
+    sd = np.sqrt((most - k) / most)
+    return 0.5 * math.erfc((z - mu) / (sd * np.sqrt(2.0)))
+
+
 @kernel
 def _value(w, p, n, horizon):
     """1 for a win of ``p``; a round cut by the horizon scores ``p``'s share of the
@@ -173,7 +189,10 @@ def search(tb, rd, n, p, xp, b, w, wtb, unseen, cand, ccol, val, dsum, dsq, tall
     the expert weaker than its policy), then the best such candidate is played. Racing
     (``X_RACE``) drops a candidate ``cut`` standard errors worse than ``ref`` (``X_CUT``;
     negative: ``z``), and the search ends once every candidate but ``ref`` is dropped:
-    the choice is then ``ref`` whatever the rest of the budget would give."""
+    the choice is then ``ref`` whatever the rest of the budget would give. With
+    ``X_FUT`` (percent; 0: off) a search is extended only for a candidate whose
+    conditional power (``_power``: the chance that it beats ``ref`` by ``z`` standard
+    errors after ``X_MORE`` x ``rollouts``, on its current trend) is at least ``fut``%."""
     hinfo, st = rd.hinfo, rd.streams
     rules, sid, sp = rules_of(tb), tb.sid, tb.sp
     wrules, rsid, rsp, wst = rules_of(wtb), wtb.sid, wtb.sp, w.streams
@@ -226,6 +245,7 @@ def search(tb, rd, n, p, xp, b, w, wtb, unseen, cand, ccol, val, dsum, dsq, tall
     race = xp[p, X_RACE]
     cut = z if xp[p, X_CUT] < 0 else xp[p, X_CUT] / 100.0
     pad = xp[p, X_PAD] / 1000.0
+    fut = xp[p, X_FUT] / 100.0
     total = rollouts  # grows by ``rollouts`` while undecided, to ``more`` x rollouts
     most = rollouts * max(1, xp[p, X_MORE])
     i = 0
@@ -292,7 +312,9 @@ def search(tb, rd, n, p, xp, b, w, wtb, unseen, cand, ccol, val, dsum, dsq, tall
             for c in range(m):
                 if c != ref and dsum[c] > 0.0:
                     mean, se = _mean_se(dsum, dsq, c, k, pad)
-                    if mean <= z * se:
+                    # futility (fut > 0): not for a candidate unlikely to reach z (se > 0
+                    # here: 0 < mean <= z * se)
+                    if mean <= z * se and (fut == 0.0 or _power(mean / se, k, most, z) >= fut):
                         total += rollouts
                         break
     rollouts = total

@@ -420,7 +420,7 @@ EXPERT_PARAMS: tuple[Param, ...] = (
     Param(
         "race",
         "int",
-        0,
+        4,
         "k > 0: every k rollouts, drop the candidates already worse by `cut` standard errors",
         "X_RACE",
         (0, 1 << 20),
@@ -459,6 +459,14 @@ EXPERT_PARAMS: tuple[Param, ...] = (
         (0, 3),
     ),
     Param("more", "int", 5, "k > 1: up to k x rollouts on close decisions", "X_MORE", (1, 64)),
+    Param(
+        "fut",
+        "int",
+        10,
+        "g > 0: no more rollouts for a move less than g% likely to beat the policy's by then",
+        "X_FUT",
+        (0, 100),
+    ),
     Param(
         "depth",
         "int",
@@ -554,6 +562,14 @@ _EXPERT_MORE = {  # what docs/players.md says of each
         "standard errors, `rollouts` more rollouts are played, up to `k` x `rollouts` "
         "(adaptive rollouts: the budget goes to the close decisions; 1: always "
         "`rollouts`, the expert of kernel behaviour 3)"
+    ),
+    "fut": (
+        "g > 0: `more`'s extra rollouts are played only for a candidate with at least a "
+        "g% chance, on its trend so far, to beat the policy's move by `z` standard errors "
+        "after `more` x `rollouts` (conditional power: at k rollouts with its paired "
+        "difference at t standard errors, the final one taken as normal with mean "
+        "t x sqrt(`more` x `rollouts` / k) and variance 1 - k / (`more` x `rollouts`)); "
+        "0: off"
     ),
 }
 EXPERT_PARAMS = _with_more(EXPERT_PARAMS, _EXPERT_MORE)
