@@ -324,4 +324,3 @@ def test_futility_ends_extensions_sooner(raced):
     for game in range(6):
         out, trace = engine.trace(job.kernel, SEED, game)
         assert not check_trace(trace, rules, 4, row=out, strict=strict_seats(job.labels)), game
-
