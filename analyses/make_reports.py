@@ -31,6 +31,8 @@ sys.path.insert(0, str(HERE))
 
 import common  # noqa: E402
 
+from unosim.sim.results import atomic_path, publish  # noqa: E402
+
 # seconds per page at SCALE 1 on 2 idle cores, built two at a time (a first build's estimate)
 TYPICAL = {
     "seats": 45,
@@ -64,10 +66,9 @@ def save_time(scale: str, page: str, seconds: float) -> None:
     except (OSError, ValueError):
         saved = {}
     saved.setdefault(scale, {})[page] = round(seconds, 1)
-    TIMES.parent.mkdir(parents=True, exist_ok=True)
-    tmp = TIMES.with_suffix(".tmp")
+    tmp = atomic_path(TIMES)
     tmp.write_text(json.dumps(saved, indent=1))
-    os.replace(tmp, TIMES)
+    publish(tmp, TIMES)
 
 
 def minutes(s: float) -> str:
@@ -115,19 +116,23 @@ class Builds:
             if self.failed:
                 raise RuntimeError(self.failed)
             if status != 0:
-                self.failed = f"reports: reports/{page}.md failed (make exit {status})"
+                self._stop_locked(f"reports: reports/{page}.md failed (make exit {status})")
                 raise RuntimeError(self.failed)
         return md.exists() and md.stat().st_mtime_ns != before
 
     def stop(self, why: str) -> None:
         """Stop every running build (SIGTERM to its process group)."""
         with self.lock:
-            self.failed = self.failed or why
-            for proc in self.procs:
-                try:
-                    os.killpg(proc.pid, signal.SIGTERM)
-                except ProcessLookupError:
-                    pass
+            self._stop_locked(why)
+
+    def _stop_locked(self, why: str) -> None:
+        """:meth:`stop` with ``self.lock`` held: a failing page stops the others at once."""
+        self.failed = self.failed or why
+        for proc in self.procs:
+            try:
+                os.killpg(proc.pid, signal.SIGTERM)
+            except ProcessLookupError:
+                pass
 
 
 def main() -> int:

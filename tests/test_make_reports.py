@@ -56,3 +56,30 @@ def test_a_failing_page_stops_the_others(tmp_path):
     assert errors and "bad" in errors[0]
     with pytest.raises(RuntimeError):  # nothing starts after a failure
         builds.build("other")
+
+
+def test_a_failure_stops_the_other_lane_by_itself(tmp_path):
+    """The failing build itself stops the page being built beside it (no ``stop`` call)."""
+    import threading
+
+    make = tmp_path / "fake-make"
+    make.write_text('#!/bin/sh\ncase "$*" in *bad*) exit 3;; esac\nsleep 60\n')
+    make.chmod(0o755)
+    builds = make_reports.Builds(str(make), "1")
+    errors = []
+
+    def slow():
+        try:
+            builds.build("slow")
+        except RuntimeError as e:
+            errors.append(str(e))
+
+    th = threading.Thread(target=slow)
+    t = time.monotonic()
+    th.start()
+    time.sleep(0.5)
+    with pytest.raises(RuntimeError):
+        builds.build("bad")
+    th.join(10)
+    assert not th.is_alive() and time.monotonic() - t < 10
+    assert errors and "bad" in errors[0]

@@ -47,10 +47,9 @@ TUNED = (
 # The documented budget of the strength figures (docs/players.md, "The expert"): the textbook
 # rollout algorithm (each opponent plays its own strategy in the rollouts, which run to
 # the end of the round: unbiased values of the policy's moves) at 512 determinizations
-# per decision, reading each opponent's last 4 plays from the hand; about 7x slower than
-# the default of ``race=0;fut=0`` (``make bench``: 33 against 240 games/s on 2 cores),
-# about 10x than today's default. It neither races nor stops extensions for futility
-# (``race=0;fut=0``, the defaults when it was measured; the default expert's are 4, 10).
+# per decision, reading each opponent's last 4 plays from the hand; it neither races nor
+# stops extensions for futility (``race=0;fut=0``, the games its strength was measured
+# on). About 11 times the default expert's cost per round (docs/notes/expert.md).
 STRONG = "expert:model=actual;horizon=0;rollouts=512;depth=4;tries=64;race=0;fut=0"
 DEALS = PARAMS["deal"].choices  # kernel.expert DEAL_* in this order
 SCOPES = PARAMS["scope"].choices  # kernel.expert SCOPE_* in this order
