@@ -36,6 +36,7 @@ from unosim.analysis.tune import FRESH
 from unosim.game.names import PLAYERS_DISPLAY
 from unosim.game.rules import PRESETS
 from unosim.players import strategies as strat
+from unosim.players.expert import DEFAULTS as EXPERT_DEFAULTS
 from unosim.players.seats import parse as parse_seats
 from unosim.players.seats import parse_one as parse_seat
 from unosim.report import escape as esc
@@ -525,9 +526,11 @@ def build(ctx: Context) -> Page:
     )
     page.table(pd.DataFrame(rows))
     page.para(
-        "The expert searches at its default budget (`unosim/players/expert.py`: 128 "
-        "determinizations per decision, up to 640 on close decisions, rollouts of 16 "
-        "turns scored by hand sizes) "
+        "The expert searches at its default budget (`unosim/players/expert.py`: "
+        f"{EXPERT_DEFAULTS['rollouts']} determinizations per decision, up to "
+        f"{EXPERT_DEFAULTS['rollouts'] * EXPERT_DEFAULTS['more']} on close decisions, "
+        f"rollouts of {EXPERT_DEFAULTS['horizon']} turns scored by a fitted model of who "
+        "goes out first) "
         "over the best simple strategy for that rule set and opponent (against "
         f"{players(REALISTIC)}: the best against sensible players). It searches the "
         "card to play and the colour named with it, whether to challenge, stack or "

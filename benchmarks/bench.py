@@ -200,7 +200,7 @@ def main() -> None:
     import numba
 
     from unosim.game.rules import PRESETS
-    from unosim.players.expert import STRONG
+    from unosim.players.expert import STRONG, STRONG_FIT
     from unosim.players.strategies import NAMES as strategy_names
 
     cores = numba.config.NUMBA_NUM_THREADS
@@ -242,6 +242,11 @@ def main() -> None:
             f"expert at the strength budget ({STRONG.partition(':')[2]})",
             STRONG,
             max(100, args.games // 3000),
+        ),
+        (
+            f"expert at the strength, fitted value ({STRONG_FIT.partition(':')[2]})",
+            STRONG_FIT,
+            max(300, args.games // 1000),
         ),
     ):
         g, ns, turns = measure_expert(games, cores, args.repeat, label)

@@ -24,9 +24,9 @@ from unosim.sim.simulate import make_job
 
 DIGESTS = Path(__file__).with_name("expert_identity.json")
 # the expert's defaults of the games pinned here that have changed since (kernel
-# behaviour 6: race=4, fut=10), spelled out for every expert seat; a parameter a case
-# sets itself is kept
-PINNED = {"race": "0", "fut": "0"}
+# behaviour 6: race=4, fut=10; 7: value=fit, rollouts=64), spelled out for every expert
+# seat; a parameter a case sets itself is kept
+PINNED = {"race": "0", "fut": "0", "value": "hands", "rollouts": "128"}
 SEED = 7
 # (rule set, players, seats, games)
 CASES = [
@@ -47,6 +47,8 @@ CASES = [
     ("draw-until-playable", 2, "expert:rollouts=8,random", 16),
     ("motu", 4, "expert:rollouts=8,random,heuristic,random", 12),
     ("official", 4, "expert,random,random,random", 4),
+    ("official", 4, "expert:rollouts=8;value=fit,random,random,random", 16),
+    ("seven-zero", 3, "expert:rollouts=8;horizon=6;value=fit;model=actual,heuristic,random", 12),
 ]
 
 

@@ -170,9 +170,9 @@ LABELS = {
     ),
 }
 EXPERT_ROWS = {
-    "expert": [128, 16, 1, 0, 0, 200, 0, 1, 0, 4, 1000, 1, 3, 5, 1, 16, -100, 10],
+    "expert": [64, 16, 1, 0, 0, 200, 0, 1, 0, 4, 1000, 1, 3, 5, 1, 16, -100, 10, 1],
     "expert:deal=open;bluff=1;policy=heuristic": [
-        128,
+        64,
         16,
         1,
         0,
@@ -190,6 +190,7 @@ EXPERT_ROWS = {
         16,
         -100,
         10,
+        1,
     ],
     "expert:model=actual;horizon=0;rollouts=512;depth=4;tries=64": [
         512,
@@ -210,6 +211,7 @@ EXPERT_ROWS = {
         64,
         -100,
         10,
+        1,
     ],
     "expert:model=actual;horizon=0;rollouts=512;depth=4;tries=64;race=0;fut=0": [
         512,
@@ -230,9 +232,10 @@ EXPERT_ROWS = {
         64,
         -100,
         0,
+        1,
     ],
     "expert:race=3;pad=10;infer=0;more=1;endgame=4": [
-        128,
+        64,
         16,
         1,
         0,
@@ -250,9 +253,10 @@ EXPERT_ROWS = {
         16,
         -100,
         10,
+        1,
     ],
     "expert:scope=turn;draw=1;crn=0": [
-        128,
+        64,
         16,
         0,
         1,
@@ -270,11 +274,13 @@ EXPERT_ROWS = {
         16,
         -100,
         10,
+        1,
     ],
-    "expert:z=0.123": [128, 16, 1, 0, 0, 12, 0, 1, 0, 4, 1000, 1, 3, 5, 1, 16, -100, 10],
-    "expert:race=4;cut=0.5": [128, 16, 1, 0, 0, 200, 0, 1, 0, 4, 1000, 1, 3, 5, 1, 16, 50, 10],
-    "expert:race=4;fut=10": [128, 16, 1, 0, 0, 200, 0, 1, 0, 4, 1000, 1, 3, 5, 1, 16, -100, 10],
-    "expert:race=0;fut=0": [128, 16, 1, 0, 0, 200, 0, 1, 0, 0, 1000, 1, 3, 5, 1, 16, -100, 0],
+    "expert:z=0.123": [64, 16, 1, 0, 0, 12, 0, 1, 0, 4, 1000, 1, 3, 5, 1, 16, -100, 10, 1],
+    "expert:race=4;cut=0.5": [64, 16, 1, 0, 0, 200, 0, 1, 0, 4, 1000, 1, 3, 5, 1, 16, 50, 10, 1],
+    "expert:race=4;fut=10": [64, 16, 1, 0, 0, 200, 0, 1, 0, 4, 1000, 1, 3, 5, 1, 16, -100, 10, 1],
+    "expert:race=0;fut=0": [64, 16, 1, 0, 0, 200, 0, 1, 0, 0, 1000, 1, 3, 5, 1, 16, -100, 0, 1],
+    "expert:value=fit": [64, 16, 1, 0, 0, 200, 0, 1, 0, 4, 1000, 1, 3, 5, 1, 16, -100, 10, 1],
 }
 
 
@@ -327,6 +333,7 @@ def test_strategy_defaults_are_unchanged():
         "fut",
         "depth",
         "tries",
+        "value",
     ]
     assert np.array_equal(parse_seats("table", 1)[1][0], S.DEFAULTS["table"])
 

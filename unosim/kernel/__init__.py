@@ -43,7 +43,9 @@ _PKG = Path(__file__).resolve().parent.parent
 # (infer=3).
 # 6: the expert's default races its candidates (race=4) and stops extending a search for
 # a candidate unlikely to beat the policy's move by then (fut=10).
-KERNEL_BEHAVIOUR = 6
+# 7: the expert's default scores its cut rollouts by the fitted model (value=fit) and
+# plays 64 rollouts a decision, not 128.
+KERNEL_BEHAVIOUR = 7
 
 
 def behaviour_mismatch(manifest: dict) -> str | None:

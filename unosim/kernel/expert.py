@@ -35,6 +35,8 @@ from .expert_params import (  # noqa: F401  (the slots and codes, published here
     T_SEARCHES,
     T_TARGET,
     T_TURNS,
+    VALUE_FIT,
+    VALUE_HANDS,
     X_BLUFF,
     X_CRN,
     X_CUT,
@@ -52,6 +54,7 @@ from .expert_params import (  # noqa: F401  (the slots and codes, published here
     X_ROLLOUTS,
     X_SCOPE,
     X_TRIES,
+    X_VALUE,
     X_Z,
 )
 from .expert_search import search, search_arrays

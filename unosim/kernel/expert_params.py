@@ -29,8 +29,12 @@ from .layout import MAX_PLAYERS
     X_TRIES,
     X_CUT,
     X_FUT,
-) = range(18)
-N_X = 18
+    X_VALUE,
+) = range(19)
+N_X = 19
+# X_VALUE: how a rollout cut by the horizon is scored (``expert_value``)
+VALUE_HANDS = 0  # the share of the inverse hand sizes
+VALUE_FIT = 1  # a fitted model of who goes out first
 # X_SCOPE: the decisions searched
 SCOPE_TURN = 0  # the normal turn's card and colour (and draw, bluff) only
 SCOPE_ALL = 1  # also swap targets, penalties (challenge, stack) and the card drawn

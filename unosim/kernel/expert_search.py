@@ -30,6 +30,7 @@ from .expert_params import (
     T_SEARCHES,
     T_TARGET,
     T_TURNS,
+    VALUE_FIT,
     X_BLUFF,
     X_CRN,
     X_CUT,
@@ -47,8 +48,10 @@ from .expert_params import (
     X_ROLLOUTS,
     X_SCOPE,
     X_TRIES,
+    X_VALUE,
     X_Z,
 )
+from .expert_value import fitted_share
 from .family import rules_of
 from .jit import hot, jitted, kernel
 from .kinds import N_BUILTIN_KINDS, N_COLOURED, N_KINDS
@@ -161,14 +164,17 @@ def _power(zk, k, most, z):
 
 
 @kernel
-def _value(w, p, n, horizon):
-    """1 for a win of ``p``; a round cut by the horizon scores ``p``'s share of the
-    inverse hand sizes (an estimate of its chance to go out first)."""
+def _value(w, p, n, horizon, nxt, how):
+    """1 for a win of ``p``; a round cut by the horizon, with seat ``nxt`` to move, scores
+    ``p``'s chance to go out first: its share of the inverse hand sizes (``VALUE_HANDS``)
+    or the fitted model's (``VALUE_FIT``, ``expert_value``)."""
     wg, whinfo = w.g, w.hinfo
     if wg[G_OVER] == OVER_WON:
         return 1.0 if wg[G_WINNER] == p else 0.0
     if horizon == 0:
         return 0.0
+    if how == VALUE_FIT:
+        return fitted_share(w, p, n, nxt)
     tot = 0.0
     for q in range(n):
         tot += 1.0 / max(1, whinfo[q, H_TOTAL])
@@ -246,6 +252,7 @@ def search(tb, rd, n, p, xp, b, w, wtb, unseen, cand, ccol, val, dsum, dsq, tall
     cut = z if xp[p, X_CUT] < 0 else xp[p, X_CUT] / 100.0
     pad = xp[p, X_PAD] / 1000.0
     fut = xp[p, X_FUT] / 100.0
+    how = xp[p, X_VALUE]
     total = rollouts  # grows by ``rollouts`` while undecided, to ``more`` x rollouts
     most = rollouts * max(1, xp[p, X_MORE])
     i = 0
@@ -283,8 +290,8 @@ def search(tb, rd, n, p, xp, b, w, wtb, unseen, cand, ccol, val, dsum, dsq, tall
                     _seed(b.streams, key ^ np.uint64(0x5EED), j, n)
                 _restreams(b.streams, wst, n)
             _copy(b, w, n)
-            turn_loop(wtb, w, n, p, np.int64(0), cand[c], ccol[c])
-            val[c] = _value(w, p, n, horizon)
+            nxt = turn_loop(wtb, w, n, p, np.int64(0), cand[c], ccol[c])
+            val[c] = _value(w, p, n, horizon, nxt, how)
             tally[T_TURNS] += w.count[K_TURNS] - rd.count[K_TURNS]
         for c in range(m):
             if dsum[c] != DEAD:

@@ -347,7 +347,7 @@ EXPERT_PARAMS: tuple[Param, ...] = (
     Param(
         "rollouts",
         "int",
-        128,
+        64,
         "determinizations per decision, each candidate played out once on each",
         "X_ROLLOUTS",
         (1, 1 << 20),
@@ -363,7 +363,7 @@ EXPERT_PARAMS: tuple[Param, ...] = (
         "horizon",
         "int",
         16,
-        "turns a rollout plays before it is scored by hand sizes (0: to the end)",
+        "turns a rollout plays before it is scored by `value` (0: to the end)",
         "X_HORIZON",
         (0, 1 << 20),
     ),
@@ -483,6 +483,15 @@ EXPERT_PARAMS: tuple[Param, ...] = (
         "X_TRIES",
         (1, 1024),
     ),
+    Param(
+        "value",
+        "choice",
+        "fit",
+        "how a rollout cut by the horizon is scored: by `hands` (inverse hand sizes) or "
+        "a `fit`ted model of who goes out first",
+        "X_VALUE",
+        choices=("hands", "fit"),
+    ),
 )
 
 _EXPERT_MORE = {  # what docs/players.md says of each
@@ -495,7 +504,7 @@ _EXPERT_MORE = {  # what docs/players.md says of each
         "`examples/weighted-official-random-2.toml`), any strategy name without "
         "parameters, or a weighted strategy file (`x.toml`, as `unosim tune` writes them)"
     ),
-    "horizon": "turns a rollout plays before it is scored by hand sizes (0: to the end)",
+    "horizon": "turns a rollout plays before it is scored by `value` (0: to the end)",
     "crn": "1: every candidate is played out on the same deals and random streams",
     "draw": (
         "1: drawing with a legal card in hand is a candidate (when the rules' "
@@ -570,6 +579,14 @@ _EXPERT_MORE = {  # what docs/players.md says of each
         "difference at t standard errors, the final one taken as normal with mean "
         "t x sqrt(`more` x `rollouts` / k) and variance 1 - k / (`more` x `rollouts`)); "
         "0: off"
+    ),
+    "value": (
+        "`hands`: a rollout cut by `horizon` scores the expert's share of the inverse hand "
+        "sizes; `fit`: its chance to go out first by a model fitted to official 4-player "
+        "rounds (a conditional logit over the seats on hand size and distance from the "
+        "seat to move, wild cards, Wild Draw Fours, colours held, a card of the colour in "
+        "play, Draw Twos, Skips and Reverses: `kernel/expert_value.py`, "
+        "`tools/fit_cut_value.py`)"
     ),
 }
 EXPERT_PARAMS = _with_more(EXPERT_PARAMS, _EXPERT_MORE)
