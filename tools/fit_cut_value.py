@@ -10,7 +10,7 @@ every turn (nothing pending, the seat to move known) it records each seat's hand
 by maximum likelihood (L-BFGS, analytic gradient) on a random 80%; the log loss on the
 other 20% is printed beside that of the inverse hand sizes (``value=hands``) and of a
 uniform guess, then the tables as Python text for ``expert_value.py``. At the default
-size it takes about 4 minutes of one core to play and 2 to fit, and some 6 GB of memory.
+size it takes about 12 minutes of CPU (user and system) and 8 GB of memory.
 """
 
 from __future__ import annotations

@@ -8,8 +8,10 @@ Draw Fours and by its Wild Draw Fours, ``CUT_COLOURS`` by the colours it holds,
 ``CUT_MATCH[d]`` when it holds the current colour or a wild-type card, ``CUT_D2`` and
 ``CUT_SR`` when it holds a Draw Two and a Skip or Reverse, ``CUT_SELF`` for the expert
 itself (its rollout policy is the stronger player). Fitted by maximum likelihood (a
-conditional logit) on the turn starts of 160,000 official 4-player rounds, the tuned
-policy against 3 random or 3 heuristic players (``tools/fit_cut_value.py``).
+conditional logit, with a 1e-6 ridge penalty) on the 7.4 million turn starts of 160,000
+official 4-player rounds, the tuned policy against 3 random or 3 heuristic players
+(``tools/fit_cut_value.py`` prints these tables; log loss of the winner on the held-out
+fifth 1.201, against 1.268 for the inverse hand sizes and 1.386 for a uniform guess).
 """
 
 import math
