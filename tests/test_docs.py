@@ -44,7 +44,7 @@ CAPS = {
     "--boot": 50,
     "--confirm-games": 500,
 }
-EXPERT_GAMES = 40  # rounds with an expert seat are about 2,000 times slower
+EXPERT_GAMES = 40  # rounds with an expert seat are about 1,000 times slower
 CAPS["--expert-games"] = EXPERT_GAMES  # evaluate's rows with an expert at the table
 NEEDS = {
     "simulate": "--games",

@@ -27,7 +27,7 @@ NAME = "expert"
 # how it plays, in one sentence (``unosim strategies``)
 SUMMARY = (
     "Plays each choice out many times before choosing (flat Monte Carlo): the "
-    "strongest player, and about 2,000 times slower."
+    "strongest player, and about 1,000 times slower."
 )
 PARAMS = {p.name: p for p in EXPERT_PARAMS}
 DEFAULTS = {p.name: p.default for p in EXPERT_PARAMS}
@@ -49,15 +49,14 @@ TUNED = (
 # the end of the round: unbiased values of the policy's moves) at 512 determinizations
 # per decision, reading each opponent's last 4 plays from the hand; it neither races nor
 # stops extensions for futility (``race=0;fut=0``, the games its strength was measured
-# on). About 11 times the default expert's cost per round (docs/notes/expert.md).
+# on). About 18 times the default expert's cost per round (`make bench`: 36 against 656
+# games/s, docs/performance.md).
 STRONG = "expert:model=actual;horizon=0;rollouts=512;depth=4;tries=64;race=0;fut=0"
 # STRONG's strength at about 6 times its speed: rollouts cut at 12 turns and scored by the
 # fitted model (`value=fit`), 256 determinizations, racing and the futility stop; paired
 # with STRONG on its 10,000 deals: +0.0009 +- 0.0041 against 3 random, -0.0011 +- 0.0038
 # against 3 heuristic, at x5.97 and x5.66 its rounds per CPU-second (docs/notes/expert.md).
-STRONG_FIT = (
-    "expert:model=actual;depth=4;tries=64;horizon=12;rollouts=256;race=4;fut=10;value=fit"
-)
+STRONG_FIT = "expert:model=actual;depth=4;tries=64;horizon=12;rollouts=256;race=4;fut=10;value=fit"
 DEALS = PARAMS["deal"].choices  # kernel.expert DEAL_* in this order
 SCOPES = PARAMS["scope"].choices  # kernel.expert SCOPE_* in this order
 
