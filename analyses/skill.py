@@ -525,12 +525,14 @@ def build(ctx: Context) -> Page:
         f"in each of the 4 places a quarter of the time."
     )
     page.table(pd.DataFrame(rows))
+    scored = "a fitted model of who goes out first"
+    if EXPERT_DEFAULTS["value"] != "fit":
+        scored = "hand sizes"
     page.para(
         "The expert searches at its default budget (`unosim/players/expert.py`: "
         f"{EXPERT_DEFAULTS['rollouts']} determinizations per decision, up to "
         f"{EXPERT_DEFAULTS['rollouts'] * EXPERT_DEFAULTS['more']} on close decisions, "
-        f"rollouts of {EXPERT_DEFAULTS['horizon']} turns scored by a fitted model of who "
-        "goes out first) "
+        f"rollouts of {EXPERT_DEFAULTS['horizon']} turns scored by {scored}) "
         "over the best simple strategy for that rule set and opponent (against "
         f"{players(REALISTIC)}: the best against sensible players). It searches the "
         "card to play and the colour named with it, whether to challenge, stack or "

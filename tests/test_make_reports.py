@@ -28,14 +28,16 @@ def test_lanes_balance():
     assert all(lane == sorted(lane) for lane in plan)  # each keeps the pages' order
 
 
-def test_a_failing_page_stops_the_others(tmp_path):
+def _slow_page_started(tmp_path):
+    """Builds through a fake make that fails at once for the page "bad" and runs a long
+    time for any other, with the page "slow" started in a thread: (builds, thread,
+    errors the thread caught, start time)."""
+    import threading
+
     make = tmp_path / "fake-make"
-    # fails at once for the page "bad", runs a long time for any other
     make.write_text('#!/bin/sh\ncase "$*" in *bad*) exit 3;; esac\nsleep 60\n')
     make.chmod(0o755)
     builds = make_reports.Builds(str(make), "1")
-    import threading
-
     errors = []
 
     def slow():
@@ -48,6 +50,11 @@ def test_a_failing_page_stops_the_others(tmp_path):
     t = time.monotonic()
     th.start()
     time.sleep(0.5)
+    return builds, th, errors, t
+
+
+def test_a_failing_page_stops_the_others(tmp_path):
+    builds, th, errors, t = _slow_page_started(tmp_path)
     with pytest.raises(RuntimeError, match=r"reports/bad\.md failed \(make exit 3\)"):
         builds.build("bad")
     builds.stop(builds.failed)
@@ -60,24 +67,7 @@ def test_a_failing_page_stops_the_others(tmp_path):
 
 def test_a_failure_stops_the_other_lane_by_itself(tmp_path):
     """The failing build itself stops the page being built beside it (no ``stop`` call)."""
-    import threading
-
-    make = tmp_path / "fake-make"
-    make.write_text('#!/bin/sh\ncase "$*" in *bad*) exit 3;; esac\nsleep 60\n')
-    make.chmod(0o755)
-    builds = make_reports.Builds(str(make), "1")
-    errors = []
-
-    def slow():
-        try:
-            builds.build("slow")
-        except RuntimeError as e:
-            errors.append(str(e))
-
-    th = threading.Thread(target=slow)
-    t = time.monotonic()
-    th.start()
-    time.sleep(0.5)
+    builds, th, errors, t = _slow_page_started(tmp_path)
     with pytest.raises(RuntimeError):
         builds.build("bad")
     th.join(10)

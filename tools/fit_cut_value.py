@@ -22,14 +22,23 @@ import numpy as np
 from scipy.optimize import minimize
 
 from unosim.kernel import layout as L
-from unosim.kernel.kinds import COLOUR, N_BUILTIN_KINDS, N_COLOURED, RANK, WILD, WILD_DRAW_FOUR
+from unosim.kernel.expert_value import CUT_MAX_HAND
+from unosim.kernel.kinds import (
+    COLOUR,
+    DRAW_TWO,
+    N_BUILTIN_KINDS,
+    N_COLOURED,
+    RANK,
+    REVERSE,
+    SKIP,
+    WILD,
+    WILD_DRAW_FOUR,
+)
 from unosim.players.expert import TUNED
 from unosim.sim import engine
 from unosim.sim.simulate import make_job
 
-MAX_HAND = 16  # expert_value.CUT_MAX_HAND
 N_SEATS = 4
-DRAW_TWO, SKIP, REVERSE = 12, 10, 11  # ranks
 
 
 def turn_starts(opponent: str, rounds: int, seed: int) -> np.ndarray:
@@ -66,7 +75,7 @@ def turn_starts(opponent: str, rounds: int, seed: int) -> np.ndarray:
 
 
 # the model's blocks, in the order of theta: (name, entries)
-BLOCKS = (("hand", 4 * MAX_HAND), ("wild", 4), ("wd4", 3), ("colours", 5), ("match", 4))
+BLOCKS = (("hand", 4 * CUT_MAX_HAND), ("wild", 4), ("wd4", 3), ("colours", 5), ("match", 4))
 BLOCKS += (("d2", 1), ("sr", 1), ("self", 1))
 
 
@@ -78,11 +87,11 @@ def design(a: np.ndarray) -> tuple[np.ndarray, list]:
     cc, wild, wd4, d2, sr = per[:, :, :4], per[:, :, 4], per[:, :, 5], per[:, :, 6], per[:, :, 7]
     seat = np.arange(N_SEATS)[None, :]
     d = np.minimum(3, ((seat - mover[:, None]) * direction[:, None]) % N_SEATS)
-    h = np.clip(cc.sum(2) + wild + wd4, 1, MAX_HAND)
+    h = np.clip(cc.sum(2) + wild + wd4, 1, CUT_MAX_HAND)
     in_colour = np.take_along_axis(cc, colour[:, None, None].repeat(N_SEATS, 1), 2)[:, :, 0]
     zero = np.zeros_like(d)
     cols = [
-        (d * MAX_HAND + h - 1, None),
+        (d * CUT_MAX_HAND + h - 1, None),
         (np.minimum(3, wild), None),
         (np.minimum(2, wd4), None),
         ((cc > 0).sum(2), None),
@@ -137,7 +146,7 @@ def tables(theta: np.ndarray) -> dict[str, np.ndarray]:
     for name, size in BLOCKS:
         out[name] = theta[off : off + size].copy()
         off += size
-    hand = out["hand"].reshape(4, MAX_HAND)
+    hand = out["hand"].reshape(4, CUT_MAX_HAND)
     out["hand"] = hand - hand[0, 6]  # 7 cards, to move
     out["wild"] -= out["wild"][0]
     out["wd4"] -= out["wd4"][0]

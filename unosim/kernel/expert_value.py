@@ -19,7 +19,7 @@ import math
 import numpy as np
 
 from .jit import hot
-from .kinds import N_COLOURS, WILD_DRAW_FOUR
+from .kinds import DRAW_TWO, N_COLOURS, REVERSE, SKIP, WILD_DRAW_FOUR
 from .layout import G_COLOUR, G_DIR, H_MASK, H_TOTAL, H_WILD
 
 CUT_MAX_HAND = 16
@@ -42,8 +42,8 @@ CUT_MATCH = np.array([0.688, 0.404, 0.295, 0.220])
 CUT_D2 = 0.226
 CUT_SR = 0.059
 CUT_SELF = 0.199
-_D2_BIT = 1 << 12  # H_MASK bit of a colour's Draw Two (rank 12)
-_SR_BITS = (1 << 10) | (1 << 11)  # ... Skip and Reverse (ranks 10, 11)
+_D2_BIT = 1 << DRAW_TWO  # H_MASK bit of a colour's Draw Two
+_SR_BITS = (1 << SKIP) | (1 << REVERSE)  # ... of its Skip and Reverse
 
 
 @hot
