@@ -145,8 +145,7 @@ def make_job(
 def warm(job: Job | None = None) -> float:
     """Compile the kernels (or load them from numba's cache) before any clock starts:
     ``job``'s, by playing one of its games; with no job every kernel the reports and the
-    tests use (``warm_part``), in three processes at once (numba compiles on one core;
-    three parts of about equal cost keep two cores busy to the end).
+    tests use (``warm_part``), in two processes at once (numba compiles on one core).
     Returns the seconds it took: the one-off compile time on a fresh install."""
     import time
 
@@ -156,33 +155,28 @@ def warm(job: Job | None = None) -> float:
         return time.perf_counter() - t
     path = [str(Path(__file__).resolve().parents[2]), os.environ.get("PYTHONPATH", "")]
     env = dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in path if p))
-    others = {
-        part: subprocess.Popen(
-            [sys.executable, "-c", f"from unosim.sim.simulate import warm_part; warm_part({part})"],
-            env=env,
-        )
-        for part in (1, 2)
-    }
+    other = subprocess.Popen(
+        [sys.executable, "-c", "from unosim.sim.simulate import warm_part; warm_part(1)"],
+        env=env,
+    )
     warm_part(0)
-    for part, other in others.items():
-        if other.wait() != 0:
-            warm_part(part)  # that process failed: compile here, where errors show
+    if other.wait() != 0:
+        warm_part(1)  # the second process failed: compile here, where errors show
     return time.perf_counter() - t
 
 
 def warm_part(part: int) -> None:
-    """One of ``warm()``'s three compiles: 0, official's rounds in their own kernel
-    (``engine.FAMILIES``; else the general one) and a round's trace; 1, the general round
-    kernel and the expert's; 2, matches."""
+    """One half of ``warm()``'s compiles: 0, official's rounds in their own kernel
+    (``engine.FAMILIES``; else the general one) and matches; 1, the general round kernel,
+    the expert's and a round's trace."""
     default = make_job()
     if part == 0:
         run_block(default, 0, 1)
-        engine.trace(default.kernel, default.seed, 0)
-    elif part == 1:
+        engine.matches(default.kernel, default.seed, 0, 1)
+    else:
         engine.rounds(default.kernel, default.seed, 0, 1, CHUNK, family=False)
         run_block(make_job("official", 1, 4, "expert,random,random,random", 0), 0, 1)
-    else:
-        engine.matches(default.kernel, default.seed, 0, 1)
+        engine.trace(default.kernel, default.seed, 0)
 
 
 def run_block(job: Job, first_game: int, count: int, chunk: int = CHUNK) -> np.ndarray:
