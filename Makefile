@@ -33,7 +33,7 @@ PIP = $$(test -x $(BIN)/uv && echo '$(BIN)/uv pip install --python $(BIN)/python
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet uv || $(BIN)/pip install --quiet --upgrade pip
-	@echo "installing unosim and its test extras into $(VENV) ($$(test -x $(BIN)/uv && echo uv || echo pip))..."
+	@echo "installing unosim and its test extras into $(VENV)..."
 	@$(PIP) -e '.[test]'
 	@echo "compiling the kernels into numba's cache (once, one to two minutes)..."
 	$(BIN)/python -c "from unosim.sim.simulate import warm; print(f'compiled in {warm():.0f} s')"
