@@ -154,6 +154,8 @@ def test_parameters():
         "expert:infer=4",
         "expert:scope=some",
         "expert:more=0",
+        "expert:reuse=0",
+        "expert:reuse=65",
     ):
         with pytest.raises(strat.StrategyError):
             parse_seats(bad, 2)
@@ -324,3 +326,62 @@ def test_futility_ends_extensions_sooner(raced):
     for game in range(6):
         out, trace = engine.trace(job.kernel, SEED, game)
         assert not check_trace(trace, rules, 4, row=out, strict=strict_seats(job.labels)), game
+
+
+def test_reshuffle_pile_deals_the_same_cards_in_a_uniform_order():
+    """``reuse``'s further determinization: the pile's cards in a new order, every order
+    alike (each of 6 distinct cards in each place 1/6 of the time over 6,000 shuffles,
+    within 5 sigma), the hands and the rest of the state untouched."""
+    from tests.test_strategies import Position
+    from unosim.game.cards import parse_kind
+    from unosim.kernel.expert_deal import reshuffle_pile
+    from unosim.kernel.rng import seed_streams
+
+    pos = Position({0: "G1 R2", 1: "B3"}, "Y2", "random,random,random,random")
+    rd = pos.rd
+    cards = [int(parse_kind(t)) for t in "R0 R5 G7 B9 Y4 W".split()]
+    rd.pile[: len(cards)] = cards
+    pos.g[L.G_PILE_N] = len(cards)
+    seed_streams(rd.streams, np.int64(SEED), np.int64(0), np.int64(0), np.int64(1))
+    hands, g = rd.hands.copy(), rd.g.copy()
+    where = np.zeros((len(cards), len(cards)), np.int64)
+    for _ in range(6000):
+        reshuffle_pile(rd, rd.streams)
+        assert sorted(rd.pile[: len(cards)]) == sorted(cards)
+        for place, k in enumerate(rd.pile[: len(cards)]):
+            where[cards.index(k), place] += 1
+    assert np.array_equal(rd.hands, hands) and np.array_equal(rd.g, g)
+    p = 1 / len(cards)
+    assert np.abs(where - 6000 * p).max() < 5 * np.sqrt(6000 * p * (1 - p)), where
+
+
+def test_reuse_deals_hands_for_several_rollouts():
+    """``reuse=1`` plays the games of before it; ``reuse=4`` other games, legal and the
+    same on any threads and chunks, with rollouts of the same length per search (the
+    budget is the same); without common random numbers (``crn=0``) it changes nothing."""
+    from unosim.kernel.expert import T_SEARCHES, T_TURNS
+
+    rules = PRESETS["official"]
+
+    def played(me, games=32):
+        job = make_job(rules, 1, 4, [me, "heuristic", "random", "random"], SEED)
+        tally = engine.expert_tally(job.kernel, SEED, 0, games)
+        return job, run_block(job, 0, games), tally[T_TURNS] / tally[T_SEARCHES]
+
+    me = "expert:rollouts=8;z=0;model=actual;depth=4;tries=64"
+    _, base, turns = played(me)
+    assert np.array_equal(played(me + ";reuse=1")[1], base)
+    job, games, reused_turns = played(me + ";reuse=4")
+    assert not np.array_equal(games, base)
+    assert 0.7 * turns < reused_turns < 1.4 * turns, (turns, reused_turns)
+    old = numba.get_num_threads()
+    try:
+        numba.set_num_threads(min(2, numba.config.NUMBA_NUM_THREADS))
+        assert np.array_equal(run_block(job, 0, 32, chunk=5), games)
+    finally:
+        numba.set_num_threads(old)
+    for game in range(4):
+        out, trace = engine.trace(job.kernel, SEED, game)
+        assert not check_trace(trace, rules, 4, row=out, strict=strict_seats(job.labels)), game
+    unpaired = "expert:rollouts=8;z=0;crn=0"
+    assert np.array_equal(played(unpaired + ";reuse=4", 16)[1], played(unpaired, 16)[1])

@@ -51,6 +51,7 @@ from .expert_params import (  # noqa: F401  (the slots and codes, published here
     X_MORE,
     X_PAD,
     X_RACE,
+    X_REUSE,
     X_ROLLOUTS,
     X_SCOPE,
     X_TRIES,

@@ -172,6 +172,23 @@ def _put_state(st, s0, s1, s2, s3):
 
 
 @kernel
+def reshuffle_pile(b, st):
+    """Shuffle the draw pile of the determinized ``b`` anew (stream 0 of ``st``), its
+    hands kept: given the hands, every order of the other unseen cards is equally likely,
+    so this is a further determinization without dealing (``X_REUSE``)."""
+    pile = b.pile
+    s0, s1, s2, s3 = st[0, 0], st[0, 1], st[0, 2], st[0, 3]
+    m = b.g[G_PILE_N]
+    for j in range(m - 1):
+        x, s0, s1, s2, s3 = below_state(m - j, s0, s1, s2, s3)
+        x += j
+        t = pile[j]
+        pile[j] = pile[x]
+        pile[x] = t
+    _put_state(st, s0, s1, s2, s3)
+
+
+@kernel
 def determinize(tb, rd, p, b, unseen, st, scripted, deal, infer, depth, tries):
     """Copy the state into ``b*`` with the opponents' hands and the draw pile dealt
     anew from the cards seat ``p`` cannot see (stream 0 of ``st``), hand sizes kept.

@@ -30,8 +30,9 @@ from .layout import MAX_PLAYERS
     X_CUT,
     X_FUT,
     X_VALUE,
-) = range(19)
-N_X = 19
+    X_REUSE,
+) = range(20)
+N_X = 20
 # X_VALUE: how a rollout cut by the horizon is scored (``expert_value``)
 VALUE_HANDS = 0  # the share of the inverse hand sizes
 VALUE_FIT = 1  # a fitted model of who goes out first

@@ -13,7 +13,7 @@ import numpy as np
 from .decide import OUTSIDE
 from .declared import chosen_target
 from .effects import ALONE
-from .expert_deal import determinize
+from .expert_deal import determinize, reshuffle_pile
 from .expert_moves import _policy_move, candidates
 from .expert_params import (
     AT_DRAWN,
@@ -45,6 +45,7 @@ from .expert_params import (
     X_MORE,
     X_PAD,
     X_RACE,
+    X_REUSE,
     X_ROLLOUTS,
     X_SCOPE,
     X_TRIES,
@@ -255,6 +256,7 @@ def search(tb, rd, n, p, xp, b, w, wtb, unseen, cand, ccol, val, dsum, dsq, tall
     how = xp[p, X_VALUE]
     total = rollouts  # grows by ``rollouts`` while undecided, to ``more`` x rollouts
     most = rollouts * max(1, xp[p, X_MORE])
+    reuse = max(1, xp[p, X_REUSE]) if crn == 1 else 1
     i = 0
     while i < total:
         dealt = False
@@ -270,19 +272,22 @@ def search(tb, rd, n, p, xp, b, w, wtb, unseen, cand, ccol, val, dsum, dsq, tall
                 dealt = True
                 first = c
                 _seed(wst, key, j, n)
-                determinize(
-                    tb,
-                    rd,
-                    p,
-                    b,
-                    unseen,
-                    wst,
-                    crn,
-                    xp[p, X_DEAL],
-                    xp[p, X_INFER],
-                    xp[p, X_DEPTH],
-                    xp[p, X_TRIES],
-                )
+                if i % reuse == 0:
+                    determinize(
+                        tb,
+                        rd,
+                        p,
+                        b,
+                        unseen,
+                        wst,
+                        crn,
+                        xp[p, X_DEAL],
+                        xp[p, X_INFER],
+                        xp[p, X_DEPTH],
+                        xp[p, X_TRIES],
+                    )
+                else:  # the last deal's hands, the pile shuffled anew (``X_REUSE``)
+                    reshuffle_pile(b, wst)
             if crn == 0:
                 _seed(wst, key ^ np.uint64(0x5EED), j, n)
             else:  # one deal's rollout streams, seeded once and kept in ``b``'s

@@ -492,6 +492,15 @@ EXPERT_PARAMS: tuple[Param, ...] = (
         "X_VALUE",
         choices=("hands", "fit"),
     ),
+    Param(
+        "reuse",
+        "int",
+        1,
+        "k > 1: each deal of the hidden hands serves k rollouts, the draw pile shuffled "
+        "anew for each (with `crn=1`)",
+        "X_REUSE",
+        (1, 64),
+    ),
 )
 
 _EXPERT_MORE = {  # what docs/players.md says of each
@@ -587,6 +596,12 @@ _EXPERT_MORE = {  # what docs/players.md says of each
         "seat to move, wild cards, Wild Draw Fours, colours held, a card of the colour in "
         "play, Draw Twos, Skips and Reverses: `kernel/expert_value.py`, "
         "`tools/fit_cut_value.py`)"
+    ),
+    "reuse": (
+        "k > 1: the opponents' hands dealt for a rollout (`deal`, `infer`: the costly part "
+        "of a determinization) serve the next k - 1 rollouts too, each with the draw pile's "
+        "cards shuffled anew and rollout streams of its own (`crn=1` only; 1: every rollout "
+        "deals anew)"
     ),
 }
 EXPERT_PARAMS = _with_more(EXPERT_PARAMS, _EXPERT_MORE)
