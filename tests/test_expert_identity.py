@@ -49,6 +49,7 @@ CASES = [
     ("official", 4, "expert,random,random,random", 4),
     ("official", 4, "expert:rollouts=8;value=fit,random,random,random", 16),
     ("seven-zero", 3, "expert:rollouts=8;horizon=6;value=fit;model=actual,heuristic,random", 12),
+    ("official", 4, "expert:rollouts=8;reuse=4;model=actual;depth=4,heuristic,random,random", 12),
 ]
 
 

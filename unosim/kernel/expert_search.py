@@ -199,7 +199,9 @@ def search(tb, rd, n, p, xp, b, w, wtb, unseen, cand, ccol, val, dsum, dsq, tall
     the choice is then ``ref`` whatever the rest of the budget would give. With
     ``X_FUT`` (percent; 0: off) a search is extended only for a candidate whose
     conditional power (``_power``: the chance that it beats ``ref`` by ``z`` standard
-    errors after ``X_MORE`` x ``rollouts``, on its current trend) is at least ``fut``%."""
+    errors after ``X_MORE`` x ``rollouts``, on its current trend) is at least ``fut``%.
+    With ``X_REUSE`` = k > 1 (and crn) a deal of the hidden hands serves k rollouts in a
+    row, the pile shuffled anew for each; every rollout still counts as one sample."""
     hinfo, st = rd.hinfo, rd.streams
     rules, sid, sp = rules_of(tb), tb.sid, tb.sp
     wrules, rsid, rsp, wst = rules_of(wtb), wtb.sid, wtb.sp, w.streams
