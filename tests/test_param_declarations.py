@@ -169,8 +169,10 @@ LABELS = {
         "expert:rollouts=512;horizon=0;model=actual;race=0;fut=0;depth=4;tries=64"
     ),
 }
+# the default expert's row (every slot of ``kernel.expert``, in order)
+DEFAULT_ROW = [64, 16, 1, 0, 0, 200, 0, 1, 0, 4, 1000, 1, 3, 5, 1, 16, -100, 10, 1, 1]
 EXPERT_ROWS = {
-    "expert": [64, 16, 1, 0, 0, 200, 0, 1, 0, 4, 1000, 1, 3, 5, 1, 16, -100, 10, 1, 1],
+    "expert": DEFAULT_ROW,
     "expert:deal=open;bluff=1;policy=heuristic": [
         64,
         16,
@@ -283,30 +285,9 @@ EXPERT_ROWS = {
     ],
     "expert:z=0.123": [64, 16, 1, 0, 0, 12, 0, 1, 0, 4, 1000, 1, 3, 5, 1, 16, -100, 10, 1, 1],
     "expert:race=4;cut=0.5": [64, 16, 1, 0, 0, 200, 0, 1, 0, 4, 1000, 1, 3, 5, 1, 16, 50, 10, 1, 1],
-    "expert:race=4;fut=10": [
-        64,
-        16,
-        1,
-        0,
-        0,
-        200,
-        0,
-        1,
-        0,
-        4,
-        1000,
-        1,
-        3,
-        5,
-        1,
-        16,
-        -100,
-        10,
-        1,
-        1,
-    ],
+    "expert:race=4;fut=10": DEFAULT_ROW,
     "expert:race=0;fut=0": [64, 16, 1, 0, 0, 200, 0, 1, 0, 0, 1000, 1, 3, 5, 1, 16, -100, 0, 1, 1],
-    "expert:value=fit": [64, 16, 1, 0, 0, 200, 0, 1, 0, 4, 1000, 1, 3, 5, 1, 16, -100, 10, 1, 1],
+    "expert:value=fit": DEFAULT_ROW,
     "expert:reuse=4": [64, 16, 1, 0, 0, 200, 0, 1, 0, 4, 1000, 1, 3, 5, 1, 16, -100, 10, 1, 4],
 }
 

@@ -171,21 +171,28 @@ def _put_state(st, s0, s1, s2, s3):
     st[0, 3] = s3
 
 
+@hot
+def _shuffle_part(a, lo, hi, m, st):
+    """Fisher-Yates steps ``lo .. hi - 1`` over ``a[:m]`` (``a[j]`` swapped with a uniform
+    ``a[j .. m - 1]``), from stream 0 of ``st``, its state kept in locals through the loop
+    (as ``piles.deal`` keeps its own)."""
+    s0, s1, s2, s3 = st[0, 0], st[0, 1], st[0, 2], st[0, 3]
+    for j in range(lo, hi):
+        x, s0, s1, s2, s3 = below_state(m - j, s0, s1, s2, s3)
+        x += j
+        t = a[j]
+        a[j] = a[x]
+        a[x] = t
+    _put_state(st, s0, s1, s2, s3)
+
+
 @kernel
 def reshuffle_pile(b, st):
     """Shuffle the draw pile of the determinized ``b`` anew (stream 0 of ``st``), its
     hands kept: given the hands, every order of the other unseen cards is equally likely,
     so this is a further determinization without dealing (``X_REUSE``)."""
-    pile = b.pile
-    s0, s1, s2, s3 = st[0, 0], st[0, 1], st[0, 2], st[0, 3]
     m = b.g[G_PILE_N]
-    for j in range(m - 1):
-        x, s0, s1, s2, s3 = below_state(m - j, s0, s1, s2, s3)
-        x += j
-        t = pile[j]
-        pile[j] = pile[x]
-        pile[x] = t
-    _put_state(st, s0, s1, s2, s3)
+    _shuffle_part(b.pile, 0, m - 1, m, st)
 
 
 @kernel
@@ -224,15 +231,7 @@ def determinize(tb, rd, p, b, unseen, st, scripted, deal, infer, depth, tries):
         m += 1
     # Fisher-Yates: opponents' cards first, then the pile's order; seeing every hand
     # (``DEAL_OPEN``), only the true pile's order is unknown
-    # stream 0's state in locals through the loop, as ``piles.deal`` keeps its own
-    s0, s1, s2, s3 = st[0, 0], st[0, 1], st[0, 2], st[0, 3]
-    for j in range(hidden if deal == DEAL_OPEN else 0, m - 1):
-        x, s0, s1, s2, s3 = below_state(m - j, s0, s1, s2, s3)
-        x += j
-        t = unseen[j]
-        unseen[j] = unseen[x]
-        unseen[x] = t
-    _put_state(st, s0, s1, s2, s3)
+    _shuffle_part(unseen, hidden if deal == DEAL_OPEN else 0, m - 1, m, st)
     if deal == DEAL_OPEN:
         for i in range(m - hidden):
             bpile[i] = unseen[hidden + i]
@@ -266,14 +265,7 @@ def determinize(tb, rd, p, b, unseen, st, scripted, deal, infer, depth, tries):
             for c in range(N_H):
                 bhinfo[q, c] = 0
             if attempt > 0:  # deal its hand anew from the cards not yet dealt
-                s0, s1, s2, s3 = st[0, 0], st[0, 1], st[0, 2], st[0, 3]
-                for i in range(j0, j0 + size):
-                    x, s0, s1, s2, s3 = below_state(m - i, s0, s1, s2, s3)
-                    x += i
-                    t = unseen[i]
-                    unseen[i] = unseen[x]
-                    unseen[x] = t
-                _put_state(st, s0, s1, s2, s3)
+                _shuffle_part(unseen, j0, j0 + size, m, st)
             for _ in range(size):
                 if void != 0:  # the next card it may hold; none left: any card
                     for x in range(j, m):
