@@ -248,6 +248,11 @@ def main() -> None:
             STRONG_FIT,
             max(300, args.games // 1000),
         ),
+        (
+            "expert as above, a deal of the hands serving 4 rollouts (reuse=4)",
+            STRONG_FIT + ";reuse=4",
+            max(300, args.games // 1000),
+        ),
     ):
         g, ns, turns = measure_expert(games, cores, args.repeat, label)
         print(
