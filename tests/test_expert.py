@@ -156,6 +156,7 @@ def test_parameters():
         "expert:more=0",
         "expert:reuse=0",
         "expert:reuse=65",
+        "expert:pile=sorted",
     ):
         with pytest.raises(strat.StrategyError):
             parse_seats(bad, 2)
@@ -385,3 +386,93 @@ def test_reuse_deals_hands_for_several_rollouts():
         assert not check_trace(trace, rules, 4, row=out, strict=strict_seats(job.labels)), game
     unpaired = "expert:rollouts=8;z=0;crn=0"
     assert np.array_equal(played(unpaired + ";reuse=4", 16)[1], played(unpaired, 16)[1])
+
+
+def test_lazy_deal_gives_each_hand_its_chances():
+    """``pile=lazy`` deals the hidden hands card by card from the cards not yet dealt:
+    an opponent known to lack red gets 3 of the 13 other unseen cards, each alike, and
+    the next two get 2 and 4 of what is left, each alike (4,000 deals: each kind's count
+    per seat within 5 sigma of its exact mean); every unseen card is dealt once and the
+    known hand and the hand sizes are kept. The shuffled deal of kernel behaviour 7
+    (``pile=shuffled``) gives the first opponent the same chances but left the red cards
+    it skipped just after its hand, so the next one got about twice its share of them."""
+    from collections import Counter
+
+    from tests.test_strategies import Position
+    from unosim.game.cards import parse_kind
+    from unosim.kernel.expert import DEAL_VOIDS
+    from unosim.kernel.expert_deal import determinize
+    from unosim.kernel.expert_search import search_arrays
+    from unosim.kernel.kinds import COLOUR
+    from unosim.kernel.rng import seed_streams
+
+    hands = {0: "G1 B2", 1: "R3 G7 Y9", 2: "B5 W", 3: "R1 R2 G4 Y0"}
+    pos = Position(hands, "Y2", "random,random,random,random")
+    rd = pos.rd
+    pile = [int(parse_kind(t)) for t in "R0 R5 R7 G2 G3 B9 Y4 Y6 W+4 B1".split()]
+    rd.pile[: len(pile)] = pile
+    pos.g[L.G_PILE_N] = len(pile)
+    red = int(COLOUR[parse_kind("R3")])
+    rd.mem[L.MEM_SHORT + 1] = 1 << red
+    unseen_cards = Counter(pile)
+    for q in (1, 2, 3):
+        for k in np.flatnonzero(rd.hands[q]):
+            unseen_cards[int(k)] += int(rd.hands[q, k])
+    kinds = sorted(unseen_cards)
+    total = sum(unseen_cards.values())  # 19, 6 of them red
+    others = sum(c for k, c in unseen_cards.items() if COLOUR[k] != red)
+    b, _, _, unseen = search_arrays(pos.tb, np.int64(rd.pile.shape[0]))[:4]
+    st = np.zeros((L.N_STREAMS, 4), np.uint64)
+    deals = 4000
+    for lazy in (1, 0):
+        seed_streams(st, np.int64(SEED), np.int64(lazy), np.int64(0), np.int64(1))
+        counts = np.zeros((4, len(kinds)), np.int64)
+        for _ in range(deals):
+            determinize(pos.tb, rd, 0, b, unseen, st, 0, DEAL_VOIDS, 0, 1, 1, lazy)
+            assert np.array_equal(b.hands[0], rd.hands[0])
+            assert np.array_equal(b.hinfo[:4, L.H_TOTAL], rd.hinfo[:4, L.H_TOTAL])
+            dealt = Counter(int(k) for k in b.pile[: b.g[L.G_PILE_N]])
+            for q in (1, 2, 3):
+                for i, k in enumerate(kinds):
+                    counts[q, i] += b.hands[q, k]
+                    dealt[k] += int(b.hands[q, k])
+            assert dealt == unseen_cards
+        for i, k in enumerate(kinds):
+            c = unseen_cards[k]
+            left = c * (1 - 3 / others) if COLOUR[k] != red else c  # after the first
+            means = {
+                1: 3 * c / others if COLOUR[k] != red else 0.0,
+                2: left * 2 / (total - 3),
+                3: left * (1 - 2 / (total - 3)) * 4 / (total - 5),
+            }
+            for q in (1, 2, 3) if lazy else (1,):
+                mu = means[q]
+                sd = np.sqrt(deals * mu * (c - mu)) + 1e-9  # a count in 0..c with mean mu
+                assert abs(counts[q, i] - deals * mu) <= 5 * sd, (lazy, q, k, counts[q, i], mu)
+
+
+def test_lazy_pile_plays_legal_games_the_same_on_any_threads():
+    """``pile=lazy`` (the default) plays other games than the shuffled pile (other draws
+    from the streams), legal and the same on any threads and chunks, with and without
+    ``reuse``."""
+    rules = PRESETS["official"]
+    me = "expert:rollouts=8;z=0;model=actual;depth=4;tries=64"
+
+    def played(seat, games=32):
+        job = make_job(rules, 1, 4, [seat, "heuristic", "random", "random"], SEED)
+        return job, run_block(job, 0, games)
+
+    for extra in ("", ";reuse=4"):
+        _, shuffled = played(me + extra + ";pile=shuffled")
+        job, games = played(me + extra + ";pile=lazy")
+        assert not np.array_equal(games, shuffled)
+        assert np.array_equal(played(me + extra)[1], games)
+        old = numba.get_num_threads()
+        try:
+            numba.set_num_threads(min(2, numba.config.NUMBA_NUM_THREADS))
+            assert np.array_equal(run_block(job, 0, 32, chunk=5), games)
+        finally:
+            numba.set_num_threads(old)
+        for game in range(4):
+            out, trace = engine.trace(job.kernel, SEED, game)
+            assert not check_trace(trace, rules, 4, row=out, strict=strict_seats(job.labels)), game

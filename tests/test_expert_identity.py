@@ -24,9 +24,9 @@ from unosim.sim.simulate import make_job
 
 DIGESTS = Path(__file__).with_name("expert_identity.json")
 # the expert's defaults of the games pinned here that have changed since (kernel
-# behaviour 6: race=4, fut=10; 7: value=fit, rollouts=64), spelled out for every expert
-# seat; a parameter a case sets itself is kept
-PINNED = {"race": "0", "fut": "0", "value": "hands", "rollouts": "128"}
+# behaviour 6: race=4, fut=10; 7: value=fit, rollouts=64; 8: pile=lazy), spelled out
+# for every expert seat; a parameter a case sets itself is kept
+PINNED = {"race": "0", "fut": "0", "value": "hands", "rollouts": "128", "pile": "shuffled"}
 SEED = 7
 # (rule set, players, seats, games)
 CASES = [
@@ -50,6 +50,14 @@ CASES = [
     ("official", 4, "expert:rollouts=8;value=fit,random,random,random", 16),
     ("seven-zero", 3, "expert:rollouts=8;horizon=6;value=fit;model=actual,heuristic,random", 12),
     ("official", 4, "expert:rollouts=8;reuse=4;model=actual;depth=4,heuristic,random,random", 12),
+    (
+        "official",
+        4,
+        "expert:rollouts=8;pile=lazy;model=actual;depth=4;tries=64,heuristic,random,random",
+        12,
+    ),
+    ("stacking", 4, "expert:rollouts=8;pile=lazy;reuse=4;value=fit,random,heuristic,random", 12),
+    ("copag", 3, "expert:rollouts=8;pile=lazy;deal=open,random,heuristic", 12),
 ]
 
 

@@ -45,7 +45,10 @@ _PKG = Path(__file__).resolve().parent.parent
 # a candidate unlikely to beat the policy's move by then (fut=10).
 # 7: the expert's default scores its cut rollouts by the fitted model (value=fit) and
 # plays 64 rollouts a decision, not 128.
-KERNEL_BEHAVIOUR = 7
+# 8: the expert's default deals the hidden hands card by card and draws its rollouts'
+# cards at random from an unshuffled pile (pile=lazy): no longer too many of the cards
+# an opponent known to lack them skipped in the hand dealt after it.
+KERNEL_BEHAVIOUR = 8
 
 
 def behaviour_mismatch(manifest: dict) -> str | None:

@@ -55,7 +55,7 @@ from .packed import (
     played_top,
 )
 from .piles import add_card, remove_card
-from .rng import below_state, chance
+from .rng import below, below_state, chance
 from .scoring import DANGER, _heuristic_card
 from .state import copy_scalars
 
@@ -186,6 +186,36 @@ def _shuffle_part(a, lo, hi, m, st):
     _put_state(st, s0, s1, s2, s3)
 
 
+@hot
+def _pick_card(unseen, j, m, void, st):
+    """Swap into ``unseen[j]`` a uniform one of ``unseen[j:m]``: of the cards a seat with
+    the lacks ``void`` may hold if there are any (tried at random 8 times, then counted),
+    else of all. The card a uniform shuffle would put first, without the shuffle
+    (``X_PILE`` lazy); stream 0 of ``st``."""
+    x = j + below(st, 0, m - j)
+    if void != 0:
+        tried = 1
+        while tried < 8 and not may_hold(void, unseen[x]):
+            x = j + below(st, 0, m - j)
+            tried += 1
+        if not may_hold(void, unseen[x]):
+            e = 0
+            for y in range(j, m):
+                if may_hold(void, unseen[y]):
+                    e += 1
+            if e > 0:
+                r = below(st, 0, e)
+                for y in range(j, m):
+                    if may_hold(void, unseen[y]):
+                        if r == 0:
+                            x = y
+                            break
+                        r -= 1
+    t = unseen[j]
+    unseen[j] = unseen[x]
+    unseen[x] = t
+
+
 @kernel
 def reshuffle_pile(b, st):
     """Shuffle the draw pile of the determinized ``b`` anew (stream 0 of ``st``), its
@@ -196,7 +226,7 @@ def reshuffle_pile(b, st):
 
 
 @kernel
-def determinize(tb, rd, p, b, unseen, st, scripted, deal, infer, depth, tries):
+def determinize(tb, rd, p, b, unseen, st, scripted, deal, infer, depth, tries, lazy):
     """Copy the state into ``b*`` with the opponents' hands and the draw pile dealt
     anew from the cards seat ``p`` cannot see (stream 0 of ``st``), hand sizes kept.
     ``infer`` 1: a ``heuristic`` opponent's hand is dealt again (up to ``tries`` times;
@@ -208,7 +238,10 @@ def determinize(tb, rd, p, b, unseen, st, scripted, deal, infer, depth, tries):
     sampling: the hands then follow the posterior given them, ``_play_chance``).
 
     ``scripted`` 1 keeps the pile in its dealt order (a uniform shuffle) for the
-    rollouts' draws, so that every candidate meets the same sequence of cards drawn."""
+    rollouts' draws, so that every candidate meets the same sequence of cards drawn.
+    ``lazy`` 1 (``X_PILE``; with ``scripted`` 0) deals each hand's cards one by one from
+    the cards not yet dealt (``_pick_card``) and leaves the pile unshuffled: the rollouts
+    draw its cards at random, as the game does."""
     g, hands, hinfo, pile = rd.g, rd.hands, rd.hinfo, rd.pile
     bhands, bhinfo, bpile = b.hands, b.hinfo, b.pile
     n = g[G_N]
@@ -231,7 +264,8 @@ def determinize(tb, rd, p, b, unseen, st, scripted, deal, infer, depth, tries):
         m += 1
     # Fisher-Yates: opponents' cards first, then the pile's order; seeing every hand
     # (``DEAL_OPEN``), only the true pile's order is unknown
-    _shuffle_part(unseen, hidden if deal == DEAL_OPEN else 0, m - 1, m, st)
+    if lazy == 0:
+        _shuffle_part(unseen, hidden if deal == DEAL_OPEN else 0, m - 1, m, st)
     if deal == DEAL_OPEN:
         for i in range(m - hidden):
             bpile[i] = unseen[hidden + i]
@@ -264,10 +298,12 @@ def determinize(tb, rd, p, b, unseen, st, scripted, deal, infer, depth, tries):
                 bhands[q, k] = 0
             for c in range(N_H):
                 bhinfo[q, c] = 0
-            if attempt > 0:  # deal its hand anew from the cards not yet dealt
+            if attempt > 0 and lazy == 0:  # deal its hand anew from the cards not yet dealt
                 _shuffle_part(unseen, j0, j0 + size, m, st)
             for _ in range(size):
-                if void != 0:  # the next card it may hold; none left: any card
+                if lazy == 1:
+                    _pick_card(unseen, j, m, void, st)
+                elif void != 0:  # the next card it may hold; none left: any card
                     for x in range(j, m):
                         if may_hold(void, unseen[x]):
                             t = unseen[j]

@@ -31,11 +31,15 @@ from .layout import MAX_PLAYERS
     X_FUT,
     X_VALUE,
     X_REUSE,
-) = range(20)
-N_X = 20
+    X_PILE,
+) = range(21)
+N_X = 21
 # X_VALUE: how a rollout cut by the horizon is scored (``expert_value``)
 VALUE_HANDS = 0  # the share of the inverse hand sizes
 VALUE_FIT = 1  # a fitted model of who goes out first
+# X_PILE: how a determinization's draw pile is drawn from in the rollouts
+PILE_SHUFFLED = 0  # dealt in a shuffled order, drawn from its top
+PILE_LAZY = 1  # not shuffled: each card drawn is a random one of the pile's
 # X_SCOPE: the decisions searched
 SCOPE_TURN = 0  # the normal turn's card and colour (and draw, bluff) only
 SCOPE_ALL = 1  # also swap targets, penalties (challenge, stack) and the card drawn

@@ -24,6 +24,7 @@ from .expert_params import (
     KEY_STRIDE,
     MAX_CANDIDATES,
     N_TALLY,
+    PILE_LAZY,
     SCOPE_TURN,
     T_ALONE,
     T_CHANGED,
@@ -44,6 +45,7 @@ from .expert_params import (
     X_MODEL,
     X_MORE,
     X_PAD,
+    X_PILE,
     X_RACE,
     X_REUSE,
     X_ROLLOUTS,
@@ -259,6 +261,7 @@ def search(tb, rd, n, p, xp, b, w, wtb, unseen, cand, ccol, val, dsum, dsq, tall
     total = rollouts  # grows by ``rollouts`` while undecided, to ``more`` x rollouts
     most = rollouts * max(1, xp[p, X_MORE])
     reuse = max(1, xp[p, X_REUSE]) if crn == 1 else 1
+    lazy = 1 if xp[p, X_PILE] == PILE_LAZY else 0
     i = 0
     while i < total:
         dealt = False
@@ -282,13 +285,14 @@ def search(tb, rd, n, p, xp, b, w, wtb, unseen, cand, ccol, val, dsum, dsq, tall
                         b,
                         unseen,
                         wst,
-                        crn,
+                        crn * (1 - lazy),
                         xp[p, X_DEAL],
                         xp[p, X_INFER],
                         xp[p, X_DEPTH],
                         xp[p, X_TRIES],
+                        lazy,
                     )
-                else:  # the last deal's hands, the pile shuffled anew (``X_REUSE``)
+                elif lazy == 0:  # the last deal's hands, the pile shuffled anew (``X_REUSE``)
                     reshuffle_pile(b, wst)
             if crn == 0:
                 _seed(wst, key ^ np.uint64(0x5EED), j, n)

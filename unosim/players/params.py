@@ -496,10 +496,19 @@ EXPERT_PARAMS: tuple[Param, ...] = (
         "reuse",
         "int",
         1,
-        "k > 1: each deal of the hidden hands serves k rollouts, the draw pile shuffled "
-        "anew for each (with `crn=1`)",
+        "k > 1: each deal of the hidden hands serves k rollouts, each drawing its own "
+        "cards from the pile (with `crn=1`)",
         "X_REUSE",
         (1, 64),
+    ),
+    Param(
+        "pile",
+        "choice",
+        "lazy",
+        "a determinization: `lazy` deals the hands card by card, each card drawn a random "
+        "one of the pile's; `shuffled`, the dealing of kernel behaviour 7 and before",
+        "X_PILE",
+        choices=("shuffled", "lazy"),
     ),
 )
 
@@ -599,9 +608,20 @@ _EXPERT_MORE = {  # what docs/players.md says of each
     ),
     "reuse": (
         "k > 1: the opponents' hands dealt for a rollout (`deal`, `infer`: the costly part "
-        "of a determinization) serve the next k - 1 rollouts too, each with the draw pile's "
-        "cards shuffled anew and rollout streams of its own (`crn=1` only; 1: every rollout "
-        "deals anew)"
+        "of a determinization) serve the next k - 1 rollouts too, each with rollout streams "
+        "of its own, so its own cards drawn (`pile=lazy`) or the pile's cards shuffled anew "
+        "(`pile=shuffled`) (`crn=1` only; 1: every rollout deals anew)"
+    ),
+    "pile": (
+        "`lazy`: a determinization deals each opponent's hand card by card, each a "
+        "uniform one of the cards not yet dealt that it may hold (`deal`), and leaves the "
+        "draw pile unshuffled: each card a rollout draws is a random one of the pile's, as "
+        "in the game itself (with `crn=1`, the same cards for every candidate: the same "
+        "streams). `shuffled` (kernel behaviour 7 and before, and `STRONG`'s measured "
+        "games): the unseen cards are shuffled, the hands dealt from the front and the "
+        "pile's order kept for the rollouts; with `deal=voids` a hand dealt after a seat "
+        "known to lack something gets too many of the cards that seat skipped (the "
+        "skipped cards stay just after its hand)"
     ),
 }
 EXPERT_PARAMS = _with_more(EXPERT_PARAMS, _EXPERT_MORE)
