@@ -182,7 +182,7 @@ def test_cli_evaluate_errors_are_one_line():
     from unosim.cli.app import app
 
     for args, msg in [
-        (["--expert", "heuristic"], "--expert must be 'strong' or expert[:PARAMS]"),
+        (["--expert", "heuristic"], "--expert must be 'strong', 'strong-fast' or expert"),
         (["--expert-games", "2"], "--expert-games must be at least --players (4)"),
         (["--matches", "3"], "--matches must be 0 or at least --players (4)"),
         (["--expert", "expert:nope=1"], "unknown strategy parameter"),
@@ -328,3 +328,16 @@ def test_reference_rows_are_kept_and_reused_and_a_bad_file_is_played_again(tmp_p
     assert redone.table.equals(first.table)
     assert redone.kept == 0 and len(played) == n_first  # every tampered row played again
     assert not list(tmp_path.glob(".*.tmp"))
+
+
+def test_expert_names():
+    """``--expert``: ``strong`` and ``strong-fast`` name the two strength budgets, any
+    other ``expert[:PARAMS]`` is kept as given once its parameters check."""
+    from unosim.analysis.evaluate import expert_spec
+    from unosim.players.expert import STRONG, STRONG_FAST
+
+    assert expert_spec("strong") == STRONG
+    assert expert_spec("strong-fast") == STRONG_FAST
+    assert expert_spec("expert:rollouts=8") == "expert:rollouts=8"
+    with pytest.raises(ValueError, match="strong-fast"):
+        expert_spec("strong-slow")

@@ -12,16 +12,20 @@ from unosim.game.rules import PRESETS
 from unosim.kernel import layout as L
 from unosim.kernel.expert import (
     DEAL_OPEN,
+    PILE_LAZY,
+    PILE_SHUFFLED,
     X_BLUFF,
     X_DEAL,
     X_DEPTH,
     X_HORIZON,
     X_MODEL,
+    X_PILE,
+    X_REUSE,
     X_ROLLOUTS,
     X_TRIES,
 )
 from unosim.players import strategies as strat
-from unosim.players.expert import STRONG, TUNED, expert_array
+from unosim.players.expert import STRONG, STRONG_FAST, TUNED, expert_array
 from unosim.players.seats import parse as parse_seats
 from unosim.sim import engine
 from unosim.sim.match import make_match_job
@@ -140,6 +144,10 @@ def test_parameters():
     xp = expert_array(parse_seats(f"{STRONG},random", 2)[2])
     assert (xp[0, X_MODEL], xp[0, X_HORIZON], xp[0, X_ROLLOUTS]) == (1, 0, 512)
     assert (xp[0, X_DEPTH], xp[0, X_TRIES]) == (4, 64)
+    # its games keep the dealing they were measured with; STRONG_FAST's the unbiased one
+    assert xp[0, X_PILE] == PILE_SHUFFLED
+    xp = expert_array(parse_seats(f"{STRONG_FAST},random", 2)[2])
+    assert (xp[0, X_PILE], xp[0, X_REUSE], xp[0, X_ROLLOUTS]) == (PILE_LAZY, 4, 256)
     for bad in (
         "expert:rollouts=0",
         "expert:policy=nobody",
@@ -356,6 +364,20 @@ def test_reshuffle_pile_deals_the_same_cards_in_a_uniform_order():
     assert np.abs(where - 6000 * p).max() < 5 * np.sqrt(6000 * p * (1 - p)), where
 
 
+def _same_on_two_threads_and_legal(job, games):
+    """``games`` (``run_block`` of ``job``'s first 32 on this thread count) again on 2
+    threads in chunks of 5, and its first 4 games' traces legal (the move checker)."""
+    old = numba.get_num_threads()
+    try:
+        numba.set_num_threads(min(2, numba.config.NUMBA_NUM_THREADS))
+        assert np.array_equal(run_block(job, 0, 32, chunk=5), games)
+    finally:
+        numba.set_num_threads(old)
+    for game in range(4):
+        out, trace = engine.trace(job.kernel, SEED, game)
+        assert not check_trace(trace, job.rules, 4, row=out, strict=strict_seats(job.labels)), game
+
+
 def test_reuse_deals_hands_for_several_rollouts():
     """``reuse=1`` plays the games of before it; ``reuse=4`` other games, legal and the
     same on any threads and chunks, with rollouts of the same length per search (the
@@ -375,15 +397,7 @@ def test_reuse_deals_hands_for_several_rollouts():
     job, games, reused_turns = played(me + ";reuse=4")
     assert not np.array_equal(games, base)
     assert 0.7 * turns < reused_turns < 1.4 * turns, (turns, reused_turns)
-    old = numba.get_num_threads()
-    try:
-        numba.set_num_threads(min(2, numba.config.NUMBA_NUM_THREADS))
-        assert np.array_equal(run_block(job, 0, 32, chunk=5), games)
-    finally:
-        numba.set_num_threads(old)
-    for game in range(4):
-        out, trace = engine.trace(job.kernel, SEED, game)
-        assert not check_trace(trace, rules, 4, row=out, strict=strict_seats(job.labels)), game
+    _same_on_two_threads_and_legal(job, games)
     unpaired = "expert:rollouts=8;z=0;crn=0"
     assert np.array_equal(played(unpaired + ";reuse=4", 16)[1], played(unpaired, 16)[1])
 
@@ -467,12 +481,4 @@ def test_lazy_pile_plays_legal_games_the_same_on_any_threads():
         job, games = played(me + extra + ";pile=lazy")
         assert not np.array_equal(games, shuffled)
         assert np.array_equal(played(me + extra)[1], games)
-        old = numba.get_num_threads()
-        try:
-            numba.set_num_threads(min(2, numba.config.NUMBA_NUM_THREADS))
-            assert np.array_equal(run_block(job, 0, 32, chunk=5), games)
-        finally:
-            numba.set_num_threads(old)
-        for game in range(4):
-            out, trace = engine.trace(job.kernel, SEED, game)
-            assert not check_trace(trace, rules, 4, row=out, strict=strict_seats(job.labels)), game
+        _same_on_two_threads_and_legal(job, games)

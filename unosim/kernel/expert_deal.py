@@ -220,7 +220,8 @@ def _pick_card(unseen, j, m, void, st):
 def reshuffle_pile(b, st):
     """Shuffle the draw pile of the determinized ``b`` anew (stream 0 of ``st``), its
     hands kept: given the hands, every order of the other unseen cards is equally likely,
-    so this is a further determinization without dealing (``X_REUSE``)."""
+    so this is a further determinization without dealing (``X_REUSE`` with the pile
+    shuffled; a lazy pile needs nothing)."""
     m = b.g[G_PILE_N]
     _shuffle_part(b.pile, 0, m - 1, m, st)
 
@@ -263,7 +264,7 @@ def determinize(tb, rd, p, b, unseen, st, scripted, deal, infer, depth, tries, l
         unseen[m] = pile[j]
         m += 1
     # Fisher-Yates: opponents' cards first, then the pile's order; seeing every hand
-    # (``DEAL_OPEN``), only the true pile's order is unknown
+    # (``DEAL_OPEN``), only the true pile's order is unknown; ``lazy``: none here
     if lazy == 0:
         _shuffle_part(unseen, hidden if deal == DEAL_OPEN else 0, m - 1, m, st)
     if deal == DEAL_OPEN:
@@ -303,7 +304,9 @@ def determinize(tb, rd, p, b, unseen, st, scripted, deal, infer, depth, tries, l
             for _ in range(size):
                 if lazy == 1:
                     _pick_card(unseen, j, m, void, st)
-                elif void != 0:  # the next card it may hold; none left: any card
+                elif void != 0:  # the next card it may hold; none left: any card (the
+                    # cards skipped stay just after this hand, where the next is dealt
+                    # from: it gets too many of them; ``lazy`` deals without that bias)
                     for x in range(j, m):
                         if may_hold(void, unseen[x]):
                             t = unseen[j]

@@ -203,7 +203,8 @@ def search(tb, rd, n, p, xp, b, w, wtb, unseen, cand, ccol, val, dsum, dsq, tall
     conditional power (``_power``: the chance that it beats ``ref`` by ``z`` standard
     errors after ``X_MORE`` x ``rollouts``, on its current trend) is at least ``fut``%.
     With ``X_REUSE`` = k > 1 (and crn) a deal of the hidden hands serves k rollouts in a
-    row, the pile shuffled anew for each; every rollout still counts as one sample."""
+    row, each drawing from the pile with its own streams (``X_PILE`` shuffled: the pile
+    shuffled anew for each); every rollout still counts as one sample."""
     hinfo, st = rd.hinfo, rd.streams
     rules, sid, sp = rules_of(tb), tb.sid, tb.sp
     wrules, rsid, rsp, wst = rules_of(wtb), wtb.sid, wtb.sp, w.streams
