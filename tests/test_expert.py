@@ -25,7 +25,7 @@ from unosim.kernel.expert import (
     X_TRIES,
 )
 from unosim.players import strategies as strat
-from unosim.players.expert import STRONG, STRONG_FAST, TUNED, expert_array
+from unosim.players.expert import STRONG, STRONG_FAST, STRONG_FIT, TUNED, expert_array
 from unosim.players.seats import parse as parse_seats
 from unosim.sim import engine
 from unosim.sim.match import make_match_job
@@ -145,9 +145,10 @@ def test_parameters():
     assert (xp[0, X_MODEL], xp[0, X_HORIZON], xp[0, X_ROLLOUTS]) == (1, 0, 512)
     assert (xp[0, X_DEPTH], xp[0, X_TRIES]) == (4, 64)
     # its games keep the dealing they were measured with; STRONG_FAST's the unbiased one
-    assert xp[0, X_PILE] == PILE_SHUFFLED
+    assert (xp[0, X_PILE], xp[0, X_REUSE]) == (PILE_SHUFFLED, 1)
     xp = expert_array(parse_seats(f"{STRONG_FAST},random", 2)[2])
     assert (xp[0, X_PILE], xp[0, X_REUSE], xp[0, X_ROLLOUTS]) == (PILE_LAZY, 4, 256)
+    assert expert_array(parse_seats(f"{STRONG_FIT},random", 2)[2])[0, X_REUSE] == 1
     for bad in (
         "expert:rollouts=0",
         "expert:policy=nobody",
@@ -379,7 +380,7 @@ def _same_on_two_threads_and_legal(job, games):
 
 
 def test_reuse_deals_hands_for_several_rollouts():
-    """``reuse=1`` plays the games of before it; ``reuse=4`` other games, legal and the
+    """``reuse=1`` deals the hands for every rollout; ``reuse=4`` other games, legal and the
     same on any threads and chunks, with rollouts of the same length per search (the
     budget is the same); without common random numbers (``crn=0``) it changes nothing."""
     from unosim.kernel.expert import T_SEARCHES, T_TURNS
@@ -392,8 +393,8 @@ def test_reuse_deals_hands_for_several_rollouts():
         return job, run_block(job, 0, games), tally[T_TURNS] / tally[T_SEARCHES]
 
     me = "expert:rollouts=8;z=0;model=actual;depth=4;tries=64"
-    _, base, turns = played(me)
-    assert np.array_equal(played(me + ";reuse=1")[1], base)
+    _, base, turns = played(me + ";reuse=1")
+    assert np.array_equal(played(me)[1], played(me + ";reuse=2")[1])  # the default
     job, games, reused_turns = played(me + ";reuse=4")
     assert not np.array_equal(games, base)
     assert 0.7 * turns < reused_turns < 1.4 * turns, (turns, reused_turns)

@@ -47,7 +47,8 @@ _PKG = Path(__file__).resolve().parent.parent
 # plays 64 rollouts a decision, not 128.
 # 8: the expert's default deals the hidden hands card by card and draws its rollouts'
 # cards at random from an unshuffled pile (pile=lazy): no longer too many of the cards
-# an opponent known to lack them skipped in the hand dealt after it.
+# an opponent known to lack them skipped in the hand dealt after it; each deal of the
+# hands serves 2 rollouts (reuse=2).
 KERNEL_BEHAVIOUR = 8
 
 

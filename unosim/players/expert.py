@@ -48,18 +48,20 @@ TUNED = (
 # rollout algorithm (each opponent plays its own strategy in the rollouts, which run to
 # the end of the round: unbiased values of the policy's moves) at 512 determinizations
 # per decision, reading each opponent's last 4 plays from the hand; it neither races nor
-# stops extensions for futility and shuffles the pile (``race=0;fut=0;pile=shuffled``,
-# the games its strength was measured on). About 18 times the default expert's cost per
-# round (`make bench`: 36 against 656 games/s, docs/performance.md).
-STRONG = "expert:model=actual;horizon=0;rollouts=512;depth=4;tries=64;race=0;fut=0;pile=shuffled"
+# stops extensions for futility, shuffles the pile and deals the hands for every rollout
+# (``race=0;fut=0;pile=shuffled;reuse=1``, the games its strength was measured on).
+# About 18 times the default expert's cost per round (`make bench`, docs/performance.md).
+STRONG = (
+    "expert:model=actual;horizon=0;rollouts=512;depth=4;tries=64;race=0;fut=0;pile=shuffled;reuse=1"
+)
 # STRONG's strength at about 6 times its speed: rollouts cut at 12 turns and scored by the
 # fitted model (`value=fit`), 256 determinizations, racing and the futility stop; paired
 # with STRONG on its 10,000 deals: +0.0009 +- 0.0041 against 3 random, -0.0011 +- 0.0038
 # against 3 heuristic, at x5.97 and x5.66 its rounds per CPU-second (docs/notes/expert.md;
-# ``pile=shuffled``, the dealing it was measured with).
+# ``pile=shuffled;reuse=1``, the dealing it was measured with).
 STRONG_FIT = (
     "expert:model=actual;depth=4;tries=64;horizon=12;rollouts=256;race=4;fut=10;value=fit;"
-    "pile=shuffled"
+    "pile=shuffled;reuse=1"
 )
 # STRONG's strength at about 11 times its speed: STRONG_FIT with the unbiased dealing of
 # kernel behaviour 8 (pile=lazy) and each deal of the hidden hands serving 4 rollouts

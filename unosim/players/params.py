@@ -495,7 +495,7 @@ EXPERT_PARAMS: tuple[Param, ...] = (
     Param(
         "reuse",
         "int",
-        1,
+        2,
         "k > 1: each deal of the hidden hands serves k rollouts, each drawing its own "
         "cards from the pile (with `crn=1`)",
         "X_REUSE",
@@ -610,7 +610,8 @@ _EXPERT_MORE = {  # what docs/players.md says of each
         "k > 1: the opponents' hands dealt for a rollout (`deal`, `infer`: the costly part "
         "of a determinization) serve the next k - 1 rollouts too, each with rollout streams "
         "of its own, so its own cards drawn (`pile=lazy`) or the pile's cards shuffled anew "
-        "(`pile=shuffled`) (`crn=1` only; 1: every rollout deals anew)"
+        "(`pile=shuffled`) (`crn=1` only; 1: every rollout deals anew; 2, the default: 32 deals "
+        "of the hands for the default's 64 rollouts)"
     ),
     "pile": (
         "`lazy`: a determinization deals each opponent's hand card by card, each a "
