@@ -35,13 +35,13 @@ from unosim.sim.results import atomic_path, publish  # noqa: E402
 
 # seconds per page at SCALE 1 on 2 idle cores, built two at a time (a first build's estimate)
 TYPICAL = {
-    "seats": 50,
-    "length": 127,
-    "points": 25,
-    "stacking": 15,
-    "house-rules": 84,
-    "editions": 20,
-    "skill": 330,
+    "seats": 40,
+    "length": 105,
+    "points": 20,
+    "stacking": 11,
+    "house-rules": 66,
+    "editions": 13,
+    "skill": 268,
 }
 TIMES = ROOT / "results" / "reports" / "times.json"
 SCALE_STAMP = Path("results") / "reports" / ".scale"  # the Makefile's SCALE_STAMP
