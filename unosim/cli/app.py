@@ -726,7 +726,7 @@ def evaluate(
     expert: str = typer.Option(
         "expert",
         help="The expert of the reference rows and opponents: expert[:PARAMS], 'strong' "
-        "for its strength budget (about 18 times slower than the default), or "
+        "for its strength budget (about 23 times slower than the default), or "
         "'strong-fast' for that strength at about a tenth of its cost.",
     ),
     matches: int = typer.Option(

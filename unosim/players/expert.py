@@ -50,7 +50,7 @@ TUNED = (
 # per decision, reading each opponent's last 4 plays from the hand; it neither races nor
 # stops extensions for futility, shuffles the pile and deals the hands for every rollout
 # (``race=0;fut=0;pile=shuffled;reuse=1``, the games its strength was measured on).
-# About 18 times the default expert's cost per round (`make bench`, docs/performance.md).
+# About 23 times the default expert's cost per round (`make bench`, docs/performance.md).
 STRONG = (
     "expert:model=actual;horizon=0;rollouts=512;depth=4;tries=64;race=0;fut=0;pile=shuffled;reuse=1"
 )
