@@ -277,7 +277,8 @@ def search(tb, rd, n, p, xp, b, w, wtb, unseen, cand, ccol, val, dsum, dsq, tall
             if crn == 0 or not dealt:
                 dealt = True
                 first = c
-                _seed(wst, key, j, n)
+                if i % reuse == 0 or lazy == 0:  # a deal or a reshuffle draws from ``wst``
+                    _seed(wst, key, j, n)
                 if i % reuse == 0:
                     determinize(
                         tb,
