@@ -408,11 +408,13 @@ def test_resume_with_nothing_to_do_prints_no_rates(tmp_path):
 
 def test_sigterm_is_handled_like_ctrl_c(tmp_path):
     out = tmp_path / "run"
+    # far more games than the run plays before the signal, so that it cannot end first
+    # on a fast machine (400,000 once did, between two polls of a loaded test process)
     cmd = [
         UNOSIM,
         "simulate",
         "--games",
-        "400000",
+        "20000000",
         "--chunk-games",
         "2000",
         "--executor",
