@@ -24,8 +24,8 @@ from unosim.sim.simulate import make_job
 
 DIGESTS = Path(__file__).with_name("expert_identity.json")
 # the expert's defaults of the games pinned here that have changed since (kernel
-# behaviour 6: race=4, fut=10; 7: value=fit, rollouts=64; 8: pile=lazy, reuse=2), spelled out
-# for every expert seat; a parameter a case sets itself is kept
+# behaviour 6: race=4, fut=10; 7: value=fit, rollouts=64; 8: pile=lazy, reuse=2; 9:
+# horizon=8), spelled out for every expert seat; a parameter a case sets itself is kept
 PINNED = {
     "race": "0",
     "fut": "0",
@@ -33,6 +33,7 @@ PINNED = {
     "rollouts": "128",
     "pile": "shuffled",
     "reuse": "1",
+    "horizon": "16",
 }
 SEED = 7
 # (rule set, players, seats, games)

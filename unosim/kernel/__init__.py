@@ -49,7 +49,9 @@ _PKG = Path(__file__).resolve().parent.parent
 # cards at random from an unshuffled pile (pile=lazy): no longer too many of the cards
 # an opponent known to lack them skipped in the hand dealt after it; each deal of the
 # hands serves 2 rollouts (reuse=2).
-KERNEL_BEHAVIOUR = 8
+# 9: the expert's default scores its rollouts by the fitted model after 8 turns, not 16
+# (horizon=8).
+KERNEL_BEHAVIOUR = 9
 
 
 def behaviour_mismatch(manifest: dict) -> str | None:

@@ -1,6 +1,6 @@
 """The ``expert`` strategy on the Python side: its parameters and how a job runs it.
 
-``expert:rollouts=128;policy=tuned;horizon=16;...`` (every parameter optional; the
+``expert:rollouts=64;policy=tuned;horizon=8;...`` (every parameter optional; the
 defaults are ``DEFAULTS``). The search runs in the kernel (``kernel.expert``): flat Monte
 Carlo over each decision with more than one choice, dealing the cards it cannot see
 consistently with what the table saw. Each parameter's meaning and the expert's measured

@@ -362,7 +362,7 @@ EXPERT_PARAMS: tuple[Param, ...] = (
     Param(
         "horizon",
         "int",
-        16,
+        8,
         "turns a rollout plays before it is scored by `value` (0: to the end)",
         "X_HORIZON",
         (0, 1 << 20),
