@@ -42,6 +42,10 @@ from unosim.sim.results import atomic_path, publish, read_manifest, write_parque
 from unosim.stats import mean_ci, quantile_ci, wilson_ci  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
+# rounds simulated per kernel call for a page (the games do not depend on it): some 22 MB
+# of raw records, which glibc then serves from memory freed by the call before
+# (``_reuse_freed_memory``) instead of mapping and zeroing fresh pages for each call
+PAGE_BLOCK = 1 << 17
 SEED = 2026  # one root seed for every analysis: the same games under every rule set
 MIN_GAMES = 200  # floor of a scaled-down run (tests build every page at a tiny scale)
 ANALYSES = ("seats", "length", "points", "stacking", "house-rules", "editions", "skill")
@@ -228,7 +232,7 @@ class Context:
                 return df
             store = list(dict.fromkeys([*stored, *store]))
         self.log(f"simulating {job.n_games:,} rounds: {rs.name}, {players} players, {strategies}")
-        parts = [f[store] for f in iter_frames(job, self.threads)]
+        parts = [f[store] for f in iter_frames(job, self.threads, PAGE_BLOCK)]
         full = pd.concat(parts, ignore_index=True) if len(parts) > 1 else parts[0]
         del parts
         write_parquet(full, path, {**manifest, "cache_key": key, "columns": store})
@@ -729,6 +733,27 @@ def half(t: tuple[float, float, float]) -> float:
 # ------------------------------------------------------------------------------ CLI
 
 
+def _reuse_freed_memory() -> None:
+    """With glibc, serve allocations under 32 MB from the heap and keep freed memory for
+    reuse rather than returning it at once: a page allocates and frees the same large
+    arrays run after run, and each fresh mapping costs page faults (on the 2-core
+    machine about 2.5 s of the seats page's 5 s of system time,
+    docs/notes/skill-page-cost.md). Elsewhere, nothing."""
+    import ctypes
+    import ctypes.util
+
+    name = ctypes.util.find_library("c")
+    if not sys.platform.startswith("linux") or not name:
+        return
+    try:
+        libc = ctypes.CDLL(name)
+        mallopt = libc.mallopt
+    except (OSError, AttributeError):
+        return
+    mallopt(-3, 32 << 20)  # M_MMAP_THRESHOLD
+    mallopt(-1, 1 << 30)  # M_TRIM_THRESHOLD
+
+
 def scale_default() -> float:
     text = os.environ.get("SCALE", "1")
     try:
@@ -747,6 +772,7 @@ def build(
     quiet: bool = False,
 ) -> Page:
     """Build one page (and refresh the index); returns the written page."""
+    _reuse_freed_memory()
     ctx = Context(
         name,
         scale,

@@ -6,7 +6,8 @@ overall progress line and a closing line.
 Each page is its own make target (``reports/NAME.md``), so a page whose inputs did not
 change is not rebuilt. Pages are built in two lanes side by side (``--lanes``): one page
 alone keeps 2 cores only about 1.3-1.7 busy (its figures, files and tables are written
-on one), so the skill page, the longest, runs beside the others in turn. A run that two
+on one), so the pages are split into lanes of about equal estimated time (the skill
+page, the longest, with the shortest ones). A run that two
 pages share is simulated once (``common._key_lock``), and no page depends on which lane
 built it. As each page is done this prints how many are, the time so far and the time
 left, estimated from the last build of each page at this scale (kept in
@@ -35,13 +36,13 @@ from unosim.sim.results import atomic_path, publish  # noqa: E402
 
 # seconds per page at SCALE 1 on 2 idle cores, built two at a time (a first build's estimate)
 TYPICAL = {
-    "seats": 40,
-    "length": 105,
-    "points": 20,
-    "stacking": 11,
+    "seats": 45,
+    "length": 111,
+    "points": 19,
+    "stacking": 10,
     "house-rules": 66,
     "editions": 13,
-    "skill": 268,
+    "skill": 180,
 }
 TIMES = ROOT / "results" / "reports" / "times.json"
 SCALE_STAMP = Path("results") / "reports" / ".scale"  # the Makefile's SCALE_STAMP
