@@ -78,15 +78,23 @@ def minutes(s: float) -> str:
 
 def lanes(pages: list[str], est: dict[str, float], n: int) -> list[list[str]]:
     """``pages`` split into ``n`` lanes run side by side: the longest pages first, each
-    to the lane with the least time so far (estimates ``est``); a lane keeps the pages'
-    own order."""
+    to the lane with the least time so far (estimates ``est``). A lane runs its longest
+    page first, then the others in the pages' own order: a long page started last would
+    end the build alone (and a page that a shorter one ran beside it has shared runs
+    waiting in the cache)."""
     load = [0.0] * n
     into: dict[str, int] = {}
     for p in sorted(pages, key=lambda p: -est[p]):
         k = load.index(min(load))
         into[p] = k
         load[k] += est[p]
-    return [x for x in ([p for p in pages if into[p] == k] for k in range(n)) if x]
+    out = []
+    for k in range(n):
+        lane = [p for p in pages if into[p] == k]
+        if lane:
+            top = max(lane, key=lambda p: est[p])
+            out.append([top] + [p for p in lane if p != top])
+    return out
 
 
 class Builds:
