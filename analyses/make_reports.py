@@ -36,13 +36,13 @@ from unosim.sim.results import atomic_path, publish  # noqa: E402
 
 # seconds per page at SCALE 1 on 2 idle cores, built two at a time (a first build's estimate)
 TYPICAL = {
-    "seats": 45,
-    "length": 111,
-    "points": 19,
-    "stacking": 10,
-    "house-rules": 66,
-    "editions": 13,
-    "skill": 180,
+    "seats": 16,
+    "length": 122,
+    "points": 14,
+    "stacking": 8,
+    "house-rules": 71,
+    "editions": 11,
+    "skill": 212,
 }
 TIMES = ROOT / "results" / "reports" / "times.json"
 SCALE_STAMP = Path("results") / "reports" / ".scale"  # the Makefile's SCALE_STAMP
