@@ -79,9 +79,8 @@ def minutes(s: float) -> str:
 def lanes(pages: list[str], est: dict[str, float], n: int) -> list[list[str]]:
     """``pages`` split into ``n`` lanes run side by side: the longest pages first, each
     to the lane with the least time so far (estimates ``est``). A lane runs its longest
-    page first, then the others in the pages' own order: a long page started last would
-    end the build alone (and a page that a shorter one ran beside it has shared runs
-    waiting in the cache)."""
+    page first (started last, it would end the build alone), then the others in the
+    pages' own order (a later page finds the runs it shares with an earlier one cached)."""
     load = [0.0] * n
     into: dict[str, int] = {}
     for p in sorted(pages, key=lambda p: -est[p]):
