@@ -277,9 +277,8 @@ def search(tb, rd, n, p, xp, b, w, wtb, unseen, cand, ccol, val, dsum, dsq, tall
             if crn == 0 or not dealt:
                 dealt = True
                 first = c
-                if i % reuse == 0 or lazy == 0:  # a deal or a reshuffle draws from ``wst``
-                    _seed(wst, key, j, n)
                 if i % reuse == 0:
+                    _seed(wst, key, j, n)
                     determinize(
                         tb,
                         rd,
@@ -295,6 +294,7 @@ def search(tb, rd, n, p, xp, b, w, wtb, unseen, cand, ccol, val, dsum, dsq, tall
                         lazy,
                     )
                 elif lazy == 0:  # the last deal's hands, the pile shuffled anew (``X_REUSE``)
+                    _seed(wst, key, j, n)
                     reshuffle_pile(b, wst)
             if crn == 0:
                 _seed(wst, key ^ np.uint64(0x5EED), j, n)
