@@ -3,6 +3,7 @@ PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
+WARMED := $(VENV)/.compiled
 
 GAMES ?= 1000000
 SEED  ?= 1
@@ -35,19 +36,25 @@ $(STAMP): pyproject.toml
 	$(BIN)/pip install --quiet uv || $(BIN)/pip install --quiet --upgrade pip
 	@echo "installing unosim and its test extras into $(VENV)..."
 	@$(PIP) -e '.[test]'
-	@echo "compiling the kernels into numba's cache (once, one to two minutes)..."
-	$(BIN)/python -c "from unosim.sim.simulate import warm; print(f'compiled in {warm():.0f} s')"
+	@$(BIN)/python tools/byte_compile.py
 	touch $(STAMP)
 
-install: $(STAMP)  ## create .venv and install unosim with its test extras
+# the kernels compiled into numba's cache, for the targets that run them; `make reports`
+# needs only the install: its lanes compile the kernels side by side as they go
+$(WARMED): $(STAMP)
+	@echo "compiling the kernels into numba's cache (once, one to two minutes)..."
+	$(BIN)/python -c "from unosim.sim.simulate import warm; print(f'compiled in {warm():.0f} s')"
+	touch $(WARMED)
+
+install: $(WARMED)  ## create .venv, install unosim with its test extras and compile its kernels
 
 # the suite runs on every core (pytest-xdist, at most 4 workers), one test file per worker
 # at a time so that a file's shared set-up is built once; TEST_WORKERS=0 runs it in one process
 TEST_WORKERS ?= auto
-test: $(STAMP)  ## run the test suite on every core (slow statistical runs excluded)
+test: $(WARMED)  ## run the test suite on every core (slow statistical runs excluded)
 	$(BIN)/python -m pytest -q -n $(TEST_WORKERS) --maxprocesses 4 --dist loadfile --durations=15
 
-test-all: $(STAMP)  ## run every test, the slow statistical ones too
+test-all: $(WARMED)  ## run every test, the slow statistical ones too
 	$(BIN)/python -m pytest -q -m '' -n $(TEST_WORKERS) --maxprocesses 4 --dist loadfile
 
 # a useful subset in under a minute: rules, scenarios, statistics, layers, the CLI's
@@ -56,7 +63,7 @@ FAST_TESTS := tests/test_layers.py tests/test_rules.py tests/test_rule_declarati
               tests/test_scenarios.py tests/test_stats.py tests/test_rng.py tests/test_where.py \
               tests/test_replay.py tests/test_checker.py
 FAST_SELECT := not passes_on and not every_traced_move
-test-fast: $(STAMP)  ## a useful subset of the tests in under a minute
+test-fast: $(WARMED)  ## a useful subset of the tests in under a minute
 	$(BIN)/python -m pytest -q -p no:cacheprovider $(FAST_TESTS) -k '$(FAST_SELECT)'
 
 # every Python the project claims, oldest and newest: its own venv each, the fast subset
@@ -73,16 +80,16 @@ test-pythons:  ## the fast subset under Python 3.10 and 3.13, each in .venv-VERS
 	  .venv-$$v/bin/python -m pytest -q -p no:cacheprovider $(FAST_TESTS) -k '$(FAST_SELECT)'; \
 	done
 
-bench: $(STAMP)  ## games/s and ns/turn: 1 thread, all cores, every preset; agent decisions/s
+bench: $(WARMED)  ## games/s and ns/turn: 1 thread, all cores, every preset; agent decisions/s
 	$(BIN)/python benchmarks/bench.py
 	$(BIN)/python benchmarks/agents_bench.py
 
 BASE  ?= 4e3cfb5
 PAIR_RULES ?= presets
-bench-pair: $(STAMP)  ## this tree against commit BASE: every preset (PAIR_RULES='official;copag' for some), random players, 1 thread, alternated runs
+bench-pair: $(WARMED)  ## this tree against commit BASE: every preset (PAIR_RULES='official;copag' for some), random players, 1 thread, alternated runs
 	$(BIN)/python benchmarks/pair.py --base $(BASE) --rules '$(PAIR_RULES)' --games 100000
 
-demo: $(STAMP)  ## simulate GAMES official 4-player rounds and print the summary
+demo: $(WARMED)  ## simulate GAMES official 4-player rounds and print the summary
 	$(BIN)/unosim simulate --rules official --players 4 --games $(GAMES) --seed $(SEED) --out results/official.parquet
 
 LINTED := unosim tests benchmarks analyses tools
@@ -107,14 +114,14 @@ ATLAS_PLAYERS ?= 2-10
 # players) took 146 minutes of group builds on 2 cores shared with other work (load 4-5);
 # Masters of the Universe with random players at 5-10 players was 47% of it (rounds of
 # 500-1,400 turns); it resumes where it stopped
-atlas: $(STAMP)  ## the rules atlas reports/atlas.html: simulates the grid into results/atlas/ (resumable; SCALE=0.02 for a quick one), then writes the page and its data
+atlas: $(WARMED)  ## the rules atlas reports/atlas.html: simulates the grid into results/atlas/ (resumable; SCALE=0.02 for a quick one), then writes the page and its data
 	$(PIP) altair vl-convert-python
 	$(BIN)/python analyses/atlas.py --scale $(SCALE) --players $(ATLAS_PLAYERS)
 
 CHROMIUM ?= /usr/bin/chromium
 CHECK_FLAGS ?= --first-screen-figure  # a page whose first screen shows no figure fails
 
-check-pages: $(STAMP)  ## render every HTML page of reports/ and a sample `unosim report` page in headless Chromium (installed if missing): fails on an image that does not load or a page error; clicks through the rules atlas and its permalinks, checking its numbers against its data; screenshots in results/screens/
+check-pages: $(WARMED)  ## render every HTML page of reports/ and a sample `unosim report` page in headless Chromium (installed if missing): fails on an image that does not load or a page error; clicks through the rules atlas and its permalinks, checking its numbers against its data; screenshots in results/screens/
 	@test -x $(CHROMIUM) || { apt-get update && apt-get install -y chromium; }
 	$(BIN)/python tools/check_pages.py --sample --atlas --chromium $(CHROMIUM) $(CHECK_FLAGS)
 

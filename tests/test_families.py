@@ -182,3 +182,10 @@ def test_benchs_kernel_column_names_the_family_that_plays_each_preset():
     names += ("draw-until-playable",)
     assert {bench.kernel_of(n) for n in names} == {"official's"}
     assert bench.kernel_of("jump-in") == bench.kernel_of("copag") == "general"
+
+
+def test_warm_kernels_refuses_an_unknown_name_in_one_line():
+    from unosim.sim import simulate
+
+    with pytest.raises(ValueError, match="^no kernel named 'nope'; the kernels: official, "):
+        simulate.warm_kernels(["nope"])

@@ -6,7 +6,7 @@ import os
 import platform
 import subprocess
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
@@ -165,19 +165,36 @@ def warm(job: Job | None = None) -> float:
     return time.perf_counter() - t
 
 
+# what ``warm_kernels`` compiles, by name (the reports' lanes compile them side by side)
+KERNEL_NAMES = ("official", "rounds", "expert", "matches", "trace")
+
+
 def warm_part(part: int) -> None:
     """One half of ``warm()``'s compiles, about equal on an empty cache: 0, official's
     rounds in their own kernel (``engine.FAMILIES``; else the general one), matches and a
     round's trace; 1, the expert's kernel, then the general round kernel (most of which
     the expert's compile has cached by then)."""
+    warm_kernels(("official", "matches", "trace") if part == 0 else ("expert", "rounds"))
+
+
+def warm_kernels(names: Sequence[str]) -> None:
+    """Compile (or load from numba's cache) the kernels ``names`` (``KERNEL_NAMES``), in
+    that order: official's rounds (in their own kernel, ``engine.FAMILIES``, else the
+    general one), the general round kernel, the expert's, matches, a round's trace."""
     default = make_job()
-    if part == 0:
-        run_block(default, 0, 1)
-        engine.matches(default.kernel, default.seed, 0, 1)
-        engine.trace(default.kernel, default.seed, 0)
-    else:
-        run_block(make_job("official", 1, 4, "expert,random,random,random", 0), 0, 1)
-        engine.rounds(default.kernel, default.seed, 0, 1, CHUNK, family=False)
+    for name in names:
+        if name == "official":
+            run_block(default, 0, 1)
+        elif name == "rounds":
+            engine.rounds(default.kernel, default.seed, 0, 1, CHUNK, family=False)
+        elif name == "expert":
+            run_block(make_job("official", 1, 4, "expert,random,random,random", 0), 0, 1)
+        elif name == "matches":
+            engine.matches(default.kernel, default.seed, 0, 1)
+        elif name == "trace":
+            engine.trace(default.kernel, default.seed, 0)
+        else:
+            raise ValueError(f"no kernel named {name!r}; the kernels: {', '.join(KERNEL_NAMES)}")
 
 
 def run_block(job: Job, first_game: int, count: int, chunk: int = CHUNK) -> np.ndarray:
