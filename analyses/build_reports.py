@@ -4,8 +4,8 @@ Usage: python analyses/build_reports.py [NAME ...] [--scale S] [--out reports] [
        python analyses/build_reports.py --index [--out reports]
 
 NAME is a page (seats, length, points, stacking, house-rules, editions; default: all).
-`make reports` runs one script per page instead (analyses/<name>.py, with `-` as `_`),
-so that a page is rebuilt only when its inputs change.
+`make reports` builds only the pages whose inputs changed (each is a make target), in
+lanes side by side (analyses/make_reports.py, each lane one process: report_lane.py).
 """
 
 from __future__ import annotations

@@ -124,10 +124,18 @@ def _fingerprint_files() -> list[Path]:
     return files + sorted((pkg / "kernel").glob("*.py"))
 
 
+_FINGERPRINTS: dict[tuple, str] = {}  # the files' names, times and sizes -> their hash
+
+
 def _source_fingerprint() -> str:
     """Hash of the code of ``_fingerprint_files`` (``unosim.kernel.code_digest``: without
-    docstrings, comments or layout, which decide no result)."""
-    return code_digest(f for f in _fingerprint_files() if f.exists())[:16]
+    docstrings, comments or layout, which decide no result); hashed again only when a
+    file's time or size changed (a page asks once a run)."""
+    files = [f for f in _fingerprint_files() if f.exists()]
+    stats = tuple((str(f), st.st_mtime_ns, st.st_size) for f in files for st in [f.stat()])
+    if stats not in _FINGERPRINTS:
+        _FINGERPRINTS[stats] = code_digest(files)[:16]
+    return _FINGERPRINTS[stats]
 
 
 def _cache_key(manifest: dict, kind: str) -> str:
@@ -152,6 +160,14 @@ def _key_lock(path: Path):
             yield
         finally:
             fcntl.flock(f, fcntl.LOCK_UN)
+
+
+class SHARED:
+    """How many numba threads a page's runs take when its ``Context`` says none: None,
+    every core; `make reports` sets 1 while its lanes share the cores, and None again
+    for the last lane left (``report_lane.py``)."""
+
+    threads: int | None = None
 
 
 @dataclass
@@ -181,6 +197,11 @@ class Context:
     threads: int | None = None
     quiet: bool = False
     runs: list[Run] = field(default_factory=list)
+
+    def cores(self) -> int | None:
+        """numba threads for this page's runs: ``threads``, or else ``SHARED.threads``
+        (None: every core)."""
+        return self.threads if self.threads is not None else SHARED.threads
 
     def games(self, base: int) -> int:
         """``base`` games (the default scale's) times the scale, at least MIN_GAMES."""
@@ -232,7 +253,7 @@ class Context:
                 return df
             store = list(dict.fromkeys([*stored, *store]))
         self.log(f"simulating {job.n_games:,} rounds: {rs.name}, {players} players, {strategies}")
-        parts = [f[store] for f in iter_frames(job, self.threads, PAGE_BLOCK)]
+        parts = [f[store] for f in iter_frames(job, self.cores(), PAGE_BLOCK)]
         full = pd.concat(parts, ignore_index=True) if len(parts) > 1 else parts[0]
         del parts
         write_parquet(full, path, {**manifest, "cache_key": key, "columns": store})
@@ -276,7 +297,7 @@ class Context:
                 self._record("matches", rs, players, strategies, job.n_games, key, True, t0)
                 return df
             self.log(f"simulating {job.n_games:,} matches: {rs.name}, {players} players")
-            mdf, rdf = run_matches(job, self.threads)
+            mdf, rdf = run_matches(job, self.cores())
             # keep the match rows and, per match, the points of its completed rounds
             done = ~rdf["truncated"].to_numpy(bool)
             pts = np.bincount(

@@ -1,17 +1,22 @@
-"""`make reports`: bring every page up to date, one `make` target at a time, with an
-overall progress line and a closing line.
+"""`make reports`: bring every page up to date, with an overall progress line and a
+closing line.
 
-    python analyses/make_reports.py [--make make] [--scale 1]
+    python analyses/make_reports.py [--make make] [--scale 1] [--lanes 2]
 
-Each page is its own make target (``reports/NAME.md``), so a page whose inputs did not
-change is not rebuilt. Pages are built in two lanes side by side (``--lanes``): one page
-alone keeps 2 cores only about 1.3-1.7 busy (its figures, files and tables are written
-on one), so the pages are split into lanes of about equal estimated time (the skill
-page, the longest, with the shortest ones). A run that two
-pages share is simulated once (``common._key_lock``), and no page depends on which lane
-built it. As each page is done this prints how many are, the time so far and the time
-left, estimated from the last build of each page at this scale (kept in
-``results/reports/times.json``), or from typical times on 2 cores when there is none.
+Each page is its own make target (``reports/NAME.md``); ``make -q`` says which are out
+of date, and only those are built. They are built in lanes side by side (``--lanes``,
+2 on 2 cores): one page alone keeps 2 cores only about 1.3-1.7 busy (its figures, files
+and tables are written on one). A lane is one process (``report_lane.py``) that builds
+its pages in turn, so the imports and the kernels loaded from numba's cache are paid
+once a lane. On a fresh install the lanes first compile the kernels side by side, each
+its share (the skill page's lane the general round kernel, the expert's and matches;
+the other official's own kernel), and the pages follow at once, with no wait for a
+whole compile. The pages are split so that the lanes take about the same estimated
+time. A run that two pages share is simulated once (``common._key_lock``), and no page
+depends on which lane built it. As each page is done this prints how many are, the time
+so far and the time left, estimated from the last build of each page at this scale
+(kept in ``results/reports/times.json``), or from typical times on 2 cores when there
+is none.
 """
 
 from __future__ import annotations
@@ -31,19 +36,28 @@ ROOT = HERE.parent
 sys.path.insert(0, str(HERE))
 
 import common  # noqa: E402
+import report_lane  # noqa: E402
 
 from unosim.sim.results import atomic_path, publish  # noqa: E402
 
-# seconds per page at SCALE 1 on 2 idle cores, built two at a time (a first build's estimate)
+# seconds per page at SCALE 1 on 2 idle cores, in lanes side by side (a first build's
+# estimate; measured in a fresh clone's build)
 TYPICAL = {
-    "seats": 16,
-    "length": 122,
-    "points": 14,
-    "stacking": 8,
-    "house-rules": 71,
-    "editions": 11,
-    "skill": 212,
+    "seats": 19,
+    "length": 132,
+    "points": 18,
+    "stacking": 9,
+    "house-rules": 68,
+    "editions": 13,
+    "skill": 184,
 }
+# seconds to compile each kernel into an empty cache in a lane (``simulate.warm_kernels``;
+# the expert's after the general round kernel's), and to load one already compiled
+COMPILE = {"official": 33, "rounds": 32, "expert": 38, "matches": 12}
+LOAD = 0.5
+# the kernels a lane compiles first: the skill page's lane (or the first) and the other
+WARM_FIRST = ("rounds", "expert", "matches")
+WARM_OTHER = ("official",)
 TIMES = ROOT / "results" / "reports" / "times.json"
 SCALE_STAMP = Path("results") / "reports" / ".scale"  # the Makefile's SCALE_STAMP
 
@@ -76,15 +90,20 @@ def minutes(s: float) -> str:
     return f"{s:.0f} s" if s < 90 else f"{s / 60:.1f} min"
 
 
-def lanes(pages: list[str], est: dict[str, float], n: int) -> list[list[str]]:
-    """``pages`` split into ``n`` lanes run side by side: the longest pages first, each
-    to the lane with the least time so far (estimates ``est``). A lane runs its longest
-    page first (started last, it would end the build alone), then the others in the
-    pages' own order (a later page finds the runs it shares with an earlier one cached)."""
-    load = [0.0] * n
+def lanes(
+    pages: list[str], est: dict[str, float], n: int, pre: list[float] | None = None
+) -> list[list[str]]:
+    """``pages`` split into at most ``n`` lanes run side by side: the longest pages first,
+    each to the lane with the least time so far (estimates ``est``; lane ``k`` starts with
+    ``pre[k]`` seconds of its own, its kernels' compile), the skill page on the first
+    lane (which compiles the expert). A lane runs its longest page first (started last,
+    it would end the build alone), then the others in the pages' own order (a later page
+    finds the runs it shares with an earlier one cached)."""
+    load = [float(x) for x in (pre or [])][:n]
+    load += [0.0] * (n - len(load))
     into: dict[str, int] = {}
-    for p in sorted(pages, key=lambda p: -est[p]):
-        k = load.index(min(load))
+    for p in sorted(pages, key=lambda p: (p != "skill", -est[p])):
+        k = 0 if p == "skill" else load.index(min(load))
         into[p] = k
         load[k] += est[p]
     out = []
@@ -96,45 +115,85 @@ def lanes(pages: list[str], est: dict[str, float], n: int) -> list[list[str]]:
     return out
 
 
-class Builds:
-    """The lanes' ``make`` processes, each in its own process group (so that a failure
-    or Ctrl-C stops every page being built, with what make started)."""
+def out_of_date(make: str, scale: str, pages: list[str]) -> list[str]:
+    """The ``pages`` whose make target ``reports/NAME.md`` is out of date (``make -q``;
+    ``-o FORCE``: the scale stamp, brought up to date before, counts by its time)."""
+    stale = []
+    for page in pages:
+        cmd = [make, "-q", "-o", "FORCE", f"SCALE={scale}", f"reports/{page}.md"]
+        status = subprocess.call(cmd, cwd=ROOT, stdout=subprocess.DEVNULL)
+        if status == 1:
+            stale.append(page)
+        elif status != 0:
+            raise SystemExit(f"reports: make cannot tell whether reports/{page}.md is up to date")
+    return stale
 
-    def __init__(self, make: str, scale: str) -> None:
-        self.make, self.scale = make, scale
+
+def compile_time(names: tuple[str, ...]) -> float:
+    """Estimated seconds to compile the kernels ``names`` (or load them: compiled before)."""
+    if not names:
+        return 0.0
+    if report_lane.kernels_ready(list(names)):
+        return LOAD * len(names)
+    return float(sum(COMPILE[n] for n in names))
+
+
+class Lanes:
+    """The lanes' processes (``report_lane.py``), each in its own process group, so that
+    a failure or Ctrl-C stops every page being built."""
+
+    def __init__(self, scale: str, share: bool, command: list[str] | None = None) -> None:
+        self.scale, self.share = scale, share
+        self.command = command or [sys.executable, str(HERE / "report_lane.py")]
         self.lock = threading.Lock()
         self.procs: set[subprocess.Popen] = set()
+        self.ready: set[subprocess.Popen] = set()
         self.failed: str | None = None
 
-    def build(self, page: str) -> bool:
-        """Run ``make reports/PAGE.md``, its output passed through; True if it rewrote
-        the page, False if it was up to date; raises RuntimeError if make fails or the
-        build was stopped."""
-        md = ROOT / "reports" / f"{page}.md"
-        before = md.stat().st_mtime_ns if md.exists() else None
-        cmd = [self.make, "--no-print-directory", f"SCALE={self.scale}", f"reports/{page}.md"]
+    def run(self, warm: tuple[str, ...], pages: list[str], on_step) -> None:
+        """Run one lane: compile ``warm``, then build ``pages``; ``on_step(kind, name,
+        seconds)`` as each step ends. Raises RuntimeError if the lane fails or the build
+        was stopped."""
+        cmd = [*self.command, "--scale", self.scale]
+        cmd += ["--warm", ",".join(warm), *(["--share"] if self.share else []), *pages]
         with self.lock:
             if self.failed:
                 raise RuntimeError(self.failed)
-            proc = subprocess.Popen(cmd, cwd=ROOT, start_new_session=True)
+            proc = subprocess.Popen(
+                cmd, cwd=ROOT, stdout=subprocess.PIPE, text=True, start_new_session=True
+            )
             self.procs.add(proc)
+        assert proc.stdout is not None
+        for line in proc.stdout:
+            words = line.split()
+            if words == ["@lane", "ready"]:
+                with self.lock:
+                    self.ready.add(proc)
+            elif words[:1] == ["@lane"] and len(words) >= 3:
+                on_step(words[1], words[2] if len(words) > 3 else "", float(words[-1]))
+            else:
+                print(line, end="", flush=True)
         status = proc.wait()
         with self.lock:
             self.procs.discard(proc)
+            self.ready.discard(proc)
+            if status == 0 and self.share and len(self.procs) == 1:
+                for other in self.ready:  # the last lane left: every core to it
+                    other.send_signal(signal.SIGUSR1)
             if self.failed:
                 raise RuntimeError(self.failed)
             if status != 0:
-                self._stop_locked(f"reports: reports/{page}.md failed (make exit {status})")
+                what = " and ".join(f"reports/{p}.md" for p in pages) if pages else "kernels"
+                self._stop_locked(f"reports: building {what} failed (exit {status})")
                 raise RuntimeError(self.failed)
-        return md.exists() and md.stat().st_mtime_ns != before
 
     def stop(self, why: str) -> None:
-        """Stop every running build (SIGTERM to its process group)."""
+        """Stop every running lane (SIGTERM to its process group)."""
         with self.lock:
             self._stop_locked(why)
 
     def _stop_locked(self, why: str) -> None:
-        """:meth:`stop` with ``self.lock`` held: a failing page stops the others at once."""
+        """:meth:`stop` with ``self.lock`` held: a failing lane stops the others at once."""
         self.failed = self.failed or why
         for proc in self.procs:
             try:
@@ -158,62 +217,98 @@ def main() -> int:
     a = ap.parse_args()
     if a.lanes < 1:
         ap.error("--lanes must be at least 1")
+    try:
+        float(a.scale)
+    except ValueError:
+        ap.error(f"SCALE must be a number, got {a.scale!r}")
     pages = list(common.ANALYSES)
     est = load_times(a.scale)
-    builds = Builds(a.make, a.scale)
-    # the scale stamp once, before the lanes' makes read it
+    t0 = time.monotonic()
+    # the scale stamp once, before make is asked which pages are out of date
     subprocess.call(
         [a.make, "--no-print-directory", f"SCALE={a.scale}", str(SCALE_STAMP)], cwd=ROOT
     )
-    t0 = time.monotonic()
-    state = {"done": [], "rebuilt": [], "running": {}}
+    todo = out_of_date(a.make, a.scale, pages)
+    n = min(a.lanes, len(todo))
+    warms: list[tuple[str, ...]] = []
+    if n > 1:
+        first = WARM_FIRST if "skill" in todo else ("rounds",)
+        warms = [first, WARM_OTHER] + [()] * (n - 2)
+    pre = [compile_time(w) for w in warms]
+    plan = lanes(todo, est, n, pre) if todo else []
+    warms = (warms + [()] * len(plan))[: len(plan)]
+    state: dict = {"done": [], "running": {}, "warming": {}, "warmed": set()}
     out_lock = threading.Lock()
 
     def left() -> float:
-        """Seconds left: the longest lane's rest (its running page's estimate less the
-        time it has run, then its pages not started)."""
+        """Seconds left: the longest lane's rest (its running step's estimate less the
+        time it has run, then its steps not started)."""
         now = time.monotonic()
         rest = []
-        for lane in plan:
-            todo = [p for p in lane if p not in state["done"]]
+        for k, lane in enumerate(plan):
             s = 0.0
-            for p in todo:
+            if k in state["warming"]:
+                s += max(0.0, pre[k] - (now - state["warming"][k]))
+            elif k < len(pre) and k not in state["warmed"]:
+                s += pre[k]
+            for p in lane:
+                if p in state["done"]:
+                    continue
                 started = state["running"].get(p)
                 s += max(0.0, est[p] - (now - started)) if started is not None else est[p]
             rest.append(s)
         return max(rest, default=0.0)
 
-    def run_lane(lane: list[str]) -> None:
-        for page in lane:
-            t = time.monotonic()
-            with out_lock:
-                state["running"][page] = t
-            try:
-                rewrote = builds.build(page)
-            except RuntimeError:
-                return
-            took = time.monotonic() - t
-            with out_lock:
-                del state["running"][page]
-                state["done"].append(page)
-                if rewrote:
-                    state["rebuilt"].append(page)
-                    save_time(a.scale, page, took)
-                rest = left()
-                print(
-                    f"reports: {len(state['done'])} of {len(pages)} pages up to date ({page}), "
-                    f"{minutes(time.monotonic() - t0)} so far"
-                    + (f", at most about {minutes(rest)} left" if rest else ""),
-                    flush=True,
-                )
+    def run_lane(k: int) -> None:
+        lane = plan[k]
+        with out_lock:
+            if warms[k]:
+                state["warming"][k] = time.monotonic()
+            else:
+                state["running"][lane[0]] = time.monotonic()
 
-    plan = lanes(pages, est, a.lanes)
+        def on_step(kind: str, name: str, took: float) -> None:
+            with out_lock:
+                now = time.monotonic()
+                if kind == "warm":
+                    state["warming"].pop(k, None)
+                    state["warmed"].add(k)
+                    print(
+                        f"reports: compiled {', '.join(warms[k])} in {minutes(took)}",
+                        flush=True,
+                    )
+                else:
+                    state["running"].pop(name, None)
+                    state["done"].append(name)
+                    save_time(a.scale, name, took)
+                    rest = left()
+                    print(
+                        f"reports: {len(state['done'])} of {len(todo)} pages built ({name}), "
+                        f"{minutes(now - t0)} so far"
+                        + (f", at most about {minutes(rest)} left" if rest else ""),
+                        flush=True,
+                    )
+                nxt = [p for p in lane if p not in state["done"]]
+                if nxt:
+                    state["running"][nxt[0]] = now
+
+        try:
+            runner.run(warms[k], lane, on_step)
+        except RuntimeError:
+            return
+
+    runner = Lanes(a.scale, share=len(plan) > 1)
     if len(plan) > 1:
         print(
-            "reports: building " + " and ".join(", ".join(x) for x in plan) + " side by side",
+            "reports: building "
+            + " and ".join(", ".join(x) for x in plan)
+            + " side by side"
+            + (", compiling the kernels first" if any(p > 10 for p in pre) else ""),
             flush=True,
         )
-    threads = [threading.Thread(target=run_lane, args=(x,), daemon=True) for x in plan]
+    elif plan:
+        print(f"reports: building {', '.join(plan[0])}", flush=True)
+    threads = [threading.Thread(target=run_lane, args=(k,), daemon=True) for k in range(len(plan))]
     try:
         for th in threads:
             th.start()
@@ -221,23 +316,22 @@ def main() -> int:
             while th.is_alive():
                 th.join(0.5)
     except KeyboardInterrupt:
-        builds.stop("reports: stopped")
+        runner.stop("reports: stopped")
         for th in threads:
             th.join()
         raise SystemExit("reports: stopped; the pages built so far are in reports/") from None
-    if builds.failed:
-        builds.stop(builds.failed)
+    if runner.failed:
+        runner.stop(runner.failed)
         for th in threads:
             th.join()
-        raise SystemExit(builds.failed)
+        raise SystemExit(runner.failed)
     from unosim.report.page import write_index
 
     out = ROOT / "reports"
     write_index(out, common.ANALYSES, common.INDEX_INTRO)
-    rebuilt = state["rebuilt"]
     print(
         f"reports: {len(pages)} pages in {out.relative_to(ROOT)}/ "
-        f"({len(rebuilt) or 'none'} rebuilt, the rest up to date); open "
+        f"({len(todo) or 'none'} rebuilt, the rest up to date); open "
         f"{(out / 'index.html').relative_to(ROOT)} or {(out / 'index.md').relative_to(ROOT)}; "
         f"took {minutes(time.monotonic() - t0)}",
         flush=True,

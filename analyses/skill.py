@@ -117,7 +117,7 @@ def _tuned(ctx: Context, opponents: str) -> tuple[str, dict]:
             f"({skill_tuning.SHIPPED.name} holds no tuning of this spec; "
             f"`{skill_tuning.COMMAND}` rewrites it)"
         )
-        return skill_tuning.run(opponents, budget, ctx.seed, ctx.threads)
+        return skill_tuning.run(opponents, budget, ctx.seed, ctx.cores())
 
     res = ctx.cached_json("tune", spec, run, PRESETS["official"], PLAYERS, what, budget)
     return res["label"], {**res, "source": "run", "budget": budget}
@@ -134,7 +134,7 @@ def _rate(
     spec = {"rules": rs.hash(), "labels": labels, "deals": deals, "seed": ctx.seed, "first": first}
 
     def run():
-        tot = play(rs, PLAYERS, labels, deals, ctx.seed, first, threads=ctx.threads)
+        tot = play(rs, PLAYERS, labels, deals, ctx.seed, first, threads=ctx.cores())
         m, h = mean_ci_from_sums(tot.wins, tot.wins2, tot.deals)
         return {"rate": float(m[0]), "half": float(h[0])}
 
@@ -206,7 +206,7 @@ def _expert(ctx: Context, rules: str, policy: tuple[str, str], opp: str) -> dict
 
     def run():
         ctx.log(f"expert vs 3 {opp} under {rules}: {deals * PLAYERS:,} rounds")
-        return expert_rate(rules, item, pol, opp, deals, ctx.seed, ctx.threads)
+        return expert_rate(rules, item, pol, opp, deals, ctx.seed, ctx.cores())
 
     return ctx.cached_json(
         "expert", spec, run, rs, PLAYERS, f"expert vs 3 {opp}, rotated", deals * PLAYERS
@@ -230,7 +230,7 @@ def _expert_odds(ctx: Context, policy: tuple[str, str], opp: str) -> tuple:
     def run():
         ctx.log(f"expert: {n:,} matches to 500 vs 3 {opp}")
         return expert_matches(
-            "official", f"{EXPERT}:policy={policy[0]}", opp, n, ctx.seed, ctx.threads
+            "official", f"{EXPERT}:policy={policy[0]}", opp, n, ctx.seed, ctx.cores()
         )
 
     res = ctx.cached_json("expert-matches", spec, run, rs, PLAYERS, f"expert matches vs 3 {opp}", n)
