@@ -25,6 +25,7 @@ from ..kernel import outside_run as _outside_run
 from ..kernel.kinds import N_BUILTIN_KINDS, N_KINDS
 from ..players.expert import expert_array
 from ..players.seats import OUTSIDE
+from . import arena
 from .interrupt import kernel_call
 
 # the rule sets whose rounds run in a kernel of their own, compiled with their rules as
@@ -35,6 +36,7 @@ from .interrupt import kernel_call
 FAMILIES = tuple(
     n.strip() for n in os.environ.get("UNOSIM_FAMILIES", "official").split(",") if n.strip()
 )
+arena.listen()  # freed interpreter stack chunks kept for reuse from the first compile
 _family_rules: dict[bytes, str] | None = None  # a family's key: its first rule set's name
 EXPERT_CHUNK = 16  # games per task with expert seats (a game costs ~1,000 times more)
 TRACE_CAPACITY = 4096  # events a traced round first makes room for
