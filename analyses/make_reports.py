@@ -53,7 +53,7 @@ TYPICAL = {
 }
 # seconds to compile each kernel into an empty cache in a lane (``simulate.warm_kernels``;
 # the expert's after the general round kernel's), and to load one already compiled
-COMPILE = {"official": 33, "rounds": 32, "expert": 38, "matches": 12}
+COMPILE = {"official": 27, "rounds": 27, "expert": 32, "matches": 11}
 LOAD = 0.5
 # the kernels a lane compiles first: the skill page's lane (or the first) and the other
 WARM_FIRST = ("rounds", "expert", "matches")
