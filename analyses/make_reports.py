@@ -91,14 +91,19 @@ def minutes(s: float) -> str:
 
 
 def lanes(
-    pages: list[str], est: dict[str, float], n: int, pre: list[float] | None = None
+    pages: list[str],
+    est: dict[str, float],
+    n: int,
+    pre: list[float] | None = None,
+    empty: bool = False,
 ) -> list[list[str]]:
-    """``pages`` split into at most ``n`` lanes run side by side: the longest pages first,
-    each to the lane with the least time so far (estimates ``est``; lane ``k`` starts with
-    ``pre[k]`` seconds of its own, its kernels' compile), the skill page on the first
-    lane (which compiles the expert). A lane runs its longest page first (started last,
-    it would end the build alone), then the others in the pages' own order (a later page
-    finds the runs it shares with an earlier one cached)."""
+    """``pages`` split into at most ``n`` lanes run side by side (``n`` exactly, some
+    perhaps empty, with ``empty``): the longest pages first, each to the lane with the
+    least time so far (estimates ``est``; lane ``k`` starts with ``pre[k]`` seconds of its
+    own, its kernels' compile), the skill page on the first lane (which compiles the
+    expert). A lane runs its longest page first (started last, it would end the build
+    alone), then the others in the pages' own order (a later page finds the runs it
+    shares with an earlier one cached)."""
     load = [float(x) for x in (pre or [])][:n]
     load += [0.0] * (n - len(load))
     into: dict[str, int] = {}
@@ -112,6 +117,8 @@ def lanes(
         if lane:
             top = max(lane, key=lambda p: est[p])
             out.append([top] + [p for p in lane if p != top])
+        elif empty:
+            out.append([])
     return out
 
 
@@ -169,6 +176,8 @@ class Lanes:
             if words == ["@lane", "ready"]:
                 with self.lock:
                     self.ready.add(proc)
+                    if self.share and len(self.procs) == 1:  # the others already done
+                        proc.send_signal(signal.SIGUSR1)
             elif words[:1] == ["@lane"] and len(words) >= 3:
                 on_step(words[1], words[2] if len(words) > 3 else "", float(words[-1]))
             else:
@@ -218,7 +227,8 @@ def main() -> int:
     if a.lanes < 1:
         ap.error("--lanes must be at least 1")
     try:
-        float(a.scale)
+        if not float(a.scale) > 0:
+            ap.error(f"SCALE must be positive, got {a.scale!r}")
     except ValueError:
         ap.error(f"SCALE must be a number, got {a.scale!r}")
     pages = list(common.ANALYSES)
@@ -234,9 +244,13 @@ def main() -> int:
     if n > 1:
         first = WARM_FIRST if "skill" in todo else ("rounds",)
         warms = [first, WARM_OTHER] + [()] * (n - 2)
+    warms += [()] * (n - len(warms))
     pre = [compile_time(w) for w in warms]
-    plan = lanes(todo, est, n, pre) if todo else []
-    warms = (warms + [()] * len(plan))[: len(plan)]
+    # a lane left without pages compiles nothing either
+    steps = [x for x in zip(lanes(todo, est, n, pre, empty=True), warms, pre) if x[0]]
+    plan = [x[0] for x in steps]
+    warms = [x[1] for x in steps]
+    pre = [x[2] for x in steps]
     state: dict = {"done": [], "running": {}, "warming": {}, "warmed": set()}
     out_lock = threading.Lock()
 

@@ -86,6 +86,8 @@ def main() -> int:
     )
     ap.add_argument("pages", nargs="*")
     a = ap.parse_args()
+    if not a.scale > 0:
+        ap.error("--scale must be positive")
     import common
     from build_reports import build_all
 

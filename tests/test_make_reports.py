@@ -53,6 +53,10 @@ def test_lanes_count_their_compile_and_keep_the_skill_page_on_the_first():
     loads = [pre + sum(est[p] for p in lane) for pre, lane in zip([80, 30], plan)]
     assert loads == [260, 264]
     assert make_reports.lanes(["length", "seats"], est, 2, [80, 30]) == [["seats"], ["length"]]
+    # a lane whose compile alone outweighs the pages gets none (kept, empty, on request)
+    two = {"a": 10, "b": 10}
+    assert make_reports.lanes(["a", "b"], two, 2, [100, 0]) == [["a", "b"]]
+    assert make_reports.lanes(["a", "b"], two, 2, [100, 0], empty=True) == [[], ["a", "b"]]
 
 
 def _fake_make(tmp_path, script: str) -> str:
