@@ -149,12 +149,15 @@ class Lanes:
     """The lanes' processes (``report_lane.py``), each in its own process group, so that
     a failure or Ctrl-C stops every page being built."""
 
-    def __init__(self, scale: str, share: bool, command: list[str] | None = None) -> None:
-        self.scale, self.share = scale, share
+    def __init__(
+        self, scale: str, share: bool, command: list[str] | None = None, total: int = 2
+    ) -> None:
+        self.scale, self.share, self.total = scale, share, total
         self.command = command or [sys.executable, str(HERE / "report_lane.py")]
         self.lock = threading.Lock()
         self.procs: set[subprocess.Popen] = set()
         self.ready: set[subprocess.Popen] = set()
+        self.ended = 0  # lanes that ended well
         self.failed: str | None = None
 
     def run(self, warm: tuple[str, ...], pages: list[str], on_step) -> None:
@@ -176,7 +179,7 @@ class Lanes:
             if words == ["@lane", "ready"]:
                 with self.lock:
                     self.ready.add(proc)
-                    if self.share and len(self.procs) == 1:  # the others already done
+                    if self.share and self.ended == self.total - 1:  # the others are done
                         proc.send_signal(signal.SIGUSR1)
             elif words[:1] == ["@lane"] and len(words) >= 3:
                 on_step(words[1], words[2] if len(words) > 3 else "", float(words[-1]))
@@ -186,7 +189,8 @@ class Lanes:
         with self.lock:
             self.procs.discard(proc)
             self.ready.discard(proc)
-            if status == 0 and self.share and len(self.procs) == 1:
+            self.ended += status == 0
+            if self.share and self.ended == self.total - 1:
                 for other in self.ready:  # the last lane left: every core to it
                     other.send_signal(signal.SIGUSR1)
             if self.failed:
@@ -311,7 +315,7 @@ def main() -> int:
         except RuntimeError:
             return
 
-    runner = Lanes(a.scale, share=len(plan) > 1)
+    runner = Lanes(a.scale, share=len(plan) > 1, total=len(plan))
     if len(plan) > 1:
         print(
             "reports: building "

@@ -45,17 +45,22 @@ def kernels_ready(names: list[str]) -> bool:
 
 
 def _mark_ready(names: list[str]) -> None:
+    """Record that the kernels ``names`` are compiled (under a lock: the lanes record
+    theirs side by side)."""
+    import common
+
     from unosim.kernel import CACHE_ROOT, kernel_code
     from unosim.sim.results import atomic_path, publish
 
-    try:
-        saved = json.loads(MARKER.read_text())
-        done = set(saved[kernel_code()][str(CACHE_ROOT)])
-    except (OSError, ValueError, KeyError, TypeError):
-        done = set()
-    tmp = atomic_path(MARKER)
-    tmp.write_text(json.dumps({kernel_code(): {str(CACHE_ROOT): sorted(done | set(names))}}))
-    publish(tmp, MARKER)
+    with common._key_lock(MARKER):
+        try:
+            saved = json.loads(MARKER.read_text())
+            done = set(saved[kernel_code()][str(CACHE_ROOT)])
+        except (OSError, ValueError, KeyError, TypeError):
+            done = set()
+        tmp = atomic_path(MARKER)
+        tmp.write_text(json.dumps({kernel_code(): {str(CACHE_ROOT): sorted(done | set(names))}}))
+        publish(tmp, MARKER)
 
 
 def share_cores() -> None:
@@ -114,7 +119,10 @@ def main() -> int:
 
 
 if __name__ == "__main__":
-    status = main()
+    try:
+        status = main()
+    finally:  # a late SIGUSR1 (the other lane just ended) must not end this one
+        signal.signal(signal.SIGUSR1, signal.SIG_IGN)
     sys.stdout.flush()
     sys.stderr.flush()
     # every page is written and published by now: skip the interpreter's clean-up of a

@@ -86,6 +86,8 @@ def test_compile_time_knows_a_compiled_cache(tmp_path, monkeypatch):
     report_lane._mark_ready(["rounds", "expert", "matches"])
     assert make_reports.compile_time(("rounds", "matches")) == 2 * make_reports.LOAD
     assert make_reports.compile_time(("official",)) == make_reports.COMPILE["official"]
+    report_lane._mark_ready(["official"])  # the other lane's: added, nothing lost
+    assert make_reports.compile_time(("official", "rounds")) == 2 * make_reports.LOAD
     assert make_reports.compile_time(()) == 0.0
 
 
@@ -107,6 +109,7 @@ FAKE_LANE = textwrap.dedent("""
         while time.monotonic() - t < 60 and not (p == "wait" and got):
             time.sleep(0.05)
         print(f"@lane page {p} {'alone' if got else 'shared'} 0.2", flush=True)
+    signal.signal(signal.SIGUSR1, signal.SIG_IGN)  # as report_lane.py at its end
 """)
 
 
@@ -194,3 +197,12 @@ def test_a_lane_refuses_an_unknown_page_at_once():
     )
     assert out.returncode != 0 and time.monotonic() - t < 30
     assert "no page named 'no-such-page'" in out.stderr
+
+
+def test_a_lane_ready_after_the_other_ended_is_told_at_once(tmp_path):
+    runner = _runner(tmp_path)
+    runner.run((), ["quick"], lambda *a: None)
+    steps = []
+    t = time.monotonic()
+    runner.run((), ["wait"], lambda kind, name, took: steps.append((kind, name)))
+    assert steps == [("page", "wait")] and time.monotonic() - t < 30
