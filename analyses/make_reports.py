@@ -244,18 +244,17 @@ def main() -> int:
     )
     todo = out_of_date(a.make, a.scale, pages)
     n = min(a.lanes, len(todo))
-    warms: list[tuple[str, ...]] = []
+    warms: list[tuple[str, ...]] = [()] * n
     if n > 1:
-        first = WARM_FIRST if "skill" in todo else ("rounds",)
-        warms = [first, WARM_OTHER] + [()] * (n - 2)
-    warms += [()] * (n - len(warms))
+        warms[:2] = [WARM_FIRST if "skill" in todo else ("rounds",), WARM_OTHER]
     pre = [compile_time(w) for w in warms]
     # a lane left without pages compiles nothing either
     steps = [x for x in zip(lanes(todo, est, n, pre, empty=True), warms, pre) if x[0]]
     plan = [x[0] for x in steps]
     warms = [x[1] for x in steps]
     pre = [x[2] for x in steps]
-    state: dict = {"done": [], "running": {}, "warming": {}, "warmed": set()}
+    # pages done; a running page's start; a lane's start (its compile, pre[k] until done)
+    state: dict = {"done": [], "running": {}, "started": {}}
     out_lock = threading.Lock()
 
     def left() -> float:
@@ -264,11 +263,7 @@ def main() -> int:
         now = time.monotonic()
         rest = []
         for k, lane in enumerate(plan):
-            s = 0.0
-            if k in state["warming"]:
-                s += max(0.0, pre[k] - (now - state["warming"][k]))
-            elif k < len(pre) and k not in state["warmed"]:
-                s += pre[k]
+            s = max(0.0, pre[k] - (now - state["started"].get(k, now)))
             for p in lane:
                 if p in state["done"]:
                     continue
@@ -280,17 +275,15 @@ def main() -> int:
     def run_lane(k: int) -> None:
         lane = plan[k]
         with out_lock:
-            if warms[k]:
-                state["warming"][k] = time.monotonic()
-            else:
-                state["running"][lane[0]] = time.monotonic()
+            state["started"][k] = time.monotonic()
+            if not warms[k]:
+                state["running"][lane[0]] = state["started"][k]
 
         def on_step(kind: str, name: str, took: float) -> None:
             with out_lock:
                 now = time.monotonic()
                 if kind == "warm":
-                    state["warming"].pop(k, None)
-                    state["warmed"].add(k)
+                    pre[k] = 0.0
                     print(
                         f"reports: compiled {', '.join(warms[k])} in {minutes(took)}",
                         flush=True,

@@ -31,17 +31,20 @@ sys.path.insert(0, str(HERE))
 MARKER = HERE.parent / "results" / "reports" / ".kernels.json"
 
 
-def kernels_ready(names: list[str]) -> bool:
-    """Whether the kernels ``names`` were compiled into numba's cache for today's kernel
-    code (a lane's ``--warm`` records it): then warming them only loads them."""
+def _compiled() -> set[str]:
+    """The kernels a lane recorded as compiled for today's kernel code and cache folder."""
     from unosim.kernel import CACHE_ROOT, kernel_code
 
     try:
-        saved = json.loads(MARKER.read_text())
-        done = set(saved[kernel_code()][str(CACHE_ROOT)])
+        return set(json.loads(MARKER.read_text())[kernel_code()][str(CACHE_ROOT)])
     except (OSError, ValueError, KeyError, TypeError):
-        return False
-    return set(names) <= done
+        return set()
+
+
+def kernels_ready(names: list[str]) -> bool:
+    """Whether the kernels ``names`` were compiled into numba's cache for today's kernel
+    code (a lane's ``--warm`` records it): then warming them only loads them."""
+    return set(names) <= _compiled()
 
 
 def _mark_ready(names: list[str]) -> None:
@@ -53,13 +56,9 @@ def _mark_ready(names: list[str]) -> None:
     from unosim.sim.results import atomic_path, publish
 
     with common._key_lock(MARKER):
-        try:
-            saved = json.loads(MARKER.read_text())
-            done = set(saved[kernel_code()][str(CACHE_ROOT)])
-        except (OSError, ValueError, KeyError, TypeError):
-            done = set()
+        done = sorted(_compiled() | set(names))
         tmp = atomic_path(MARKER)
-        tmp.write_text(json.dumps({kernel_code(): {str(CACHE_ROOT): sorted(done | set(names))}}))
+        tmp.write_text(json.dumps({kernel_code(): {str(CACHE_ROOT): done}}))
         publish(tmp, MARKER)
 
 
