@@ -759,7 +759,7 @@ def _reuse_freed_memory() -> None:
     reuse rather than returning it at once: a page allocates and frees the same large
     arrays run after run, and each fresh mapping costs page faults (on the 2-core
     machine about 2.5 s of the seats page's 5 s of system time,
-    docs/notes/skill-page-cost.md). Elsewhere, nothing."""
+    notes/skill-page-cost.md). Elsewhere, nothing."""
     import ctypes
     import ctypes.util
 

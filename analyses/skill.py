@@ -74,7 +74,7 @@ EXPERT = "expert"  # at its default budget (unosim/players/expert.py)
 EXPERT_OPPONENTS = ("random", "heuristic", REALISTIC)
 # deals (x 4 seats) of the expert per rule set and opponent: with the control variate,
 # 288 gave the 95% half-widths 400 gave with the plain paired difference (median about
-# 0.024; docs/notes/skill-page-cost.md); the default expert of kernel behaviour 9
+# 0.024; notes/skill-page-cost.md); the default expert of kernel behaviour 9
 # (horizon=8) departs sooner from its policy, so its cells need 360 for the same largest
 # half-width (±0.026)
 BASE_EXPERT_DEALS = 360

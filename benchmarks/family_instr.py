@@ -18,7 +18,7 @@ Under valgrind, instrumentation is switched on around each rule set's call only 
 C helper built with the compiler and valgrind's ``callgrind.h``), and the script prints
 the instructions callgrind counted in it, per round and per turn. Count kernels loaded
 from the cache: a count in the process that compiled them differs by up to 2%
-(docs/notes/turn-loop-cost.md, "More presets in official's kernel").
+(notes/turn-loop-cost.md, "More presets in official's kernel").
 """
 
 from __future__ import annotations

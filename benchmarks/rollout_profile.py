@@ -9,7 +9,7 @@ thread (``engine.expert_tally``), after writing ``/tmp/perf-<pid>.map``, the map
 which ``perf report`` names the jitted functions (perf sees numba's code as anonymous
 memory). The addresses come from the compiled object in numba's cache and the entry
 point's address in this process.
-Prints the CPU seconds, the tally and the ns per rollout turn (docs/notes/expert.md).
+Prints the CPU seconds, the tally and the ns per rollout turn (notes/expert.md).
 """
 
 from __future__ import annotations

@@ -57,7 +57,7 @@ NEEDS = {
     "evaluate": "--games",
 }
 README_MAX = 10_000  # bytes
-DOCSTRING_MAX = 2_500  # characters; experiment logs go to docs/notes/
+DOCSTRING_MAX = 2_500  # characters; experiment logs go to notes/
 TRACKER = re.compile(r"[Ii]ssues? #?[0-9]+")
 
 
@@ -257,7 +257,7 @@ def test_docstrings_are_short():
                     f"{p.relative_to(ROOT)}:{getattr(node, 'name', '<module>')} "
                     f"{len(doc):,} characters"
                 )
-    assert not long, "move the history to docs/notes/:\n" + "\n".join(long)
+    assert not long, "move the history to notes/:\n" + "\n".join(long)
 
 
 def test_the_docs_site_builds_without_warnings(tmp_path):

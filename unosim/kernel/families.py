@@ -2,7 +2,7 @@
 under a package of their own (``unosim.kernel._family_<hash>``), in which
 ``family.rules_of`` returns that rule set's array as a constant. numba then compiles every
 rule that is off out of the turn loop: ``official`` with ``random`` players runs about
-15% faster per game (docs/notes/turn-loop-cost.md). The rules in ``family.HOUSE``
+15% faster per game (notes/turn-loop-cost.md). The rules in ``family.HOUSE``
 (stacking, Seven-Zero, the challenge, the UNO penalty, the next dealer, the draw rule) are
 read from the table (``family.house_of``), so one family plays its rule set with any of
 them: official's plays ``stacking``, ``progressive``, ``seven-zero``, ``portugal``,

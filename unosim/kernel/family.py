@@ -2,7 +2,7 @@
 one family's kernel plays from the table (``HOUSE``), ``house_of(tb)``. In the general
 kernel both are ``tb.rules``; a family's kernel (``families.py``) loads the kernel's
 modules again with this module replaced by one whose ``rules_of`` returns a constant
-array, so that numba compiles away every rule that is off (docs/notes/turn-loop-cost.md).
+array, so that numba compiles away every rule that is off (notes/turn-loop-cost.md).
 No kernel function reads a ``HOUSE`` slot through ``rules_of`` (``tests/test_families.py``)."""
 
 from .jit import hot
@@ -14,7 +14,7 @@ from .layout import R_CHALLENGE, R_DRAW_RULE, R_NEXT_DEALER, R_SEVEN_ZERO, R_STA
 # as ``pokemon``, whose rounds never read it; drawing until a playable card). The last
 # four are read on rare paths, or behind one (the draw rule only once the first card
 # drawn is not playable), so that official's rounds cost no more instructions than with
-# them constant (docs/notes/turn-loop-cost.md, "More presets in official's kernel")
+# them constant (notes/turn-loop-cost.md, "More presets in official's kernel")
 HOUSE = (R_STACKING, R_SEVEN_ZERO, R_CHALLENGE, R_UNO_PENALTY, R_NEXT_DEALER, R_DRAW_RULE)
 
 

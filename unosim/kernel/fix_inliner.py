@@ -2,7 +2,7 @@
 each returns whether it was installed, and installs nothing where numba's internals do
 not look as they did in the versions it was measured with. ``jit`` installs them only
 around unosim's compiles; why each exists, with the compile times measured:
-``docs/notes/compile-time.md``.
+``notes/compile-time.md``.
 """
 
 import copy

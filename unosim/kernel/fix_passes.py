@@ -2,7 +2,7 @@
 (``jit.NUMBA_FIXES``): each returns whether it was installed, and installs nothing where
 numba's internals do not look as they did in the versions it was measured with;
 ``tests/test_compile.py`` compares each with numba's own. Why each exists, with the
-compile times measured: ``docs/notes/compile-time.md``.
+compile times measured: ``notes/compile-time.md``.
 """
 
 import functools

@@ -34,7 +34,7 @@ def swap_hands(rd, a, b, nk):
     forget_plays(rd, a)
     forget_plays(rd, b)
     # constant widths: a loop to a bound known when compiling runs about 5% faster on
-    # Seven-Zero rounds (docs/notes/turn-loop-cost.md)
+    # Seven-Zero rounds (notes/turn-loop-cost.md)
     if nk == N_BUILTIN_KINDS:
         _swap_rows(hands, a, b, N_BUILTIN_KINDS)
     else:

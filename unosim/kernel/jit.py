@@ -7,7 +7,7 @@ level. The version-guarded fixes of numba's inliner (``fix_inliner``) and analys
 (``fix_passes``), installed here only around unosim's compiles (``numba_fixes``), make
 numba build the same code faster; ``tests/test_compile.py`` compares each with numba's
 own. This module also holds the dispatcher that caches by the package's code. Why each
-rule and fix exists, with the compile times measured: ``docs/notes/compile-time.md``.
+rule and fix exists, with the compile times measured: ``notes/compile-time.md``.
 """
 
 import contextlib

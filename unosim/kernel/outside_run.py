@@ -77,7 +77,7 @@ from .state import Round
 
 # an outside seat's stop becomes the checkpoint once the log holds this many decisions
 # (or after a replay): a replay is then at most a few of its turns long, and most stops
-# copy nothing (docs/notes/agents.md, "Batch interface")
+# copy nothing (notes/agents.md, "Batch interface")
 CK_EVERY = 8
 
 

@@ -251,7 +251,7 @@ def play_turns(tb, rd, n, p):
     arguments constant, and the compiler drops what serves only the expert (which made
     a ``random`` turn about 4% slower) and the outside seats' checks (which never fire
     here, yet cost Jump-In turns of ``heuristic`` players some 2-7%:
-    docs/notes/turn-loop-cost.md)."""
+    notes/turn-loop-cost.md)."""
     return _turns(tb, rd, n, p, np.int64(0), np.int64(FORCE_NONE), np.int64(-1), np.int64(0))
 
 

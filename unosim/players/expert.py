@@ -5,7 +5,7 @@ defaults are ``DEFAULTS``). The search runs in the kernel (``kernel.expert``): f
 Carlo over each decision with more than one choice, dealing the cards it cannot see
 consistently with what the table saw. Each parameter's meaning and the expert's measured
 strength are in ``docs/players.md``; what was tried to get there, in
-``docs/notes/expert.md``.
+``notes/expert.md``.
 """
 
 from __future__ import annotations
@@ -57,7 +57,7 @@ STRONG = (
 # STRONG's strength at about 6 times its speed: rollouts cut at 12 turns and scored by the
 # fitted model (`value=fit`), 256 determinizations, racing and the futility stop; paired
 # with STRONG on its 10,000 deals: +0.0009 +- 0.0041 against 3 random, -0.0011 +- 0.0038
-# against 3 heuristic, at x5.97 and x5.66 its rounds per CPU-second (docs/notes/expert.md;
+# against 3 heuristic, at x5.97 and x5.66 its rounds per CPU-second (notes/expert.md;
 # ``pile=shuffled;reuse=1``, the dealing it was measured with).
 STRONG_FIT = (
     "expert:model=actual;depth=4;tries=64;horizon=12;rollouts=256;race=4;fut=10;value=fit;"
@@ -67,7 +67,7 @@ STRONG_FIT = (
 # kernel behaviour 8 (pile=lazy) and each deal of the hidden hands serving 4 rollouts
 # (reuse=4); paired with STRONG on its 10,000 deals: +0.0024 +- 0.0044 against 3 random,
 # +0.0012 +- 0.0043 against 3 heuristic, at x11.1 and x10.6 its speed (medians of 5
-# alternated pairs; docs/notes/expert.md, fifteenth pass).
+# alternated pairs; notes/expert.md, fifteenth pass).
 STRONG_FAST = (
     "expert:model=actual;depth=4;tries=64;horizon=12;rollouts=256;race=4;fut=10;value=fit;"
     "reuse=4;pile=lazy"

@@ -4,7 +4,7 @@ From Python 3.11 the interpreter keeps its frames on a stack of 16 KiB chunks, e
 mapped when a call needs it and unmapped when the call returns. numba's compiler
 recurses deeply and often across a chunk's edge: compiling the general round kernel
 mapped and unmapped a chunk some 350,000 times, 1.4 million page faults and 11 s of
-system time of its 87 s (docs/notes/compile-time.md). ``install`` gives the interpreter
+system time of its 87 s (notes/compile-time.md). ``install`` gives the interpreter
 an arena allocator (``PyObject_SetArenaAllocator``) that keeps up to ``SLOTS`` freed
 blocks of at most ``MAX_KEPT`` bytes and hands them out again, and maps and unmaps the
 rest as CPython's own does; so a block CPython mapped before is freed as it would have
