@@ -178,3 +178,10 @@ def test_chaos_counts_swings_only_with_seven_zero():
     assert (rounds_off, rounds_on) == (20, 20)
     assert swings_off == 0 and swings_on > 0
     assert changes_off > 0 and changes_on > 0
+
+
+def test_vendored_bundle_carries_its_licences():
+    """The Vega bundle is redistributed with the notices its BSD/ISC/MIT licences ask for."""
+    notice = (REPORTS / "atlas" / "vega-embed.LICENSE.txt").read_text(encoding="utf-8")
+    for name in ("Vega-Lite", "Interactive Data Lab", "Mike Bostock", "Redistribution"):
+        assert name in notice

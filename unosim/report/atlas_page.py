@@ -2,10 +2,11 @@
 
 Escaping: the page's static text is this module's own; every text the script shows
 goes in through ``textContent`` and every JSON blob is made safe for ``<script>``
-(``_script_json``). The page loads everything by ``<script>`` (so it works from ``file://`` with no
-server): ``atlas/vega-embed.js`` (Vega, Vega-Lite and Vega-Embed, bundled by
-vl-convert), and one data file per group (``atlas/data/<strategy>-<deck>-<n>.js``,
-calling ``atlasPut(name, cells)``), fetched when a choice needs it. The figures are
+(``_script_json``). The page loads everything by ``<script>`` (so it works from
+``file://`` with no server): ``atlas/vega-embed.js`` (Vega, Vega-Lite and Vega-Embed,
+bundled by vl-convert; its licences in ``atlas/vega-embed.LICENSE.txt``), and one data
+file per group (``atlas/data/<strategy>-<deck>-<n>.js``, calling ``atlasPut(name,
+cells)``), fetched when a choice needs it. The figures are
 Vega-Lite specifications written with Altair; the page fills in their data.
 """
 
@@ -20,6 +21,8 @@ from ..game import names as R
 from ..game.rules import PRESET_NOTES
 from . import atlas_grid as G
 from .atlas_js import SCRIPT, STYLE
+
+VEGA_LICENCES = Path(__file__).with_name("assets") / "vega-embed.LICENSE.txt"
 
 STRATEGY_TEXT = {
     "random": (
@@ -192,6 +195,8 @@ def write_atlas(
     # snippet that puts vegaEmbed, vegaLite and vega on ``window``, which the page uses
     bundle = vlc.javascript_bundle(vl_version=vl)  # type: ignore[call-arg, unused-ignore]
     _write(folder / "vega-embed.js", bundle)
+    # the bundle's BSD and ISC licences require their notices beside it
+    _write(folder / "vega-embed.LICENSE.txt", VEGA_LICENCES.read_text(encoding="utf-8"))
     cfg = config(rounds, built)
     cfg["chaos"] = chaos or {}
     cfg["swing"] = G.SWING
