@@ -9,7 +9,9 @@ Two readers, named for what a read is:
   digest of the array), in which ``fixed_rules`` returns that array frozen into the
   code, so that LLVM folds every rule that is off out of the turn loop: ``official``
   with ``random`` players runs about 15% faster per game (docs/notes/turn-loop-cost.md).
-  A table with ``constants`` None (the general kernel) reads ``tb.rules``.
+  A table with ``constants`` None (the general kernel) reads ``tb.rules``. (An
+  ``intrinsic``: numba refuses to return a global array from a function compiled
+  without its runtime, as kernels are.)
 * ``table_rules(tb)``: always the table's run-time array, for the ``HOUSE`` slots, in
   which the rule sets sharing a specialised kernel differ (stacking, Seven-Zero, the
   challenge, the UNO penalty, the next dealer, the draw rule): official's kernel plays
@@ -25,8 +27,16 @@ other (its signature names its rule array's digest). No kernel function reads a
 import hashlib
 
 import numpy as np
-from numba.core import types
-from numba.extending import NativeValue, models, overload, register_model, typeof_impl, unbox
+from numba.core import config, types
+from numba.core.imputils import impl_ret_borrowed
+from numba.extending import (
+    NativeValue,
+    intrinsic,
+    models,
+    register_model,
+    typeof_impl,
+    unbox,
+)
 
 from .jit import hot
 from .layout import R_CHALLENGE, R_DRAW_RULE, R_NEXT_DEALER, R_SEVEN_ZERO, R_STACKING, R_UNO_PENALTY
@@ -109,22 +119,42 @@ def _unbox_rule_constants(typ, obj, c):
     return NativeValue(c.context.get_dummy_value())  # all it holds is in its type
 
 
-def fixed_rules(tb):
-    """int64[N_RULES + declared-card fields]: the rules of table ``tb``, compile-time
-    constants in a specialised kernel (``tb.constants``), else ``tb.rules``. Never for a
-    ``HOUSE`` slot (:func:`table_rules`). As Python (numba's ``DISABLE_JIT``) it returns
-    the same values."""
-    return tb.rules if tb.constants is None else tb.constants.rules
-
-
-@overload(fixed_rules, jit_options={"_nrt": False})
-def _fixed_rules(tb):
+@intrinsic
+def _rules_in(typingctx, tb):
+    """The rule array of ``tb`` (a ``state.Table``), chosen by its type: the constants of
+    a :class:`RuleConstantsType` built into the code as a read-only global array, or
+    the ``rules`` field. An intrinsic, not a function, so that a kernel compiled
+    without numba's runtime may return it."""
     constants = tb.types[tb.fields.index("constants")]
     if isinstance(constants, RuleConstantsType):
         frozen = np.array(constants.rules, np.int64)
-        frozen.flags.writeable = False  # numba compiles a read-only global in as constants
-        return lambda tb: frozen
-    return lambda tb: tb.rules
+        frozen.flags.writeable = False
+
+        def constant(context, builder, sig, args):
+            return context.make_constant_array(builder, sig.return_type, frozen)
+
+        return types.Array(types.int64, 1, "C", readonly=True)(tb), constant
+    field = tb.fields.index("rules")
+
+    def table(context, builder, sig, args):
+        rules = builder.extract_value(args[0], field)
+        return impl_ret_borrowed(context, builder, sig.return_type, rules)
+
+    return tb.types[field](tb), table
+
+
+@hot
+def fixed_rules(tb):
+    """int64[N_RULES + declared-card fields]: the rules of table ``tb``, compile-time
+    constants in a specialised kernel (``tb.constants``), else ``tb.rules``. Never for a
+    ``HOUSE`` slot (:func:`table_rules`)."""
+    return _rules_in(tb)
+
+
+if config.DISABLE_JIT:  # the kernel run as Python (debugging): the same values
+
+    def fixed_rules(tb):  # noqa: F811
+        return tb.rules if tb.constants is None else tb.constants.rules
 
 
 @hot
