@@ -1,137 +1,138 @@
-"""The cold compile stays short (``unosim/kernel/jit.py``): the fixes of numba's inliner
-are installed on the numba versions they were written for, and a simulation or a match
-compiles no kernel function twice (a literal argument compiles a copy per value)."""
+"""Plain numba: the numba the suite runs on, no numba internals patched, nothing global
+changed by importing or running unosim, and a short cold compile (a simulation or a
+match compiles no kernel function twice: a literal argument compiles a copy per value)."""
 
-import copy
+import ast
 import os
+import re
 import subprocess
 import sys
 import textwrap
+from pathlib import Path
 
 import numba
 import pytest
-from numba.core import analysis, compiler, ssa, transforms
-from numba.core.targetconfig import TargetConfig
+from packaging.requirements import Requirement
+from packaging.version import Version
 
-from unosim.kernel import jit
-from unosim.kernel.effects import play
-from unosim.kernel.expert_search import search
-from unosim.kernel.round import _turns
-
-VERSION = tuple(int(x) for x in numba.__version__.split(".")[:2])
+ROOT = Path(__file__).resolve().parents[1]
 
 
-@pytest.mark.skipif(
-    not (0, 59) <= VERSION < (0, 69), reason="the fixes are written for numba 0.59-0.68"
-)
-def test_numba_fixes_installed():
-    assert jit.NUMBA_FIXES == (
-        "_share_scope_copies",
-        "_reuse_untyped_ir",
-        "_forward_arguments",
-        "_copy_callee_once",
-        "_bit_live_map",
-        "_ssa_skip_blocks",
-        "_quick_flag_values",
+def _numba_requirement() -> Requirement:
+    """numba's line in ``pyproject.toml``'s dependencies (read as text: no tomllib on
+    Python 3.10)."""
+    found = re.findall(r'^\s*"(numba\b[^"]*)"', (ROOT / "pyproject.toml").read_text(), re.M)
+    assert len(found) == 1, found
+    return Requirement(found[0])
+
+
+def test_numba_is_within_the_pinned_range():
+    """The installed numba is one the pin in ``pyproject.toml`` allows, and the pin has an
+    upper bound: outside it this fails (never skips). To move the pin:
+    docs/contributing.md, "Moving numba's pin"."""
+    spec = _numba_requirement().specifier
+    assert any(s.operator in ("<", "<=", "==", "~=") for s in spec), f"no upper bound: {spec}"
+    assert Version(numba.__version__) in spec, (
+        f"numba {numba.__version__} is outside the pinned range {spec} (pyproject.toml); "
+        'see docs/contributing.md, "Moving numba\'s pin"'
     )
 
 
-@pytest.mark.skipif(
-    not (0, 59) <= VERSION < (0, 69), reason="the fixes are written for numba 0.59-0.68"
-)
-@pytest.mark.parametrize("function", [_turns, play, search])
-def test_bit_live_map_equals_numbas(function):
-    """The live variables ``_bit_live_map`` computes are numba's own, on functions with
-    loops, branches and early returns."""
-    numbas_live_map = analysis.compute_live_map
-    func_ir = compiler.run_frontend(function.py_func)
-    blocks = transforms.canonicalize_cfg(func_ir.blocks)
-    cfg = analysis.compute_cfg_from_blocks(blocks)
-    usedefs = analysis.compute_use_defs(blocks)
-    with jit.numba_fixes():
-        ours = analysis.compute_live_map(cfg, blocks, usedefs.usemap, usedefs.defmap)
-        assert analysis.compute_live_map.__wrapped__ is numbas_live_map
-    numbas = numbas_live_map(cfg, blocks, usedefs.usemap, usedefs.defmap)
-    assert ours == numbas
-    assert sum(map(len, ours.values())) > 100
+# numba's private compiler modules, which unosim must not import (nor patch)
+PRIVATE = ("inline_closurecall", "ir_utils", "analysis", "ssa", "targetconfig", "ir")
 
 
-@pytest.mark.skipif(
-    not (0, 59) <= VERSION < (0, 69), reason="the fixes are written for numba 0.59-0.68"
-)
-def test_quick_flag_values_equal_numbas():
-    flags = compiler.Flags()
-    flags.no_cpython_wrapper = True
-    flags.nrt = False
-    numbas = TargetConfig.values
-    for f in (flags, compiler.Flags(), compiler.DEFAULT_FLAGS, compiler.Flags(flags)):
-        values = numbas(f)
-        with jit.numba_fixes():
-            assert TargetConfig.values is not numbas
-            assert f.values() == values and list(f.values()) == list(values)
-    assert flags != compiler.Flags() and flags == compiler.Flags(flags)
+def test_no_module_imports_numbas_compiler_internals():
+    bad = []
+    for path in sorted((ROOT / "unosim").rglob("*.py")):
+        text = path.read_text()
+        if "PyObject_SetArenaAllocator" in text:
+            bad.append(f"{path.name}: PyObject_SetArenaAllocator")
+        for node in ast.walk(ast.parse(text)):
+            names = []
+            if isinstance(node, ast.Import):
+                names = [a.name for a in node.names]
+            elif isinstance(node, ast.ImportFrom) and node.module:
+                names = [node.module] + [f"{node.module}.{a.name}" for a in node.names]
+            for name in names:
+                parts = name.split(".")
+                if parts[:2] == ["numba", "core"] and len(parts) > 2 and parts[2] in PRIVATE:
+                    bad.append(f"{path.relative_to(ROOT)}:{node.lineno}: {name}")
+    assert bad == []
 
 
-def _dump(blocks):
-    return [(label, [str(stmt) for stmt in b.body]) for label, b in blocks.items()]
-
-
-@pytest.mark.skipif(
-    not (0, 59) <= VERSION < (0, 69), reason="the fixes are written for numba 0.59-0.68"
-)
-@pytest.mark.parametrize("function", [_turns, play, search])
-def test_ssa_skip_blocks_equals_numbas(function):
-    """``_ssa_skip_blocks`` makes the IR numba's SSA reconstruction makes, variable
-    names and phi nodes included (a copy of the IR, scope and all, for each)."""
-    blocks = compiler.run_frontend(function.py_func).blocks
-    theirs = copy.deepcopy(blocks)
-    numbas_run = ssa._run_ssa
-    with jit.numba_fixes():
-        assert ssa._run_ssa is not numbas_run
-        ours = _dump(ssa._run_ssa(blocks))
-    numbas = _dump(numbas_run(theirs))
-    assert ours == numbas
-    assert sum("phi" in stmt for _, body in ours for stmt in body) > 10
-
-
-# numba's modules and classes the fixes touch: every attribute the same object before
-# `import unosim`, after it, and after a simulation and a fresh compile of a kernel
-UNTOUCHED = textwrap.dedent("""
+# numba's settings, the attributes of its compiler's modules and classes, CPython's arena
+# allocator and the cache folder's files: the same after `import unosim` as before, and
+# after a first small simulation (the cache folder may then hold more files, never fewer
+# or changed ones)
+NOTHING_GLOBAL = textwrap.dedent("""
+    import ctypes, json, os, sys
+    from pathlib import Path
     import numba
-    from numba.core import (analysis, compiler, dispatcher, inline_closurecall, ir,
-                            ir_utils, ssa, targetconfig, typed_passes, untyped_passes)
-    owners = (analysis, compiler, dispatcher, dispatcher.Dispatcher, inline_closurecall,
-              inline_closurecall.InlineWorker, ir, ir.Scope, ir.Var, ir_utils, ssa,
-              targetconfig, targetconfig.TargetConfig, typed_passes, untyped_passes,
-              numba.core.caching, numba.core.caching.CacheImpl)
-    snap = lambda: [dict(vars(o)) for o in owners]
+    from numba.core import (analysis, caching, compiler, cpu, dispatcher, inline_closurecall,
+                            ir, ir_utils, registry, ssa, targetconfig, typed_passes,
+                            untyped_passes)
+    owners = (analysis, caching, caching.CacheImpl, compiler, cpu, dispatcher,
+              dispatcher.Dispatcher, inline_closurecall, inline_closurecall.InlineWorker, ir,
+              ir.Scope, ir.Var, ir_utils, registry, ssa, targetconfig,
+              targetconfig.TargetConfig, typed_passes, untyped_passes)
+
+    class Arena(ctypes.Structure):
+        _fields_ = [("ctx", ctypes.c_void_p), ("alloc", ctypes.c_void_p),
+                    ("free", ctypes.c_void_p)]
+
+    def arena():
+        a = Arena()
+        ctypes.pythonapi.PyObject_GetArenaAllocator(ctypes.byref(a))
+        return (a.ctx, a.alloc, a.free)
+
+    cache = Path(sys.argv[1])
+    def files():
+        return {str(p.relative_to(cache)): (p.stat().st_size, p.stat().st_mtime_ns)
+                for p in cache.rglob("*") if p.is_file()}
+    def snap():
+        config = {k: repr(v) for k, v in vars(numba.config).items() if k.isupper()}
+        attrs = [dict(vars(o)) for o in owners]
+        return config, attrs, arena(), files()
     def changed(a, b):
-        return sorted(f"{o.__name__}.{k}" for o, x, y in zip(owners, a, b)
-                      for k in set(x) | set(y) if x.get(k, x) is not y.get(k, y))
+        out = [f"config.{k}" for k in set(a[0]) | set(b[0]) if a[0].get(k) != b[0].get(k)]
+        out += [f"{o.__name__}.{k}" for o, x, y in zip(owners, a[1], b[1])
+                for k in set(x) | set(y) if x.get(k, x) is not y.get(k, y)]
+        out += ["arena allocator"] * (a[2] != b[2])
+        return sorted(out), a[3], b[3]
     before = snap()
-    import unosim
-    from unosim.kernel import jit
-    print("import:", changed(before, snap()))
+    import unosim, unosim.kernel
+    names, was, now = changed(before, snap())
+    print(json.dumps(names + ["cache files"] * (was != now)))
     unosim.simulate(n_games=5)
-
-    @jit.kernel
-    def fresh(a):
-        return a + 1
-
-    fresh(1)
-    print("run:", changed(before, snap()))
-    with jit.numba_fixes():
-        print("fixes:", len(changed(before, snap())))
+    names, was, now = changed(before, snap())
+    lost = [f for f in was if now.get(f) != was[f]]
+    print(json.dumps(names + ["cache files lost or changed"] * bool(lost)))
 """)
 
 
-def test_numba_is_left_as_it_is():
-    out = subprocess.run(
-        [sys.executable, "-c", UNTOUCHED], capture_output=True, text=True, check=True
-    ).stdout.splitlines()
-    assert out[:2] == ["import: []", "run: []"]
-    if VERSION >= (0, 59) and VERSION < (0, 69):
-        assert out[2] == "fixes: 9"  # the fixes are made, around unosim's compiles
+def test_importing_and_running_unosim_changes_nothing_global(tmp_path):
+    """Run in a process of its own, with the kernels' usual cache folder (a kernel cached
+    for other code, planted there, must survive too)."""
+    from unosim.kernel.jit import cache_folder
+
+    folder = Path(cache_folder())
+    planted = folder / "planted.k.py311.nbi"
+    planted.write_bytes(b"another version's index")
+    env = {k: v for k, v in os.environ.items() if k != "NUMBA_THREADING_LAYER"}
+    try:
+        r = subprocess.run(
+            [sys.executable, "-c", NOTHING_GLOBAL, str(folder)],
+            capture_output=True,
+            text=True,
+            env=env,
+            timeout=1800,
+        )
+        assert r.returncode == 0, r.stderr
+        assert r.stdout.splitlines() == ["[]", "[]"]
+        assert planted.read_bytes() == b"another version's index"
+    finally:
+        planted.unlink(missing_ok=True)
 
 
 # in a fresh process with an empty cache: a function loaded from the cache does not

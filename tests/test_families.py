@@ -1,13 +1,19 @@
-"""Rule sets with a kernel of their own (``kernel.families``): the same games as the
+"""Rule sets with a kernel of their own (``kernel.family``): the same games as the
 general kernel, cached apart from it."""
 
+import ast
+import os
+import subprocess
 import sys
+from pathlib import Path
 
+import numba
 import numpy as np
 import pytest
 
 from unosim.game.rules import RuleError, resolve
-from unosim.kernel import families
+from unosim.kernel import family
+from unosim.kernel.family import RuleConstants
 from unosim.sim import engine
 from unosim.sim.simulate import make_job
 
@@ -72,26 +78,39 @@ def test_house_rules_read_from_the_table_play_the_general_kernels_games(mix, str
         labels = (labels * 2)[:players]
     job = make_job(rules, 300, players, labels, 17, house=house)
     assert engine.has_family(job.kernel.rules)  # in official's kernel
-    assert families.batch(job.kernel.rules) is families.batch(resolve("official").to_array())
+    official = resolve("official").to_array()
+    same = numba.typeof(RuleConstants(job.kernel.rules)) == numba.typeof(RuleConstants(official))
+    assert same  # the same specialised kernel
     family = engine.rounds(job.kernel, job.seed, 0, 300, 64)
     assert np.array_equal(family, engine.rounds(job.kernel, job.seed, 0, 300, 64, family=False))
 
 
-def test_no_kernel_function_reads_a_house_slot_from_the_familys_constant():
-    """A ``family.HOUSE`` slot is read as ``house_of(tb)[SLOT]`` and in no other way, or a
-    family's kernel would play its own constant instead of the table's house rule. A
-    module that no family loads (``match``: matches play in the general kernel) may also
-    read one from a rule array it is given (``rules[SLOT]``)."""
-    import ast
-    from pathlib import Path
+def _modules_under(root: str) -> set[str]:
+    """The kernel modules ``root`` imports, itself and all they import in turn."""
+    here = Path(family.__file__).parent
+    seen, todo = set(), [root]
+    while todo:
+        name = todo.pop()
+        if name in seen:
+            continue
+        seen.add(name)
+        for node in ast.walk(ast.parse((here / f"{name}.py").read_text())):
+            if isinstance(node, ast.ImportFrom) and node.level == 1 and node.module:
+                todo.append(node.module)
+    return seen
 
-    from unosim.kernel import family, layout
+
+def test_no_kernel_function_reads_a_house_slot_from_the_specialised_constant():
+    """A ``family.HOUSE`` slot is read as ``table_rules(tb)[SLOT]`` and in no other way,
+    or a specialised kernel would play its own constant instead of the table's house
+    rule. A module that a specialised kernel does not run (``match``: matches play in the
+    general kernel) may also read one from a rule array it is given (``rules[SLOT]``)."""
+    from unosim.kernel import layout
 
     names = {n for n in dir(layout) if getattr(layout, n) in family.HOUSE and n.startswith("R_")}
     house = {"R_STACKING", "R_SEVEN_ZERO", "R_CHALLENGE", "R_UNO_PENALTY", "R_NEXT_DEALER"}
     assert names == house | {"R_DRAW_RULE"}
-    pkg = families.batch(resolve("official").to_array()).__name__.rsplit(".", 1)[0]
-    in_family = {m.rsplit(".", 1)[1] for m in sys.modules if m.startswith(pkg + ".")}
+    in_family = _modules_under("batch")  # what ``batch.run_chunk`` may run
     assert {"round", "effects", "outcome", "legal", "pending"} <= in_family
     assert "match" not in in_family
     reads = 0
@@ -108,12 +127,12 @@ def test_no_kernel_function_reads_a_house_slot_from_the_familys_constant():
                 f"{path.name}:{node.lineno} uses {node.id} other than as a subscript"
             )
             if path.stem not in in_family and isinstance(sub.value, ast.Name):
-                continue  # a rule array given to a module outside every family
+                continue  # a rule array given to a module no specialised kernel runs
             assert (
                 isinstance(sub.value, ast.Call)
                 and isinstance(sub.value.func, ast.Name)
-                and sub.value.func.id == "house_of"
-            ), f"{path.name}:{node.lineno} uses {node.id} other than as house_of(tb)[{node.id}]"
+                and sub.value.func.id == "table_rules"
+            ), f"{path.name}:{node.lineno} uses {node.id} other than as table_rules(tb)[{node.id}]"
             reads += 1
     assert reads >= 12  # stacking's, Seven-Zero's, the challenge's, UNO penalty's, draw rule's
 
@@ -125,26 +144,50 @@ def test_a_rule_set_without_a_family_runs_in_the_general_kernel():
     assert not engine.has_family(job.kernel.rules)
 
 
-def test_a_family_is_cached_under_its_own_name():
+def test_a_specialised_kernel_is_typed_by_its_rules():
     official = resolve("official").to_array()
-    fam = families.batch(official)
-    assert fam is families.batch(official.copy())  # loaded once
-    rules = families.key(official)  # official's, its house slots 0
+    constants = family.RuleConstants(official)
+    rules = family.key(official)  # official's, its house slots 0
     assert not np.array_equal(rules, official)  # (the challenge, the UNO penalty)
-    assert fam.__name__ == f"unosim.kernel._family_{families.tag(rules)}.batch"
-    job = make_job("official", 10, 4, "random", 1)
-    engine.rounds(job.kernel, job.seed, 0, 10, 10)
-    cache = fam.run_chunk._cache
-    if cache is None or not hasattr(cache, "_impl"):
-        pytest.skip("kernels run uncached here")
-    # the family's files carry its tag, so a family never loads the general kernel's code
-    assert cache._impl.locator.get_disambiguator() == "k" + families.tag(rules)
-    assert engine._batch.run_chunk._cache._impl.locator.get_disambiguator() == "k"
-    # and its constant is that rule set's family key, read-only
-    pkg = fam.__name__.rsplit(".", 1)[0]
-    family = sys.modules[pkg + ".family"]
-    assert np.array_equal(family.RULES, rules) and not family.RULES.flags.writeable
-    assert sys.modules[pkg + ".round"].rules_of is family.rules_of
+    assert np.array_equal(constants.rules, rules) and not constants.rules.flags.writeable
+    kind = numba.typeof(constants)
+    assert kind == numba.typeof(family.RuleConstants(official.copy()))
+    assert kind.name == f"RuleConstants({family.tag(rules)})"
+    copag = resolve("copag").to_array()
+    assert numba.typeof(family.RuleConstants(copag)) != kind
+
+
+# plays official's rounds in its specialised kernel; prints the cache hits and misses of
+# that kernel's signature (a process of its own: nothing compiled in this one counts)
+SPECIALISED = """
+from unosim.kernel import batch
+from unosim.sim import engine
+from unosim.sim.simulate import make_job
+job = make_job("official", 10, 4, "random", 1)
+engine.rounds(job.kernel, job.seed, 0, 10, 10)
+s = batch.run_chunk.stats
+sig = [t for t in batch.run_chunk.signatures if "RuleConstants" in str(t[0])]
+assert len(sig) == 1, batch.run_chunk.signatures
+print(s.cache_hits[sig[0]], s.cache_misses[sig[0]])
+"""
+
+
+def test_a_specialised_kernel_is_loaded_from_numbas_cache():
+    """The second process loads official's specialised kernel from numba's on-disk cache
+    (the first may compile it)."""
+    env = {**os.environ, "UNOSIM_FAMILIES": "official"}
+    runs = [
+        subprocess.run(
+            [sys.executable, "-c", SPECIALISED],
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=1200,
+        )
+        for _ in range(2)
+    ]
+    assert all(r.returncode == 0 for r in runs), runs[-1].stderr
+    assert runs[1].stdout.split() == ["1", "0"]
 
 
 def test_an_unknown_family_is_refused_in_one_line(monkeypatch):

@@ -79,12 +79,12 @@ def _kernel_sources() -> str:
 
 def test_the_kernel_reads_every_rule_slot():
     src = _kernel_sources()
-    # ``rules[R_X]`` on a local copy, or ``rules_of(tb)[R_X]`` / ``house_of(tb)[R_X]``
+    # ``rules[R_X]`` on a local copy, or ``fixed_rules(tb)[R_X]`` / ``table_rules(tb)[R_X]``
     # (``kernel/family.py``)
     unread = [
         r.slot_name
         for r in KERNEL_RULES
-        if not re.search(rf"(rules(_of\(\w+\))?|house_of\(\w+\))\[{r.slot_name}\]", src)
+        if not re.search(rf"(rules|fixed_rules\(\w+\)|table_rules\(\w+\))\[{r.slot_name}\]", src)
     ]
     assert not unread, f"slots written by RuleSet.to_array but never read: {unread}"
 

@@ -203,9 +203,23 @@ def simulate(
         from ..sim.dataset import stray_note
 
         typer.echo(f"unosim: note: {one_line(stray_note(plan.root, list(plan.strays)))}", err=True)
+    import threading
+
     from ..sim.simulate import warm
 
-    compile_s = warm(job)  # the kernels compile (once) before the clock starts
+    # a compile, not a load from the cache, takes over 10 s: say so while it runs
+    compiling = threading.Timer(
+        10.0,
+        lambda: typer.echo(
+            "compiling        the kernels this run needs (once: numba caches them)...", err=True
+        ),
+    )
+    compiling.daemon = True
+    compiling.start()
+    try:
+        compile_s = warm(job)  # the kernels compile (once) before the clock starts
+    finally:
+        compiling.cancel()
     if compile_s > 10.0:  # a compile, not a load from the cache
         typer.echo(
             f"compiled         the kernels in {compile_s:.1f} s (once: numba caches "

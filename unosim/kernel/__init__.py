@@ -1,33 +1,21 @@
 """numba kernels only: numpy arrays in, numpy arrays out; no objects, no global RNG.
 
-Three things happen on import, before anything is compiled:
-
-* the threading layer defaults to ``workqueue`` (on the 2-core reference machine the
-  OpenMP layer gave no speed-up from a second thread); the kernels no longer run
-  numba's parallel loops (``batch`` runs Python threads), but ``numba.set_num_threads``
-  still sets how many. ``NUMBA_THREADING_LAYER`` in the environment still wins.
-* numba's on-disk cache keys a function on its own file's time and size, and misses
-  changes to the kernels it calls from other files; unosim's kernels are cached instead
-  by the code of the whole package (:func:`kernel_code`: syntax trees without
-  docstrings, so a docstring, comment or layout edit recompiles nothing, and any other
-  edit recompiles every kernel). Nothing in ``unosim/kernel`` imports from outside it.
-* the cache goes beside the sources; when that folder is read-only (an installed
-  package, a read-only home), it goes to ``~/.cache/unosim/numba`` or a per-user
-  folder in the temporary directory (``NUMBA_CACHE_DIR`` still wins).
+Importing this package changes nothing outside it: no numba setting, no file. Its
+kernels (``jit``) are cached on disk by the code of the whole package
+(:func:`kernel_code`: numba's version and the syntax trees of its files without
+docstrings, so a docstring, comment or layout edit recompiles nothing, and any other
+edit recompiles every kernel), since numba's own stamp (a function's own file) misses
+changes to the kernels it calls from other files; nothing in ``unosim/kernel`` imports
+from outside it. Where the cache goes is numba's choice, made at a kernel's first
+compile (``NUMBA_CACHE_DIR``, else beside the sources, else numba's per-user cache
+folder).
 """
 
 import ast
 import hashlib
-import json
-import os
-import sys
-import tempfile
 from pathlib import Path
 
 import numba
-
-if "NUMBA_THREADING_LAYER" not in os.environ:
-    numba.config.THREADING_LAYER = "workqueue"
 
 _PKG = Path(__file__).resolve().parent.parent
 
@@ -72,36 +60,6 @@ def kernel_sources() -> list[Path]:
     return sorted((_PKG / "kernel").glob("*.py"))
 
 
-def writable(folder: Path) -> bool:
-    """Can files be created in ``folder`` (made if missing)? Tried for real: os.access
-    says yes to root even on a read-only filesystem."""
-    try:
-        folder.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=folder, prefix=".unosim-probe.")
-    except OSError:
-        return False
-    os.close(fd)
-    os.unlink(tmp)
-    return True
-
-
-def user_cache_dirs() -> list[Path]:
-    """Where numba's cache may go when the package folder is read-only: the user's
-    cache folder, then a per-user folder in the temporary directory."""
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    uid = os.getuid() if hasattr(os, "getuid") else os.getpid()
-    return [Path(base) / "unosim" / "numba", Path(tempfile.gettempdir()) / f"unosim-numba-{uid}"]
-
-
-def choose_cache(in_tree: Path, fallbacks: list[Path]) -> Path | None:
-    """The first writable of ``in_tree`` (numba's default, beside the sources) and the
-    ``fallbacks``, or None (numba then cannot cache: a one-line notice is printed)."""
-    for folder in [in_tree, *fallbacks]:
-        if writable(folder):
-            return folder
-    return None
-
-
 def _stripped(tree: ast.AST) -> ast.AST:
     """``tree`` without its docstrings (of the module, classes and functions)."""
     for node in ast.walk(tree):
@@ -141,14 +99,6 @@ def code_digest(paths) -> str:
     return h.hexdigest()
 
 
-def _byte_digest(paths) -> str:
-    h = hashlib.sha256()
-    for path in paths:
-        h.update(Path(path).name.encode() + b"\0" + Path(path).read_bytes())
-    return h.hexdigest()
-
-
-_PY = f".py{sys.version_info[0]}{sys.version_info[1]}{getattr(sys, 'abiflags', '')}."
 _code: str | None = None
 
 
@@ -161,55 +111,11 @@ def kernel_code() -> str:
     return _code
 
 
-def _drop_stale_cache(stamp: Path, cached) -> None:
-    """Remove this Python's cached kernels among ``cached`` (paths) when they were made
-    from other code; ``stamp`` says from which code (and, not to parse the sources at
-    every start, from which bytes)."""
-    global _code
-    try:
-        try:
-            saved = json.loads(stamp.read_text())
-        except (OSError, ValueError):
-            saved = None
-        saved = saved if isinstance(saved, dict) else {}
-        now = _byte_digest(kernel_sources())
-        was = saved.get("kernel")
-        if (
-            saved.get("bytes") == now
-            and isinstance(was, str)
-            and was.startswith(f"numba {numba.__version__} ")
-        ):
-            _code = was  # the same bytes: the same code
-            return
-        if was != kernel_code():
-            for f in cached:
-                if _PY in f.name:
-                    f.unlink()
-        stamp.parent.mkdir(parents=True, exist_ok=True)
-        stamp.write_text(json.dumps({"kernel": kernel_code(), "bytes": now}))
-    except OSError:
-        pass
+def __getattr__(name: str):
+    """``CACHE_ROOT``: the folder numba caches the kernels in (``jit.cache_folder``),
+    found when asked for, not at import."""
+    if name == "CACHE_ROOT":
+        from .jit import cache_folder
 
-
-def _set_up_cache() -> Path | None:
-    """Where the compiled kernels go (``jit.KernelDispatcher``): ``NUMBA_CACHE_DIR`` when
-    set, else beside the sources or the first writable fallback; None: not cached."""
-    if os.environ.get("NUMBA_CACHE_DIR"):  # the user's choice, left to them
-        return Path(numba.config.CACHE_DIR)
-    in_tree = _PKG / "kernel" / "__pycache__"
-    root = choose_cache(in_tree, user_cache_dirs())
-    if root is None:
-        print(
-            "unosim: note: no writable folder for numba's compiled kernels (the package "
-            "folder, ~/.cache, the temporary folder): compiling without a cache; set "
-            "NUMBA_CACHE_DIR to keep them",
-            file=sys.stderr,
-        )
-    elif root == in_tree:
-        _drop_stale_cache(in_tree / f"numba-sources{_PY}json", _PKG.rglob("__pycache__/*.nb[ic]"))
-    else:  # a read-only install: cached under root, by source folder
-        _drop_stale_cache(root / f"unosim-sources{_PY}json", root.rglob("*.nb[ic]"))
-    return root
-
-
-CACHE_ROOT = _set_up_cache()
+        return cache_folder()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -81,9 +81,10 @@ def in_chunks(play, count, chunk):
             f.result()
 
 
-def run_rounds(rules, sid, sp, deck, points, n, seed, first_game, count, chunk):
+def run_rounds(rules, sid, sp, deck, points, n, seed, first_game, count, chunk, constants=None):
     """Play ``count`` single rounds (games ``first_game ..``) in chunks of ``chunk`` on
-    numba's thread count; the same games on any number of threads.
+    numba's thread count; the same games on any number of threads, and in the general
+    kernel as in one specialised for ``constants``.
 
     Parameters
     ----------
@@ -107,6 +108,9 @@ def run_rounds(rules, sid, sp, deck, points, n, seed, first_game, count, chunk):
         Games to play.
     chunk : int
         Games per task.
+    constants : family.RuleConstants or None
+        Play in a kernel specialised for these rules (``rules`` must be of its family:
+        equal outside ``family.HOUSE``); None, the general kernel.
 
     Returns
     -------
@@ -114,7 +118,7 @@ def run_rounds(rules, sid, sp, deck, points, n, seed, first_game, count, chunk):
         One record per round (``layout.C_*``).
     """
     out = np.zeros((count, N_COLS), dtype=np.int32)
-    tb = Table(rules, sid, sp, deck, points)
+    tb = Table(rules, sid, sp, deck, points, constants)
     # the Python functions behind the two: NumPy alone builds these arrays, and
     # compiling them (with numba's np.zeros) took about 1.5 s of a cold start
     order = deck_order.py_func(deck)
@@ -165,7 +169,7 @@ def run_one(rules, sid, sp, deck, points, n, seed, game, order, scripted, capaci
         cards int8[G_PILE_N], disc int16[N_KINDS]; the trace's rows int32[events, EV_W]
         (``EV_W_DECL`` with declared cards).
     """
-    tb = Table(rules, sid, sp, deck, points)
+    tb = Table(rules, sid, sp, deck, points, None)
     rd = new_round(order.size, capacity)
     if capacity > 0 and rules[DC_N] > 0:  # declared cards: their hands in the trace too
         rd = with_trace(rd, np.zeros((capacity, EV_W_DECL), dtype=np.int32))

@@ -13,7 +13,7 @@ plays a legal card it has just drawn when ``after_draw = play`` (RULES.md 4.2, 8
 import numpy as np
 
 from . import outside, outside_ask
-from .family import rules_of
+from .family import fixed_rules
 from .jit import hot, kernel
 from .kinds import (
     COLOUR,
@@ -117,7 +117,7 @@ def choose_stack(tb, rd, p):
     s = S_SEAT0 + p
     if lone_card_blocked(tb, rd, p):
         return -1  # 8.8: stacking one's last card, never a number card
-    if rules_of(tb)[DC_STACKS] != 0:
+    if fixed_rules(tb)[DC_STACKS] != 0:
         return _choose_stack_declared(tb, rd, p)
     total = 0
     for c in range(N_COLOURS):
@@ -250,7 +250,7 @@ def will_challenge(tb, rd, p):
     """Does seat ``p`` challenge the pending Wild Draw Four (4.3)?"""
     sp = tb.sp
     g = rd.g
-    rules = rules_of(tb)
+    rules = fixed_rules(tb)
     hands = rd.hands
     hinfo = rd.hinfo
     disc = rd.disc

@@ -9,7 +9,7 @@ these functions on the built-in cards' paths.
 
 import numpy as np
 
-from .family import rules_of
+from .family import fixed_rules
 from .jit import hot
 from .kinds import (
     ATTACKS,
@@ -58,7 +58,7 @@ def block(k):
 @hot
 def names_colour(tb, k):
     """Does its player name a colour after ``k`` (every wild-type card does)?"""
-    return k < N_BUILTIN_KINDS or rules_of(tb)[block(k) + D_NAMES] == 1
+    return k < N_BUILTIN_KINDS or fixed_rules(tb)[block(k) + D_NAMES] == 1
 
 
 @hot
@@ -68,7 +68,7 @@ def props(tb, k):
     if k < N_BUILTIN_KINDS:
         return np.int64(ATTACKS[k]), np.int64(DRAW_PENALTY[k]), np.int64(SWAPS[k])
     b = block(k)
-    return rules_of(tb)[b + D_ATTACK], rules_of(tb)[b + D_DRAWS], rules_of(tb)[b + D_SWAP]
+    return fixed_rules(tb)[b + D_ATTACK], fixed_rules(tb)[b + D_DRAWS], fixed_rules(tb)[b + D_SWAP]
 
 
 @hot
@@ -77,14 +77,14 @@ def penalty(tb, k):
     Draw Four's 4, a declared ``stack`` card's number, else 0."""
     if k < N_BUILTIN_KINDS:
         return np.int64(DRAW_PENALTY[k])
-    return rules_of(tb)[block(k) + D_PENALTY]
+    return fixed_rules(tb)[block(k) + D_PENALTY]
 
 
 @hot
 def legal_declared(tb, rd, k):
     """4.1 for a coloured declared kind not of the current colour: ``matches`` =
     anything, or the top card's rank when it matches by rank."""
-    rules = rules_of(tb)
+    rules = fixed_rules(tb)
     r = RANK[k]
     if (rules[DC_ANYWHERE] >> r) & 1:
         return True
@@ -96,7 +96,7 @@ def stacks(tb, k):
     """Is ``k`` a card that stacks (a Draw Two, a Wild Draw Four, a ``stack`` card)?"""
     if k < N_BUILTIN_KINDS:
         return DRAW_PENALTY[k] > 0
-    return (rules_of(tb)[DC_STACKS] >> slot_of(k)) & 1 == 1
+    return (fixed_rules(tb)[DC_STACKS] >> slot_of(k)) & 1 == 1
 
 
 @hot
@@ -117,8 +117,8 @@ def chooses(tb, k):
     """Does declared kind ``k`` have a ``chosen`` step (``draw N chosen``, ``swap
     chosen``)?"""
     b = block(k)
-    for i in range(rules_of(tb)[b + D_N_STEPS]):
-        op = rules_of(tb)[b + D_STEPS + 2 * i]
+    for i in range(fixed_rules(tb)[b + D_N_STEPS]):
+        op = fixed_rules(tb)[b + D_STEPS + 2 * i]
         if op == OP_DRAW_CHOSEN or op == OP_SWAP:
             return True
     return False

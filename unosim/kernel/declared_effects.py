@@ -7,7 +7,7 @@ import numpy as np
 
 from .decide import choose_colour, choose_target
 from .declared import block, slot_of
-from .family import rules_of
+from .family import fixed_rules
 from .hands import rotate_hands, shuffle_all_hands, swap_hands
 from .jit import kernel
 from .kinds import COLOUR, KIND_AT, N_ALL_RANKS
@@ -65,7 +65,7 @@ def declared_effect(tb, rd, p, k, target):
     step picks (the expert's; -1: the strategy's). A step that ends the round ends the
     effect."""
     g = rd.g
-    rules = rules_of(tb)
+    rules = fixed_rules(tb)
     b = block(k)
     trace_event(rd, E_EFFECT, p, k, 0, 0)
     for i in range(rules[b + D_N_STEPS]):

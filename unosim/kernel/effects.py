@@ -12,7 +12,7 @@ import numpy as np
 from .decide import choose_colour, choose_target, may_add, next_extra, will_jump
 from .declared import chosen_target, names_colour, penalty
 from .declared_effects import declared_effect
-from .family import house_of, rules_of
+from .family import fixed_rules, table_rules
 from .hands import rotate_hands, shuffle_all_hands, swap_hands
 from .jit import hot, kernel
 from .kinds import (
@@ -91,7 +91,7 @@ def effect(tb, rd, p, k, stacked, bluff, target):
     ``target`` >= 0: the seat a 7 swaps with, or the opponent a declared card's first
     ``chosen`` step picks (-1: the strategy's choice)."""
     g = rd.g
-    rules = rules_of(tb)
+    rules = fixed_rules(tb)
     n = g[G_N]
     if k < N_COLOURED:
         r = RANK[k]
@@ -105,17 +105,17 @@ def effect(tb, rd, p, k, stacked, bluff, target):
             add_penalty(rd, DRAW_TWO_PENALTY)
             g[G_CHALLENGEABLE] = 0
             trace_event(rd, E_EFFECT, p, k, 0, 0)
-        elif r == SEVEN and house_of(tb)[R_SEVEN_ZERO] == 1:
+        elif r == SEVEN and table_rules(tb)[R_SEVEN_ZERO] == 1:
             q = target if target >= 0 else choose_target(tb, rd, p)
             swap_hands(rd, p, q, kinds_in_play(tb))
             trace_event(rd, E_SWAP, p, -1, 0, q)
-        elif r == ZERO and house_of(tb)[R_SEVEN_ZERO] == 1:
+        elif r == ZERO and table_rules(tb)[R_SEVEN_ZERO] == 1:
             rotate_hands(rd, kinds_in_play(tb))
             trace_event(rd, E_ROTATE, p, -1, 0, 0)
         return
     if k == WILD_DRAW_FOUR:
         add_penalty(rd, WILD_DRAW_FOUR_PENALTY)
-        g[G_CHALLENGEABLE] = 1 if (house_of(tb)[R_CHALLENGE] == 1 and not stacked) else 0
+        g[G_CHALLENGEABLE] = 1 if (table_rules(tb)[R_CHALLENGE] == 1 and not stacked) else 0
         g[G_BLUFF] = 1 if bluff else 0
         g[G_PEND_BY] = p
         trace_event(rd, E_EFFECT, p, k, 0, 0)
@@ -211,7 +211,7 @@ def play(tb, rd, p, k, how, bluff, colour, outside):
     count = rd.count
     hinfo = rd.hinfo
     seq = rd.seq
-    rules = rules_of(tb)
+    rules = fixed_rules(tb)
     stacked = how == PLAY_STACK
     top = g[G_TOP]
     cur = g[G_COLOUR]

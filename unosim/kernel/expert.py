@@ -101,7 +101,7 @@ def play_round_expert(
 @jitted(nogil=True)
 def run_chunk_expert(rules, sid, sp, deck, points, n, seed, first_game, out, lo, hi, xp):
     """``batch.run_chunk`` with expert seats."""
-    tb = Table(rules, sid, sp, deck, points)
+    tb = Table(rules, sid, sp, deck, points, None)
     order = deck_order(deck)
     zero = np.int64(0)
     rd = new_round(order.size, zero)
@@ -192,7 +192,7 @@ def run_one_expert(rules, sid, sp, deck, points, n, seed, game, order, capacity,
         ``capacity``) and the trace's rows int32[events, EV_W] (``EV_W_DECL`` with
         declared cards).
     """
-    tb = Table(rules, sid, sp, deck, points)
+    tb = Table(rules, sid, sp, deck, points, None)
     rd = new_round(order.size, capacity)
     if capacity > 0 and rules[DC_N] > 0:  # declared cards: their hands in the trace too
         rd = with_trace(rd, np.zeros((capacity, EV_W_DECL), dtype=np.int32))
@@ -243,7 +243,7 @@ def tally_rounds(rules, sid, sp, deck, points, n, seed, first_game, count, xp):
         rollouts (benchmarks) and the choices that were not the policy's, per decision.
     """
     out = np.zeros((count, N_COLS), dtype=np.int32)
-    tb = Table(rules, sid, sp, deck, points)
+    tb = Table(rules, sid, sp, deck, points, None)
     order = deck_order(deck)
     zero = np.int64(0)
     rd = new_round(order.size, zero)

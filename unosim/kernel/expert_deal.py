@@ -9,7 +9,7 @@ import numpy as np
 from .decide import HEURISTIC, RANDOM
 from .declared import props
 from .expert_params import DEAL_OPEN, DEAL_VOIDS
-from .family import rules_of
+from .family import fixed_rules
 from .jit import hot, kernel
 from .kinds import (
     ATTACK_NONE,
@@ -89,7 +89,7 @@ def _heuristic_named(tb, named, q, size):
     a, _, swap = props(tb, k)
     swapper = swap == SWAP_ALL or (
         swap == SWAP_ONE
-        and (rules_of(tb)[R_BLANK_CARD] == BLANK_SWAP_HANDS or k >= N_BUILTIN_KINDS)
+        and (fixed_rules(tb)[R_BLANK_CARD] == BLANK_SWAP_HANDS or k >= N_BUILTIN_KINDS)
     )
     plain = a == ATTACK_NONE and not swapper
     attack = a != ATTACK_NONE and (k != WILD_DRAW_FOUR or tb.sp[q, P_BLUFF] == 0.0)
@@ -108,7 +108,7 @@ def _telling_play(tb, played, q, size):
     if (
         played == 0
         or played_size(played) != size
-        or rules_of(tb)[R_MULTI_PLAY] == 1
+        or fixed_rules(tb)[R_MULTI_PLAY] == 1
         or (k == WILD_DRAW_FOUR and tb.sp[q, P_BLUFF] > 0.0)
     ):
         return 0

@@ -10,7 +10,7 @@ from .decide import choose_card, choose_colour, choose_stack, choose_target, wil
 from .declared import choice, chooses, names_colour
 from .effects import ALONE
 from .expert_params import AT_DRAWN, AT_PENALTY, SCOPE_ALL
-from .family import house_of, rules_of
+from .family import fixed_rules, table_rules
 from .jit import hot, kernel
 from .kinds import (
     COLOUR,
@@ -65,7 +65,7 @@ def _variants(tb, rd, p, n, k, force, scope, cand, ccol, m):
     elif (
         RANK[k] == SEVEN
         and scope == SCOPE_ALL
-        and house_of(tb)[R_SEVEN_ZERO] == 1
+        and table_rules(tb)[R_SEVEN_ZERO] == 1
         and rd.hinfo[p, H_TOTAL] > 1
     ):
         for q in range(n):
@@ -80,7 +80,7 @@ def _variants(tb, rd, p, n, k, force, scope, cand, ccol, m):
         if (
             force >= 0
             and scope == SCOPE_ALL
-            and rules_of(tb)[R_MULTI_PLAY] == 1
+            and fixed_rules(tb)[R_MULTI_PLAY] == 1
             and _has_extra(rd, p, k)
         ):
             cand[m] = force  # 8.6: the card alone, not with the policy's extra cards
@@ -144,7 +144,7 @@ def candidates(tb, rd, p, n, at, draw, bluff, scope, cand, ccol):
     m = 0
     if at == AT_DRAWN:
         m = _variants(tb, rd, p, n, g[G_DRAWN] - 1, FORCE_DRAWN, scope, cand, ccol, m)
-        if house_of(tb)[R_DRAW_RULE] == DRAW_ONE:
+        if table_rules(tb)[R_DRAW_RULE] == DRAW_ONE:
             cand[m] = FORCE_KEEP
             ccol[m] = -1
             m += 1
@@ -154,7 +154,7 @@ def candidates(tb, rd, p, n, at, draw, bluff, scope, cand, ccol):
             cand[m] = FORCE_CHALLENGE
             ccol[m] = -1
             m += 1
-        if house_of(tb)[R_STACKING] != STACK_NONE and not lone_card_blocked(tb, rd, p):
+        if table_rules(tb)[R_STACKING] != STACK_NONE and not lone_card_blocked(tb, rd, p):
             for c in range(N_COLOURS):
                 k = c * N_RANKS + DRAW_TWO
                 if hands[p, k] > 0 and can_stack(tb, rd, k):
@@ -163,7 +163,7 @@ def candidates(tb, rd, p, n, at, draw, bluff, scope, cand, ccol):
                     m += 1
             if hands[p, WILD_DRAW_FOUR] > 0 and can_stack(tb, rd, WILD_DRAW_FOUR):
                 m = _variants(tb, rd, p, n, WILD_DRAW_FOUR, WILD_DRAW_FOUR, scope, cand, ccol, m)
-            if rules_of(tb)[DC_STACKS] != 0:  # declared ``stack`` cards
+            if fixed_rules(tb)[DC_STACKS] != 0:  # declared ``stack`` cards
                 for k in range(N_BUILTIN_KINDS, N_KINDS):
                     if hands[p, k] > 0 and can_stack(tb, rd, k):
                         m = _variants(tb, rd, p, n, k, k, scope, cand, ccol, m)
@@ -220,7 +220,7 @@ def _detail(tb, w, p, k, scope):
     if (
         RANK[k] == SEVEN
         and scope == SCOPE_ALL
-        and house_of(tb)[R_SEVEN_ZERO] == 1
+        and table_rules(tb)[R_SEVEN_ZERO] == 1
         and w.hinfo[p, H_TOTAL] > 1
     ):
         remove_card(w, p, k)
@@ -249,7 +249,7 @@ def _policy_move(tb, rd, p, w, n, at, scope, m, cand, ccol):
         detail = -1
         if rd.g[G_CHALLENGEABLE] == 1 and will_challenge(tb, w, p):
             force = np.int64(FORCE_CHALLENGE)
-        elif house_of(tb)[R_STACKING] != STACK_NONE:
+        elif table_rules(tb)[R_STACKING] != STACK_NONE:
             force = choose_stack(tb, w, p)
             if force >= 0:
                 detail = _detail(tb, w, p, force, scope)

@@ -55,7 +55,7 @@ from .expert_params import (
     X_Z,
 )
 from .expert_value import fitted_share
-from .family import rules_of
+from .family import fixed_rules
 from .jit import hot, jitted, kernel
 from .kinds import N_BUILTIN_KINDS, N_COLOURED, N_KINDS
 from .layout import (
@@ -93,6 +93,7 @@ def search_arrays(tb, deck_n):
         np.zeros((MAX_PLAYERS, N_PARAMS), np.float64),
         tb.deck,
         tb.points,
+        None,
     )
     return (
         new_round(deck_n, zero),
@@ -206,8 +207,8 @@ def search(tb, rd, n, p, xp, b, w, wtb, unseen, cand, ccol, val, dsum, dsq, tall
     row, each drawing from the pile with its own streams (``X_PILE`` shuffled: the pile
     shuffled anew for each); every rollout still counts as one sample."""
     hinfo, st = rd.hinfo, rd.streams
-    rules, sid, sp = rules_of(tb), tb.sid, tb.sp
-    wrules, rsid, rsp, wst = rules_of(wtb), wtb.sid, wtb.sp, w.streams
+    rules, sid, sp = fixed_rules(tb), tb.sid, tb.sp
+    wrules, rsid, rsp, wst = fixed_rules(wtb), wtb.sid, wtb.sp, w.streams
     at = AT_TURN
     if rd.g[G_DRAWN] > 0:
         at = AT_DRAWN

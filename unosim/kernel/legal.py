@@ -8,7 +8,7 @@ Functions take the round's ``state.Table`` ``tb`` (the rules) and ``state.Round`
 import numpy as np
 
 from .declared import legal_declared, slot_of, stacks
-from .family import house_of, rules_of
+from .family import fixed_rules, table_rules
 from .jit import hot, kernel
 from .kinds import (
     COLOUR,
@@ -56,7 +56,7 @@ def wd4_allowed(tb, rd, p):
     """4.3: may ``p`` play a Wild Draw Four from the hand? `colour`: only without a card
     of the current colour; `none`: always; `strict` (8.10): only without any other
     legal card but Wild Draw Fours."""
-    mode = rules_of(tb)[R_WD4_RESTRICTION]
+    mode = fixed_rules(tb)[R_WD4_RESTRICTION]
     if mode == WD4_COLOUR:  # the default first: this is on every turn's path
         return rd.hinfo[p, rd.g[G_COLOUR]] == 0
     if mode == WD4_NONE:
@@ -68,7 +68,7 @@ def wd4_allowed(tb, rd, p):
 def _no_other_legal(tb, rd, p):
     """8.10: ``p`` (holding no card of the current colour) holds no card of the top
     card's rank/symbol and no wild-type card but Wild Draw Fours."""
-    if rules_of(tb)[DC_N] > 0:  # declared cards: ask each kind held
+    if fixed_rules(tb)[DC_N] > 0:  # declared cards: ask each kind held
         for k in range(N_KINDS):
             if k != WILD_DRAW_FOUR and rd.hands[p, k] > 0 and is_legal(tb, rd, p, k):
                 return False
@@ -93,7 +93,7 @@ def is_number(k):
 def may_go_out_with(tb, k):
     """8.8: may a single card ``k`` be played as the last card of a hand (a stack or a
     jump-in with one's last card)?"""
-    return rules_of(tb)[R_LAST_CARD] == LAST_ANY or is_number(k)
+    return fixed_rules(tb)[R_LAST_CARD] == LAST_ANY or is_number(k)
 
 
 @hot
@@ -101,7 +101,7 @@ def lone_card_blocked(tb, rd, p):
     """8.8: with `last_card = number`, ``p`` holds one card, which is not a number card:
     playing it would empty the hand, so ``p`` has no legal play and must draw."""
     hinfo = rd.hinfo
-    if hinfo[p, H_TOTAL] != 1 or rules_of(tb)[R_LAST_CARD] == LAST_ANY:
+    if hinfo[p, H_TOTAL] != 1 or fixed_rules(tb)[R_LAST_CARD] == LAST_ANY:
         return False
     if hinfo[p, H_WILD] > 0:
         return True
@@ -116,7 +116,7 @@ def may_empty_hand(tb, rd, m, e):
     """8.8: may a play of ``rd.seq[:m]`` and then ``e`` (which empties the hand) be made?
     With `last_card = number` only if every card of it is a number card."""
     seq = rd.seq
-    if rules_of(tb)[R_LAST_CARD] == LAST_ANY:
+    if fixed_rules(tb)[R_LAST_CARD] == LAST_ANY:
         return True
     if not is_number(e):
         return False
@@ -145,7 +145,7 @@ def is_legal(tb, rd, p, k):
 @hot
 def can_stack(tb, rd, k):
     """8.1: may ``k`` be stacked on the pending penalty (whose card is the top card)?"""
-    mode = house_of(tb)[R_STACKING]
+    mode = table_rules(tb)[R_STACKING]
     if mode == STACK_NONE:
         return False
     if k >= N_BUILTIN_KINDS or rd.g[G_TOP] >= N_BUILTIN_KINDS:
@@ -187,7 +187,7 @@ def legal_copies(tb, rd, p):
     hinfo = rd.hinfo
     c = rd.g[G_COLOUR]
     r = RANK[rd.g[G_TOP]]
-    if rules_of(tb)[DC_N] > 0:
+    if fixed_rules(tb)[DC_N] > 0:
         return _declared_copies(tb, rd, p)
     total = np.int64(hinfo[p, c]) + hinfo[p, H_WILD]
     if r >= 0:
@@ -217,10 +217,10 @@ def legal_ranks(tb, rd, p, c, cur, r_top):
     m = np.int64(rd.hinfo[p, H_MASK + c])
     if c == cur:
         return m
-    anywhere = rules_of(tb)[DC_ANYWHERE]
+    anywhere = fixed_rules(tb)[DC_ANYWHERE]
     if r_top < 0:
         return m & anywhere
-    return m & (((1 << r_top) & ~rules_of(tb)[DC_COLOUR_ONLY]) | anywhere)
+    return m & (((1 << r_top) & ~fixed_rules(tb)[DC_COLOUR_ONLY]) | anywhere)
 
 
 @hot
@@ -241,7 +241,7 @@ def no_play_lacks(tb, rd, held):
     (``rank_lacks``)."""
     g = rd.g
     lacks = 1 << g[G_COLOUR]
-    if rules_of(tb)[R_LAST_CARD] == LAST_ANY or held > 1:
+    if fixed_rules(tb)[R_LAST_CARD] == LAST_ANY or held > 1:
         lacks |= SHORT_WILD | rank_lacks(tb, g[G_TOP])
     return lacks
 
@@ -251,7 +251,7 @@ def rank_lacks(tb, top):
     """``MEM_SHORT`` rank bits of a hand with no card of another colour legal on ``top``
     (4.1): the top card's rank (not a declared rank that matches by colour only) and the
     declared ranks that match anything."""
-    rules = rules_of(tb)
+    rules = fixed_rules(tb)
     lacks = rules[DC_ANYWHERE] << SHORT_RANK
     r = RANK[top]
     if r >= 0 and (rules[DC_COLOUR_ONLY] >> r) & 1 == 0:

@@ -287,13 +287,14 @@ def _play_match(
 def _matches(rules, sid, sp, deck, points, n, seed, lo, hi, orders, scripted):
     zero = np.int64(0)  # not the literal 0: see ``jit.py``
     rd = new_round(orders.shape[1], zero)
-    players = Table(rules, sid, sp, deck, points)
+    players = Table(rules, sid, sp, deck, points, None)
     seats = Table(
         rules,
         np.zeros(MAX_PLAYERS, dtype=np.int64),
         np.zeros((MAX_PLAYERS, N_PARAMS), dtype=np.float64),
         deck,
         points,
+        None,
     )
     seat_player = np.full(MAX_PLAYERS, -1, dtype=np.int64)
     score = np.zeros(MAX_PLAYERS, dtype=np.int64)

@@ -4,7 +4,7 @@ round's ``state.Table`` ``tb`` and ``state.Round`` ``rd``, then scalars.
 """
 
 from .decide import forgets_uno
-from .family import house_of, rules_of
+from .family import fixed_rules, table_rules
 from .jit import hot, kernel
 from .layout import (
     E_PENALTY,
@@ -45,13 +45,13 @@ def uno_check(tb, rd, p, outside):
     count = rd.count
     hinfo = rd.hinfo
     st = rd.streams
-    rules = rules_of(tb)
+    rules = fixed_rules(tb)
     if hinfo[p, H_TOTAL] == 1 and forgets_uno(tb, rd, p, outside):
         if chance32(st, S_TABLE, rules[R_CATCH_UNO]):
             count[K_UNO_PENALTIES] += 1
-            trace_event(rd, E_UNO, p, -1, 0, house_of(tb)[R_UNO_PENALTY])
+            trace_event(rd, E_UNO, p, -1, 0, table_rules(tb)[R_UNO_PENALTY])
             penalise(tb, rd, p)
-            draw_n(rd, p, house_of(tb)[R_UNO_PENALTY])
+            draw_n(rd, p, table_rules(tb)[R_UNO_PENALTY])
 
 
 @hot
@@ -60,7 +60,7 @@ def take_turn(tb, rd):
     when the turn may be taken (and is counted)."""
     g = rd.g
     count = rd.count
-    rules = rules_of(tb)
+    rules = fixed_rules(tb)
     if count[K_TURNS] >= rules[R_MAX_TURNS]:
         g[G_OVER] = OVER_TRUNCATED
         return False

@@ -39,7 +39,7 @@ wild-type card is part of the play action.
 
 import numpy as np
 
-from .family import house_of, rules_of
+from .family import fixed_rules, table_rules
 from .jit import kernel
 from .kinds import (
     COLOUR,
@@ -239,7 +239,7 @@ def fill_mask(tb, rd, p, kind, card, first, step):
     elif kind == D_PENALTY:
         if g[G_CHALLENGEABLE] == 1:
             ob[O_MASK + A_CHALLENGE] = 1
-        if house_of(tb)[R_STACKING] != STACK_NONE and not lone_card_blocked(tb, rd, p):
+        if table_rules(tb)[R_STACKING] != STACK_NONE and not lone_card_blocked(tb, rd, p):
             for c in range(N_COLOURS):
                 k = np.int64(c * N_RANKS + DRAW_TWO)
                 if hands[p, k] > 0 and can_stack(tb, rd, k):
@@ -250,7 +250,7 @@ def fill_mask(tb, rd, p, kind, card, first, step):
         ob[O_MASK + A_DRAW] = 1
     elif kind == D_DRAWN:
         _play_variants(ob, card)
-        if house_of(tb)[R_DRAW_RULE] == DRAW_ONE:
+        if table_rules(tb)[R_DRAW_RULE] == DRAW_ONE:
             ob[O_MASK + A_PASS] = 1
     elif kind == D_COLOUR:
         for c in range(N_COLOURS):
@@ -294,7 +294,7 @@ def fill_mask(tb, rd, p, kind, card, first, step):
 def _all_numbers(tb, first):
     """8.8 for a multi-card play starting with ``first``: may it empty the hand? Its
     extra cards are copies of ``first`` or, after a number, numbers."""
-    return rules_of(tb)[R_LAST_CARD] == LAST_ANY or is_number(first)
+    return fixed_rules(tb)[R_LAST_CARD] == LAST_ANY or is_number(first)
 
 
 @kernel

@@ -10,7 +10,7 @@ Like every kernel function, these take the round's ``state.Table`` ``tb`` and
 import numpy as np
 
 from .decide import choose_colour, choose_stack, will_challenge
-from .family import house_of, rules_of
+from .family import fixed_rules, table_rules
 from .jit import hot, kernel
 from .kinds import COLOUR, KIND_AT, N_ALL_RANKS, SNORLAX, SPECIAL_DRAW, WILD_DRAW_FOUR_PENALTY
 from .layout import (
@@ -115,7 +115,7 @@ def _challenge(tb, rd, p):
     draws 4 + challenge_penalty and loses its turn). The named colour stands."""
     g = rd.g
     count = rd.count
-    rules = rules_of(tb)
+    rules = fixed_rules(tb)
     count[K_CHALLENGES] += 1
     g[G_CHALLENGEABLE] = 0
     g[G_PEND_DRAW] = 0
@@ -145,7 +145,7 @@ def _facing_penalty(tb, rd, p, force):
     ):
         return NO_CARD if _challenge(tb, rd, p) else NEXT_SEAT
     k = NO_CARD
-    if house_of(tb)[R_STACKING] != STACK_NONE:
+    if table_rules(tb)[R_STACKING] != STACK_NONE:
         k = choose_stack(tb, rd, p) if policy else max(force, NO_CARD)
     if k >= 0:
         return k
@@ -163,7 +163,7 @@ def draw_lacks(tb, rd, held):
     want of a play (4.2, 8.9): under ``after_draw = play`` all that having no legal card
     shows (``legal.no_play_lacks``: the cards it keeps after drawing cannot be played
     either); under ``pass`` only that it holds none of the colour in play."""
-    if rules_of(tb)[R_AFTER_DRAW] == AFTER_DRAW_PLAY:
+    if fixed_rules(tb)[R_AFTER_DRAW] == AFTER_DRAW_PLAY:
         return no_play_lacks(tb, rd, held)
     return 1 << rd.g[G_COLOUR]
 
@@ -177,7 +177,7 @@ def _draw_until_playable(tb, rd, p):
         if d < 0:
             return NO_CARD
         if is_legal(tb, rd, p, d):
-            return d if rules_of(tb)[R_AFTER_DRAW] == AFTER_DRAW_PLAY else NO_CARD
+            return d if fixed_rules(tb)[R_AFTER_DRAW] == AFTER_DRAW_PLAY else NO_CARD
 
 
 @hot
@@ -187,7 +187,7 @@ def _draw_turn(tb, rd, p):
     count = rd.count
     mem = rd.mem
     hinfo = rd.hinfo
-    rules = rules_of(tb)
+    rules = fixed_rules(tb)
     k = NO_CARD
     trace_event(rd, E_DRAW, p, -1, 0, 0)
     drawn = count[K_CARDS_DRAWN]
@@ -197,7 +197,7 @@ def _draw_turn(tb, rd, p):
         if is_legal(tb, rd, p, d):
             if rules[R_AFTER_DRAW] == AFTER_DRAW_PLAY:  # 8.9: pass keeps it
                 k = d
-        elif house_of(tb)[R_DRAW_RULE] != DRAW_ONE:
+        elif table_rules(tb)[R_DRAW_RULE] != DRAW_ONE:
             k = _draw_until_playable(tb, rd, p)
     # a card drawn and kept is unknown: under ``play`` it was not playable (``lacks``
     # still holds, what was known before no longer does); under ``pass`` it may be any

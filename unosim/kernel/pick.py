@@ -6,7 +6,7 @@ masks of the kinds held (``layout.H_MASK``, ``H_WILD_MASK``). They take the roun
 
 import numpy as np
 
-from .family import rules_of
+from .family import fixed_rules
 from .jit import hot, kernel
 from .kinds import (
     KIND_AT,
@@ -33,7 +33,7 @@ def _random_legal(tb, rd, p):
     s = S_SEAT0 + p
     c = g[G_COLOUR]
     r = RANK[g[G_TOP]]
-    if rules_of(tb)[DC_N] > 0:
+    if fixed_rules(tb)[DC_N] > 0:
         return _random_declared(tb, rd, p)
     total = legal_copies(tb, rd, p)
     if total == 0:

@@ -15,7 +15,7 @@ the order instead: it draws ``pile[g[G_PILE_N] - 1]`` and shuffles on a reshuffl
 
 import numpy as np
 
-from .family import rules_of
+from .family import fixed_rules
 from .jit import hot, kernel
 from .kinds import COLOUR, N_BUILTIN_KINDS, N_COLOURED, N_COLOURS, N_KINDS, RANK
 from .layout import (
@@ -227,7 +227,7 @@ def kinds_in_play(tb):
     """The kinds of the rule set of ``tb`` (a ``state.Table``) are below this: the
     built-in ones without declared cards, so that loops over a hand skip the kinds
     reserved for them."""
-    return N_KINDS if rules_of(tb)[DC_N] > 0 else N_BUILTIN_KINDS
+    return N_KINDS if fixed_rules(tb)[DC_N] > 0 else N_BUILTIN_KINDS
 
 
 @hot

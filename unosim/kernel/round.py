@@ -8,7 +8,7 @@ import numpy as np
 
 from .decide import FIRST_WEIGHTED, choose_card, choose_colour
 from .effects import play
-from .family import rules_of
+from .family import fixed_rules
 from .jit import hot, kernel
 from .kinds import (
     COLOUR,
@@ -117,7 +117,7 @@ def setup(tb, rd, n, order, scripted):
     pile = rd.pile
     disc = rd.disc
     st = rd.streams
-    rules = rules_of(tb)
+    rules = fixed_rules(tb)
     sid = tb.sid
     deck = tb.deck
     for i in range(N_G):
@@ -276,7 +276,7 @@ def _turns(tb, rd, n, p, stop, force, colour, outside):
     count = rd.count
     mem = rd.mem
     hinfo = rd.hinfo
-    rules = rules_of(tb)
+    rules = fixed_rules(tb)
     while g[G_OVER] == 0:
         if (
             force == FORCE_NONE

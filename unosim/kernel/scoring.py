@@ -9,7 +9,7 @@ take the round's ``state.Table`` ``tb`` and ``state.Round`` ``rd`` and the seat 
 """
 
 from .declared import props
-from .family import house_of, rules_of
+from .family import fixed_rules, table_rules
 from .jit import hot, kernel
 from .kinds import (
     ATTACK_HEADS_UP,
@@ -105,7 +105,7 @@ def _heuristic_card(tb, rd, p):
     Scores the legal cards in kind order and keeps the first best, visiting only the
     kinds held that can be legal (``legal_ranks``, then the wild-type kinds held)."""
     g = rd.g
-    rules = rules_of(tb)
+    rules = fixed_rules(tb)
     hinfo = rd.hinfo
     points = tb.points
     n = g[G_N]
@@ -131,7 +131,7 @@ def _heuristic_card(tb, rd, p):
             if danger:
                 if a == ATTACK_NEXT or a == ATTACK_OTHERS or (a == ATTACK_HEADS_UP and n == 2):
                     sc += H_ATTACK + (H_ATTACK_D2 if drawn > 0 else 0.0)
-            if swap == SWAP_ONE and (house_of(tb)[R_SEVEN_ZERO] == 1 or k >= N_BUILTIN_KINDS):
+            if swap == SWAP_ONE and (table_rules(tb)[R_SEVEN_ZERO] == 1 or k >= N_BUILTIN_KINDS):
                 if fewest < 0:
                     fewest, others = _others(rd, p)
                 if fewest < mine:
@@ -225,7 +225,7 @@ def _weighted_card(tb, rd, p):
     Divisions are hoisted out of the loops (a division costs ~5 multiplications)."""
     sp = tb.sp
     g = rd.g
-    rules = rules_of(tb)
+    rules = fixed_rules(tb)
     hinfo = rd.hinfo
     points = tb.points
     w = P_W
@@ -272,7 +272,7 @@ def _weighted_card(tb, rd, p):
                     if fewest < 0:
                         fewest, others = _others(rd, p)
                     sc += sp[p, w + F_ATTACK] / max(1, fewest)
-            elif house_of(tb)[R_SEVEN_ZERO] == 1 or k >= N_BUILTIN_KINDS:
+            elif table_rules(tb)[R_SEVEN_ZERO] == 1 or k >= N_BUILTIN_KINDS:
                 if swap == SWAP_ONE:  # a 7 swaps with the opponent holding fewest cards
                     if fewest < 0:
                         fewest, others = _others(rd, p)

@@ -11,6 +11,7 @@ sid        int64[MAX_PLAYERS]               each seat's strategy id (``decide``)
 sp         float64[MAX_PLAYERS, N_PARAMS]   strategy parameters per seat (``P_*``)
 deck       int16[N_KINDS]                   copies of each kind in the deck
 points     int16[N_KINDS]                   points of each kind (RULES.md section 5)
+constants  None or ``family.RuleConstants``  the rules compiled in as constants
 =========  ===============================  ========================================
 
 ``Round``: everything a round writes (``new_round`` allocates one; ``round.setup``
@@ -44,7 +45,9 @@ from .jit import jitted, kernel
 from .kinds import N_KINDS
 from .layout import EV_W, MAX_PLAYERS, N_G, N_H, N_K, N_MEM, N_STREAMS, N_TR
 
-Table = namedtuple("Table", ["rules", "sid", "sp", "deck", "points"])
+# ``constants``: None, or a ``family.RuleConstants`` (the rules as compile-time
+# constants: a kernel specialised for them); built in compiled code, give it explicitly
+Table = namedtuple("Table", ["rules", "sid", "sp", "deck", "points", "constants"], defaults=(None,))
 Round = namedtuple(
     "Round",
     [

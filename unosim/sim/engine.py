@@ -17,7 +17,7 @@ from ..game.rules import RuleError, RuleSet, resolve
 from ..kernel import aggregate as _aggregate
 from ..kernel import batch as _batch
 from ..kernel import expert as _expert
-from ..kernel import families as _families
+from ..kernel import family as _family
 from ..kernel import layout as L
 from ..kernel import match as _match
 from ..kernel import outside as _outside
@@ -25,18 +25,16 @@ from ..kernel import outside_run as _outside_run
 from ..kernel.kinds import N_BUILTIN_KINDS, N_KINDS
 from ..players.expert import expert_array
 from ..players.seats import OUTSIDE
-from . import arena
 from .interrupt import kernel_call
 
 # the rule sets whose rounds run in a kernel of their own, compiled with their rules as
-# constants (``kernel.families``; the same games, faster), with or without the rules
-# that a family reads from the table (``kernel.family.HOUSE``: stacking, Seven-Zero, the
-# challenge, the UNO penalty, the next dealer, the draw rule); the environment variable
-# UNOSIM_FAMILIES names others, comma-separated, or none with an empty value
+# constants (``kernel.family``; the same games, faster), with or without the rules
+# that such a kernel reads from the table (``kernel.family.HOUSE``: stacking, Seven-Zero,
+# the challenge, the UNO penalty, the next dealer, the draw rule); the environment
+# variable UNOSIM_FAMILIES names others, comma-separated, or none with an empty value
 FAMILIES = tuple(
     n.strip() for n in os.environ.get("UNOSIM_FAMILIES", "official").split(",") if n.strip()
 )
-arena.listen()  # freed interpreter stack chunks kept for reuse from the first compile
 _family_rules: dict[bytes, str] | None = None  # a family's key: its first rule set's name
 EXPERT_CHUNK = 16  # games per task with expert seats (a game costs ~1,000 times more)
 TRACE_CAPACITY = 4096  # events a traced round first makes room for
@@ -109,9 +107,8 @@ def rounds(
             return _expert.run_rounds_expert(
                 *k.head, seed, first_game, count, min(chunk, EXPERT_CHUNK), k.xp
             )
-        if family and has_family(k.rules):
-            return _families.batch(k.rules).run_rounds(*k.head, seed, first_game, count, chunk)
-        return _batch.run_rounds(*k.head, seed, first_game, count, chunk)
+        constants = _family.RuleConstants(k.rules) if family and has_family(k.rules) else None
+        return _batch.run_rounds(*k.head, seed, first_game, count, chunk, constants)
 
 
 def has_family(rules: np.ndarray) -> bool:
@@ -122,17 +119,17 @@ def has_family(rules: np.ndarray) -> bool:
 def family_name(rules: np.ndarray) -> str | None:
     """The rule set of ``FAMILIES`` whose kernel plays rounds of ``rules`` (``official``
     also for ``motu``, ``stacking``, ``portugal``, ``pokemon`` and ``draw-until-playable``:
-    ``kernel.families.key``), or None: the general."""
+    ``kernel.family.key``), or None: the general."""
     global _family_rules
     if _family_rules is None:
         try:
             keys: dict[bytes, str] = {}
             for n in FAMILIES:
-                keys.setdefault(_families.key(resolve(n).to_array()).tobytes(), n)
+                keys.setdefault(_family.key(resolve(n).to_array()).tobytes(), n)
             _family_rules = keys
         except RuleError as e:
             raise RuleError(f"UNOSIM_FAMILIES: {e}") from None
-    return _family_rules.get(_families.key(rules).tobytes())
+    return _family_rules.get(_family.key(rules).tobytes())
 
 
 def matches(k: Kernel, seed: int, lo: int, hi: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
