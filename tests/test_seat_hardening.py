@@ -452,3 +452,21 @@ def test_agent_cmd_plays_and_in_process_refused(tmp_path):
     assert "drop --in-process" in _one_error_line(r)
     r = runner.invoke(app, ["evaluate"])
     assert "--agent-cmd" in _one_error_line(r)
+
+
+def test_evaluate_isolated_and_agent_cmd_give_the_in_process_ladder(tmp_path):
+    """The whole ladder, on the command line: --isolate and --agent-cmd (the host run as
+    a command) write the same ladder.csv as the agent in process."""
+    spec = f"{RANDOM_AGENT}:agent"
+    small = ["--games", "40", "--expert-games", "4", "--no-cache", "--players", "3"]
+    runs = {
+        "inside": [spec],
+        "isolated": [spec, "--isolate"],
+        "command": ["--agent-cmd", f"{sys.executable} -m unosim.sim.isolated {spec}"],
+    }
+    tables = {}
+    for name, args in runs.items():
+        r = runner.invoke(app, ["evaluate", *args, *small, "--out", str(tmp_path / name)])
+        assert r.exit_code == 0, r.output
+        tables[name] = (tmp_path / name / "ladder.csv").read_text()
+    assert tables["isolated"] == tables["inside"] == tables["command"]
