@@ -40,10 +40,11 @@ class Agent:
         return self.decide(obs)
 
     def __reduce__(self) -> tuple[Callable[..., Agent], tuple[Any, ...]]:
-        # a loaded agent travels (to a Dask worker) as its label
+        # a loaded agent travels (to a Dask worker) as its label; any other as its parts
+        # (an isolated seat's process object starts a process of its own there)
         if self.spec is not None:
             return (load, (self.spec,))
-        return (from_object, (self.source,))
+        return (Agent, (self.decide, self.label, self.source, None))
 
 
 def _decider(obj: object) -> Callable[[Any], Any]:

@@ -32,6 +32,7 @@ import select
 import shlex
 import subprocess
 import sys
+import threading
 import time
 import weakref
 from pathlib import Path
@@ -165,6 +166,7 @@ class Process:
         self.failed: str | None = None
         self.buf = b""
         self._finalizer = None
+        self._lock = threading.Lock()  # one decision at a time on the pipes
 
     def __reduce__(self):  # to a Dask worker: a process of its own there
         return (Process, (self.argv, self.timeout, self.start, self.env))
@@ -244,6 +246,10 @@ class Process:
         return line
 
     def __call__(self, obs: Observation):
+        with self._lock:
+            return self._ask(obs)
+
+    def _ask(self, obs: Observation):
         if self.failed is not None:
             raise AgentError(f"{self.failed} (earlier)")
         limit = self.timeout
