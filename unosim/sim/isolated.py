@@ -205,60 +205,69 @@ class Process:
         code = self.proc.wait() if self.proc is not None else None
         return f"its process ended (exit code {code}) without an action"
 
-    def _write(self, data: bytes, deadline: float) -> None:
-        fd = self.proc.stdin.fileno()
-        view = memoryview(data)
-        while view:
-            left = deadline - time.monotonic()
-            if left <= 0:
-                raise self._fail(f"it did not read its observation within {self.timeout:g} s")
-            _, w, _ = select.select([], [fd], [], left)
-            if not w:
-                continue
-            try:
-                view = view[os.write(fd, view) :]
-            except BlockingIOError:
-                continue
-            except (BrokenPipeError, OSError):
-                raise self._fail(self._ended()) from None
+    def __call__(self, obs: Observation):
+        actions, failure = self.ask_many([obs])
+        if failure is not None:
+            raise failure
+        return actions[0]
 
-    def _read_line(self, deadline: float, limit: float) -> bytes:
-        fd = self.proc.stdout.fileno()
-        while b"\n" not in self.buf:
+    def ask_many(self, batch: list[Observation]) -> tuple[list, AgentError | None]:
+        """The actions for the decisions ``batch`` (of different games), sent at once and
+        answered in order, each reply within the time limit of the one before (so the
+        pipes' round trips overlap): the actions up to the first failure, and that
+        failure (``AgentError``, or None)."""
+        done: list = []
+        with self._lock:
+            if self.failed is not None:
+                return done, AgentError(f"{self.failed} (earlier)")
+            try:
+                self._exchange(batch, done)
+            except AgentError as e:
+                return done, e
+        return done, None
+
+    def _exchange(self, batch: list[Observation], done: list) -> None:
+        limit = self.timeout
+        if self.proc is None:
+            self.proc = self._open()
+            limit += self.start
+        lines = (json.dumps(message(obs), separators=(",", ":")) + "\n" for obs in batch)
+        view = memoryview("".join(lines).encode())
+        wfd, rfd = self.proc.stdin.fileno(), self.proc.stdout.fileno()
+        deadline = time.monotonic() + limit
+        while len(done) < len(batch):
+            if b"\n" in self.buf:
+                line, _, self.buf = self.buf.partition(b"\n")
+                done.append(self._reply(line, batch[len(done)]))
+                limit = self.timeout
+                deadline = time.monotonic() + limit
+                continue
             if len(self.buf) > MAX_LINE:
                 raise self._fail(f"its reply is longer than {MAX_LINE:,} bytes")
             left = deadline - time.monotonic()
             if left <= 0:
                 raise self._fail(f"no action within {limit:g} s")
-            r, _, _ = select.select([fd], [], [], left)
-            if not r:
-                continue
-            try:
-                chunk = os.read(fd, MAX_LINE)
-            except BlockingIOError:
-                continue
-            if not chunk:
-                raise self._fail(self._ended())
-            self.buf += chunk
-        line, _, self.buf = self.buf.partition(b"\n")
+            r, w, _ = select.select([rfd], [wfd] if view else [], [], left)
+            if w:
+                try:
+                    view = view[os.write(wfd, view[:MAX_LINE]) :]
+                except BlockingIOError:
+                    pass
+                except OSError:  # it closed its input: what it wrote says the rest
+                    view = memoryview(b"")
+            if r:
+                try:
+                    chunk = os.read(rfd, MAX_LINE)
+                except BlockingIOError:
+                    continue
+                if not chunk:
+                    raise self._fail(self._ended())
+                self.buf += chunk
+
+    def _reply(self, line: bytes, obs: Observation):
+        """The action of one reply line (its generator state put into ``obs.rng``)."""
         if len(line) > MAX_LINE:
             raise self._fail(f"its reply is longer than {MAX_LINE:,} bytes")
-        return line
-
-    def __call__(self, obs: Observation):
-        with self._lock:
-            return self._ask(obs)
-
-    def _ask(self, obs: Observation):
-        if self.failed is not None:
-            raise AgentError(f"{self.failed} (earlier)")
-        limit = self.timeout
-        if self.proc is None:
-            self.proc = self._open()
-            limit += self.start
-        deadline = time.monotonic() + limit
-        self._write((json.dumps(message(obs), separators=(",", ":")) + "\n").encode(), deadline)
-        line = self._read_line(deadline, limit)
         try:
             reply = json.loads(line)
         except (ValueError, RecursionError):

@@ -466,6 +466,7 @@ def play_games(
     while todo.size:
         st = t.advance(todo)
         again = []
+        asks = []
         for s, status in zip(todo.tolist(), st.tolist()):
             g = int(t.game[s])
             if status == K.ST_DONE:
@@ -485,9 +486,34 @@ def play_games(
                     r = rngs[(g, q)] = seat_rng(seed, g, q)
                 return r
 
-            obs = t.observation(s, key)
-            who = getattr(agents[q], "label", None) or type(agents[q]).__name__
-            t.act(s, t.legal_action(s, ask_agent(agents[q], obs, q, who), who))
+            asks.append((s, q, t.observation(s, key)))
             again.append(s)
+        _decide(t, asks, agents)
         todo = np.array(again, dtype=np.int64)
     return out
+
+
+def _decide(t: Tables, asks: list, agents) -> None:
+    """Ask the agents about the decisions ``asks`` ((slot, seat, observation), in slot
+    order) and log their actions. An agent in a process of its own (``decide.ask_many``,
+    ``sim.isolated``) is sent all of its decisions at once, so the round trips overlap;
+    the others are asked one by one, in order. The first failure in slot order raises."""
+    answers: dict[int, object] = {}
+    failures: dict[int, AgentError] = {}
+    batched: dict[int, tuple] = {}
+    for i, (_, q, _) in enumerate(asks):
+        many = getattr(getattr(agents[q], "decide", None), "ask_many", None)
+        if many is not None:
+            batched.setdefault(id(agents[q].decide), (many, []))[1].append(i)
+    for many, idx in batched.values():
+        actions, failure = many([asks[i][2] for i in idx])
+        answers.update(zip(idx, actions))
+        if failure is not None:
+            failures[idx[len(actions)]] = failure
+    for i, (s, q, obs) in enumerate(asks):
+        who = getattr(agents[q], "label", None) or type(agents[q]).__name__
+        if i in failures:
+            e = failures[i]
+            raise type(e)(f"seat {q} ({who}): {_first_line(e)}") from e.__cause__
+        a = answers[i] if i in answers else ask_agent(agents[q], obs, q, who)
+        t.act(s, t.legal_action(s, a, who))
