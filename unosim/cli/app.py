@@ -818,16 +818,16 @@ def evaluate(
             check_writable(out / "ladder.csv")
             if matches:
                 check_writable(out / "ladder_matches.csv")
+        name = agent if agent is not None else f"--agent-cmd {agent_cmd}"
         if agent_cmd is not None:
             seat = command_agent(agent_cmd, agent_timeout)
-            agent = f"--agent-cmd {agent_cmd}"
         elif isolate:
-            seat = isolated_agent(agent, agent_timeout)
-        elif is_agent_spec(agent):
-            seat = load(agent)
-        label = seat.label if seat is not None else agent
+            seat = isolated_agent(name, agent_timeout)
+        elif is_agent_spec(name):
+            seat = load(name)
+        label = seat.label if seat is not None else name
         lad = ladder(
-            seat if seat is not None else agent,
+            seat if seat is not None else name,
             rules,
             players,
             games,
@@ -851,7 +851,7 @@ def evaluate(
             seat.source.close()  # an isolated agent's process ends with the ladder
     typer.echo(
         one_line(
-            f"unosim evaluate {agent}: {rules}, {players} players, seed {seed}; "
+            f"unosim evaluate {name}: {rules}, {players} players, seed {seed}; "
             f"expert {lad.expert} (see-all-hands: the same, dealt the true hands)"
         )
     )
@@ -878,10 +878,11 @@ def evaluate(
         from ..report import escape as esc
         from ..report.ladder_page import Made, write_page
 
+        words = [name] if agent is not None else ["--agent-cmd", str(agent_cmd)]
         command = (
             "unosim evaluate " + " ".join(shlex.quote(a) for a in sys.argv[2:])
             if len(sys.argv) > 2 and sys.argv[1] == "evaluate"
-            else f"unosim evaluate {shlex.quote(agent)} --out {shlex.quote(str(out))}"
+            else f"unosim evaluate {shlex.join(words)} --out {shlex.quote(str(out))}"
         )
         facts = {
             "rounds per row": f"{games:,} ({expert_games:,} with an expert at the table)",
@@ -889,7 +890,7 @@ def evaluate(
             "made by": f"unosim {__version__}, kernel behaviour {KERNEL_BEHAVIOUR}",
         }
         try:
-            html = write_page(lad, out, Made(agent, label, rules, players, seed, command, facts))
+            html = write_page(lad, out, Made(name, label, rules, players, seed, command, facts))
         except OSError as e:
             fail(f"--out {out}: cannot write the page: {e.strerror or e}")
         typer.echo(f"wrote {html} (and ladder.md, the figure in {out / 'ladder'})")

@@ -31,7 +31,7 @@ def names_agent(label: str) -> bool:
     return text.startswith("agent:") or agents.is_agent_spec(text)
 
 
-def refuse_agents(labels, where: str) -> list[str]:
+def refuse_agents(labels: object, where: str) -> list[str]:
     """The seat labels of a data file (a manifest's ``strategies``), checked to be texts
     naming built-in strategies only: a data file describes games, it never names code
     to run. Raises ``StrategyError`` (one line: ``where``, the seat and its label) for a

@@ -165,7 +165,7 @@ class Process:
         self.proc: subprocess.Popen | None = None
         self.failed: str | None = None
         self.buf = b""
-        self._finalizer = None
+        self._finalizer: weakref.finalize | None = None
         self._lock = threading.Lock()  # one decision at a time on the pipes
 
     def __reduce__(self):  # to a Dask worker: a process of its own there
@@ -184,6 +184,7 @@ class Process:
             )
         except OSError as e:
             raise AgentError(f"cannot start {self.argv[0]!r}: {e.strerror or e}") from None
+        assert proc.stdin is not None and proc.stdout is not None
         os.set_blocking(proc.stdin.fileno(), False)
         os.set_blocking(proc.stdout.fileno(), False)
         self._finalizer = weakref.finalize(self, _stop, proc)
@@ -233,6 +234,7 @@ class Process:
             limit += self.start
         lines = (json.dumps(message(obs), separators=(",", ":")) + "\n" for obs in batch)
         view = memoryview("".join(lines).encode())
+        assert self.proc.stdin is not None and self.proc.stdout is not None
         wfd, rfd = self.proc.stdin.fileno(), self.proc.stdout.fileno()
         deadline = time.monotonic() + limit
         while len(done) < len(batch):
@@ -328,8 +330,8 @@ def isolated_agent(spec: str, timeout: float = TIMEOUT, start: float = START_TIM
         spec = f"{path}:{name.strip()}"
     label = load_label(spec)
     root = str(Path(__file__).resolve().parents[2])  # the child imports this unosim
-    path = os.pathsep.join(p for p in (root, os.environ.get("PYTHONPATH", "")) if p)
-    proc = Process(host_argv(spec), timeout, start, dict(os.environ, PYTHONPATH=path))
+    paths = os.pathsep.join(p for p in (root, os.environ.get("PYTHONPATH", "")) if p)
+    proc = Process(host_argv(spec), timeout, start, dict(os.environ, PYTHONPATH=paths))
     return Agent(proc, label, proc, None)
 
 
