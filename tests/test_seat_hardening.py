@@ -329,7 +329,12 @@ SNOOP = textwrap.dedent(
     import gc, json, os
     import numpy as np
 
+    looked = []
+
     def agent(obs):
+        if looked:  # one look is enough (each walks every object of the process)
+            return obs.legal[0]
+        looked.append(1)
         found = []
         for o in gc.get_objects():
             name = type(o).__name__
