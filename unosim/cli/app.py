@@ -32,6 +32,14 @@ class _Group(typer.core.TyperGroup):
             if type(e).__name__ == "NoArgsIsHelpError":  # `unosim rules`: the help
                 raise
             fail(e.format_message())
+        except ValueError as e:  # an outside agent failed, wherever it was asked (warm-up)
+            outside = sys.modules.get("unosim.sim.outside")  # (no agent ran if not imported)
+            if outside is None or not isinstance(e, outside.AgentError):
+                raise
+            fail(str(e))
+        except KeyboardInterrupt:  # a command that does not say more (an agent thinking)
+            typer.echo("unosim: interrupted", err=True)
+            raise typer.Exit(130) from None
 
 
 app = typer.Typer(
@@ -725,10 +733,38 @@ def replay(
         raise typer.Exit(1)
 
 
+def _unmake(out: Path | None, made: bool) -> None:
+    """Remove the folder ``out`` if this run made it and it is still empty."""
+    if made and out is not None:
+        try:
+            out.rmdir()
+        except OSError:
+            pass
+
+
 @app.command()
 def evaluate(
-    agent: str = typer.Argument(
-        ..., help="The agent: path/to/file.py:NAME or package.module:NAME (or a built-in strategy)."
+    agent: str | None = typer.Argument(
+        None,
+        help="The agent: path/to/file.py:NAME or package.module:NAME (or a built-in "
+        "strategy); or none, with --agent-cmd.",
+    ),
+    agent_cmd: str | None = typer.Option(
+        None,
+        "--agent-cmd",
+        help="The agent is this command (any language), run in a process of its own that "
+        "reads one JSON observation per line and answers one action per line "
+        "(docs/players.md, 'An isolated seat').",
+    ),
+    isolate: bool | None = typer.Option(
+        None,
+        "--isolate/--in-process",
+        help="Run the AGENT file in a process of its own, seeing only its observations "
+        "(for code you did not write: it cannot look at other hands or forge moves); "
+        "always so with --agent-cmd. Default: in this process (fast, for your own code).",
+    ),
+    agent_timeout: float = typer.Option(
+        10.0, help="Seconds an isolated agent may think about one decision."
     ),
     rules: str = typer.Option("official", help="Preset name or TOML rule file."),
     house: str | None = typer.Option(None, help="House switches, e.g. 'stacking=same'."),
@@ -764,8 +800,21 @@ def evaluate(
 
     from ..analysis.evaluate import cache_dir, expert_spec, ladder, render
     from ..players.agents import is_agent_spec, load
+    from ..sim.isolated import command_agent, isolated_agent
 
+    made_out = False  # --out made by this run: removed again if nothing is written in it
+    seat = None
     try:
+        if (agent is None) == (agent_cmd is None):
+            raise UserError(
+                "give the agent: AGENT (FILE.py:NAME ...) or --agent-cmd CMD, one of them"
+            )
+        if agent_cmd is not None and isolate is False:
+            raise UserError("--agent-cmd runs the agent in a process of its own: drop --in-process")
+        if isolate and not is_agent_spec(agent or ""):
+            raise UserError(f"--isolate runs an agent file or module (FILE.py:NAME), not {agent!r}")
+        if not 0 < agent_timeout <= 86_400:
+            raise UserError(f"--agent-timeout must be from 0 to 86400 seconds, got {agent_timeout}")
         if games < players:
             raise UserError(f"--games must be at least --players ({players}), got {games}")
         if expert_games < players:
@@ -778,13 +827,21 @@ def evaluate(
         if out is not None:
             if out.exists() and not out.is_dir():
                 raise UserError(f"--out {out} is a file, not a folder")
+            made_out = not out.exists()
             out.mkdir(parents=True, exist_ok=True)
             check_writable(out / "ladder.csv")
             if matches:
                 check_writable(out / "ladder_matches.csv")
-        label = load(agent).label if is_agent_spec(agent) else agent
+        name = agent if agent is not None else f"--agent-cmd {agent_cmd}"
+        if agent_cmd is not None:
+            seat = command_agent(agent_cmd, agent_timeout)
+        elif isolate:
+            seat = isolated_agent(name, agent_timeout)
+        elif is_agent_spec(name):
+            seat = load(name)
+        label = seat.label if seat is not None else name
         lad = ladder(
-            agent,
+            seat if seat is not None else name,
             rules,
             players,
             games,
@@ -797,10 +854,18 @@ def evaluate(
             cache=cache_dir() if cache else None,
         )
     except (ValueError, UserError) as e:
+        _unmake(out, made_out)
         fail(str(e))
+    except KeyboardInterrupt:
+        _unmake(out, made_out)
+        typer.echo("unosim: interrupted; nothing was written", err=True)
+        raise typer.Exit(130) from None
+    finally:
+        if seat is not None and hasattr(seat.source, "close"):
+            seat.source.close()  # an isolated agent's process ends with the ladder
     typer.echo(
         one_line(
-            f"unosim evaluate {agent}: {rules}, {players} players, seed {seed}; "
+            f"unosim evaluate {name}: {rules}, {players} players, seed {seed}; "
             f"expert {lad.expert} (see-all-hands: the same, dealt the true hands)"
         )
     )
@@ -827,10 +892,11 @@ def evaluate(
         from ..report import escape as esc
         from ..report.ladder_page import Made, write_page
 
+        words = [name] if agent is not None else ["--agent-cmd", str(agent_cmd)]
         command = (
             "unosim evaluate " + " ".join(shlex.quote(a) for a in sys.argv[2:])
             if len(sys.argv) > 2 and sys.argv[1] == "evaluate"
-            else f"unosim evaluate {shlex.quote(agent)} --out {shlex.quote(str(out))}"
+            else f"unosim evaluate {shlex.join(words)} --out {shlex.quote(str(out))}"
         )
         facts = {
             "rounds per row": f"{games:,} ({expert_games:,} with an expert at the table)",
@@ -838,7 +904,7 @@ def evaluate(
             "made by": f"unosim {__version__}, kernel behaviour {KERNEL_BEHAVIOUR}",
         }
         try:
-            html = write_page(lad, out, Made(agent, label, rules, players, seed, command, facts))
+            html = write_page(lad, out, Made(name, label, rules, players, seed, command, facts))
         except OSError as e:
             fail(f"--out {out}: cannot write the page: {e.strerror or e}")
         typer.echo(f"wrote {html} (and ladder.md, the figure in {out / 'ladder'})")

@@ -40,10 +40,11 @@ class Agent:
         return self.decide(obs)
 
     def __reduce__(self) -> tuple[Callable[..., Agent], tuple[Any, ...]]:
-        # a loaded agent travels (to a Dask worker) as its label
+        # a loaded agent travels (to a Dask worker) as its label; any other as its parts
+        # (an isolated seat's process object starts a process of its own there)
         if self.spec is not None:
             return (load, (self.spec,))
-        return (from_object, (self.source,))
+        return (Agent, (self.decide, self.label, self.source, None))
 
 
 def _decider(obj: object) -> Callable[[Any], Any]:
@@ -99,6 +100,31 @@ def _attr(obj: object, name: str, where: str) -> Any:
     return obj
 
 
+def _file_of(text: str) -> tuple[Path, str]:
+    where, _, name = text.strip().rpartition(":")
+    where = where.strip()
+    if where.startswith("agent:"):
+        where = where[len("agent:") :]
+    path = Path(where).expanduser()
+    if not path.is_file():
+        raise StrategyError(f"agent {text!r}: no file {where!r}")
+    if path.stat().st_size > MAX_FILE_BYTES:
+        raise StrategyError(f"agent {text!r}: {where!r} is larger than {MAX_FILE_BYTES >> 20} MB")
+    return path, name.strip()
+
+
+def load_label(text: str) -> str:
+    """The label ``load(text)`` gives its agent, without running or importing anything:
+    for an agent run in a process of its own. A module's file is not looked up (that
+    would import its packages), so its label carries no hash."""
+    where, _, name = text.strip().rpartition(":")
+    if where.strip().endswith(".py"):
+        path, name = _file_of(text)
+        return f"agent:{path.name}:{name}@{_file_hash(path)}"
+    where = where.strip()
+    return f"agent:{where[len('agent:') :] if where.startswith('agent:') else where}:{name.strip()}"
+
+
 def load(text: str) -> Agent:
     """The agent a seat label names: ``path/to/file.py:NAME`` (the file is run as a
     module of its own) or ``package.module:NAME`` (imported)."""
@@ -107,13 +133,7 @@ def load(text: str) -> Agent:
     if where.startswith("agent:"):
         where = where[len("agent:") :]
     if where.endswith(".py"):
-        path = Path(where).expanduser()
-        if not path.is_file():
-            raise StrategyError(f"agent {text!r}: no file {where!r}")
-        if path.stat().st_size > MAX_FILE_BYTES:
-            raise StrategyError(
-                f"agent {text!r}: {where!r} is larger than {MAX_FILE_BYTES >> 20} MB"
-            )
+        path, name = _file_of(text)
         digest = _file_hash(path)
         modname = f"unosim_agent_{digest}_{re.sub(r'[^A-Za-z0-9_]', '_', path.stem)}"
         module = sys.modules.get(modname)

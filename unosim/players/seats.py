@@ -23,6 +23,33 @@ def parse_one(text: str) -> tuple[int, np.ndarray, str]:
     return parse_builtin(text)
 
 
+def names_agent(label: str) -> bool:
+    """Does a seat label (as written, or as a manifest records it) name outside code: an
+    agent file or module (``FILE.py:NAME``, ``package.module:NAME``) or a recorded
+    agent's label (``agent:...``)? Deciding this loads nothing."""
+    text = label.strip()
+    return text.startswith("agent:") or agents.is_agent_spec(text)
+
+
+def refuse_agents(labels: object, where: str) -> list[str]:
+    """The seat labels of a data file (a manifest's ``strategies``), checked to be texts
+    naming built-in strategies only: a data file describes games, it never names code
+    to run. Raises ``StrategyError`` (one line: ``where``, the seat and its label) for a
+    label naming an agent or anything but a list of texts; nothing is loaded or
+    imported, whatever the labels say."""
+    if not isinstance(labels, (list, tuple)) or not all(isinstance(t, str) for t in labels):
+        raise StrategyError(f"{where}: its manifest's strategies are not a list of texts")
+    if len(labels) > MAX_PLAYERS or sum(map(len, labels)) > 100_000:
+        raise StrategyError(f"{where}: its manifest's strategies are too long")
+    for seat, label in enumerate(labels):
+        if names_agent(label) or any(names_agent(t) for t in label.split(",")):
+            raise StrategyError(
+                f"{where}: seat {seat} was an outside agent ({label[:120]!r}); a results "
+                "file never names code to run, so games with outside seats are not replayed"
+            )
+    return list(labels)
+
+
 def parse(
     spec: str | list, n_players: int, agents_ok: bool = False
 ) -> tuple[np.ndarray, np.ndarray, list[str]]:

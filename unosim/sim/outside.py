@@ -84,8 +84,15 @@ def card_of(a: int) -> int:
     return -1
 
 
-class IllegalAction(ValueError):
-    """An agent chose an action the decision at hand does not allow."""
+class AgentError(ValueError):
+    """An agent at a seat failed to give an action: it raised, tried to end the program,
+    timed out, or its process ended. The message (one line) names the seat and the
+    agent; the agent's own exception, if any, is its ``__cause__``."""
+
+
+class IllegalAction(AgentError):
+    """An agent chose an action the decision at hand does not allow (or no action at
+    all: ``None``, ``nan``, a float, text, a number outside the action space)."""
 
 
 _V = K.O_OBS - K.O_MASK  # offset of the observation fields in ``Observation._v``
@@ -131,8 +138,11 @@ class Observation:
     __slots__ = ("_v", "_hist", "_legal", "_rng", "_key")
 
     def __init__(self, row: np.ndarray, hist: np.ndarray, rng_key):
-        self._v = row[K.O_MASK : K.O_HIST].copy()
-        self._hist = hist
+        # read-only copies that cannot be made writable again (their memory is a bytes
+        # object): nothing an agent does to its observation reaches the engine, and the
+        # engine never reads the observation back (``Tables.act`` checks its own mask)
+        self._v = _frozen(row[K.O_MASK : K.O_HIST])
+        self._hist = _frozen(hist)
         self._legal: list[int] | None = None
         self._rng: np.random.Generator | None = None
         self._key = rng_key
@@ -212,6 +222,11 @@ class Observation:
         return f"Observation(seat {self.seat}, {self.decision}, legal {self.legal_names})"
 
 
+def _frozen(a: np.ndarray) -> np.ndarray:
+    """A read-only copy of ``a`` whose ``writeable`` flag cannot be set again."""
+    return np.frombuffer(np.ascontiguousarray(a).tobytes(), dtype=a.dtype).reshape(a.shape)
+
+
 def _history(row: np.ndarray, cap: int) -> np.ndarray:
     n = int(row[K.O_HIST_N])
     h = row[K.O_HIST : K.O_HIST + cap * K.HIST_W].reshape(cap, K.HIST_W)
@@ -221,20 +236,48 @@ def _history(row: np.ndarray, cap: int) -> np.ndarray:
     return np.concatenate([h[i:], h[:i]])
 
 
+def as_action(a) -> int | None:
+    """``a`` as an action index if it is a whole number of the action space (a Python or
+    NumPy integer, not a bool), else None: ``None``, ``nan``, floats, text and numbers
+    outside ``0 .. N_ACTIONS - 1`` are no action."""
+    if isinstance(a, (bool, np.bool_)) or not isinstance(a, (int, np.integer)):
+        return None
+    a = int(a)
+    return a if 0 <= a < N_ACTIONS else None
+
+
+def shown_action(a) -> str:
+    """An action as an error message shows it: its index and name, or the value given
+    (its ``repr``, cut to 80 characters)."""
+    i = as_action(a)
+    if i is not None:
+        return f"{i} ({ACTIONS[i]})"
+    try:
+        text = repr(a)
+    except Exception:  # noqa: BLE001  (an object whose repr fails still gets a line)
+        text = f"<{type(a).__name__}>"
+    return text[:80]
+
+
+def illegal(mask: np.ndarray, a, seat: int, decision: str, who: str = "") -> IllegalAction:
+    """The error for action ``a`` at seat ``seat``'s ``decision``, whose legal actions are
+    ``mask`` (int[N_ACTIONS]); ``who`` names the agent."""
+    legal = ", ".join(f"{x} ({ACTIONS[x]})" for x in np.flatnonzero(mask[:N_ACTIONS]))
+    agent = f" ({who})" if who else ""
+    return IllegalAction(
+        f"seat {seat}{agent}'s {decision} decision: action {shown_action(a)} is not "
+        f"legal; legal: {legal}"
+    )
+
+
 def check_action(obs: Observation, a) -> int:
     """``a`` as an action index, or :class:`IllegalAction` naming the decision, the
-    action and the legal ones."""
-    try:
-        ok = not isinstance(a, bool) and int(a) == a and 0 <= int(a) < N_ACTIONS
-    except (TypeError, ValueError, OverflowError):
-        ok = False
-    if ok and obs._v[int(a)] == 1:
-        return int(a)
-    shown = ACTIONS[int(a)] if ok else repr(a)[:80]
-    legal = ", ".join(f"{x} ({ACTIONS[x]})" for x in obs.legal)
-    raise IllegalAction(
-        f"seat {obs.seat}'s {obs.decision} decision: action {shown} is not legal; legal: {legal}"
-    )
+    action and the legal ones (a check for the caller's convenience: the engine checks
+    every action against its own mask again, ``Tables.act``)."""
+    i = as_action(a)
+    if i is not None and obs._v[i] == 1:
+        return i
+    raise illegal(obs._v, a, obs.seat, obs.decision)
 
 
 class Tables:
@@ -328,7 +371,22 @@ class Tables:
         row = self.ob[slot]
         return Observation(row, _history(row, self.history), rng_key)
 
+    def legal_action(self, slot: int, a, who: str = "") -> int:
+        """``a`` as an action index if it is legal at the decision the game in ``slot``
+        waits at, judged by the engine's own mask (never by anything an agent holds),
+        else :class:`IllegalAction` naming the seat, ``who`` (the agent), the decision,
+        the action and the legal ones."""
+        ob = self.ob[slot]
+        mask = ob[K.O_MASK : K.O_MASK + N_ACTIONS]
+        i = as_action(a)
+        if i is not None and ob[K.O_STATUS] == K.ST_ASKING and mask[i] == 1:
+            return i
+        raise illegal(mask, a, int(ob[K.O_SEAT]), DECISIONS[int(ob[K.O_KIND])], who)
+
     def act(self, slot: int, a: int) -> None:
+        """Log action ``a`` for the decision the game in ``slot`` waits at (checked
+        against the engine's mask: :class:`IllegalAction` if it is not legal)."""
+        a = self.legal_action(slot, a)
         ob = self.ob[slot]
         n = ob[K.O_LOG_N]
         if n >= K.LOG_CAP:
@@ -345,6 +403,34 @@ class Tables:
 def seat_rng(seed: int, game: int, seat: int) -> np.random.Generator:
     """The agent's own generator for (seed, game, seat)."""
     return np.random.default_rng(np.random.SeedSequence([seed, game, seat, 0x5EA7]))
+
+
+def _first_line(e: BaseException) -> str:
+    text = str(e).strip()
+    return text.splitlines()[0][:300] if text else ""
+
+
+def ask_agent(agent, obs: Observation, seat: int, who: str):
+    """What ``agent`` answers to ``obs`` at ``seat``: anything it raises, even
+    ``SystemExit`` (an agent calling ``sys.exit``), becomes one :class:`AgentError`
+    naming the seat and ``who`` (the agent's label), its exception as the cause; a
+    ``KeyboardInterrupt`` (Ctrl-C while it thinks) passes through."""
+    try:
+        return agent(obs)
+    except KeyboardInterrupt:
+        raise
+    except SystemExit as e:
+        raise AgentError(
+            f"seat {seat} ({who}): the agent tried to end the program (sys.exit({e.code!r}))"
+        ) from None
+    except AgentError as e:  # already an agent's failure (an isolated seat's): add the seat
+        raise type(e)(f"seat {seat} ({who}): {_first_line(e)}") from e.__cause__
+    except BaseException as e:  # noqa: BLE001  (whatever the agent's code throws)
+        what = _first_line(e)
+        raise AgentError(
+            f"seat {seat} ({who}): the agent raised {type(e).__name__}"
+            + (f": {what}" if what else "")
+        ) from e
 
 
 def play_games(
@@ -380,6 +466,7 @@ def play_games(
     while todo.size:
         st = t.advance(todo)
         again = []
+        asks = []
         for s, status in zip(todo.tolist(), st.tolist()):
             g = int(t.game[s])
             if status == K.ST_DONE:
@@ -399,8 +486,34 @@ def play_games(
                     r = rngs[(g, q)] = seat_rng(seed, g, q)
                 return r
 
-            obs = t.observation(s, key)
-            t.act(s, check_action(obs, agents[q](obs)))
+            asks.append((s, q, t.observation(s, key)))
             again.append(s)
+        _decide(t, asks, agents)
         todo = np.array(again, dtype=np.int64)
     return out
+
+
+def _decide(t: Tables, asks: list, agents) -> None:
+    """Ask the agents about the decisions ``asks`` ((slot, seat, observation), in slot
+    order) and log their actions. An agent in a process of its own (``decide.ask_many``,
+    ``sim.isolated``) is sent all of its decisions at once, so the round trips overlap;
+    the others are asked one by one, in order. The first failure in slot order raises."""
+    answers: dict[int, object] = {}
+    failures: dict[int, AgentError] = {}
+    batched: dict[int, tuple] = {}
+    for i, (_, q, _) in enumerate(asks):
+        many = getattr(getattr(agents[q], "decide", None), "ask_many", None)
+        if many is not None:
+            batched.setdefault(id(agents[q].decide), (many, []))[1].append(i)
+    for many, idx in batched.values():
+        actions, failure = many([asks[i][2] for i in idx])
+        answers.update(zip(idx, actions))
+        if failure is not None:
+            failures[idx[len(actions)]] = failure
+    for i, (s, q, obs) in enumerate(asks):
+        who = getattr(agents[q], "label", None) or type(agents[q]).__name__
+        if i in failures:
+            e = failures[i]
+            raise type(e)(f"seat {q} ({who}): {_first_line(e)}") from e.__cause__
+        a = answers[i] if i in answers else ask_agent(agents[q], obs, q, who)
+        t.act(s, t.legal_action(s, a, who))

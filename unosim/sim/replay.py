@@ -238,9 +238,15 @@ def replays_from(
     Each replay is checked to give the row the file holds (else the kernel or the RNG
     changed since the run)."""
     from ..kernel.rng import RNG_VERSION
+    from ..players.seats import refuse_agents
+    from ..players.strategies import StrategyError
 
     limit = check_limit(limit)
     m, frames = iter_runs(path)
+    try:  # before anything reads the labels as players: a file never names code to run
+        labels = refuse_agents(m["strategies"], f"--from {path}")
+    except StrategyError as e:
+        raise ReplayError(str(e)) from None
     if m.get("rng", RNG_VERSION) != RNG_VERSION:
         raise ReplayError(
             f"--from {path}: made with RNG {m['rng']!r}; this unosim uses "
@@ -265,7 +271,7 @@ def replays_from(
         else (kept[0] if kept else pd.DataFrame())
     )
     rules = rules_from_manifest(m)
-    job = make_job(rules, 1, int(m["players"]), list(m["strategies"]), int(m["seed"]))
+    job = make_job(rules, 1, int(m["players"]), labels, int(m["seed"]))
 
     def made() -> Iterator[Replay]:
         for _, r in sel.iterrows():
