@@ -48,7 +48,8 @@ HANDS = {
 FIRST = "G:combo"
 DRAW = "R0 R7 R8 R9"  # the top of the draw pile, first drawn first
 
-# (effect, players, the seats in order, what the code before this reading did instead)
+# (effect, players, the seats in order, what the code before this reading did instead;
+# or None and the seats in order, where it did the same), then the hands if not HANDS[n]
 SCENARIOS = [
     (
         # 1:2 2:1 3:1. The round goes on from seat 0: S1 (1:1), S2, S3; seat 0 has no
@@ -104,6 +105,17 @@ SCENARIOS = [
         "4 skips for whoever acts next: S1 S2 S3 S0 P1",
     ),
     (
+        # a penalty waiting for a seat is met first, and its skip waits on. 1:1, direction
+        # 0, 3, 2, 1: P3; seat 2 plays R+2 (its one red card); seat 1 draws R0 R7 and loses
+        # the turn, 1:1 still; P0, P3; seat 2 has no red card, draws R8 and plays it; S1;
+        # P0
+        ["skip next", "reverse"],
+        4,
+        "P0 P3 P2 P0 P3 P2 S1 P0",
+        "the skip fell on the new neighbour: S3 P2, and seat 1 played after its penalty",
+        ["R:combo R1 R2 R3", "R4 R5 R6 R7", "R+2 Y7 Y8 Y9", "R3 R4 R5 R6"],
+    ),
+    (
         # 2 players, 1:2: S1 (1:1), P0, S1 (1:0), P0, P1
         ["skip next", "skip next"],
         2,
@@ -121,7 +133,11 @@ SCENARIOS = [
 
 
 def scenario_id(s) -> str:
-    return f"{'+'.join(s[0]).replace(' ', '_')}-{s[1]}p"
+    return f"{'+'.join(s[0]).replace(' ', '_')}-{s[1]}p" + ("-penalty" if len(s) > 4 else "")
+
+
+def hands_of(s) -> list[str]:
+    return s[4] if len(s) > 4 else HANDS[s[1]]
 
 
 def rule_file(tmp_path, effect: list[str]) -> str:
@@ -136,11 +152,12 @@ def expected(s) -> str:
     return s[2] if s[2] is not None else s[3]
 
 
-def kernel_round(rules: str, n: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
+def kernel_round(rules: str, hands: list[str], seed: int) -> tuple[np.ndarray, np.ndarray]:
     """The scenario's deal played by the kernel: (record, trace)."""
     rs = resolve(rules)
+    n = len(hands)
     kind = lambda t: parse_kind(t, rs.card_names)  # noqa: E731
-    seq = [kind(t) for h in HANDS[n] for t in h.split()] + [kind(FIRST)]
+    seq = [kind(t) for h in hands for t in h.split()] + [kind(FIRST)]
     seq += [kind(t) for t in DRAW.split()]
     deck = rs.deck_counts()
     rest = list(np.repeat(np.arange(deck.size), deck))  # the rest of the deck, in kind order
@@ -165,11 +182,12 @@ def seats_of_trace(trace: np.ndarray) -> list[str]:
     return out
 
 
-def reference_round(rules: str, n: int, seed: int) -> list[str]:
+def reference_round(rules: str, hands: list[str], seed: int) -> list[str]:
     """The scenario's deal played by the reference engine: its seats in order."""
     r = ref.resolve_rules(rules)
-    hands = [[_ref_card(t) for t in h.split()] for h in HANDS[n]]
-    deck = ref.arrange_deck(r, n, hands, _ref_card(FIRST), [_ref_card(t) for t in DRAW.split()])
+    n = len(hands)
+    dealt = [[_ref_card(t) for t in h.split()] for h in hands]
+    deck = ref.arrange_deck(r, n, dealt, _ref_card(FIRST), [_ref_card(t) for t in DRAW.split()])
     log: list = []
     ref.play_round(r, n, random.Random(seed), deck=deck, checks=True, log=log)
     return [f"{'P' if e[0] == 'play' else 'S'}{e[1]}" for e in log if e[0] in ("play", "skipped")]
@@ -178,16 +196,16 @@ def reference_round(rules: str, n: int, seed: int) -> list[str]:
 def _ref_card(text: str) -> ref.Card:
     colour = {"R": "red", "Y": "yellow", "G": "green", "B": "blue"}[text[0]]
     rank = text.split(":")[1] if ":" in text else text[1:]
-    return ref.Card(colour, rank)
+    return ref.Card(colour, "draw2" if rank == "+2" else rank)
 
 
 # ------------------------------------------------------------------ hand-traced scenarios
 @pytest.mark.parametrize("scenario", SCENARIOS, ids=scenario_id)
 def test_the_kernel_plays_the_traced_seats(tmp_path, scenario):
-    effect, n, _, _ = scenario
+    effect = scenario[0]
     want = expected(scenario).split()
     for seed in range(4):  # the random player's picks do not change the seats
-        out, trace = kernel_round(rule_file(tmp_path, effect), n, seed)
+        out, trace = kernel_round(rule_file(tmp_path, effect), hands_of(scenario), seed)
         got = seats_of_trace(trace)[: len(want)]
         assert got == want, f"seed {seed}: {' '.join(got)}"
         if effect == ["spend_turn next", "again"]:  # P0, seat 1's spent turn, P0, P2
@@ -196,14 +214,18 @@ def test_the_kernel_plays_the_traced_seats(tmp_path, scenario):
         if effect == ["again", "draw 2 next"]:  # seat 1 draws 2 as the card is played
             drew = trace[trace[:, L.EV_TYPE] == L.E_DREW]
             assert list(drew[:2, L.EV_SEAT]) == [1, 1]
+        if len(scenario) > 4:  # seat 1 takes the penalty of 2 before its skip
+            i = list(trace[:, L.EV_TYPE]).index(L.E_PENALTY)
+            assert trace[i, L.EV_SEAT] == 1 and trace[i, L.EV_AUX] == 2
+            assert trace[i, L.EV_SKIP] == 1  # still waiting for seat 1
 
 
 @pytest.mark.parametrize("scenario", SCENARIOS, ids=scenario_id)
 def test_the_checker_accepts_the_traced_seats_and_refuses_a_lost_skip(tmp_path, scenario):
-    effect, n, _, _ = scenario
+    effect, n = scenario[:2]
     rules = rule_file(tmp_path, effect)
     rs = resolve(rules)
-    out, trace = kernel_round(rules, n, 1)
+    out, trace = kernel_round(rules, hands_of(scenario), 1)
     assert seats_of_trace(trace)[: len(expected(scenario).split())] == expected(scenario).split()
     v = check_trace(trace, rs, n, row=out, strict=True)
     assert not v, "; ".join(map(str, v[:3]))
@@ -217,10 +239,10 @@ def test_the_checker_accepts_the_traced_seats_and_refuses_a_lost_skip(tmp_path, 
 
 @pytest.mark.parametrize("scenario", SCENARIOS, ids=scenario_id)
 def test_the_reference_engine_plays_the_traced_seats(tmp_path, scenario):
-    effect, n, _, _ = scenario
     want = expected(scenario).split()
     for seed in range(4):
-        got = reference_round(rule_file(tmp_path, effect), n, seed)[: len(want)]
+        got = reference_round(rule_file(tmp_path, scenario[0]), hands_of(scenario), seed)
+        got = got[: len(want)]
         assert got == want, f"seed {seed}: {' '.join(got)}"
 
 
