@@ -322,6 +322,8 @@ class Round:
       direction     +1 clockwise (initial), -1 counter-clockwise
       current       the seat whose situation is resolved next
       pending_skip  skips waiting for `current` and the seats after it (4.6; a count)
+      waiting_skips[s]  skips a declared card left for seat s (docs/cards.md): each takes
+                    one of s's turns, once any penalty or special card waiting is met
       pending_draw  cards a Draw Two / Wild Draw Four (stack) makes `current` draw (4.6, 8.1)
       pending_special  'snorlax' / 'greninja': `current` is made to act by that card
       wd4           dict(player, illegal, challengeable) while a Wild Draw Four penalty waits
@@ -362,6 +364,7 @@ class Round:
         self.direction = +1
         self.current = 0
         self.pending_skip = 0  # skips waiting: the next that many seats lose their turn
+        self.waiting_skips = [0] * n_players  # a declared card's, each for its seat
         self.pending_draw = 0
         self.pending_special: str | None = None
         self.greninja_player = -1
@@ -624,8 +627,17 @@ class Round:
         elif self.pending_special == "greninja":
             if self.begin_turn(p):
                 self.greninja_turn(p)
-        elif self.begin_turn(p):
+        elif not self.declared_skip(p) and self.begin_turn(p):
             self.normal_turn(p)
+
+    def declared_skip(self, p: int) -> bool:
+        """docs/cards.md: a skip a declared card left for ``p`` takes this turn of p's."""
+        if not self.waiting_skips[p]:
+            return False
+        self.waiting_skips[p] -= 1
+        self._log("skipped", p)
+        self.current = self.next_seat(p)
+        return True
 
     def play(self) -> dict:
         self.setup()
@@ -651,7 +663,7 @@ class Round:
                 # caught bluff: the player who played it draws 4, challenger plays on normally
                 self._log("challenge", p, "won")
                 self.draw_cards(wd4["player"], 4, "caught bluff")
-                if self.begin_turn(p):
+                if not self.declared_skip(p) and self.begin_turn(p):
                     self.normal_turn(p)
             else:
                 # legal play: challenger draws 4 + challenge_penalty and loses the turn
@@ -861,13 +873,14 @@ class Round:
                     while s != p:
                         self.draw_cards(s, count, c.rank)
                         s = self.next_seat(s)
-            elif step == ["skip", "next"]:
-                self.pending_skip += 1
-            elif step in (["skip", "everyone"], ["again"]):
-                self.pending_skip += self.n - 1
+            elif step == ["skip", "next"]:  # for this step's next player
+                self.waiting_skips[nxt] += 1
+            elif step in (["skip", "everyone"], ["again"]):  # one for each other player
+                for s in self.opponents(p):
+                    self.waiting_skips[s] += 1
             elif word == "reverse":
                 if self.n == 2:
-                    self.pending_skip += 1
+                    self.waiting_skips[nxt] += 1
                 else:
                     self.direction = -self.direction
             elif word == "discard_colour":
@@ -882,7 +895,7 @@ class Round:
                 self.colour = self.choose_colour(p)
             elif step == ["spend_turn", "next"]:  # a turn of the next player, then missed
                 if self.begin_turn(nxt):
-                    self.pending_skip += 1
+                    self.waiting_skips[nxt] += 1
             elif step == ["draw_until_colour", "next"]:
                 self._log("draw", nxt, self.draw_until(nxt, self.colour), c.rank)
             else:

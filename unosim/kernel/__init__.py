@@ -39,7 +39,10 @@ _PKG = Path(__file__).resolve().parent.parent
 # hands serves 2 rollouts (reuse=2).
 # 9: the expert's default scores its rollouts by the fitted model after 8 turns, not 16
 # (horizon=8).
-KERNEL_BEHAVIOUR = 9
+# 10: a declared card's skips wait each for the seat its step names (docs/cards.md, "How
+# the steps of one card combine"): cards with more than one skip-like step play other
+# games; built-in rule sets and cards with one such step play the same games.
+KERNEL_BEHAVIOUR = 10
 
 
 def behaviour_mismatch(manifest: dict) -> str | None:

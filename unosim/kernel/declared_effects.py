@@ -1,6 +1,11 @@
 """What a declared card does (docs/cards.md): its steps, read from the rule array
 (``declared.block``) and applied in order. ``effects.effect`` calls ``declared_effect``
 for every declared kind; a step that ends the round ends the effect.
+
+A skip step leaves its skip waiting for the seat it names (``g[G_SKIPS + seat]``), not
+for whoever acts next as a built-in Skip's does (``G_PEND_SKIP``): the turn loop
+(``round._turns``) spends one of a seat's waiting skips each time that seat's turn
+comes (docs/cards.md, "How the steps of one card combine").
 """
 
 import numpy as np
@@ -27,7 +32,7 @@ from .layout import (
     G_DISC_N,
     G_N,
     G_OVER,
-    G_PEND_SKIP,
+    G_SKIPS,
     G_TOP,
     H_MASK,
     H_TOTAL,
@@ -88,13 +93,15 @@ def declared_effect(tb, rd, p, k, target):
             q = target if target >= 0 else choose_target(tb, rd, p)
             target = -1
             draw_n(rd, q, x)
-        elif op == OP_SKIP_NEXT:
-            g[G_PEND_SKIP] += 1
-        elif op == OP_SKIP_ALL or op == OP_AGAIN:  # every other player misses a turn
-            g[G_PEND_SKIP] += n - 1
+        elif op == OP_SKIP_NEXT:  # a skip waits for this step's next player
+            g[G_SKIPS + nxt] += 1
+        elif op == OP_SKIP_ALL or op == OP_AGAIN:  # one for every other player: p is next
+            for j in range(n):
+                if j != p:
+                    g[G_SKIPS + j] += 1
         elif op == OP_REVERSE:  # 4.5: a Skip with two players
             if n == 2:
-                g[G_PEND_SKIP] += 1
+                g[G_SKIPS + nxt] += 1
             else:
                 g[G_DIR] = -g[G_DIR]
         elif op == OP_DISCARD_OWN:
@@ -114,7 +121,7 @@ def declared_effect(tb, rd, p, k, target):
             trace_event(rd, E_SHUFFLE, p, -1, 0, 0)
         elif op == OP_SPEND_TURN:  # a turn taken (4.6, 6: max_turns first), then missed
             if take_turn(tb, rd):
-                g[G_PEND_SKIP] += 1
+                g[G_SKIPS + nxt] += 1
         elif op == OP_DRAW_UNTIL_COLOUR:  # as a Greninja victim: until the current colour
             c = g[G_COLOUR]
             while True:

@@ -82,7 +82,7 @@ G_COLOUR = 3  # current colour 0..3
 G_PILE_N = 4  # cards in the draw pile (top is pile[G_PILE_N - 1])
 G_DISC_N = 5  # cards in the discard pile, top included
 G_PEND_DRAW = 6  # pending Draw Two / Wild Draw Four penalty on the next player
-G_PEND_SKIP = 7  # pending skips on the next player
+G_PEND_SKIP = 7  # pending skips of built-in cards: the next that many players to act
 G_PEND_SPECIAL = 8  # pending Snorlax / Greninja kind on the next player, or -1
 G_PEND_BY = 9  # who played the pending Wild Draw Four / Greninja
 G_CHALLENGEABLE = 10  # the pending Wild Draw Four can be challenged
@@ -93,7 +93,8 @@ G_WINNER = 14
 G_FIRST = 15
 G_DECK_N = 16  # cards in the deck
 G_DRAWN = 17  # a legal card just drawn + 1 while an expert seat decides on it (0: none)
-N_G = 18
+G_SKIPS = 18  # + seat: skips a declared card left waiting for that seat (docs/cards.md)
+N_G = G_SKIPS + MAX_PLAYERS
 # counters count[K_*]: what the round's record reports (RULES.md section 6); turns
 # also bound the round (max_turns)
 K_TURNS = 0
@@ -210,7 +211,7 @@ EV_TOP = 5
 EV_COLOUR = 6
 EV_DIR = 7
 EV_PEND = 8  # pending draw penalty
-EV_SKIP = 9  # pending skips
+EV_SKIP = 9  # pending skips: G_PEND_SKIP, plus every seat's G_SKIPS in a wide trace
 EV_SPECIAL = 10  # pending Snorlax/Greninja kind, or -1
 EV_TURN = 11  # turns taken so far
 EV_PILE = 12  # cards in the draw pile

@@ -54,6 +54,7 @@ from .layout import (
     G_PEND_DRAW,
     G_PEND_SKIP,
     G_PEND_SPECIAL,
+    G_SKIPS,
     G_PILE_N,
     G_TOP,
     G_WINNER,
@@ -284,6 +285,7 @@ def _turns(tb, rd, n, p, stop, force, colour, outside):
             and (stop >> p) & 1 == 1
             and g[G_PEND_SKIP] == 0
             and g[G_PEND_SPECIAL] < 0
+            and g[G_SKIPS + p] == 0
             and count[K_TURNS] < rules[R_MAX_TURNS]
         ):
             return p
@@ -300,6 +302,13 @@ def _turns(tb, rd, n, p, stop, force, colour, outside):
                 continue  # a caught bluff: the stopping seat's normal turn stops first
         if k < 0 and g[G_PEND_SKIP] > 0:  # 4.6: a skipped player takes no turn
             g[G_PEND_SKIP] -= 1
+            trace_event(rd, E_SKIPPED, p, -1, 0, 0)
+            p = seat(p, g[G_DIR], n)
+            continue
+        # a skip a declared card left for p (docs/cards.md), after the penalty, Snorlax or
+        # Greninja waiting for p, which p meets first
+        if k < 0 and g[G_SKIPS + p] > 0 and g[G_PEND_SPECIAL] < 0:
+            g[G_SKIPS + p] -= 1
             trace_event(rd, E_SKIPPED, p, -1, 0, 0)
             p = seat(p, g[G_DIR], n)
             continue

@@ -39,6 +39,7 @@ from .layout import (
     G_PEND_SKIP,
     G_PEND_SPECIAL,
     G_PILE_N,
+    G_SKIPS,
     G_TOP,
     K_TURNS,
     TR_EVENTS,
@@ -84,7 +85,9 @@ def _write_event(rd, typ, p, k, flags, aux):
         for q in range(g[G_N]):
             for kk in range(N_BUILTIN_KINDS):
                 trace[i, EV_HANDS + q * N_BUILTIN_KINDS + kk] = rd.hands[q, kk]
-        if trace.shape[1] > EV_W:
+        if trace.shape[1] > EV_W:  # declared cards: their skips wait too
+            for q in range(g[G_N]):
+                trace[i, EV_SKIP] += g[G_SKIPS + q]
             for q in range(g[G_N]):
                 for kk in range(N_DECLARED_KINDS):
                     trace[i, EV_DECL + q * N_DECLARED_KINDS + kk] = rd.hands[

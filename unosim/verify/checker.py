@@ -30,7 +30,10 @@ when it ends; extra cards of a multi-card play are identical copies of the first
 then a same-colour run of numbers in one direction, only after a coloured card played
 from the hand (not a drawn or a stacked one); a multi-card play applies the effect of
 each card in order; Powers of Grayskull's draws go round from the next player.
-Declared cards (docs/cards.md): judged by this module's own reading of the primitives.
+Declared cards (docs/cards.md): judged by this module's own reading of the primitives;
+a declared card's skip waits for the seat its step names and takes that seat's turn
+once any penalty or special card waiting for it is met (the trace's pending skips count
+them with a built-in card's).
 
 Usage::
 
@@ -246,7 +249,8 @@ class _Checker:
         self.colour = 0
         self.dir = 1
         self.pend = 0
-        self.skip = 0
+        self.skip = 0  # a built-in card's skips: the next that many players to act
+        self.skips = [0] * n  # a declared card's skips, waiting each for its seat
         self.special = -1
         self.pend_by = -1
         self.challengeable = False
@@ -359,7 +363,7 @@ class _Checker:
                 self.colour,
                 self.dir,
                 self.pend,
-                self.skip,
+                self.skip + sum(self.skips),
                 self.special,
                 self.turns,
                 self.pile_n,
@@ -609,7 +613,7 @@ class _Checker:
                     f" and faces a draw penalty of {self.pend}"
                     if self.pend
                     else " and is to be skipped"
-                    if self.skip
+                    if self.skip or (self.special < 0 and self.skips[p])
                     else f" under {self._card(self.special)}"
                     if self.special >= 0
                     else ""
@@ -624,6 +628,13 @@ class _Checker:
                 p = self.nxt(p)
             elif self.special >= 0:
                 self.special_turn(p)
+                p = self.nxt(p)
+            elif self.skips[p] > 0:  # a declared card's skip, met after anything else
+                self.expect(
+                    L.E_SKIPPED, p, kind=-1, aux=0, what=f" ({self.skips[p]} skip(s) wait for it)"
+                )
+                self.skips[p] -= 1
+                self.snap()
                 p = self.nxt(p)
             else:
                 p = self.normal_turn(p)
@@ -949,7 +960,7 @@ class _Checker:
                 if self.turns >= self.max_turns:
                     return  # the round is truncated: the next event says so
                 self.take_turn()
-                self.skip += 1
+                self.skips[nxt] += 1
             elif step == "draw_until_colour next":
                 c = self.colour
                 while True:
@@ -971,13 +982,15 @@ class _Checker:
                     self.stop(f"{self._card(k)}: seat {q} draws, not an opponent of seat {p}", j)
                 if q >= 0:
                     self.draws(q, int(w[1]), f" ({self._card(k)}: the chosen opponent)")
-            elif step == "skip next":
-                self.skip += 1
-            elif step in ("skip everyone", "again"):
-                self.skip += n - 1
+            elif step == "skip next":  # waits for this step's next player
+                self.skips[nxt] += 1
+            elif step in ("skip everyone", "again"):  # one for each other player
+                for q in range(n):
+                    if q != p:
+                        self.skips[q] += 1
             elif step == "reverse":
                 if n == 2:
-                    self.skip += 1
+                    self.skips[nxt] += 1
                 else:
                     self.dir = -self.dir
             elif w[0] == "discard_colour":
