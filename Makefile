@@ -40,9 +40,9 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 # the kernels compiled into numba's cache, for the targets that run them; `make reports`
-# needs only the install: its lanes compile the kernels side by side as they go
+# needs only the install: it compiles them (or loads them) itself before its pages
 $(WARMED): $(STAMP)
-	@echo "compiling the kernels into numba's cache (once, one to two minutes)..."
+	@echo "compiling the kernels into numba's cache (once; docs/performance.md says how long)..."
 	$(BIN)/python -c "from unosim.sim.simulate import warm; print(f'compiled in {warm():.0f} s')"
 	touch $(WARMED)
 
@@ -106,8 +106,11 @@ clean:  ## remove the venvs, numba caches, results and the docs site
 	rm -rf $(VENV) .venv-3.* results site .pytest_cache .mypy_cache
 	find . -name __pycache__ -type d -prune -exec rm -rf {} +
 
+# the pages out of date, one process each with one numba thread, REPORT_JOBS at once
+# (default: one a core), after one step that compiles the kernels (analyses/make_reports.py)
+REPORT_JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 reports: $(STAMP)  ## build every report page and the index in reports/, with progress (SCALE=10: ten times the games)
-	@$(BIN)/python analyses/make_reports.py --make '$(MAKE)' --scale '$(SCALE)'
+	@$(BIN)/python analyses/make_reports.py --make '$(MAKE)' --scale '$(SCALE)' --jobs '$(REPORT_JOBS)'
 
 ATLAS_PLAYERS ?= 2-10
 # the full grid (SCALE=1: 20,000 rounds a cell for random players, 2,000 for table

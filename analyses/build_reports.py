@@ -3,9 +3,9 @@
 Usage: python analyses/build_reports.py [NAME ...] [--scale S] [--out reports] [--results DIR]
        python analyses/build_reports.py --index [--out reports]
 
-NAME is a page (seats, length, points, stacking, house-rules, editions; default: all).
-`make reports` builds only the pages whose inputs changed (each is a make target), in
-lanes side by side (analyses/make_reports.py, each lane one process: report_lane.py).
+NAME is a page (seats, length, points, stacking, house-rules, editions, skill; default:
+all). `make reports` builds only the pages whose inputs changed, each a make target
+built in its own process, several at once (analyses/make_reports.py).
 """
 
 from __future__ import annotations

@@ -43,8 +43,7 @@ from unosim.stats import mean_ci, quantile_ci, wilson_ci  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 # rounds simulated per kernel call for a page (the games do not depend on it): some 22 MB
-# of raw records, which glibc then serves from memory freed by the call before
-# (``_reuse_freed_memory``) instead of mapping and zeroing fresh pages for each call
+# of raw records a call
 PAGE_BLOCK = 1 << 17
 SEED = 2026  # one root seed for every analysis: the same games under every rule set
 MIN_GAMES = 200  # floor of a scaled-down run (tests build every page at a tiny scale)
@@ -162,14 +161,6 @@ def _key_lock(path: Path):
             fcntl.flock(f, fcntl.LOCK_UN)
 
 
-class SHARED:
-    """How many numba threads a page's runs take when its ``Context`` says none: None,
-    every core; `make reports` sets 1 while its lanes share the cores, and None again
-    for the last lane left (``report_lane.py``)."""
-
-    threads: int | None = None
-
-
 @dataclass
 class Run:
     """One simulation an analysis used (a row of its provenance table)."""
@@ -199,9 +190,9 @@ class Context:
     runs: list[Run] = field(default_factory=list)
 
     def cores(self) -> int | None:
-        """numba threads for this page's runs: ``threads``, or else ``SHARED.threads``
-        (None: every core)."""
-        return self.threads if self.threads is not None else SHARED.threads
+        """numba threads for this page's runs (None: numba's, every core unless
+        ``NUMBA_NUM_THREADS`` says fewer, as `make reports` does)."""
+        return self.threads
 
     def games(self, base: int) -> int:
         """``base`` games (the default scale's) times the scale, at least MIN_GAMES."""
@@ -754,27 +745,6 @@ def half(t: tuple[float, float, float]) -> float:
 # ------------------------------------------------------------------------------ CLI
 
 
-def _reuse_freed_memory() -> None:
-    """With glibc, serve allocations under 32 MB from the heap and keep freed memory for
-    reuse rather than returning it at once: a page allocates and frees the same large
-    arrays run after run, and each fresh mapping costs page faults (on the 2-core
-    machine about 2.5 s of the seats page's 5 s of system time,
-    notes/skill-page-cost.md). Elsewhere, nothing."""
-    import ctypes
-    import ctypes.util
-
-    name = ctypes.util.find_library("c")
-    if not sys.platform.startswith("linux") or not name:
-        return
-    try:
-        libc = ctypes.CDLL(name)
-        mallopt = libc.mallopt
-    except (OSError, AttributeError):
-        return
-    mallopt(-3, 32 << 20)  # M_MMAP_THRESHOLD
-    mallopt(-1, 1 << 30)  # M_TRIM_THRESHOLD
-
-
 def scale_default() -> float:
     text = os.environ.get("SCALE", "1")
     try:
@@ -793,7 +763,6 @@ def build(
     quiet: bool = False,
 ) -> Page:
     """Build one page (and refresh the index); returns the written page."""
-    _reuse_freed_memory()
     ctx = Context(
         name,
         scale,

@@ -1,4 +1,7 @@
 """`make bench`: games per second and nanoseconds per turn of the kernel.
+Its first line is this machine's speed, official 4-player rounds per second on one core:
+the time the docs state for a task is given beside that figure, so that a reader can
+scale it to their machine.
 
 Measured after compilation: speeds are the best of ``--repeat`` runs, ratios the median
 over as many pairs of runs (see ``measure``), on this machine's cores; the cold compile
@@ -208,6 +211,12 @@ def main() -> None:
         f"unosim benchmark: {os.cpu_count()} cores, numba {numba.__version__}, "
         f"threading layer {numba.config.THREADING_LAYER}"
     )
+    # first, the figure the docs' times are stated against (README.md, docs/performance.md)
+    base1, ns1, *_ = measure("official", 4, "random", args.games, 1, args.repeat)
+    print(
+        f"machine speed: {base1:,.0f} official rounds/s on one core "
+        f"(4 players, random, best of {args.repeat}; the docs' times are given beside it)"
+    )
     if not args.no_cold:
         print(f"cold compile (empty cache, first call): {cold_compile_seconds():.1f} s")
     k, p, ratio, ns_ratio = measure_prototype(args.games, args.repeat)
@@ -217,7 +226,6 @@ def main() -> None:
         f"prototype's games/s, {ns_ratio:.2f}x its ns/turn (median of {args.repeat} "
         "alternated pairs)"
     )
-    base1, ns1, *_ = measure("official", 4, "random", args.games, 1, args.repeat)
     print(f"official, 4 players, random, 1 thread :      {base1:12,.0f} games/s {ns1:6.1f} ns/turn")
     for th in range(2, cores + 1):
         one, *_ = measure("official", 4, "random", args.games, 1, args.repeat)
