@@ -353,6 +353,15 @@ def _html_document(title: str, body: str) -> str:
 # ---------------------------------------------------------------------------- index
 
 
+ATLAS_PAGE = "atlas.html"
+ATLAS_TITLE = "The UNO rules atlas: your rules, your table"
+ATLAS_TEXT = (
+    "Tick the rules you play with and pick how many play: how long a round lasts (in "
+    "turns and minutes), whether going first matters, and what each house rule changes, "
+    "answered at once in your browser."
+)
+
+
 def write_index(out: Path, order: Sequence[str] = (), intro: str = "") -> tuple[Path, Path]:
     """``<out>/index.md`` and ``index.html``: every page found in ``out`` (by its
     ``<name>/page.json``), in ``order`` first, then by name; title, question, headline."""
@@ -367,6 +376,12 @@ def write_index(out: Path, order: Sequence[str] = (), intro: str = "") -> tuple[
     if intro:
         md += [esc.markup_md(intro), ""]
     body = ["<h1>unosim reports</h1>"] + ([f"<p>{esc.markup_html(intro)}</p>"] if intro else [])
+    if (out / ATLAS_PAGE).exists():  # the atlas first: the answer to your own rules
+        md += [f"## [{ATLAS_TITLE}]({ATLAS_PAGE})", "", ATLAS_TEXT, ""]
+        body += [
+            f'<h2><a href="{ATLAS_PAGE}">{esc.html(ATLAS_TITLE)}</a></h2>',
+            f"<p>{esc.html(ATLAS_TEXT)}</p>",
+        ]
     for n in names:
         m = metas[n]
         main = m.get("main_figure")
