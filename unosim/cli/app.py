@@ -508,6 +508,12 @@ def report(
         "report (unosim's .unosim-report file in it, nothing else "
         "added); any other folder is refused.",
     ),
+    seconds_per_turn: float = typer.Option(
+        6.0,
+        "--seconds-per-turn",
+        help="The pace at your table, for minutes beside turns (default 6: an "
+        "assumption, see docs/reports.md).",
+    ),
     threads: int | None = typer.Option(None, help="Threads (default: all cores)."),
     no_progress: bool = typer.Option(False, "--no-progress", help="No progress bar."),
 ) -> None:
@@ -534,6 +540,7 @@ def report(
             house,
             title,
             list(name) if name else None,
+            seconds_per_turn,
         )
         prepare(q)
         check_out(out, force)

@@ -60,9 +60,12 @@ def pace_note(seconds_per_turn: float = SECONDS_PER_TURN) -> str:
     return PACE_NOTE.format(pace=f"{seconds_per_turn:g}")
 
 
-def first_player_sentence(seat0_rate: float, n_players: int) -> str:
+def first_player_sentence(
+    seat0_rate: float, n_players: int, interval: tuple[float, float] | None = None
+) -> str:
     """Does going first matter, in words a child understands, with the number: out of
-    100 rounds, how many the first player wins against a fair share."""
+    100 rounds, how many the first player wins against a fair share. With the rate's
+    95% ``interval`` (lo, hi) and a fair share inside it, the rounds cannot tell."""
     fair = 100.0 / n_players
     won = 100.0 * seat0_rate
     edge = won - fair
@@ -71,6 +74,8 @@ def first_player_sentence(seat0_rate: float, n_players: int) -> str:
         f"out of 100 rounds the player who goes first wins about {won:.{d}f}, "
         f"where a fair share is {fair:.{d}f}"
     )
+    if interval is not None and interval[0] <= 1.0 / n_players <= interval[1]:
+        return f"These rounds cannot tell whether going first matters: {out_of}."
     if abs(edge) < FIRST_MATTERS_PP:
         return f"Going first does not really matter: {out_of}."
     if abs(edge) < FIRST_MATTERS_A_LOT_PP:
