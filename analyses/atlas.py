@@ -122,7 +122,18 @@ def main() -> int:
     ap.add_argument(
         "--page-only", action="store_true", help="write the page from the parts already built"
     )
+    ap.add_argument(
+        "--rewrite-page",
+        action="store_true",
+        help="write atlas.html again from its own configuration (after a change to the "
+        "page's text or script): no parts needed, the data files stay",
+    )
     a = ap.parse_args()
+    if a.rewrite_page:
+        from unosim.report.atlas_page import rewrite_page
+
+        print(f"atlas: wrote {rewrite_page(a.out)}")
+        return 0
     if not 0 < a.scale <= 100:
         print("atlas: --scale must be above 0 and at most 100", file=sys.stderr)
         return 2

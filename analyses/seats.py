@@ -30,6 +30,7 @@ from common import (
 from scipy.stats import chisquare
 
 from unosim.report import escape as esc
+from unosim.report.pace import first_player_sentence
 from unosim.report.page import Page, ci, num
 from unosim.stats import win_rates
 
@@ -120,7 +121,10 @@ def build(ctx: Context) -> Page:
     er = _edge(summary[real, 4]["seat0"], 4)
     o4 = opener["random", 4]
     s1 = o4.get(1)
+    r3 = summary["random", 3]["seat0"][0]
     lead = (
+        f"With 3 players, {first_player_sentence(r3, 3)[0].lower()}"
+        f"{first_player_sentence(r3, 3)[1:]} "
         f"Sitting first helps a little: with 4 random players seat 0, who takes the "
         f"first turn, wins {num(100 * r4['seat0'][0], 1)}% of rounds instead of a fair "
         f"25%, {num(e4[0], 2)} percentage points more{_small(e4[0])}, and "
@@ -193,6 +197,7 @@ def build(ctx: Context) -> Page:
     )
 
     # ---------------------------------------------------------------- table
+    page.fold("For analysts: every player count, the dealer, chi-square tests")
     page.heading("Seat 0 and the dealer")
     rows = []
     for n in PLAYERS:
@@ -204,7 +209,7 @@ def build(ctx: Context) -> Page:
             row[f"{strat}: weakest seat"] = str(s["worst"])
             row[f"{strat}: χ² p"] = _p_text(s["p"])
         rows.append(row)
-    page.table(pd.DataFrame(rows))
+    page.table(pd.DataFrame(rows), scroll=True)
     page.para(
         "Win rates with 95% Wilson intervals; the dealer sits in seat n − 1, last "
         "in the initial order of play. weakest seat: the seat with the "
@@ -223,12 +228,13 @@ def build(ctx: Context) -> Page:
                     **{f"seat {s} wins": ci(*o["rates"][s], 4) for s in range(4)},
                 }
             )
-    page.table(pd.DataFrame(rows))
+    page.table(pd.DataFrame(rows), scroll=True)
     page.para(
         "Seat 0 opens after a number or a wild card up; seat 1 after a Skip or a "
         "Draw Two (seat 0 is skipped); the dealer, seat 3, after a Reverse "
         "(docs/rules.md section 3)."
     )
+    page.end_fold()
 
     # ---------------------------------------------------------------- figures
     page.heading("Figures")

@@ -275,6 +275,8 @@ def screenshot(br: Browser, sid: str, path: Path) -> None:
 
 ATLAS_METRICS = (
     "turns_mean",
+    "minutes_mean",
+    "seconds_per_turn",
     "turns_median",
     "turns_p90",
     "seat0_rate",

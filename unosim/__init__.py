@@ -1,8 +1,6 @@
 """unosim: Monte Carlo rules analysis for the card game UNO."""
 
 from ._version import __version__  # noqa: E402
-from .game.rules import PRESETS, RuleSet, resolve  # noqa: E402
-from .sim.simulate import simulate  # noqa: E402
 
 __all__ = [
     "PRESETS",
@@ -20,7 +18,13 @@ __all__ = [
     "__version__",
 ]
 
+# imported on first use, so that ``import unosim`` (and with it every ``unosim``
+# command, its ``--help`` and its one-line errors) does not load numba or pandas
 _LAZY = {
+    "PRESETS": "game.rules",
+    "RuleSet": "game.rules",
+    "resolve": "game.rules",
+    "simulate": "sim.simulate",
     "run": "sim.runner",
     "read_dataset": "sim.dataset",
     "read_summary": "sim.dataset",
@@ -33,8 +37,8 @@ _LAZY = {
 
 
 def __getattr__(name: str):
-    """``run`` (chunked, streaming runs), the dataset readers and the agents' names,
-    imported on first use."""
+    """The rules, ``simulate``, ``run`` (chunked, streaming runs), the dataset readers
+    and the agents' names, imported on first use."""
     if name in _LAZY:
         import importlib
 

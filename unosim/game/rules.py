@@ -21,6 +21,7 @@ import numpy as np
 
 from . import cards
 from .declare import CardError, CardSpec, check_cards, parse_cards, write_array
+from .spelling import did_you_mean, missing_file_hint
 
 DECK_KEYS = cards.RANK_NAMES + cards.WILD_NAMES  # per colour for ranks, in all for wilds
 STANDARD_DECK = tuple(cards.STANDARD_PER_COLOUR[k] for k in cards.RANK_NAMES) + tuple(
@@ -642,7 +643,7 @@ def apply(base: RuleSet, changes: dict, name: str | None = None, coerce: bool = 
     changes = _tables(changes)
     for key, value in changes.items():
         if key not in RULE_NAMES:
-            raise RuleError(f"unknown rule {key!r}")
+            raise RuleError(f"unknown rule {key!r}{did_you_mean(key, RULE_NAMES)}")
         if key == "cards":
             if coerce and isinstance(value, str):
                 raise RuleError("rule 'cards': cards are declared in a rule file ([cards.NAME])")
@@ -713,7 +714,7 @@ def parse_house(text: str) -> dict[str, str]:
                     f"unknown {table} entry {entry!r} (known: {', '.join(TABLES[table])})"
                 )
         elif k not in RULE_NAMES or k in ("deck", "points", "cards"):
-            raise RuleError(f"unknown rule {k!r}")
+            raise RuleError(f"unknown rule {k!r}{did_you_mean(k, RULE_NAMES)}")
         if k in out:
             raise RuleError(f"house rule {k!r} given twice ({out[k]!r} and {v!r})")
         out[k] = v
@@ -722,28 +723,72 @@ def parse_house(text: str) -> dict[str, str]:
 
 def load_toml(path: str | Path) -> RuleSet:
     """Read a rule file. ``preset = "NAME"`` picks the base (default `official`);
-    every other key is a rule name; ``[deck]`` and ``[points]`` are tables."""
+    every other key is a rule name; ``[deck]`` and ``[points]`` are tables.
+
+    Every error of the file is reported at once, on one line, each with the line of
+    the file where its key stands: ``rule file 'r.toml': 2 errors: line 3: unknown rule
+    'stackng' (did you mean 'stacking'?); line 4: ...``."""
     from . import tomlfile
 
     p = Path(path)
+    head = f"rule file {str(p)!r}"
     try:
-        data = tomlfile.load(p, "rule file", RuleError)
+        text = tomlfile.read_text(p, "rule file", RuleError)
     except FileNotFoundError:
-        raise RuleError(f"rule file {str(p)!r} not found") from None
+        raise RuleError(f"{head} not found{missing_file_hint(str(p))}") from None
     except OSError as e:
-        raise RuleError(f"rule file {str(p)!r}: {e.strerror or e.__class__.__name__}") from None
+        raise RuleError(f"{head}: {e.strerror or e.__class__.__name__}") from None
+    data = tomlfile.parse(text, p, "rule file", RuleError)
+    errors: list[tuple[int | None, str]] = []
     base_name = data.pop("preset", "official")
     if not isinstance(base_name, str) or base_name not in PRESETS:
-        raise RuleError(f"rule 'preset': unknown preset {base_name!r} in {str(p)!r}")
+        hint = did_you_mean(base_name, PRESETS)
+        errors.append((_key_line(text, "preset"), f"unknown preset {base_name!r}{hint}"))
+        base_name = "official"
     name = data.pop("name", p.stem)
     if not isinstance(name, str):
-        raise RuleError(f"rule 'name' must be text in {str(p)!r}")
+        errors.append((_key_line(text, "name"), "rule 'name' must be text"))
+        name = p.stem
     if "cards" in data:  # errors name the file, the card and the field
         try:
             data["cards"] = parse_cards(data["cards"], str(p))
-        except CardError as e:
-            raise RuleError(str(e)) from None
-    return apply(PRESETS[base_name], data, name=name, coerce=False)
+        except CardError as e:  # its message names the file already: once is enough
+            msg = str(e).removeprefix(f"{p}: ")
+            errors.append((_key_line(text, "cards"), msg))
+            del data["cards"]
+    base = PRESETS[base_name]
+    for key in list(data):  # each key alone, so that every bad one is named
+        try:
+            apply(base, {key: data[key]}, coerce=False)
+        except RuleError as e:
+            errors.append((_key_line(text, key), str(e)))
+            del data[key]
+    if not errors:
+        try:
+            return apply(base, data, name=name, coerce=False)
+        except RuleError as e:  # rules that cannot go together
+            errors.append((None, str(e)))
+    raise RuleError(_file_errors(head, errors))
+
+
+def _file_errors(head: str, errors: list[tuple[int | None, str]]) -> str:
+    """One line naming the file and each error with its line (when known)."""
+    parts = [(f"line {line}: " if line else "") + msg for line, msg in errors[:20]]
+    more = f"; and {len(errors) - 20} more" if len(errors) > 20 else ""
+    if len(errors) == 1:
+        return f"{head}, {parts[0]}" if errors[0][0] else f"{head}: {parts[0]}"
+    return f"{head}: {len(errors)} errors: " + "; ".join(parts) + more
+
+
+def _key_line(text: str, key: str) -> int | None:
+    """The line (from 1) where ``key`` is set or its table opens (``key = ...``,
+    ``[key]``, ``[key.x]``, ``key.x = ...``), or None."""
+    pattern = re.compile(
+        r"^[ \t]*(?:\[[ \t]*)?[\"']?" + re.escape(key) + r"[\"']?[ \t]*(?:=|\]|\.)",
+        re.MULTILINE,
+    )
+    m = pattern.search(text)
+    return text.count("\n", 0, m.start()) + 1 if m else None
 
 
 def resolve(rules: str | Path | RuleSet, house: str | dict | None = None) -> RuleSet:
@@ -756,7 +801,8 @@ def resolve(rules: str | Path | RuleSet, house: str | dict | None = None) -> Rul
         rs = load_toml(rules)
     else:
         raise RuleError(
-            f"unknown preset {str(rules)!r} (presets: {', '.join(PRESETS)}; or give a .toml file)"
+            f"unknown preset {str(rules)!r}{did_you_mean(str(rules), PRESETS)} "
+            f"(presets: {', '.join(PRESETS)}; or give a .toml file)"
         )
     if house:
         changes = parse_house(house) if isinstance(house, str) else dict(house)

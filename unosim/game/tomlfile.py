@@ -143,7 +143,12 @@ def load(path: str | Path, what: str, error: type = ValueError) -> dict:
     """The TOML file ``path`` parsed, within the bounds of the module docstring.
 
     ``FileNotFoundError`` passes through; anything else is ``error`` (one line)."""
-    text = read_text(path, what, error)
+    return parse(read_text(path, what, error), path, what, error)
+
+
+def parse(text: str, path: str | Path, what: str, error: type = ValueError) -> dict:
+    """The TOML ``text`` of the file ``path`` parsed (its shape checked first); a syntax
+    error names the file, then the line and column the parser gives."""
     why = check_shape(text)
     if why:
         raise error(f"{what} {str(path)!r}: {why}")

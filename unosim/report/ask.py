@@ -41,14 +41,17 @@ import numpy as np
 import pandas as pd
 
 from ..analysis.compare import parse_spec, run_arms
-from ..game.names import display_players, display_ruleset
-from ..game.rules import RuleSet
+from ..game.names import DISPLAY, display_players, display_ruleset, display_value
+from ..game.rules import OFFICIAL, RuleSet
 from ..stats import win_rates
 from . import escape as esc
 from . import figures, palette
+from . import pace as P
 from .findings import METRICS as FINDING_METRICS
 from .findings import describe, findings, findings_data, findings_table, measures, shown_ci
 from .page import Page, num
+from .pace import SECONDS_PER_TURN
+from .rule_words import card_sentence
 
 __all__ = [
     "Question",
@@ -130,6 +133,7 @@ class Question:
     house: str | None = None
     title: str | None = None
     names: list[str] | None = None
+    seconds_per_turn: float = SECONDS_PER_TURN
 
     @property
     def n_games(self) -> int:
@@ -179,6 +183,7 @@ def prepare(q: Question) -> list[RuleSet]:
     if not q.rules:
         raise ValueError("a report needs a rule set (or several, compared with the first)")
     check_names(q.names, len(q.rules))
+    P.check_pace(q.seconds_per_turn)
     if isinstance(q.games, int) and q.games == 1:
         raise ValueError(
             "games: a report needs at least 2 rounds per rule set (its "
@@ -244,12 +249,37 @@ def _summary(
 
 def _rule_differences(rules: list[RuleSet], names: list[str]) -> pd.DataFrame:
     """Every rule whose value differs between the rule sets, one column per rule set
-    (plain text: the rule, then each rule set's value)."""
+    (plain text: the rule, then each rule set's value); declared cards (``cards``) are
+    compared too, though only some of the rule sets declare any."""
     dicts = [rs.to_dict(with_name=False) for rs in rules]
+    keys = list(dicts[0]) + [k for d in dicts[1:] for k in d if k not in dicts[0]]
     rows = []
-    for key in dicts[0]:
+    for key in dict.fromkeys(keys):
         vals = [d.get(key) for d in dicts]
         if any(v != vals[0] for v in vals[1:]):
+            rows.append([key] + [_value(v) if v is not None else "" for v in vals])
+    return pd.DataFrame(rows, columns=["rule"] + list(names))
+
+
+def _rules_in_words(rules: list[RuleSet], names: list[str]) -> pd.DataFrame:
+    """The rules that differ, as a reader reads them: a house switch by its display name
+    and value, each declared card with its effect in words (from its declaration)."""
+    dicts = [rs.to_dict(with_name=False) for rs in rules]
+    keys = list(dicts[0]) + [k for d in dicts[1:] for k in d if k not in dicts[0]]
+    rows = []
+    for key in dict.fromkeys(keys):
+        vals = [d.get(key) for d in dicts]
+        if all(v == vals[0] for v in vals[1:]):
+            continue
+        if key == "cards":
+            words = [
+                " ".join(card_sentence(c) for c in rs.cards) or "no declared cards"
+                for rs in rules
+            ]
+            rows.append(["declared cards"] + words)
+        elif key in DISPLAY:
+            rows.append([DISPLAY[key][0]] + [display_value(key, v) for v in vals])
+        else:
             rows.append([key] + [_value(v) for v in vals])
     return pd.DataFrame(rows, columns=["rule"] + list(names))
 
@@ -326,9 +356,13 @@ def build_page(
     page = Page(PAGE_NAME, title, question, out)
     page.heading("Answer")
     if alone:
-        order = _answer_alone(page, frames, names[0], counts, g, q.seed)
+        order = _answer_alone(page, frames, names[0], counts, g, q.seed, q.seconds_per_turn)
     else:
         order = _answer_compared(page, frames, names, rules, counts, g, q.seed, strategies, pal)
+        minutes = minutes_sentence(frames[counts[0]], names, q.seconds_per_turn)
+        page.para(minutes)
+        page.opening.insert(1, minutes)
+    page.para(esc.md_text(P.pace_note(q.seconds_per_turn)))
 
     # -- figures, for every player count in the order asked -----------------------
     page.heading("Figures")
@@ -411,17 +445,23 @@ def build_page(
             ]
         page.table(tab)
     page.data(seats, "seats", "Every seat at every player count")
-    if not alone:
-        page.heading("The rules compared", 3)
-        diffs = _rule_differences(rules, names)
-        if len(diffs):
-            shown_diffs = pd.DataFrame({"rule": diffs["rule"].map(esc.code)})
-            for i, name in enumerate(names, 1):  # by position: the columns are the names
-                shown_diffs[esc.md_text(name)] = diffs.iloc[:, i].map(esc.md_text).to_numpy()
-            page.table(shown_diffs)
-            page.data(diffs, "rules", "The rules that differ")
-        else:
-            page.para("The rule sets have the same rules (only their names differ).")
+    # the rules: those that differ, in words (one rule set: against Official UNO)
+    compared, compared_names = (
+        ([OFFICIAL, *rules], ["Official UNO as printed", *names]) if alone else (rules, names)
+    )
+    page.heading("The rules played" if alone else "The rules compared", 3)
+    diffs = _rule_differences(compared, compared_names)
+    if len(diffs):
+        worded = _rules_in_words(compared, compared_names)
+        shown_diffs = pd.DataFrame({"rule": worded["rule"].map(esc.md_text)})
+        for i, name in enumerate(compared_names, 1):  # by position: columns are the names
+            shown_diffs[esc.md_text(name)] = worded.iloc[:, i].map(esc.md_text).to_numpy()
+        page.table(shown_diffs)
+        page.data(diffs, "rules", "The rules that differ, in rule syntax")
+    elif alone:
+        page.para("These are the rules of Official UNO as printed.")
+    else:
+        page.para("The rule sets have the same rules (only their names differ).")
 
     # -- provenance ------------------------------------------------------------------
     runs = pd.DataFrame(
@@ -475,10 +515,36 @@ def _pct_ci(rate: float, lo: float, hi: float) -> str:
     return f"{num(100 * rate, 2)} [{num(100 * lo, 2)}, {num(100 * hi, 2)}]"
 
 
-def _answer_alone(page: Page, frames: dict, name: str, counts: list[int], g: int, seed: int):
+def minutes_sentence(frames: list, names: list[str], pace: float) -> str:
+    """How long a round takes at the table, in minutes beside turns, at ``pace``
+    seconds a turn (stated as the assumption it is)."""
+    turns = [float(df["turns"].mean()) for df in frames]
+    each = [f"{esc.md_text(n)}: {P.minutes_text(t, pace)}" for n, t in zip(names, turns)]
+    if len(each) == 1:
+        how = P.minutes_text(turns[0], pace)
+        return f"At the table a round takes {how}, at {pace:g} seconds a turn (an assumption)."
+    return (
+        f"At the table, at {pace:g} seconds a turn (an assumption), a round takes "
+        + "; ".join(each)
+        + "."
+    )
+
+
+def _answer_alone(
+    page: Page,
+    frames: dict,
+    name: str,
+    counts: list[int],
+    g: int,
+    seed: int,
+    pace: float = SECONDS_PER_TURN,
+):
     """The answer about one rule set: its plain sentences at every count, in order."""
     for i, n in enumerate(counts):
         said = describe(frames[n][0], name, n, show=esc.md_text)
+        said.insert(1, minutes_sentence(frames[n], [name], pace))
+        seat0 = win_rates(frames[n][0]["winner"].to_numpy(), n).iloc[0]
+        said.insert(2, P.first_player_sentence(seat0["rate"], n, (seat0["lo"], seat0["hi"])))
         if i == 0:
             page.headline = said[0]
             page.opening = said

@@ -25,6 +25,7 @@ import numpy as np
 from ..game.rules import RuleSet, resolve
 from ..kernel import layout as L
 from ..sim.simulate import make_job, run_block, thread_count
+from .pace import SECONDS_PER_TURN
 
 # the decks behind the editions: (id, preset, house switches)
 DECKS = (
@@ -260,12 +261,15 @@ def parse_choice(text: str) -> tuple[str, str]:
 
 
 def cell_metrics(cell: list, n_players: int) -> dict[str, float]:
-    """The headline numbers of one cell (as the page computes them)."""
+    """The headline numbers of one cell (as the page computes them; minutes at the
+    page's default pace)."""
     f = dict(zip(FIELDS, cell))
     g, done = f["games"], f["games"] - f["truncated"]
     wins = cell[len(FIELDS)]
     return {
         "turns_mean": f["turns_sum"] / done,
+        "minutes_mean": f["turns_sum"] / done * SECONDS_PER_TURN / 60,
+        "seconds_per_turn": SECONDS_PER_TURN,
         "turns_median": f["turns_median2"] / 2,
         "turns_p90": f["turns_p90x2"] / 2,
         "seat0_rate": wins[0] / g,

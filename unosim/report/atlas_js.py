@@ -27,6 +27,14 @@ h2{font-size:1.25em;margin:.1em 0 .3em}
 #question{background:#f4f7fb;border-left:4px solid #4a78b0;padding:4px 12px;margin-bottom:8px}
 #link{width:100%;font-size:.8em}
 button{font-size:.9em}
+.verdicts{background:#fdf8e8;border-left:4px solid #c9a227;padding:2px 12px;margin:.3em 0 .6em}
+.verdicts p{margin:.3em 0}.verdict{font-weight:600}
+#pace-form fieldset{border:1px solid #ddd;margin:6px 0 4px;padding:1px 8px 3px}
+#pace-form legend{font-weight:600;font-size:.85em}#pace-input{width:4.5em}
+#figures>div{max-width:100%;overflow-x:auto}
+#layout>*{min-width:0}#side fieldset{min-width:0}
+@media (max-width:760px){#layout{grid-template-columns:1fr}body{padding:8px 10px}
+main{order:-1}#questions{display:block}#questions a{display:inline-block;margin:.15em .6em .15em 0}}
 """
 
 SCRIPT = r"""
@@ -174,7 +182,7 @@ function seSeat(s) { return Math.sqrt(s.seat0_rate * (1 - s.seat0_rate) / s.game
 function comparison(s, b, prefix, all) {
   const bits = [rel(s.turns_mean, b.turns_mean, s.turns_se, b.turns_se, "longer", "shorter",
                     "length", prefix + "_turns", "rounds "), "; ",
-                pp(s.seat0_edge, b.seat0_edge, seSeat(s), seSeat(b), "seat 0's edge", prefix + "_seat0"),
+                edgeChange(s, b, prefix + "_seat0"),
                 "; ",
                 rel(s.points_mean, b.points_mean, s.points_se, b.points_se, "more", "fewer",
                     "points", prefix + "_points", "points ")];
@@ -278,7 +286,7 @@ function fixAfterDraw() {
   state.vals[a] = 0;
 }
 function go() {
-  state.q = "";
+  // the question asked stays: its box answers again for the new choice
   history.replaceState(null, "", "#" + fragment(state));
   render();
 }
@@ -340,10 +348,12 @@ function render() {
     answer.textContent = "";
     if (error) answer.append(el("p", {cls: "note", id: "link-error", text: error}));
     answer.append(el("h2", {text: describe(st) + ", " + n + " " + CFG.strategies[strat].name}));
+    answer.append(verdicts(st, s, sp, isPrinted, ed, n));
     const fair = 1 / n;
     answer.append(
       el("p", {cls: "big"}, "A round lasts ", num("turns_mean", s.turns_mean, fmt(s.turns_mean, 1)),
-         " turns on average; half of the rounds are over within ",
+         " turns on average (", minutesNum("minutes_mean", s.turns_mean), " at ", paceNum(),
+         " seconds a turn); half of the rounds are over within ",
          num("turns_median", s.turns_median, fmt(s.turns_median, 0)),
          " turns, and one round in ten lasts more than ",
          num("turns_p90", s.turns_p90, fmt(s.turns_p90, 0)), " turns."),
@@ -452,6 +462,7 @@ function question(st, s, get, n, strat) {
     });
   } else if (st.q === "first") {
     box.append(el("h3", {text: "How much does going first matter?"}),
+      el("p", {cls: "verdict", id: "q-first-verdict", text: firstSentence(s.seat0_rate, n)}),
       el("p", {}, "Seat 0 plays first; it wins ", num("q_seat0", s.seat0_rate, fmt(100 * s.seat0_rate, 1) + "%"),
          " of rounds" + at + ", against a fair share of " + fmt(100 / n, 1) +
          "%. The figure below gives every seat's rate; change the number of players to see it grow or shrink."));
@@ -468,6 +479,7 @@ function question(st, s, get, n, strat) {
          num("q_sz_spread", spread(on), fmt(spread(on), 2)), " times the median, against " +
          fmt(spread(off), 2) + " without."));
     const ch = (CFG.chaos[strat] || {})[n];
+    if (ch) box.insertBefore(chaosVerdict(ch), box.children[1]);
     if (ch) {
       const per = (x, i) => x[i] / x[0];
       box.append(el("p", {}, "What changes turn by turn (official deck, from " +
@@ -482,8 +494,9 @@ function question(st, s, get, n, strat) {
   } else if (st.q === "length") {
     box.append(el("h3", {text: "How long is a round at " + n + " players?"}),
       el("p", {}, "With these rules a round at " + n + " players lasts ",
-         num("q_len", s.turns_mean, fmt(s.turns_mean, 1)), " turns on average; one in ten lasts more than " +
-         fmt(s.turns_p90, 0) + " turns."));
+         minutesNum("q_len_minutes", s.turns_mean), " (",
+         num("q_len", s.turns_mean, fmt(s.turns_mean, 1)), " turns) on average; one in ten lasts more than " +
+         fmt(s.turns_p90, 0) + " turns (", minutesNum("q_len_p90_minutes", s.turns_p90), ")."));
   } else if (st.q === "editions") {
     const rows = CFG.editions.map(e => [e, stats(get(e.deck, edValues(e)), n)])
       .sort((a, b) => a[1].turns_mean - b[1].turns_mean);
@@ -499,6 +512,110 @@ function question(st, s, get, n, strat) {
     });
     box.append(ol);
   }
+}
+
+// ------------------------------------------------------------------ minutes and verdicts
+// Minutes beside turns at a stated pace (seconds a turn, an assumption the reader can
+// change), and the verdicts in words shown first, each defined by a threshold that the
+// page states (CFG.pace, CFG.verdicts; docs/reports.md).
+let pace = CFG.pace.default;
+function minutesText(m) { return (m < 10 ? fmt(m, 1) : fmt(m, 0)) + " minutes"; }
+function minutesNum(metric, turns) {
+  const e = num(metric, turns * pace / 60, minutesText(turns * pace / 60));
+  e.dataset.turns = String(turns);
+  return e;
+}
+function paceText(p) { return fmt(p, Number.isInteger(p) ? 0 : 1); }
+function paceNum() {
+  const e = num("seconds_per_turn", pace, paceText(pace));
+  e.classList.add("pace");
+  return e;
+}
+function setPace(p) {
+  pace = p;
+  document.querySelectorAll("[data-turns]").forEach(e => {
+    const m = Number(e.dataset.turns) * pace / 60;
+    e.dataset.value = String(m); e.textContent = minutesText(m);
+  });
+  document.querySelectorAll(".pace").forEach(e => {
+    e.dataset.value = String(pace); e.textContent = paceText(pace);
+  });
+}
+function buildPace() {
+  const box = document.getElementById("pace-form");
+  const input = el("input", {type: "number", id: "pace-input", min: String(CFG.pace.min),
+                             max: String(CFG.pace.max), step: "1", value: String(pace),
+                             "aria-label": "seconds a turn at your table"});
+  input.addEventListener("input", () => {
+    const p = Number(input.value);
+    if (p >= CFG.pace.min && p <= CFG.pace.max) setPace(p);
+  });
+  box.append(el("fieldset", {}, el("legend", {text: "Pace at your table"}),
+    el("label", {for: "pace-input"}, input, " seconds a turn"),
+    el("p", {cls: "note", text: CFG.pace.note})));
+}
+function firstSentence(rate, n) {
+  const fair = 100 / n, won = 100 * rate, edge = won - fair, V = CFG.verdicts;
+  // whole numbers, unless they would read the same (then one decimal)
+  const d = Math.round(won) === Math.round(fair) ? 1 : 0;
+  const outOf = "out of 100 rounds the player who goes first wins about " + fmt(won, d) +
+                ", where a fair share is " + fmt(fair, d) + ".";
+  if (Math.abs(edge) < V.first_pp) return "Going first does not really matter: " + outOf;
+  const much = Math.abs(edge) < V.first_a_lot_pp ? " a little" : " a lot";
+  return "Going first " + (edge > 0 ? "helps" : "hurts") + much + ": " + outOf;
+}
+function edgeChange(s, b, metric) {
+  // seat 0's edge over a fair share here and in the rules compared with, in one sentence
+  const d = (s.seat0_edge - b.seat0_edge) * 100, se = 100 * Math.sqrt(seSeat(s) ** 2 + seSeat(b) ** 2);
+  const sign = x => (x >= 0 ? "+" : "−") + fmt(Math.abs(x), 1);
+  const move = "seat 0's edge over a fair share is " + sign(100 * s.seat0_edge) + " points here against " +
+               sign(100 * b.seat0_edge) + " there (";
+  const t = sign(d) + " percentage points";
+  if (Math.abs(d) < CFG.thresholds.points)
+    return el("span", {cls: "nopd"}, "no practical difference in who wins by seat: " + move, num(metric, d, t), ")");
+  const out = el("span", {}, move, num(metric, d, t), ")");
+  if (Math.abs(d) < 1.96 * se) out.append(" (within the noise of these rounds)");
+  return out;
+}
+function matters(s, b) {
+  // what a change of rules changes in practice (length, points, the first seat's edge),
+  // in words; empty: no practical difference
+  const th = CFG.thresholds, out = [];
+  const dt = 100 * (s.turns_mean / b.turns_mean - 1), dp = 100 * (s.points_mean / b.points_mean - 1);
+  const de = 100 * (s.seat0_edge - b.seat0_edge);
+  if (Math.abs(dt) >= th.relative) out.push("rounds are " + fmt(Math.abs(dt), 0) + "% " + (dt > 0 ? "longer" : "shorter"));
+  if (Math.abs(dp) >= th.relative) out.push("winners score " + fmt(Math.abs(dp), 0) + "% " + (dp > 0 ? "more" : "fewer") + " points");
+  if (Math.abs(de) >= th.points) out.push("going first is worth " + fmt(Math.abs(de), 1) +
+                                          " percentage points " + (de > 0 ? "more" : "less"));
+  return out;
+}
+function verdicts(st, s, sp, isPrinted, ed, n) {
+  const box = el("div", {id: "verdicts", cls: "verdicts"});
+  box.append(el("p", {}, el("b", {text: "How long? "}), "About ", minutesNum("minutes_round", s.turns_mean),
+                " a round (" + fmt(s.turns_mean, 0) + " turns at ",
+                el("span", {cls: "pace", text: paceText(pace)}), " seconds a turn)."));
+  box.append(el("p", {}, el("b", {text: "Does going first matter? "}),
+                el("span", {id: "first-verdict", text: firstSentence(s.seat0_rate, n)})));
+  if (!isPrinted) {
+    const what = matters(s, sp);
+    box.append(el("p", {}, el("b", {text: "Do your changes matter? "}), what.length
+      ? "Yes: against " + ed.name + " as printed, " + what.join("; ") + " (details below)."
+      : "Hardly: against " + ed.name + " as printed, no practical difference in length, points " +
+        "or the first player's chances."));
+  }
+  return box;
+}
+function chaosVerdict(ch) {
+  const per = (x, i) => x[i] / x[0], V = CFG.verdicts;
+  const leads = per(ch.on, 1) / per(ch.off, 1), swings = per(ch.on, 2) - per(ch.off, 2);
+  const chaos = leads >= V.chaos_leads || swings >= V.chaos_swings;
+  return el("p", {cls: "verdict", id: "q-chaos-verdict", text: (chaos
+    ? "Yes, it is chaos: the lead changes hands " + fmt(leads, 1) + " times as often, and a hand jumps by " +
+      CFG.swing + " cards or more " + fmt(per(ch.on, 2), 1) + " times a round (" + fmt(per(ch.off, 2), 1) +
+      " without)."
+    : "No, hardly more chaos: the lead changes hands " + fmt(leads, 1) + " times as often.") +
+    " (Chaos here: the lead changing hands at least " + fmt(100 * (V.chaos_leads - 1), 0) +
+    "% more often, or " + fmt(V.chaos_swings, 0) + " more big hand swing a round.)"});
 }
 
 function about() {
@@ -526,6 +643,7 @@ function about() {
 
 window.addEventListener("hashchange", () => { state = readFragment(); render(); });
 about();
+buildPace();
 state = readFragment();
 render();
 })();

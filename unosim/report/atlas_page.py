@@ -20,6 +20,7 @@ from pathlib import Path
 from ..game import names as R
 from ..game.rules import PRESET_NOTES
 from . import atlas_grid as G
+from . import pace as P
 from .atlas_js import SCRIPT, STYLE
 
 VEGA_LICENCES = Path(__file__).with_name("assets") / "vega-embed.LICENSE.txt"
@@ -88,6 +89,18 @@ def config(rounds: dict[str, int], built: dict[str, list[int]]) -> dict:
         "big_penalty": G.BIG_PENALTY,
         "thresholds": THRESHOLDS,
         "counts": G.counts(),
+        "pace": {
+            "default": P.SECONDS_PER_TURN,
+            "min": P.MIN_SECONDS_PER_TURN,
+            "max": P.MAX_SECONDS_PER_TURN,
+            "note": P.pace_note().replace(f"{P.SECONDS_PER_TURN:g} seconds", "this many seconds"),
+        },
+        "verdicts": {
+            "first_pp": P.FIRST_MATTERS_PP,
+            "first_a_lot_pp": P.FIRST_MATTERS_A_LOT_PP,
+            "chaos_leads": P.CHAOS_LEAD_CHANGES,
+            "chaos_swings": P.CHAOS_SWINGS_PER_ROUND,
+        },
     }
 
 
@@ -212,6 +225,30 @@ def write_atlas(
     return path
 
 
+def rewrite_page(out: Path) -> Path:
+    """Write ``out/atlas.html`` again from its own configuration (its rounds, the
+    groups built, Seven-Zero's measures, the figures' specifications), after a change to
+    the page's text or script; the data files and the figures' library stay as they
+    are (so neither the parts nor altair are needed)."""
+    path = out / "atlas.html"
+    old = path.read_text(encoding="utf-8")
+    start = '<script id="atlas-config" type="application/json">'
+    cfg_old = json.loads(old.split(start, 1)[1].split("</script>", 1)[0])
+    specs = old.split('<script id="atlas-specs" type="application/json">', 1)[1]
+    cfg = config(cfg_old["rounds"], cfg_old["built"])
+    cfg["chaos"] = cfg_old.get("chaos", {})
+    cfg["swing"] = G.SWING
+    page = PAGE.format(
+        style=STYLE,
+        script=SCRIPT,
+        config=_script_json(cfg),
+        specs=specs.split("</script>", 1)[0],  # the figures' specifications as they were
+        total=f"{cfg['counts']['answers']:,}",
+    )
+    _write(path, page)
+    return path
+
+
 def _script_json(obj) -> str:
     """JSON safe inside a ``<script>`` element."""
     return json.dumps(obj, ensure_ascii=True).replace("</", "<\\/")
@@ -240,10 +277,12 @@ from simulated rounds: <span id="count-text"></span></p>
 <a href="#rules=official%2Bseven_zero%3Dtrue&amp;players=4&amp;strategies=table&amp;q=seven_zero">Is Seven-Zero chaos?</a>
 <a href="#rules=official&amp;players=8&amp;strategies=random&amp;q=length">How long is a round at 8 players?</a>
 <a href="#rules=official&amp;players=4&amp;strategies=random&amp;q=editions">Which edition is quickest?</a>
+<a href="#rules=official&amp;players=3&amp;strategies=random&amp;q=first">Does going first matter with 3 players?</a>
 <a href="skill.html">Is UNO luck or skill?</a>
 </nav>
 <div id="layout">
-<form id="controls" aria-label="your rules"></form>
+<div id="side"><form id="controls" aria-label="your rules"></form>
+<form id="pace-form" aria-label="pace at your table"></form></div>
 <main>
 <section id="question" hidden></section>
 <section id="answer" aria-live="polite"><p>Loading…</p></section>

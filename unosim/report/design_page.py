@@ -27,10 +27,11 @@ import pandas as pd
 
 from ..analysis.design import METRICS, Design, Target, effects, split_base
 from ..game.names import PRESET_DISPLAY, display_value
-from ..game.rules import PRESETS, resolve
+from ..game.rules import OFFICIAL, PRESETS, RuleSet, resolve
 from . import escape as esc
 from .ask import _check_name, _claim, _resolve, swap_in
 from .page import Page, num
+from .rule_words import card_sentence, rules_in_words, switch_changes
 
 __all__ = ["write_design", "check_out", "card_html", "build_page", "MARKER"]
 
@@ -119,6 +120,16 @@ def base_words(spec: str) -> str:
     rs = resolve(base, fixed)
     words = [display_value(k, _value(rs, k)) for k in fixed]
     return esc.md_text(f"{head} with {', '.join(words)}")
+
+
+def printed_base(spec: str) -> tuple[RuleSet, str]:
+    """The printed rules a ``--from`` rule set starts from, and their name in words: the
+    preset it names, else (a rule file) Official UNO, so that the card lists every
+    rule of the file as a change."""
+    base, _ = split_base(spec)
+    if base in PRESETS:
+        return PRESETS[base], PRESET_DISPLAY.get(base, base)
+    return OFFICIAL, PRESET_DISPLAY["official"]
 
 
 def _value(rs, rule: str):
@@ -275,6 +286,12 @@ def build_page(d: Design, out: Path, command: str) -> Page:
         f"Print the [house rules card]({CARD_NAME}) of this rule set; every rule set "
         f"ranked is in [{CSV_NAME}]({CSV_NAME}). Its rules, to type: {esc.code(best.spec)}."
     )
+    own = rules_in_words(best.rules, printed_base(d.base)[0])
+    if own:
+        page.para(
+            f"**Its rules beyond {esc.md_text(printed_base(d.base)[1])} as printed:** "
+            + " ".join(esc.md_text(x if x.endswith(".") else x + ".") for x in own)
+        )
     page.figure(
         _scatter(d),
         "search",
@@ -468,11 +485,17 @@ def card_html(d: Design) -> str:
     best = d.best
     h = esc.markup_html
     ch = changes(d, best)
-    items = "".join(f"<li>{h(how_to(k, v, b))}</li>" for k, v, b in ch)
-    base = h(base_words(d.base))
+    searched = {k for k, _, _ in ch}
+    # a rule file's own switches and declared cards first: a table needs every rule
+    printed, head = printed_base(d.base)
+    own = [(k, v, b) for k, v, b in switch_changes(best.rules, printed) if k not in searched]
+    lines = [how_to(k, v, b) for k, v, b in own] + [how_to(k, v, b) for k, v, b in ch]
+    lines += [card_sentence(c) for c in best.rules.cards if c not in printed.cards]
+    items = "".join(f"<li>{h(x)}</li>" for x in lines)
+    base = h(head)
     rules = (
         f"<h2>Play {base} with these changes</h2><ol>{items}</ol><p>Everything else as usual.</p>"
-        if ch
+        if lines
         else f"<h2>Play {base} as it is</h2>"
     )
     m = best.measures

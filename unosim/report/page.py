@@ -175,13 +175,27 @@ class Page:
     def code(self, text: str) -> None:
         self.blocks.append(_Block("code", {"text": text}))
 
-    def table(self, df: pd.DataFrame, align: Sequence[str] | None = None) -> None:
-        """A table of preformatted cells (``df`` values become text as they are)."""
+    def table(
+        self, df: pd.DataFrame, align: Sequence[str] | None = None, scroll: bool = False
+    ) -> None:
+        """A table of preformatted cells (``df`` values become text as they are);
+        ``scroll``: a wide table scrolls sideways inside its own box (HTML)."""
         header = [str(c) for c in df.columns]
         rows = [[str(v) for v in r] for r in df.itertuples(index=False)]
         if align is None:
             align = ["l"] + ["r"] * (len(header) - 1)
-        self.blocks.append(_Block("table", {"header": header, "rows": rows, "align": list(align)}))
+        data = {"header": header, "rows": rows, "align": list(align)}
+        if scroll:
+            data["scroll"] = True
+        self.blocks.append(_Block("table", data))
+
+    def fold(self, summary: str) -> None:
+        """Start a part folded away under ``summary`` (``<details>``): the analysts'
+        detail below the family's answer; :meth:`end_fold` ends it."""
+        self.blocks.append(_Block("fold", {"summary": summary}))
+
+    def end_fold(self) -> None:
+        self.blocks.append(_Block("end_fold", {}))
 
     def figure(self, fig, stem: str, caption: str, main: bool = False) -> Path:
         """Save ``fig`` as ``<folder>/<stem>.svg`` (+ ``.png``) and show it with
@@ -248,6 +262,10 @@ class Page:
                 out.append("|" + "|".join(sep[a] for a in d["align"]) + "|")
                 out += ["| " + " | ".join(cell(c) for c in r) + " |" for r in d["rows"]]
                 out.append("")
+            elif b.kind == "fold":
+                out += ["<details>", f"<summary>{esc.markup_html(d['summary'])}</summary>", ""]
+            elif b.kind == "end_fold":
+                out += ["</details>", ""]
             elif b.kind == "figure":
                 rel = esc.href(self._rel(d["path"]))
                 png = rel[: -len(".svg")] + ".png"
@@ -293,7 +311,14 @@ class Page:
                     + "</tr>"
                     for r in d["rows"]
                 )
-                body.append(f"<table><thead><tr>{head}</tr></thead><tbody>{rows}</tbody></table>")
+                table = f"<table><thead><tr>{head}</tr></thead><tbody>{rows}</tbody></table>"
+                if d.get("scroll"):  # scrolls inside its box, not the page
+                    table = f'<div style="overflow-x:auto;max-width:100%">{table}</div>'
+                body.append(table)
+            elif b.kind == "fold":
+                body.append(f"<details><summary>{esc.markup_html(d['summary'])}</summary>")
+            elif b.kind == "end_fold":
+                body.append("</details>")
             elif b.kind == "figure":
                 data = base64.b64encode(Path(d["path"]).read_bytes()).decode("ascii")
                 alt = esc.html(esc.markup_text(d["caption"]))
@@ -353,6 +378,15 @@ def _html_document(title: str, body: str) -> str:
 # ---------------------------------------------------------------------------- index
 
 
+ATLAS_PAGE = "atlas.html"
+ATLAS_TITLE = "The UNO rules atlas: your rules, your table"
+ATLAS_TEXT = (
+    "Tick the rules you play with and pick how many play: how long a round lasts (in "
+    "turns and minutes), whether going first matters, and what each house rule changes, "
+    "answered at once in your browser."
+)
+
+
 def write_index(out: Path, order: Sequence[str] = (), intro: str = "") -> tuple[Path, Path]:
     """``<out>/index.md`` and ``index.html``: every page found in ``out`` (by its
     ``<name>/page.json``), in ``order`` first, then by name; title, question, headline."""
@@ -367,6 +401,12 @@ def write_index(out: Path, order: Sequence[str] = (), intro: str = "") -> tuple[
     if intro:
         md += [esc.markup_md(intro), ""]
     body = ["<h1>unosim reports</h1>"] + ([f"<p>{esc.markup_html(intro)}</p>"] if intro else [])
+    if (out / ATLAS_PAGE).exists():  # the atlas first: the answer to your own rules
+        md += [f"## [{ATLAS_TITLE}]({ATLAS_PAGE})", "", ATLAS_TEXT, ""]
+        body += [
+            f'<h2><a href="{ATLAS_PAGE}">{esc.html(ATLAS_TITLE)}</a></h2>',
+            f"<p>{esc.html(ATLAS_TEXT)}</p>",
+        ]
     for n in names:
         m = metas[n]
         main = m.get("main_figure")
