@@ -587,6 +587,7 @@ def design(
             raise UserError(f"--threads must be at least 1, got {threads}")
         targets = ds.parse_targets(target)
         space = ds.parse_vary(vary)
+        ds.check_budgets(budget, finalists, confirm_games)
         check_out(out, force)
     except (ValueError, UserError) as e:
         fail(str(e))
