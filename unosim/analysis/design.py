@@ -40,7 +40,7 @@ from ..game.rules import (
     resolve,
 )
 from ..stats import mean_ci, quantile_ci, wilson_ci
-from .compare import _SPEC, parse_spec
+from .compare import _SPEC
 
 __all__ = [
     "METRICS",
@@ -111,7 +111,16 @@ MIN_GAMES = 400  # rounds per candidate in the first rung at least
 ETA = 3  # successive halving: keep 1/ETA, play ETA times as many rounds
 FINALISTS = 5
 CONFIRM_GAMES = 100_000
-MAX_SPACE = 10**7  # candidates enumerated at most (larger spaces are sampled)
+MAX_SPACE = 20_000  # candidates searched at most (larger spaces are sampled)
+
+# bounds, checked before anything is allocated (docs/cli.md, "design"): the rounds kept
+# in memory (12 bytes each) stay within about 1.2 GB for the search and a confirmation
+MAX_BUDGET = 10**8  # --budget: rounds the search plays
+MAX_CONFIRM_GAMES = 10**7  # --confirm-games: fresh rounds per confirmed rule set
+MAX_FINALISTS = 100  # --finalists
+MAX_SPACE_SIZE = 10**18  # rule sets a --vary space may hold (sampled beyond MAX_SPACE)
+MAX_TARGET = 10**12  # a target's bounds, in the metric's unit
+PLAY_PIECE = 1 << 20  # rounds played (and held as kernel records) at once
 
 
 # ------------------------------------------------------------------------ targets
@@ -182,11 +191,11 @@ def parse_target(text: str) -> Target:
         if u and u != unit:
             want = f"in {unit}" if unit else "a plain number (no unit)"
             raise RuleError(f"{what}: {name} is {want}, not {u}")
-    a = float(m["a"])
+    a = _bounded(what, m["a"])
     if m["op"] == "=":
         if m["b"] is None:
             raise RuleError(f"{what}: give a range, {name}=LO..HI (or {name}<=X, {name}>=X)")
-        b = float(m["b"])
+        b = _bounded(what, m["b"])
         if a > b:
             raise RuleError(f"{what}: the range is empty ({m['a']} > {m['b']})")
         return Target(name, a, b, t)
@@ -195,6 +204,16 @@ def parse_target(text: str) -> Target:
     if m["op"] == "<=":
         return Target(name, -math.inf, a, t)
     return Target(name, a, math.inf, t)
+
+
+def _bounded(what: str, text: str) -> float:
+    """A target's number: finite and within ``MAX_TARGET`` (``10**400`` would be read
+    as infinity, and a page would then say the opposite of what was asked)."""
+    x = float(text)
+    if not (math.isfinite(x) and abs(x) <= MAX_TARGET):
+        shown = text if len(text) <= 20 else text[:20] + "..."
+        raise RuleError(f"{what}: {shown} is past the bound of a target, +-10^12")
+    return x
 
 
 def parse_targets(texts: Sequence[str]) -> list[Target]:
@@ -272,7 +291,33 @@ def parse_vary(text: str | None) -> dict[str, tuple]:
         out[rule] = vals
     if not out:
         raise RuleError("--vary: no rule to search")
+    size = math.prod(len(v) for v in out.values())
+    if size > MAX_SPACE_SIZE:
+        raise RuleError(
+            f"--vary: the space holds {_count(size)} rule sets, past the bound of "
+            f"10^18; search fewer rules or narrower ranges"
+        )
     return out
+
+
+def _count(n: int) -> str:
+    """``n`` in words a line can hold: ``1,234`` or ``about 3.4e+25``."""
+    return f"{n:,}" if n < 10**12 else f"about {float(n):.2g}"
+
+
+def check_budgets(budget: object, finalists: object, confirm_games: object) -> None:
+    """One-line :class:`RuleError` naming the option unless ``--budget``,
+    ``--finalists`` and ``--confirm-games`` are whole numbers within their bounds
+    (checked before anything is allocated)."""
+    for name, v, lo, hi in (
+        ("--budget", budget, MIN_GAMES, MAX_BUDGET),
+        ("--finalists", finalists, 1, MAX_FINALISTS),
+        ("--confirm-games", confirm_games, 2, MAX_CONFIRM_GAMES),
+    ):
+        if isinstance(v, bool) or not isinstance(v, (int, np.integer)):
+            raise RuleError(f"{name} must be a whole number, got {v!r}")
+        if not lo <= v <= hi:
+            raise RuleError(f"{name} must be from {lo:,} to {hi:,}, got {_count(int(v))}")
 
 
 def split_base(spec: str) -> tuple[str, dict[str, str]]:
@@ -306,9 +351,9 @@ def _text(v) -> str:
     return str(v).lower() if isinstance(v, bool) else str(v)
 
 
-def spec_of(base: str, base_rs: RuleSet, fixed: dict, changes: dict) -> str:
-    """The rule set in ``unosim compare`` syntax: ``base`` plus every switch whose value
-    differs from ``base_rs``'s (``fixed``: the ``--from`` switches, then ``changes``)."""
+def _switches(base_rs: RuleSet, fixed: dict, changes: dict) -> str:
+    """``NAME=VALUE,...``: every switch whose value differs from ``base_rs``'s
+    (``fixed``: the ``--from`` switches, then ``changes``)."""
     merged = {k: v for k, v in fixed.items()}
     merged.update({k: _text(v) for k, v in changes.items()})
     keep = []
@@ -316,7 +361,22 @@ def spec_of(base: str, base_rs: RuleSet, fixed: dict, changes: dict) -> str:
         cur = _rule_value(base_rs, k)
         if _text(cur) != v:
             keep.append(f"{k}={v}")
-    return base + ("+" + ",".join(keep) if keep else "")
+    return ",".join(keep)
+
+
+def spec_of(base: str, base_rs: RuleSet, fixed: dict, changes: dict) -> str:
+    """The rule set in ``unosim compare`` syntax: ``base`` plus every switch whose value
+    differs from ``base_rs``'s (``fixed``: the ``--from`` switches, then ``changes``)."""
+    house = _switches(base_rs, fixed, changes)
+    return base + ("+" + house if house else "")
+
+
+def rules_of(base: str, base_rs: RuleSet, fixed: dict, changes: dict) -> RuleSet:
+    """The rule set :func:`spec_of` names (the same name), built from ``base`` and the
+    switches: the text is never tried as a file name (a spec of many switches is longer
+    than a file name may be)."""
+    house = _switches(base_rs, fixed, changes)
+    return resolve(base, house) if house else resolve(base)
 
 
 # ------------------------------------------------------------------------ measures
@@ -398,13 +458,20 @@ class Rounds:
         from ..sim.results import rounds_frame
         from ..sim.simulate import CHUNK, run_block, thread_count
 
+        parts = []
         with thread_count(self.threads) as tc:  # small calls still use every thread
             chunk = int(max(16, min(CHUNK, count // (4 * tc.threads) or 1)))
-            f = rounds_frame(run_block(job, first, count, chunk), self.n_players, first)
-        self.played += count
-        if self.progress is not None:
-            self.progress(count)
-        return {c: f[c].to_numpy() for c in COLUMNS}
+            for start in range(first, first + count, PLAY_PIECE):  # records held: a piece's
+                n = min(PLAY_PIECE, first + count - start)
+                f = rounds_frame(run_block(job, start, n, chunk), self.n_players, start)
+                parts.append({c: f[c].to_numpy() for c in COLUMNS})
+                del f
+                self.played += n
+                if self.progress is not None:
+                    self.progress(n)
+        if len(parts) == 1:
+            return parts[0]
+        return {c: np.concatenate([p[c] for p in parts]) for c in COLUMNS}
 
 
 def _extend(c: Candidate, new: dict) -> None:
@@ -450,10 +517,12 @@ def candidates(
     A space too large for the budget is sampled uniformly (seeded by ``seed``); the
     ``--from`` rule set is always a candidate."""
     preset = resolve(base_text)
-    base_rs = parse_spec(spec_of(base_text, preset, fixed, {}))
+    base_rs = rules_of(base_text, preset, fixed, {})
     names = list(vary)
     sizes = [len(vary[k]) for k in names]
     total = math.prod(sizes)
+    if total > MAX_SPACE_SIZE:
+        raise RuleError(f"--vary: the space holds {_count(total)} rule sets, past the bound of 10^18")
     lo, hi = 0, min(total, MAX_SPACE)
     while lo < hi:  # the most candidates the budget can search, besides --from's
         mid = (lo + hi + 1) // 2
@@ -478,7 +547,7 @@ def candidates(
             continue
         seen.add(spec)
         try:
-            rs = parse_spec(spec)
+            rs = rules_of(base_text, preset, fixed, values)
             rs.check_players(n_players)
         except RuleError:
             invalid += 1
@@ -573,23 +642,20 @@ def design(
     confirm_seed = seed + 1 if confirm_seed is None else confirm_seed
     if confirm_seed == seed:
         raise RuleError("the confirmation seed must differ from the search seed (fresh games)")
-    for name, v, lo in (
-        ("budget", budget, MIN_GAMES),
-        ("finalists", finalists, 1),
-        ("confirm games", confirm_games, 2),
-    ):
-        if isinstance(v, bool) or not isinstance(v, int) or v < lo:
-            raise RuleError(f"{name} must be a whole number of at least {lo:,}, got {v!r}")
+    check_budgets(budget, finalists, confirm_games)
     base_text, fixed = split_base(base)
     player = Rounds(n_players, strategies, threads, progress)
-    player.job(parse_spec(base), seed)  # players, strategies, seed: checked before any game
+    base_rs = rules_of(base_text, resolve(base_text), fixed, {})
+    player.job(base_rs, seed)  # players, strategies, seed: checked before any game
+    say = note or (lambda _msg: None)
+    if math.prod(len(v) for v in space.values()) > 1000:
+        say("choosing the rule sets to search")
     cands, total, invalid, sampled = candidates(
         base_text, fixed, space, n_players, budget, finalists, seed
     )
     rungs = schedule(len(cands), budget, finalists)
     if not rungs:
         raise RuleError(f"budget {budget:,} is too small for {len(cands):,} rule sets")
-    say = note or (lambda _msg: None)
     how = "exhaustive" if len(rungs) == 1 and not sampled else "successive halving"
     say(
         f"search: {len(cands):,} rule sets ({total:,} in the space"
@@ -633,6 +699,7 @@ def design(
         _extend(d, player.play(job, 0, confirm_games))
         d.measures = measure(d.cols, n_players, list(METRICS))
         d.score = _score(tg, d.measures)
+        d.cols = {}  # measured: its rounds are not needed (memory for the next one)
         confirmed.append(d)
     confirmed.sort(key=_rank_key)
     base_conf = next(d for d in confirmed if d.search is base_c) if base_c else None

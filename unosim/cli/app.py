@@ -90,8 +90,9 @@ def check_writable(out: Path) -> None:
     """Fail before any work if ``out`` cannot be written: a temporary file is created
     (and removed) where it will be (``os.access`` says yes to root everywhere).
     Temporary files an earlier, killed run left for ``out`` are removed."""
-    from ..sim.results import probe_writable, remove_stale
+    from ..sim.results import check_path_name, probe_writable, remove_stale
 
+    check_path_name(out)  # a name the file system takes, before it is looked at
     if out.exists() and out.is_dir():
         raise UserError(f"--out {out} is a directory")
     probe_writable(out)
@@ -649,6 +650,7 @@ def design(
             raise UserError(f"--threads must be at least 1, got {threads}")
         targets = ds.parse_targets(target)
         space = ds.parse_vary(vary)
+        ds.check_budgets(budget, finalists, confirm_games)
         check_out(out, force)
     except (ValueError, UserError) as e:
         fail(str(e))
@@ -866,6 +868,9 @@ def evaluate(
             raise UserError(f"--matches must be 0 or at least --players ({players}), got {matches}")
         xs = expert_spec(expert)
         if out is not None:
+            from ..sim.results import check_path_name
+
+            check_path_name(out / ".ladder_matches.csv.tmp", given=out)  # its longest file
             if out.exists() and not out.is_dir():
                 raise UserError(f"--out {out} is a file, not a folder")
             made_out = not out.exists()

@@ -739,23 +739,12 @@ def _foreign(folder: Path) -> str | None:
 
 
 def _check_name(path: Path, out: Path) -> None:
-    """One-line ``ValueError`` if a part of ``path`` is longer than a name may be, or
-    its last part leaves no room for the temporary names beside it (``TMP_ROOM``)."""
-    path = Path(os.path.abspath(path))
-    name_max = 255
-    try:
-        probe = next(p for p in path.parents if p.is_dir())
-        name_max = os.pathconf(probe, "PC_NAME_MAX")
-    except (OSError, ValueError, StopIteration):
-        pass
-    for part, room in [(p, 0) for p in path.parts[:-1]] + [(path.name, TMP_ROOM)]:
-        size = len(os.fsencode(part))
-        if size + room > name_max:
-            shown = str(out) if len(str(out)) <= 80 else str(out)[:80] + "..."
-            raise ValueError(
-                f"--out {shown}: a name in it is too long ({size} "
-                f"bytes; at most {name_max - room} here)"
-            )
+    """One-line ``ValueError`` if ``path`` is no name the file system takes
+    (:func:`unosim.sim.results.check_path_name`), or its last part leaves no room for
+    the temporary names beside it (``TMP_ROOM``)."""
+    from ..sim.results import check_path_name
+
+    check_path_name(path, "--out", TMP_ROOM, given=out)
 
 
 def check_out(out: Path, force: bool = False) -> Path:

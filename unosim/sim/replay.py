@@ -138,6 +138,9 @@ def rules_from_manifest(manifest: dict) -> RuleSet:
 def iter_runs(path: str | Path) -> tuple[dict, Iterator[pd.DataFrame]]:
     """The manifest of a results file (``simulate --out FILE.parquet``) or dataset folder
     (``--out DIR``), and its rounds as frames, one part at a time for a folder."""
+    from .results import check_path_name
+
+    check_path_name(path, "--from")  # a name the file system takes, before it is looked at
     p = Path(path)
     if not p.exists():
         raise ReplayError(f"--from {p}: no such file or folder")

@@ -107,10 +107,69 @@ def publish(tmp: Path, final: Path) -> Path:
     return final
 
 
+PATH_MAX = 4096  # bytes of an absolute path, its final NUL included (Linux)
+NAME_MAX = 255  # bytes of one name, where the file system does not say
+
+
+def shown_path(path: str | Path, limit: int = 80) -> str:
+    """``path`` for a one-line message: at most ``limit`` characters, then ``...``."""
+    text = os.fspath(path)
+    return text if len(text) <= limit else text[:limit] + "..."
+
+
+def check_path_name(
+    path: str | Path, what: str = "--out", room: int = 0, given: str | Path | None = None
+) -> None:
+    """One-line ``ValueError`` naming ``what`` unless the file system can take ``path``
+    as a name: UTF-8 text without NUL, every name in it at most the file system's
+    ``NAME_MAX`` bytes (the last one with ``room`` bytes to spare, for the temporary
+    names written beside it), the absolute path under ``PATH_MAX`` bytes.
+
+    Every command that writes calls it (through :func:`probe_writable` and the output
+    checks) before it looks at the path at all, so a bad name is never half-used.
+    ``given``: the path as the user wrote it, if ``path`` is another form of it."""
+    text = os.fspath(path)
+    shown = shown_path(text if given is None else given)
+    if "\0" in text:
+        raise ValueError(f"{what} {shown}: a name cannot hold a NUL character")
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        raise ValueError(
+            f"{what} {shown}: the name is not UTF-8 text (bytes the file system cannot "
+            "show as text); give a name in UTF-8"
+        ) from None
+    full = os.path.abspath(text)
+    size = len(full.encode("utf-8"))
+    if size >= PATH_MAX:
+        raise ValueError(
+            f"{what} {shown}: the path is {size:,} bytes long; at most {PATH_MAX - 1:,}"
+        )
+    name_max = NAME_MAX
+    for folder in Path(full).parents:
+        try:
+            if folder.is_dir():
+                name_max = os.pathconf(folder, "PC_NAME_MAX")
+                break
+        except (OSError, ValueError):
+            continue
+    parts = Path(full).parts
+    for i, part in enumerate(parts[1:], start=1):
+        spare = room if i == len(parts) - 1 else 0
+        size = len(part.encode("utf-8"))
+        if size + spare > name_max:
+            raise ValueError(
+                f"{what} {shown}: a name in it is too long ({size} bytes; at most "
+                f"{name_max - spare} here)"
+            )
+
+
 def probe_writable(path: Path, what: str = "--out") -> None:
     """Fail (``OSError`` -> ``ValueError`` naming ``what``) unless a file can be created
     where ``path`` will be: creates and removes a temporary file in the nearest existing
-    folder (``os.access`` says yes to root even on a read-only or virtual filesystem)."""
+    folder (``os.access`` says yes to root even on a read-only or virtual filesystem).
+    The name is checked first (:func:`check_path_name`)."""
+    check_path_name(path, what)
     probe = Path(os.path.abspath(path)).parent
     while not probe.exists():
         probe = probe.parent

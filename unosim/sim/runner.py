@@ -36,7 +36,7 @@ import numpy as np
 
 from . import dataset as ds
 from .interrupt import kernel_call
-from .results import probe_writable, remove_stale, rounds_frame
+from .results import check_path_name, probe_writable, remove_stale, rounds_frame
 from .simulate import MAX_BLOCK, Job, check_progress, make_job, run_block, thread_count
 from .summary import Aggregate
 
@@ -362,6 +362,8 @@ def prepare(
     ):
         raise ValueError(f"block must be a whole number from 1 to {MAX_BLOCK:,}, got {block!r}")
     block = int(block)
+    if out is not None:
+        check_path_name(out)  # before the path is looked at
     single = Path(out) if out is not None and is_file_out(out) else None
     if single is not None and (summary_only or resume or executor == "dask"):
         raise ValueError(
