@@ -90,9 +90,8 @@ def test_minutes_beside_turns_and_the_pace_control(tab):
     C.evaluate(
         br,
         sid,
-        """(() => { const i = document.getElementById('pace-input'); i.value = String(%r);
-        i.dispatchEvent(new Event('input')); })()"""
-        % pace,
+        "(() => { const i = document.getElementById('pace-input'); "
+        f"i.value = String({pace!r}); i.dispatchEvent(new Event('input')); }})()",
     )
 
 
@@ -106,9 +105,7 @@ def test_questions_box_stays_when_the_player_count_changes(tab):
     assert after["question"] is not None, "the questions box disappeared"
     # for 3 players: one sentence a child understands, with the number
     rate = after["metrics"]["q_seat0"]
-    sentence = (
-        C.evaluate(br, sid, "document.getElementById('q-first-verdict').textContent") or ""
-    )
+    sentence = C.evaluate(br, sid, "document.getElementById('q-first-verdict').textContent") or ""
     assert sentence.startswith("Going first")
     won = f"{100 * rate:.0f}" if round(100 * rate) != 33 else f"{100 * rate:.1f}"
     assert f"wins about {won}, where a fair share is 33" in sentence
@@ -122,7 +119,9 @@ def test_questions_box_stays_when_the_player_count_changes(tab):
 
 def test_seven_zero_chaos_has_a_verdict_and_one_seat_edge_sentence(tab):
     br, sid = tab
-    got = _open(br, sid, "rules=official%2Bseven_zero%3Dtrue&players=6&strategies=random&q=seven_zero")
+    got = _open(
+        br, sid, "rules=official%2Bseven_zero%3Dtrue&players=6&strategies=random&q=seven_zero"
+    )
     verdict = C.evaluate(br, sid, "document.getElementById('q-chaos-verdict').textContent")
     assert verdict.startswith(("Yes, it is chaos", "No, hardly")), verdict
     answer = C.evaluate(br, sid, "document.getElementById('answer').textContent")

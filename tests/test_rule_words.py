@@ -73,15 +73,28 @@ def test_report_names_the_declared_card_and_seven_zero(house, tmp_path):
     out = tmp_path / "rep"
     r = runner.invoke(
         app,
-        ["report", str(house), "--players", "3", "--games", "200", "--out", str(out),
-         "--no-progress", "--seconds-per-turn", "10"],
+        [
+            "report",
+            str(house),
+            "--players",
+            "3",
+            "--games",
+            "200",
+            "--out",
+            str(out),
+            "--no-progress",
+            "--seconds-per-turn",
+            "10",
+        ],
     )
     assert r.exit_code == 0, r.output
     md = (out / "report.md").read_text()
-    table = md.split("### The rules played", 1)[1]
+    table = md.split("## The rules played", 1)[1]
     assert SEVEN_ZERO in table and "Wild Draw Six" in table and CARD_EFFECT in table
-    assert "minutes" in r.stdout and "at 10 seconds a turn" in r.stdout
-    assert "going first" in r.stdout.lower()
+    table_talk = [ln for ln in r.stdout.splitlines() if ln.startswith("at the table ")]
+    assert len(table_talk) == 2, r.stdout
+    assert "minutes" in table_talk[0] and "at 10 seconds a turn" in table_talk[0]
+    assert "going first" in table_talk[1].lower()
     html = (out / "report.html").read_text()
     assert "Wild Draw Six" in html and SEVEN_ZERO in html
 

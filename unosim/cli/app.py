@@ -590,6 +590,8 @@ def report(
         typer.echo(f"with {q.players[0]} players:")
     for sentence in page.opening:  # the plain findings, as plain text on one line each
         typer.echo(f"  {one_line(markup_text(sentence))}")
+    for sentence in page.at_the_table:  # minutes, going first: in a family's words
+        typer.echo(f"at the table     {one_line(markup_text(sentence))}")
     typer.echo(
         f"wrote            {one_line(out / (page.name + '.md'))} and "
         f"{len(page.figures)} figures in {one_line(out / page.name)}"

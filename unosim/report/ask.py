@@ -49,8 +49,8 @@ from . import figures, palette
 from . import pace as P
 from .findings import METRICS as FINDING_METRICS
 from .findings import describe, findings, findings_data, findings_table, measures, shown_ci
-from .page import Page, num
 from .pace import SECONDS_PER_TURN
+from .page import Page, num
 from .rule_words import card_sentence
 
 __all__ = [
@@ -273,8 +273,7 @@ def _rules_in_words(rules: list[RuleSet], names: list[str]) -> pd.DataFrame:
             continue
         if key == "cards":
             words = [
-                " ".join(card_sentence(c) for c in rs.cards) or "no declared cards"
-                for rs in rules
+                " ".join(card_sentence(c) for c in rs.cards) or "no declared cards" for rs in rules
             ]
             rows.append(["declared cards"] + words)
         elif key in DISPLAY:
@@ -360,8 +359,8 @@ def build_page(
     else:
         order = _answer_compared(page, frames, names, rules, counts, g, q.seed, strategies, pal)
         minutes = minutes_sentence(frames[counts[0]], names, q.seconds_per_turn)
-        page.para(minutes)
-        page.opening.insert(1, minutes)
+        page.para(f"**At the table** ({counts[0]} players). {minutes}")
+        page.at_the_table = [minutes]
     page.para(esc.md_text(P.pace_note(q.seconds_per_turn)))
 
     # -- figures, for every player count in the order asked -----------------------
@@ -396,10 +395,11 @@ def build_page(
         )
 
     # -- tables ----------------------------------------------------------------------
+    page.fold("For analysts: the tables (intervals, tests, every seat)")
     page.heading("Tables")
     if not alone:
         page.heading("Differences from the baseline", 3)
-        page.table(findings_table(order, show=esc.md_text))
+        page.table(findings_table(order, show=esc.md_text), scroll=True)
         page.para(
             "Difference: rule set minus baseline on the same games, with its 95% interval "
             "(Student t on the per-round differences; Newcombe's paired interval for seat "
@@ -409,7 +409,7 @@ def build_page(
         )
         page.data(findings_data(order), "differences", "This table at full precision")
     page.heading("The rule set" if alone else "Each rule set", 3)
-    page.table(shown)
+    page.table(shown, scroll=True)
     page.data(data, "summary", "Its numbers")
     rows = []
     for n in counts:
@@ -443,20 +443,21 @@ def build_page(
             tab[head] = [
                 _pct_ci(w.loc[s, "rate"], w.loc[s, "lo"], w.loc[s, "hi"]) for s in range(n)
             ]
-        page.table(tab)
+        page.table(tab, scroll=True)
     page.data(seats, "seats", "Every seat at every player count")
+    page.end_fold()
     # the rules: those that differ, in words (one rule set: against Official UNO)
     compared, compared_names = (
         ([OFFICIAL, *rules], ["Official UNO as printed", *names]) if alone else (rules, names)
     )
-    page.heading("The rules played" if alone else "The rules compared", 3)
+    page.heading("The rules played" if alone else "The rules compared")
     diffs = _rule_differences(compared, compared_names)
     if len(diffs):
         worded = _rules_in_words(compared, compared_names)
         shown_diffs = pd.DataFrame({"rule": worded["rule"].map(esc.md_text)})
         for i, name in enumerate(compared_names, 1):  # by position: columns are the names
             shown_diffs[esc.md_text(name)] = worded.iloc[:, i].map(esc.md_text).to_numpy()
-        page.table(shown_diffs)
+        page.table(shown_diffs, scroll=True)
         page.data(diffs, "rules", "The rules that differ, in rule syntax")
     elif alone:
         page.para("These are the rules of Official UNO as printed.")
@@ -542,15 +543,19 @@ def _answer_alone(
     """The answer about one rule set: its plain sentences at every count, in order."""
     for i, n in enumerate(counts):
         said = describe(frames[n][0], name, n, show=esc.md_text)
-        said.insert(1, minutes_sentence(frames[n], [name], pace))
         seat0 = win_rates(frames[n][0]["winner"].to_numpy(), n).iloc[0]
-        said.insert(2, P.first_player_sentence(seat0["rate"], n, (seat0["lo"], seat0["hi"])))
+        table = [
+            minutes_sentence(frames[n], [name], pace),
+            P.first_player_sentence(seat0["rate"], n, (seat0["lo"], seat0["hi"])),
+        ]
         if i == 0:
+            page.at_the_table = table
             page.headline = said[0]
             page.opening = said
         if len(counts) > 1:
             page.para(f"**With {n} players** ({g:,} rounds):")
         page.bullets(said)
+        page.para("**At the table.** " + " ".join(table))
     page.para(
         f"**Precision.** {g:,} rounds per player count (seed {seed}); the brackets are "
         "95% intervals. `--games` sets the rounds (the intervals shrink as 1/√games)."

@@ -50,7 +50,7 @@ def minutes(turns: float, seconds_per_turn: float = SECONDS_PER_TURN) -> float:
 
 
 def minutes_text(turns: float, seconds_per_turn: float = SECONDS_PER_TURN) -> str:
-    """"about 4.5 minutes (45.2 turns)": minutes first, the turns beside them."""
+    """ "about 4.5 minutes (45.2 turns)": minutes first, the turns beside them."""
     m = minutes(turns, seconds_per_turn)
     shown = f"{m:.1f}" if m < 10 else f"{m:.0f}"
     return f"about {shown} minutes ({turns:.1f} turns)"

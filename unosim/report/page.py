@@ -143,6 +143,9 @@ class Page:
     out: Path
     headline: str = ""
     opening: list[str] = field(default_factory=list)  # plain findings, for a terminal
+    # the same answer in a family's words (minutes at the table, going first), printed
+    # after the findings
+    at_the_table: list[str] = field(default_factory=list)
     blocks: list[_Block] = field(default_factory=list)
     figures: list[Path] = field(default_factory=list)
     main_figure: Path | None = None

@@ -61,10 +61,7 @@ def card_sentence(spec: CardSpec) -> str:
     does = ", then ".join(steps) if steps else "it does nothing but match"
     extra = "" if spec.wild else f"; {MATCH_WORDS[spec.matches]}"
     stack = "; it can be stacked on like a Draw Two" if spec.stack else ""
-    return (
-        f"Add {many}: when one is played, {does}{extra}{stack}; it scores "
-        f"{spec.points} points."
-    )
+    return f"Add {many}: when one is played, {does}{extra}{stack}; it scores {spec.points} points."
 
 
 def switch_changes(rs: RuleSet, base: RuleSet = OFFICIAL) -> list[tuple[str, object, object]]:
