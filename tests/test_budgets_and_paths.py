@@ -36,12 +36,19 @@ WRITERS = {
     "simulate": ["simulate", "--games", "10", "--no-progress", "--out"],
     "match": ["match", "--matches", "2", "--no-progress", "--out"],
     "compare": ["compare", "official", "stacking", "--games", "10", "--out"],
-    "tournament": ["tournament", "--strategies", "random,heuristic", "--players", "2",
-                   "--games", "10", "--out"],
+    "tournament": [
+        "tournament",
+        "--strategies",
+        "random,heuristic",
+        "--players",
+        "2",
+        "--games",
+        "10",
+        "--out",
+    ],
     "tune": ["tune", "--budget", "1000", "--out"],
     "report": ["report", "official", "--games", "10", "--no-progress", "--out"],
-    "design": ["design", "--target", "turns=30..40", "--budget", "1000", "--no-progress",
-               "--out"],
+    "design": ["design", "--target", "turns=30..40", "--budget", "1000", "--no-progress", "--out"],
     "evaluate": ["evaluate", "random", "--games", "8", "--expert-games", "4", "--out"],
 }
 
@@ -99,8 +106,8 @@ def test_check_path_name_accepts_ordinary_names(tmp_path):
 def test_design_budgets_are_bounded_before_any_work(option, value, bound, tmp_path):
     out = tmp_path / "d"
     r = runner.invoke(
-        app, ["design", "--target", "turns=30..40", option, value, "--out", str(out),
-              "--no-progress"]
+        app,
+        ["design", "--target", "turns=30..40", option, value, "--out", str(out), "--no-progress"],
     )
     _one_line_error(r, option, bound)
     assert not out.exists()
@@ -119,8 +126,8 @@ def test_design_space_past_its_bound(tmp_path):
         ds.parse_vary(wide)
     out = tmp_path / "d"
     r = runner.invoke(
-        app, ["design", "--target", "turns=30..40", "--vary", wide, "--out", str(out),
-              "--no-progress"]
+        app,
+        ["design", "--target", "turns=30..40", "--vary", wide, "--out", str(out), "--no-progress"],
     )
     _one_line_error(r, "--vary", "10^18")
     assert not out.exists()
@@ -204,8 +211,15 @@ def _stub_ladder(monkeypatch, cache: Path):
 
         def go():
             box["ladder"] = E.ladder(
-                _never_called_agent, "official", 2, games=200, seed=5, opponents=("random",),
-                expert_games=8, expert="expert:rollouts=16;more=1", cache=cache,
+                _never_called_agent,
+                "official",
+                2,
+                games=200,
+                seed=5,
+                opponents=("random",),
+                expert_games=8,
+                expert="expert:rollouts=16;more=1",
+                cache=cache,
             )
 
         t = threading.Thread(target=go, daemon=True)

@@ -138,9 +138,12 @@ def _open_regular(path: Path, limit: int) -> bytes:
         st = os.fstat(fd)
         if not stat.S_ISREG(st.st_mode):
             kind = (
-                "a FIFO" if stat.S_ISFIFO(st.st_mode)
-                else "a device" if stat.S_ISCHR(st.st_mode) or stat.S_ISBLK(st.st_mode)
-                else "a folder" if stat.S_ISDIR(st.st_mode)
+                "a FIFO"
+                if stat.S_ISFIFO(st.st_mode)
+                else "a device"
+                if stat.S_ISCHR(st.st_mode) or stat.S_ISBLK(st.st_mode)
+                else "a folder"
+                if stat.S_ISDIR(st.st_mode)
                 else "not a regular file"
             )
             raise ValueError(f"is {kind}, not a regular file")
@@ -236,9 +239,7 @@ class RowCache:
             self.secret: bytes | None = _cache_key(self.folder)
         except (OSError, ValueError) as e:
             self.secret = None
-            self.notes.append(
-                f"ladder cache {self.folder / KEY_NAME} {e}: the cache is not used"
-            )
+            self.notes.append(f"ladder cache {self.folder / KEY_NAME} {e}: the cache is not used")
 
     def _note(self, path: Path, why: str) -> None:
         self.notes.append(f"ladder cache {path} {why}: its row is played again")
