@@ -522,7 +522,9 @@ def candidates(
     sizes = [len(vary[k]) for k in names]
     total = math.prod(sizes)
     if total > MAX_SPACE_SIZE:
-        raise RuleError(f"--vary: the space holds {_count(total)} rule sets, past the bound of 10^18")
+        raise RuleError(
+            f"--vary: the space holds {_count(total)} rule sets, past the bound of 10^18"
+        )
     lo, hi = 0, min(total, MAX_SPACE)
     while lo < hi:  # the most candidates the budget can search, besides --from's
         mid = (lo + hi + 1) // 2

@@ -53,6 +53,8 @@ class Ladder:
     expert: str  # the expert's strategy label (``see-all-hands`` adds ``deal=open``)
     matches: pd.DataFrame | None = None  # ``MATCH_COLUMNS``, with ``matches``
     kept: int = 0  # rows read from the cache of reference rows
+    cached: frozenset = frozenset()  # (player, opponents) of the table's rows read from it
+    notes: tuple = ()  # one line for each cache file not used (and why)
 
 
 def expert_spec(expert: str = EXPERT) -> str:
@@ -110,44 +112,198 @@ def _row_key(player: str, opponent: str, rules, n, per_seat, seed, house) -> dic
     }
 
 
-def _kept_row(player, opponent, rules, n, per_seat, seed, house, folder: Path | None):
-    """Where a row of built-in players is kept in ``folder`` (its results depend only on
-    ``_row_key``), that key, and its (won, played) if an earlier run kept it there: a
-    file is used only if it holds exactly this key and a count that fits it. (None,
-    None, None) for a row with an agent, or no folder."""
-    if folder is None or not all(
-        isinstance(s, str) and not is_agent_spec(s) for s in (player, opponent)
-    ):
-        return None, None, None
-    key = _row_key(player, opponent, rules, n, per_seat, seed, house)
-    text = json.dumps(key, sort_keys=True)
-    path = folder / f"{hashlib.sha256(text.encode()).hexdigest()[:32]}.json"
-    try:
-        got = json.loads(path.read_text(encoding="utf-8"))
-        won, played = got["won"], got["played"]
-        if (
-            got["key"] == key
-            and type(won) is int
-            and type(played) is int
-            and played == n * per_seat
-            and 0 <= won <= played
-        ):
-            return path, key, (won, played)
-    except (OSError, ValueError, KeyError, TypeError):
-        pass  # no file, or not one this run can trust: the row is played again
-    return path, key, None
+# ------------------------------------------------------------------- the cache of rows
+#
+# A row file is small JSON, {"key": {...}, "won": W, "played": P, "mac": HEX}, whose "mac"
+# is an HMAC-SHA256 of the rest under a key this user's unosim made (KEY_NAME in the
+# folder, 0600): a file written by hand, copied from another cache or changed in place
+# fails its check and the row is played again, with a one-line note. Only regular files
+# are read (a symlink, a FIFO or a device is never opened for reading: a FIFO would
+# block, /dev/zero never ends), at most MAX_ROW_BYTES and MAX_ROW_DEPTH levels deep.
+
+MAX_ROW_BYTES = 4096  # a row file is about 400 bytes
+MAX_ROW_DEPTH = 4  # a row file nests 2 levels: {"key": {...}}
+KEY_NAME = "rows.key"
+KEY_BYTES = 32
 
 
-def _keep_row(path: Path, key: dict, won: int, played: int) -> None:
-    """Write a played row (``_row_key`` ``key``) to ``path``: whole, then renamed into
-    place. A folder that cannot be written only costs the next run the row again."""
+def _open_regular(path: Path, limit: int) -> bytes:
+    """The bytes of ``path`` if it is a regular file (not a symlink) of at most
+    ``limit`` bytes; ``FileNotFoundError`` if there is none, else ``ValueError`` saying
+    what it is. Never blocks (a FIFO is opened non-blocking and refused)."""
+    import stat
+
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_NOFOLLOW | os.O_CLOEXEC)
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-        tmp.write_text(json.dumps({"key": key, "won": won, "played": played}), encoding="utf-8")
-        os.replace(tmp, path)
-    except OSError:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode):
+            kind = (
+                "a FIFO"
+                if stat.S_ISFIFO(st.st_mode)
+                else "a device"
+                if stat.S_ISCHR(st.st_mode) or stat.S_ISBLK(st.st_mode)
+                else "a folder"
+                if stat.S_ISDIR(st.st_mode)
+                else "not a regular file"
+            )
+            raise ValueError(f"is {kind}, not a regular file")
+        if st.st_size > limit:
+            raise ValueError(f"holds {st.st_size:,} bytes, more than {limit:,}")
+        data = os.read(fd, limit + 1)
+        if len(data) > limit:
+            raise ValueError(f"holds more than {limit:,} bytes")
+        return data
+    except OSError as e:
+        raise ValueError(f"cannot be read ({e.strerror or e})") from None
+    finally:
+        os.close(fd)
+
+
+def _read_regular(path: Path, limit: int) -> bytes:
+    """:func:`_open_regular`, a symlink named as such (``O_NOFOLLOW``: ``ELOOP``)."""
+    import errno
+
+    try:
+        return _open_regular(path, limit)
+    except FileNotFoundError:
+        raise
+    except OSError as e:
+        if e.errno == errno.ELOOP:
+            raise ValueError("is a symlink (the cache follows none)") from None
+        raise ValueError(f"cannot be read ({e.strerror or e})") from None
+
+
+def _depth(text: str) -> int:
+    """The deepest nesting of ``[`` and ``{`` in JSON ``text`` (outside strings)."""
+    deepest = depth = 0
+    in_string = escaped = False
+    for c in text:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif c == "\\":
+                escaped = True
+            elif c == '"':
+                in_string = False
+        elif c == '"':
+            in_string = True
+        elif c in "[{":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif c in "]}":
+            depth -= 1
+    return deepest
+
+
+def _cache_key(folder: Path) -> bytes:
+    """This user's key for the rows in ``folder``: made (32 random bytes, mode 0600) on
+    first use; ``ValueError`` if the file there is not one this user made."""
+    path = folder / KEY_NAME
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o600)
+    except FileExistsError:
         pass
+    except OSError as e:
+        raise ValueError(f"cannot be made ({e.strerror or e})") from None
+    else:
+        try:
+            os.write(fd, os.urandom(KEY_BYTES))
+        finally:
+            os.close(fd)
+    st = os.lstat(path)
+    if st.st_uid != os.getuid() or st.st_mode & 0o077:
+        raise ValueError("is not this user's alone (owner or mode)")
+    key = _read_regular(path, KEY_BYTES)
+    if len(key) != KEY_BYTES:
+        raise ValueError(f"does not hold {KEY_BYTES} bytes")
+    return key
+
+
+def _mac(secret: bytes, key: dict, won: int, played: int) -> str:
+    import hmac
+
+    body = json.dumps({"key": key, "won": won, "played": played}, sort_keys=True)
+    return hmac.new(secret, body.encode(), hashlib.sha256).hexdigest()
+
+
+class RowCache:
+    """The folder of kept rows: finds, checks and writes them; ``notes`` says, one line
+    each, which files were not used and why. Without a usable key (``KEY_NAME``) the
+    cache is not used at all (one note)."""
+
+    def __init__(self, folder: Path):
+        self.folder = Path(folder)
+        self.notes: list[str] = []
+        try:
+            self.secret: bytes | None = _cache_key(self.folder)
+        except (OSError, ValueError) as e:
+            self.secret = None
+            self.notes.append(f"ladder cache {self.folder / KEY_NAME} {e}: the cache is not used")
+
+    def _note(self, path: Path, why: str) -> None:
+        self.notes.append(f"ladder cache {path} {why}: its row is played again")
+
+    def find(self, player, opponent, rules, n, per_seat, seed, house):
+        """Where a row of built-in players is kept (its results depend only on
+        ``_row_key``), that key, and its (won, played) if an earlier run kept it there:
+        a file is used only if it is a regular file within the bounds, holds exactly
+        this key, a count that fits it, and a digest made with this user's key.
+        (None, None, None) for a row with an agent, or no usable cache."""
+        if self.secret is None or not all(
+            isinstance(s, str) and not is_agent_spec(s) for s in (player, opponent)
+        ):
+            return None, None, None
+        key = _row_key(player, opponent, rules, n, per_seat, seed, house)
+        text = json.dumps(key, sort_keys=True)
+        path = self.folder / f"{hashlib.sha256(text.encode()).hexdigest()[:32]}.json"
+        try:
+            raw = _read_regular(path, MAX_ROW_BYTES).decode("utf-8")
+        except FileNotFoundError:
+            return path, key, None
+        except (ValueError, UnicodeDecodeError) as e:
+            self._note(path, str(e) if isinstance(e, ValueError) else "is not UTF-8 text")
+            return path, key, None
+        if _depth(raw) > MAX_ROW_DEPTH:
+            self._note(path, f"nests deeper than {MAX_ROW_DEPTH} levels")
+            return path, key, None
+        try:
+            got = json.loads(raw)
+            won, played, mac = got["won"], got["played"], got["mac"]
+            fits = (
+                got["key"] == key
+                and type(won) is int
+                and type(played) is int
+                and played == n * per_seat
+                and 0 <= won <= played
+                and isinstance(mac, str)
+            )
+        except (ValueError, KeyError, TypeError):
+            fits = False
+        if not fits:
+            self._note(path, "does not hold this row's key and a count that fits it")
+            return path, key, None
+        import hmac
+
+        if not hmac.compare_digest(mac, _mac(self.secret, key, won, played)):
+            self._note(path, "fails its digest (not written by this user's unosim)")
+            return path, key, None
+        return path, key, (won, played)
+
+    def keep(self, path: Path, key: dict, won: int, played: int) -> None:
+        """Write a played row to ``path``: whole, then renamed into place. A folder that
+        cannot be written only costs the next run the row again."""
+        if self.secret is None:
+            return
+        row = {"key": key, "won": won, "played": played}
+        row["mac"] = _mac(self.secret, key, won, played)
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+            tmp.write_text(json.dumps(row), encoding="utf-8")
+            os.replace(tmp, path)
+        except OSError:
+            pass
 
 
 def _wins(player, opponent, rules, n, per_seat, seed, house) -> tuple[int, int]:
@@ -214,20 +370,24 @@ def ladder(
     plain = sum(o != "expert" for o in opponents)  # rows: agent, random, built-ins, 2 experts
     steps = plain * (4 + len(BUILTINS)) + ("expert" in opponents) * (2 + (plain > 0))
     step = kept = 0
+    store = RowCache(cache) if cache is not None else None
+    hits: set[tuple[str, str]] = set()  # (player, opponents) of rows read from the cache
 
     def wins(player_name, player, opp, spec, n_rounds):
         nonlocal step, kept
         step += 1
         args = (player, spec, rules, n_players, n_rounds, seed, house)
-        path, key, hit = _kept_row(*args, cache)
+        path, key, hit = store.find(*args) if store is not None else (None, None, None)
         if progress is not None:
             progress(f"{step}/{steps} {player_name} against {opp}" + (" (kept)" if hit else " ..."))
         if hit is not None:
             kept += 1
+            hits.add((player_name, opp))
             return hit
+        hits.discard((player_name, opp))
         won, played = _wins(*args)
-        if path is not None:
-            _keep_row(path, key, won, played)
+        if path is not None and store is not None:
+            store.keep(path, key, won, played)
         return won, played
 
     specs = {"tuned-weighted": TUNED, "expert": xs}
@@ -282,7 +442,11 @@ def ladder(
                 r["matches"] = r.pop("rounds")
                 mrows.append(r)
         mt = pd.DataFrame(mrows, columns=MATCH_COLUMNS)
-    return Ladder(table, best, xs, mt, kept)
+    cached = frozenset(
+        (p, o) for p, o in zip(table["player"], table["opponents"]) if (p, o) in hits
+    )
+    notes = tuple(store.notes) if store is not None else ()
+    return Ladder(table, best, xs, mt, kept, cached, notes)
 
 
 def render(lad: Ladder, n_players: int) -> str:
@@ -296,8 +460,10 @@ def render(lad: Ladder, n_players: int) -> str:
             lines.append("")
         lines.append(f"{'player':<16} {'opponents':<20} {unit:>8}  win rate [95% CI]")
         for r in t.itertuples():
+            kept = unit == "rounds" and (r.player, r.opponents) in lad.cached
             lines.append(
                 f"{r.player:<16} {f'{n_players - 1} x {r.opponents}':<20} "
                 f"{getattr(r, unit):>8,}  {r.win_rate:.4f} [{r.ci_low:.4f}, {r.ci_high:.4f}]"
+                + ("  (cache)" if kept else "")
             )
     return "\n".join(lines)

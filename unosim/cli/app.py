@@ -918,6 +918,8 @@ def evaluate(
         )
     )
     typer.echo(render(lad, players))
+    for note in lad.notes:  # cache files not used, one line each
+        typer.echo(f"unosim: note: {one_line(note)}", err=True)
     if lad.kept:
         typer.echo(
             one_line(

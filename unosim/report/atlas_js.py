@@ -46,6 +46,10 @@ const SW = CFG.switches, NS = SW.length;
 const F = {}; CFG.fields.forEach((f, i) => { F[f] = i; });
 const NF = CFG.fields.length;
 const ED = {}; CFG.editions.forEach(e => { ED[e.id] = e; });
+// a permalink's values are outside text: they are looked up as own keys only (never
+// through the prototype: "toString", "constructor", "__proto__" are no keys here)
+const own = (obj, key) => obj != null && Object.prototype.hasOwnProperty.call(obj, key);
+const QUESTIONS = ["stacking", "first", "seven_zero", "length", "editions"];
 const store = {}, loading = {};
 window.atlasPut = function (name, cells) { store[name] = cells; };
 
@@ -222,9 +226,13 @@ function readFragment() {
         if (!(st.players >= 2 && st.players <= 10 && Number.isInteger(st.players)))
           throw new Error("players must be 2 to 10");
       } else if (k === "strategies") {
-        if (!(v in CFG.strategies)) throw new Error("players are random or table");
+        if (!own(CFG.strategies, v))
+          throw new Error("players are " + Object.keys(CFG.strategies).join(" or "));
         st.strategy = v;
-      } else if (k === "q") st.q = v;
+      } else if (k === "q") {
+        if (v && !QUESTIONS.includes(v)) throw new Error("no common question '" + v + "'");
+        st.q = v;
+      }
     }
   } catch (e) {
     error = "This link does not name a choice of the atlas (" + e.message + "); showing official rules.";

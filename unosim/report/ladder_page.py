@@ -183,10 +183,20 @@ def build_page(lad: Ladder, out: Path, made: Made) -> Page:
                     f"{pct(w)} [{pct(lo)}, {pct(hi)}]"
                     for w, lo, hi in zip(t["win_rate"], t["ci_low"], t["ci_high"])
                 ],
+                "played": [
+                    "earlier (cache)" if (p, o) in lad.cached else "now"
+                    for p, o in zip(t["player"], t["opponents"])
+                ],
             }
         ),
-        align=["l", "l", "r", "r"],
+        align=["l", "l", "r", "r", "l"],
     )
+    if lad.cached:
+        page.para(
+            f"{len(lad.cached)} rows of built-in players were read from the cache of an "
+            "earlier ladder on the same deals (each checked with this user's key); "
+            f"{esc.code('--no-cache')} plays them again."
+        )
     page.para(f"The same rows as a table of numbers: [{esc.code('ladder.csv')}](ladder.csv).")
     page.provenance(
         [made.command],
