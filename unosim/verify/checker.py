@@ -30,10 +30,8 @@ when it ends; extra cards of a multi-card play are identical copies of the first
 then a same-colour run of numbers in one direction, only after a coloured card played
 from the hand (not a drawn or a stacked one); a multi-card play applies the effect of
 each card in order; Powers of Grayskull's draws go round from the next player.
-Declared cards (docs/cards.md): judged by this module's own reading of the primitives;
-a declared card's skip waits for the seat its step names and takes that seat's turn
-once any penalty or special card waiting for it is met (the trace's pending skips count
-them with a built-in card's).
+Declared cards (docs/cards.md): judged by this module's own reading of the primitives
+(a skip waits for the seat its step names).
 
 Usage::
 
