@@ -90,8 +90,8 @@ class Pages:
         self.failed: str | None = None
 
     def run(self, pages: Sequence[str], on_done: Callable[[str], None]) -> None:
-        """Build ``pages`` (in that order of start); ``on_done(page)`` as each ends well.
-        Raises BuildFailed, having stopped the others, when one fails."""
+        """Build ``pages`` (in that order of start); ``on_done(page)`` as each ends well,
+        one call at a time. Raises BuildFailed, having stopped the others, when one fails."""
         queue = list(pages)
 
         def worker() -> None:
@@ -108,10 +108,12 @@ class Pages:
                 with self.lock:
                     self.procs.discard(proc)
                     if status != 0 and not self.failed:
-                        self._stop_locked(f"reports: building reports/{page}.md failed (exit {status})")
+                        self._stop_locked(
+                            f"reports: building reports/{page}.md failed (exit {status})"
+                        )
                     if self.failed:
                         return
-                on_done(page)
+                    on_done(page)  # under the lock: one progress line at a time
 
         threads = [threading.Thread(target=worker, daemon=True) for _ in range(self.jobs)]
         for th in threads:
@@ -183,8 +185,15 @@ def main() -> int:
             )
 
         def command(page: str) -> list[str]:
-            return [a.make, "-s", "--no-print-directory", "-o", "FORCE", f"SCALE={a.scale}",
-                    f"reports/{page}.md"]
+            return [
+                a.make,
+                "-s",
+                "--no-print-directory",
+                "-o",
+                "FORCE",
+                f"SCALE={a.scale}",
+                f"reports/{page}.md",
+            ]
 
         env = dict(os.environ, NUMBA_NUM_THREADS="1")
         Pages(command, min(a.jobs, len(todo)), env).run(todo, on_done)
