@@ -298,30 +298,3 @@ from simulated rounds: <span id="count-text"></span></p>
 </body></html>
 """
 
-
-def rewrite_page(path: Path) -> Path:
-    """Write the atlas page ``path`` again with this unosim's script and style, from the
-    grid description and figures it already holds (no simulation, its data files
-    untouched): how a change to :mod:`unosim.report.atlas_js` reaches the committed
-    ``reports/atlas.html``."""
-    import re
-
-    text = path.read_text(encoding="utf-8")
-    found = {}
-    for name in ("config", "specs"):
-        m = re.search(
-            rf'<script id="atlas-{name}" type="application/json">(.*?)</script>', text, re.S
-        )
-        if m is None:
-            raise ValueError(f"{path}: no atlas-{name} in the page")
-        found[name] = m.group(1)
-    cfg = json.loads(found["config"])
-    page = PAGE.format(
-        style=STYLE,
-        script=SCRIPT,
-        config=found["config"],
-        specs=found["specs"],
-        total=f"{cfg['counts']['answers']:,}",
-    )
-    _write(path, page)
-    return path
