@@ -347,3 +347,21 @@ def test_atlas_permalinks_with_prototype_keys_fall_back_with_a_note():
         br.call("Target.closeTarget", {"targetId": target})
     finally:
         br.close()
+
+
+def test_long_rule_texts_are_not_tried_as_file_names():
+    """A rule-set spec or a preset name longer than a file name may be is an unknown
+    preset (one line), or a rule set spelt in switches: never an OSError."""
+    from unosim.analysis.compare import parse_spec
+
+    every = (
+        "official+stacking=progressive,seven_zero=true,jump_in=true,draw_rule=until_playable,"
+        "multi_play=true,last_card=number,wd4_restriction=strict,challenge=false,hand_size=9,"
+        "uno_penalty=3,challenge_penalty=3,deck.skip=3,deck.reverse=3,deck.draw_two=3,"
+        "deck.wild=6,deck.wild_draw_four=6"
+    )
+    assert len(every) > 255 and parse_spec(every).name == every
+    r = runner.invoke(app, ["rules", "show", LONG_NAME])
+    _one_line_error(r, "unknown preset")
+    r = runner.invoke(app, ["rules", "show", LONG_NAME + ".toml"])
+    _one_line_error(r, "rule file")

@@ -32,13 +32,12 @@ import re
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
 from ..game.names import display_ruleset
-from ..game.rules import PRESETS, RuleError, RuleSet, resolve
+from ..game.rules import PRESETS, RuleError, RuleSet, is_file, resolve
 from ..stats import paired_diff, paired_rate_diff
 
 __all__ = [
@@ -95,7 +94,7 @@ def parse_spec(spec: str | RuleSet) -> RuleSet:
     text = str(spec).strip()
     if not text:
         raise RuleError("empty rule-set spec")
-    if text in PRESETS or Path(text).is_file():
+    if text in PRESETS or is_file(text):
         return resolve(text)
     m = _SPEC.match(text)
     if m is None:

@@ -791,13 +791,23 @@ def _key_line(text: str, key: str) -> int | None:
     return text.count("\n", 0, m.start()) + 1 if m else None
 
 
+def is_file(text: str) -> bool:
+    """Whether ``text`` names an existing file; ``False`` for a text no file system takes
+    as a name (too long, a NUL), rather than an ``OSError``: a rule-set spec of many
+    switches is longer than a file name may be."""
+    try:
+        return Path(text).is_file()
+    except (OSError, ValueError):
+        return False
+
+
 def resolve(rules: str | Path | RuleSet, house: str | dict | None = None) -> RuleSet:
     """A RuleSet from a preset name, a TOML path or a RuleSet, plus house switches."""
     if isinstance(rules, RuleSet):
         rs = rules
     elif isinstance(rules, str) and rules in PRESETS:
         rs = PRESETS[rules]
-    elif str(rules).endswith(".toml") or Path(str(rules)).is_file():
+    elif str(rules).endswith(".toml") or is_file(str(rules)):
         rs = load_toml(rules)
     else:
         raise RuleError(
