@@ -17,6 +17,8 @@ __all__ = [
     "ACTIONS",
     "IllegalAction",
     "Observation",
+    "Game",
+    "State",
     "__version__",
 ]
 
@@ -29,6 +31,8 @@ _LAZY = {
     "ACTIONS": "sim.outside",
     "IllegalAction": "sim.outside",
     "Observation": "sim.outside",
+    "Game": "sim.game",
+    "State": "sim.game",
 }
 
 
