@@ -19,8 +19,8 @@ MAX_LINES = 400
 
 # what a documented argument's type may be: a dtype, with a shape for an array
 # ("int64[MAX_PLAYERS, N_PARAMS]", "int64"), or one of the kernel's records
-DTYPE = r"(?:u?int(?:8|16|32|64)|float64|bool)"
-TYPE = re.compile(rf"^(?:{DTYPE}(?:\[[^\]]+\])?|int|bool|state\.Table|state\.Round)\b")
+DTYPE = r"(?:u?int(?:8|16|32|64)|float(?:32|64)|bool)"
+TYPE = re.compile(rf"^(?:{DTYPE}(?:\[[^\]]+\])?|int|bool|tuple|state\.Table|state\.Round)\b")
 ENTRY = re.compile(r"^(\w+(?:, \w+)*) : (.+)$")  # an argument, unindented
 
 

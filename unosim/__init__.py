@@ -15,6 +15,8 @@ __all__ = [
     "ACTIONS",
     "IllegalAction",
     "Observation",
+    "Game",
+    "State",
     "__version__",
 ]
 
@@ -33,6 +35,8 @@ _LAZY = {
     "ACTIONS": "sim.outside",
     "IllegalAction": "sim.outside",
     "Observation": "sim.outside",
+    "Game": "sim.game",
+    "State": "sim.game",
 }
 
 

@@ -336,6 +336,30 @@ def observe(tb, rd, p, kind, card, first, step, bluff):
         ob[o + V_DISC + k] = rd.disc[k]
 
 
+# -- the stepwise game's room (``kernel.step``), after the history of a longer ``ob``
+W_SINGLE = 0  # 1: a decision with a single legal action is asked too
+W_OVERRIDE = 1  # ``step``'s stream carried over a fresh deal (1: set), its seat, 4 words
+W_HANDS = 7  # + seat * N_SEEN + kind: every hand at the decision asked last
+VIEW_N = W_HANDS + MAX_PLAYERS * N_SEEN
+
+
+@kernel
+def view_at(ob):
+    """Where the stepwise game's room starts in ``ob``, or -1 when it has none."""
+    o = O_HIST + HIST_W * ob[O_HIST_CAP]
+    return o if ob.shape[0] >= o + VIEW_N else np.int64(-1)
+
+
+@kernel
+def keep_hands(rd):
+    """Every hand at the decision asked into the room (the round may run past it)."""
+    o = view_at(rd.ob)
+    if o >= 0:
+        for q in range(rd.g[G_N]):
+            for k in range(N_SEEN):
+                rd.ob[o + W_HANDS + q * N_SEEN + k] = rd.hands[q, k]
+
+
 @kernel
 def ask(tb, rd, p, kind, card, first, step):
     """Seat ``p``'s action at decision ``kind`` (``fill_mask``'s arguments): the next
@@ -345,7 +369,7 @@ def ask(tb, rd, p, kind, card, first, step):
     if ob[O_STATUS] != ST_RUNNING:
         return -1
     m, bluff = fill_mask(tb, rd, p, kind, card, first, step)
-    if m == 1:
+    if m == 1 and not (view_at(ob) >= 0 and ob[view_at(ob) + W_SINGLE] == 1):  # (kernel.step)
         for a in range(N_ACTIONS):
             if ob[O_MASK + a] == 1:
                 return a
@@ -354,6 +378,7 @@ def ask(tb, rd, p, kind, card, first, step):
         ob[O_CURSOR] = c + 1
         return ob[O_LOG + c]
     observe(tb, rd, p, kind, card, first, step, bluff)
+    keep_hands(rd)
     ob[O_STATUS] = ST_ASKING
     ob[O_KIND] = kind
     ob[O_SEAT] = p

@@ -22,7 +22,11 @@ from ..kernel import layout as L
 from ..kernel import match as _match
 from ..kernel import outside as _outside
 from ..kernel import outside_run as _outside_run
+from ..kernel import step as _step
+from ..kernel import step_hidden as _step_hidden
+from ..kernel import step_tensors as _step_tensors
 from ..kernel.kinds import N_BUILTIN_KINDS, N_KINDS
+from ..kernel.outside import VIEW_N
 from ..players.expert import expert_array
 from ..players.seats import OUTSIDE
 from .interrupt import kernel_call
@@ -250,3 +254,38 @@ def aggregate(out, n_players, wins, turns_hist, points_hist, sums, totals):
     (``kernel.aggregate.aggregate``); returns (truncated rounds, largest max_stack, 1 if
     a record is out of range)."""
     return _aggregate.aggregate(out, n_players, wins, turns_hist, points_hist, sums, totals)
+
+
+# -- the stepwise game (``kernel.step``; ``unosim.sim.game``) ---------------------------
+
+
+def game_arrays(deck: np.ndarray, history: int):
+    """One stepwise game's arrays: the deck in kind order, the round and its checkpoint
+    (``kernel.step``: a ``Round`` whose ``ob`` has the game's room)."""
+    order = np.repeat(np.arange(N_KINDS), deck).astype(np.int8)
+    n_ob = _outside.ob_size(history) + VIEW_N
+    games, cks = _outside_run.new_games(1, order.size, 0, n_ob, False)
+    return order, type(games)(*(a[0] for a in games)), type(cks)(*(a[0] for a in cks))
+
+
+def game_search(tb, deck_n: int):
+    """Scratch for expert opponents' searches (``deck_n`` 0: none)."""
+    return _step.new_search(tb, np.int64(deck_n))
+
+
+game_start = _step.start_game  # (tb, rd, ck, order, xp, sa, out, cfg) -> status
+game_step = _step.step_game  # (..., cfg, action) -> status or ERR_*
+game_builtin = _step.builtin_step  # (tb, tbr, rd, ck, order, xp, sa, out, cfg) -> (a, status)
+game_resample = _step_hidden.resample_game  # (..., cfg, seat, key uint64[4]) -> 1, 0 or -1
+game_copy = _step.copy_round  # (src, dst)
+game_observation_tensor = _step_tensors.observation_tensor  # (ob, deck, seat, out float32[N_T])
+game_information_state_tensor = _step_tensors.information_state_tensor  # (..., out float32[N_INFO])
+game_observation_batch = _step_tensors.observation_batch  # (obs int64[b, ...], deck, out[b, N_T])
+
+
+def entry(dispatcher):
+    """The compiled entry point of a kernel function that has been called once (one
+    signature): calling it skips numba's typing of the arguments, most of the cost of
+    a call with tuples of arrays (a step of the stepwise game)."""
+    (cres,) = dispatcher.overloads.values()
+    return cres.entry_point
