@@ -9,9 +9,14 @@ pytest.importorskip("pettingzoo")
 pytest.importorskip("gymnasium")
 
 from gymnasium.utils.env_checker import check_env  # noqa: E402
-from pettingzoo.test import api_test, seed_test  # noqa: E402
+from pettingzoo.test import (  # noqa: E402
+    api_test,
+    parallel_api_test,
+    parallel_seed_test,
+    seed_test,
+)
 
-from unosim.env import BatchEnv, aec_env, gym_env  # noqa: E402
+from unosim.env import BatchEnv, aec_env, gym_env, parallel_env  # noqa: E402
 from unosim.sim.outside import IllegalAction  # noqa: E402
 
 MIX = {"stacking": "same", "seven_zero": True, "jump_in": True}
@@ -30,13 +35,16 @@ def test_pettingzoo_api_and_seed(rules, n, options):
         warnings.simplefilter("ignore")
         api_test(aec_env(rules, n, **options), num_cycles=300)
         seed_test(lambda: aec_env(rules, n, **options), num_cycles=300)
+        parallel_api_test(parallel_env(rules, n, **options), num_cycles=300)
+        parallel_seed_test(lambda: parallel_env(rules, n, **options))
 
 
 @pytest.mark.parametrize("rules,n,options", CASES)
 def test_gymnasium_check_env(rules, n, options):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        check_env(gym_env(rules, n, illegal="lose", **options), skip_render_check=True)
+        check_env(gym_env(rules, n, **options), skip_render_check=True)
+        check_env(gym_env(rules, n, observation="dict", **options), skip_render_check=True)
 
 
 def first_legal(mask):
@@ -62,23 +70,28 @@ def test_aec_plays_whole_rounds_with_rewards():
 
 
 def test_gym_illegal_action():
-    env = gym_env("official", 4)
-    obs, _ = env.reset(seed=3)
-    bad = int(np.flatnonzero(obs["action_mask"] == 0)[0])
+    env = gym_env("official", 4, illegal="raise")
+    env.reset(seed=3)
+    bad = int(np.flatnonzero(~env.action_masks())[0])
     with pytest.raises(IllegalAction, match="not legal; legal:"):
         env.step(bad)
-    env = gym_env("official", 4, illegal="lose")
+    env = gym_env("official", 4)  # the default: the seat loses the round
     env.reset(seed=3)
-    _, r, term, _, info = env.step(bad)
+    obs, r, term, _, info = env.step(bad)
     assert r == -1 and term and "not legal" in info["illegal"]
+    # after the end: the last observation again, no reward, still terminated
+    again, r, term, trunc, info = env.step(0)
+    assert r == 0 and term and not trunc and info["after_end"]
+    np.testing.assert_array_equal(again, obs)
+    assert not env.action_masks().any()
 
 
 def test_gym_rewards_are_the_rounds_points():
     env = gym_env("official", 4, opponents="random", seat=2, reward="points")
     rewards = []
-    obs, _ = env.reset(seed=0)
+    env.reset(seed=0)
     while len(rewards) < 30:
-        obs, r, term, trunc, _ = env.step(first_legal(obs["action_mask"]))
+        obs, r, term, trunc, _ = env.step(first_legal(env.action_masks()))
         if term or trunc:
             rewards.append(r)
             obs, _ = env.reset()
@@ -121,11 +134,11 @@ def test_gym_expert_opponents_search():
 
     xp = "expert:rollouts=8;more=1;z=0"  # z=0: its best estimate, often not the policy's
     env = gym_env("official", 2, opponents=xp, seat=0)
-    assert env._game.open(0).xp[1].any()
+    assert env.game._xp[1].any()
     winners = []
-    obs, _ = env.reset(seed=11)
+    env.reset(seed=11)
     while len(winners) < 6:
-        obs, r, term, trunc, _ = env.step(first_legal(obs["action_mask"]))
+        obs, r, term, trunc, _ = env.step(first_legal(env.action_masks()))
         if term or trunc:
             winners.append(0 if r > 0 else 1)
             obs, _ = env.reset()

@@ -5,6 +5,8 @@ future, observations for any seat, fixed tensors, and hidden cards dealt anew.""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 import pytest
 
@@ -13,6 +15,8 @@ from unosim.game.rules import PRESETS
 from unosim.sim.game import INFORMATION_STATE_SHAPE, OBSERVATION_SHAPE, Game
 from unosim.sim.outside import IllegalAction
 from unosim.sim.simulate import make_job, run_block
+
+CARDS = next((Path(__file__).resolve().parents[1] / "examples" / "cards").glob("*.toml"))
 
 HOUSE_MIX = dict(
     stacking="same", jump_in=True, seven_zero=True, multi_play=True, draw_rule="one"
@@ -44,16 +48,17 @@ def test_random_at_every_seat_is_simulate_with_a_house_mix(n):
 
 
 def test_random_at_every_seat_is_simulate_with_challenges_and_draw_until_playable():
-    _played_like_simulate("draw-until-playable", 2, 3, 12, stacking="plus4", challenge=True)
+    _played_like_simulate("draw-until-playable", 3, 3, 12, stacking="progressive", challenge=True)
 
 
 def test_declared_cards_are_refused_with_one_line():
-    rs = unosim.resolve("official", {"cards": {"sk": {"base": "skip", "copies": 2}}})
+    rs = unosim.resolve(str(CARDS))
+    assert rs.cards
     with pytest.raises(ValueError, match="declares cards"):
         Game(rs, 4)
 
 
-def _walk(s, rng, limit=5000):
+def _walk(s, rng, limit=200_000):
     while not s.is_terminal() and limit:
         s.apply(int(rng.choice(s.legal_actions())))
         limit -= 1
@@ -61,7 +66,7 @@ def _walk(s, rng, limit=5000):
 
 
 def test_an_illegal_action_is_refused_and_changes_nothing():
-    s = Game("official", 3, seed=2).new_round(0)
+    s = Game("official", 3, seed=2, auto_uno=True, draw_only_when_stuck=True).new_round(0)
     before = s.snapshot()
     illegal = next(a for a in range(98) if a not in s.legal_actions())
     for a in (illegal, -1, 98, 1.5, "x", True):

@@ -44,15 +44,16 @@ from .step import CF_N, _run
 
 
 @kernel
-def _redeal(rd, n, seat, keep_seat, keep_kind, n_keep, st):
+def _redeal(rd, n, seat, keep_seat, keep_kind, n_keep, st, sizes):
     """The cards ``seat`` cannot see (the other hands, the draw pile) dealt anew, every
     hand keeping its size and the cards ``keep_kind[i]`` staying in hand
     ``keep_seat[i]`` (cards they have shown since), from stream 0 of ``st``
     (uint64[N_STREAMS, 4]); every stream but the seat's own is seeded anew from it too
-    (the future chance is hidden as well)."""
+    (the future chance is hidden as well). ``sizes``: int64[MAX_PLAYERS] work space."""
     pool = rd.scratch  # int8[deck]: work space
     nk = rd.hands.shape[1]
-    sizes = np.zeros(MAX_PLAYERS, np.int64)
+    for q in range(MAX_PLAYERS):
+        sizes[q] = 0
     pool_n = 0
     for q in range(n):
         if q == seat:
@@ -167,7 +168,7 @@ def resample_game(tb, rd, ck, order, xp, sa, out, cfg, seat, key):
     st = np.zeros((N_STREAMS, 4), np.uint64)
     for j in range(4):
         st[0, j] = key[j]
-    _redeal(ck, n, seat, keep_seat, keep_kind, n_keep, st)
+    _redeal(ck, n, seat, keep_seat, keep_kind, n_keep, st, np.zeros(MAX_PLAYERS, np.int64))
     ob[O_DIRTY] = 1  # replay from the checkpoint
     status = _run(tb, rd, ck, order, xp, sa, out, cfg)
     if status != ST_ASKING or ob[O_SEAT] != p0 or ob[O_KIND] != kind0:

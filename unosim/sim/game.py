@@ -261,6 +261,18 @@ class State:
         _tensor()(self._rd.ob, self.game._deck, self._seat(seat), out)
         return out
 
+    def write_flat(self, seat: int, out: np.ndarray) -> np.ndarray:
+        """The environments' flat observation of ``seat`` into ``out`` float32[98 +
+        N_T]: the action mask (the deciding seat's; 0 for the others), then
+        ``observation_tensor(seat)``."""
+        ob = self._rd.ob
+        if seat == self.current_player:
+            out[:N_ACTIONS] = ob[K.O_MASK : K.O_MASK + N_ACTIONS]
+        else:
+            out[:N_ACTIONS] = 0.0
+        _tensor()(ob, self.game._deck, seat, out[N_ACTIONS:])
+        return out
+
     def information_state_tensor(self, seat: int, out: np.ndarray | None = None) -> np.ndarray:
         """float32[INFORMATION_STATE_SHAPE] in [0, 1]: ``observation_tensor`` and the
         last 32 public events (``kernel.step.encode_history``)."""
