@@ -1,48 +1,24 @@
 """UNO as an OpenSpiel game (``pip install open_spiel``): ``import unosim.openspiel``
-registers ``python_unosim``.
+registers ``python_unosim``, on unosim's stepwise game (``unosim.Game``), the same
+rules engine as ``unosim.simulate``::
 
-::
-
-    import pyspiel
-    import unosim.openspiel  # registers the game
     game = pyspiel.load_game("python_unosim", {"players": 4, "rules": "official+stacking=same"})
 
-The game runs on unosim's stepwise game (``unosim.Game``): the same rules engine as
-``unosim.simulate``.
+Parameters (``PARAMETERS``; docs/environments.md): ``players`` (2 to 10), ``rules`` (a
+preset, then house rules joined with ``+``, ``name=value`` or ``name:value``: the game's
+string keeps ``:``, since an OpenSpiel game string holds no ``,`` or ``=`` in a value),
+``reward`` (``win``: 1 to the winner; ``points``: the winner's points) and the house
+switches ``stacking``, ``last_card``, ``after_draw`` (``""``: the preset's) and
+``seven_zero``, ``jump_in``, ``multi_play`` (``true`` turns one on).
 
-Parameters (OpenSpiel game parameters, their defaults in ``PARAMETERS``)
-  ``players``   seats at the table, 2 to 10 (default 4)
-  ``rules``     a preset (``official``, ``pokemon``, ...), optionally followed by
-                house rules joined with ``+``: ``official+stacking=same+jump_in=true``,
-                or with ``:`` for ``=`` (``official+stacking:same``), the form the
-                game's string keeps (an OpenSpiel game string holds no ``,`` or ``=``
-                inside a value)
-  ``reward``    ``win`` (1 for the round's winner, 0 for the others) or ``points``
-                (the winner scores the round's points, RULES.md 5)
-  house switches ``stacking``, ``last_card``, ``after_draw`` (strings; ``""`` keeps the
-                preset's value), ``seven_zero``, ``jump_in``, ``multi_play`` (bools;
-                ``true`` turns the house rule on, ``false`` keeps the preset's)
-
-Chance is explicit and comes first: the first ``SEED_BYTES`` moves are chance nodes, each
-choosing one byte (256 equally likely outcomes) of the round's 32-bit seed; unosim deals
-the round from that seed and draws every later shuffle from it, as ``unosim.simulate``
-does for the same seed. A state is therefore fixed by its history: ``clone()`` copies it
-(a snapshot of arrays, no replay), serialization replays the history, and a clone plays
-the same future. The seed bytes are chance's, never shown to a seat.
-
-Information: a seat's observation is what it may know now (its own hand, every hand's
-size, the discard pile, the top card, colour, direction, pending penalty, the decision
-at hand); its information state adds every move made so far (every move of UNO is
-public: the cards played, draws (not the card drawn), passes, calls, challenges,
-colours and swap targets). ``resample_from_infostate(seat, sampler)`` deals the cards
-the seat cannot see (the other hands, the draw pile and its future shuffles) afresh,
-consistent with what the seat knows: what OpenSpiel's ``ISMCTSBot`` calls to
-determinize. A resampled state is a world for search: its history still names the
-original chance moves, so do not serialize it.
-
-The actions are unosim's action space (``unosim.sim.outside.ACTIONS``, 98 actions).
-Returns are given at the end of the round only (``RewardModel.TERMINAL``); a round that
-reaches ``max_turns`` ends with every return 0.
+Chance is explicit and comes first: ``SEED_BYTES`` chance nodes each choose a byte of
+the round's seed (round ``seed`` of root 0, as ``simulate`` deals it). A state is fixed
+by its history: ``clone()`` copies arrays, a clone plays the same future, serialization
+round-trips. A seat's observation is what it may know now; its information state adds
+the moves it saw (all public, but another seat's pass at a decision asked only of a
+seat holding a fitting card: ``UNSEEN_PASSES``). ``resample_from_infostate`` deals
+afresh what the seat cannot see (what ISMCTS calls); its worlds are for search, not for
+serializing. Returns come at the end; a round cut at ``max_turns`` returns 0 to all.
 """
 
 from __future__ import annotations
