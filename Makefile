@@ -80,9 +80,10 @@ test-pythons:  ## the fast subset under Python 3.10 and 3.13, each in .venv-VERS
 	  .venv-$$v/bin/python -m pytest -q -p no:cacheprovider $(FAST_TESTS) -k '$(FAST_SELECT)'; \
 	done
 
-bench: $(WARMED)  ## games/s and ns/turn: 1 thread, all cores, every preset; agent decisions/s
+bench: $(WARMED)  ## games/s and ns/turn: 1 thread, all cores, every preset; agent and environment decisions/s
 	$(BIN)/python benchmarks/bench.py
 	$(BIN)/python benchmarks/agents_bench.py
+	$(BIN)/python benchmarks/env_bench.py
 
 BASE  ?= 4e3cfb5
 PAIR_RULES ?= presets

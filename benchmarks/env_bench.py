@@ -1,0 +1,129 @@
+"""Decisions per second of one environment stepped from Python, beside OpenSpiel's
+``crazy_eights`` (and rlcard's UNO where installed) stepped the same way in the same
+process, alternated; and ``BatchEnv``'s decisions per second on 2 threads.
+
+    .venv/bin/python benchmarks/env_bench.py [SECONDS]
+
+The policy is the one every user writes first: a uniformly random legal action, chosen
+in Python from the environment's mask (OpenSpiel: from ``legal_actions()``). unosim's
+Gymnasium environment is seat 0 of 4-player ``official`` against 3 built-in ``random``
+players (their decisions are made inside the kernel and not counted); crazy_eights has
+its default 5 players, every one stepped from Python (chance nodes sampled, not
+counted). Rates are decisions per CPU-second of this process (the machine may be
+shared); ``BatchEnv``'s are per wall-second on 2 numba threads. Install OpenSpiel with
+the ``bench`` extra (``pip install -e '.[env,bench]'``).
+"""
+
+from __future__ import annotations
+
+import random
+import sys
+import time
+
+import numba
+import numpy as np
+
+from unosim.env import BatchEnv, gym_env
+
+
+def unosim_gym(seconds: float) -> float:
+    env = gym_env("official", 4)
+    env.reset(seed=1)
+    pick = random.Random(1).choice
+    n = 0
+    t0 = time.process_time()
+    while time.process_time() - t0 < seconds:
+        for _ in range(1000):
+            _, _, term, trunc, _ = env.step(pick(np.flatnonzero(env.action_masks())))
+            n += 1
+            if term or trunc:
+                env.reset()
+    return n / (time.process_time() - t0)
+
+
+def crazy_eights(seconds: float) -> float | None:
+    try:
+        import pyspiel
+    except ImportError:
+        return None
+    game = pyspiel.load_game("crazy_eights")
+    rng = random.Random(1)
+    pick = rng.choice
+    n = 0
+    state = game.new_initial_state()
+    t0 = time.process_time()
+    while time.process_time() - t0 < seconds:
+        for _ in range(1000):
+            if state.is_terminal():
+                state = game.new_initial_state()
+            while state.is_chance_node():
+                actions, probs = zip(*state.chance_outcomes())
+                state.apply_action(rng.choices(actions, probs)[0])
+            if state.is_terminal():
+                continue
+            state.apply_action(pick(state.legal_actions()))
+            n += 1
+    return n / (time.process_time() - t0)
+
+
+def rlcard_uno(seconds: float) -> float | None:
+    try:
+        import rlcard
+    except ImportError:
+        return None
+    env = rlcard.make("uno", config={"seed": 1})
+    pick = random.Random(1).choice
+    n = 0
+    env.reset()
+    t0 = time.process_time()
+    while time.process_time() - t0 < seconds:
+        for _ in range(1000):
+            if env.is_over():
+                env.reset()
+            state = env.get_state(env.get_player_id())
+            env.step(pick(list(state["legal_actions"])))
+            n += 1
+    return n / (time.process_time() - t0)
+
+
+def batch(seconds: float, threads: int = 2, b: int = 4096) -> float:
+    numba.set_num_threads(min(threads, numba.config.NUMBA_NUM_THREADS))
+    env = BatchEnv("official", 4, b=b, seed=1)
+    _, mask = env.reset()
+    rng = np.random.default_rng(1)
+    n = 0
+    t0 = time.perf_counter()
+    while time.perf_counter() - t0 < seconds:
+        a = np.argmax(mask * rng.random(mask.shape), axis=1)  # a random legal action
+        _, mask, _, _ = env.step(a)
+        n += b
+    return n / (time.perf_counter() - t0)
+
+
+def main(seconds: float) -> None:
+    unosim_gym(0.5)  # load the compiled kernels
+    crazy_eights(0.2)
+    rows: dict[str, list[float]] = {"unosim gym": [], "openspiel crazy_eights": []}
+    for _ in range(3):  # alternated
+        rows["unosim gym"].append(unosim_gym(seconds))
+        c8 = crazy_eights(seconds)
+        if c8 is not None:
+            rows["openspiel crazy_eights"].append(c8)
+    rl = rlcard_uno(seconds)
+    if rl is not None:
+        rows["rlcard uno"] = [rl]
+    print(f"{'environment':28s} {'decisions/CPU-s':>16s}")
+    for name, v in rows.items():
+        if v:
+            print(f"{name:28s} {max(v):16,.0f}")
+        else:
+            print(f"{name:28s} {'not installed':>16s}")
+    if rows["openspiel crazy_eights"]:
+        ratio = max(rows["unosim gym"]) / max(rows["openspiel crazy_eights"])
+        print(f"{'gym / crazy_eights':28s} {ratio:16.2f}   (target >= 0.5)")
+    batch(0.5)
+    print(f"{'BatchEnv, 2 threads':28s} {batch(seconds):16,.0f}   decisions/s (target >= 1,000,000)")
+
+
+if __name__ == "__main__":
+    main(float(sys.argv[1]) if len(sys.argv) > 1 else 2.0)
