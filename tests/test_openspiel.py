@@ -1,0 +1,180 @@
+"""UNO inside OpenSpiel: the registered game ``python_unosim`` against OpenSpiel's own
+checks, its searches (ISMCTS, determinized MCTS) playing whole rounds, and a test that a
+search never reads the cards its seat cannot see."""
+
+import numpy as np
+import pytest
+
+pyspiel = pytest.importorskip("pyspiel")
+
+from unosim.env.openspiel import (  # noqa: E402
+    SEED_BYTES,
+    HiddenRead,
+    builtin_bot,
+    determinized_mcts_bot,
+    guarded,
+    ismcts_bot,
+    play_round,
+    random_bot,
+)
+
+MIX = "official+stacking=same+seven_zero=true+jump_in=true"
+
+
+def load(players=4, rules="official", **more):
+    return pyspiel.load_game("python_unosim", {"players": players, "rules": rules, **more})
+
+
+def dealt(game, seed):
+    """A state just after the deal of ``seed`` (chance's bytes applied)."""
+    state = game.new_initial_state()
+    for b in seed.to_bytes(SEED_BYTES, "big"):
+        state.apply_action(b)
+    return state
+
+
+def test_registered_with_parameters():
+    game = load(4, "official+stacking=same")
+    assert game.num_players() == 4
+    assert game.get_type().information == pyspiel.GameType.Information.IMPERFECT_INFORMATION
+    assert game.get_type().chance_mode == pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC
+    assert game.rules.stacking == "same"
+    assert load(3, jump_in=True).rules.jump_in
+    assert load(2, stacking="progressive").rules.stacking == "progressive"
+    assert pyspiel.load_game("python_unosim(players=2,rules=pokemon)").num_players() == 2
+
+
+@pytest.mark.parametrize(
+    "params, message",
+    [
+        ({"rules": "nonsense"}, "unknown preset"),
+        ({"rules": "official+stacking=sometimes"}, "stacking"),
+        ({"players": 11}, "players"),
+        ({"reward": "glory"}, "reward"),
+        ({"stacking": "maybe"}, "stacking"),
+    ],
+)
+def test_bad_parameters_are_refused_in_one_line(params, message):
+    with pytest.raises(Exception, match=message) as e:
+        pyspiel.load_game("python_unosim", params)
+    assert "\n" not in str(e.value).strip()
+
+
+@pytest.mark.parametrize("rules, players", [("official", 4), (MIX, 3), ("official", 2)])
+def test_random_sim_test(rules, players):
+    pyspiel.random_sim_test(load(players, rules), num_sims=3, serialize=True, verbose=False)
+
+
+def test_clone_plays_the_same_future():
+    game = load(4)
+    state = dealt(game, 12345)
+    rng = np.random.default_rng(0)
+    for _ in range(10):
+        state.apply_action(int(rng.choice(state.legal_actions())))
+    twin = state.clone()
+    while not state.is_terminal():
+        a = int(rng.choice(state.legal_actions()))
+        assert twin.legal_actions() == state.legal_actions()
+        state.apply_action(a)
+        twin.apply_action(a)
+        assert str(twin) == str(state)
+    assert twin.returns() == state.returns()
+
+
+def test_information_state_is_kept_by_resampling_and_hides_the_rest():
+    game = load(4)
+    state = dealt(game, 7)
+    rng = np.random.default_rng(1)
+    for _ in range(25):
+        state.apply_action(int(rng.choice(state.legal_actions())))
+    p = state.current_player()
+    sampler = pyspiel.UniformProbabilitySampler(3, 0.0, 1.0)
+    world = state.resample_from_infostate(p, sampler)
+    assert world.information_state_string(p) == state.information_state_string(p)
+    assert world.observation_string(p) == state.observation_string(p)
+    assert world.information_state_tensor(p) == state.information_state_tensor(p)
+    assert world.legal_actions() == state.legal_actions()
+    assert str(world) != str(state)  # the other hands dealt afresh
+    # tensors of the declared shapes for every seat, before the deal too
+    size = game.information_state_tensor_size()
+    assert all(len(state.information_state_tensor(q)) == size for q in range(4))
+    assert len(game.new_initial_state().observation_tensor(0)) == game.observation_tensor_size()
+
+
+def test_resampling_reads_only_the_information_state():
+    """Two states a seat cannot tell apart give the same worlds for the same sampler
+    seed: what the resample deals cannot depend on the cards the seat does not see."""
+    game = load(4, MIX)
+    state = dealt(game, 99)
+    rng = np.random.default_rng(2)
+    for _ in range(30):
+        state.apply_action(int(rng.choice(state.legal_actions())))
+    p = state.current_player()
+    other = state.resample_from_infostate(p, pyspiel.UniformProbabilitySampler(5, 0.0, 1.0))
+    assert str(other) != str(state)
+    for seed in range(3):
+        a = state.resample_from_infostate(p, pyspiel.UniformProbabilitySampler(seed, 0.0, 1.0))
+        b = other.resample_from_infostate(p, pyspiel.UniformProbabilitySampler(seed, 0.0, 1.0))
+        assert str(a) == str(b)
+
+
+def test_a_guarded_state_refuses_to_show_hidden_cards():
+    game = load(4)
+    state = dealt(game, 3)
+    p = state.current_player()
+    with guarded(state, p):
+        state.information_state_string(p)
+        state.legal_actions()
+        with pytest.raises(HiddenRead):
+            state.clone()
+        with pytest.raises(HiddenRead):
+            str(state)
+        with pytest.raises(HiddenRead):
+            state.observation_string((p + 1) % 4)
+    state.clone()  # unguarded again
+
+
+@pytest.mark.parametrize("make_bot", ["ismcts", "mcts"])
+def test_searches_play_whole_rounds_without_seeing_hidden_cards(make_bot):
+    """Every decision of the searching seat runs with the true state guarded: the search
+    may ask it for the seat's information state, legal actions and resampled worlds, and
+    anything else (a clone, another seat's view, its string) raises ``HiddenRead``."""
+    game = load(3, "official")
+    for seed in range(2):
+        rng = np.random.default_rng(seed)
+        if make_bot == "ismcts":
+            bot = ismcts_bot(game, simulations=8, seed=seed)
+        else:
+            bot = determinized_mcts_bot(game, simulations=8, worlds=2, seed=seed)
+        bots = [bot, random_bot(game, seed), builtin_bot(game)]
+        returns = play_round(game, bots, rng, guard=(0,))
+        assert sorted(returns) in ([0.0, 0.0, 1.0], [0.0, 0.0, 0.0])
+
+
+def test_ismcts_against_random_reports_its_win_rate():
+    game = load(4)
+    wins, rounds = 0, 6
+    for seed in range(rounds):
+        rng = np.random.default_rng(100 + seed)
+        bots = [ismcts_bot(game, simulations=16, seed=seed)] + [builtin_bot(game)] * 3
+        wins += play_round(game, bots, rng)[0] == 1.0
+    print(f"ISMCTS (16 simulations) against 3 built-in random: {wins}/{rounds} rounds won")
+    assert 0 <= wins <= rounds
+
+
+@pytest.mark.slow
+def test_ismcts_wins_more_than_random():
+    from unosim.stats import wilson_ci
+
+    game = load(4)
+    wins, rounds = 0, 100
+    for seed in range(rounds):
+        rng = np.random.default_rng(1000 + seed)
+        bots = [ismcts_bot(game, simulations=64, seed=seed)] + [builtin_bot(game)] * 3
+        wins += play_round(game, bots, rng)[0] == 1.0
+    low, high = wilson_ci(wins, rounds)
+    print(
+        f"ISMCTS (64 simulations) against 3 built-in random: {wins}/{rounds} "
+        f"[{low:.2f}, {high:.2f}]"
+    )
+    assert high > 0.25
