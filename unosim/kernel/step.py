@@ -25,7 +25,7 @@ import numpy as np
 
 from .decide import choose_card, choose_colour, choose_stack, will_challenge
 from .expert_search import search_arrays
-from .family import house_of
+from .family import table_rules
 from .jit import jitted, kernel
 from .kinds import COLOUR, N_COLOURED, N_COLOURS
 from .layout import G_CHALLENGEABLE, G_N, R_STACKING, S_SEAT0, STACK_NONE
@@ -244,7 +244,7 @@ def _random_choice(tbr, rd, p, kind, card):
         if rd.g[G_CHALLENGEABLE] == 1 and will_challenge(tbr, rd, p):
             return np.int64(A_CHALLENGE)
         k = np.int64(-1)
-        if house_of(tbr)[R_STACKING] != STACK_NONE:
+        if table_rules(tbr)[R_STACKING] != STACK_NONE:
             k = choose_stack(tbr, rd, p)
         if k < 0:
             return np.int64(A_DRAW)
