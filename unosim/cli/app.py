@@ -750,6 +750,7 @@ def evaluate(
 
     from ..analysis.evaluate import cache_dir, expert_spec, ladder, render
     from ..players.agents import is_agent_spec, load
+    from ..table.llm import invalid_move_facts, reset_move_counts
 
     try:
         if games < players:
@@ -768,7 +769,9 @@ def evaluate(
             check_writable(out / "ladder.csv")
             if matches:
                 check_writable(out / "ladder_matches.csv")
-        label = load(agent).label if is_agent_spec(agent) else agent
+        seated = load(agent) if is_agent_spec(agent) else None
+        label = seated.label if seated is not None else agent
+        counted = reset_move_counts(seated.source if seated is not None else None)
         lad = ladder(
             agent,
             rules,
@@ -791,6 +794,10 @@ def evaluate(
         )
     )
     typer.echo(render(lad, players))
+    agent_rounds = int(lad.table.loc[lad.table.player == "agent", "rounds"].sum())
+    invalid = invalid_move_facts(counted, agent_rounds)
+    for what, line in invalid.items():
+        typer.echo(f"{what}: {line}")
     if lad.kept:
         typer.echo(
             one_line(
@@ -822,6 +829,7 @@ def evaluate(
             "rounds per row": f"{games:,} ({expert_games:,} with an expert at the table)",
             "house rules": esc.code(house) if house else "none",
             "made by": f"unosim {__version__}, kernel behaviour {KERNEL_BEHAVIOUR}",
+            **invalid,
         }
         try:
             html = write_page(lad, out, Made(agent, label, rules, players, seed, command, facts))
