@@ -1066,6 +1066,11 @@ class Terminated(KeyboardInterrupt):
     """SIGTERM, handled like Ctrl-C: temporary files removed, finished chunks kept."""
 
 
+from .table import register as _register_table  # noqa: E402  (unosim mcp, unosim play)
+
+_register_table(app)
+
+
 def _on_sigterm(signum, frame) -> None:
     raise Terminated()
 
