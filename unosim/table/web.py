@@ -102,7 +102,7 @@ def build_app(token: str, port_ref: list[int], tables: Tables | None = None):
         return None
 
     def static(name: str) -> bytes:
-        return resources.files("unosim.table").joinpath("static", name).read_bytes()
+        return resources.files("unosim.table").joinpath("static").joinpath(name).read_bytes()
 
     async def page(request: Request) -> Response:
         bad = allowed(request, True)
