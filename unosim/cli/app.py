@@ -846,6 +846,7 @@ def evaluate(
     from ..analysis.evaluate import cache_dir, expert_spec, ladder, render
     from ..players.agents import is_agent_spec, load
     from ..sim.isolated import command_agent, isolated_agent
+    from ..table.llm import invalid_move_facts, reset_move_counts
 
     made_out = False  # --out made by this run: removed again if nothing is written in it
     seat = None
@@ -888,6 +889,7 @@ def evaluate(
         elif is_agent_spec(name):
             seat = load(name)
         label = seat.label if seat is not None else name
+        counted = reset_move_counts(getattr(seat, "source", None))
         lad = ladder(
             seat if seat is not None else name,
             rules,
@@ -920,6 +922,10 @@ def evaluate(
     typer.echo(render(lad, players))
     for note in lad.notes:  # cache files not used, one line each
         typer.echo(f"unosim: note: {one_line(note)}", err=True)
+    agent_rounds = int(lad.table.loc[lad.table.player == "agent", "rounds"].sum())
+    invalid = invalid_move_facts(counted, agent_rounds)
+    for what, line in invalid.items():
+        typer.echo(f"{what}: {line}")
     if lad.kept:
         typer.echo(
             one_line(
@@ -952,6 +958,7 @@ def evaluate(
             "rounds per row": f"{games:,} ({expert_games:,} with an expert at the table)",
             "house rules": esc.code(house) if house else "none",
             "made by": f"unosim {__version__}, kernel behaviour {KERNEL_BEHAVIOUR}",
+            **invalid,
         }
         try:
             html = write_page(lad, out, Made(name, label, rules, players, seed, command, facts))
@@ -1186,6 +1193,11 @@ def rules_table_cmd(
 
 class Terminated(KeyboardInterrupt):
     """SIGTERM, handled like Ctrl-C: temporary files removed, finished chunks kept."""
+
+
+from .table import register as _register_table  # noqa: E402  (unosim mcp, unosim play)
+
+_register_table(app)
 
 
 def _on_sigterm(signum, frame) -> None:

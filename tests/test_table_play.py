@@ -1,0 +1,172 @@
+"""``unosim play`` in headless Chromium: a whole round clicked through ``data-action``
+elements to ``data-round-over``, with every API response read to check that none before
+the end holds a card the person's seat may not see; and the server's refusals (token,
+Host, Origin)."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("starlette")
+pytest.importorskip("uvicorn")
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "tools"))
+from check_pages import Browser, click, evaluate, open_tab  # noqa: E402
+
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+VIEW_KEYS = {
+    "game",
+    "seat",
+    "rules",
+    "opponents",
+    "hand",
+    "top",
+    "colour",
+    "direction",
+    "sizes",
+    "pending",
+    "draw_pile",
+    "events",
+    "decision",
+    "legal",
+    "over",
+    "winner",
+    "points",
+}
+
+
+@pytest.fixture(scope="module")
+def server():
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "unosim.cli.app", "play", "--no-browser", "--port", "0"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    url = proc.stdout.readline().strip()
+    assert url.startswith("http://127.0.0.1:") and "?token=" in url, url
+    yield url
+    proc.terminate()
+    proc.wait(timeout=20)
+
+
+def _request(url, headers=None, data=None):
+    req = urllib.request.Request(url, headers=headers or {}, data=data)
+    try:
+        with urllib.request.urlopen(req, timeout=30) as r:
+            return r.status, r.read().decode()
+    except urllib.error.HTTPError as e:
+        return e.code, e.read().decode()
+
+
+def test_the_server_checks_the_token_host_and_origin(server):
+    base, token = server.split("/?token=")
+    assert _request(server)[0] == 200
+    assert _request(f"{base}/?token=wrong")[0] == 403
+    assert _request(f"{base}/api/view?game=x")[0] == 403
+    assert _request(server, {"Host": "evil.example"})[0] == 403
+    assert _request(server, {"Origin": "http://evil.example"})[0] == 403
+    status, body = _request(f"{base}/api/new", {"X-Unosim-Token": token}, b'{"players": 11}')
+    assert status == 400 and "players" in json.loads(body)["error"]
+    status, body = _request(f"{base}/static/table.js")
+    assert status == 200 and "data-action" in body
+
+
+def _api_bodies(br, sid, seen_ids):
+    """The bodies of the API responses that arrived since the last call."""
+    out = []
+    keep = []
+    for e in br.events:
+        if (
+            e.get("method") == "Network.responseReceived"
+            and "/api/" in e["params"]["response"]["url"]
+        ):
+            seen_ids.append(e["params"]["requestId"])
+        elif e.get("method") == "Network.loadingFinished" and e["params"]["requestId"] in seen_ids:
+            rid = e["params"]["requestId"]
+            seen_ids.remove(rid)
+            body = br.call("Network.getResponseBody", {"requestId": rid}, session=sid)["body"]
+            out.append(json.loads(body))
+        else:
+            keep.append(e)
+    br.events[:] = keep
+    return out
+
+
+def _play_round(url, query, deadline=600.0):
+    br = Browser(CHROMIUM)
+    try:
+        _, sid = open_tab(br)
+        br.call("Page.navigate", {"url": f"{url}&{query}"}, session=sid)
+        pending: list = []
+        views = []
+        clicks = 0
+        end = time.monotonic() + deadline
+        while True:
+            views += _api_bodies(br, sid, pending)
+            state = evaluate(
+                br,
+                sid,
+                """(() => {
+                  const over = document.querySelector('[data-round-over]');
+                  if (over) return {over: true, winner: over.dataset.winner};
+                  const b = Array.from(document.querySelectorAll('[data-action]'))
+                    .filter(x => !x.disabled);
+                  const err = document.getElementById('error');
+                  return {over: false, actions: b.map(x => x.dataset.action),
+                          error: err ? err.textContent : ''};
+                })()""",
+            )
+            assert not state.get("error"), state
+            if state["over"]:
+                break
+            assert time.monotonic() < end, "the round did not end in time"
+            if state["actions"]:
+                pick = state["actions"][clicks * 7 % len(state["actions"])]
+                click(br, sid, f'[data-action="{pick}"]')
+                clicks += 1
+            time.sleep(0.05)
+        time.sleep(0.3)
+        views += _api_bodies(br, sid, pending)
+        clickable = evaluate(
+            br, sid, "document.querySelectorAll('button:not([data-action]):not([disabled])').length"
+        )
+        return state, views, clicks, clickable
+    finally:
+        br.close()
+
+
+def _check_views(views, n):
+    assert views and views[-1]["over"]
+    for v in views[:-1]:
+        assert not v["over"]
+        assert set(v) == VIEW_KEYS, set(v) ^ VIEW_KEYS  # no "hands" before the end
+        assert len(v["sizes"]) == n and len(v["hand"]) == v["sizes"][v["seat"]]
+    assert len(views[-1]["hands"]) == n
+
+
+@pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="no chromium")
+@pytest.mark.parametrize(
+    "query",
+    [
+        "players=4&opponents=random&seed=1",
+        "players=4&opponents=expert&seed=2",
+    ],
+)
+def test_a_whole_round_is_played_by_clicking_legal_moves(server, query):
+    state, views, clicks, clickable = _play_round(server, query)
+    _check_views(views, 4)
+    assert int(state["winner"]) == views[-1]["winner"]
+    assert clicks > 0
+    # besides the legal moves, only the setup's Deal and the end's Deal again
+    assert clickable <= 2

@@ -1,0 +1,62 @@
+"""The table's commands: ``unosim play`` (a table in the browser) and ``unosim mcp`` (UNO
+over the Model Context Protocol)."""
+
+from __future__ import annotations
+
+import typer
+
+
+def mcp(
+    http: bool = typer.Option(False, help="Serve streamable HTTP on 127.0.0.1 instead of stdio."),
+    port: int = typer.Option(8765, help="The HTTP port (with --http)."),
+) -> None:
+    """Serve UNO over the Model Context Protocol (stdio; --http: 127.0.0.1 only): the
+    tools new_game, observe, act and rules, for an assistant to play a round."""
+    from .app import fail
+
+    if not 0 <= port <= 65535:
+        fail(f"--port must be 0 to 65535, got {port}")
+    try:
+        from ..table.mcp_server import serve
+    except ImportError as e:
+        fail(f"unosim mcp needs the table extra (pip install 'unosim[table]'): {e}")
+    try:
+        serve(http=http, port=port)
+    except KeyboardInterrupt:
+        raise typer.Exit(130) from None
+
+
+def play(
+    port: int = typer.Option(0, help="The port on 127.0.0.1 (0: any free port)."),
+    no_browser: bool = typer.Option(False, "--no-browser", help="Do not open a browser."),
+    rules: str | None = typer.Option(None, help="Deal at once with these rules (a preset)."),
+    players: int | None = typer.Option(None, help="Deal at once with this many players."),
+    opponents: str | None = typer.Option(None, help="Deal at once against these opponents."),
+    seed: int | None = typer.Option(None, help="Deal at once with this seed."),
+) -> None:
+    """Play a round of UNO in the browser against built-in players: serves a table on
+    127.0.0.1 and prints its address, with a random token, on the first line."""
+    from urllib.parse import urlencode
+
+    from .app import fail
+
+    if not 0 <= port <= 65535:
+        fail(f"--port must be 0 to 65535, got {port}")
+    try:
+        from ..table.web import serve
+    except ImportError as e:
+        fail(f"unosim play needs the table extra (pip install 'unosim[table]'): {e}")
+    given = {"rules": rules, "players": players, "opponents": opponents, "seed": seed}
+    query = urlencode({k: v for k, v in given.items() if v is not None})
+    try:
+        serve(port, open_browser=not no_browser, query=query)
+    except OSError as e:
+        fail(f"--port {port}: {e.strerror or e}")
+    except KeyboardInterrupt:
+        raise typer.Exit(130) from None
+
+
+def register(app: typer.Typer) -> None:
+    """Add the table's commands to ``app``."""
+    app.command("play")(play)
+    app.command("mcp")(mcp)
