@@ -25,7 +25,7 @@ from unosim.sim import outside as O
 from unosim.sim.results import rounds_frame, write_parquet
 from unosim.sim.simulate import make_job, run_block, simulate
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 RANDOM_AGENT = ROOT / "examples" / "agents" / "random_agent.py"
 runner = CliRunner()
 
