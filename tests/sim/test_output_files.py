@@ -153,6 +153,17 @@ def test_interrupt_before_a_writer_takes_over_its_temporary(tmp_path, monkeypatc
     assert not [p for p in tmp_path.rglob(".*") if p.name.endswith(".tmp")]
 
 
+def _has_bytes(paths) -> bool:
+    """Whether any of ``paths`` holds a byte (a file removed meanwhile holds none)."""
+    for p in paths:
+        try:
+            if p.stat().st_size > 0:
+                return True
+        except FileNotFoundError:
+            pass
+    return False
+
+
 def test_single_file_sigterm_leaves_no_temporary(tmp_path):
     target = tmp_path / "o.parquet"
     cmd = [
@@ -168,10 +179,11 @@ def test_single_file_sigterm_leaves_no_temporary(tmp_path):
     ]
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     deadline = time.monotonic() + 120
-    while not list(tmp_path.glob(".o.parquet.*.tmp")) and proc.poll() is None:
+    # the signal lands once the writer has written into its temporary file, not merely
+    # created it (a fixed pause guessed how long that takes)
+    while not _has_bytes(tmp_path.glob(".o.parquet.*.tmp")) and proc.poll() is None:
         assert time.monotonic() < deadline
         time.sleep(0.01)
-    time.sleep(0.5)
     proc.send_signal(signal.SIGTERM)
     proc.communicate(timeout=60)
     assert proc.returncode == 130
