@@ -59,9 +59,10 @@ test-all: $(WARMED)  ## run every test, the slow statistical ones too
 
 # a useful subset in under a minute: rules, scenarios, statistics, layers, the CLI's
 # errors, replays and the move checker's planted faults (not its 1,000-round sweep)
-FAST_TESTS := tests/test_layers.py tests/test_rules.py tests/test_rule_declarations.py \
-              tests/test_scenarios.py tests/test_stats.py tests/test_rng.py tests/test_where.py \
-              tests/test_replay.py tests/test_checker.py
+FAST_TESTS := tests/meta/test_layers.py tests/game/test_rules.py \
+              tests/game/test_rule_declarations.py tests/scenarios/test_scenarios.py \
+              tests/stats/test_stats.py tests/kernel/test_rng.py tests/sim/test_where.py \
+              tests/sim/test_replay.py tests/verify/test_checker.py
 FAST_SELECT := not passes_on and not every_traced_move
 test-fast: $(WARMED)  ## a useful subset of the tests in under a minute
 	$(BIN)/python -m pytest -q -p no:cacheprovider $(FAST_TESTS) -k '$(FAST_SELECT)'

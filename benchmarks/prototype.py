@@ -7,7 +7,7 @@ the legal cards is O(1) and choosing one is a walk over at most 13 ranks; the dr
 is shuffled lazily (each draw takes a uniformly random card of the pile), so a round
 pays only for the cards it draws. Its games are
 not unosim's (other random streams), but they follow the same rules, so the two agree
-statistically (``tests/test_prototype.py``). ``make bench`` times it beside
+statistically (``tests/meta/test_prototype.py``). ``make bench`` times it beside
 ``unosim.simulate``'s kernel on the same number of games.
 
     python benchmarks/prototype.py [--games 200000] [--players 4] [--threads 1]

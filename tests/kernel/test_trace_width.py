@@ -1,0 +1,22 @@
+"""The kernel's trace records a turn number of any size a round can reach."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from unosim.kernel import layout as L
+
+
+# ------------------------------------------------------------------ trace
+def test_trace_turns_are_wide_enough():
+    from unosim.kernel.state import new_round
+    from unosim.kernel.trace import _write_event
+
+    rd = new_round(np.int64(108), np.int64(2))
+    assert rd.trace.dtype == np.int32
+    rd.g[L.G_N] = 2
+    for turns in (32_767, 1_000_000):
+        rd.count[L.K_TURNS] = turns
+        rd.tr[L.TR_EVENTS] = 0
+        _write_event(rd, np.int64(L.E_PLAY), np.int64(0), np.int64(3), np.int64(0), np.int64(0))
+        assert rd.trace[0, L.EV_TURN] == turns
