@@ -51,7 +51,7 @@ class _Table:
                 self.root = entropy % (1 << 62)
             self.index += 1
         while True:
-            self.state = self.game.new_round(self.index, seed=self.root)
+            self.state = self.game.new_round(self.index, seed=self.root, reuse=self.state)
             if not self.state.is_terminal():
                 return self.state
             self.index += 1

@@ -104,7 +104,7 @@ class UnoEnv(Env):
                 self._root = int(self.np_random.integers(1 << 62))
             self._index += 1
         while True:
-            self.state = self.game.new_round(self._index, seed=self._root)
+            self.state = self.game.new_round(self._index, seed=self._root, reuse=self.state)
             if not self.state.is_terminal():
                 break
             self._index += 1

@@ -139,13 +139,20 @@ class Game:
         self._single = 1 if single_moves else 0
         self._deck = deck.astype(np.int64)
 
-    def new_round(self, index: int = 0, seed: int | None = None) -> State:
+    def new_round(
+        self, index: int = 0, seed: int | None = None, reuse: State | None = None
+    ) -> State:
         """Round ``index`` of root ``seed`` (default: the game's), at its first decision
-        (or its end)."""
+        (or its end); ``reuse``: a state of this game whose arrays it takes (no
+        allocation: the environments' resets)."""
         for name, v in (("index", index), ("seed", self.seed if seed is None else seed)):
             if isinstance(v, bool) or not isinstance(v, (int, np.integer)) or v < 0:
                 raise ValueError(f"{name} must be a whole number >= 0, got {v!r}")
-        return State(self, int(index), seed=self.seed if seed is None else int(seed))
+        root = self.seed if seed is None else int(seed)
+        if reuse is not None and reuse.game is self:
+            reuse._deal(int(index), root)
+            return reuse
+        return State(self, int(index), seed=root)
 
     def __repr__(self) -> str:
         return f"Game({self.rules.name!r}, {self.n_players}, seed={self.seed})"
@@ -196,6 +203,13 @@ class State:
         if _copy is not None:
             self._load(_copy._arrays())
             return
+        self._deal(index, seed)
+
+    def _deal(self, index: int, seed: int) -> None:
+        """Deal round ``index`` of root ``seed`` into this state's arrays (every array a
+        round reads is set by the deal, as a batch's slots are reused)."""
+        game = self.game
+        self.index = index
         ob = self._rd.ob
         ob[: K.N_OH] = 0
         ob[K.O_CK_P] = -1
@@ -204,10 +218,10 @@ class State:
         ob[K.O_SEED] = seed
         ob[K.O_GAME] = index
         ob[_VIEW + K.W_SINGLE] = game._single
+        self._out[:] = 0
+        start = _fast(engine.game_start)
         self._status = int(
-            engine.game_start(
-                game._tb, self._rd, self._ck, self._order, game._xp, game._sa, self._out, game._cfg
-            )
+            start(game._tb, self._rd, self._ck, self._order, game._xp, game._sa, self._out, game._cfg)
         )
 
     # -- reading the state ------------------------------------------------------------
