@@ -137,8 +137,9 @@ def test_the_policy_retries_then_falls_back_and_counts():
 
 
 class _StandIn(BaseHTTPRequestHandler):
-    """An OpenAI-compatible chat endpoint: answers the last listed letter, except every
-    fifth request (nonsense) and, every 50th decision, nonsense twice (a fallback)."""
+    """An OpenAI-compatible chat endpoint: answers the first listed letter (a play when
+    there is one), except every fifth request (nonsense) and, every 50th, nonsense twice
+    in a row (a fallback)."""
 
     calls = 0
     keys: set = set()
@@ -153,7 +154,7 @@ class _StandIn(BaseHTTPRequestHandler):
             ln.split(".")[0] for ln in last.splitlines() if ln[:1].isupper() and ". " in ln[:4]
         ]
         n = type(self).calls
-        reply = "I like turtles" if n % 5 == 0 or n % 50 in (1, 2) else letters[-1]
+        reply = "I like turtles" if n % 5 == 0 or n % 50 in (1, 2) else letters[0]
         out = json.dumps({"choices": [{"message": {"role": "assistant", "content": reply}}]})
         self.send_response(200)
         self.send_header("Content-Type", "application/json")
