@@ -8,7 +8,7 @@ import pytest
 
 pytestmark = pytest.mark.slow
 
-EXAMPLE = Path(__file__).resolve().parents[1] / "examples" / "agents" / "train_maskable_ppo.py"
+EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "agents" / "train_maskable_ppo.py"
 
 
 def example():

@@ -16,7 +16,7 @@ from unosim.sim.game import INFORMATION_STATE_SHAPE, OBSERVATION_SHAPE, Game
 from unosim.sim.outside import IllegalAction
 from unosim.sim.simulate import make_job, run_block
 
-CARDS = next((Path(__file__).resolve().parents[1] / "examples" / "cards").glob("*.toml"))
+CARDS = next((Path(__file__).resolve().parents[2] / "examples" / "cards").glob("*.toml"))
 
 HOUSE_MIX = dict(
     stacking="same", jump_in=True, seven_zero=True, multi_play=True, draw_rule="one"
