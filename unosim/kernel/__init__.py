@@ -19,29 +19,9 @@ import numba
 
 _PKG = Path(__file__).resolve().parent.parent
 
-# What the kernel does with a seed: raised whenever any frame of any rule set, player
-# count or strategy changes for the same seed. Results files carry it in their manifest;
-# ``--resume`` and ``replay`` refuse a file made by another behaviour version.
-# 2: the expert searches penalties, drawn cards and swap targets; under after_draw = pass
-# a kept drawn card no longer marks its holder as lacking the colour in play.
-# 3: ``tuned`` (the expert's default policy) holds the weights tuned on for 300M more
-# rounds (examples/weighted-official-random-2.toml).
-# 4: the expert's default spends up to 5 x its rollouts on undecided decisions (more=5).
-# 5: the expert's default deals a random opponent's hand by the chance of its last play
-# (infer=3).
-# 6: the expert's default races its candidates (race=4) and stops extending a search for
-# a candidate unlikely to beat the policy's move by then (fut=10).
-# 7: the expert's default scores its cut rollouts by the fitted model (value=fit) and
-# plays 64 rollouts a decision, not 128.
-# 8: the expert's default deals the hidden hands card by card and draws its rollouts'
-# cards at random from an unshuffled pile (pile=lazy): no longer too many of the cards
-# an opponent known to lack them skipped in the hand dealt after it; each deal of the
-# hands serves 2 rollouts (reuse=2).
-# 9: the expert's default scores its rollouts by the fitted model after 8 turns, not 16
-# (horizon=8).
-# 10: a declared card's skips wait each for the seat its step names (docs/cards.md, "How
-# the steps of one card combine"): cards with more than one skip-like step play other
-# games; built-in rule sets and cards with one such step play the same games.
+# What the kernel does with a seed: raised whenever any round of any rule set, player
+# count or strategy changes for the same seed; results files carry it, and ``--resume``
+# and ``replay`` refuse a file of another version. Its history: CHANGELOG.md.
 KERNEL_BEHAVIOUR = 10
 
 
