@@ -20,7 +20,9 @@ MAX_LINES = 400
 # what a documented argument's type may be: a dtype, with a shape for an array
 # ("int64[MAX_PLAYERS, N_PARAMS]", "int64"), or one of the kernel's records
 DTYPE = r"(?:u?int(?:8|16|32|64)|float(?:32|64)|bool)"
-TYPE = re.compile(rf"^(?:{DTYPE}(?:\[[^\]]+\])?|int|bool|tuple|state\.Table|state\.Round)\b")
+TYPE = re.compile(
+    rf"^(?:{DTYPE}(?:\[[^\]]+\])?|int|bool|tuple|state\.Table|state\.Round|family\.RuleConstants)\b"
+)
 ENTRY = re.compile(r"^(\w+(?:, \w+)*) : (.+)$")  # an argument, unindented
 
 
@@ -66,7 +68,9 @@ def doc_problems(func) -> list[str]:
     params = _section(doc, "Parameters")
     if params is None:
         return ["no Parameters section"]
-    problems = [] if _section(doc, "Returns") is not None else ["no Returns section"]
+    # a class (a record the kernel is given) is its own return value
+    returns = inspect.isclass(func) or _section(doc, "Returns") is not None
+    problems = [] if returns else ["no Returns section"]
     typed = {}
     for line in params:
         m = ENTRY.match(line)

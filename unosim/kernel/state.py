@@ -1,5 +1,4 @@
-"""A round's arrays as two named tuples, so that none can be passed in another's place
-(kernel functions read ``tb.rules``, ``rd.hands``...: a field access is a plain load).
+"""A round's arrays as two named tuples, so that none can be passed in another's place.
 
 ``Table``: what a round is played with, never written by it.
 
