@@ -6,20 +6,14 @@ from pathlib import Path
 
 import typer
 
-from .common import (
-    RULES_HELP,
-    UserError,
-    _check_rules_option,
-    _progress_enabled,
-    check_writable,
-    fail,
-)
+from .common import UserError, check_writable, fail, progress_enabled
+from .options import House, NoProgress, Players, Rules, Seed, Threads
 
 
 def tournament(
-    rules: str = typer.Option("official", help=RULES_HELP, callback=_check_rules_option),
-    house: str | None = typer.Option(None, help="House switches, e.g. 'stacking=same'."),
-    players: int = typer.Option(4, help="Players, 2 to 10."),
+    rules: Rules = "official",
+    house: House = None,
+    players: Players = 4,
     strategies: str = typer.Option(
         ...,
         help="One strategy per seat, comma separated, "
@@ -30,10 +24,10 @@ def tournament(
         help="Rounds in all (rounded up to a multiple of "
         "the players: each deal is played in every seat rotation).",
     ),
-    seed: int = typer.Option(0, help="Root seed: same seed, same results."),
-    threads: int | None = typer.Option(None, help="Threads (default: all cores)."),
+    seed: Seed = 0,
+    threads: Threads = None,
     out: Path | None = typer.Option(None, help="Also write the table to this CSV file."),
-    no_progress: bool = typer.Option(False, "--no-progress", help="No progress bar."),
+    no_progress: NoProgress = False,
 ) -> None:
     """Rotate strategies through every seat; each one's win rate and points per round."""
     import time
@@ -41,8 +35,6 @@ def tournament(
     from ..analysis.tournament import tournament as run
 
     try:
-        if threads is not None and threads < 1:
-            raise UserError(f"--threads must be at least 1, got {threads}")
         if out is not None:
             check_writable(out)
         from ..players.seats import parse
@@ -51,7 +43,7 @@ def tournament(
         if len(strategies.split(",")) == 1:
             raise UserError(f"a tournament takes one strategy per seat ({players} comma separated)")
         t0 = time.perf_counter()
-        if _progress_enabled(no_progress) and games >= 100_000:
+        if progress_enabled(no_progress) and games >= 100_000:
             from rich.progress import Progress
 
             with Progress(*Progress.get_default_columns(), transient=True) as bar:
@@ -103,9 +95,9 @@ def tournament(
 
 
 def tune(
-    rules: str = typer.Option("official", help=RULES_HELP, callback=_check_rules_option),
-    house: str | None = typer.Option(None, help="House switches, e.g. 'stacking=same'."),
-    players: int = typer.Option(4, help="Players, 2 to 10."),
+    rules: Rules = "official",
+    house: House = None,
+    players: Players = 4,
     opponents: str = typer.Option(
         "random", help="The strategy of every opponent (random, heuristic, or any one strategy)."
     ),
@@ -127,7 +119,7 @@ def tune(
     eval_games: int = typer.Option(
         200_000, help="Fresh rounds the final weights and the start are evaluated on."
     ),
-    threads: int | None = typer.Option(None, help="Threads (default: all cores)."),
+    threads: Threads = None,
     out: Path = typer.Option(
         Path("weighted-tuned.toml"),
         help="Strategy file to write (load it with --strategies weighted:FILE).",
@@ -139,8 +131,6 @@ def tune(
     from ..analysis.tune import tune as run
 
     try:
-        if threads is not None and threads < 1:
-            raise UserError(f"--threads must be at least 1, got {threads}")
         check_writable(out)
         t0 = time.perf_counter()
         res = run(

@@ -1,8 +1,10 @@
-"""What the commands share: one-line errors, the output checks, the summary printout."""
+"""What the commands share: one-line errors, interrupts, output checks, the summary."""
 
 from __future__ import annotations
 
+import contextlib
 import sys
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import typer
@@ -23,6 +25,19 @@ def fail(msg: str) -> None:
     raise typer.Exit(2)
 
 
+@contextlib.contextmanager
+def on_interrupt(left: str | Callable[[], str] | None = None) -> Iterator[None]:
+    """Ctrl-C or SIGTERM in the block ends the command with one line, ``unosim:
+    interrupted; LEFT`` (what the run leaves behind), and exit code 130. ``left`` may be
+    a function, asked then (what is left can depend on how far the run got)."""
+    try:
+        yield
+    except KeyboardInterrupt:
+        said = left() if callable(left) else left
+        typer.echo("unosim: interrupted" + (f"; {said}" if said else ""), err=True)
+        raise typer.Exit(130) from None
+
+
 def check_writable(out: Path) -> None:
     """Fail before any work if ``out`` cannot be written: a temporary file is created
     (and removed) where it will be (``os.access`` says yes to root everywhere).
@@ -36,22 +51,23 @@ def check_writable(out: Path) -> None:
     remove_stale(out)
 
 
-def _check_rules_option(value: str | None) -> str | None:
-    """``--rules``'s first check, made while the command line is read and before the
-    command imports numba: a missing rule file or a misspelt preset is a one-line error
-    at once (with the name it probably meant)."""
-    from ..game.spelling import precheck_rules
+def write_table(frame, out: Path, **to_csv) -> None:
+    """Write the DataFrame ``frame`` as CSV at ``out`` at once: into a temporary file
+    beside it (``.NAME.XXXXXXXX.tmp``, removed if the write fails), renamed over ``out``
+    when complete (:func:`unosim.sim.results.publish`). ``to_csv``: pandas' options."""
+    from ..sim.results import atomic_path, publish
 
-    why = precheck_rules(value) if value is not None else None
-    if why:
-        fail(why)
-    return value
+    tmp = atomic_path(out)
+    try:
+        frame.to_csv(tmp, index=False, **to_csv)
+        publish(tmp, out)
+    finally:
+        if tmp.exists():
+            tmp.unlink()
 
 
-RULES_HELP = "Preset name or TOML rule file."
-
-
-def _progress_enabled(no_progress: bool) -> bool:
+def progress_enabled(no_progress: bool) -> bool:
+    """A progress bar is drawn unless ``--no-progress`` or stderr is no terminal."""
     return not no_progress and sys.stderr.isatty()
 
 
@@ -94,7 +110,7 @@ def print_summary(df, n_players: int, seconds: float, label: str, computed=None)
     typer.echo(f"truncated        {s['truncated']:,} (max_turns reached; kept, no winner)")
 
 
-def _shown_rules(rs) -> str:
+def shown_rules(rs) -> str:
     """A rule set for a reader: its display name, then the rule syntax that gives it
     ("Official UNO with stacking (same card) = official+stacking=same"), on one line."""
     from ..game.names import display_ruleset
@@ -103,8 +119,7 @@ def _shown_rules(rs) -> str:
     return one_line(rs.name if shown == rs.name else f"{shown} = {rs.name}")
 
 
-
-def _unmake(out: Path | None, made: bool) -> None:
+def unmake_folder(out: Path | None, made: bool) -> None:
     """Remove the folder ``out`` if this run made it and it is still empty."""
     if made and out is not None:
         try:

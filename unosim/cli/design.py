@@ -7,7 +7,8 @@ from pathlib import Path
 
 import typer
 
-from .common import UserError, fail, one_line
+from .common import fail, on_interrupt, one_line
+from .options import NoProgress, Players, Strategies, Threads
 
 
 def design(
@@ -17,7 +18,7 @@ def design(
         help="A target, repeatable: NAME=LO..HI, NAME<=X or NAME>=X; names turns, "
         "turns_median, seat0_edge (pp), stack8_share (%), points, truncated_share (%).",
     ),
-    players: int = typer.Option(5, help="Players, 2 to 10."),
+    players: Players = 5,
     source: str = typer.Option(
         "official",
         "--from",
@@ -28,9 +29,7 @@ def design(
         help="Rules to search, comma separated: NAME, NAME=LO..HI or NAME=A|B "
         "(default 'stacking,seven_zero,jump_in,draw_rule,hand_size').",
     ),
-    strategies: str = typer.Option(
-        "random", help="One strategy, or one per seat separated by commas."
-    ),
+    strategies: Strategies = "random",
     budget: int = typer.Option(3_000_000, help="Rounds the search plays."),
     finalists: int = typer.Option(5, help="Rule sets confirmed on fresh rounds."),
     confirm_games: int = typer.Option(
@@ -46,8 +45,8 @@ def design(
     force: bool = typer.Option(
         False, "--force", help="Replace --out if it is an earlier unosim design."
     ),
-    threads: int | None = typer.Option(None, help="Threads (default: all cores)."),
-    no_progress: bool = typer.Option(False, "--no-progress", help="No progress bar."),
+    threads: Threads = None,
+    no_progress: NoProgress = False,
 ) -> None:
     """Search house rules and numeric rules for rule sets that meet every target; confirm
     the finalists on fresh rounds; write the ranking, a page and a house rules card."""
@@ -58,13 +57,11 @@ def design(
     from . import progress as pg
 
     try:
-        if threads is not None and threads < 1:
-            raise UserError(f"--threads must be at least 1, got {threads}")
         targets = ds.parse_targets(target)
         space = ds.parse_vary(vary)
         ds.check_budgets(budget, finalists, confirm_games)
         check_out(out, force)
-    except (ValueError, UserError) as e:
+    except ValueError as e:
         fail(str(e))
     command = (
         "unosim design " + " ".join(shlex.quote(a) for a in sys.argv[2:])
@@ -77,28 +74,26 @@ def design(
         print(f"unosim design: {one_line(msg)}", file=sys.stderr, flush=True)
 
     try:
-        with pg.progress_bar(total, 0, pg.wanted(total, no_progress)) as advance:
-            d = ds.design(
-                targets,
-                players,
-                source,
-                space,
-                strategies,
-                budget,
-                finalists,
-                confirm_games,
-                seed,
-                confirm_seed,
-                threads,
-                advance,
-                None if no_progress else note,
-            )
-        write_design(d, out, force, one_line(command))
+        with on_interrupt("nothing was written"):
+            with pg.progress_bar(total, 0, pg.wanted(total, no_progress)) as advance:
+                d = ds.design(
+                    targets,
+                    players,
+                    source,
+                    space,
+                    strategies,
+                    budget,
+                    finalists,
+                    confirm_games,
+                    seed,
+                    confirm_seed,
+                    threads,
+                    advance,
+                    None if no_progress else note,
+                )
+            write_design(d, out, force, one_line(command))
     except ValueError as e:
         fail(str(e))
-    except KeyboardInterrupt:
-        typer.echo("unosim: interrupted; nothing was written", err=True)
-        raise typer.Exit(130) from None
     best = d.best
     n_t = len(d.targets)
     typer.echo(

@@ -7,7 +7,16 @@ from pathlib import Path
 
 import typer
 
-from .common import UserError, _unmake, check_writable, fail, one_line
+from .common import (
+    UserError,
+    check_writable,
+    fail,
+    on_interrupt,
+    one_line,
+    unmake_folder,
+    write_table,
+)
+from .options import RULES_HELP, House, Players
 
 
 def evaluate(
@@ -33,9 +42,9 @@ def evaluate(
     agent_timeout: float = typer.Option(
         10.0, help="Seconds an isolated agent may think about one decision."
     ),
-    rules: str = typer.Option("official", help="Preset name or TOML rule file."),
-    house: str | None = typer.Option(None, help="House switches, e.g. 'stacking=same'."),
-    players: int = typer.Option(4, help="Players, 2 to 10."),
+    rules: str = typer.Option("official", help=RULES_HELP),
+    house: House = None,
+    players: Players = 4,
     games: int = typer.Option(20_000, help="Rounds per row (shared over the seats)."),
     expert_games: int = typer.Option(
         2_000, help="Rounds per row with an expert at the table (the first of the same deals)."
@@ -71,68 +80,77 @@ def evaluate(
 
     made_out = False  # --out made by this run: removed again if nothing is written in it
     seat = None
-    try:
-        if (agent is None) == (agent_cmd is None):
-            raise UserError(
-                "give the agent: AGENT (FILE.py:NAME ...) or --agent-cmd CMD, one of them"
-            )
-        if agent_cmd is not None and isolate is False:
-            raise UserError("--agent-cmd runs the agent in a process of its own: drop --in-process")
-        if isolate and not is_agent_spec(agent or ""):
-            raise UserError(f"--isolate runs an agent file or module (FILE.py:NAME), not {agent!r}")
-        if not 0 < agent_timeout <= 86_400:
-            raise UserError(f"--agent-timeout must be from 0 to 86400 seconds, got {agent_timeout}")
-        if games < players:
-            raise UserError(f"--games must be at least --players ({players}), got {games}")
-        if expert_games < players:
-            raise UserError(
-                f"--expert-games must be at least --players ({players}), got {expert_games}"
-            )
-        if matches and matches < players:
-            raise UserError(f"--matches must be 0 or at least --players ({players}), got {matches}")
-        xs = expert_spec(expert)
-        if out is not None:
-            from ..sim.results import check_path_name
+    with on_interrupt("nothing was written"):
+        try:
+            if (agent is None) == (agent_cmd is None):
+                raise UserError(
+                    "give the agent: AGENT (FILE.py:NAME ...) or --agent-cmd CMD, one of them"
+                )
+            if agent_cmd is not None and isolate is False:
+                raise UserError(
+                    "--agent-cmd runs the agent in a process of its own: drop --in-process"
+                )
+            if isolate and not is_agent_spec(agent or ""):
+                raise UserError(
+                    f"--isolate runs an agent file or module (FILE.py:NAME), not {agent!r}"
+                )
+            if not 0 < agent_timeout <= 86_400:
+                raise UserError(
+                    f"--agent-timeout must be from 0 to 86400 seconds, got {agent_timeout}"
+                )
+            if games < players:
+                raise UserError(f"--games must be at least --players ({players}), got {games}")
+            if expert_games < players:
+                raise UserError(
+                    f"--expert-games must be at least --players ({players}), got {expert_games}"
+                )
+            if matches and matches < players:
+                raise UserError(
+                    f"--matches must be 0 or at least --players ({players}), got {matches}"
+                )
+            xs = expert_spec(expert)
+            if out is not None:
+                from ..sim.results import check_path_name
 
-            check_path_name(out / ".ladder_matches.csv.tmp", given=out)  # its longest file
-            if out.exists() and not out.is_dir():
-                raise UserError(f"--out {out} is a file, not a folder")
-            made_out = not out.exists()
-            out.mkdir(parents=True, exist_ok=True)
-            check_writable(out / "ladder.csv")
-            if matches:
-                check_writable(out / "ladder_matches.csv")
-        name = agent if agent is not None else f"--agent-cmd {agent_cmd}"
-        if agent_cmd is not None:
-            seat = command_agent(agent_cmd, agent_timeout)
-        elif isolate:
-            seat = isolated_agent(name, agent_timeout)
-        elif is_agent_spec(name):
-            seat = load(name)
-        label = seat.label if seat is not None else name
-        lad = ladder(
-            seat if seat is not None else name,
-            rules,
-            players,
-            games,
-            seed,
-            house,
-            expert_games=expert_games,
-            expert=xs,
-            matches=matches,
-            progress=lambda what: typer.echo(f"  row {one_line(what)}", err=True),
-            cache=cache_dir() if cache else None,
-        )
-    except (ValueError, UserError) as e:
-        _unmake(out, made_out)
-        fail(str(e))
-    except KeyboardInterrupt:
-        _unmake(out, made_out)
-        typer.echo("unosim: interrupted; nothing was written", err=True)
-        raise typer.Exit(130) from None
-    finally:
-        if seat is not None and hasattr(seat.source, "close"):
-            seat.source.close()  # an isolated agent's process ends with the ladder
+                # its longest file: the temporary one of ladder_matches.csv (write_table)
+                check_path_name(out / ".ladder_matches.csv.XXXXXXXX.tmp", given=out)
+                if out.exists() and not out.is_dir():
+                    raise UserError(f"--out {out} is a file, not a folder")
+                made_out = not out.exists()
+                out.mkdir(parents=True, exist_ok=True)
+                check_writable(out / "ladder.csv")
+                if matches:
+                    check_writable(out / "ladder_matches.csv")
+            name = agent if agent is not None else f"--agent-cmd {agent_cmd}"
+            if agent_cmd is not None:
+                seat = command_agent(agent_cmd, agent_timeout)
+            elif isolate:
+                seat = isolated_agent(name, agent_timeout)
+            elif is_agent_spec(name):
+                seat = load(name)
+            label = seat.label if seat is not None else name
+            lad = ladder(
+                seat if seat is not None else name,
+                rules,
+                players,
+                games,
+                seed,
+                house,
+                expert_games=expert_games,
+                expert=xs,
+                matches=matches,
+                progress=lambda what: typer.echo(f"  row {one_line(what)}", err=True),
+                cache=cache_dir() if cache else None,
+            )
+        except (ValueError, UserError) as e:
+            unmake_folder(out, made_out)
+            fail(str(e))
+        except BaseException:  # an interrupt: the folder this run made goes too
+            unmake_folder(out, made_out)
+            raise
+        finally:
+            if seat is not None and hasattr(seat.source, "close"):
+                seat.source.close()  # an isolated agent's process ends with the ladder
     typer.echo(
         one_line(
             f"unosim evaluate {name}: {rules}, {players} players, seed {seed}; "
@@ -150,15 +168,14 @@ def evaluate(
             )
         )
     if out is not None:
-        tmp = out / ".ladder.csv.tmp"
-        lad.table.to_csv(tmp, index=False)
-        tmp.replace(out / "ladder.csv")
-        typer.echo(f"wrote {out / 'ladder.csv'}")
-        if lad.matches is not None:
-            tmp = out / ".ladder_matches.csv.tmp"
-            lad.matches.to_csv(tmp, index=False)
-            tmp.replace(out / "ladder_matches.csv")
-            typer.echo(f"wrote {out / 'ladder_matches.csv'}")
+        tables = {"ladder.csv": lad.table, "ladder_matches.csv": lad.matches}
+        for file, table in tables.items():
+            if table is not None:
+                try:
+                    write_table(table, out / file)
+                except OSError as e:
+                    fail(f"--out {out}: cannot write {file}: {e.strerror or e}")
+                typer.echo(f"wrote {out / file}")
         from .._version import __version__
         from ..kernel import KERNEL_BEHAVIOUR
         from ..report import escape as esc

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 import typer
 
-from .common import fail
+from .common import fail, on_interrupt
 
 if TYPE_CHECKING:
     import click
@@ -27,20 +27,18 @@ class _Group(typer.core.TyperGroup):
     with exit code 2, like every other bad input."""
 
     def invoke(self, ctx):
-        try:
-            return super().invoke(ctx)
-        except _usage_errors() as e:
-            if type(e).__name__ == "NoArgsIsHelpError":  # `unosim rules`: the help
-                raise
-            fail(e.format_message())
-        except ValueError as e:  # an outside agent failed, wherever it was asked (warm-up)
-            outside = sys.modules.get("unosim.sim.outside")  # (no agent ran if not imported)
-            if outside is None or not isinstance(e, outside.AgentError):
-                raise
-            fail(str(e))
-        except KeyboardInterrupt:  # a command that does not say more (an agent thinking)
-            typer.echo("unosim: interrupted", err=True)
-            raise typer.Exit(130) from None
+        with on_interrupt():  # a command that does not say more (an agent thinking)
+            try:
+                return super().invoke(ctx)
+            except _usage_errors() as e:
+                if type(e).__name__ == "NoArgsIsHelpError":  # `unosim rules`: the help
+                    raise
+                fail(e.format_message())
+            except ValueError as e:  # an outside agent failed, wherever it was asked
+                outside = sys.modules.get("unosim.sim.outside")  # (none ran if not imported)
+                if outside is None or not isinstance(e, outside.AgentError):
+                    raise
+                fail(str(e))
 
     def format_commands(self, ctx, formatter) -> None:
         """Each command with the whole first sentence of its help, wrapped to the

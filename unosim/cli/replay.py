@@ -7,13 +7,14 @@ from pathlib import Path
 import typer
 
 from .common import fail, one_line
+from .options import House
 
 
 def replay(
     rules: str | None = typer.Option(
         None, help="Preset name or TOML rule file (default official)."
     ),
-    house: str | None = typer.Option(None, help="House switches, e.g. 'stacking=same'."),
+    house: House = None,
     players: int | None = typer.Option(None, help="Players, 2 to 10 (default 4)."),
     strategies: str | None = typer.Option(None, help="As for simulate (default random)."),
     seed: int | None = typer.Option(None, help="Root seed of the run (default 0)."),
@@ -71,10 +72,7 @@ def replay(
             else:
                 typer.echo(("\n" if j or note else "") + format_text(rp, hands))
             broken = broken or bool(rp.violations)
-    except ValueError as e:
+    except ValueError as e:  # (an interrupt: the group's one line, exit 130)
         fail(str(e))
-    except KeyboardInterrupt:
-        typer.echo("unosim: interrupted", err=True)
-        raise typer.Exit(130) from None
     if broken:
         raise typer.Exit(1)

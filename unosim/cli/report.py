@@ -7,7 +7,8 @@ from pathlib import Path
 
 import typer
 
-from .common import UserError, fail, one_line
+from .common import fail, one_line
+from .options import NoProgress, Threads
 
 
 def report(
@@ -56,8 +57,8 @@ def report(
         help="The pace at your table, for minutes beside turns (default 6: an "
         "assumption, see docs/reports.md).",
     ),
-    threads: int | None = typer.Option(None, help="Threads (default: all cores)."),
-    no_progress: bool = typer.Option(False, "--no-progress", help="No progress bar."),
+    threads: Threads = None,
+    no_progress: NoProgress = False,
 ) -> None:
     """A report page for your own question: one rule set described, or rule sets compared
     with the first on the same games, in plain sentences, figures and tables (Markdown,
@@ -71,8 +72,6 @@ def report(
 
     t0 = time.perf_counter()
     try:
-        if threads is not None and threads < 1:
-            raise UserError(f"--threads must be at least 1, got {threads}")
         q = Question(
             list(rules),
             parse_players(players),
@@ -86,7 +85,7 @@ def report(
         )
         prepare(q)
         check_out(out, force)
-    except (ValueError, UserError) as e:
+    except ValueError as e:
         fail(str(e))
     total = q.n_games * len(q.rules) * len(q.players)
     command = (

@@ -7,39 +7,42 @@ from pathlib import Path
 import typer
 
 from .common import (
-    RULES_HELP,
     UserError,
-    _check_rules_option,
-    _progress_enabled,
-    _shown_rules,
     check_writable,
     fail,
+    on_interrupt,
     one_line,
     print_summary,
+    progress_enabled,
+    shown_rules,
+    write_table,
 )
+from .options import NoProgress, Players, Rules, Seed, Strategies, Threads, check_threads
 
 
 def simulate(
-    rules: str = typer.Option("official", help=RULES_HELP, callback=_check_rules_option),
+    rules: Rules = "official",
     house: str | None = typer.Option(
         None, help="House switches, e.g. 'stacking=same,jump_in=true'."
     ),
-    players: int = typer.Option(4, help="Players, 2 to 10."),
+    players: Players = 4,
     strategies: str = typer.Option(
         "random",
         help="One strategy, or one per seat "
         "separated by commas (e.g. 'heuristic,random,random,random').",
     ),
     games: int = typer.Option(100_000, help="Rounds to simulate."),
-    seed: int = typer.Option(0, help="Root seed: same seed, same results."),
+    seed: Seed = 0,
     threads: int | None = typer.Option(
-        None, help="Threads (default: all cores); with --executor dask, local worker processes."
+        None,
+        help="Threads (default: all cores); with --executor dask, local worker processes.",
+        callback=check_threads,
     ),
     out: Path | None = typer.Option(
         None,
         help="FILE.parquet: one file of rounds; DIR: a dataset folder, one Parquet part per chunk.",
     ),
-    no_progress: bool = typer.Option(False, "--no-progress", help="No progress bar."),
+    no_progress: NoProgress = False,
     executor: str | None = typer.Option(
         None, help="serial | threads | dask (default: threads on every core of this machine)."
     ),
@@ -67,8 +70,6 @@ def simulate(
     from . import progress as pg
 
     try:
-        if threads is not None and threads < 1:
-            raise UserError(f"--threads must be at least 1, got {threads}")
         if executor is None:
             executor = "dask" if scheduler is not None else "threads"
         if executor not in EXECUTORS:
@@ -127,8 +128,19 @@ def simulate(
             f"{len(plan.chunks)} chunks already in {out}",
             err=True,
         )
+
+    def left() -> str:
+        from ..sim.dataset import MANIFEST
+
+        if plan.root is not None and (plan.root / MANIFEST).exists():
+            return (
+                f"finished chunks are kept in {out}: the same command with --resume "
+                "computes the rest"
+            )
+        return "nothing was written"
+
     try:
-        with pg.progress_bar(
+        with on_interrupt(left), pg.progress_bar(
             job.n_games, job.n_games - plan.games_todo, pg.wanted(plan.games_todo, no_progress)
         ) as advance:
             res = execute(plan, advance)
@@ -136,20 +148,8 @@ def simulate(
         fail(str(e))
     except OSError as e:
         fail(f"--out {out}: {e.strerror or e}")
-    except KeyboardInterrupt:
-        from ..sim.dataset import MANIFEST
-
-        if plan.root is not None and (plan.root / MANIFEST).exists():
-            typer.echo(
-                f"unosim: interrupted; finished chunks are kept in {out}: the same "
-                "command with --resume computes the rest",
-                err=True,
-            )
-        else:
-            typer.echo("unosim: interrupted; nothing was written", err=True)
-        raise typer.Exit(130) from None
     label = (
-        f"unosim {_shown_rules(job.rules)} (rules {job.rules.hash()}), {players} players, "
+        f"unosim {shown_rules(job.rules)} (rules {job.rules.hash()}), {players} players, "
         f"strategies {','.join(job.labels)}, seed {seed}"
     )
     print_summary(res.total, players, res.seconds, label, res.computed)
@@ -167,43 +167,38 @@ def simulate(
 
 
 def match(
-    rules: str = typer.Option("official", help=RULES_HELP, callback=_check_rules_option),
+    rules: Rules = "official",
     house: str | None = typer.Option(
         None, help="House switches, e.g. 'scoring=each_own_negative,next_dealer=winner'."
     ),
-    players: int = typer.Option(4, help="Players, 2 to 10."),
+    players: Players = 4,
     strategies: str = typer.Option(
         "random",
         help="One strategy, or one per PLAYER "
         "separated by commas; players keep theirs in any seat.",
     ),
     matches: int = typer.Option(100_000, help="Matches to simulate."),
-    seed: int = typer.Option(0, help="Root seed: same seed, same results."),
-    threads: int | None = typer.Option(None, help="Threads (default: all cores)."),
+    seed: Seed = 0,
+    threads: Threads = None,
     out: Path | None = typer.Option(
         None,
         help="Write the matches to this Parquet file "
         "and their rounds beside it (X.rounds.parquet).",
     ),
-    no_progress: bool = typer.Option(False, "--no-progress", help="No progress bar."),
+    no_progress: NoProgress = False,
 ) -> None:
     """Simulate whole matches (docs/rules.md section 7) and print a summary."""
     from ..sim.match import make_match_job, rounds_path
 
     try:
-        if threads is not None and threads < 1:
-            raise UserError(f"--threads must be at least 1, got {threads}")
         job = make_match_job(rules, matches, players, strategies, seed, house)
         if out is not None:
             check_writable(out)
             check_writable(rounds_path(out))
     except (ValueError, UserError) as e:
         fail(str(e))
-    try:
+    with on_interrupt("nothing was written"):  # no file is left half-written
         _play_matches(job, players, threads, seed, out, no_progress)
-    except KeyboardInterrupt:  # Ctrl-C or SIGTERM: no file is left half-written
-        typer.echo("unosim: interrupted; nothing was written", err=True)
-        raise typer.Exit(130) from None
 
 
 def _play_matches(job, players: int, threads, seed: int, out, no_progress: bool) -> None:
@@ -214,7 +209,7 @@ def _play_matches(job, players: int, threads, seed: int, out, no_progress: bool)
     matches = job.n_games
     t0 = time.perf_counter()
     try:
-        if _progress_enabled(no_progress) and matches >= 20_000:
+        if progress_enabled(no_progress) and matches >= 20_000:
             from rich.progress import Progress
 
             with Progress(*Progress.get_default_columns(), transient=True) as bar:
@@ -232,7 +227,7 @@ def _play_matches(job, players: int, threads, seed: int, out, no_progress: bool)
         else f"to {rs.target_score}"
     )
     typer.echo(
-        f"unosim {_shown_rules(rs)} (rules {rs.hash()}), {players} players, strategies "
+        f"unosim {shown_rules(rs)} (rules {rs.hash()}), {players} players, strategies "
         f"{','.join(job.labels)} (by player), seed {seed}"
     )
     typer.echo(
@@ -282,18 +277,16 @@ def compare(
         "BASE+NAME=VALUE,... (e.g. "
         "'official+stacking=same,jump_in=true').",
     ),
-    players: int = typer.Option(4, help="Players, 2 to 10."),
-    strategies: str = typer.Option(
-        "random", help="One strategy, or one per seat separated by commas."
-    ),
+    players: Players = 4,
+    strategies: Strategies = "random",
     games: int = typer.Option(100_000, help="Rounds per rule set."),
     seed: int = typer.Option(0, help="Root seed: game i of every rule set is keyed by (seed, i)."),
-    threads: int | None = typer.Option(None, help="Threads (default: all cores)."),
+    threads: Threads = None,
     boot: int = typer.Option(
         1000, "--boot", help="Bootstrap replicates for the difference of medians."
     ),
     out: Path | None = typer.Option(None, help="Also write the table as CSV."),
-    no_progress: bool = typer.Option(False, "--no-progress", help="No progress bar."),
+    no_progress: NoProgress = False,
 ) -> None:
     """Play rule sets on the same seeds; paired differences against the first."""
     from ..analysis.compare import compare as run_compare
@@ -304,8 +297,6 @@ def compare(
     try:
         if len(rules) < 2:
             raise UserError("compare needs at least two rule sets")
-        if threads is not None and threads < 1:
-            raise UserError(f"--threads must be at least 1, got {threads}")
         from ..analysis.compare import MAX_BOOT, check_size
 
         if not 2 <= boot <= MAX_BOOT:
@@ -325,16 +316,8 @@ def compare(
         )
     typer.echo(res.format())
     if out is not None:
-        from ..sim.results import atomic_path, publish
-
         try:
-            tmp = atomic_path(out)
-            try:
-                res.table.to_csv(tmp, index=False, float_format="%.10g", lineterminator="\n")
-                publish(tmp, out)
-            finally:
-                if tmp.exists():
-                    tmp.unlink()
+            write_table(res.table, out, float_format="%.10g", lineterminator="\n")
         except OSError as e:
             fail(f"--out {out}: {e.strerror or e}")
         typer.echo(f"wrote            {out}")
