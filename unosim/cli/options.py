@@ -39,9 +39,7 @@ def check_threads(value: int | None) -> int | None:
 Rules = Annotated[str, typer.Option(help=RULES_HELP, callback=check_rules_option)]
 House = Annotated[str | None, typer.Option(help="House switches, e.g. 'stacking=same'.")]
 Players = Annotated[int, typer.Option(help="Players, 2 to 10.")]
-Strategies = Annotated[
-    str, typer.Option(help="One strategy, or one per seat separated by commas.")
-]
+Strategies = Annotated[str, typer.Option(help="One strategy, or one per seat separated by commas.")]
 Seed = Annotated[int, typer.Option(help="Root seed: same seed, same results.")]
 Threads = Annotated[
     int | None, typer.Option(help="Threads (default: all cores).", callback=check_threads)

@@ -140,9 +140,12 @@ def simulate(
         return "nothing was written"
 
     try:
-        with on_interrupt(left), pg.progress_bar(
-            job.n_games, job.n_games - plan.games_todo, pg.wanted(plan.games_todo, no_progress)
-        ) as advance:
+        with (
+            on_interrupt(left),
+            pg.progress_bar(
+                job.n_games, job.n_games - plan.games_todo, pg.wanted(plan.games_todo, no_progress)
+            ) as advance,
+        ):
             res = execute(plan, advance)
     except (ConnectionError, DatasetError) as e:
         fail(str(e))

@@ -720,9 +720,7 @@ def write_report(
     writing is refused."""
     rules = prepare(q)
     out = Path(out)
-    marker = (
-        f"unosim report {_version()}: this folder may be replaced by unosim report --force\n"
-    )
+    marker = f"unosim report {_version()}: this folder may be replaced by unosim report --force\n"
     with outfolder.writing(out, REPORT_FOLDER, force, marker) as tmp:
         page = build_page(q, tmp, rules, threads, progress, command)
     page.out = out
