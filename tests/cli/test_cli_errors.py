@@ -26,6 +26,16 @@ def error_line(*args: str) -> str:
     return err
 
 
+@pytest.mark.parametrize(
+    "command", ["simulate", "match", "compare", "report", "design", "tournament", "tune"]
+)
+def test_threads_zero_is_refused_at_once_by_every_command(command):
+    """``--threads`` is one shared option, checked as the command line is read: the same
+    line from every command that takes it, before any other work or missing input."""
+    err = error_line(command, "--threads", 0)
+    assert err == "unosim: error: --threads must be at least 1, got 0\n", err
+
+
 def test_preset_names_known_without_numba_are_the_presets():
     assert PRESET_NAMES == tuple(PRESETS)
 

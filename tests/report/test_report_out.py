@@ -13,7 +13,7 @@ import pytest
 from typer.testing import CliRunner
 
 from unosim.cli.app import app
-from unosim.report import ask
+from unosim.report import ask, outfolder
 
 runner = CliRunner()
 SMALL = ["official", "stacking", "--players", "2", "--games", "200", "--no-progress"]
@@ -146,7 +146,7 @@ def test_a_run_killed_between_its_renames_gets_the_earlier_report_back(here, ear
 
 def test_two_runs_to_one_output_cannot_both_write_it(here):
     out = here / "r"
-    with ask._claim(out, out):  # another run is writing `r`
+    with outfolder.claim(out, out, "report"):  # another run is writing `r`
         before = tree(here)
         one_line_error(report("--out", out), "another unosim report is writing it")
         assert tree(here) == before
@@ -169,7 +169,7 @@ def test_the_lock_is_taken_again_if_its_file_was_replaced(here, monkeypatch):
         return real_flock(fd, op)
 
     monkeypatch.setattr("fcntl.flock", flock)
-    with ask._claim(here / "r", here / "r"):
+    with outfolder.claim(here / "r", here / "r", "report"):
         assert len(calls) == 2 and lock.exists()
     assert not lock.exists()
 

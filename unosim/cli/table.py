@@ -12,7 +12,7 @@ def mcp(
 ) -> None:
     """Serve UNO over the Model Context Protocol (stdio; --http: 127.0.0.1 only): the
     tools new_game, observe, act and rules, for an assistant to play a round."""
-    from .app import fail
+    from .common import fail
 
     if not 0 <= port <= 65535:
         fail(f"--port must be 0 to 65535, got {port}")
@@ -38,7 +38,7 @@ def play(
     127.0.0.1 and prints its address, with a random token, on the first line."""
     from urllib.parse import urlencode
 
-    from .app import fail
+    from .common import fail
 
     if not 0 <= port <= 65535:
         fail(f"--port must be 0 to 65535, got {port}")
@@ -55,8 +55,3 @@ def play(
     except KeyboardInterrupt:
         raise typer.Exit(130) from None
 
-
-def register(app: typer.Typer) -> None:
-    """Add the table's commands to ``app``."""
-    app.command("play")(play)
-    app.command("mcp")(mcp)

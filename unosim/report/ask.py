@@ -16,22 +16,17 @@ for every player count in the order asked the distributions of round length and 
 and the seat win rates, each metric against the number of players (with several
 counts), the tables, and how the page was made.
 
-The folder is built under a temporary name beside ``--out`` and renamed into place, so
-an existing folder is never half-overwritten; a folder that is not empty is refused
-unless ``force``, and even then unless it is an earlier report (:data:`MARKER` in it,
-nothing else added). A lock beside the folder keeps a second run out while one writes.
+The folder is written as one transaction (:mod:`unosim.report.outfolder`): built under
+a temporary name beside ``--out`` and renamed into place; a folder that is not empty is
+refused unless ``force``, and even then unless it is an earlier report (:data:`MARKER`
+in it, nothing else added); a lock beside it keeps a second run out while one writes.
 Names and titles reach the page, figures and CSVs through :mod:`unosim.report.escape`.
 """
 
 from __future__ import annotations
 
-import contextlib
-import errno
 import math
-import os
 import shlex
-import shutil
-import tempfile
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -45,7 +40,7 @@ from ..game.names import DISPLAY, display_players, display_ruleset, display_valu
 from ..game.rules import OFFICIAL, RuleSet
 from ..stats import win_rates
 from . import escape as esc
-from . import figures, palette
+from . import figures, outfolder, palette
 from . import pace as P
 from .findings import METRICS as FINDING_METRICS
 from .findings import describe, findings, findings_data, findings_table, measures, shown_ci
@@ -700,150 +695,14 @@ def _figures(page: Page, fm: dict, n: int, suffix: str, pal: dict) -> None:
 # ---------------------------------------------------------------------- the folder
 
 MARKER = ".unosim-report"  # written into every report folder: --force replaces only these
-# what a report folder holds: the marker, the page, and its figures, tables and metadata
-OWN_FILES = {MARKER, f"{PAGE_NAME}.md", f"{PAGE_NAME}.html"}
-OWN_SUFFIXES = {".svg", ".png", ".csv", ".json"}
-FILE_SUFFIXES = {".toml", ".md", ".html", ".parquet", ".csv", ".json", ".svg", ".png"}
-TMP_ROOM = 24  # bytes a temporary name adds to --out's: ".NAME.tmp-XXXXXXXX"
-
-
-def _resolve(out: Path) -> Path:
-    """``out`` as an absolute path with every symlink followed (a symlinked folder is
-    written through, never replaced); one-line ``ValueError`` for a dangling symlink or
-    a loop."""
-    try:
-        real = (
-            Path(os.path.realpath(out, strict=True))
-            if out.is_symlink()
-            else Path(os.path.realpath(out))
-        )
-    except OSError as e:
-        if e.errno == errno.ELOOP:
-            raise ValueError(f"--out {out} is a symlink loop") from None
-        raise ValueError(
-            f"--out {out} is a symlink to {os.readlink(out)}, which does not exist"
-        ) from None
-    return real
-
-
-def _foreign(folder: Path) -> str | None:
-    """The first entry of ``folder`` that a report does not write, or ``None`` if the
-    folder is an earlier report (its marker, page, figures and tables only)."""
-    if not (folder / MARKER).is_file():
-        return f"it has no {MARKER} file"
-    for p in sorted(folder.iterdir()):
-        if p.name in OWN_FILES and p.is_file() and not p.is_symlink():
-            continue
-        if p.name == PAGE_NAME and p.is_dir() and not p.is_symlink():
-            for q in sorted(p.iterdir()):
-                if not (q.is_file() and not q.is_symlink() and q.suffix in OWN_SUFFIXES):
-                    return f"it holds {PAGE_NAME}/{q.name}"
-            continue
-        return f"it holds {p.name}"
-    return None
-
-
-def _check_name(path: Path, out: Path) -> None:
-    """One-line ``ValueError`` if ``path`` is no name the file system takes
-    (:func:`unosim.sim.results.check_path_name`), or its last part leaves no room for
-    the temporary names beside it (``TMP_ROOM``)."""
-    from ..sim.results import check_path_name
-
-    check_path_name(path, "--out", TMP_ROOM, given=out)
+REPORT_FOLDER = outfolder.FolderKind("report", MARKER, PAGE_NAME)
 
 
 def check_out(out: Path, force: bool = False) -> Path:
     """Refuse an ``out`` that cannot become the report folder, in one line
-    (``ValueError``): the current folder or a parent of it, a dangling or looping symlink,
-    a file, a name like a file's (``x.toml``) or too long, a folder with files (unless
-    ``force``, and then only an earlier report), a place that cannot be written.
-    Returns the folder to write (``out`` with its symlinks followed)."""
-    out = Path(out)
-    _check_name(out, out)
-    real = _resolve(out)
-    _check_name(real, out)
-    cwd = Path(os.path.realpath(os.getcwd()))
-    if real == cwd or real in cwd.parents:
-        where = "the current folder" if real == cwd else "a parent of the current folder"
-        raise ValueError(f"--out {out} is {where}: give a folder of its own")
-    if real.suffix.lower() in FILE_SUFFIXES:
-        raise ValueError(
-            f"--out {out} is named like a file ({real.suffix}): --out is the "
-            "folder the report is written into"
-        )
-    if real.exists() and not real.is_dir():
-        raise ValueError(f"--out {out} exists and is not a folder")
-    if real.is_dir() and any(real.iterdir()):
-        if not force:
-            raise ValueError(f"--out {out} is not empty (use --force to replace an earlier report)")
-        why = _foreign(real)
-        if why is not None:
-            raise ValueError(
-                f"--out {out} is not an earlier unosim report ({why}): not "
-                "replaced; choose another folder or empty it yourself"
-            )
-    from ..sim.results import probe_writable
-
-    probe_writable(real)
-    return real
-
-
-@contextlib.contextmanager
-def _claim(real: Path, out: Path):
-    """Hold the lock ``.NAME.lock`` beside ``real`` while a report is written there, so
-    two runs to one folder cannot both write it; removes the temporaries a killed run
-    left (``.NAME.tmp-*``, ``.NAME.old-*``)."""
-    import fcntl
-
-    lock = real.parent / f".{real.name}.lock"
-    while True:
-        fd = os.open(lock, os.O_RDWR | os.O_CREAT, 0o644)
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            os.close(fd)
-            raise ValueError(f"--out {out}: another unosim report is writing it now") from None
-        try:  # the lock file may have been removed and made again meanwhile
-            same = os.path.samestat(os.fstat(fd), os.stat(lock))
-        except FileNotFoundError:
-            same = False
-        if same:
-            break
-        os.close(fd)
-    try:
-        from ..sim.results import glob_escape
-
-        stem = f".{glob_escape(real.name)}"
-        for p in real.parent.glob(f"{stem}.old-*"):  # killed between its two renames
-            if not real.exists():
-                os.replace(p, real)  # the earlier report comes back
-            else:
-                shutil.rmtree(p, ignore_errors=True)
-        for p in real.parent.glob(f"{stem}.tmp-*"):
-            shutil.rmtree(p, ignore_errors=True)
-        yield
-    finally:
-        try:
-            os.unlink(lock)
-        finally:
-            os.close(fd)
-
-
-def swap_in(tmp: Path, real: Path) -> None:
-    """Put the finished folder ``tmp`` at ``real``: an earlier ``real`` is moved aside,
-    put back if the rename fails, and removed once ``tmp`` is in place."""
-    old = None
-    if real.exists():
-        old = real.parent / f".{real.name}.old-{tmp.name.rsplit('-', 1)[-1]}"
-        os.replace(real, old)
-    try:
-        os.replace(tmp, real)
-    except OSError:
-        if old is not None:
-            os.replace(old, real)
-        raise
-    if old is not None:
-        shutil.rmtree(old, ignore_errors=True)
+    (``ValueError``; :func:`unosim.report.outfolder.check_out`). Returns the folder to
+    write (``out`` with its symlinks followed)."""
+    return outfolder.check_out(out, REPORT_FOLDER, force)
 
 
 def write_report(
@@ -861,34 +720,9 @@ def write_report(
     writing is refused."""
     rules = prepare(q)
     out = Path(out)
-    real = check_out(out, force)
-    try:
-        real.parent.mkdir(parents=True, exist_ok=True)
-    except OSError as e:
-        raise ValueError(f"--out {out}: cannot write in {real.parent}: {e.strerror or e}") from None
-    with _claim(real, out):
-        check_out(out, force)  # again: another run may have written it meanwhile
-        try:
-            tmp = Path(tempfile.mkdtemp(prefix=f".{real.name}.tmp-", dir=real.parent))
-        except OSError as e:
-            raise ValueError(
-                f"--out {out}: cannot write in {real.parent}: {e.strerror or e}"
-            ) from None
-        try:
-            mask = os.umask(0)
-            os.umask(mask)
-            os.chmod(tmp, 0o777 & ~mask)  # mkdtemp makes it private; it is for reading
-            page = build_page(q, tmp, rules, threads, progress, command)
-            (tmp / MARKER).write_text(
-                f"unosim report {_version()}: this folder may be "
-                "replaced by unosim report --force\n"
-            )
-            swap_in(tmp, real)
-        except OSError as e:
-            raise ValueError(f"--out {out}: cannot write the report: {e.strerror or e}") from None
-        finally:
-            if tmp.exists():
-                shutil.rmtree(tmp, ignore_errors=True)
+    marker = f"unosim report {_version()}: this folder may be replaced by unosim report --force\n"
+    with outfolder.writing(out, REPORT_FOLDER, force, marker) as tmp:
+        page = build_page(q, tmp, rules, threads, progress, command)
     page.out = out
     return page
 

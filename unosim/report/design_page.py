@@ -8,18 +8,15 @@ targets pull against each other, and what each rule searched does to each target
 display names (:mod:`unosim.game.names`).
 ``DIR/card.html`` is the best rule set as a one-page printable card in plain words.
 
-The folder is written as ``unosim report`` writes its own: built under a temporary name
-beside ``DIR`` and renamed into place; a folder that is not empty is refused unless
-``force`` and an earlier design (:data:`MARKER`). Every name goes through
-:mod:`unosim.report.escape`.
+The folder is written as ``unosim report`` writes its own, as one transaction
+(:mod:`unosim.report.outfolder`): built under a temporary name beside ``DIR`` and renamed
+into place; a folder that is not empty is refused unless ``force`` and an earlier design
+(:data:`MARKER`). Every name goes through :mod:`unosim.report.escape`.
 """
 
 from __future__ import annotations
 
 import math
-import os
-import shutil
-import tempfile
 from pathlib import Path
 
 import numpy as np
@@ -29,7 +26,7 @@ from ..analysis.design import METRICS, Design, Target, effects, split_base
 from ..game.names import PRESET_DISPLAY, display_value
 from ..game.rules import OFFICIAL, PRESETS, RuleSet, resolve
 from . import escape as esc
-from .ask import _check_name, _claim, _resolve, swap_in
+from . import outfolder
 from .page import Page, num
 from .rule_words import card_sentence, rules_in_words, switch_changes
 
@@ -38,9 +35,8 @@ __all__ = ["write_design", "check_out", "card_html", "build_page", "MARKER"]
 PAGE_NAME = "design"
 CSV_NAME = "design.csv"
 CARD_NAME = "card.html"
-MARKER = ".unosim-design"
-OWN_FILES = {MARKER, CSV_NAME, CARD_NAME, f"{PAGE_NAME}.md", f"{PAGE_NAME}.html"}
-OWN_SUFFIXES = {".svg", ".png", ".csv", ".json"}
+MARKER = ".unosim-design"  # written into every design folder: --force replaces only these
+DESIGN_FOLDER = outfolder.FolderKind("design", MARKER, PAGE_NAME, frozenset({CSV_NAME, CARD_NAME}))
 
 # ---------------------------------------------------------------------------- words
 
@@ -548,76 +544,22 @@ def design_csv(d: Design) -> pd.DataFrame:
     return t
 
 
-def _foreign(folder: Path) -> str | None:
-    if not (folder / MARKER).is_file():
-        return f"it has no {MARKER} file"
-    for p in sorted(folder.iterdir()):
-        if p.name in OWN_FILES and p.is_file() and not p.is_symlink():
-            continue
-        if p.name == PAGE_NAME and p.is_dir() and not p.is_symlink():
-            for q in sorted(p.iterdir()):
-                if not (q.is_file() and not q.is_symlink() and q.suffix in OWN_SUFFIXES):
-                    return f"it holds {PAGE_NAME}/{q.name}"
-            continue
-        return f"it holds {p.name}"
-    return None
-
-
 def check_out(out: Path, force: bool = False) -> Path:
     """Refuse an ``out`` that cannot become the design folder, in one line
-    (``ValueError``); returns the folder to write (symlinks followed)."""
-    out = Path(out)
-    _check_name(out, out)
-    real = _resolve(out)
-    _check_name(real, out)
-    cwd = Path(os.path.realpath(os.getcwd()))
-    if real == cwd or real in cwd.parents:
-        raise ValueError(f"--out {out} is the current folder or a parent: give a folder of its own")
-    if real.exists() and not real.is_dir():
-        raise ValueError(f"--out {out} exists and is not a folder")
-    if real.is_dir() and any(real.iterdir()):
-        if not force:
-            raise ValueError(f"--out {out} is not empty (use --force to replace an earlier design)")
-        why = _foreign(real)
-        if why is not None:
-            raise ValueError(
-                f"--out {out} is not an earlier unosim design ({why}): not replaced; "
-                "choose another folder or empty it yourself"
-            )
-    from ..sim.results import probe_writable
-
-    probe_writable(real)
-    return real
+    (``ValueError``; :func:`unosim.report.outfolder.check_out`); returns the folder to
+    write (symlinks followed)."""
+    return outfolder.check_out(out, DESIGN_FOLDER, force)
 
 
 def write_design(d: Design, out: Path, force: bool = False, command: str = "") -> Path:
-    """Write the folder ``out`` atomically (temporary folder beside it, then a rename):
+    """Write the folder ``out`` atomically (:func:`unosim.report.outfolder.writing`):
     ``design.csv``, ``design.md``/``.html`` with ``design/``, ``card.html``."""
     out = Path(out)
-    real = check_out(out, force)
-    try:
-        real.parent.mkdir(parents=True, exist_ok=True)
-    except OSError as e:
-        raise ValueError(f"--out {out}: cannot write in {real.parent}: {e.strerror or e}") from None
-    with _claim(real, out):
-        check_out(out, force)
-        tmp = Path(tempfile.mkdtemp(prefix=f".{real.name}.tmp-", dir=real.parent))
-        try:
-            mask = os.umask(0)
-            os.umask(mask)
-            os.chmod(tmp, 0o777 & ~mask)
-            esc.csv_frame(design_csv(d)).to_csv(
-                tmp / CSV_NAME, index=False, float_format="%.6g", lineterminator="\n"
-            )
-            build_page(d, tmp, command or "unosim design")
-            (tmp / CARD_NAME).write_text(card_html(d))
-            (tmp / MARKER).write_text(
-                "unosim design: this folder may be replaced by unosim design --force\n"
-            )
-            swap_in(tmp, real)
-        except OSError as e:
-            raise ValueError(f"--out {out}: cannot write the design: {e.strerror or e}") from None
-        finally:
-            if tmp.exists():
-                shutil.rmtree(tmp, ignore_errors=True)
+    marker = "unosim design: this folder may be replaced by unosim design --force\n"
+    with outfolder.writing(out, DESIGN_FOLDER, force, marker) as tmp:
+        esc.csv_frame(design_csv(d)).to_csv(
+            tmp / CSV_NAME, index=False, float_format="%.6g", lineterminator="\n"
+        )
+        build_page(d, tmp, command or "unosim design")
+        (tmp / CARD_NAME).write_text(card_html(d))
     return out

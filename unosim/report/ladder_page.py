@@ -24,7 +24,7 @@ import pandas as pd
 from ..analysis.evaluate import Ladder
 from ..game.names import display_players, display_preset, noticeable
 from . import escape as esc
-from .ask import swap_in
+from .outfolder import swap_in
 from .page import Page, pct
 
 __all__ = ["Made", "build_page", "write_page", "PAGE_NAME"]
