@@ -173,6 +173,24 @@ def test_searches_play_whole_rounds_without_seeing_hidden_cards(make_bot):
         assert sorted(returns) in ([0.0, 0.0, 1.0], [0.0, 0.0, 0.0])
 
 
+def test_a_bot_that_peeks_is_caught():
+    """The check above can fail: a bot that looks at the true state (its string shows
+    every hand) raises ``HiddenRead`` on a guarded seat."""
+
+    class Peeker(pyspiel.Bot):
+        def __init__(self):
+            pyspiel.Bot.__init__(self)
+
+        def step(self, state):
+            str(state)  # every hand
+            return state.legal_actions()[0]
+
+    game = load(2)
+    with pytest.raises(HiddenRead):
+        play_round(game, [Peeker(), builtin_bot(game)], np.random.default_rng(0), guard=(0,))
+    play_round(game, [Peeker(), builtin_bot(game)], np.random.default_rng(0))  # unguarded
+
+
 def test_ismcts_against_random_reports_its_win_rate():
     game = load(4)
     wins, rounds = 0, 2
