@@ -122,7 +122,9 @@ def main(seconds: float) -> None:
         ratio = max(rows["unosim gym"]) / max(rows["openspiel crazy_eights"])
         print(f"{'gym / crazy_eights':28s} {ratio:16.2f}   (target >= 0.5)")
     batch(0.5)
-    print(f"{'BatchEnv, 2 threads':28s} {batch(seconds):16,.0f}   decisions/s (target >= 1,000,000)")
+    print(
+        f"{'BatchEnv, 2 threads':28s} {batch(seconds):16,.0f}   decisions/s (target >= 1,000,000)"
+    )
 
 
 if __name__ == "__main__":

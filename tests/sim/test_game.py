@@ -18,9 +18,7 @@ from unosim.sim.simulate import make_job, run_block
 
 CARDS = next((Path(__file__).resolve().parents[2] / "examples" / "cards").glob("*.toml"))
 
-HOUSE_MIX = dict(
-    stacking="same", jump_in=True, seven_zero=True, multi_play=True, draw_rule="one"
-)
+HOUSE_MIX = dict(stacking="same", jump_in=True, seven_zero=True, multi_play=True, draw_rule="one")
 
 
 def _played_like_simulate(rules, n, seed, games, **house):

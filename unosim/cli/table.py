@@ -54,4 +54,3 @@ def play(
         fail(f"--port {port}: {e.strerror or e}")
     except KeyboardInterrupt:
         raise typer.Exit(130) from None
-

@@ -156,8 +156,10 @@ def resample_game(tb, rd, ck, order, xp, sa, out, cfg, seat, key):
         if typ == E_SWAP or typ == E_ROTATE or typ == E_SHUFFLE:
             return np.int64(0)  # hands moved since: no redeal at this decision
         if (
-            typ == E_PLAY or typ == E_STACK or typ == E_JUMP or typ == E_EXTRA
-        ) and ob[j + 1] != seat and n_keep < LOG_CAP:
+            (typ == E_PLAY or typ == E_STACK or typ == E_JUMP or typ == E_EXTRA)
+            and ob[j + 1] != seat
+            and n_keep < LOG_CAP
+        ):
             keep_seat[n_keep] = ob[j + 1]
             keep_kind[n_keep] = ob[j + 2]
             n_keep += 1

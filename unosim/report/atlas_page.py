@@ -297,4 +297,3 @@ from simulated rounds: <span id="count-text"></span></p>
 <noscript>The atlas needs JavaScript to show an answer.</noscript>
 </body></html>
 """
-

@@ -43,8 +43,8 @@ N_ACTIONS = K.N_ACTIONS
 OBSERVATION_SHAPE = (T.N_T,)  # float32, in [0, 1] (``observation_tensor``)
 INFORMATION_STATE_SHAPE = (T.N_INFO,)  # float32, in [0, 1]
 HISTORY = 64  # public events kept (``Observation.history``, the information state)
-RESAMPLE_TRIES = 64
-_VIEW = K.O_HIST + K.HIST_W * HISTORY  # the game's room in ``ob`` (``outside.view_at``)  # deals tried by ``resample_hidden`` before it gives up
+RESAMPLE_TRIES = 64  # deals tried by ``resample_hidden`` before it gives up
+_VIEW = K.O_HIST + K.HIST_W * HISTORY  # the game's room in ``ob`` (``outside.view_at``)
 
 __all__ = ["Game", "State", "ACTIONS", "DECISIONS", "IllegalAction", "N_ACTIONS"]
 
@@ -221,7 +221,9 @@ class State:
         self._out[:] = 0
         start = _fast(engine.game_start)
         self._status = int(
-            start(game._tb, self._rd, self._ck, self._order, game._xp, game._sa, self._out, game._cfg)
+            start(
+                game._tb, self._rd, self._ck, self._order, game._xp, game._sa, self._out, game._cfg
+            )
         )
 
     # -- reading the state ------------------------------------------------------------
@@ -335,7 +337,9 @@ class State:
             ok = False
         g = self.game
         a = int(action) if ok else -1
-        st = int(_step()(g._tb, self._rd, self._ck, self._order, g._xp, g._sa, self._out, g._cfg, a))
+        st = int(
+            _step()(g._tb, self._rd, self._ck, self._order, g._xp, g._sa, self._out, g._cfg, a)
+        )
         if st < 0:
             self._refuse(st, action)
         self._status = st
@@ -420,8 +424,16 @@ class State:
             key = rng.integers(0, 2**63, size=4, dtype=np.int64).astype(np.uint64)
             key[0] |= np.uint64(1)
             ok = engine.game_resample(
-                g._tb, self._rd, self._ck, self._order, g._xp, g._sa, self._out, g._cfg,
-                np.int64(seat), key,
+                g._tb,
+                self._rd,
+                self._ck,
+                self._order,
+                g._xp,
+                g._sa,
+                self._out,
+                g._cfg,
+                np.int64(seat),
+                key,
             )
             if ok == 1:
                 self._status = int(self._rd.ob[K.O_STATUS])
