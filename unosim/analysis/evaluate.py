@@ -386,7 +386,7 @@ def ladder(
             return hit
         hits.discard((player_name, opp))
         won, played = _wins(*args)
-        if path is not None and store is not None:
+        if path is not None and store is not None and key is not None:
             store.keep(path, key, won, played)
         return won, played
 

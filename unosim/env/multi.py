@@ -120,8 +120,9 @@ class UnoAEC(AECEnv):
         """int8[98]: the agent's legal actions (all 0 when it is not deciding)."""
         s = self._t.state
         q = self.possible_agents.index(agent)
-        ok = s is not None and q == s.current_player
-        return s.legal_mask() if ok else np.zeros(N_ACTIONS, np.int8)
+        if s is None or q != s.current_player:
+            return np.zeros(N_ACTIONS, np.int8)
+        return s.legal_mask()
 
     def reset(self, seed=None, options=None):
         s = self._t.deal(seed)
@@ -130,7 +131,7 @@ class UnoAEC(AECEnv):
         self._cumulative_rewards = {a: 0.0 for a in self.agents}
         self.terminations = {a: False for a in self.agents}
         self.truncations = {a: False for a in self.agents}
-        self.infos = {a: {} for a in self.agents}
+        self.infos: dict[str, dict] = {a: {} for a in self.agents}
         self.agent_selection = self.agents[s.current_player]
 
     def step(self, action):
@@ -143,7 +144,9 @@ class UnoAEC(AECEnv):
             self.rewards[b] = 0.0
         end = self._t.play(self.possible_agents.index(a), action)
         if end is None:
-            self.agent_selection = self.possible_agents[self._t.state.current_player]
+            state = self._t.state
+            assert state is not None
+            self.agent_selection = self.possible_agents[state.current_player]
             return
         r, term, trunc, info = end
         for q, b in enumerate(self.possible_agents):
@@ -205,7 +208,9 @@ class UnoParallel(ParallelEnv):
     def step(self, actions):
         if not self.agents:
             raise RuntimeError("the round is over: reset() the environment")
-        q = self._t.state.current_player
+        state = self._t.state
+        assert state is not None
+        q = state.current_player
         end = self._t.play(q, actions[self.possible_agents[q]])
         obs = self._all()
         zero = {a: 0.0 for a in self.agents}

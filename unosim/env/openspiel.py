@@ -256,6 +256,7 @@ class UnoState(pyspiel.State):
         return int(r.current_player)
 
     def _legal_actions(self, player: int) -> list[int]:
+        assert self._round is not None
         return [int(a) for a in self._round.state.legal_actions()]
 
     def chance_outcomes(self) -> list[tuple[int, float]]:

@@ -40,15 +40,15 @@ class _KernelCodeStamp:
         return "k"
 
 
-class _UserProvided(_KernelCodeStamp, _numba_locator("UserProvidedCacheLocator")):
+class _UserProvided(_KernelCodeStamp, _numba_locator("UserProvidedCacheLocator")):  # type: ignore[misc]
     """``NUMBA_CACHE_DIR`` when set."""
 
 
-class _InTree(_KernelCodeStamp, _numba_locator("InTreeCacheLocator")):
+class _InTree(_KernelCodeStamp, _numba_locator("InTreeCacheLocator")):  # type: ignore[misc]
     """Beside the sources (``kernel/__pycache__``) when that folder is writable."""
 
 
-class _UserWide(_KernelCodeStamp, _numba_locator("UserWideCacheLocator")):
+class _UserWide(_KernelCodeStamp, _numba_locator("UserWideCacheLocator")):  # type: ignore[misc]
     """numba's per-user cache folder, for a read-only install."""
 
 
@@ -85,7 +85,7 @@ class KernelDispatcher(CPUDispatcher):
         return super().compile(sig)
 
 
-_noted = []
+_noted = []  # type: list[bool]
 
 
 def _uncached_note():
