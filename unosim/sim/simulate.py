@@ -166,21 +166,23 @@ def warm(job: Job | None = None) -> float:
 
 
 # what ``warm_kernels`` compiles, by name (the reports' lanes compile them side by side)
-KERNEL_NAMES = ("official", "rounds", "expert", "matches", "trace")
+KERNEL_NAMES = ("official", "rounds", "expert", "matches", "trace", "game")
 
 
 def warm_part(part: int) -> None:
     """One half of ``warm()``'s compiles, about equal on an empty cache: 0, official's
     rounds in their own kernel (``engine.FAMILIES``; else the general one), matches and a
-    round's trace; 1, the expert's kernel, then the general round kernel (most of which
-    the expert's compile has cached by then)."""
-    warm_kernels(("official", "matches", "trace") if part == 0 else ("expert", "rounds"))
+    round's trace, the stepwise game's; 1, the expert's kernel, then the general round
+    kernel (most of which the expert's compile has cached by then)."""
+    parts = (("official", "matches", "trace", "game"), ("expert", "rounds"))
+    warm_kernels(parts[part])
 
 
 def warm_kernels(names: Sequence[str]) -> None:
     """Compile (or load from numba's cache) the kernels ``names`` (``KERNEL_NAMES``), in
     that order: official's rounds (in their own kernel, ``engine.FAMILIES``, else the
-    general one), the general round kernel, the expert's, matches, a round's trace."""
+    general one), the general round kernel, the expert's, matches, a round's trace, the
+    stepwise game's."""
     default = make_job()
     for name in names:
         if name == "official":
@@ -193,6 +195,15 @@ def warm_kernels(names: Sequence[str]) -> None:
             engine.matches(default.kernel, default.seed, 0, 1)
         elif name == "trace":
             engine.trace(default.kernel, default.seed, 0)
+        elif name == "game":  # the stepwise game: a round, its tensors and a redeal
+            from .game import Game
+
+            state = Game("official", 4, seed=0).new_round(0)
+            state.observation_tensor(0)
+            state.information_state_tensor(0)
+            state.resample_hidden(state.current_player, np.random.default_rng(0))
+            while not state.is_terminal():
+                state.play_builtin("random")
         else:
             raise ValueError(f"no kernel named {name!r}; the kernels: {', '.join(KERNEL_NAMES)}")
 
