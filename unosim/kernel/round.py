@@ -4,7 +4,7 @@ Like every kernel function, these take the round's ``state.Table`` ``tb`` and
 ``state.Round`` ``rd`` (their fields' shapes and dtypes: ``state``), then scalars.
 """
 
-import numpy as np
+import numpy as np  # noqa: I001  (G_SKIPS kept where the cached kernels have it)
 
 from .decide import FIRST_WEIGHTED, choose_card, choose_colour
 from .effects import play
