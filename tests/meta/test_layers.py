@@ -8,10 +8,12 @@ Layers, lowest first (a module may import its own layer and the ones below):
     sim                       jobs, the engine, frames, files, runners, matches, replays
     env                       PettingZoo and Gymnasium environments (an optional extra)
     analysis                  comparisons, tournaments, tuning
-    report                    pages, figures, plain-words findings, `unosim report`
+    report, table             pages, figures, plain-words findings, `unosim report`; the
+                              table for people and language models (play, mcp, text)
     cli                       the `unosim` command
 
-``unosim/__init__.py`` is the public facade above them all. Imports inside functions count
+``unosim/__init__.py`` is the public facade above them all, and so are ``unosim/text.py``
+and ``unosim/openspiel.py`` (short import paths for code that lives in a layer). Imports inside functions count
 as much as module-level ones.
 """
 
@@ -33,7 +35,10 @@ RANK = {
     "env": 4,
     "analysis": 4,
     "report": 5,
+    "table": 5,
     "cli": 6,
+    "text": 7,  # facades: short import paths
+    "openspiel": 7,
 }
 
 
