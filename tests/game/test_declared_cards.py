@@ -87,7 +87,8 @@ def test_a_bad_declaration_is_one_line_naming_file_card_and_field(tmp_path, body
         resolve(p)
     msg = str(e.value)
     assert "\n" not in msg
-    assert msg.startswith(p + ": "), msg
+    # the file first, then the line of the declaration (every error of a file names both)
+    assert msg.startswith(f"rule file {p!r}, line "), msg
     assert words in msg, msg
 
 
@@ -220,7 +221,7 @@ def test_outside_seats_refuse_declared_cards():
         _ = make_job(path("discard-all"), 1, 2, [lambda obs: 0, "random"], 1).kernel
     from unosim.env import aec_env
 
-    with pytest.raises(ValueError, match="outside seats do not play declared cards"):
+    with pytest.raises(ValueError, match="declares cards: the stepwise game plays the built-in"):
         aec_env(rules=path("discard-all"), n_players=2)
 
 
