@@ -13,8 +13,8 @@ Layers, lowest first (a module may import its own layer and the ones below):
     cli                       the `unosim` command
 
 ``unosim/__init__.py`` is the public facade above them all, and so are ``unosim/text.py``
-and ``unosim/openspiel.py`` (short import paths for code that lives in a layer). Imports inside functions count
-as much as module-level ones.
+and ``unosim/openspiel.py`` (short import paths for code that lives in a layer). Imports
+inside functions count as much as module-level ones.
 """
 
 from __future__ import annotations

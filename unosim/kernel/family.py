@@ -151,7 +151,7 @@ def fixed_rules(tb):
     return _rules_in(tb)
 
 
-if config.DISABLE_JIT:  # type: ignore[misc]  # the kernel run as Python (debugging): same values
+if config.DISABLE_JIT:  # the kernel run as Python (debugging): the same values
 
     def fixed_rules(tb):  # noqa: F811
         return tb.rules if tb.constants is None else tb.constants.rules
