@@ -24,3 +24,11 @@ for folder in (ROOT, ROOT / "analyses"):
 @pytest.fixture(autouse=True)
 def _own_cache(tmp_path_factory, monkeypatch):
     monkeypatch.setenv("UNOSIM_CACHE_DIR", str(tmp_path_factory.mktemp("unosim-cache")))
+
+
+@pytest.fixture
+def out(tmp_path):
+    """Where a failing run is told to write: nothing may appear there."""
+    d = tmp_path / "out"
+    yield d
+    assert not d.exists(), list(d.iterdir())

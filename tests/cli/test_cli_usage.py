@@ -10,26 +10,11 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
+from tests.cli_checks import invoke, one_line_error
 from unosim.cli.app import app
 
 runner = CliRunner()
 UNOSIM = str(Path(sys.executable).with_name("unosim"))
-
-
-def invoke(*args):
-    return runner.invoke(app, [str(a) for a in args])
-
-
-def one_line_error(r, *words: str) -> str:
-    """Exit code 2, exactly one `unosim: error:` line on stderr, nothing on stdout."""
-    assert r.exit_code == 2, (r.exit_code, r.output, r.exception)
-    assert r.exception is None or isinstance(r.exception, SystemExit), repr(r.exception)
-    err = r.stderr
-    assert err.startswith("unosim: error: ") and err.count("\n") == 1, err
-    assert r.stdout == ""
-    for w in words:
-        assert w in err, (w, err)
-    return err
 
 
 # ------------------------------------------------------------------ error lines

@@ -9,12 +9,7 @@ import sys
 from pathlib import Path
 
 import unosim
-
-
-def _write(path: Path, text: str | bytes) -> Path:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    (path.write_bytes if isinstance(text, bytes) else path.write_text)(text)
-    return path
+from tests.cli_checks import write_file as _write
 
 
 # ------------------------------------------------------------------ numba's cache

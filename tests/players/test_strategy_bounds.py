@@ -3,44 +3,13 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 from typer.testing import CliRunner
 
-from unosim.cli.app import app
+from tests.cli_checks import invoke, one_line_error
+from tests.cli_checks import write_file as _write
 
 runner = CliRunner()
-
-
-def invoke(*args):
-    return runner.invoke(app, [str(a) for a in args])
-
-
-def one_line_error(r, *words: str) -> str:
-    """Exit code 2, exactly one `unosim: error:` line on stderr, nothing on stdout."""
-    assert r.exit_code == 2, (r.exit_code, r.output, r.exception)
-    assert r.exception is None or isinstance(r.exception, SystemExit), repr(r.exception)
-    err = r.stderr
-    assert err.startswith("unosim: error: ") and err.count("\n") == 1, err
-    assert r.stdout == ""
-    for w in words:
-        assert w in err, (w, err)
-    return err
-
-
-def _write(path: Path, text: str | bytes) -> Path:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    (path.write_bytes if isinstance(text, bytes) else path.write_text)(text)
-    return path
-
-
-@pytest.fixture
-def out(tmp_path):
-    """Where a failing run is told to write: nothing may appear there."""
-    d = tmp_path / "out"
-    yield d
-    assert not d.exists(), list(d.iterdir())
 
 
 # ------------------------------------------------------------------ strategies
