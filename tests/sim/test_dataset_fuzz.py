@@ -6,32 +6,9 @@ from __future__ import annotations
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from typer.testing import CliRunner
 
+from tests.fuzz_inputs import runner
 from unosim.cli.app import app
-
-runner = CliRunner()
-
-
-def check(args: list[str]) -> bool:
-    """A clean run (True) or one `unosim: error:` line with exit code 2 (False)."""
-    r = runner.invoke(app, args)
-    if r.exit_code == 0:
-        assert r.exception is None, (args, repr(r.exception))
-        return True
-    assert isinstance(r.exception, SystemExit) and r.exit_code == 2, (
-        args,
-        r.exit_code,
-        repr(r.exception),
-        r.output,
-    )
-    assert r.stderr.startswith("unosim: error: ") and r.stderr.count("\n") == 1, (args, r.stderr)
-    assert r.stdout == ""
-    return False
-
-
-def run(args: list[str]) -> None:
-    check(["simulate", "--games", "3", "--players", "2", "--threads", "1", "--no-progress", *args])
 
 
 # ------------------------------------------------------------------ dataset tampering

@@ -4,16 +4,10 @@ columns. Derandomized, bounded example counts."""
 from __future__ import annotations
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
-FUZZ = settings(
-    max_examples=150,
-    deadline=None,
-    derandomize=True,
-    database=None,
-    suppress_health_check=list(HealthCheck),
-)
+from tests.fuzz_inputs import FUZZ
 
 
 # ------------------------------------------------------------------ --where arithmetic
