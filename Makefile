@@ -12,6 +12,8 @@ SCALE ?= 1
 # report pages: reports/NAME.md (+ .html, figures in reports/NAME/) from analyses/NAME.py
 ANALYSES    := seats length points stacking house-rules editions skill
 PAGES       := $(ANALYSES:%=reports/%.md)
+# the kernel's files, in every subpackage (unosim.kernel.kernel_sources lists the same)
+KERNEL_SOURCES := $(shell find unosim/kernel -name '*.py' -not -path '*/__pycache__/*')
 # what a page's numbers depend on (the simulation code and the report code)
 REPORT_DEPS := analyses/common.py unosim/report/page.py unosim/analysis/compare.py unosim/stats/__init__.py \
                unosim/report/figures.py unosim/report/palette.py unosim/report/findings.py \
@@ -19,7 +21,7 @@ REPORT_DEPS := analyses/common.py unosim/report/page.py unosim/analysis/compare.
                unosim/game/cards.py unosim/players/strategies.py unosim/game/rules.py unosim/sim/simulate.py \
                unosim/sim/results.py unosim/sim/match.py unosim/analysis/tournament.py unosim/analysis/tune.py \
                unosim/players/expert.py unosim/sim/assembled.py unosim/players/seats.py \
-               unosim/sim/engine.py $(wildcard unosim/kernel/*.py)
+               unosim/sim/engine.py $(KERNEL_SOURCES)
 SCALE_STAMP := results/reports/.scale
 
 .PHONY: help install test test-all test-fast test-pythons bench bench-pair demo lint docs clean reports atlas check-pages FORCE

@@ -25,7 +25,7 @@ sys.path.insert(0, str(ROOT))
 
 from unosim._version import __version__  # noqa: E402
 from unosim.kernel import KERNEL_BEHAVIOUR  # noqa: E402
-from unosim.kernel.rng import RNG_VERSION  # noqa: E402
+from unosim.kernel.core.rng import RNG_VERSION  # noqa: E402
 from unosim.report import atlas_grid as G  # noqa: E402
 
 

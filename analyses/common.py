@@ -34,7 +34,7 @@ import pandas as pd  # noqa: E402
 import unosim  # noqa: E402
 from unosim.game import names as N  # noqa: E402
 from unosim.game.rules import RuleSet, resolve  # noqa: E402
-from unosim.kernel import KERNEL_BEHAVIOUR, code_digest  # noqa: E402
+from unosim.kernel import KERNEL_BEHAVIOUR, code_digest, kernel_sources  # noqa: E402
 from unosim.report import escape as esc  # noqa: E402
 from unosim.report.page import Page, ci, num, pct, write_index  # noqa: E402
 from unosim.report.palette import colour as palette_colour  # noqa: E402
@@ -120,7 +120,7 @@ def _fingerprint_files() -> list[Path]:
             "analysis/tune.py",
         )
     ]
-    return files + sorted((pkg / "kernel").glob("*.py"))
+    return files + kernel_sources()
 
 
 _FINGERPRINTS: dict[tuple, str] = {}  # the files' names, times and sizes -> their hash
@@ -384,7 +384,7 @@ class Context:
         scale = f" SCALE={self.scale:g}" if self.scale != 1 else ""
         command = (f"make report-{self.name}{scale}", f"python {script} --scale {self.scale:g}")
         from unosim.game.rules import RULES_FORMAT
-        from unosim.kernel.rng import RNG_VERSION
+        from unosim.kernel.core.rng import RNG_VERSION
 
         n_rounds = sum(r.games for r in self._distinct() if r.kind == "rounds")
         n_matches = sum(r.games for r in self._distinct() if r.kind == "matches")

@@ -25,7 +25,7 @@ from pathlib import Path
 import numpy as np
 
 from unosim.game.rules import PRESETS
-from unosim.kernel import layout as L
+from unosim.kernel.core import layout as L
 from unosim.sim.assembled import SPAN, assembled_matches
 from unosim.sim.simulate import make_job, run_block, thread_count
 

@@ -39,7 +39,7 @@ from common import (
 from unosim.game.cards import GRAYSKULL
 from unosim.game.names import NOTICE, display_preset
 from unosim.game.rules import PRESETS
-from unosim.kernel import layout as L
+from unosim.kernel.core import layout as L
 from unosim.report.page import Page, ci, num
 from unosim.stats import mean_ci, wilson_ci
 

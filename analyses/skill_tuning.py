@@ -27,7 +27,7 @@ from common import SEED
 from unosim.analysis.tune import tune
 from unosim.game.rules import PRESETS
 from unosim.kernel import KERNEL_BEHAVIOUR
-from unosim.kernel.rng import RNG_VERSION
+from unosim.kernel.core.rng import RNG_VERSION
 
 HERE = Path(__file__).resolve().parent
 SHIPPED = HERE / "data" / "skill-tunings.json"

@@ -55,7 +55,7 @@ def measure(
     or of the best run of each side, would partly measure the drift."""
     import numba
 
-    from unosim.kernel import layout as L
+    from unosim.kernel.core import layout as L
     from unosim.sim.simulate import make_job, run_block
 
     def timed(j, r):
@@ -95,7 +95,7 @@ def measure_prototype(games: int, repeat: int) -> tuple[float, float, float, flo
     import numba
     import prototype
 
-    from unosim.kernel import layout as L
+    from unosim.kernel.core import layout as L
     from unosim.sim.simulate import make_job, run_block
 
     job = make_job("official", games, 4, "random", seed=12345)

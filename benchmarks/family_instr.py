@@ -33,7 +33,7 @@ from pathlib import Path
 
 import numpy as np
 
-from unosim.kernel import layout as L
+from unosim.kernel.core import layout as L
 from unosim.sim import engine
 from unosim.sim.simulate import make_job
 

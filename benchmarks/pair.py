@@ -35,7 +35,7 @@ from pathlib import Path
 
 RUN = """
 import sys, time
-from unosim.kernel.layout import C_TURNS
+from unosim.kernel.core.layout import C_TURNS
 try:
     from unosim.sim.simulate import make_job, run_block
 except ImportError:  # a commit from before the layered layout

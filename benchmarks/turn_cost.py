@@ -27,7 +27,7 @@ def main() -> None:
 
     import numba
 
-    from unosim.kernel import layout as L
+    from unosim.kernel.core import layout as L
     from unosim.sim.simulate import make_job, run_block
 
     numba.set_num_threads(1)

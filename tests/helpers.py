@@ -10,8 +10,8 @@ import numpy as np
 
 from unosim.game.cards import N_KINDS, parse_kind
 from unosim.game.rules import RuleSet, resolve
-from unosim.kernel import layout as L
-from unosim.kernel.batch import run_one
+from unosim.kernel.core import layout as L
+from unosim.kernel.drivers.batch import run_one
 from unosim.players.seats import parse as parse_seats
 from unosim.sim.results import rounds_frame
 

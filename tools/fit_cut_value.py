@@ -1,4 +1,4 @@
-"""Fit the expert's cut-off value (``unosim/kernel/expert_value.py``) and print its tables.
+"""Fit the expert's cut-off value (``unosim/kernel/expert/value.py``) and print its tables.
 
     python tools/fit_cut_value.py [--rounds 20000] [--seed 101]
 
@@ -21,9 +21,8 @@ import sys
 import numpy as np
 from scipy.optimize import minimize
 
-from unosim.kernel import layout as L
-from unosim.kernel.expert_value import CUT_MAX_HAND
-from unosim.kernel.kinds import (
+from unosim.kernel.core import layout as L
+from unosim.kernel.core.kinds import (
     COLOUR,
     DRAW_TWO,
     N_BUILTIN_KINDS,
@@ -34,6 +33,7 @@ from unosim.kernel.kinds import (
     WILD,
     WILD_DRAW_FOUR,
 )
+from unosim.kernel.expert.value import CUT_MAX_HAND
 from unosim.players.expert import TUNED
 from unosim.sim import engine
 from unosim.sim.simulate import make_job

@@ -19,9 +19,7 @@ import time
 import numpy as np
 
 from unosim.env import BatchEnv
-from unosim.kernel import outside as K
-
-
+from unosim.kernel.outside import protocol as K
 
 # per action: the card it plays (-1: none) and the colour it plays or names (-1: none)
 CARD = np.array([a if a < 52 else 52 + (a - 52) // 4 if a < 80 else -1 for a in range(98)])

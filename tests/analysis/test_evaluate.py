@@ -12,8 +12,8 @@ import pytest
 
 from unosim.analysis.evaluate import ladder, open_spec
 from unosim.game.rules import resolve
-from unosim.kernel import layout as L
-from unosim.kernel import outside as K
+from unosim.kernel.core import layout as L
+from unosim.kernel.outside import protocol as K
 from unosim.players.expert import TUNED
 from unosim.sim import outside as O
 from unosim.sim.simulate import make_job, run_block

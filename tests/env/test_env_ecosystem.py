@@ -13,7 +13,7 @@ pytest.importorskip("pettingzoo")
 
 import unosim.env  # noqa: E402,F401  (registers unosim/Uno-v0)
 from unosim.env import N_FLAT, UnoVectorEnv, gym_env, parallel_env  # noqa: E402
-from unosim.kernel.outside import A_DRAW, A_UNO, V_KIND  # noqa: E402,F401
+from unosim.kernel.outside.protocol import A_DRAW, A_UNO, V_KIND  # noqa: E402,F401
 
 
 def test_gymnasium_make_gives_the_flat_float_observation():

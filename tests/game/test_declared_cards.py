@@ -25,7 +25,7 @@ from tests.reference import engine as ref
 from tests.scenarios.test_reference_parity import assert_same_distribution
 from unosim.game.cards import kind_name
 from unosim.game.rules import OFFICIAL, PRESETS, RuleError, apply, resolve
-from unosim.kernel import layout as L
+from unosim.kernel.core import layout as L
 from unosim.sim import engine
 from unosim.sim.replay import format_text, replay
 from unosim.sim.simulate import make_job
@@ -239,7 +239,7 @@ def test_discard_all_scripted_round():
     card as the top); red is now the colour and seat 0 throws R3 R4 away: out in 1 turn,
     3 cards played; seat 1 keeps 1 + 2 + 3 = 6 points."""
     from unosim.game.cards import parse_kind
-    from unosim.kernel.batch import run_one
+    from unosim.kernel.drivers.batch import run_one
     from unosim.players.seats import parse as parse_seats
 
     rs = resolve(path("discard-all")).replace(hand_size=3)

@@ -665,7 +665,7 @@ def test_check_players_hand_size_too_big():
 
 
 def test_to_array_reflects_rules():
-    from unosim.kernel import layout as L
+    from unosim.kernel.core import layout as L
 
     a = PRESETS["copag"].to_array()
     assert a[L.R_WD4_RESTRICTION] == L.WD4_NONE and a[L.R_CHALLENGE] == 0

@@ -25,8 +25,8 @@ import pytest
 
 from tests.helpers import digest_of
 from unosim.game.rules import PRESETS, resolve
-from unosim.kernel.batch import run_one, run_rounds
-from unosim.kernel.match import run_matches
+from unosim.kernel.drivers.batch import run_one, run_rounds
+from unosim.kernel.drivers.match import run_matches
 from unosim.players.seats import parse as parse_seats
 
 DIGESTS = Path(__file__).with_name("bit_identity.json")

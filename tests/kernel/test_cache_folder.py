@@ -14,16 +14,19 @@ from tests.cli_checks import write_file as _write
 
 # ------------------------------------------------------------------ numba's cache
 def test_read_only_package_caches_elsewhere(tmp_path):
-    """The package folder unwritable (simulated: its kernel/__pycache__ is a file)."""
+    """The package folder unwritable (simulated: the kernel's __pycache__ folders are
+    files)."""
     import shutil
 
     pkg = tmp_path / "site" / "unosim"
     shutil.copytree(Path(unosim.__file__).parent, pkg, ignore=shutil.ignore_patterns("__pycache__"))
-    (pkg / "kernel" / "__pycache__").write_text("not a folder")
+    for folder in (pkg / "kernel", *(p for p in (pkg / "kernel").iterdir() if p.is_dir())):
+        (folder / "__pycache__").write_text("not a folder")
     env = {**os.environ, "PYTHONPATH": str(pkg.parent), "XDG_CACHE_HOME": str(tmp_path / "c")}
     env.pop("NUMBA_CACHE_DIR", None)
     code = (
-        "import numba, unosim.kernel, unosim.kernel.rng as k; from unosim.kernel import jit; "
+        "import numba, unosim.kernel, unosim.kernel.core.rng as k; "
+        "from unosim.kernel.compile import jit; "
         "print(unosim.kernel.CACHE_ROOT); "
         "print(repr(numba.config.CACHE_DIR)); print(jit._Cache(k.seed_streams.py_func).cache_path)"
     )
@@ -39,7 +42,7 @@ def test_read_only_package_caches_elsewhere(tmp_path):
     root, numbas, path = r.stdout.splitlines()
     assert Path(root).parent == tmp_path / "c" / "numba"  # numba's per-user cache folder
     assert numbas == "''"  # numba's own setting is left alone
-    assert Path(path) == Path(root)
+    assert Path(path).parent == Path(root).parent  # one folder a kernel subpackage
 
 
 def test_no_writable_cache_folder_runs_uncached(tmp_path):
@@ -51,7 +54,8 @@ def test_no_writable_cache_folder_runs_uncached(tmp_path):
 
     pkg = tmp_path / "site" / "unosim"
     shutil.copytree(Path(unosim.__file__).parent, pkg, ignore=shutil.ignore_patterns("__pycache__"))
-    (pkg / "kernel" / "__pycache__").write_text("not a folder")
+    for folder in (pkg / "kernel", *(p for p in (pkg / "kernel").iterdir() if p.is_dir())):
+        (folder / "__pycache__").write_text("not a folder")
     afile = _write(tmp_path / "afile", "x")
     env = {**os.environ, "PYTHONPATH": str(pkg.parent), "XDG_CACHE_HOME": str(afile / "c")}
     env.pop("NUMBA_CACHE_DIR", None)
@@ -75,7 +79,7 @@ def test_no_writable_cache_folder_runs_uncached(tmp_path):
         cwd=tmp_path,
     )
     assert r.returncode == 0, r.stderr
-    from unosim.kernel.kinds import N_KINDS
+    from unosim.kernel.core.kinds import N_KINDS
 
     assert r.stdout.split() == [str(N_KINDS), "numba:", "True"], r.stdout
     assert r.stderr.startswith("unosim: note: ") and r.stderr.count("\n") == 1, r.stderr

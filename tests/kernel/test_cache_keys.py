@@ -98,7 +98,7 @@ def test_analyses_cache_key_ignores_docstrings(tmp_path, monkeypatch):
 COMPILE = textwrap.dedent("""
     import numpy as np
     from unosim.kernel import CACHE_ROOT
-    from unosim.kernel.match import seat_players
+    from unosim.kernel.drivers.match import seat_players
     seat = np.full(10, -1, np.int64)
     alive = np.ones(10, np.int64)
     seat_players(alive, 4, 2, seat)
@@ -120,12 +120,12 @@ def _compile(site: Path, cwd: Path) -> tuple[int, int]:
     )
     assert r.returncode == 0, r.stderr
     hits, misses, root = r.stdout.split()
-    assert Path(root) == site / "unosim" / "kernel" / "__pycache__"
+    assert Path(root) == site / "unosim" / "kernel" / "compile" / "__pycache__"
     return int(hits), int(misses)
 
 
 def _index_files(pkg: Path) -> dict[str, int]:
-    return {p.name: p.stat().st_mtime_ns for p in (pkg / "kernel" / "__pycache__").glob("*.nbi")}
+    return {p.name: p.stat().st_mtime_ns for p in (pkg / "kernel").rglob("__pycache__/*.nbi")}
 
 
 def test_a_docstring_edit_recompiles_no_kernel(tmp_path):
@@ -138,7 +138,8 @@ def test_a_docstring_edit_recompiles_no_kernel(tmp_path):
     assert any(n.startswith("match.seat_players") for n in index)
     # prose edits: the module docstring grows (every line below moves), the function's
     # docstring and a comment in a file it calls change
-    match_py, layout_py = pkg / "kernel" / "match.py", pkg / "kernel" / "layout.py"
+    match_py = pkg / "kernel" / "drivers" / "match.py"
+    layout_py = pkg / "kernel" / "core" / "layout.py"
     text = match_py.read_text()
     text = text.replace('"""', '"""An edited module docstring,\n\nover three lines.\n', 1)
     text = text.replace(

@@ -114,7 +114,7 @@ NOTHING_GLOBAL = textwrap.dedent("""
 def test_importing_and_running_unosim_changes_nothing_global(tmp_path):
     """Run in a process of its own, with the kernels' usual cache folder (a kernel cached
     for other code, planted there, must survive too)."""
-    from unosim.kernel.jit import cache_folder
+    from unosim.kernel.compile.jit import cache_folder
 
     folder = Path(cache_folder())
     planted = folder / "planted.k.py311.nbi"

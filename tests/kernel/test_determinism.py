@@ -7,8 +7,8 @@ import pandas as pd
 import pytest
 
 import unosim
-from unosim.kernel import layout as L
-from unosim.kernel.rng import seed_streams
+from unosim.kernel.core import layout as L
+from unosim.kernel.core.rng import seed_streams
 
 ARGS = dict(
     rules="official",

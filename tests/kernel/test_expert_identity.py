@@ -115,7 +115,7 @@ RACED_WHOLE_TURNS = 18506
 def test_racing_ends_a_search_without_changing_its_games():
     """A raced search ends once only the policy's move is left (``expert_search.search``):
     the same games as with its whole budget played out, in fewer rollout turns."""
-    from unosim.kernel.expert import T_TURNS
+    from unosim.kernel.expert.rounds import T_TURNS
 
     rules, n, seats, games = RACED
     job = make_job(rules, games, n, pinned(seats), SEED)

@@ -1,4 +1,4 @@
-"""The expert's fitted cut-off value (``kernel/expert_value.py``, ``value=fit``): the
+"""The expert's fitted cut-off value (``kernel/expert/value.py``, ``value=fit``): the
 kernel's share against the model written out here from its documented terms, and what
 the model must say of plain positions."""
 
@@ -11,10 +11,10 @@ import pytest
 
 from unosim.game.cards import parse_kind
 from unosim.game.rules import OFFICIAL
-from unosim.kernel import expert_value as V
-from unosim.kernel import layout as L
-from unosim.kernel.piles import add_card
-from unosim.kernel.state import new_round
+from unosim.kernel.core import layout as L
+from unosim.kernel.core.piles import add_card
+from unosim.kernel.core.state import new_round
+from unosim.kernel.expert import value as V
 
 
 def _round(hands: dict[int, str], colour: int = 0, direction: int = 1):

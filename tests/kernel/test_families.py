@@ -1,7 +1,8 @@
-"""Rule sets with a kernel of their own (``kernel.family``): the same games as the
+"""Rule sets with a kernel of their own (``kernel.rules.family``): the same games as the
 general kernel, cached apart from it."""
 
 import ast
+import importlib.util
 import os
 import subprocess
 import sys
@@ -12,8 +13,9 @@ import numpy as np
 import pytest
 
 from unosim.game.rules import RuleError, resolve
-from unosim.kernel import family
-from unosim.kernel.family import RuleConstants
+from unosim.kernel import kernel_sources
+from unosim.kernel.rules import family
+from unosim.kernel.rules.family import RuleConstants
 from unosim.sim import engine
 from unosim.sim.simulate import make_job
 
@@ -86,18 +88,32 @@ def test_house_rules_read_from_the_table_play_the_general_kernels_games(mix, str
 
 
 def _modules_under(root: str) -> set[str]:
-    """The kernel modules ``root`` imports, itself and all they import in turn."""
-    here = Path(family.__file__).parent
-    seen, todo = set(), [root]
+    """The kernel modules ``root`` (``drivers.batch``) imports, itself and all they
+    import in turn: their short names (``round``)."""
+    seen, todo = set(), [f"unosim.kernel.{root}"]
     while todo:
         name = todo.pop()
         if name in seen:
             continue
         seen.add(name)
-        for node in ast.walk(ast.parse((here / f"{name}.py").read_text())):
-            if isinstance(node, ast.ImportFrom) and node.level == 1 and node.module:
-                todo.append(node.module)
-    return seen
+        spec = importlib.util.find_spec(name)
+        package = name.rpartition(".")[0]
+        for node in ast.walk(ast.parse(Path(spec.origin).read_text())):
+            if isinstance(node, ast.ImportFrom) and node.level:
+                base = importlib.util.resolve_name("." * node.level + (node.module or ""), package)
+                for module in (base, *(f"{base}.{a.name}" for a in node.names)):
+                    if module.startswith("unosim.kernel.") and _is_module(module):
+                        todo.append(module)
+    return {name.rpartition(".")[2] for name in seen}
+
+
+def _is_module(name: str) -> bool:
+    """Whether ``name`` is a module (not a name inside one, nor a subpackage)."""
+    try:
+        spec = importlib.util.find_spec(name)
+    except ModuleNotFoundError:  # a name inside a module
+        return False
+    return spec is not None and spec.submodule_search_locations is None
 
 
 def test_no_kernel_function_reads_a_house_slot_from_the_specialised_constant():
@@ -105,16 +121,16 @@ def test_no_kernel_function_reads_a_house_slot_from_the_specialised_constant():
     or a specialised kernel would play its own constant instead of the table's house
     rule. A module that a specialised kernel does not run (``match``: matches play in the
     general kernel) may also read one from a rule array it is given (``rules[SLOT]``)."""
-    from unosim.kernel import layout
+    from unosim.kernel.core import layout
 
     names = {n for n in dir(layout) if getattr(layout, n) in family.HOUSE and n.startswith("R_")}
     house = {"R_STACKING", "R_SEVEN_ZERO", "R_CHALLENGE", "R_UNO_PENALTY", "R_NEXT_DEALER"}
     assert names == house | {"R_DRAW_RULE"}
-    in_family = _modules_under("batch")  # what ``batch.run_chunk`` may run
+    in_family = _modules_under("drivers.batch")  # what ``batch.run_chunk`` may run
     assert {"round", "effects", "outcome", "legal", "pending"} <= in_family
     assert "match" not in in_family
     reads = 0
-    for path in Path(family.__file__).parent.glob("*.py"):
+    for path in kernel_sources():
         if path.name in ("layout.py", "family.py"):
             continue
         tree = ast.parse(path.read_text())
@@ -160,7 +176,7 @@ def test_a_specialised_kernel_is_typed_by_its_rules():
 # plays official's rounds in its specialised kernel; prints the cache hits and misses of
 # that kernel's signature (a process of its own: nothing compiled in this one counts)
 SPECIALISED = """
-from unosim.kernel import batch
+from unosim.kernel.drivers import batch
 from unosim.sim import engine
 from unosim.sim.simulate import make_job
 job = make_job("official", 10, 4, "random", 1)

@@ -1,20 +1,18 @@
-"""The per-kind tables of ``kernel/kinds.py`` say what each card does (RULES.md section 2,
+"""The per-kind tables of ``kernel/core/kinds.py`` say what each card does (RULES.md section 2,
 4.3-4.6, 8.1-8.2), the kernel reads them instead of chains of kind comparisons, and the
-packed memory words of ``kernel/packed.py`` keep each field within its declared bits."""
+packed memory words of ``kernel/core/packed.py`` keep each field within its declared bits."""
 
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
 import numpy as np
 import pytest
 
-from unosim.kernel import kinds as K
-from unosim.kernel import layout as L
-from unosim.kernel import packed as P
-
-KERNEL = Path(__file__).resolve().parents[2] / "unosim" / "kernel"
+from unosim.kernel import kernel_sources
+from unosim.kernel.core import kinds as K
+from unosim.kernel.core import layout as L
+from unosim.kernel.core import packed as P
 
 
 def coloured(rank):
@@ -66,7 +64,7 @@ def test_no_chains_of_kind_comparisons():
     assert CHAIN.search("if k == SNORLAX or k == GRENINJA:")  # what it finds
     hits = [
         f"{p.name}: {m.group(0)}"
-        for p in sorted(KERNEL.glob("*.py"))
+        for p in kernel_sources()
         for m in CHAIN.finditer(p.read_text(encoding="utf-8"))
     ]
     assert not hits, hits

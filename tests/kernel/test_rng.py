@@ -6,9 +6,9 @@ import numpy as np
 from numba import njit
 from scipy import stats
 
-from unosim.kernel.layout import N_STREAMS
-from unosim.kernel.piles import shuffle
-from unosim.kernel.rng import below, chance, seed_streams
+from unosim.kernel.core.layout import N_STREAMS
+from unosim.kernel.core.piles import shuffle
+from unosim.kernel.core.rng import below, chance, seed_streams
 
 
 @njit

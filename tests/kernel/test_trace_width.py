@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import numpy as np
 
-from unosim.kernel import layout as L
+from unosim.kernel.core import layout as L
 
 
 # ------------------------------------------------------------------ trace
 def test_trace_turns_are_wide_enough():
-    from unosim.kernel.state import new_round
-    from unosim.kernel.trace import _write_event
+    from unosim.kernel.core.state import new_round
+    from unosim.kernel.core.trace import _write_event
 
     rd = new_round(np.int64(108), np.int64(2))
     assert rd.trace.dtype == np.int32

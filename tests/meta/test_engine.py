@@ -22,15 +22,13 @@ CHECKED = ("unosim", "analyses", "benchmarks", "tools")  # tests may call the ke
 
 
 def entry_points(kernel: Path) -> dict[str, set[str]]:
-    """Kernel module (``unosim.kernel.batch``) -> its entry points' names."""
+    """Kernel module (``unosim.kernel.drivers.batch``) -> its entry points' names."""
     out = {}
-    for path in sorted(kernel.glob("*.py")):
-        if path.name in ("__init__.py", "jit.py"):
+    for path in sorted(kernel.rglob("*.py")):
+        if path.name == "__init__.py" or "compile" in path.parts or "__pycache__" in path.parts:
             continue
         tree = ast.parse(path.read_text(encoding="utf-8"))
-        out[f"unosim.kernel.{path.stem}"] = {
-            n.name for n in tree.body if isinstance(n, ast.FunctionDef)
-        }
+        out[_module(path)] = {n.name for n in tree.body if isinstance(n, ast.FunctionDef)}
     return out
 
 
@@ -95,11 +93,11 @@ def checked_files() -> list[Path]:
 
 def test_the_entry_points_are_found():
     entries = entry_points(KERNEL)
-    assert {"run_rounds", "run_one", "in_chunks"} <= entries["unosim.kernel.batch"]
+    assert {"run_rounds", "run_one", "in_chunks"} <= entries["unosim.kernel.drivers.batch"]
     assert {"run_rounds_expert", "run_one_expert", "tally_rounds"} <= entries[
-        "unosim.kernel.expert"
+        "unosim.kernel.expert.rounds"
     ]
-    assert {"run_matches", "settle", "seat_players"} <= entries["unosim.kernel.match"]
+    assert {"run_matches", "settle", "seat_players"} <= entries["unosim.kernel.drivers.match"]
     assert outside_calls([ENGINE])  # the engine itself is seen calling them
 
 
@@ -112,11 +110,11 @@ def test_only_the_engine_calls_the_kernel():
 @pytest.mark.parametrize(
     "source",
     [
-        "from unosim.kernel.batch import run_rounds\n",
-        "from ..kernel.match import settle\n",
-        "from ..kernel import expert as X\nX.run_one_expert(1)\n",
-        "import unosim.kernel.batch\nunosim.kernel.batch.run_one(1)\n",
-        "def f():\n    from ..kernel import batch\n    return batch.in_chunks\n",
+        "from unosim.kernel.drivers.batch import run_rounds\n",
+        "from ..kernel.drivers.match import settle\n",
+        "from ..kernel.expert import rounds as X\nX.run_one_expert(1)\n",
+        "import unosim.kernel.drivers.batch\nunosim.kernel.drivers.batch.run_one(1)\n",
+        "def f():\n    from ..kernel.drivers import batch\n    return batch.in_chunks\n",
     ],
 )
 def test_a_planted_kernel_call_is_caught(tmp_path, source):
@@ -126,7 +124,7 @@ def test_a_planted_kernel_call_is_caught(tmp_path, source):
     module = "unosim.sim.planted"
     assert kernel_calls(path, module, entries)
     path.write_text(
-        "from ..kernel import layout as L\nfrom unosim.kernel import "
+        "from ..kernel.core import layout as L\nfrom unosim.kernel import "
         "behaviour_mismatch\nx = L.N_COLS\n"
     )
     assert not kernel_calls(path, module, entries)

@@ -42,7 +42,7 @@ def installed(tmp_path_factory):
     wheels = list((tmp / "dist").glob("unosim-*.whl"))
     assert len(wheels) == 1, wheels
     names = zipfile.ZipFile(wheels[0]).namelist()
-    assert "unosim/kernel/batch.py" in names and "unosim/cli/app.py" in names
+    assert "unosim/kernel/drivers/batch.py" in names and "unosim/cli/app.py" in names
     assert not any(n.startswith(("tests/", "analyses/", "docs/")) for n in names)
     meta = next(n for n in names if n.endswith(".dist-info/METADATA"))
     text = zipfile.ZipFile(wheels[0]).read(meta).decode()

@@ -1,4 +1,4 @@
-"""Python agents at the table (unosim/sim/outside.py, unosim/kernel/outside.py).
+"""Python agents at the table (unosim/sim/outside.py, unosim/kernel/outside/protocol.py).
 
 The example random agent plays RULES.md 10's ``random`` through the agent interface,
 so its games must agree in distribution with the built-in ``random``'s (5 standard
@@ -13,8 +13,8 @@ import numpy as np
 import pytest
 
 from unosim.game.rules import resolve
-from unosim.kernel import layout as L
-from unosim.kernel import outside as K
+from unosim.kernel.core import layout as L
+from unosim.kernel.outside import protocol as K
 from unosim.sim import outside as O
 from unosim.sim.simulate import make_job, simulate
 from unosim.verify.checker import check_trace
@@ -205,7 +205,7 @@ def _state_pair():
 
 
 def test_observations_reveal_nothing_hidden():
-    from unosim.kernel.outside_run import _view
+    from unosim.kernel.outside.rounds import _view
 
     rs, t = _state_pair()
     rd0, rd1 = _view(t.games, 0), _view(t.games, 1)
@@ -219,7 +219,7 @@ def test_observations_reveal_nothing_hidden():
     hidden += list(rd1.pile[:n_pile])
     rng.shuffle(hidden)
     sizes = [int(rd1.hinfo[q, L.H_TOTAL]) for q in range(4)]
-    from unosim.kernel.piles import add_card
+    from unosim.kernel.core.piles import add_card
 
     for q in range(1, 4):
         rd1.hands[q, :] = 0

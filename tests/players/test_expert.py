@@ -9,8 +9,8 @@ import pytest
 
 from unosim.analysis.tournament import tournament
 from unosim.game.rules import PRESETS
-from unosim.kernel import layout as L
-from unosim.kernel.expert import (
+from unosim.kernel.core import layout as L
+from unosim.kernel.expert.rounds import (
     DEAL_OPEN,
     PILE_LAZY,
     PILE_SHUFFLED,
@@ -190,7 +190,14 @@ def test_every_decision_is_searched(preset, decisions):
     (challenge, stack or take), a legal card drawn (play it, keep it, its colour), a
     7's swap target and a card played without its extra cards (multi-card play).
     ``scope=turn`` searches normal turns only."""
-    from unosim.kernel.expert import AT_DRAWN, AT_PENALTY, AT_TURN, T_ALONE, T_CHANGED, T_TARGET
+    from unosim.kernel.expert.rounds import (
+        AT_DRAWN,
+        AT_PENALTY,
+        AT_TURN,
+        T_ALONE,
+        T_CHANGED,
+        T_TARGET,
+    )
 
     rules = PRESETS[preset]
     where = {
@@ -233,7 +240,7 @@ def _remember_play(pos, q, j, card, top, size):
     """Seat ``q``'s ``j``-th last play (``MEM_PLAYED``): ``card`` on ``top`` (whose
     colour was in play), leaving it ``size`` cards."""
     from unosim.game.cards import parse_kind
-    from unosim.kernel.kinds import COLOUR
+    from unosim.kernel.core.kinds import COLOUR
 
     k, t = int(parse_kind(card)), int(parse_kind(top))
     pos.rd.mem[L.MEM_PLAYED + j * L.MAX_PLAYERS + q] = (
@@ -247,7 +254,7 @@ def test_play_chance_weighs_a_random_hand_by_its_plays():
     legal cards of the hand it then held; 0 for a play that hand could not make
     (a Wild Draw Four while holding the colour in play); the hand is left as it was."""
     from tests.players.test_strategies import Position
-    from unosim.kernel.expert_deal import _play_chance
+    from unosim.kernel.expert.deal import _play_chance
 
     pos = Position({0: "G1", 1: "R3 G7"}, "Y2", "heuristic,random,random,random")
     mem = pos.rd.mem
@@ -271,7 +278,7 @@ def test_a_smaller_cut_drops_more_candidates():
     and tally of the default (``cut=-1``: ``z``), and ``cut=0.5`` drops candidates
     sooner, so its raced searches end sooner (fewer rollout turns per search, on other
     games: the bound is loose)."""
-    from unosim.kernel.expert import T_SEARCHES, T_TURNS
+    from unosim.kernel.expert.rounds import T_SEARCHES, T_TURNS
 
     def played(me):
         job = make_job(PRESETS["official"], 1, 4, [me, "random", "random", "random"], SEED)
@@ -291,7 +298,7 @@ def test_more_rollouts_go_to_undecided_decisions():
     policy's move without beating it by ``z`` errors), never more than k x ``rollouts``
     at any: per search between 1 and k times the turns of ``more=1`` on the same games
     (the games differ once a decision does, so the bounds are loose)."""
-    from unosim.kernel.expert import T_SEARCHES, T_TURNS
+    from unosim.kernel.expert.rounds import T_SEARCHES, T_TURNS
 
     rules = PRESETS["official"]
 
@@ -312,7 +319,7 @@ def test_futility_ends_extensions_sooner(raced):
     turns per search than with ``fut=0`` (other games: the bound is loose), whose moves
     the move checker finds legal; ``fut=0`` plays the games of before ``fut``
     (``tests/kernel/test_expert_identity.py``) and ``fut=10`` is the default."""
-    from unosim.kernel.expert import T_SEARCHES, T_TURNS
+    from unosim.kernel.expert.rounds import T_SEARCHES, T_TURNS
 
     rules = PRESETS["official"]
 
@@ -344,8 +351,8 @@ def test_reshuffle_pile_deals_the_same_cards_in_a_uniform_order():
     within 5 sigma), the hands and the rest of the state untouched."""
     from tests.players.test_strategies import Position
     from unosim.game.cards import parse_kind
-    from unosim.kernel.expert_deal import reshuffle_pile
-    from unosim.kernel.rng import seed_streams
+    from unosim.kernel.core.rng import seed_streams
+    from unosim.kernel.expert.deal import reshuffle_pile
 
     pos = Position({0: "G1 R2", 1: "B3"}, "Y2", "random,random,random,random")
     rd = pos.rd
@@ -383,7 +390,7 @@ def test_reuse_deals_hands_for_several_rollouts():
     """``reuse=1`` deals the hands for every rollout; ``reuse=4`` other games, legal and the
     same on any threads and chunks, with rollouts of the same length per search (the
     budget is the same); without common random numbers (``crn=0``) it changes nothing."""
-    from unosim.kernel.expert import T_SEARCHES, T_TURNS
+    from unosim.kernel.expert.rounds import T_SEARCHES, T_TURNS
 
     rules = PRESETS["official"]
 
@@ -415,11 +422,11 @@ def test_lazy_deal_gives_each_hand_its_chances():
 
     from tests.players.test_strategies import Position
     from unosim.game.cards import parse_kind
-    from unosim.kernel.expert import DEAL_VOIDS
-    from unosim.kernel.expert_deal import determinize
-    from unosim.kernel.expert_search import search_arrays
-    from unosim.kernel.kinds import COLOUR
-    from unosim.kernel.rng import seed_streams
+    from unosim.kernel.core.kinds import COLOUR
+    from unosim.kernel.core.rng import seed_streams
+    from unosim.kernel.expert.deal import determinize
+    from unosim.kernel.expert.rounds import DEAL_VOIDS
+    from unosim.kernel.expert.search import search_arrays
 
     hands = {0: "G1 B2", 1: "R3 G7 Y9", 2: "B5 W", 3: "R1 R2 G4 Y0"}
     pos = Position(hands, "Y2", "random,random,random,random")

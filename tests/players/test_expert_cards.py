@@ -21,7 +21,7 @@ import pytest
 
 from unosim.game.cards import parse_kind
 from unosim.game.rules import OFFICIAL, RuleError, apply, resolve
-from unosim.kernel import layout as L
+from unosim.kernel.core import layout as L
 from unosim.players.strategies import STRATEGIES
 from unosim.sim import engine
 from unosim.sim.simulate import make_job, run_block
@@ -64,8 +64,8 @@ def check_rounds(name: str, seats: list[str], rounds: int, seed: int) -> np.ndar
 def _position(rules, hands: dict[int, str], top: str, n: int = 4):
     """A table of ``n`` seats (seat 0 an expert's policy) holding ``hands``, ``top`` on
     the discard pile (its colour in play), nothing pending."""
-    from unosim.kernel.piles import add_card
-    from unosim.kernel.state import Table, new_round
+    from unosim.kernel.core.piles import add_card
+    from unosim.kernel.core.state import Table, new_round
     from unosim.players.seats import parse as parse_seats
 
     sid, sp, _ = parse_seats(["heuristic"] * n, n)
@@ -84,8 +84,8 @@ def _position(rules, hands: dict[int, str], top: str, n: int = 4):
 
 
 def _candidates(tb, rd, at: int, scope: int = 1) -> list[tuple[int, int]]:
-    from unosim.kernel.expert_moves import candidates
-    from unosim.kernel.expert_params import MAX_CANDIDATES
+    from unosim.kernel.expert.moves import candidates
+    from unosim.kernel.expert.params import MAX_CANDIDATES
 
     cand = np.zeros(MAX_CANDIDATES, np.int64)
     ccol = np.zeros(MAX_CANDIDATES, np.int64)
@@ -98,8 +98,8 @@ def test_candidates_of_declared_cards():
     opponent) once per opponent; a Storm and a Wild Draw Three (wild) once per colour;
     a green Carousel (colour only) not at all; a red 5 once; under ``scope=turn`` the
     Trade once (its opponent the policy's)."""
-    from unosim.kernel.declared import choice, chosen_target
-    from unosim.kernel.expert_params import AT_TURN
+    from unosim.kernel.expert.params import AT_TURN
+    from unosim.kernel.rules.declared import choice, chosen_target
 
     rs = resolve(path("mixed"))
     names = rs.card_names
@@ -122,8 +122,8 @@ def test_candidates_name_a_colour_and_an_opponent_and_stack_a_declared_card():
     """A wild card that names a colour and draws from a chosen opponent: 4 colours x 2
     opponents (3 players); facing a Wild Draw Three under progressive stacking, the
     Wild Draw Three (per colour) and taking the penalty."""
-    from unosim.kernel.declared import choice
-    from unosim.kernel.expert_params import AT_PENALTY, AT_TURN
+    from unosim.kernel.expert.params import AT_PENALTY, AT_TURN
+    from unosim.kernel.rules.declared import choice
 
     rs = apply(
         OFFICIAL,
@@ -169,7 +169,7 @@ def test_the_checker_passes_on_1000_rounds_with_every_strategy_and_the_expert(na
 def test_the_expert_chooses_opponents_and_colours_of_declared_cards():
     """In mixed.toml rounds the search replaces its policy's choice at normal turns and
     picks a declared card's opponent other than the policy's (``T_TARGET``)."""
-    from unosim.kernel.expert import AT_TURN, T_CHANGED, T_TARGET
+    from unosim.kernel.expert.rounds import AT_TURN, T_CHANGED, T_TARGET
 
     job = make_job(path("mixed"), 1, 4, [EXPERT, "heuristic", "random", "random"], 5)
     tally = engine.expert_tally(job.kernel, job.seed, 0, 40)

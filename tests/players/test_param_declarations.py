@@ -10,19 +10,18 @@ import numpy as np
 import pytest
 
 from unosim.game.rules import OFFICIAL
-from unosim.kernel import decide as D
-from unosim.kernel import expert as KX
-from unosim.kernel import layout as L
+from unosim.kernel import kernel_sources
+from unosim.kernel.core import layout as L
+from unosim.kernel.expert import rounds as KX
+from unosim.kernel.strategies import decide as D
 from unosim.players import expert as X
 from unosim.players import params as P
 from unosim.players import strategies as S
 from unosim.players.seats import parse as parse_seats
 
-KERNEL_DIR = Path(__file__).resolve().parents[2] / "unosim" / "kernel"
-
 
 def _kernel_sources() -> str:
-    return "\n".join(p.read_text() for p in KERNEL_DIR.glob("*.py") if p.name != "layout.py")
+    return "\n".join(p.read_text() for p in kernel_sources() if p.name != "layout.py")
 
 
 # ------------------------------------------------------------------ kernel slots
@@ -169,7 +168,7 @@ LABELS = {
         "expert:rollouts=512;horizon=0;model=actual;race=0;fut=0;depth=4;tries=64"
     ),
 }
-# the default expert's row (every slot of ``kernel.expert``, in order)
+# the default expert's row (every slot of ``kernel.expert.rounds``, in order)
 DEFAULT_ROW = [64, 8, 1, 0, 0, 200, 0, 1, 0, 4, 1000, 1, 3, 5, 1, 16, -100, 10, 1, 2, 1]
 # fmt: off
 EXPERT_ROWS = {

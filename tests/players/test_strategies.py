@@ -18,10 +18,10 @@ from unosim.game.cards import (
     parse_kind,
 )
 from unosim.game.rules import PRESETS, RuleSet
-from unosim.kernel import layout as L
-from unosim.kernel.decide import choose_card, choose_colour
-from unosim.kernel.rng import seed_streams
-from unosim.kernel.state import Table, new_round
+from unosim.kernel.core import layout as L
+from unosim.kernel.core.rng import seed_streams
+from unosim.kernel.core.state import Table, new_round
+from unosim.kernel.strategies.decide import choose_card, choose_colour
 from unosim.players import strategies as strat
 from unosim.players.seats import parse as parse_seats
 from unosim.players.seats import parse_one as parse_seat
@@ -227,7 +227,7 @@ def test_memory_of_missing_colours_is_never_wrong():
     Hands, Snorlax, penalties and jump-ins. The discard pile's colour counts and the
     masks of kinds held match the piles and hands."""
     from unosim.game.rules import apply
-    from unosim.kernel.batch import run_one
+    from unosim.kernel.drivers.batch import run_one
 
     rng = np.random.default_rng(11)
     checked = 0

@@ -11,7 +11,7 @@ from unosim.analysis.challenges import CHALLENGERS, challenge_outcomes
 from unosim.analysis.compare import compare
 from unosim.game.cards import WILD_DRAW_FOUR
 from unosim.game.rules import PRESETS
-from unosim.kernel import layout as L
+from unosim.kernel.core import layout as L
 from unosim.players import strategies as strat
 from unosim.players.seats import parse as parse_seats
 from unosim.sim import engine

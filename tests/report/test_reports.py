@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import math
 import re
+import subprocess
 from pathlib import Path
 
 import build_reports as report_build  # analyses/, put on sys.path by conftest.py
@@ -20,6 +21,7 @@ import pytest
 
 import unosim
 from unosim.game import names as display_names
+from unosim.kernel import kernel_sources
 from unosim.report.page import PROVENANCE_HEADING, Page, ci, num, write_index
 
 TINY = 0.0005  # 500 rounds where the default is 1,000,000; every run at least 200
@@ -309,10 +311,19 @@ def test_cache_key_covers_what_decides_the_results():
         "decide.py",
     } <= names
     deps = (Path(__file__).parents[2] / "Makefile").read_text()
-    assert "unosim/kernel/*.py" in deps
+    assert "$(KERNEL_SOURCES)" in deps
+    kernel = subprocess.run(
+        ["make", "-s", "--no-print-directory", "-f", "-", "show"],
+        input=deps + "\nshow:\n\t@echo $(KERNEL_SOURCES)\n",
+        cwd=Path(__file__).parents[2],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.split()
     pkg = Path(unosim.__file__).resolve().parent
+    assert sorted(kernel) == [f"unosim/{p.relative_to(pkg).as_posix()}" for p in kernel_sources()]
     for f in files:
-        if f.parent.name != "kernel":
+        if "kernel" not in f.relative_to(pkg).parts:
             rel = f.relative_to(pkg).as_posix()
             assert f"unosim/{rel}" in deps, rel
 

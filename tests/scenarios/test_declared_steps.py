@@ -3,7 +3,7 @@ combine"): every skip waits for the seat its step names, and a seat misses one t
 each skip waiting for it.
 
 1. Scenarios traced by hand, each played from the same deal by the kernel (a scripted
-   deck through ``kernel.batch.run_one``, as tests/helpers.py plays its scripted
+   deck through ``kernel.drivers.batch.run_one``, as tests/helpers.py plays its scripted
    rounds), judged by the move checker on the kernel's trace, and played by the
    reference engine (tests/reference): the seats that play and that are skipped, in
    order, must be the traced ones in all three.
@@ -34,8 +34,8 @@ from tests.reference import engine as ref
 from tests.scenarios.test_reference_parity import assert_same_distribution
 from unosim.game.cards import parse_kind
 from unosim.game.rules import resolve
-from unosim.kernel import layout as L
-from unosim.kernel.batch import run_one
+from unosim.kernel.core import layout as L
+from unosim.kernel.drivers.batch import run_one
 from unosim.players.seats import parse as parse_seats
 from unosim.sim import engine
 from unosim.sim.simulate import make_job

@@ -26,7 +26,7 @@ import unosim
 from tests.reference import engine as ref
 from tests.scenarios.test_reference_parity import assert_same_distribution
 from unosim.game.rules import OFFICIAL, PRESETS, resolve
-from unosim.kernel import layout as L
+from unosim.kernel.core import layout as L
 from unosim.verify.checker import check_trace
 
 CARDS = Path(__file__).resolve().parents[2] / "examples" / "cards"
@@ -89,7 +89,7 @@ def scripted(rs, strategies, deal, first, drawn):
     """One scripted round: ``deal`` seat 0's hand, then seat 1's, ..., ``first``
     turned, then ``drawn`` on top of the draw pile; returns (row, trace)."""
     from unosim.game.cards import parse_kind
-    from unosim.kernel.batch import run_one
+    from unosim.kernel.drivers.batch import run_one
     from unosim.players.seats import parse as parse_seats
 
     k = lambda t: parse_kind(t, rs.card_names)  # noqa: E731

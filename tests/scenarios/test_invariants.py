@@ -11,8 +11,8 @@ from hypothesis import strategies as st
 import unosim
 from unosim.game.cards import N_KINDS
 from unosim.game.rules import PRESETS
-from unosim.kernel import layout as L
-from unosim.kernel.batch import run_one
+from unosim.kernel.core import layout as L
+from unosim.kernel.drivers.batch import run_one
 from unosim.players.seats import parse as parse_seats
 
 SWITCHES = st.fixed_dictionaries(

@@ -18,7 +18,7 @@ import pytest
 
 from tests.helpers import scripted
 from unosim.game.cards import COLOUR, parse_kind
-from unosim.kernel import layout as L
+from unosim.kernel.core import layout as L
 
 SEEDS = range(8)
 

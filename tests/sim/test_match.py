@@ -2,7 +2,7 @@
 hand-traced matches from chosen deals, end-to-end invariants against a pandas re-count,
 determinism, a statistical check, files and the command line.
 
-Seating (kernel/match.py): in a round dealt by player ``d`` seat ``s`` holds player
+Seating (kernel/drivers/match.py): in a round dealt by player ``d`` seat ``s`` holds player
 ``(d + 1 + s) % n``; the first dealer is player ``n - 1``. Notation in the traces:
 ``T2 s1=P0`` is the 2nd turn, taken by seat 1 where player 0 sits.
 """
@@ -18,8 +18,8 @@ import unosim
 from unosim.cli.app import app
 from unosim.game.cards import N_KINDS, parse_kind
 from unosim.game.rules import OFFICIAL, resolve
-from unosim.kernel import layout as L
-from unosim.kernel.match import leader, next_alive, run_match, seat_players, settle
+from unosim.kernel.core import layout as L
+from unosim.kernel.drivers.match import leader, next_alive, run_match, seat_players, settle
 from unosim.players.seats import parse as parse_seats
 from unosim.sim.match import (
     make_match_job,

@@ -20,7 +20,7 @@ import pytest
 from typer.testing import CliRunner
 
 from unosim.cli.app import app
-from unosim.kernel import layout as L
+from unosim.kernel.core import layout as L
 from unosim.sim import outside as O
 from unosim.sim.results import rounds_frame, write_parquet
 from unosim.sim.simulate import make_job, run_block, simulate

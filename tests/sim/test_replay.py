@@ -15,7 +15,7 @@ import unosim
 from unosim.cli.app import app
 from unosim.game.rules import PRESETS, apply
 from unosim.kernel import KERNEL_BEHAVIOUR
-from unosim.kernel import layout as L
+from unosim.kernel.core import layout as L
 from unosim.sim.replay import (
     ReplayError,
     events,

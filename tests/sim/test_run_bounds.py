@@ -11,7 +11,7 @@ from typer.testing import CliRunner
 
 import unosim
 from tests.cli_checks import invoke, one_line_error
-from unosim.kernel import layout as L
+from unosim.kernel.core import layout as L
 
 runner = CliRunner()
 

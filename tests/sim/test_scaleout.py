@@ -25,7 +25,7 @@ from typer.testing import CliRunner
 import unosim
 from unosim.cli.app import app
 from unosim.kernel import KERNEL_BEHAVIOUR
-from unosim.kernel import layout as L
+from unosim.kernel.core import layout as L
 from unosim.sim import dataset as ds
 from unosim.sim.results import read_manifest, read_results
 from unosim.sim.runner import local_cluster

@@ -14,7 +14,7 @@ import pytest
 
 import unosim
 from unosim.game.cards import COLOURS
-from unosim.kernel import outside as K
+from unosim.kernel.outside import protocol as K
 from unosim.sim.outside import card_of
 from unosim.table.llm import ChatAgent, EndpointError
 from unosim.table.text import (

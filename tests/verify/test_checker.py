@@ -27,8 +27,8 @@ from unosim.game.cards import (
     WILD_DRAW_FOUR,
 )
 from unosim.game.rules import PRESETS, apply
-from unosim.kernel import layout as L
-from unosim.kernel.batch import run_one
+from unosim.kernel.core import layout as L
+from unosim.kernel.drivers.batch import run_one
 from unosim.players.seats import parse as parse_seats
 from unosim.sim import engine
 from unosim.sim.results import rounds_frame

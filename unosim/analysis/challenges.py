@@ -22,7 +22,7 @@ import pandas as pd
 from scipy.stats import norm
 
 from ..game.rules import RuleSet, resolve
-from ..kernel import layout as L
+from ..kernel.core import layout as L
 
 __all__ = ["challenge_outcomes", "challenge_table", "CHALLENGERS", "OPPONENTS"]
 

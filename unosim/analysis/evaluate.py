@@ -30,7 +30,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from ..kernel import layout as L
+from ..kernel.core import layout as L
 from ..players.agents import is_agent_spec
 from ..players.expert import STRONG, STRONG_FAST, TUNED, options
 from ..sim.assembled import assembled_matches
@@ -97,7 +97,7 @@ def _row_key(player: str, opponent: str, rules, n, per_seat, seed, house) -> dic
     from .._version import __version__
     from ..game.rules import resolve
     from ..kernel import KERNEL_BEHAVIOUR
-    from ..kernel.rng import RNG_VERSION
+    from ..kernel.core.rng import RNG_VERSION
 
     return {
         "player": player,

@@ -17,7 +17,7 @@ import numpy as np
 import pandas as pd
 
 from ..game.rules import RuleSet, resolve
-from ..kernel import layout as L
+from ..kernel.core import layout as L
 from ..players import strategies as strat
 from ..players.seats import parse_seats
 from ..sim.simulate import BLOCK, make_job, run_block, thread_count

@@ -21,7 +21,7 @@ import pandas as pd
 
 from .._version import __version__
 from ..game.rules import RuleSet, resolve
-from ..kernel.layout import CHALLENGE_SMART, P_W
+from ..kernel.core.layout import CHALLENGE_SMART, P_W
 from ..players import strategies as strat
 from ..players.seats import parse as parse_seats
 from ..players.seats import parse_one as parse_seat

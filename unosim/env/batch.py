@@ -12,9 +12,9 @@ from gymnasium import spaces
 from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
-from ..kernel import outside as K
-from ..kernel.layout import C_POINTS, C_TRUNCATED, C_WINNER
-from ..kernel.step_tensors import N_T
+from ..kernel.core.layout import C_POINTS, C_TRUNCATED, C_WINNER
+from ..kernel.outside import protocol as K
+from ..kernel.stepwise.tensors import N_T
 from ..players.expert import expert_array
 from ..players.seats import parse_seats
 from ..sim import engine

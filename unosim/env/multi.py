@@ -2,7 +2,7 @@
 stepwise game (``unosim.Game``): ``UnoAEC`` (turn by turn) and ``UnoParallel`` (every
 agent gives an action each step; only the deciding agent's is used, the others have an
 all-zero mask). Observations follow the classic-games convention: a dict of
-``observation`` (float32[N_T] in [0, 1], ``kernel.step.T_FIELDS``) and ``action_mask``
+``observation`` (float32[N_T] in [0, 1], ``kernel.stepwise.turns.T_FIELDS``) and ``action_mask``
 (int8[98]); ``observation="flat"`` gives the flat form instead."""
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv, ParallelEnv
 
-from ..kernel.layout import C_TRUNCATED
+from ..kernel.core.layout import C_TRUNCATED
 from ..sim.game import N_ACTIONS, Game, IllegalAction, State
 from .options import (
     ILLEGAL,

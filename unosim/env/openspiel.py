@@ -32,7 +32,7 @@ import pyspiel
 
 from ..game.cards import COLOURS, kind_name
 from ..game.rules import CHOICES, PRESETS, RuleError, RuleSet, parse_house, resolve
-from ..kernel.outside import A_PASS, LOG_CAP
+from ..kernel.outside.protocol import A_PASS, LOG_CAP
 from ..sim.game import INFORMATION_STATE_SHAPE, OBSERVATION_SHAPE, Game, State
 from ..sim.outside import ACTIONS, N_ACTIONS
 

@@ -27,7 +27,7 @@ import numpy as np
 from gymnasium import spaces
 
 from ..game.rules import resolve
-from ..kernel.step_tensors import N_T
+from ..kernel.stepwise.tensors import N_T
 from ..sim.game import N_ACTIONS
 
 REWARDS = ("win", "points", "rank")

@@ -8,7 +8,7 @@ from typing import Any
 import numpy as np
 from gymnasium import Env, spaces
 
-from ..kernel.layout import C_TRUNCATED
+from ..kernel.core.layout import C_TRUNCATED
 from ..sim.game import N_ACTIONS, Game, IllegalAction, State
 from .options import (
     ILLEGAL,

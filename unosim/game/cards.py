@@ -6,7 +6,7 @@ then Skip, Reverse, Draw Two. Wild-type kinds follow (``WILD`` .. ``GRAYSKULL``)
 have no colour (``COLOUR[kind] == -1``) and no rank (``RANK[kind] == -1``).
 
 Declared cards (docs/cards.md) take the reserved kinds after the built-in ones
-(``kernel.kinds``); their names come from the rule set (``names`` arguments below: the
+(``kernel.core.kinds``); their names come from the rule set (``names`` arguments below: the
 declared cards' names in declaration order).
 
 A deck is a count per kind (``int16[N_KINDS]``), so any edition or custom deck is data.
@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..kernel.kinds import (  # noqa: F401  (the kernel's tables, published here)
+from ..kernel.core.kinds import (  # noqa: F401  (the kernel's tables, published here)
     COLOUR,
     CUSTOMIZABLE,
     DECLARED_COLOURED,

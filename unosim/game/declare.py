@@ -3,7 +3,7 @@
 A declaration is a :class:`CardSpec`; :func:`parse_cards` reads the ``cards`` table of a
 rule file, checks every field within bounds (one-line errors naming the file, the card
 and the field) and gives the specs in the file's order: the ``d``-th is the kernel's
-declared card ``d`` (``kernel.kinds``). :func:`kernel_block` writes one spec into the
+declared card ``d`` (``kernel.core.kinds``). :func:`kernel_block` writes one spec into the
 rule array as the integers the kernel reads (``layout.D_*``, ``OP_*``).
 """
 
@@ -13,8 +13,8 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from ..kernel import kinds as KK
-from ..kernel import layout as L
+from ..kernel.core import kinds as KK
+from ..kernel.core import layout as L
 
 MAX_CARDS = KK.MAX_DECLARED  # declared cards in one rule set
 MAX_STEPS = L.MAX_STEPS  # steps of one card's effect, name_colour included

@@ -438,7 +438,7 @@ class RuleSet:
     def to_array(self) -> np.ndarray:
         """The kernel's view: ``int64[layout.N_RULES]``, rule ``r`` in slot
         ``layout.R_<NAME>`` encoded by ``Rule.encode``."""
-        from ..kernel import layout as L
+        from ..kernel.core import layout as L
 
         a = np.zeros(L.N_RULE_ARRAY, dtype=np.int64)
         for r in KERNEL_RULES:

@@ -38,9 +38,11 @@ def behaviour_mismatch(manifest: dict) -> str | None:
 
 
 def kernel_sources() -> list[Path]:
-    """The files whose text the compiled kernels depend on: this package's own (it
-    imports nothing from outside it)."""
-    return sorted((_PKG / "kernel").glob("*.py"))
+    """The files whose text the compiled kernels depend on: this package's own, in every
+    subpackage (it imports nothing from outside it). The one place that knows where the
+    kernel's files are: the Makefile, the tests and ``analyses/`` ask it."""
+    root = _PKG / "kernel"
+    return sorted(p for p in root.rglob("*.py") if "__pycache__" not in p.relative_to(root).parts)
 
 
 def _stripped(tree: ast.AST) -> ast.AST:
@@ -71,13 +73,23 @@ def _tree_digest(source: bytes) -> bytes:
     return _TREE_DIGESTS[key]
 
 
+def _name(path: Path) -> str:
+    """``path`` as named in a digest: inside the package, from its root
+    (``kernel/core/state.py``: two subpackages may hold files of one name); elsewhere
+    its file name."""
+    try:
+        return path.resolve().relative_to(_PKG).as_posix()
+    except ValueError:
+        return path.name
+
+
 def code_digest(paths) -> str:
     """sha256 of the code of the Python files ``paths`` (names and syntax trees, without
     docstrings): comments, docstrings and layout change nothing."""
     h = hashlib.sha256()
     for path in paths:
         path = Path(path)
-        h.update(path.name.encode() + b"\0")
+        h.update(_name(path).encode() + b"\0")
         h.update(_tree_digest(path.read_bytes()) + b"\0")
     return h.hexdigest()
 
@@ -98,7 +110,7 @@ def __getattr__(name: str):
     """``CACHE_ROOT``: the folder numba caches the kernels in (``jit.cache_folder``),
     found when asked for, not at import."""
     if name == "CACHE_ROOT":
-        from .jit import cache_folder
+        from .compile.jit import cache_folder
 
         return cache_folder()
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

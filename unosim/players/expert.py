@@ -1,7 +1,7 @@
 """The ``expert`` strategy on the Python side: its parameters and how a job runs it.
 
 ``expert:rollouts=64;policy=tuned;horizon=8;...`` (every parameter optional; the
-defaults are ``DEFAULTS``). The search runs in the kernel (``kernel.expert``): flat Monte
+defaults are ``DEFAULTS``). The search runs in the kernel (``kernel.expert.rounds``): flat Monte
 Carlo over each decision with more than one choice, dealing the cards it cannot see
 consistently with what the table saw. Each parameter's meaning and the expert's measured
 strength are in ``docs/players.md``; what was tried to get there, in
@@ -15,8 +15,8 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from ..kernel import layout as L
-from ..kernel.expert import N_X
+from ..kernel.core import layout as L
+from ..kernel.expert.rounds import N_X
 from . import strategies as strat
 from .params import EXPERT_PARAMS, Param, expert_slot
 
@@ -72,8 +72,8 @@ STRONG_FAST = (
     "expert:model=actual;depth=4;tries=64;horizon=12;rollouts=256;race=4;fut=10;value=fit;"
     "reuse=4;pile=lazy"
 )
-DEALS = PARAMS["deal"].choices  # kernel.expert DEAL_* in this order
-SCOPES = PARAMS["scope"].choices  # kernel.expert SCOPE_* in this order
+DEALS = PARAMS["deal"].choices  # kernel.expert.rounds DEAL_* in this order
+SCOPES = PARAMS["scope"].choices  # kernel.expert.rounds SCOPE_* in this order
 
 
 def _value(p: Param, val: str) -> object:
@@ -148,7 +148,7 @@ def parse_expert(rest: str) -> tuple[int, np.ndarray, str]:
 
 
 def expert_array(labels: Sequence[str], rules: RuleSet | None = None) -> np.ndarray | None:
-    """``int64[MAX_PLAYERS, N_X]`` expert parameters of each seat (``kernel.expert``), or
+    """``int64[MAX_PLAYERS, N_X]`` expert parameters of each seat (``kernel.expert.rounds``), or
     None when no seat is an expert. ``rules`` (a RuleSet) gives ``voluntary_draw``."""
     xp = np.zeros((L.MAX_PLAYERS, N_X), dtype=np.int64)
     any_expert = False
@@ -167,7 +167,7 @@ def expert_array(labels: Sequence[str], rules: RuleSet | None = None) -> np.ndar
 
 
 def refuse_matches(labels: Iterable[str]) -> None:
-    """Matches run in ``kernel.match``, which has no search: an expert would silently
+    """Matches run in ``kernel.drivers.match``, which has no search: an expert would silently
     play as its rollout policy there, so it is refused. ``unosim.sim.assembled`` builds
     matches with an expert from independent single rounds instead."""
     if any(lab.partition(":")[0].strip() == NAME for lab in labels):

@@ -12,9 +12,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from ..kernel import decide as _decide
-from ..kernel import expert as _expert
-from ..kernel import layout as L
+from ..kernel.core import layout as L
+from ..kernel.expert import rounds as _expert
+from ..kernel.strategies import decide as _decide
 
 
 @dataclass(frozen=True)
@@ -25,7 +25,7 @@ class Param:
     ``bounds``), ``int`` or ``float`` (within ``bounds``, inclusive), ``choice`` (one of
     ``choices``, sent to the kernel as its index) or ``text`` (no slot: read in Python).
     ``slot``: the name of the kernel constant that indexes it (``layout.P_BLUFF``,
-    ``decide.F_POINTS``, ``kernel.expert.X_ROLLOUTS``). ``named``: words accepted for
+    ``decide.F_POINTS``, ``kernel.expert.rounds.X_ROLLOUTS``). ``named``: words accepted for
     values (``challenge=smart``). ``scale``: a ``float`` goes to the kernel as
     ``round(value * scale)``.
     """
@@ -342,7 +342,7 @@ STRATEGY_DECLARATIONS: tuple[Strategy, ...] = (
 )
 
 # the expert's parameters (``expert:<name>=<value>;...``), in the order of its labels;
-# slots kernel.expert.X_*
+# slots kernel.expert.rounds.X_*
 EXPERT_PARAMS: tuple[Param, ...] = (
     Param(
         "rollouts",
@@ -573,7 +573,7 @@ _EXPERT_MORE = {  # what docs/players.md says of each
         "hand with which the heuristic would have played them; 3: also a `random` "
         "opponent's hand is dealt with the chance that `random` made its last plays from "
         "it (each: the card's copies over the legal cards of the hand it then held, rules"
-        " section 10), by rejection; 0: none of these (`kernel.expert_deal.determinize`; "
+        " section 10), by rejection; 0: none of these (`kernel.expert.deal.determinize`; "
         "what a seat's plays showed is forgotten once it draws or its hand moves)"
     ),
     "depth": (
@@ -603,7 +603,7 @@ _EXPERT_MORE = {  # what docs/players.md says of each
         "sizes; `fit`: its chance to go out first by a model fitted to official 4-player "
         "rounds (a conditional logit over the seats on hand size and distance from the "
         "seat to move, wild cards, Wild Draw Fours, colours held, a card of the colour in "
-        "play, Draw Twos, Skips and Reverses: `kernel/expert_value.py`, "
+        "play, Draw Twos, Skips and Reverses: `kernel/expert/value.py`, "
         "`tools/fit_cut_value.py`)"
     ),
     "reuse": (

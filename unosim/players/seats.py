@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..kernel.layout import MAX_PLAYERS, N_PARAMS
-from ..kernel.outside import OUTSIDE
+from ..kernel.core.layout import MAX_PLAYERS, N_PARAMS
+from ..kernel.outside.protocol import OUTSIDE
 from . import agents
 from .expert import NAME as EXPERT
 from .expert import parse_expert

@@ -1,6 +1,6 @@
 """Player strategies by name: kernel ids, default parameters and the parsing of a strategy.
 
-The decisions run inside the kernel (``kernel.decide``): each seat by its strategy id
+The decisions run inside the kernel (``kernel.strategies.decide``): each seat by its strategy id
 ``sid[p]`` and parameter row ``sp[p]`` (``layout.P_*``), drawing from the seat's own stream
 ``S_SEAT0 + p``. ``random`` is RULES.md section 10 to the letter, ``heuristic`` a
 human-like player, ``table`` the heuristic with human imperfections, and the weighted
@@ -12,8 +12,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..kernel import decide as _K
-from ..kernel.decide import (  # noqa: F401  (the ids, published here)
+from ..kernel.core.layout import CHALLENGE_SMART, MAX_PLAYERS, N_PARAMS  # noqa: F401
+from ..kernel.strategies import decide as _K
+from ..kernel.strategies.decide import (  # noqa: F401  (the ids, published here)
     AGGRESSIVE,
     COLOUR_COUNTER,
     F_SCARCE,
@@ -23,7 +24,6 @@ from ..kernel.decide import (  # noqa: F401  (the ids, published here)
     RANDOM,
     WEIGHTED,
 )
-from ..kernel.layout import CHALLENGE_SMART, MAX_PLAYERS, N_PARAMS  # noqa: F401
 from .params import BEHAVIOUR as _BEHAVIOUR
 from .params import FEATURES as _FEATURES
 from .params import (  # noqa: F401  (MAX_WEIGHT published here)

@@ -8,7 +8,7 @@ Editions (``EDITIONS``) are a deck with their own switch values: `copag` and
 
 Cells that cannot differ share one simulation (``sim_key``): ``random`` players never
 forget UNO, never challenge and play one card at a time (RULES.md section 10,
-``kernel/decide.py``: ``forget_uno``/``challenge`` are 0, so ``chance`` returns False
+``kernel/strategies/decide.py``: ``forget_uno``/``challenge`` are 0, so ``chance`` returns False
 without a draw; ``next_extra`` returns -1), so ``uno_penalty``, ``challenge`` and
 ``multi_play`` change nothing for them; ``table`` players challenge ``smart``, which
 never challenges under ``wd4_restriction = none`` (every play is legal), so there
@@ -23,7 +23,7 @@ import math
 import numpy as np
 
 from ..game.rules import RuleSet, resolve
-from ..kernel import layout as L
+from ..kernel.core import layout as L
 from ..sim.simulate import make_job, run_block, thread_count
 from .pace import SECONDS_PER_TURN
 

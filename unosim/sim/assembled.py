@@ -1,16 +1,16 @@
 """Matches assembled from independent single rounds (RULES.md section 7), for players
 the match kernel cannot run: the ``expert`` searches only in single-round runs.
 
-Why the assembly is exact (in distribution): in ``kernel.match`` a round depends on the
+Why the assembly is exact (in distribution): in ``kernel.drivers.match`` a round depends on the
 rest of its match only through its seating (who deals, hence who sits where), because
 round ``r`` of match ``m`` draws from its own streams ``(seed, m, r)`` and no strategy
 reads the scores (a decision sees its own hand, the table and the rules: ``kernel/
 decide.py``). So, given the dealer, a round's record is an independent draw from the
-single-round distribution of that seating, and a match is ``kernel.match.settle`` applied
+single-round distribution of that seating, and a match is ``kernel.drivers.match.settle`` applied
 round after round. Here every round is a fresh game of a single-round run whose seats
 hold the players in the dealer's order (seat ``s``: the ``(s + 1)``-th player after the
-dealer, as ``kernel.match`` seats them), each game used once, and ``settle`` books it.
-Matches built so have the distribution of ``kernel.match``'s (not its games): the test
+dealer, as ``kernel.drivers.match`` seats them), each game used once, and ``settle`` books it.
+Matches built so have the distribution of ``kernel.drivers.match``'s (not its games): the test
 ``tests/test_assembled.py`` compares the two for players both can run. Elimination
 (``penalty_elimination``) changes the number of seats and is not assembled.
 """
@@ -23,7 +23,7 @@ import numpy as np
 import pandas as pd
 
 from ..game.rules import resolve
-from ..kernel import layout as L
+from ..kernel.core import layout as L
 from .engine import seat_players, settle
 from .simulate import make_job, run_block
 

@@ -45,7 +45,7 @@ import numpy as np
 import pandas as pd
 
 from ..kernel import behaviour_mismatch
-from ..kernel import layout as L
+from ..kernel.core import layout as L
 from .results import MANIFEST_KEY, atomic_path, publish, rounds_frame
 from .summary import Aggregate
 

@@ -14,26 +14,26 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..game.rules import RuleError, RuleSet, resolve
-from ..kernel import aggregate as _aggregate
-from ..kernel import batch as _batch
-from ..kernel import expert as _expert
-from ..kernel import family as _family
-from ..kernel import layout as L
-from ..kernel import match as _match
-from ..kernel import outside as _outside
-from ..kernel import outside_run as _outside_run
-from ..kernel import step as _step
-from ..kernel import step_hidden as _step_hidden
-from ..kernel import step_tensors as _step_tensors
-from ..kernel.kinds import N_BUILTIN_KINDS, N_KINDS
-from ..kernel.outside import VIEW_N
+from ..kernel.core import layout as L
+from ..kernel.core.kinds import N_BUILTIN_KINDS, N_KINDS
+from ..kernel.drivers import aggregate as _aggregate
+from ..kernel.drivers import batch as _batch
+from ..kernel.drivers import match as _match
+from ..kernel.expert import rounds as _expert
+from ..kernel.outside import protocol as _outside
+from ..kernel.outside import rounds as _outside_run
+from ..kernel.outside.protocol import VIEW_N
+from ..kernel.rules import family as _family
+from ..kernel.stepwise import hidden as _step_hidden
+from ..kernel.stepwise import tensors as _step_tensors
+from ..kernel.stepwise import turns as _step
 from ..players.expert import expert_array
 from ..players.seats import OUTSIDE
 from .interrupt import kernel_call
 
 # the rule sets whose rounds run in a kernel of their own, compiled with their rules as
-# constants (``kernel.family``; the same games, faster), with or without the rules
-# that such a kernel reads from the table (``kernel.family.HOUSE``: stacking, Seven-Zero,
+# constants (``kernel.rules.family``; the same games, faster), with or without the rules
+# that such a kernel reads from the table (``kernel.rules.family.HOUSE``: stacking, Seven-Zero,
 # the challenge, the UNO penalty, the next dealer, the draw rule); the environment
 # variable UNOSIM_FAMILIES names others, comma-separated, or none with an empty value
 FAMILIES = tuple(
@@ -123,7 +123,7 @@ def has_family(rules: np.ndarray) -> bool:
 def family_name(rules: np.ndarray) -> str | None:
     """The rule set of ``FAMILIES`` whose kernel plays rounds of ``rules`` (``official``
     also for ``motu``, ``stacking``, ``portugal``, ``pokemon`` and ``draw-until-playable``:
-    ``kernel.family.key``), or None: the general."""
+    ``kernel.rules.family.key``), or None: the general."""
     global _family_rules
     if _family_rules is None:
         try:
@@ -137,7 +137,7 @@ def family_name(rules: np.ndarray) -> str | None:
 
 
 def matches(k: Kernel, seed: int, lo: int, hi: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Matches ``lo .. hi - 1`` (``kernel.match.run_matches``): match rows
+    """Matches ``lo .. hi - 1`` (``kernel.drivers.match.run_matches``): match rows
     int32[hi - lo, N_MCOLS], round heads int32[r, N_RH], round records int32[r, N_COLS]."""
     with kernel_call():
         return _match.run_matches(*k.head, seed, lo, hi)
@@ -150,7 +150,7 @@ def expert_tally_dispatcher():
 
 
 def expert_tally(k: Kernel, seed: int, first_game: int, count: int) -> np.ndarray:
-    """The expert's tally (``kernel.expert.T_*``) over games ``first_game ..``, played on
+    """The expert's tally (``kernel.expert.rounds.T_*``) over games ``first_game ..``, played on
     one thread as :func:`rounds` plays them."""
     if k.xp is None:
         raise ValueError("no seat is an expert: there is no search to tally")
@@ -199,7 +199,7 @@ def trace_hands(rows: np.ndarray, n: int) -> np.ndarray:
 
 
 def seat_players(alive: np.ndarray, n: int, dealer: int, seat_player: np.ndarray) -> None:
-    """``kernel.match.seat_players``: who sits in each seat of a round dealt by
+    """``kernel.drivers.match.seat_players``: who sits in each seat of a round dealt by
     ``dealer`` (into ``seat_player``, int64[MAX_PLAYERS])."""
     _match.seat_players(alive, n, dealer, seat_player)
 
@@ -215,14 +215,14 @@ def settle(
     penalty: np.ndarray,
     alive: np.ndarray,
 ) -> tuple[int, int]:
-    """``kernel.match.settle``: book one round's record ``row`` (int32[N_COLS]) of ``n_act``
+    """``kernel.drivers.match.settle``: book one round's record ``row`` (int32[N_COLS]) of ``n_act``
     seats into a match's ``score``, ``penalty`` and ``alive`` (int64[MAX_PLAYERS]) under
     ``rules`` (int64[N_RULES]); returns (next dealer, winner or -1)."""
     return _match.settle(rules, row, n, n_act, seat_player, dealer, score, penalty, alive)
 
 
 def outside_games(deck: np.ndarray, b: int, capacity: int, history: int):
-    """Slots for ``b`` rounds with outside seats (``kernel.outside_run``): the deck's
+    """Slots for ``b`` rounds with outside seats (``kernel.outside.rounds``): the deck's
     order ``int8[deck size]``, the rounds' state and their checkpoints."""
     order = _batch.deck_order.py_func(deck)
     games, cks = _outside_run.new_games(
@@ -244,24 +244,24 @@ def outside_advance(
 ) -> np.ndarray:
     """Advance the rounds in ``slots`` (int64[m]) to their next outside decision or their
     end, expert seats searching (``xp``, int64[MAX_PLAYERS, N_X], all 0 for none); their
-    statuses ``int64[m]`` (``kernel.outside.ST_*``), records in ``out``."""
+    statuses ``int64[m]`` (``kernel.outside.protocol.ST_*``), records in ``out``."""
     with kernel_call():
         return _outside_run.advance_games(tb, games, cks, np.int64(n), order, stop, slots, out, xp)
 
 
 def aggregate(out, n_players, wins, turns_hist, points_hist, sums, totals):
     """Add the records ``out`` (int32[n, N_COLS]) into the int64 arrays given
-    (``kernel.aggregate.aggregate``); returns (truncated rounds, largest max_stack, 1 if
+    (``kernel.drivers.aggregate.aggregate``); returns (truncated rounds, largest max_stack, 1 if
     a record is out of range)."""
     return _aggregate.aggregate(out, n_players, wins, turns_hist, points_hist, sums, totals)
 
 
-# -- the stepwise game (``kernel.step``; ``unosim.sim.game``) ---------------------------
+# -- the stepwise game (``kernel.stepwise.turns``; ``unosim.sim.game``) ---------------------------
 
 
 def game_arrays(deck: np.ndarray, history: int):
     """One stepwise game's arrays: the deck in kind order, the round and its checkpoint
-    (``kernel.step``: a ``Round`` whose ``ob`` has the game's room)."""
+    (``kernel.stepwise.turns``: a ``Round`` whose ``ob`` has the game's room)."""
     order = np.repeat(np.arange(N_KINDS), deck).astype(np.int8)
     n_ob = _outside.ob_size(history) + VIEW_N
     games, cks = _outside_run.new_games(1, order.size, 0, n_ob, False)

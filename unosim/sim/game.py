@@ -12,12 +12,12 @@ models).
     ...     s.apply(s.legal_actions()[0])
     >>> s.returns()
 
-The state is the kernel's own arrays (``unosim.kernel.step``): ``apply`` checks the
+The state is the kernel's own arrays (``unosim.kernel.stepwise.turns``): ``apply`` checks the
 action against the state's mask (never a copy an agent holds), logs it and advances
 the round to the next decision in one numba call; ``clone``, ``snapshot`` and
 ``restore`` copy arrays (no replay). The random streams live in the arrays, so a clone
 plays the same future. Actions are the indices of ``ACTIONS`` (``Discrete(98)``, the
-table in ``unosim.kernel.outside`` and ``docs/environments.md``).
+table in ``unosim.kernel.outside.protocol`` and ``docs/environments.md``).
 """
 
 from __future__ import annotations
@@ -27,12 +27,12 @@ from collections.abc import Sequence
 import numpy as np
 
 from ..game.rules import resolve
-from ..kernel import layout as L
-from ..kernel import outside as K
-from ..kernel import step as S
-from ..kernel import step_tensors as T
-from ..kernel.expert import N_X
-from ..kernel.state import Table
+from ..kernel.core import layout as L
+from ..kernel.core.state import Table
+from ..kernel.expert.rounds import N_X
+from ..kernel.outside import protocol as K
+from ..kernel.stepwise import tensors as T
+from ..kernel.stepwise import turns as S
 from ..players.expert import expert_array
 from ..players.seats import parse_seats
 from ..players.strategies import DEFAULTS, RANDOM
@@ -271,7 +271,7 @@ class State:
 
     def observation_tensor(self, seat: int, out: np.ndarray | None = None) -> np.ndarray:
         """float32[OBSERVATION_SHAPE] in [0, 1]: what ``seat`` may know (the fields
-        ``kernel.step.T_FIELDS``, documented in docs/environments.md)."""
+        ``kernel.stepwise.turns.T_FIELDS``, documented in docs/environments.md)."""
         if out is None:
             out = np.empty(T.N_T, np.float32)
         _tensor()(self._rd.ob, self.game._deck, self._seat(seat), out)
@@ -291,14 +291,14 @@ class State:
 
     def information_state_tensor(self, seat: int, out: np.ndarray | None = None) -> np.ndarray:
         """float32[INFORMATION_STATE_SHAPE] in [0, 1]: ``observation_tensor`` and the
-        last 32 public events (``kernel.step.encode_history``)."""
+        last 32 public events (``kernel.stepwise.turns.encode_history``)."""
         if out is None:
             out = np.empty(T.N_INFO, np.float32)
         engine.game_information_state_tensor(self._rd.ob, self.game._deck, self._seat(seat), out)
         return out
 
     def record(self) -> np.ndarray:
-        """The round's record int32[N_COLS] (``kernel.layout.C_*``, as ``simulate``
+        """The round's record int32[N_COLS] (``kernel.core.layout.C_*``, as ``simulate``
         writes it); all 0 before the end."""
         return self._out.copy()
 

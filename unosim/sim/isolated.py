@@ -39,7 +39,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ..kernel import outside as K
+from ..kernel.outside import protocol as K
 from ..players.agents import Agent, is_agent_spec
 from ..players.strategies import StrategyError
 from .outside import AgentError, Observation, as_action, shown_action

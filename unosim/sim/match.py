@@ -1,7 +1,7 @@
 """Whole matches (RULES.md section 7): the Python API, frames and Parquet files.
 
 Players, not seats, carry strategies: ``strategies`` lists one per player, and each
-player keeps theirs while the deal moves around the table (see ``kernel/match.py`` for
+player keeps theirs while the deal moves around the table (see ``kernel/drivers/match.py`` for
 the seating and the readings of section 7). Two tables come back:
 
 * matches, one row per match: ``match``, ``winner`` (player, -1 when truncated),
@@ -27,8 +27,8 @@ import numpy as np
 import pandas as pd
 
 from ..game.rules import RuleSet
-from ..kernel import layout as L
-from ..kernel import match as K
+from ..kernel.core import layout as L
+from ..kernel.drivers import match as K
 from ..players.expert import refuse_matches
 from . import engine
 from .interrupt import kernel_call

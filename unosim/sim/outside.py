@@ -4,7 +4,7 @@ the kernel.)
 
 An agent is a callable ``agent(obs) -> action`` or an object with ``act(obs) ->
 action``; ``action`` is an index of the action space (``ACTIONS``, the table in
-``unosim.kernel.outside``). The kernel stops before each decision of an agent's seat
+``unosim.kernel.outside.protocol``). The kernel stops before each decision of an agent's seat
 with more than one legal action (every decision of RULES.md section 10: the card to
 play or drawing, the colour named after one's wild-type card (part of the play),
 playing or keeping a legal card drawn, stacking, challenging or taking a penalty, the
@@ -28,10 +28,10 @@ import numba
 import numpy as np
 
 from ..game.cards import COLOURS, kind_name
-from ..kernel import layout as L
-from ..kernel import outside as K
-from ..kernel.expert import N_X
-from ..kernel.state import Table
+from ..kernel.core import layout as L
+from ..kernel.core.state import Table
+from ..kernel.expert.rounds import N_X
+from ..kernel.outside import protocol as K
 from . import engine
 
 DECISIONS = ("turn", "penalty", "drawn", "colour", "target", "jump", "extra", "uno")
@@ -129,7 +129,7 @@ class Observation:
       ``discard_pile`` their sizes; ``discarded`` int16[59] the discard pile per kind
       (all face up); ``turn`` turns taken so far;
       ``history`` int64[events, 5]: the round's public events, oldest first (at most
-      the last ``HISTORY``): type (``kernel.layout.E_*``, names in ``EVENT_NAMES``),
+      the last ``HISTORY``): type (``kernel.core.layout.E_*``, names in ``EVENT_NAMES``),
       seat, card (-1 when hidden: a card drawn), flags (a challenge's outcome), aux (a
       swap's target, a penalty's cards, ...);
       ``rng`` the seat's ``numpy.random.Generator`` for this game.
@@ -215,7 +215,7 @@ class Observation:
 
     def vector(self) -> np.ndarray:
         """Every field above but the history as one int64 array: the mask (98), then
-        ``kernel.outside``'s fields ``V_*`` (hand, sizes, discarded, ...)."""
+        ``kernel.outside.protocol``'s fields ``V_*`` (hand, sizes, discarded, ...)."""
         return self._v.copy()
 
     def __repr__(self) -> str:

@@ -2,7 +2,7 @@
 
 Every game's random streams depend only on (seed, game index), so game ``G`` of a run is
 played again exactly, alone, without rerunning the run. The trace (one row per atomic
-step, see ``kernel.layout``) becomes a list of events, printed as text (one line per
+step, see ``kernel.core.layout``) becomes a list of events, printed as text (one line per
 event, cards written ``R7``, ``G+2``, ``W+4→blue``) or as JSON for other tools, and is
 judged move by move by the independent checker (:mod:`unosim.verify.checker`).
 
@@ -32,7 +32,7 @@ from ..game.cards import (
 )
 from ..game.rules import OFFICIAL, RuleSet, apply
 from ..kernel import behaviour_mismatch
-from ..kernel import layout as L
+from ..kernel.core import layout as L
 from ..verify.checker import Violation, check_trace, strict_seats
 from . import engine
 from .results import rounds_frame
@@ -240,7 +240,7 @@ def replays_from(
     before the first), the number of matching games, and how many will be replayed.
     Each replay is checked to give the row the file holds (else the kernel or the RNG
     changed since the run)."""
-    from ..kernel.rng import RNG_VERSION
+    from ..kernel.core.rng import RNG_VERSION
     from ..players.seats import refuse_agents
     from ..players.strategies import StrategyError
 

@@ -10,7 +10,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from ..kernel import layout as L
+from ..kernel.core import layout as L
 
 MANIFEST_KEY = b"unosim.manifest"
 

@@ -18,7 +18,7 @@ import pandas as pd
 from .._version import __version__
 from ..game.rules import RULES_FORMAT, RuleSet, resolve
 from ..kernel import KERNEL_BEHAVIOUR
-from ..kernel.rng import RNG_VERSION
+from ..kernel.core.rng import RNG_VERSION
 from ..players.seats import parse_seats
 from . import engine
 from .outside import play_games

@@ -24,7 +24,7 @@ from mcp.server.mcpserver import MCPServer
 from mcp_types import CallToolResult, TextContent
 
 from ..game.rules import annotated_toml
-from ..kernel import layout as L
+from ..kernel.core import layout as L
 from .games import Seated, TableError, Tables, rule_set
 from .text import action_text, render
 

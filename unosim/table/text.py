@@ -27,8 +27,8 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..game.cards import COLOURS, N_COLOURED, N_RANKS, WILD_NAMES, kind_name
-from ..kernel import layout as L
-from ..kernel import outside as K
+from ..kernel.core import layout as L
+from ..kernel.outside import protocol as K
 from ..sim.outside import Observation, card_of
 
 __all__ = [

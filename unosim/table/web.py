@@ -27,7 +27,7 @@ from importlib import resources
 import numpy as np
 
 from ..game.cards import COLOURS
-from ..kernel import layout as L
+from ..kernel.core import layout as L
 from .games import TableError, Tables
 from .text import _recent, action_text, card_text
 

@@ -67,7 +67,7 @@ from ..game.cards import (
     declared_slot,
     kind_name,
 )
-from ..kernel import layout as L  # constants only: the trace's columns and event codes
+from ..kernel.core import layout as L  # constants only: the trace's columns and event codes
 
 if TYPE_CHECKING:
     from ..game.rules import RuleSet
@@ -160,7 +160,7 @@ def check_trace(
     Parameters
     ----------
     trace : int32[events, layout.EV_W] (``EV_W_DECL`` with declared cards), as
-        ``kernel.batch.run_one`` returns it.
+        ``kernel.drivers.batch.run_one`` returns it.
     rules : the :class:`unosim.game.rules.RuleSet` the round was played under.
     n_players : players in the round (default: the seats dealt cards in the first row).
     row : the round's record (``int32[N_COLS]`` from the kernel, or a mapping / pandas

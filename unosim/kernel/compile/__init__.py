@@ -1,0 +1,1 @@
+"""numba's settings and the compiled kernels' cache."""

@@ -1,0 +1,127 @@
+"""The two decorators every kernel function uses, and the on-disk cache they share.
+
+Kernel functions never allocate, so ``kernel`` compiles them without numba's runtime
+(``_nrt=False``: no reference counting of the arrays passed around, which took two thirds
+of a turn's time); ``hot`` functions are also inlined into their callers at numba's IR
+level (``inline="always"``). Both are plain ``numba.njit`` with ``cache=True``; the one
+difference is what a cached kernel is valid for (``_KernelCodeStamp``): the code of the
+whole kernel package, not the time and size of its own file, since a kernel inlines
+functions from the package's other files. Where the cache goes is numba's own choice
+(``NUMBA_CACHE_DIR``, else beside the sources, else numba's per-user folder for a
+read-only install), made at a kernel's first compile, not at import. Why each rule
+exists, with the compile times measured: ``notes/compile-time.md``.
+"""
+
+import sys
+import threading
+
+import numba
+from numba.core import caching
+from numba.core.registry import CPUDispatcher
+
+
+def _numba_locator(name):
+    """numba's cache locator ``name`` (public from numba 0.6x, ``_name`` before)."""
+    return getattr(caching, name, None) or getattr(caching, "_" + name)
+
+
+class _KernelCodeStamp:
+    """A cache locator whose cached functions are valid for the code of the whole kernel
+    package (``kernel.kernel_code``: numba's version and the syntax trees of the
+    package's files without docstrings), and whose file names carry no line number, so
+    that an edit above a function renames nothing."""
+
+    def get_source_stamp(self):
+        from .. import kernel_code
+
+        return kernel_code()
+
+    def get_disambiguator(self):
+        return "k"
+
+
+class _UserProvided(_KernelCodeStamp, _numba_locator("UserProvidedCacheLocator")):  # type: ignore[misc]
+    """``NUMBA_CACHE_DIR`` when set."""
+
+
+class _InTree(_KernelCodeStamp, _numba_locator("InTreeCacheLocator")):  # type: ignore[misc]
+    """Beside the sources (``kernel/__pycache__``) when that folder is writable."""
+
+
+class _UserWide(_KernelCodeStamp, _numba_locator("UserWideCacheLocator")):  # type: ignore[misc]
+    """numba's per-user cache folder, for a read-only install."""
+
+
+class _CacheImpl(caching.CompileResultCacheImpl):
+    _locator_classes = [_UserProvided, _InTree, _UserWide]
+
+
+class _Cache(caching.FunctionCache):
+    _impl_class = _CacheImpl
+
+
+_cache_lock = threading.Lock()  # two threads compiling a kernel at once set up one cache
+
+
+class KernelDispatcher(CPUDispatcher):
+    """numba's dispatcher for unosim's kernels, cached by the package's code
+    (``_KernelCodeStamp``). The cache folder is found at the first compile, not when the
+    kernel is defined (numba probes it); with none writable the kernel runs uncached."""
+
+    _cache_wanted = False
+
+    def enable_caching(self):
+        self._cache_wanted = True
+
+    def compile(self, sig):
+        if self._cache_wanted:
+            with _cache_lock:
+                if self._cache_wanted:
+                    try:
+                        self._cache = _Cache(self.py_func)
+                    except RuntimeError:  # no locator could write there: run uncached
+                        _uncached_note()
+                    self._cache_wanted = False
+        return super().compile(sig)
+
+
+_noted = []  # type: list[bool]
+
+
+def _uncached_note():
+    """Say once per process that the kernels compile without a cache (one line)."""
+    if not _noted:
+        _noted.append(True)
+        print(
+            "unosim: note: no writable folder for numba's compiled kernels (NUMBA_CACHE_DIR, "
+            "the package folder, numba's user cache folder): compiling without a cache; set "
+            "NUMBA_CACHE_DIR to keep them",
+            file=sys.stderr,
+        )
+
+
+def cache_folder():
+    """The folder numba caches the kernels in (found as at a kernel's first compile),
+    or None: nowhere writable, the kernels run uncached."""
+    try:
+        return _Cache(cache_folder).cache_path
+    except RuntimeError:
+        return None
+
+
+def jitted(**options):
+    """``numba.njit(cache=True, **options)`` for unosim's kernels (``KernelDispatcher``)."""
+    targetoptions = {**options, "nopython": True, "boundscheck": None}
+
+    def wrap(func):
+        if numba.config.DISABLE_JIT:
+            return func
+        disp = KernelDispatcher(py_func=func, locals={}, targetoptions=targetoptions)
+        disp.enable_caching()
+        return disp
+
+    return wrap
+
+
+kernel = jitted(_nrt=False)
+hot = jitted(_nrt=False, inline="always")

@@ -1,0 +1,1 @@
+"""Whole rounds, chunks of games, matches and their aggregates."""

@@ -1,0 +1,1 @@
+"""The searching player: its rounds, deals, moves, parameters, search and value."""

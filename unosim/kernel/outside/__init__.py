@@ -1,0 +1,2 @@
+"""Seats played outside the kernel: the protocol, the decisions asked, the rounds that
+pause for them."""

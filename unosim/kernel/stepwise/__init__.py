@@ -1,0 +1,1 @@
+"""The game one decision at a time: turns, hidden information, tensors."""
