@@ -1,6 +1,6 @@
 """The kernel reads as it is meant to: every entry point ``unosim/sim/engine.py`` calls
-has a NumPy-style docstring naming each argument's dtype and shape, and no kernel file
-is over 400 lines (a longer one wants splitting by concern)."""
+has a NumPy-style docstring naming each argument's dtype and shape, and no kernel folder
+holds more than ten modules (more want a subpackage of their own)."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ import ast
 import importlib
 import inspect
 import re
+from collections import Counter
 from pathlib import Path
 
 import pytest
@@ -15,9 +16,8 @@ import pytest
 from unosim.kernel import kernel_sources
 
 ROOT = Path(__file__).resolve().parents[2]
-KERNEL = ROOT / "unosim" / "kernel"
 ENGINE = ROOT / "unosim" / "sim" / "engine.py"
-MAX_LINES = 400
+MAX_MODULES = 10  # modules in one kernel folder
 
 # what a documented argument's type may be: a dtype, with a shape for an array
 # ("int64[MAX_PLAYERS, N_PARAMS]", "int64"), or one of the kernel's records
@@ -136,7 +136,22 @@ def test_a_docstring_without_dtypes_is_caught():
     ]
 
 
-@pytest.mark.parametrize("path", kernel_sources(), ids=lambda p: p.name)
-def test_no_kernel_file_is_over_400_lines(path):
-    lines = path.read_text(encoding="utf-8").count("\n")
-    assert lines <= MAX_LINES, f"{path.name}: {lines} lines; split it by concern"
+def folder_clutter(sources, limit: int = MAX_MODULES) -> list[str]:
+    """The folders among ``sources`` holding more than ``limit`` modules (``__init__.py``
+    not counted), each as ``folder: count``."""
+    counts = Counter(p.parent for p in sources if p.name != "__init__.py")
+    return [f"{folder}: {n}" for folder, n in sorted(counts.items()) if n > limit]
+
+
+def test_no_kernel_folder_holds_more_than_ten_modules():
+    """A file is as long as its one concern needs; a folder of many siblings says nothing
+    of how they fit together: more than ten wants a subpackage."""
+    sources = kernel_sources()
+    assert len({p.parent for p in sources}) > 1  # the subpackages are seen
+    assert not folder_clutter(sources), folder_clutter(sources)
+
+
+def test_a_cluttered_folder_is_caught(tmp_path):
+    files = [tmp_path / "a" / f"m{i}.py" for i in range(11)] + [tmp_path / "a" / "__init__.py"]
+    assert folder_clutter(files) == [f"{tmp_path / 'a'}: 11"]
+    assert not folder_clutter(files[1:])

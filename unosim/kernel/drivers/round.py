@@ -263,7 +263,7 @@ def _turns(tb, rd, n, p, stop, force, colour, outside):
 
     ``stop``: bit mask of seats whose decisions stop the loop before they are made,
     returning that seat with ``rd.g[G_OVER] == 0`` (the ``expert`` searches there,
-    ``kernel/expert.py``): a normal turn (nothing pending, 4.2), a pending Draw Two /
+    ``kernel/expert/rounds.py``): a normal turn (nothing pending, 4.2), a pending Draw Two /
     Wild Draw Four (``G_PEND_DRAW`` > 0: challenge, stack or take it, 4.3, 8.1), a legal
     card just drawn (``G_DRAWN`` = the card + 1: play or keep it, 4.2). ``force``: the
     first decision's choice: on a normal turn a card (``colour``: the colour named after

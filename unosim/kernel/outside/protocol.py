@@ -336,7 +336,7 @@ def observe(tb, rd, p, kind, card, first, step, bluff):
         ob[o + V_DISC + k] = rd.disc[k]
 
 
-# -- the stepwise game's room (``kernel.step``), after the history of a longer ``ob``
+# -- the stepwise game's room (``kernel.stepwise.turns``), after the history of a longer ``ob``
 W_SINGLE = 0  # 1: a decision with a single legal action is asked too
 W_OVERRIDE = 1  # ``step``'s stream carried over a fresh deal (1: set), its seat, 4 words
 W_HANDS = 7  # + seat * N_SEEN + kind: every hand at the decision asked last
@@ -369,7 +369,7 @@ def ask(tb, rd, p, kind, card, first, step):
     if ob[O_STATUS] != ST_RUNNING:
         return -1
     m, bluff = fill_mask(tb, rd, p, kind, card, first, step)
-    if m == 1 and not (view_at(ob) >= 0 and ob[view_at(ob) + W_SINGLE] == 1):  # (kernel.step)
+    if m == 1 and not (view_at(ob) >= 0 and ob[view_at(ob) + W_SINGLE] == 1):  # (stepwise.turns)
         for a in range(N_ACTIONS):
             if ob[O_MASK + a] == 1:
                 return a

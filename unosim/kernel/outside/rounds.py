@@ -14,7 +14,7 @@ record written). A stop becomes the checkpoint (a copy of the state) only once t
 holds ``CK_EVERY`` decisions or after a replay, so most stops copy nothing and a replay
 is a few of the seat's turns long.
 
-Expert seats (``xp[q, X_ROLLOUTS] > 0``, ``kernel.expert``) stop the turn loop too: at
+Expert seats (``xp[q, X_ROLLOUTS] > 0``, ``kernel.expert.rounds``) stop the turn loop too: at
 such a stop the search chooses the move and the state becomes a checkpoint that keeps
 the move (``O_CK_STOP`` 2, ``O_CK_FORCE``), so a replay never searches again. The games
 are those ``expert.play_round_expert`` would play with the outside seats' moves.
@@ -208,7 +208,7 @@ def advance(tb, rd, ck, n, order, stop, out_row, xp, sa):
     record into ``out_row``); returns ``rd.ob[O_STATUS]``. A round waiting at a stop of
     the turn loop goes on from there; one that ran past its stop is restored from its
     checkpoint ``ck`` (or dealt again) and replayed. ``xp``: the expert parameters per
-    seat (``kernel.expert``; all 0: no expert), ``sa``: the ``expert.search_arrays``."""
+    seat (``kernel.expert.rounds``; all 0: no expert), ``sa``: the ``expert.search_arrays``."""
     ob = rd.ob
     if ob[O_STATUS] == ST_DONE:
         return ob[O_STATUS]

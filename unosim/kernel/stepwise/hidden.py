@@ -1,5 +1,5 @@
 """The stepwise game's hidden cards dealt anew (``State.resample_hidden``, for
-determinizing searches): at the checkpoint of ``kernel.step``, then the decisions since
+determinizing searches): at the checkpoint of ``kernel.stepwise.turns``, then the decisions since
 replayed to the decision at hand."""
 
 import numpy as np
@@ -106,7 +106,7 @@ def resample_game(tb, rd, ck, order, xp, sa, out, cfg, seat, key):
     tb : state.Table
         The rules, strategies, deck and points.
     rd, ck : state.Round
-        The round and its checkpoint (``kernel.step``).
+        The round and its checkpoint (``kernel.stepwise.turns``).
     order : int8[cards]
         The deck in kind order.
     xp : int64[MAX_PLAYERS, N_X]

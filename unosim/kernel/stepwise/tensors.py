@@ -1,6 +1,6 @@
 """What a seat of the stepwise game may know, as float32 tensors in [0, 1]: the
 observation (``T_FIELDS``, ``N_T`` values) and the information state (the observation,
-then the last ``H_EVENTS`` public events), read from a game's ``ob`` (``kernel.step``)
+then the last ``H_EVENTS`` public events), read from a game's ``ob`` (``kernel.stepwise.turns``)
 or a batch's rows (``outside_run``)."""
 
 from ..compile.jit import jitted, kernel
@@ -168,7 +168,7 @@ def observation_tensor(ob, deck, seat, out):
     Parameters
     ----------
     ob : int64[ob size]
-        A stepwise game's ``rd.ob`` (``kernel.step``).
+        A stepwise game's ``rd.ob`` (``kernel.stepwise.turns``).
     deck : int64[N_KINDS]
         Copies of each kind in the deck.
     seat : int64
@@ -190,7 +190,7 @@ def information_state_tensor(ob, deck, seat, out):
     Parameters
     ----------
     ob : int64[ob size]
-        A stepwise game's ``rd.ob`` (``kernel.step``).
+        A stepwise game's ``rd.ob`` (``kernel.stepwise.turns``).
     deck : int64[N_KINDS]
         Copies of each kind in the deck.
     seat : int64
