@@ -24,9 +24,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from unosim._version import __version__  # noqa: E402
-from unosim.kernel import KERNEL_BEHAVIOUR  # noqa: E402
-from unosim.kernel.core.rng import RNG_VERSION  # noqa: E402
 from unosim.report import atlas_grid as G  # noqa: E402
+from unosim.versions import KERNEL_BEHAVIOUR_VERSION, RNG_VERSION  # noqa: E402
 
 
 def group_name(strategy: str, deck: int, n: int) -> str:
@@ -39,7 +38,7 @@ def part_meta(strategy: str, rounds: int) -> dict:
         "seed": G.SEED,
         "strategy": strategy,
         "unosim_version": __version__,
-        "kernel_behaviour": KERNEL_BEHAVIOUR,
+        "kernel_behaviour": KERNEL_BEHAVIOUR_VERSION,
         "rng": RNG_VERSION,
         "fields": list(G.FIELDS),
     }

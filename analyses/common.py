@@ -34,12 +34,13 @@ import pandas as pd  # noqa: E402
 import unosim  # noqa: E402
 from unosim.game import names as N  # noqa: E402
 from unosim.game.rules import RuleSet, resolve  # noqa: E402
-from unosim.kernel import KERNEL_BEHAVIOUR, code_digest, kernel_sources  # noqa: E402
+from unosim.kernel import code_digest, kernel_sources  # noqa: E402
 from unosim.report import escape as esc  # noqa: E402
 from unosim.report.page import Page, ci, num, pct, write_index  # noqa: E402
 from unosim.report.palette import colour as palette_colour  # noqa: E402
 from unosim.sim.results import atomic_path, publish, read_manifest, write_parquet  # noqa: E402
 from unosim.stats import mean_ci, quantile_ci, wilson_ci  # noqa: E402
+from unosim.versions import KERNEL_BEHAVIOUR_VERSION  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 # rounds simulated per kernel call for a page (the games do not depend on it): some 22 MB
@@ -383,14 +384,13 @@ class Context:
         script = f"analyses/{self.name.replace('-', '_')}.py"
         scale = f" SCALE={self.scale:g}" if self.scale != 1 else ""
         command = (f"make report-{self.name}{scale}", f"python {script} --scale {self.scale:g}")
-        from unosim.game.rules import RULES_FORMAT
-        from unosim.kernel.core.rng import RNG_VERSION
+        from unosim.versions import RNG_VERSION, RULES_FORMAT_VERSION
 
         n_rounds = sum(r.games for r in self._distinct() if r.kind == "rounds")
         n_matches = sum(r.games for r in self._distinct() if r.kind == "matches")
         facts = {
             "unosim": f"{unosim.__version__} (RNG {RNG_VERSION}, kernel behaviour "
-            f"{KERNEL_BEHAVIOUR}, rules format {RULES_FORMAT}); numba "
+            f"{KERNEL_BEHAVIOUR_VERSION}, rules format {RULES_FORMAT_VERSION}); numba "
             f"{numba.__version__}, "
             f"numpy {np.__version__}, pandas {pd.__version__}, "
             f"matplotlib {matplotlib.__version__}",

@@ -26,8 +26,7 @@ from common import SEED
 
 from unosim.analysis.tune import tune
 from unosim.game.rules import PRESETS
-from unosim.kernel import KERNEL_BEHAVIOUR
-from unosim.kernel.core.rng import RNG_VERSION
+from unosim.versions import KERNEL_BEHAVIOUR_VERSION, RNG_VERSION
 
 HERE = Path(__file__).resolve().parent
 SHIPPED = HERE / "data" / "skill-tunings.json"
@@ -57,7 +56,7 @@ def spec(opponents: str, budget: int = BUDGET, seed: int = SEED) -> dict:
         "elite": ELITE,
         "iterations": ITERATIONS,
         "eval_rounds": eval_rounds(budget),
-        "kernel_behaviour": KERNEL_BEHAVIOUR,
+        "kernel_behaviour": KERNEL_BEHAVIOUR_VERSION,
         "rng_version": RNG_VERSION,
     }
 

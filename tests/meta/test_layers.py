@@ -28,6 +28,7 @@ RANK = {
     "kernel": 0,
     "stats": 0,
     "_version": 0,
+    "versions": 0,
     "game": 1,
     "players": 2,
     "verify": 2,

@@ -14,7 +14,6 @@ from typer.testing import CliRunner
 import unosim
 from unosim.cli.app import app
 from unosim.game.rules import PRESETS, apply
-from unosim.kernel import KERNEL_BEHAVIOUR
 from unosim.kernel.core import layout as L
 from unosim.sim.replay import (
     ReplayError,
@@ -28,6 +27,7 @@ from unosim.sim.replay import (
 )
 from unosim.sim.results import write_parquet
 from unosim.sim.simulate import make_job, run_block
+from unosim.versions import KERNEL_BEHAVIOUR_VERSION
 
 runner = CliRunner()
 
@@ -281,18 +281,20 @@ def test_from_a_file_whose_rows_the_kernel_no_longer_gives(results_file, tmp_pat
 
 def test_a_file_from_another_kernel_behaviour_is_refused(results_file, tmp_path):
     path, df = results_file
-    assert df.attrs["manifest"]["kernel_behaviour"] == KERNEL_BEHAVIOUR
+    assert df.attrs["manifest"]["kernel_behaviour"] == KERNEL_BEHAVIOUR_VERSION
     other = tmp_path / "future.parquet"
-    write_parquet(df, other, {**df.attrs["manifest"], "kernel_behaviour": KERNEL_BEHAVIOUR + 1})
+    write_parquet(
+        df, other, {**df.attrs["manifest"], "kernel_behaviour": KERNEL_BEHAVIOUR_VERSION + 1}
+    )
     err = one_line_error(
         invoke("replay", "--from", other, "--where", "game == 3"), 2, "kernel behaviour"
     )
-    assert str(KERNEL_BEHAVIOUR + 1) in err
+    assert str(KERNEL_BEHAVIOUR_VERSION + 1) in err
     old = dict(df.attrs["manifest"])
     del old["kernel_behaviour"]  # files from before the version was recorded: behaviour 1
     older = tmp_path / "older.parquet"
     write_parquet(df, older, old)
-    assert KERNEL_BEHAVIOUR != 1  # raised since: such a file is refused too
+    assert KERNEL_BEHAVIOUR_VERSION != 1  # raised since: such a file is refused too
     one_line_error(
         invoke("replay", "--from", older, "--where", "game == 3"), 2, "kernel behaviour 1"
     )

@@ -24,13 +24,13 @@ from typer.testing import CliRunner
 
 import unosim
 from unosim.cli.app import app
-from unosim.kernel import KERNEL_BEHAVIOUR
 from unosim.kernel.core import layout as L
 from unosim.sim import dataset as ds
 from unosim.sim.results import read_manifest, read_results
 from unosim.sim.runner import local_cluster
 from unosim.sim.summary import TURNS_BINS, Aggregate, hist_quantile_ci
 from unosim.stats import quantile_ci, summary_table
+from unosim.versions import KERNEL_BEHAVIOUR_VERSION
 
 ARGS = dict(
     rules="official",
@@ -317,13 +317,13 @@ def test_resume_refuses_a_run_of_another_kernel_behaviour(cli_run, tmp_path):
     copy = tmp_path / "run"
     shutil.copytree(out, copy)
     m = json.loads((copy / "_manifest.json").read_text())
-    assert m["kernel_behaviour"] == KERNEL_BEHAVIOUR
-    m["kernel_behaviour"] = KERNEL_BEHAVIOUR + 1
+    assert m["kernel_behaviour"] == KERNEL_BEHAVIOUR_VERSION
+    m["kernel_behaviour"] = KERNEL_BEHAVIOUR_VERSION + 1
     (copy / "_manifest.json").write_text(json.dumps(ds.seal(m)))  # as that unosim seals it
     r = _cli(*CLI_ARGS, "--out", copy, "--resume")
     assert r.exit_code == 2, r.output
     assert r.stderr.startswith("unosim: error: --resume: ") and r.stderr.count("\n") == 1
-    assert f"kernel behaviour {KERNEL_BEHAVIOUR + 1}" in r.stderr, r.stderr
+    assert f"kernel behaviour {KERNEL_BEHAVIOUR_VERSION + 1}" in r.stderr, r.stderr
 
 
 def test_new_run_refuses_a_used_folder_and_resume_of_a_done_run(cli_run):

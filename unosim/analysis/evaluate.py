@@ -96,8 +96,7 @@ def _row_key(player: str, opponent: str, rules, n, per_seat, seed, house) -> dic
     behaviour, the random streams and the package."""
     from .._version import __version__
     from ..game.rules import resolve
-    from ..kernel import KERNEL_BEHAVIOUR
-    from ..kernel.core.rng import RNG_VERSION
+    from ..versions import KERNEL_BEHAVIOUR_VERSION, RNG_VERSION
 
     return {
         "player": player,
@@ -106,7 +105,7 @@ def _row_key(player: str, opponent: str, rules, n, per_seat, seed, house) -> dic
         "players": int(n),
         "per_seat": int(per_seat),
         "seed": int(seed),
-        "kernel_behaviour": KERNEL_BEHAVIOUR,
+        "kernel_behaviour": KERNEL_BEHAVIOUR_VERSION,
         "rng": RNG_VERSION,
         "unosim": __version__,
     }

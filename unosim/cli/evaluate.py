@@ -183,9 +183,9 @@ def evaluate(
                     fail(f"--out {out}: cannot write {file}: {e.strerror or e}")
                 typer.echo(f"wrote {out / file}")
         from .._version import __version__
-        from ..kernel import KERNEL_BEHAVIOUR
         from ..report import escape as esc
         from ..report.ladder_page import Made, write_page
+        from ..versions import KERNEL_BEHAVIOUR_VERSION
 
         words = [name] if agent is not None else ["--agent-cmd", str(agent_cmd)]
         command = (
@@ -196,7 +196,7 @@ def evaluate(
         facts = {
             "rounds per row": f"{games:,} ({expert_games:,} with an expert at the table)",
             "house rules": esc.code(house) if house else "none",
-            "made by": f"unosim {__version__}, kernel behaviour {KERNEL_BEHAVIOUR}",
+            "made by": f"unosim {__version__}, kernel behaviour {KERNEL_BEHAVIOUR_VERSION}",
             **invalid,
         }
         try:

@@ -29,11 +29,11 @@ from gymnasium import spaces
 from ..game.rules import resolve
 from ..kernel.stepwise.tensors import N_T
 from ..sim.game import N_ACTIONS
+from ..versions import ENV_VERSION  # noqa: F401  (published here: unosim.env.ENV_VERSION)
 
 REWARDS = ("win", "points", "rank")
 ILLEGAL = ("lose", "raise")
 OBSERVATIONS = ("flat", "dict")
-ENV_VERSION = 1  # raised when an environment's behaviour changes
 N_FLAT = N_ACTIONS + N_T
 
 

@@ -29,11 +29,9 @@ STANDARD_DECK = tuple(cards.STANDARD_PER_COLOUR[k] for k in cards.RANK_NAMES) + 
 )
 STANDARD_POINTS = tuple(cards.DEFAULT_POINTS[k] for k in cards.POINT_FAMILIES)
 
-# The rules format: 1 had the rules of format 1 below; 2 added last_card and after_draw
-# (and wd4_restriction = strict); 3 the declared cards (``cards``). The hash covers every
-# format-1 rule (so the hashes of format 1 stay as they were) and each later rule only
-# when it differs from its default.
-RULES_FORMAT = 3
+# The rules format (``versions.RULES_FORMAT_VERSION``): a rule's ``since``. The hash
+# covers every format-1 rule (so the hashes of format 1 stay as they were) and each later
+# rule only when it differs from its default.
 
 MAX_COPIES = 127  # copies of one card kind (int8 piles, int16 hands)
 MAX_DECK = 1000  # cards in a deck

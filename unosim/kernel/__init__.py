@@ -19,23 +19,6 @@ import numba
 
 _PKG = Path(__file__).resolve().parent.parent
 
-# What the kernel does with a seed: raised whenever any round of any rule set, player
-# count or strategy changes for the same seed; results files carry it, and ``--resume``
-# and ``replay`` refuse a file of another version. Its history: CHANGELOG.md.
-KERNEL_BEHAVIOUR = 10
-
-
-def behaviour_mismatch(manifest: dict) -> str | None:
-    """Why a results file's games cannot be continued or replayed by this kernel (one
-    line), or None. Files from before the version was recorded are behaviour 1."""
-    theirs = manifest.get("kernel_behaviour", 1)
-    if theirs == KERNEL_BEHAVIOUR:
-        return None
-    return (
-        f"made by kernel behaviour {theirs!r}; this unosim plays behaviour "
-        f"{KERNEL_BEHAVIOUR}, so its games cannot be reproduced"
-    )
-
 
 def kernel_sources() -> list[Path]:
     """The files whose text the compiled kernels depend on: this package's own, in every

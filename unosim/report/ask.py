@@ -307,7 +307,7 @@ def build_page(
     import numba
 
     from .._version import __version__
-    from ..kernel.core.rng import RNG_VERSION
+    from ..versions import RNG_VERSION
 
     rules = rules if rules is not None else prepare(q)
     syntax = [rs.name for rs in rules]

@@ -229,7 +229,7 @@ def build_page(d: Design, out: Path, command: str) -> Page:
     import numba
 
     from .._version import __version__
-    from ..kernel.core.rng import RNG_VERSION
+    from ..versions import RNG_VERSION
 
     n_t = len(d.targets)
     title = f"House rules for {d.n_players} players: " + ", ".join(

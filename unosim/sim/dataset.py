@@ -44,14 +44,13 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ..kernel import behaviour_mismatch
 from ..kernel.core import layout as L
+from ..versions import DATASET_FORMAT_VERSION, behaviour_mismatch
 from .results import MANIFEST_KEY, atomic_path, publish, rounds_frame
 from .summary import Aggregate
 
 MANIFEST = "_manifest.json"
 OLD_MANIFEST = "manifest.json"  # dataset format 1
-DATASET_FORMAT = 3  # 3: identities and checksums; 2 is still read (not resumed)
 MAX_JSON_BYTES = 8 << 20  # a manifest or summary is at most a few hundred kB
 _PART = re.compile(r"^part-(\d{12})\.parquet$")
 _SUMMARY = re.compile(r"^_summary-(\d{12})\.json$")
@@ -216,7 +215,7 @@ def dataset_manifest(job_manifest: dict, chunk_games: int, summary_only: bool) -
     return seal(
         {
             **m,
-            "dataset_format": DATASET_FORMAT,
+            "dataset_format": DATASET_FORMAT_VERSION,
             "chunk_games": int(chunk_games),
             "summary_only": bool(summary_only),
         }
@@ -250,9 +249,10 @@ def read_dataset_manifest(root: str | Path) -> dict:
     if not isinstance(m, dict) or not all(k in m for k in IDENTITY):
         raise DatasetError(f"{path}: not a unosim dataset manifest")
     fmt = m.get("dataset_format", 2)
-    if fmt not in (2, DATASET_FORMAT):
+    if fmt not in (2, DATASET_FORMAT_VERSION):
         raise DatasetError(
-            f"{path}: dataset format {fmt!r}; this unosim reads formats 2 and {DATASET_FORMAT}"
+            f"{path}: dataset format {fmt!r}; this unosim reads formats 2 and "
+            f"{DATASET_FORMAT_VERSION}"
         )
     if fmt >= 3 and not is_sealed(m):
         raise DatasetError(
@@ -324,7 +324,7 @@ def open_dataset(
         raise DatasetError(f"--resume: {root} holds chunks but no {MANIFEST}")
     if has_manifest:
         old = read_dataset_manifest(root)
-        if old.get("dataset_format", 2) < DATASET_FORMAT:
+        if old.get("dataset_format", 2) < DATASET_FORMAT_VERSION:
             raise DatasetError(
                 f"--resume: {root} was written by an older unosim (dataset format "
                 f"{old.get('dataset_format', 2)}, chunks without checksums): read it as it "

@@ -31,9 +31,9 @@ from ..game.cards import (
     parse_kind,
 )
 from ..game.rules import OFFICIAL, RuleSet, apply
-from ..kernel import behaviour_mismatch
 from ..kernel.core import layout as L
 from ..verify.checker import Violation, check_trace, strict_seats
+from ..versions import behaviour_mismatch
 from . import engine
 from .results import rounds_frame
 from .simulate import Job, make_job
@@ -240,9 +240,9 @@ def replays_from(
     before the first), the number of matching games, and how many will be replayed.
     Each replay is checked to give the row the file holds (else the kernel or the RNG
     changed since the run)."""
-    from ..kernel.core.rng import RNG_VERSION
     from ..players.seats import refuse_agents
     from ..players.strategies import StrategyError
+    from ..versions import RNG_VERSION
 
     limit = check_limit(limit)
     m, frames = iter_runs(path)

@@ -16,10 +16,9 @@ import numpy as np
 import pandas as pd
 
 from .._version import __version__
-from ..game.rules import RULES_FORMAT, RuleSet, resolve
-from ..kernel import KERNEL_BEHAVIOUR
-from ..kernel.core.rng import RNG_VERSION
+from ..game.rules import RuleSet, resolve
 from ..players.seats import parse_seats
+from ..versions import KERNEL_BEHAVIOUR_VERSION, RNG_VERSION, RULES_FORMAT_VERSION
 from . import engine
 from .outside import play_games
 from .results import rounds_frame
@@ -57,8 +56,8 @@ class Job:
             "numpy_version": np.__version__,
             "python_version": platform.python_version(),
             "rng": RNG_VERSION,
-            "kernel_behaviour": KERNEL_BEHAVIOUR,
-            "rules_format": RULES_FORMAT,
+            "kernel_behaviour": KERNEL_BEHAVIOUR_VERSION,
+            "rules_format": RULES_FORMAT_VERSION,
             "rules_name": self.rules.name,
             "rules_hash": self.rules.hash(),
             "rules_toml": self.rules.to_toml(),

@@ -10,8 +10,6 @@ import numpy as np
 
 from ..compile.jit import hot, kernel
 
-RNG_VERSION = "xoshiro256**/splitmix64-key-v2/random-draw"
-
 _GAMMA = np.uint64(0x9E3779B97F4A7C15)
 _M1 = np.uint64(0xBF58476D1CE4E5B9)
 _M2 = np.uint64(0x94D049BB133111EB)
