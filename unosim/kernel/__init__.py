@@ -1,7 +1,7 @@
 """numba kernels only: numpy arrays in, numpy arrays out; no objects, no global RNG.
 
 Importing this package changes nothing outside it: no numba setting, no file. Its
-kernels (``jit``) are cached on disk by the code of the whole package
+kernels (``compile.jit``) are cached on disk by the code of the whole package
 (:func:`kernel_code`: numba's version and the syntax trees of its files without
 docstrings, so a docstring, comment or layout edit recompiles nothing, and any other
 edit recompiles every kernel), since numba's own stamp (a function's own file) misses
@@ -23,7 +23,8 @@ _PKG = Path(__file__).resolve().parent.parent
 def kernel_sources() -> list[Path]:
     """The files whose text the compiled kernels depend on: this package's own, in every
     subpackage (it imports nothing from outside it). The one place that knows where the
-    kernel's files are: the Makefile, the tests and ``analyses/`` ask it."""
+    kernel's files are: the tests and ``analyses/`` ask it (the Makefile finds the same
+    files under ``unosim/kernel``)."""
     root = _PKG / "kernel"
     return sorted(p for p in root.rglob("*.py") if "__pycache__" not in p.relative_to(root).parts)
 
