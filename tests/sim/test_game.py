@@ -16,7 +16,8 @@ from unosim.sim.game import INFORMATION_STATE_SHAPE, OBSERVATION_SHAPE, Game
 from unosim.sim.outside import IllegalAction
 from unosim.sim.simulate import make_job, run_block
 
-CARDS = next((Path(__file__).resolve().parents[2] / "examples" / "cards").glob("*.toml"))
+CARD_FILES = sorted((Path(__file__).resolve().parents[2] / "examples" / "cards").glob("*.toml"))
+CARDS = CARD_FILES[0]
 
 HOUSE_MIX = dict(stacking="same", jump_in=True, seven_zero=True, multi_play=True, draw_rule="one")
 
@@ -49,11 +50,16 @@ def test_random_at_every_seat_is_simulate_with_challenges_and_draw_until_playabl
     _played_like_simulate("draw-until-playable", 3, 3, 12, stacking="progressive", challenge=True)
 
 
-def test_declared_cards_are_refused_with_one_line():
-    rs = unosim.resolve(str(CARDS))
+@pytest.mark.parametrize("path", CARD_FILES, ids=lambda p: p.stem)
+def test_random_at_every_seat_is_simulate_with_declared_cards(path):
+    rs = unosim.resolve(str(path))
     assert rs.cards
-    with pytest.raises(ValueError, match="declares cards"):
-        Game(rs, 4)
+    _played_like_simulate(rs, 4, 11, 12)
+
+
+def test_random_at_every_seat_is_simulate_with_declared_cards_and_a_house_mix():
+    rs = unosim.resolve(str(CARD_FILES[0]), dict(HOUSE_MIX, stacking="same"))
+    _played_like_simulate(rs, 3, 7, 12)
 
 
 def _walk(s, rng, limit=200_000):

@@ -28,7 +28,6 @@ from ..kernel import step_tensors as _step_tensors
 from ..kernel.kinds import N_BUILTIN_KINDS, N_KINDS
 from ..kernel.outside import VIEW_N
 from ..players.expert import expert_array
-from ..players.seats import OUTSIDE
 from .interrupt import kernel_call
 
 # the rule sets whose rounds run in a kernel of their own, compiled with their rules as
@@ -81,11 +80,6 @@ def build(ruleset: RuleSet, n_players: int, sid: np.ndarray, sparams: np.ndarray
     deck = ruleset.deck_counts()
     order = np.repeat(np.arange(N_KINDS), deck).astype(np.int8)
     xp = expert_array(labels, ruleset)
-    if ruleset.cards and (sid[:n_players] == OUTSIDE).any():
-        raise RuleError(
-            f"rule set {ruleset.name!r} declares cards: outside seats do not play "
-            "declared cards yet (docs/cards.md)"
-        )
     return Kernel(
         ruleset,
         int(n_players),

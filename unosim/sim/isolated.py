@@ -8,7 +8,7 @@ isolated seat") documents the protocol; in short, for each decision the engine w
 one line, a JSON object::
 
     {"protocol": 1, "seat": 0, "n_players": 4, "decision": "turn",
-     "legal": [3, 80], "legal_names": ["play R3", "draw"], "hand": [...59 counts],
+     "legal": [3, 80], "legal_names": ["play R3", "draw"], "hand": [...79 counts],
      "hand_sizes": [7, 7, 7, 7], "top": 5, "colour": 0, ..., "history": [[...], ...],
      "vector": [...], "rng": "pcg64:..."}
 
