@@ -255,10 +255,11 @@ def aggregate(out, n_players, wins, turns_hist, points_hist, sums, totals):
 
 def game_arrays(deck: np.ndarray, history: int):
     """One stepwise game's arrays: the deck in kind order, the round and its checkpoint
-    (``kernel.step``: a ``Round`` whose ``ob`` has the game's room)."""
+    (``kernel.step``: a ``Round`` whose ``ob`` has the game's room and keeps the public
+    history; its trace has one row, so the kernel writes its events)."""
     order = np.repeat(np.arange(N_KINDS), deck).astype(np.int8)
     n_ob = _outside.ob_size(history) + VIEW_N
-    games, cks = _outside_run.new_games(1, order.size, 0, n_ob, False)
+    games, cks = _outside_run.new_games(1, order.size, 1, n_ob, True)
     return order, type(games)(*(a[0] for a in games)), type(cks)(*(a[0] for a in cks))
 
 
