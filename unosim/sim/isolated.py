@@ -322,7 +322,7 @@ def isolated_agent(spec: str, timeout: float = TIMEOUT, start: float = START_TIM
     file's hash is checked here, the file run there)."""
     from ..players.agents import load_label
 
-    if not is_agent_spec(spec):
+    if not is_agent_spec(spec) or spec.strip().startswith("openspiel:"):
         raise StrategyError(f"--isolate: {spec!r} is not an agent (FILE.py:NAME or module:NAME)")
     where, _, name = spec.strip().rpartition(":")
     if where.strip().endswith(".py"):  # the child may run elsewhere: the file by its path

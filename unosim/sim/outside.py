@@ -145,10 +145,11 @@ class Observation:
       the last ``HISTORY``): type (``kernel.layout.E_*``, names in ``EVENT_NAMES``),
       seat, card (-1 when hidden: a card drawn), flags (a challenge's outcome), aux (a
       swap's target, a penalty's cards, ...);
-      ``rng`` the seat's ``numpy.random.Generator`` for this game.
+      ``rng`` the seat's ``numpy.random.Generator`` for this game; ``game`` the
+      round's index in the run (``simulate``'s game).
     """
 
-    __slots__ = ("_v", "_hist", "_legal", "_rng", "_key")
+    __slots__ = ("_v", "_hist", "_legal", "_rng", "_key", "_game")
 
     def __init__(self, row: np.ndarray, hist: np.ndarray, rng_key):
         # read-only copies that cannot be made writable again (their memory is a bytes
@@ -159,6 +160,7 @@ class Observation:
         self._legal: list[int] | None = None
         self._rng: np.random.Generator | None = None
         self._key = rng_key
+        self._game = int(row[K.O_GAME])
 
     def _f(self, i: int) -> int:
         return int(self._v[_V + i])
@@ -224,6 +226,10 @@ class Observation:
     @property
     def history(self) -> np.ndarray:
         return self._hist
+
+    @property
+    def game(self) -> int:
+        return self._game
 
     @property
     def rng(self) -> np.random.Generator:
