@@ -21,6 +21,7 @@ from .env.openspiel import (
     random_bot,
     register,
 )
+from .table import openspiel_seat  # noqa: F401  (registers the ``openspiel:`` seats)
 
 register()
 

@@ -21,21 +21,23 @@ import numpy as np
 from unosim.env import BatchEnv
 from unosim.kernel.outside import protocol as K
 
-# per action: the card it plays (-1: none) and the colour it plays or names (-1: none)
-CARD = np.array([a if a < 52 else 52 + (a - 52) // 4 if a < 80 else -1 for a in range(98)])
+# per action: the card it plays (-1: none) and the colour it plays or names (-1: none);
+# the declared cards' actions (98 and up) are never legal in ``official``
+N_A = K.N_ACTIONS
+CARD = np.array([a if a < 52 else 52 + (a - 52) // 4 if a < 80 else -1 for a in range(N_A)])
 COLOUR = np.array([a // 13 if a < 52 else (a - 52) % 4 if a < 80 else
-                   a - 83 if 83 <= a < 87 else -1 for a in range(98)])
+                   a - 83 if 83 <= a < 87 else -1 for a in range(N_A)])
 RANK = np.where((CARD >= 0) & (CARD < 52), CARD % 13, -1)
-KIND = {"play": CARD >= 0, "draw": np.arange(98) == 80, "pass": np.arange(98) == 81,
-        "challenge": np.arange(98) == 82, "uno": np.arange(98) == 97,
+KIND = {"play": CARD >= 0, "draw": np.arange(N_A) == 80, "pass": np.arange(N_A) == 81,
+        "challenge": np.arange(N_A) == 82, "uno": np.arange(N_A) == 97,
         "wild": CARD >= 52, "action": RANK >= 10, "name": (COLOUR >= 0) & (CARD < 0)}
 ATTACK = ((RANK == 10) | (RANK == 12) | (CARD == 53)).astype(float)
 N_F = len(KIND) + 3
 
 
 def features(obs: np.ndarray) -> np.ndarray:
-    """float64[B, 98, F]: features of each action in each game (``obs``: the env's
-    int64[B, 148]): its type (play, draw, pass, challenge, UNO, wild, action card, a
+    """float64[B, N_A, F]: features of each action in each game (``obs``: the env's
+    int64[B, K.N_V]): its type (play, draw, pass, challenge, UNO, wild, action card, a
     colour named), the share of the hand in the colour it plays or names, whether it
     hits a next player on two cards or fewer, and one for every action."""
     b = len(obs)
@@ -45,7 +47,7 @@ def features(obs: np.ndarray) -> np.ndarray:
     seat = obs[:, K.V_SEAT]
     nxt = (seat + obs[:, K.V_DIR]) % obs[:, K.V_N]
     next_size = obs[np.arange(b), K.V_SIZES + nxt]
-    x = np.zeros((b, 98, N_F))
+    x = np.zeros((b, N_A, N_F))
     for i, m in enumerate(KIND.values()):
         x[:, :, i] = m
     share = held[:, np.maximum(COLOUR, 0)] / size[:, None]
@@ -56,7 +58,7 @@ def features(obs: np.ndarray) -> np.ndarray:
 
 
 def policy(theta, x, mask, rng):
-    """Sampled actions int64[B] and probabilities float64[B, 98]."""
+    """Sampled actions int64[B] and probabilities float64[B, N_A]."""
     logits = x @ theta
     logits = np.where(mask == 1, logits, -np.inf)
     logits -= logits.max(axis=1, keepdims=True)
@@ -64,10 +66,10 @@ def policy(theta, x, mask, rng):
     p /= p.sum(axis=1, keepdims=True)
     u = rng.random((len(x), 1))
     a = (p.cumsum(axis=1) < u).sum(axis=1)
-    a = np.minimum(a, 97)
+    a = np.minimum(a, N_A - 1)
     bad = mask[np.arange(len(x)), a] == 0  # rounding at the top: the last legal action
     if bad.any():
-        a[bad] = 97 - np.argmax(mask[bad][:, ::-1], axis=1)
+        a[bad] = N_A - 1 - np.argmax(mask[bad][:, ::-1], axis=1)
     return a, p
 
 

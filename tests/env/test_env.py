@@ -106,7 +106,7 @@ def test_batch_env_plays_the_games_simulate_plays():
 
     b = BatchEnv("official", 4, b=16, seed=7, stacking="same")
     obs, mask = b.reset()
-    assert obs.shape == (16, 148) and mask.shape == (16, 98)
+    assert obs.shape == (16, 188) and mask.shape == (16, 130)
     won = {}
     while len([g for g in won if g < 40]) < 40:
         games = b.t.game.copy()

@@ -22,7 +22,7 @@ def test_gymnasium_make_gives_the_flat_float_observation():
     assert obs.dtype == np.float32 and obs.shape == (N_FLAT,)
     assert env.observation_space.contains(obs)
     mask = env.unwrapped.action_masks()
-    np.testing.assert_array_equal(obs[:98] == 1, mask)
+    np.testing.assert_array_equal(obs[:130] == 1, mask)
     rng = np.random.default_rng(0)
     steps = 0
     for _ in range(3):
@@ -94,7 +94,7 @@ def test_supersuit_vectorizes_the_parallel_env():
     assert obs.shape == (2, N_FLAT)
     rng = np.random.default_rng(0)
     for _ in range(100):
-        masks = obs[:, :98] > 0
+        masks = obs[:, :130] > 0
         a = np.array([rng.choice(np.flatnonzero(m)) if m.any() else 0 for m in masks])
         obs, r, term, trunc, _ = venv.step(a)
     venv.close()

@@ -7,6 +7,7 @@ import pytest
 
 pyspiel = pytest.importorskip("pyspiel")
 
+import unosim.table.openspiel_seat  # noqa: E402, F401  (the openspiel: seats)
 from unosim.env.openspiel import (  # noqa: E402
     SEED_BYTES,
     HiddenRead,
@@ -223,3 +224,51 @@ def test_ismcts_plays_100_rounds():
         f"ISMCTS (16 simulations) against 3 built-in random: {wins}/{rounds} "
         f"[{low:.2f}, {high:.2f}]"
     )
+
+
+# -------------------------------------------------- an OpenSpiel bot at simulate's seats
+def test_an_openspiel_seat_is_evaluated_against_builtin_strategies():
+    """``openspiel:ismcts`` seated as an agent (``simulate``, ``unosim evaluate``'s
+    rows): it plays whole rounds on its own copy of each round, guarded for its seat, and
+    the rounds are the table's (the same records as the table's)."""
+    from unosim.analysis.evaluate import _wins
+    from unosim.sim.simulate import make_job, run_block
+
+    spec = "openspiel:ismcts:simulations=4,seed=1"
+    job = make_job("official", 3, 3, [spec, "random", "heuristic"], 5)
+    assert job.labels[0] == "openspiel:ismcts:simulations=4;uct_c=2.0;seed=1"
+    rec = run_block(job, 0, 3)
+    assert rec.shape[0] == 3 and set(rec[:, 0]) <= {-1, 0, 1, 2}
+    np.testing.assert_array_equal(run_block(job, 0, 3), rec)  # seeded per round
+    won, played = _wins("openspiel:random", "random", "official", 2, 2, 3, None)
+    assert played == 4 and 0 <= won <= played
+
+
+def test_an_openspiel_seat_refuses_other_agents_and_bad_specs_in_one_line():
+    from unosim.players.strategies import StrategyError
+    from unosim.sim.simulate import make_job, run_block
+
+    for spec, message in [
+        ("openspiel:alphazero", "unknown OpenSpiel bot"),
+        ("openspiel:ismcts:simulations=0", "simulations must be 1 to"),
+        ("openspiel:mcts:depth=3", "mcts takes simulations, worlds"),
+        ("openspiel:ismcts:uct_c=x", "uct_c must be a number"),
+    ]:
+        with pytest.raises(StrategyError, match=message) as e:
+            make_job("official", 1, 2, [spec, "random"], 0)
+        assert "\n" not in str(e.value)
+    job = make_job("official", 1, 2, ["openspiel:random", lambda obs: obs.legal[0]], 0)
+    with pytest.raises(StrategyError, match="built-in strategies only, seat 1"):
+        run_block(job, 0, 1)
+
+
+def test_an_openspiel_seat_without_openspiel_says_so_in_one_line(monkeypatch):
+    import sys
+
+    from unosim.players.strategies import StrategyError
+    from unosim.sim.simulate import make_job
+
+    monkeypatch.setitem(sys.modules, "pyspiel", None)  # import pyspiel: ImportError
+    with pytest.raises(StrategyError, match="OpenSpiel is not installed") as e:
+        make_job("official", 1, 2, ["openspiel:ismcts", "random"], 0)
+    assert "\n" not in str(e.value)

@@ -28,7 +28,7 @@ from unosim.game.rules import OFFICIAL, PRESETS, RuleError, apply, resolve
 from unosim.kernel.core import layout as L
 from unosim.sim import engine
 from unosim.sim.replay import format_text, replay
-from unosim.sim.simulate import make_job
+from unosim.sim.simulate import make_job, run_block
 from unosim.verify.checker import check_trace, strict_seats
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -216,13 +216,28 @@ def test_a_replay_names_declared_cards():
     raise AssertionError("no round shows both cards")
 
 
-def test_outside_seats_refuse_declared_cards():
-    with pytest.raises(RuleError, match="declares cards: outside seats do not play"):
-        _ = make_job(path("discard-all"), 1, 2, [lambda obs: 0, "random"], 1).kernel
+def test_outside_seats_play_declared_cards():
+    from unosim.sim.outside import ACTIONS, card_of
+
+    rs = resolve(path("discard-all"))
+    played = []
+
+    def agent(obs):  # a declared card whenever one is legal
+        mine = [a for a in obs.legal if card_of(a) >= 59]
+        if mine:
+            played.append(ACTIONS[mine[0]])
+            return mine[0]
+        return obs.legal[int(obs.rng.integers(len(obs.legal)))]
+
+    rec = run_block(make_job(rs, 30, 2, [agent, "random"], 1), 0, 30)
+    assert rec.shape[0] == 30 and played, "the agent never held a playable declared card"
     from unosim.env import aec_env
 
-    with pytest.raises(ValueError, match="declares cards: the stepwise game plays the built-in"):
-        aec_env(rules=path("discard-all"), n_players=2)
+    env = aec_env(rules=path("discard-all"), n_players=2)
+    env.reset(seed=3)
+    for _ in env.agent_iter(max_iter=200):
+        obs, _, term, trunc, _ = env.last()
+        env.step(None if term or trunc else int(np.flatnonzero(obs["action_mask"])[-1]))
 
 
 def test_simulate_counts_every_card_of_a_declared_deck():

@@ -20,7 +20,7 @@ import numpy as np
 import pytest
 
 from unosim.game.cards import parse_kind
-from unosim.game.rules import OFFICIAL, RuleError, apply, resolve
+from unosim.game.rules import OFFICIAL, apply, resolve
 from unosim.kernel.core import layout as L
 from unosim.players.strategies import STRATEGIES
 from unosim.sim import engine
@@ -192,12 +192,10 @@ def test_the_expert_beats_random_players_with_wild_draw_six():
     assert rate - 5 * se > 0.25, (rate, se)
 
 
-# ----------------------------------------------------------------------------- refusals
-def test_only_outside_seats_refuse_declared_cards():
+# ------------------------------------------------------------------ every kind of seat
+def test_experts_and_outside_seats_play_declared_cards():
     job = make_job(path("discard-all"), 4, 2, "expert:rollouts=4,random", 1)
     assert run_block(job, 0, 4).shape[0] == 4
-    with pytest.raises(RuleError) as e:
-        _ = make_job(path("discard-all"), 1, 2, [lambda obs: 0, "random"], 1).kernel
-    msg = str(e.value)
-    assert "\n" not in msg and "outside seats do not play declared cards" in msg
-    assert "expert" not in msg
+    job = make_job(path("discard-all"), 4, 2, [lambda obs: obs.legal[0], "random"], 1)
+    rec = run_block(job, 0, 4)
+    assert rec.shape[0] == 4

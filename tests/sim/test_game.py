@@ -16,7 +16,8 @@ from unosim.sim.game import INFORMATION_STATE_SHAPE, OBSERVATION_SHAPE, Game
 from unosim.sim.outside import IllegalAction
 from unosim.sim.simulate import make_job, run_block
 
-CARDS = next((Path(__file__).resolve().parents[2] / "examples" / "cards").glob("*.toml"))
+CARD_FILES = sorted((Path(__file__).resolve().parents[2] / "examples" / "cards").glob("*.toml"))
+CARDS = CARD_FILES[0]
 
 HOUSE_MIX = dict(stacking="same", jump_in=True, seven_zero=True, multi_play=True, draw_rule="one")
 
@@ -49,11 +50,16 @@ def test_random_at_every_seat_is_simulate_with_challenges_and_draw_until_playabl
     _played_like_simulate("draw-until-playable", 3, 3, 12, stacking="progressive", challenge=True)
 
 
-def test_declared_cards_are_refused_with_one_line():
-    rs = unosim.resolve(str(CARDS))
+@pytest.mark.parametrize("path", CARD_FILES, ids=lambda p: p.stem)
+def test_random_at_every_seat_is_simulate_with_declared_cards(path):
+    rs = unosim.resolve(str(path))
     assert rs.cards
-    with pytest.raises(ValueError, match="declares cards"):
-        Game(rs, 4)
+    _played_like_simulate(rs, 4, 11, 12)
+
+
+def test_random_at_every_seat_is_simulate_with_declared_cards_and_a_house_mix():
+    rs = unosim.resolve(str(CARD_FILES[0]), dict(HOUSE_MIX, stacking="same"))
+    _played_like_simulate(rs, 3, 7, 12)
 
 
 def _walk(s, rng, limit=200_000):
@@ -171,3 +177,68 @@ def test_auto_uno_and_draw_only_when_stuck():
         if s.decision == "turn" and any(a < 80 for a in legal):
             assert 80 not in legal or s.observation(s.current_player).bluff
         s.apply(int(rng.choice(legal)))
+
+
+def _chooser(obs):
+    """A deterministic agent: its action depends on what it sees only."""
+    legal = obs.legal
+    return legal[(obs.turn * 7 + obs.draw_pile * 3 + obs.discard_pile + obs.seat) % len(legal)]
+
+
+def _history_tensor(hist, seat, n):
+    """``kernel.stepwise.tensors.encode_history`` of the public events ``hist`` (oldest
+    first), written out in Python: newest first, type, seat from ``seat`` on, card."""
+    from unosim.kernel.outside import protocol as K
+    from unosim.kernel.stepwise import tensors as T
+
+    out = np.zeros(T.H_EVENTS * T.H_W, np.float32)
+    for e, (typ, q, k, _, _) in enumerate(hist[::-1][: T.H_EVENTS]):
+        b = e * T.H_W
+        out[b + typ] = 1.0
+        if q >= 0:
+            out[b + 26 + (q - seat) % n] = 1.0
+        out[b + 26 + 10 + (k if 0 <= k < K.N_SEEN else K.N_SEEN)] = 1.0
+    return out
+
+
+@pytest.mark.parametrize("rules", ["official", CARDS])
+def test_public_history_is_what_the_whole_round_outside_seat_sees(rules):
+    from unosim.kernel.stepwise.tensors import N_T
+    from unosim.sim.outside import play_games
+
+    n, seed = 3, 4
+    seen = []
+
+    def agent(obs):
+        seen.append((obs.seat, obs.legal, obs.history.copy()))
+        return _chooser(obs)
+
+    job = make_job(str(rules), 1, n, [agent] * n, seed)
+    rs = job.rules
+    ref = play_games(
+        rs.to_array(),
+        job.sid,
+        job.sparams,
+        rs.deck_counts(),
+        rs.points_table(),
+        n,
+        seed,
+        0,
+        1,
+        job.agents,
+        voluntary=rs.voluntary_draw,
+    )
+    s = Game(rs, n, seed=seed, single_moves=False).new_round(0)
+    for i, (seat, legal, hist) in enumerate(seen):
+        assert s.current_player == seat and s.legal_actions() == legal, f"decision {i}"
+        for q in range(n):
+            h = s.observation(q).history
+            assert len(h) == min(len(hist), 64), f"decision {i} seat {q}"
+            np.testing.assert_array_equal(h, hist[len(hist) - len(h) :])
+            t = s.information_state_tensor(q)[N_T:]
+            np.testing.assert_array_equal(t, _history_tensor(hist, q, n))
+            if i >= 3:
+                assert t.any(), f"decision {i}: no public event in the tensor"
+        s.apply(_chooser(s.observation(seat)))
+    assert s.is_terminal()
+    np.testing.assert_array_equal(s.record(), ref[0])

@@ -77,6 +77,7 @@ def evaluate(
     from ..analysis.evaluate import cache_dir, expert_spec, ladder, render
     from ..players.agents import is_agent_spec, load
     from ..sim.isolated import command_agent, isolated_agent
+    from ..table import openspiel_seat  # noqa: F401  (the ``openspiel:`` seats)
     from ..table.llm import invalid_move_facts, reset_move_counts
 
     made_out = False  # --out made by this run: removed again if nothing is written in it

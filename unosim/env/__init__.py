@@ -9,7 +9,7 @@ the ``env`` extra (``docs/environments.md``).
   "unosim/Uno-v0", num_envs, vectorization_mode="vector_entry_point")``), on
   ``BatchEnv`` (arrays in and out, the kernel's int64 fields).
 
-The action space is ``Discrete(98)`` (``unosim.ACTIONS``); the options and their
+The action space is ``Discrete(130)`` (``unosim.ACTIONS``); the options and their
 defaults (reward, ``auto_uno``, ``draw_only_when_stuck``, ``full_rules``, ``illegal``,
 ``observation``) are in ``unosim.env.options``.
 """

@@ -49,7 +49,7 @@ class BatchEnv:
     ``draw_only_when_stuck`` False: its games are pinned) and an illegal action raises;
     ``UnoVectorEnv`` is the learner's form.
 
-    ``reset()`` and ``step(actions)`` return ``(obs int64[b, 148], mask int8[b, 98])``
+    ``reset()`` and ``step(actions)`` return ``(obs int64[b, 188], mask int8[b, 130])``
     and, for ``step``, ``reward float64[b]`` and ``done bool[b]``: a game that ends is
     replaced at once by the next game index (its first observation is returned). Each
     kernel call advances ``CHUNK`` games to their seat's next decisions, the chunks side
@@ -71,11 +71,6 @@ class BatchEnv:
         if reward not in ("win", "points"):
             raise ValueError(f"reward must be win or points, got {reward!r}")
         rs = rules_of(rules, house)
-        if rs.cards:
-            raise ValueError(
-                f"rule set {rs.name!r} declares cards: outside seats do not play declared "
-                "cards yet (docs/cards.md)"
-            )
         n = players(rs, n_players)
         if isinstance(seat, bool) or not isinstance(seat, (int, np.integer)) or not 0 <= seat < n:
             raise ValueError(f"seat must be a seat of the table, 0 to {n - 1}, got {seat!r}")
@@ -271,7 +266,7 @@ class UnoVectorEnv(VectorEnv):
         return {"observation": self._tensor.copy(), "action_mask": mask.copy()}
 
     def action_masks(self) -> np.ndarray:
-        """bool[num_envs, 98]: each game's legal actions."""
+        """bool[num_envs, 130]: each game's legal actions."""
         return self._mask.astype(bool)
 
     def reset(self, *, seed=None, options=None):

@@ -3,7 +3,7 @@ stepwise game (``unosim.Game``): ``UnoAEC`` (turn by turn) and ``UnoParallel`` (
 agent gives an action each step; only the deciding agent's is used, the others have an
 all-zero mask). Observations follow the classic-games convention: a dict of
 ``observation`` (float32[N_T] in [0, 1], ``kernel.stepwise.turns.T_FIELDS``) and ``action_mask``
-(int8[98]); ``observation="flat"`` gives the flat form instead."""
+(int8[130]); ``observation="flat"`` gives the flat form instead."""
 
 from __future__ import annotations
 
@@ -117,7 +117,7 @@ class UnoAEC(AECEnv):
         return self._t.observe(self.possible_agents.index(agent))
 
     def action_mask(self, agent) -> np.ndarray:
-        """int8[98]: the agent's legal actions (all 0 when it is not deciding)."""
+        """int8[130]: the agent's legal actions (all 0 when it is not deciding)."""
         s = self._t.state
         q = self.possible_agents.index(agent)
         if s is None or q != s.current_player:

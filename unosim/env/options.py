@@ -14,9 +14,9 @@ The options a learner needs, with their defaults (``docs/environments.md``):
 * ``illegal`` (``"lose"``): an illegal action ends the round, -1 to the seat that made
   it (``info["illegal"]`` names the decision, the action and the legal ones); ``"raise"``
   raises ``unosim.IllegalAction``;
-* ``observation`` (``"flat"``): float32[98 + N_T] in [0, 1], the action mask then the
+* ``observation`` (``"flat"``): float32[130 + N_T] in [0, 1], the action mask then the
   observation tensor; ``"dict"``: ``{"observation": float32[N_T], "action_mask":
-  int8[98]}``.
+  int8[130]}``.
 
 Any other keyword is a house rule over ``rules`` (``stacking="same"``, ``jump_in=True``).
 """

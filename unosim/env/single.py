@@ -88,7 +88,7 @@ class UnoEnv(Env):
         return observe(self.form, self.state, self.seat)
 
     def action_masks(self) -> np.ndarray:
-        """bool[98]: the legal actions (all False after the end), for MaskablePPO."""
+        """bool[130]: the legal actions (all False after the end), for MaskablePPO."""
         if self.state is None:
             raise RuntimeError("reset() the environment first")
         if any(self._done):

@@ -80,8 +80,28 @@ def from_object(obj: object) -> Agent:
     return Agent(decide, f"agent:{where}:{name}@{_file_hash(path)}", obj)
 
 
+# seat labels loaded by a higher layer, by their prefix (``table.openspiel_seat``
+# registers ``openspiel:`` when imported): prefix -> loader(label) -> Agent
+SEAT_LOADERS: dict[str, Callable[[str], Agent]] = {}
+
+
+def register_seat(prefix: str, loader: Callable[[str], Agent]) -> None:
+    """Seat labels starting with ``prefix`` are agents that ``loader`` loads."""
+    SEAT_LOADERS[prefix] = loader
+
+
+def _seat_loader(text: str) -> Callable[[str], Agent] | None:
+    for prefix, loader in SEAT_LOADERS.items():
+        if text.strip().startswith(prefix):
+            return loader
+    return None
+
+
 def is_agent_spec(text: str) -> bool:
-    """Does a seat label name an agent (``FILE.py:NAME`` or ``package.module:NAME``)?"""
+    """Does a seat label name an agent (``FILE.py:NAME``, ``package.module:NAME`` or a
+    registered prefix's, ``SEAT_LOADERS``: ``openspiel:BOT``)?"""
+    if _seat_loader(text) is not None:
+        return True
     where, sep, name = text.strip().rpartition(":")
     if not sep or not _NAME.match(name.strip()):
         return False
@@ -127,7 +147,11 @@ def load_label(text: str) -> str:
 
 def load(text: str) -> Agent:
     """The agent a seat label names: ``path/to/file.py:NAME`` (the file is run as a
-    module of its own) or ``package.module:NAME`` (imported)."""
+    module of its own), ``package.module:NAME`` (imported) or ``openspiel:BOT[:OPTIONS]``
+    (``unosim.table.openspiel_seat``, once imported)."""
+    loader = _seat_loader(text)
+    if loader is not None:
+        return loader(text)
     where, _, name = text.strip().rpartition(":")
     where, name = where.strip(), name.strip()
     if where.startswith("agent:"):

@@ -28,7 +28,6 @@ from ..kernel.stepwise import hidden as _step_hidden
 from ..kernel.stepwise import tensors as _step_tensors
 from ..kernel.stepwise import turns as _step
 from ..players.expert import expert_array
-from ..players.seats import OUTSIDE
 from .interrupt import kernel_call
 
 # the rule sets whose rounds run in a kernel of their own, compiled with their rules as
@@ -81,11 +80,6 @@ def build(ruleset: RuleSet, n_players: int, sid: np.ndarray, sparams: np.ndarray
     deck = ruleset.deck_counts()
     order = np.repeat(np.arange(N_KINDS), deck).astype(np.int8)
     xp = expert_array(labels, ruleset)
-    if ruleset.cards and (sid[:n_players] == OUTSIDE).any():
-        raise RuleError(
-            f"rule set {ruleset.name!r} declares cards: outside seats do not play "
-            "declared cards yet (docs/cards.md)"
-        )
     return Kernel(
         ruleset,
         int(n_players),
@@ -251,7 +245,7 @@ def outside_advance(
 
 def aggregate(out, n_players, wins, turns_hist, points_hist, sums, totals):
     """Add the records ``out`` (int32[n, N_COLS]) into the int64 arrays given
-    (``kernel.drivers.aggregate.aggregate``); returns (truncated rounds, largest max_stack, 1 if
+    (``kernel.aggregate.aggregate``); returns (truncated rounds, largest max_stack, 1 if
     a record is out of range)."""
     return _aggregate.aggregate(out, n_players, wins, turns_hist, points_hist, sums, totals)
 
@@ -261,10 +255,11 @@ def aggregate(out, n_players, wins, turns_hist, points_hist, sums, totals):
 
 def game_arrays(deck: np.ndarray, history: int):
     """One stepwise game's arrays: the deck in kind order, the round and its checkpoint
-    (``kernel.stepwise.turns``: a ``Round`` whose ``ob`` has the game's room)."""
+    (``kernel.stepwise.turns``: a ``Round`` whose ``ob`` has the game's room and keeps the public
+    history; its trace has one row, so the kernel writes its events)."""
     order = np.repeat(np.arange(N_KINDS), deck).astype(np.int8)
     n_ob = _outside.ob_size(history) + VIEW_N
-    games, cks = _outside_run.new_games(1, order.size, 0, n_ob, False)
+    games, cks = _outside_run.new_games(1, order.size, 1, n_ob, True)
     return order, type(games)(*(a[0] for a in games)), type(cks)(*(a[0] for a in cks))
 
 

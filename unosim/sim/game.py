@@ -16,8 +16,10 @@ The state is the kernel's own arrays (``unosim.kernel.stepwise.turns``): ``apply
 action against the state's mask (never a copy an agent holds), logs it and advances
 the round to the next decision in one numba call; ``clone``, ``snapshot`` and
 ``restore`` copy arrays (no replay). The random streams live in the arrays, so a clone
-plays the same future. Actions are the indices of ``ACTIONS`` (``Discrete(98)``, the
-table in ``unosim.kernel.outside.protocol`` and ``docs/environments.md``).
+plays the same future. Actions are the indices of ``ACTIONS`` (``Discrete(130)``, the
+table in ``unosim.kernel.outside.protocol`` and ``docs/environments.md``: the built-in cards'
+actions 0-97, then the declared cards' (docs/cards.md); ``Game.actions`` names them with
+the rule set's card names).
 """
 
 from __future__ import annotations
@@ -37,7 +39,7 @@ from ..players.expert import expert_array
 from ..players.seats import parse_seats
 from ..players.strategies import DEFAULTS, RANDOM
 from . import engine
-from .outside import ACTIONS, DECISIONS, IllegalAction, Observation, _history
+from .outside import ACTIONS, DECISIONS, IllegalAction, Observation, _history, action_names
 
 N_ACTIONS = K.N_ACTIONS
 OBSERVATION_SHAPE = (T.N_T,)  # float32, in [0, 1] (``observation_tensor``)
@@ -66,7 +68,8 @@ class Game:
     Parameters
     ----------
     rules : str or RuleSet
-        A preset name, a TOML file or a ``RuleSet`` (``unosim.resolve``).
+        A preset name, a TOML file or a ``RuleSet`` (``unosim.resolve``); declared
+        cards (docs/cards.md) play as in ``simulate`` (their actions: ``actions``).
     n_players : int
         Players, 2 to 10.
     seed : int
@@ -103,11 +106,6 @@ class Game:
             raise ValueError(f"n_players must be a whole number, got {n_players!r}")
         n = int(n_players)
         rs.check_players(n)
-        if rs.cards:
-            raise ValueError(
-                f"rule set {rs.name!r} declares cards: the stepwise game plays the "
-                "built-in cards only so far (docs/cards.md)"
-            )
         if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
             raise ValueError(f"seed must be a whole number >= 0, got {seed!r}")
         if opponents is None:
@@ -118,6 +116,8 @@ class Game:
         spec = [_stepped(n) if o is None else o for o in opponents]
         sid, sp, labels, _ = parse_seats(spec, n)
         self.rules, self.n_players, self.seed = rs, n, int(seed)
+        # the actions' names, the declared cards by theirs (``ACTIONS`` calls them X1...)
+        self.actions = action_names(rs.card_names)
         self.labels = labels
         self.stepped = tuple(o is None for o in opponents)
         if not any(self.stepped):
@@ -166,7 +166,7 @@ def _fast(dispatcher):
     no typing of the arguments on each call), else the dispatcher itself."""
     f = _FAST.get(dispatcher)
     if f is None:
-        if len(dispatcher.overloads) != 1:
+        if len(getattr(dispatcher, "overloads", ())) != 1:
             return dispatcher
         try:
             f = engine.entry(dispatcher)
@@ -248,7 +248,7 @@ class State:
         return np.flatnonzero(self.legal_mask()).tolist()
 
     def legal_mask(self) -> np.ndarray:
-        """int8[98]: 1 for each legal action (all 0 at the end)."""
+        """int8[N_ACTIONS]: 1 for each legal action (all 0 at the end)."""
         ob = self._rd.ob
         return ob[K.O_MASK : K.O_MASK + N_ACTIONS].astype(np.int8)
 
@@ -278,7 +278,7 @@ class State:
         return out
 
     def write_flat(self, seat: int, out: np.ndarray) -> np.ndarray:
-        """The environments' flat observation of ``seat`` into ``out`` float32[98 +
+        """The environments' flat observation of ``seat`` into ``out`` float32[N_ACTIONS +
         N_T]: the action mask (the deciding seat's; 0 for the others), then
         ``observation_tensor(seat)``."""
         ob = self._rd.ob
@@ -366,11 +366,12 @@ class State:
         if st == S.ERR_LOG:
             raise RuntimeError(f"more than {K.LOG_CAP} decisions within one turn")
         p = self.current_player
+        names = self.game.actions
         try:
-            shown = ACTIONS[int(action)]
+            shown = names[int(action)]
         except (TypeError, ValueError, OverflowError, IndexError):
             shown = repr(action)[:80]
-        legal = ", ".join(f"{x} ({ACTIONS[x]})" for x in self.legal_actions())
+        legal = ", ".join(f"{x} ({names[x]})" for x in self.legal_actions())
         raise IllegalAction(
             f"seat {p}'s {self.decision} decision: action {shown} is not legal; legal: {legal}"
         )

@@ -8,7 +8,7 @@ isolated seat") documents the protocol; in short, for each decision the engine w
 one line, a JSON object::
 
     {"protocol": 1, "seat": 0, "n_players": 4, "decision": "turn",
-     "legal": [3, 80], "legal_names": ["play R3", "draw"], "hand": [...59 counts],
+     "legal": [3, 80], "legal_names": ["play R3", "draw"], "hand": [...79 counts],
      "hand_sizes": [7, 7, 7, 7], "top": 5, "colour": 0, ..., "history": [[...], ...],
      "vector": [...], "rng": "pcg64:..."}
 
@@ -322,7 +322,7 @@ def isolated_agent(spec: str, timeout: float = TIMEOUT, start: float = START_TIM
     file's hash is checked here, the file run there)."""
     from ..players.agents import load_label
 
-    if not is_agent_spec(spec):
+    if not is_agent_spec(spec) or spec.strip().startswith("openspiel:"):
         raise StrategyError(f"--isolate: {spec!r} is not an agent (FILE.py:NAME or module:NAME)")
     where, _, name = spec.strip().rpartition(":")
     if where.strip().endswith(".py"):  # the child may run elsewhere: the file by its path

@@ -42,14 +42,14 @@ PER_THREAD = 512  # games a thread advances at least, when a call is split
 PER_THREAD_EXPERT = 4  # ... with expert seats (their searches cost ~1,000 times more)
 
 
-def action_name(a: int) -> str:
-    """A readable name of action ``a``."""
+def action_name(a: int, names: tuple[str, ...] = ()) -> str:
+    """A readable name of action ``a`` (``names``: the declared cards' names, in
+    declaration order, ``RuleSet.card_names``; without them ``X1``, ``RX1``...)."""
     a = int(a)
-    if K.A_PLAY <= a < K.A_WILD:
-        return f"play {kind_name(a)}"
-    if K.A_WILD <= a < K.A_DRAW:
-        k = K.A_WILD + (a - K.A_WILD) // 4
-        return f"play {kind_name(k)} naming {COLOURS[(a - K.A_WILD) % 4]}"
+    k, c = card_of(a), colour_of(a)
+    if k >= 0:
+        shown = kind_name(k, names)
+        return f"play {shown}" if c < 0 else f"play {shown} naming {COLOURS[c]}"
     if a == K.A_DRAW:
         return "draw"
     if a == K.A_PASS:
@@ -65,23 +65,36 @@ def action_name(a: int) -> str:
     return f"no action {a}"
 
 
-ACTIONS = tuple(action_name(a) for a in range(N_ACTIONS))
+def _py(f):
+    """A kernel function's Python code (no compile for a table of names)."""
+    return getattr(f, "py_func", f)
 
 
 def play_action(kind: int, colour: int = 0) -> int:
-    """The action playing card ``kind`` (naming ``colour`` if it is wild-type)."""
-    if kind < K.N_COLOURED:
-        return int(kind)
-    return int(K.A_WILD + 4 * (kind - K.N_COLOURED) + colour)
+    """The action playing card ``kind`` (naming ``colour`` if it is wild-type; a
+    declared wild card that names no colour: colour 0)."""
+    return int(_py(K.play_action)(int(kind), int(colour)))
 
 
 def card_of(a: int) -> int:
     """The card a play action plays, or -1."""
-    if K.A_PLAY <= a < K.A_WILD:
-        return int(a)
-    if K.A_WILD <= a < K.A_DRAW:
-        return int(K.A_WILD + (a - K.A_WILD) // 4)
-    return -1
+    return int(_py(K.action_card)(int(a))[0])
+
+
+def colour_of(a: int) -> int:
+    """The colour a play action of a wild-type card names (0 for a declared wild card
+    that names none), or -1."""
+    return int(_py(K.action_card)(int(a))[1])
+
+
+ACTIONS = tuple(action_name(a) for a in range(N_ACTIONS))
+
+
+def action_names(names: tuple[str, ...] = ()) -> tuple[str, ...]:
+    """``ACTIONS`` with the declared cards called by their ``names``."""
+    if not names:
+        return ACTIONS
+    return tuple(action_name(a, tuple(names)) for a in range(N_ACTIONS))
 
 
 class AgentError(ValueError):
@@ -111,14 +124,14 @@ class Observation:
                     ``extra`` (a further card of a multi-card play, or pass), ``uno``
                     (say UNO, or pass and risk being caught)
       ``legal``     the legal actions, a sorted list of action indices
-      ``mask``      int8[98]: 1 for each legal action (the action space ``ACTIONS``)
+      ``mask``      int8[130]: 1 for each legal action (the action space ``ACTIONS``)
       ``card``      the card it is about: drawn (``drawn``), to jump in with
                     (``jump``), the last card played so far (``extra``); else -1
       ``first``     ``extra``: the first card of the play; ``step`` the run's step
                     so far (+1, -1, 0 before any run)
       ``bluff``     ``turn``: playing a Wild Draw Four now would be a bluff (4.3)
     The table
-      ``seat``, ``n_players``; ``hand`` int16[59] its own cards per kind (``cards``);
+      ``seat``, ``n_players``; ``hand`` int16[79] its own cards per kind (``cards``);
       ``hand_sizes`` int64[n_players] every hand's size; ``top`` the top card's kind;
       ``colour`` the current colour (0-3: red, yellow, green, blue); ``previous_colour``
       the colour before the last wild-type card; ``direction`` +1 (seat order) or -1;
@@ -126,16 +139,17 @@ class Observation:
       ``challengeable`` 1 if the pending Wild Draw Four may be challenged;
       ``pending_by`` the seat that played the pending penalty's last card (-1: none);
       ``stackable`` the kinds that may be stacked on it; ``draw_pile`` and
-      ``discard_pile`` their sizes; ``discarded`` int16[59] the discard pile per kind
+      ``discard_pile`` their sizes; ``discarded`` int16[79] the discard pile per kind
       (all face up); ``turn`` turns taken so far;
       ``history`` int64[events, 5]: the round's public events, oldest first (at most
       the last ``HISTORY``): type (``kernel.core.layout.E_*``, names in ``EVENT_NAMES``),
       seat, card (-1 when hidden: a card drawn), flags (a challenge's outcome), aux (a
       swap's target, a penalty's cards, ...);
-      ``rng`` the seat's ``numpy.random.Generator`` for this game.
+      ``rng`` the seat's ``numpy.random.Generator`` for this game; ``game`` the
+      round's index in the run (``simulate``'s game).
     """
 
-    __slots__ = ("_v", "_hist", "_legal", "_rng", "_key")
+    __slots__ = ("_v", "_hist", "_legal", "_rng", "_key", "_game")
 
     def __init__(self, row: np.ndarray, hist: np.ndarray, rng_key):
         # read-only copies that cannot be made writable again (their memory is a bytes
@@ -146,6 +160,7 @@ class Observation:
         self._legal: list[int] | None = None
         self._rng: np.random.Generator | None = None
         self._key = rng_key
+        self._game = int(row[K.O_GAME])
 
     def _f(self, i: int) -> int:
         return int(self._v[_V + i])
@@ -188,8 +203,13 @@ class Observation:
 
     @property
     def stackable(self) -> list[int]:
-        bits = self._f(K.V_STACKABLE)
-        return [k for k in range(K.N_SEEN) if (bits >> k) & 1]
+        lo, hi = self._f(K.V_STACKABLE), self._f(K.V_STACKABLE_HI)
+        return [
+            k
+            for k in range(K.N_SEEN)
+            if (k < K.STACK_LO and (lo >> k) & 1)
+            or (k >= K.STACK_LO and (hi >> (k - K.STACK_LO)) & 1)
+        ]
 
     @property
     def hand(self) -> np.ndarray:
@@ -208,13 +228,17 @@ class Observation:
         return self._hist
 
     @property
+    def game(self) -> int:
+        return self._game
+
+    @property
     def rng(self) -> np.random.Generator:
         if self._rng is None:
             self._rng = self._key()
         return self._rng
 
     def vector(self) -> np.ndarray:
-        """Every field above but the history as one int64 array: the mask (98), then
+        """Every field above but the history as one int64 array: the mask (130), then
         ``kernel.outside.protocol``'s fields ``V_*`` (hand, sizes, discarded, ...)."""
         return self._v.copy()
 

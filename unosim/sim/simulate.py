@@ -212,6 +212,10 @@ def run_block(job: Job, first_game: int, count: int, chunk: int = CHUNK) -> np.n
     (:func:`engine.rounds`; with Python agents, :func:`outside.play_games`)."""
     if job.agents:  # Python agents decide at their seats (unosim/sim/outside.py)
         rs = job.rules
+        for a in job.agents:  # a seat that keeps its own copy of the round is told the table
+            bind = getattr(getattr(a, "source", None), "bind_table", None)
+            if bind is not None:
+                bind(rs, job.n_players, job.seed, job.labels)
         return play_games(
             rs.to_array(),
             job.sid,

@@ -12,7 +12,7 @@ last checkpoint and replays from it with the longer log: the kernel is determini
 given its random streams, so the replay reaches the same decision and goes past it.
 A decision with a single legal action is made without asking.
 
-The action space (``N_ACTIONS`` = 98), one index per action:
+The action space (``N_ACTIONS`` = 130), one index per action:
 
 ==========  =====================================================================
 index       action
@@ -26,7 +26,13 @@ index       action
 83..86      name colour c (83 + c)
 87..96      swap hands with seat s (87 + s)
 97          say UNO (4.4)
+98..113     play declared wild card d (kind 59 + d) naming colour c: 98 + 4 d + c
+            (a declared wild card that names no colour: 98 + 4 d only)
+114..129    play declared coloured kind k (``kinds``: 63 + 4 d + colour): 114 + k - 63
 ==========  =====================================================================
+
+The built-in cards' actions keep indices 0..97 whatever the rule set; the declared
+cards' (docs/cards.md) follow, never legal without declared cards.
 
 The decision kinds (``D_*``): a normal turn (play or draw; an illegal Wild Draw Four, a
 bluff, is offered too, flagged by ``V_BLUFF``), a pending penalty (challenge, stack,
@@ -42,18 +48,20 @@ import numpy as np
 from ..compile.jit import kernel
 from ..core.kinds import (
     COLOUR,
-    DRAW_PENALTY,
+    DECLARED_COLOURED,
+    DECLARED_WILD,
     DRAW_TWO,
     N_BUILTIN_KINDS,
     N_COLOURED,
     N_COLOURS,
-    N_KINDS,  # noqa: F401  (published: every kind a hand may hold)
+    N_KINDS,
     N_NUMBERS,
     N_RANKS,
     RANK,
     WILD_DRAW_FOUR,
 )
 from ..core.layout import (
+    DC_STACKS,
     DRAW_ONE,
     E_DREW,
     E_PLAY,
@@ -80,6 +88,7 @@ from ..core.layout import (
     R_STACKING,
     STACK_NONE,
 )
+from ..rules.declared import names_colour, stacks
 from ..rules.family import fixed_rules, table_rules
 from ..rules.legal import can_stack, is_legal, is_number, lone_card_blocked
 
@@ -87,18 +96,21 @@ OUTSIDE = 6  # the strategy id of an outside seat (after the built-in ids of ``d
 OVER_STOPPED = 3  # ``G_OVER`` while a stopped round runs out to the end of its turn loop
 
 # -- the action space -------------------------------------------------------------------
-# the kinds an outside seat plays and sees: the built-in ones (a rule set with declared
-# cards is refused for outside seats, docs/cards.md)
-N_SEEN = N_BUILTIN_KINDS
+# the kinds an outside seat plays and sees: every kind, the declared ones too
+N_SEEN = N_KINDS
 A_PLAY = 0  # + coloured kind
 A_WILD = N_COLOURED  # + 4 * (kind - N_COLOURED) + colour
-A_DRAW = A_WILD + 4 * (N_SEEN - N_COLOURED)  # 80
+A_DRAW = A_WILD + 4 * (N_BUILTIN_KINDS - N_COLOURED)  # 80
 A_PASS = A_DRAW + 1
 A_CHALLENGE = A_PASS + 1
 A_COLOUR = A_CHALLENGE + 1  # + colour
 A_SEAT = A_COLOUR + N_COLOURS  # + seat
 A_UNO = A_SEAT + MAX_PLAYERS
-N_ACTIONS = A_UNO + 1
+A_DECL_WILD = A_UNO + 1  # 98: + 4 * (kind - DECLARED_WILD) + colour
+A_DECL_COLOURED = A_DECL_WILD + 4 * (DECLARED_COLOURED - DECLARED_WILD)  # 114: + kind - 63
+N_ACTIONS = A_DECL_COLOURED + (N_KINDS - DECLARED_COLOURED)  # 130
+N_BUILTIN_ACTIONS = A_UNO + 1  # 98: the actions of a rule set without declared cards
+STACK_LO = 63  # ``V_STACKABLE`` holds the bits of kinds below, ``V_STACKABLE_HI`` the rest
 
 # -- decision kinds -----------------------------------------------------------------------
 D_TURN, D_PENALTY, D_DRAWN, D_COLOUR, D_TARGET, D_JUMP, D_EXTRA, D_UNO = range(8)
@@ -150,7 +162,8 @@ O_OBS = O_MASK + N_ACTIONS
     V_STEP,
     V_BLUFF,
     V_PREV_COLOUR,
-) = range(19)
+    V_STACKABLE_HI,
+) = range(20)
 V_SIZES = 20  # + seat
 V_HAND = V_SIZES + MAX_PLAYERS  # + kind
 V_DISC = V_HAND + N_SEEN  # + kind
@@ -201,13 +214,43 @@ def history_event(rd, typ, p, k, flags, aux):
 
 
 @kernel
-def _play_variants(ob, k):
-    """Mark the play actions of kind ``k`` (a wild-type kind once per colour)."""
+def play_action(k, c):
+    """The action playing kind ``k`` (naming colour ``c`` when wild-type)."""
     if k < N_COLOURED:
-        ob[O_MASK + A_PLAY + k] = 1
+        return np.int64(A_PLAY + k)
+    if k < DECLARED_WILD:
+        return np.int64(A_WILD + 4 * (k - N_COLOURED) + c)
+    if k < DECLARED_COLOURED:
+        return np.int64(A_DECL_WILD + 4 * (k - DECLARED_WILD) + c)
+    return np.int64(A_DECL_COLOURED + k - DECLARED_COLOURED)
+
+
+@kernel
+def action_card(a):
+    """(kind, colour) a play action plays (colour -1 for a coloured kind), or (-1, -1)
+    for an action that plays no card."""
+    if A_PLAY <= a < A_WILD:
+        return np.int64(a - A_PLAY), np.int64(-1)
+    if A_WILD <= a < A_DRAW:
+        return np.int64(N_COLOURED + (a - A_WILD) // 4), np.int64((a - A_WILD) % 4)
+    if A_DECL_WILD <= a < A_DECL_COLOURED:
+        return np.int64(DECLARED_WILD + (a - A_DECL_WILD) // 4), np.int64((a - A_DECL_WILD) % 4)
+    if A_DECL_COLOURED <= a < N_ACTIONS:
+        return np.int64(DECLARED_COLOURED + a - A_DECL_COLOURED), np.int64(-1)
+    return np.int64(-1), np.int64(-1)
+
+
+@kernel
+def _play_variants(tb, ob, k):
+    """Mark the play actions of kind ``k`` (a wild-type kind once per colour, a
+    declared wild card that names no colour once)."""
+    if COLOUR[k] >= 0:
+        ob[O_MASK + play_action(k, np.int64(-1))] = 1
+    elif not names_colour(tb, k):
+        ob[O_MASK + play_action(k, np.int64(0))] = 1
     else:
         for c in range(N_COLOURS):
-            ob[O_MASK + A_WILD + 4 * (k - N_COLOURED) + c] = 1
+            ob[O_MASK + play_action(k, np.int64(c))] = 1
 
 
 @kernel
@@ -229,10 +272,10 @@ def fill_mask(tb, rd, p, kind, card, first, step):
             for k in range(N_SEEN):
                 if hands[p, k] > 0:
                     if is_legal(tb, rd, p, np.int64(k)):
-                        _play_variants(ob, np.int64(k))
+                        _play_variants(tb, ob, np.int64(k))
                         legal += 1
                     elif k == WILD_DRAW_FOUR:  # 4.3: a bluff is allowed, and flagged
-                        _play_variants(ob, np.int64(k))
+                        _play_variants(tb, ob, np.int64(k))
                         bluff = 1
         if legal == 0 or ob[O_VOLUNTARY] == 1:  # 4.2: voluntary_draw
             ob[O_MASK + A_DRAW] = 1
@@ -243,13 +286,17 @@ def fill_mask(tb, rd, p, kind, card, first, step):
             for c in range(N_COLOURS):
                 k = np.int64(c * N_RANKS + DRAW_TWO)
                 if hands[p, k] > 0 and can_stack(tb, rd, k):
-                    _play_variants(ob, k)
+                    _play_variants(tb, ob, k)
             k = np.int64(WILD_DRAW_FOUR)
             if hands[p, k] > 0 and can_stack(tb, rd, k):
-                _play_variants(ob, k)
+                _play_variants(tb, ob, k)
+            if fixed_rules(tb)[DC_STACKS] != 0:  # declared cards that stack (docs/cards.md)
+                for k in range(N_BUILTIN_KINDS, N_KINDS):
+                    if hands[p, k] > 0 and can_stack(tb, rd, np.int64(k)):
+                        _play_variants(tb, ob, np.int64(k))
         ob[O_MASK + A_DRAW] = 1
     elif kind == D_DRAWN:
-        _play_variants(ob, card)
+        _play_variants(tb, ob, card)
         if table_rules(tb)[R_DRAW_RULE] == DRAW_ONE:
             ob[O_MASK + A_PASS] = 1
     elif kind == D_COLOUR:
@@ -315,12 +362,17 @@ def observe(tb, rd, p, kind, card, first, step, bluff):
     ob[o + V_PEND_SKIP] = g[G_PEND_SKIP]
     ob[o + V_CHALLENGEABLE] = g[G_CHALLENGEABLE]
     ob[o + V_PEND_BY] = g[G_PEND_BY] if g[G_PEND_DRAW] > 0 else -1
-    st = 0
+    st = np.int64(0)
+    hi = np.int64(0)
     if g[G_PEND_DRAW] > 0:
         for k in range(N_SEEN):
-            if DRAW_PENALTY[k] > 0 and can_stack(tb, rd, np.int64(k)):
-                st |= np.int64(1) << k
+            if stacks(tb, np.int64(k)) and can_stack(tb, rd, np.int64(k)):
+                if k < STACK_LO:
+                    st |= np.int64(1) << k
+                else:
+                    hi |= np.int64(1) << (k - STACK_LO)
     ob[o + V_STACKABLE] = st
+    ob[o + V_STACKABLE_HI] = hi
     ob[o + V_PILE_N] = g[G_PILE_N]
     ob[o + V_DISC_N] = g[G_DISC_N]
     ob[o + V_TURN] = rd.count[K_TURNS]
@@ -369,7 +421,9 @@ def ask(tb, rd, p, kind, card, first, step):
     if ob[O_STATUS] != ST_RUNNING:
         return -1
     m, bluff = fill_mask(tb, rd, p, kind, card, first, step)
-    if m == 1 and not (view_at(ob) >= 0 and ob[view_at(ob) + W_SINGLE] == 1):  # (stepwise.turns)
+    if m == 1 and not (
+        view_at(ob) >= 0 and ob[view_at(ob) + W_SINGLE] == 1
+    ):  # (kernel.stepwise.turns)
         for a in range(N_ACTIONS):
             if ob[O_MASK + a] == 1:
                 return a

@@ -52,7 +52,6 @@ from .protocol import (
     A_CHALLENGE,
     A_DRAW,
     A_PASS,
-    A_WILD,
     D_DRAWN,
     D_PENALTY,
     O_CK_COLOUR,
@@ -71,6 +70,7 @@ from .protocol import (
     O_STATUS,
     ST_DONE,
     ST_RUNNING,
+    action_card,
     ask,
     at_stop,
 )
@@ -187,19 +187,16 @@ def _checkpoint(rd, ck, n, p, stopped):
 @kernel
 def _force(kind, a):
     """``turn_loop``'s (force, colour) for action ``a`` at a stop's decision ``kind``."""
+    k, c = action_card(a)
     if kind == D_DRAWN:
         if a == A_PASS:
             return np.int64(FORCE_KEEP), np.int64(-1)
-        if a >= A_WILD:
-            return np.int64(FORCE_DRAWN), np.int64((a - A_WILD) % 4)
-        return np.int64(FORCE_DRAWN), np.int64(-1)
+        return np.int64(FORCE_DRAWN), c
     if kind == D_PENALTY and a == A_CHALLENGE:
         return np.int64(FORCE_CHALLENGE), np.int64(-1)
     if a == A_DRAW:
         return np.int64(-1), np.int64(-1)
-    if a >= A_WILD:
-        return np.int64(A_WILD + (a - A_WILD) // 4), np.int64((a - A_WILD) % 4)
-    return a, np.int64(-1)
+    return k, c
 
 
 @kernel

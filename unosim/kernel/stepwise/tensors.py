@@ -16,6 +16,7 @@ from ..outside.protocol import (
     O_OBS,
     O_STATUS,
     ST_ASKING,
+    STACK_LO,
     V_BLUFF,
     V_CARD,
     V_CHALLENGEABLE,
@@ -35,6 +36,7 @@ from ..outside.protocol import (
     V_SEAT,
     V_SIZES,
     V_STACKABLE,
+    V_STACKABLE_HI,
     V_STEP,
     V_TOP,
     V_TURN,
@@ -115,8 +117,9 @@ def encode(ob, deck, seat, out):
     by = ob[v + V_PEND_BY]
     o = _one(out, o, (by - seat) % n if by >= 0 else -1, MAX_PLAYERS)
     bits = ob[v + V_STACKABLE]
+    hi = ob[v + V_STACKABLE_HI]
     for k in range(N_SEEN):
-        if (bits >> k) & 1:
+        if (k < STACK_LO and (bits >> k) & 1) or (k >= STACK_LO and (hi >> (k - STACK_LO)) & 1):
             out[o + k] = 1.0
     o += N_SEEN
     for i in range(n):
@@ -214,7 +217,7 @@ def observation_batch(obs, deck, out):
     ----------
     obs : int64[b, ob size]
         The ``ob`` of a batch's games (``outside_run.new_games``).
-    deck : int64[N_SEEN]
+    deck : int64[N_KINDS]
         Copies of each kind in the deck.
     out : float32[b, N_T]
         Written, values in [0, 1].

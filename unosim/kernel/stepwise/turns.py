@@ -24,7 +24,7 @@ round for the same seed and game), and keeps the stream in ``rd`` and ``ck`` ali
 import numpy as np
 
 from ..compile.jit import jitted, kernel
-from ..core.kinds import COLOUR, N_COLOURED, N_COLOURS
+from ..core.kinds import COLOUR, N_COLOURS
 from ..core.layout import G_CHALLENGEABLE, G_N, R_STACKING, S_SEAT0, STACK_NONE
 from ..core.rng import below, seed_streams
 from ..expert.search import search_arrays
@@ -36,7 +36,6 @@ from ..outside.protocol import (
     A_PLAY,
     A_SEAT,
     A_UNO,
-    A_WILD,
     D_COLOUR,
     D_DRAWN,
     D_EXTRA,
@@ -65,9 +64,11 @@ from ..outside.protocol import (
     W_OVERRIDE,
     keep_hands,
     observe,
+    play_action,
     view_at,
 )
 from ..outside.rounds import _checkpoint, advance
+from ..rules.declared import names_colour
 from ..rules.family import table_rules
 from ..strategies.decide import choose_card, choose_colour, choose_stack, will_challenge
 
@@ -221,11 +222,13 @@ def step_game(tb, rd, ck, order, xp, sa, out, cfg, action):
 
 
 @kernel
-def _play(k, c):
-    """The action playing kind ``k`` (naming colour ``c`` when wild-type)."""
-    if COLOUR[k] >= 0:
-        return A_PLAY + k
-    return A_WILD + 4 * (k - N_COLOURED) + c
+def _play(tbr, rd, p, k):
+    """The action playing ``k``, naming the colour ``random`` draws for it when it
+    names one (``effects.play``: a declared wild card may name none)."""
+    c = np.int64(0)
+    if COLOUR[k] < 0 and names_colour(tbr, k):
+        c = choose_colour(tbr, rd, p, np.int64(0))
+    return play_action(k, c)
 
 
 @kernel
@@ -238,8 +241,7 @@ def _random_choice(tbr, rd, p, kind, card):
         k = choose_card(tbr, rd, p)
         if k < 0:
             return np.int64(A_DRAW)
-        c = choose_colour(tbr, rd, p, np.int64(0)) if COLOUR[k] < 0 else np.int64(0)
-        return _play(k, c)
+        return _play(tbr, rd, p, k)
     if kind == D_PENALTY:  # as ``pending._facing_penalty`` asks
         if rd.g[G_CHALLENGEABLE] == 1 and will_challenge(tbr, rd, p):
             return np.int64(A_CHALLENGE)
@@ -248,11 +250,9 @@ def _random_choice(tbr, rd, p, kind, card):
             k = choose_stack(tbr, rd, p)
         if k < 0:
             return np.int64(A_DRAW)
-        c = choose_colour(tbr, rd, p, np.int64(0)) if COLOUR[k] < 0 else np.int64(0)
-        return _play(k, c)
+        return _play(tbr, rd, p, k)
     if kind == D_DRAWN:  # every strategy plays a legal card it has drawn
-        c = choose_colour(tbr, rd, p, np.int64(0)) if COLOUR[card] < 0 else np.int64(0)
-        return _play(card, c)
+        return _play(tbr, rd, p, card)
     if kind == D_COLOUR:
         return A_COLOUR + below(rd.streams, S_SEAT0 + p, N_COLOURS)
     if kind == D_TARGET:
