@@ -15,7 +15,8 @@ PAGES       := $(ANALYSES:%=reports/%.md)
 # the kernel's files, in every subpackage (unosim.kernel.kernel_sources lists the same)
 KERNEL_SOURCES := $(shell find unosim/kernel -name '*.py' -not -path '*/__pycache__/*')
 # what a page's numbers depend on (the simulation code and the report code)
-REPORT_DEPS := analyses/common.py unosim/report/page.py unosim/analysis/compare.py unosim/stats/__init__.py \
+REPORT_DEPS := analyses/common.py unosim/report/cache.py unosim/report/numbers.py \
+               unosim/report/words.py unosim/report/page.py unosim/analysis/compare.py unosim/stats/__init__.py \
                unosim/report/figures.py unosim/report/palette.py unosim/report/findings.py \
                unosim/report/escape.py unosim/game/names.py \
                unosim/game/cards.py unosim/players/strategies.py unosim/game/rules.py unosim/sim/simulate.py \
@@ -24,7 +25,7 @@ REPORT_DEPS := analyses/common.py unosim/report/page.py unosim/analysis/compare.
                unosim/sim/engine.py $(KERNEL_SOURCES)
 SCALE_STAMP := results/reports/.scale
 
-.PHONY: help install test test-all test-fast test-pythons bench bench-pair demo lint docs clean reports atlas check-pages FORCE
+.PHONY: help install test test-all test-fast test-pythons bench bench-pair demo lint docs clean reports render atlas check-pages FORCE
 
 help:  ## list the targets
 	@grep -E '^[a-zA-Z_%-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{sub("%", "NAME", $$1); printf "  make %-12s %s\n", $$1, $$2}'
@@ -115,6 +116,11 @@ clean:  ## remove the venvs, numba caches, results and the docs site
 REPORT_JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 reports: $(STAMP)  ## build every report page and the index in reports/, with progress (SCALE=10: ten times the games)
 	@$(BIN)/python analyses/make_reports.py --make '$(MAKE)' --scale '$(SCALE)' --jobs '$(REPORT_JOBS)'
+
+# after a change of words or figures only: every split page from its stored results
+# (results/reports/pages/, written by its last full build at this SCALE), in seconds
+render: $(STAMP)  ## render every report page again from its stored results, simulating nothing (after rewording)
+	$(BIN)/python analyses/build_reports.py --render-only --scale '$(SCALE)'
 
 ATLAS_PLAYERS ?= 2-10
 # the full grid (SCALE=1: 20,000 rounds a cell for random players, 2,000 for table

@@ -1,6 +1,7 @@
 """Build report pages in one process, or just the index.
 
 Usage: python analyses/build_reports.py [NAME ...] [--scale S] [--out reports] [--results DIR]
+       python analyses/build_reports.py --render-only [NAME ...] [--scale S] (`make render`)
        python analyses/build_reports.py --index [--out reports]
 
 NAME is a page (seats, length, points, stacking, house-rules, editions, skill; default:
@@ -34,14 +35,20 @@ def build_all(
     results: Path | None = None,
     threads: int | None = None,
     quiet: bool = False,
+    render_only: bool = False,
 ) -> list:
-    """Build every page in ``names`` (and the index); returns the pages."""
+    """Build every page in ``names`` (and the index); returns the pages. ``render_only``:
+    render each page's stored results again, simulating nothing."""
     pages = []
     for name in names:
         if name not in common.ANALYSES:
             raise SystemExit(f"unknown page {name!r} (pages: {', '.join(common.ANALYSES)})")
         mod = importlib.import_module(module_name(name))
-        pages.append(common.build(name, mod.build, scale, out, results, threads, quiet))
+        if render_only and not hasattr(mod, "render"):
+            if not quiet:
+                print(f"[{name}] no render step yet: not rendered", file=sys.stderr)
+            continue
+        pages.append(common.build(name, mod, scale, out, results, threads, quiet, render_only))
     return pages
 
 
@@ -56,13 +63,20 @@ def main() -> None:
     ap.add_argument("--threads", type=int, default=None)
     ap.add_argument("--quiet", action="store_true")
     ap.add_argument("--index", action="store_true", help="only rewrite the index")
+    ap.add_argument(
+        "--render-only",
+        action="store_true",
+        help="render the stored results of each page again, simulating nothing",
+    )
     a = ap.parse_args()
     if a.index:
         from unosim.report.page import write_index
 
         write_index(a.out or common.ROOT / "reports", common.ANALYSES, common.INDEX_INTRO)
         return
-    build_all(a.names or common.ANALYSES, a.scale, a.out, a.results, a.threads, a.quiet)
+    build_all(
+        a.names or common.ANALYSES, a.scale, a.out, a.results, a.threads, a.quiet, a.render_only
+    )
 
 
 if __name__ == "__main__":

@@ -14,28 +14,24 @@ from __future__ import annotations
 import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
-from common import (
-    Context,
-    colour,
-    describe,
-    main,
-    names_and,
-    noticeable,
-    plain_log,
-    players,
-    players_fig,
-    realistic,
-    rel,
-    shown,
-    shown_fig,
-    standard_games,
-    symlog_percent,
-)
+from common import main, realistic
 
 from unosim.analysis.compare import paired_metrics
 from unosim.game.rules import PRESET_NOTES, PRESETS
 from unosim.report import escape as esc
+from unosim.report.cache import Context, Results, standard_games
+from unosim.report.figures import plain_log, symlog_percent
+from unosim.report.numbers import describe, rel
 from unosim.report.page import Page, ci, num
+from unosim.report.words import (
+    colour,
+    names_and,
+    noticeable,
+    players,
+    players_fig,
+    shown,
+    shown_fig,
+)
 
 NAME = "editions"
 PLAYERS = 4
@@ -56,16 +52,10 @@ def _rel3(r) -> tuple[float, float, float]:
     return tuple(rel(r[k], r["value_a"]) for k in ("diff", "lo", "hi"))
 
 
-def build(ctx: Context) -> Page:
+def compute(ctx: Context) -> Results:
+    """Every preset with four players of each model, on the same deals: statistics, and
+    paired differences from Official UNO (length, seat 0's win rate, points)."""
     strats = strategies()
-    page = Page(
-        NAME,
-        "Editions and presets side by side",
-        "How do the presets of docs/rules.md section 9 (the editions and the named "
-        "house-rule sets) differ in round length, seat 0's advantage, points and "
-        "penalty stacks, with four players?",
-        ctx.out,
-    )
     names = list(PRESETS)
     stats: dict[tuple[str, str], dict] = {}
     paired: dict[tuple[str, str], pd.DataFrame] = {}
@@ -82,13 +72,58 @@ def build(ctx: Context) -> Page:
                 cols = ["winner", "turns", "points", "cards_drawn"]
                 if df[cols].equals(base[cols]):
                     same_as_official[strat].append(name)
+    return ctx.results_of(
+        {
+            "strategies": list(strats),
+            "stats": stats,
+            "paired": paired,
+            "same_as_official": same_as_official,
+        }
+    )
 
-    # ---------------------------------------------------------------- the answer
+
+def render(res: Results) -> Page:
+    page = Page(
+        NAME,
+        "Editions and presets side by side",
+        "How do the presets of docs/rules.md section 9 (the editions and the named "
+        "house-rule sets) differ in round length, seat 0's advantage, points and "
+        "penalty stacks, with four players?",
+    )
+    strats, stats, paired = tuple(res["strategies"]), res["stats"], res["paired"]
+    names = list(PRESETS)
+    page.heading("Answer")
+    page.lead(_lead(res))
+    _main_figure(page, strats, paired, names[1:])
+    _bullets(page, res)
+    page.heading("Figures")
+    _figures(page, strats, stats)
+    _tables(page, res)
+    page.data(_csv(stats, names), "presets", "Every number of the tables, by strategy and preset")
+    res.provenance(
+        page,
+        notes=[
+            "Presets: "
+            + "; ".join(f"{esc.code(n)} ({shown(n)}) {PRESET_NOTES[n]}" for n in names)
+            + ".",
+            f"Games per run follow one policy shared by every page (e.g. "
+            f"{standard_games('official', 4):,} rounds with 4 random players), so pages "
+            "that show the same rule set and player count use the same games.",
+        ],
+    )
+    return page
+
+
+def _lead(res: Results) -> str:
+    """The answer's opening paragraph: length under each preset against Official UNO,
+    and what table players change."""
+    strats, stats, paired = tuple(res["strategies"]), res["stats"], res["paired"]
+    same_as_official = res["same_as_official"]
+    names = list(PRESETS)
     R = {n: stats["random", n] for n in names}
     off = R["official"]
     others = names[1:]
     d_len = {n: paired["random", n].loc["mean_turns"] for n in others}
-    d_s0 = {n: paired["random", n].loc["seat0_win_rate"] for n in others}
     pl = {n: _rel3(d_len[n])[0] for n in others}
     order = sorted(others, key=lambda n: -pl[n])
     big = [n for n in order if abs(pl[n]) >= 10]
@@ -111,6 +146,14 @@ def build(ctx: Context) -> Page:
         )
         + " (random players, same deals)."
     )
+    lead += _lead_table(strats, paired, same_as_official, order, d_len)
+    return lead
+
+
+def _lead_table(strats, paired, same_as_official, order, d_len) -> str:
+    """What the lead adds for table players (none without them)."""
+    others = list(PRESETS)[1:]
+    lead = ""
     real = strats[-1]
     if real == "table":
         pt = paired["table", "portugal"]
@@ -165,10 +208,19 @@ def build(ctx: Context) -> Page:
                 )
                 + "."
             )
-    page.heading("Answer")
-    page.lead(lead)
-    _main_figure(page, strats, paired, others)
+    return lead
 
+
+def _bullets(page: Page, res: Results) -> None:
+    """The answer's bullets and its precision paragraph."""
+    strats, stats, paired = tuple(res["strategies"]), res["stats"], res["paired"]
+    same_as_official = res["same_as_official"]
+    names = list(PRESETS)
+    R = {n: stats["random", n] for n in names}
+    off = R["official"]
+    others = names[1:]
+    d_len = {n: paired["random", n].loc["mean_turns"] for n in others}
+    d_s0 = {n: paired["random", n].loc["seat0_win_rate"] for n in others}
     pts = {n: R[n]["points_mean"] for n in names}
     pts_hi = max(names, key=lambda n: pts[n][0])
     pts_lo = min(names, key=lambda n: pts[n][0])
@@ -233,8 +285,10 @@ def build(ctx: Context) -> Page:
         "points of a win rate)."
     )
 
-    # ---------------------------------------------------------------- figures
-    page.heading("Figures")
+
+def _figures(page: Page, strats, stats) -> None:
+    """Every preset's mean turns, points and seat 0's win rate, by player model."""
+    names = list(PRESETS)
     fig, axes = plt.subplots(1, 3, figsize=(11, 4.4), sharey=True)
     y = np.arange(len(names))
     k = len(strats)
@@ -276,7 +330,12 @@ def build(ctx: Context) -> Page:
         "25%).",
     )
 
-    # ---------------------------------------------------------------- tables
+
+def _tables(page: Page, res: Results) -> None:
+    """One table of every preset per player model, and the penalty stacks."""
+    strats, stats, paired = tuple(res["strategies"]), res["stats"], res["paired"]
+    names = list(PRESETS)
+    R = {n: stats["random", n] for n in names}
     for strat in strats:
         page.heading(
             f"All presets, {players(strat, 4)} ({stats[strat, 'official']['games']:,} rounds each)"
@@ -325,20 +384,6 @@ def build(ctx: Context) -> Page:
         f"{num(R[n]['max_stack_q'][2], 0)}, largest {R[n]['max_stack_max']}"
         for n in names
     )
-
-    page.data(_csv(stats, names), "presets", "Every number of the tables, by strategy and preset")
-    ctx.provenance(
-        page,
-        notes=[
-            "Presets: "
-            + "; ".join(f"{esc.code(n)} ({shown(n)}) {PRESET_NOTES[n]}" for n in names)
-            + ".",
-            f"Games per run follow one policy shared by every page (e.g. "
-            f"{standard_games('official', 4):,} rounds with 4 random players), so pages "
-            "that show the same rule set and player count use the same games.",
-        ],
-    )
-    return page
 
 
 def _main_figure(page: Page, strats, paired, others) -> None:
@@ -454,4 +499,4 @@ def _csv(stats: dict, names: list[str]) -> pd.DataFrame:
 
 
 if __name__ == "__main__":
-    main(NAME, build, __doc__)
+    main(NAME, compute, render, __doc__)

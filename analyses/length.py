@@ -15,32 +15,17 @@ from __future__ import annotations
 import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
-from common import (
-    BASE_OTHER,
-    BASE_RUNAWAY,
-    PLAYER_COUNTS,
-    Context,
-    by_players,
-    colour,
-    describe,
-    half,
-    hist_panels,
-    leaders,
-    main,
-    names_and,
-    noticeable,
-    plain_log,
-    player_axis,
-    rel,
-    shown,
-    shown_fig,
-)
+from common import main
 
 from unosim.game.cards import GRAYSKULL
 from unosim.game.names import NOTICE, display_preset
 from unosim.game.rules import PRESETS
 from unosim.kernel.core import layout as L
+from unosim.report.cache import BASE_OTHER, BASE_RUNAWAY, PLAYER_COUNTS, Context, Results
+from unosim.report.figures import hist_panels, intervals, plain_log, player_axis
+from unosim.report.numbers import describe, half, leaders, rel
 from unosim.report.page import Page, ci, num
+from unosim.report.words import by_players_table, colour, names_and, noticeable, shown, shown_fig
 from unosim.stats import mean_ci, wilson_ci
 
 NAME = "length"
@@ -84,14 +69,9 @@ def _by(values: list[str]) -> str:
     return names_and([f"{v}%" for v in values])
 
 
-def build(ctx: Context) -> Page:
-    page = Page(
-        NAME,
-        "How long a round lasts",
-        "How many turns and cards does a round take, by rule set and number of "
-        "players, and how heavy is the tail of long rounds?",
-        ctx.out,
-    )
+def compute(ctx: Context) -> Results:
+    """Every preset at every player count (statistics, and the turns at 4 players and of
+    Official UNO at every count), and the replayed rounds of Masters of the Universe."""
     names = list(PRESETS)
     stats: dict[tuple[str, int], dict] = {}
     at4: dict[str, np.ndarray] = {}
@@ -123,8 +103,31 @@ def build(ctx: Context) -> Page:
         )
         for n in PLAYER_COUNTS
     }
+    return ctx.results_of(
+        {"stats": stats, "at4": at4, "official": official, "motu": motu, "traced": traced}
+    )
 
-    # ---------------------------------------------------------------- the answer
+
+def render(res: Results) -> Page:
+    page = Page(
+        NAME,
+        "How long a round lasts",
+        "How many turns and cards does a round take, by rule set and number of "
+        "players, and how heavy is the tail of long rounds?",
+    )
+    page.heading("Answer")
+    _answer(page, res)
+    page.heading("Figures")
+    _figures(page, res)
+    _tables(page, res)
+    res.provenance(page)
+    return page
+
+
+def _answer(page: Page, res: Results) -> None:
+    """The lead, the main figure and the bullets under it."""
+    stats, at4, motu, traced = res["stats"], res["at4"], res["motu"], res["traced"]
+    names = list(PRESETS)
     o4 = stats["official", 4]
     base = o4["turns_mean"][0]
     m4 = {n: stats[n, 4]["turns_mean"] for n in names}
@@ -170,7 +173,6 @@ def build(ctx: Context) -> Page:
             f"are in hands ({num(100 * motu[peak]['deck_dry'][0], 0)}% of rounds); "
             "with more players the deck runs dry sooner and rounds shorten again."
         )
-    page.heading("Answer")
     page.lead(lead)
     hmax = float(np.quantile(at4[longest[0]], 0.97))
     fig = hist_panels(
@@ -236,8 +238,8 @@ def build(ctx: Context) -> Page:
     clean = [s for s in stats.values() if s["truncated"] == 0]
     page.para(
         f"Precision: {o4['games']:,} rounds per rule set at 4 players (and for "
-        f"Official UNO at every count), {ctx.games(BASE_OTHER):,} for the others "
-        f"({ctx.games(BASE_RUNAWAY):,} for {shown('motu')} at 5 players and more, whose rounds "
+        f"Official UNO at every count), {res.games(BASE_OTHER):,} for the others "
+        f"({res.games(BASE_RUNAWAY):,} for {shown('motu')} at 5 players and more, whose rounds "
         "are 10-30 times longer). Every 95% interval of a mean length is within "
         f"±{num(max(half(s['turns_mean']) for s in clean))} turns and of a 99th "
         f"percentile within ±{num(max(half(s['turns_p99']) for s in clean), 0)} "
@@ -245,18 +247,21 @@ def build(ctx: Context) -> Page:
         "the tables)."
     )
 
-    # ---------------------------------------------------------------- more figures
-    page.heading("Figures")
+
+def _figures(page: Page, res: Results) -> None:
+    """Length by player count, why Masters of the Universe runs away, Official UNO's
+    distributions."""
+    stats, motu, official, traced = res["stats"], res["motu"], res["official"], res["traced"]
+    names = list(PRESETS)
     fig, axes = plt.subplots(1, 2, figsize=(11, 4))
     for ax, key, title in zip(
         axes, ("turns_mean", "turns_p99"), ("mean turns per round", "99th percentile of turns")
     ):
         for name in names:
-            e = np.array([stats[name, n][key] for n in PLAYER_COUNTS])
-            ax.errorbar(
+            intervals(
+                ax,
                 PLAYER_COUNTS,
-                e[:, 0],
-                yerr=[e[:, 0] - e[:, 1], e[:, 2] - e[:, 0]],
+                [stats[name, n][key] for n in PLAYER_COUNTS],
                 marker="o",
                 ms=3,
                 lw=1,
@@ -282,11 +287,10 @@ def build(ctx: Context) -> Page:
         (axes[0], "share_turns", "turns that play a Grayskull (%)"),
         (axes[1], "deck_dry", "rounds with every card in a hand (%)"),
     ):
-        e = 100 * np.array([motu[n][key] for n in PLAYER_COUNTS])
-        ax.errorbar(
+        intervals(
+            ax,
             PLAYER_COUNTS,
-            e[:, 0],
-            yerr=[e[:, 0] - e[:, 1], e[:, 2] - e[:, 0]],
+            100 * np.array([motu[n][key] for n in PLAYER_COUNTS]),
             marker="o",
             ms=4,
             capsize=2,
@@ -305,11 +309,10 @@ def build(ctx: Context) -> Page:
     )
     axes[0].legend(fontsize=7)
     for name in ("official", "motu"):
-        e = np.array([stats[name, n]["turns_mean"] for n in PLAYER_COUNTS])
-        axes[2].errorbar(
+        intervals(
+            axes[2],
             PLAYER_COUNTS,
-            e[:, 0],
-            yerr=[e[:, 0] - e[:, 1], e[:, 2] - e[:, 0]],
+            [stats[name, n]["turns_mean"] for n in PLAYER_COUNTS],
             marker="o",
             ms=4,
             capsize=2,
@@ -347,7 +350,12 @@ def build(ctx: Context) -> Page:
         "mean marked.",
     )
 
-    # ---------------------------------------------------------------- tables
+
+def _tables(page: Page, res: Results) -> None:
+    """Every statistic as tables and CSV files."""
+    stats, motu = res["stats"], res["motu"]
+    names = list(PRESETS)
+    base = stats["official", 4]["turns_mean"][0]
     page.heading("Every rule set with 4 players")
     rows = []
     for name in names:
@@ -370,7 +378,7 @@ def build(ctx: Context) -> Page:
         ("turns_p99", "99th percentile of turns by player count", 0),
     ):
         page.heading(title)
-        page.table(by_players(stats, names, "rule set", key, dg))
+        page.table(by_players_table(stats, names, "rule set", key, dg))
     page.para(
         "Columns: players at the table. Means with Student t intervals; percentiles "
         "with distribution-free order-statistic intervals (at least 95% coverage); "
@@ -397,8 +405,6 @@ def build(ctx: Context) -> Page:
         "motu-grayskull",
         f"The replay counts of {shown('motu')}",
     )
-    ctx.provenance(page)
-    return page
 
 
 def _csv(stats: dict) -> pd.DataFrame:
@@ -428,4 +434,4 @@ def _csv(stats: dict) -> pd.DataFrame:
 
 
 if __name__ == "__main__":
-    main(NAME, build, __doc__)
+    main(NAME, compute, render, __doc__)

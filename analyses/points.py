@@ -14,26 +14,14 @@ from __future__ import annotations
 import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
-from common import (
-    BASE_OTHER,
-    BASE_RUNAWAY,
-    PLAYER_COUNTS,
-    Context,
-    by_players,
-    change,
-    colour,
-    describe,
-    half,
-    hist_panels,
-    main,
-    player_axis,
-    rel,
-    shown,
-    shown_fig,
-)
+from common import main
 
 from unosim.game.rules import PRESETS
+from unosim.report.cache import BASE_OTHER, BASE_RUNAWAY, PLAYER_COUNTS, Context, Results
+from unosim.report.figures import hist_panels, intervals, player_axis
+from unosim.report.numbers import describe, half, rel
 from unosim.report.page import Page, ci, num
+from unosim.report.words import by_players_table, change, colour, shown, shown_fig
 from unosim.stats import mean_ci, quantile_ci
 
 NAME = "points"
@@ -42,15 +30,9 @@ BASE_MATCHES = 20_000  # matches at 4 players, and for `official` at every count
 BASE_MATCHES_OTHER = 5_000  # matches of the other editions at other counts
 
 
-def build(ctx: Context) -> Page:
-    page = Page(
-        NAME,
-        "Points per round and rounds per match",
-        "How many points is a round worth, by edition and number of players, how "
-        "often is it worth 100 or 200 points or more, and how many rounds does a "
-        "match to 500 take?",
-        ctx.out,
-    )
+def compute(ctx: Context) -> Results:
+    """Points per round by edition and player count (every preset at 4 players), and
+    rounds per match to 500."""
     stats: dict[tuple[str, int], dict] = {}
     pts_official: dict[int, np.ndarray] = {}
     for ed in EDITIONS:
@@ -65,17 +47,12 @@ def build(ctx: Context) -> Page:
         p: (stats[p, 4] if (p, 4) in stats else describe(ctx.standard(p, 4), 4)) for p in PRESETS
     }
 
-    # whole matches (needs unosim.simulate_matches)
     mstats: dict[tuple[str, int], dict] = {}
     rounds_of: dict[str, np.ndarray] = {}
-    have_matches = True
     for ed in EDITIONS:
         for n in PLAYER_COUNTS:
             base = BASE_MATCHES if (n == 4 or ed == "official") else BASE_MATCHES_OTHER
             m = ctx.matches(ed, n, base)
-            if m is None:
-                have_matches = False
-                break
             done = ~m["truncated"].to_numpy(bool)
             r = m["rounds"].to_numpy()[done].astype(np.float64)
             mstats[ed, n] = {
@@ -88,10 +65,38 @@ def build(ctx: Context) -> Page:
             }
             if n == 4:
                 rounds_of[ed] = r
-        if not have_matches:
-            break
+    return ctx.results_of(
+        {
+            "stats": stats,
+            "official": pts_official,
+            "at4": at4,
+            "matches": mstats,
+            "rounds_of": rounds_of,
+        }
+    )
 
-    # ---------------------------------------------------------------- the answer
+
+def render(res: Results) -> Page:
+    page = Page(
+        NAME,
+        "Points per round and rounds per match",
+        "How many points is a round worth, by edition and number of players, how "
+        "often is it worth 100 or 200 points or more, and how many rounds does a "
+        "match to 500 take?",
+    )
+    page.heading("Answer")
+    _answer(page, res)
+    page.heading("Figures")
+    _figures(page, res["stats"], res["matches"], res["rounds_of"])
+    _tables(page, res["stats"], res["matches"], res["at4"])
+    res.provenance(page)
+    return page
+
+
+def _answer(page: Page, res: Results) -> None:
+    """The lead, the main figure, the findings and the precision."""
+    stats, mstats, at4 = res["stats"], res["matches"], res["at4"]
+    pts_official = res["official"]
     o4 = stats["official", 4]
     base = o4["points_mean"][0]
     mean4 = {p: at4[p]["points_mean"] for p in PRESETS}
@@ -111,22 +116,17 @@ def build(ctx: Context) -> Page:
         f"{num(100 * o4['points_ge_100'][0], 0)}% of rounds bring 100 points or more "
         f"and {num(100 * o4['points_ge_200'][0], 0)}% 200 or more"
     )
-    if have_matches:
-        mo = mstats["official", 4]
-        lead += (
-            f", so a match to 500 takes about {num(mo['mean'][0], 0)} rounds (9 "
-            f"matches in 10 end within {num(mo['p90'][0], 0)})"
-        )
+    mo = mstats["official", 4]
+    lead += (
+        f", so a match to 500 takes about {num(mo['mean'][0], 0)} rounds (9 "
+        f"matches in 10 end within {num(mo['p90'][0], 0)})"
+    )
     o2, o10 = stats["official", 2], stats["official", 10]
     lead += (
         f". More players, richer rounds: {num(o2['points_mean'][0], 0)} points at 2 "
         f"players, {num(o10['points_mean'][0], 0)} at 10"
-        + (
-            f", and a match shrinks from {num(mstats['official', 2]['mean'][0], 0)} "
-            f"rounds to {num(mstats['official', 10]['mean'][0], 0)}"
-            if have_matches
-            else ""
-        )
+        + f", and a match shrinks from {num(mstats['official', 2]['mean'][0], 0)} "
+        f"rounds to {num(mstats['official', 10]['mean'][0], 0)}"
         + f". Of all {len(PRESETS)} presets (editions and house rules) rounds are worth "
         f"most under {shown(top)}, {worth(top)} than under Official UNO, and least "
         f"under {shown(low)}, {worth(low)}"
@@ -137,7 +137,6 @@ def build(ctx: Context) -> Page:
         )
         + " (random players)."
     )
-    page.heading("Answer")
     page.lead(lead)
     xmax = float(np.quantile(pts_official[PLAYER_COUNTS[-1]], 0.99))
     fig = hist_panels(
@@ -175,17 +174,11 @@ def build(ctx: Context) -> Page:
         "10 (Official UNO): more opponents, more cards "
         "left in their hands.",
     ]
-    if have_matches:
-        mtrunc = sum(s["truncated"] for s in mstats.values())
-        if mtrunc:
-            bullets.append(
-                f"{mtrunc:,} matches stopped at the round limit with no winner; "
-                "rounds per match count completed matches only."
-            )
-    else:
+    mtrunc = sum(s["truncated"] for s in mstats.values())
+    if mtrunc:
         bullets.append(
-            "Rounds per match are left out: `unosim.simulate_matches` is not "
-            "available in this version."
+            f"{mtrunc:,} matches stopped at the round limit with no winner; "
+            "rounds per match count completed matches only."
         )
     rtrunc = sum(s["truncated"] for s in stats.values())
     if rtrunc:
@@ -201,70 +194,68 @@ def build(ctx: Context) -> Page:
     hw_tail = max(max(half(s["points_ge_100"]), half(s["points_ge_200"])) for s in stats.values())
     prec = (
         f"Precision: {o4['games']:,} rounds per edition at 4 players (and for Official UNO "
-        f"at every count), {ctx.games(BASE_OTHER):,} for the others "
-        f"({ctx.games(BASE_RUNAWAY):,} for {shown('motu')} at 5 players and more). "
+        f"at every count), {res.games(BASE_OTHER):,} for the others "
+        f"({res.games(BASE_RUNAWAY):,} for {shown('motu')} at 5 players and more). "
         f"Every 95% interval of mean points is within ±{num(hw_mean)}, of a tail "
         f"probability within ±{num(hw_tail, 4)}"
     )
-    if have_matches:
-        hw_m = max(half(s["mean"]) for s in mstats.values())
-        prec += (
-            f"; {mstats['official', 4]['matches']:,} matches per edition at 4 players "
-            f"and for Official UNO at every count, "
-            f"{min(s['matches'] for s in mstats.values()):,} for the others, give "
-            f"mean rounds per match within ±{num(hw_m)}"
-        )
+    hw_m = max(half(s["mean"]) for s in mstats.values())
+    prec += (
+        f"; {mstats['official', 4]['matches']:,} matches per edition at 4 players "
+        f"and for Official UNO at every count, "
+        f"{min(s['matches'] for s in mstats.values()):,} for the others, give "
+        f"mean rounds per match within ±{num(hw_m)}"
+    )
     page.para(prec + ".")
 
-    # ---------------------------------------------------------------- figures
-    page.heading("Figures")
-    if have_matches:
-        hi = max(int(r.max()) for r in rounds_of.values())
-        fig, axes = plt.subplots(2, 3, figsize=(10, 4.4), sharex=True, sharey=True)
-        for ax, ed in zip(axes.flat, EDITIONS):
-            r = rounds_of[ed].astype(np.int64)
-            c = np.bincount(r, minlength=hi + 1)
-            ax.bar(np.arange(hi + 1), 100 * c / c.sum(), width=0.9, color=colour(ed))
-            ax.axvline(r.mean(), color="black", lw=1)
-            ax.set_title(shown_fig(ed), fontsize=8)
-            ax.text(
-                0.98,
-                0.95,
-                f"mean {num(r.mean(), 1)}\nlongest {r.max()}",
-                transform=ax.transAxes,
-                ha="right",
-                va="top",
-                fontsize=7,
-                bbox={"facecolor": "white", "alpha": 0.8, "lw": 0, "pad": 1},
-            )
-        for ax in axes[-1]:
-            ax.set_xlabel("rounds in the match")
-        for ax in axes[:, 0]:
-            ax.set_ylabel("% of matches")
-        axes[0, 0].set_xlim(0, hi + 1)
-        fig.suptitle(
-            "Rounds per match to 500, 4 random players (whole range; black line: mean)", fontsize=9
+
+def _figures(page: Page, stats: dict, mstats: dict, rounds_of: dict) -> None:
+    """Rounds per match, and points and matches by player count."""
+    hi = max(int(r.max()) for r in rounds_of.values())
+    fig, axes = plt.subplots(2, 3, figsize=(10, 4.4), sharex=True, sharey=True)
+    for ax, ed in zip(axes.flat, EDITIONS):
+        r = rounds_of[ed].astype(np.int64)
+        c = np.bincount(r, minlength=hi + 1)
+        ax.bar(np.arange(hi + 1), 100 * c / c.sum(), width=0.9, color=colour(ed))
+        ax.axvline(r.mean(), color="black", lw=1)
+        ax.set_title(shown_fig(ed), fontsize=8)
+        ax.text(
+            0.98,
+            0.95,
+            f"mean {num(r.mean(), 1)}\nlongest {r.max()}",
+            transform=ax.transAxes,
+            ha="right",
+            va="top",
+            fontsize=7,
+            bbox={"facecolor": "white", "alpha": 0.8, "lw": 0, "pad": 1},
         )
-        page.figure(
-            fig,
-            "rounds-per-match",
-            "Rounds per match to 500 with 4 players, one panel per edition, over the whole range.",
-        )
+    for ax in axes[-1]:
+        ax.set_xlabel("rounds in the match")
+    for ax in axes[:, 0]:
+        ax.set_ylabel("% of matches")
+    axes[0, 0].set_xlim(0, hi + 1)
+    fig.suptitle(
+        "Rounds per match to 500, 4 random players (whole range; black line: mean)", fontsize=9
+    )
+    page.figure(
+        fig,
+        "rounds-per-match",
+        "Rounds per match to 500 with 4 players, one panel per edition, over the whole range.",
+    )
 
     keys = [
         ("points_mean", "mean points per round (points)"),
         ("points_ge_100", "rounds worth >= 100 points (%)"),
         ("points_ge_200", "rounds worth >= 200 points (%)"),
     ]
-    fig, axes = plt.subplots(1, 4 if have_matches else 3, figsize=(13, 3.6))
+    fig, axes = plt.subplots(1, 4, figsize=(13, 3.6))
     for ax, (key, label) in zip(axes, keys):
         f = 1.0 if key == "points_mean" else 100.0
         for ed in EDITIONS:
-            e = f * np.array([stats[ed, n][key] for n in PLAYER_COUNTS])
-            ax.errorbar(
+            intervals(
+                ax,
                 PLAYER_COUNTS,
-                e[:, 0],
-                yerr=[e[:, 0] - e[:, 1], e[:, 2] - e[:, 0]],
+                f * np.array([stats[ed, n][key] for n in PLAYER_COUNTS]),
                 marker="o",
                 ms=3,
                 lw=1,
@@ -274,21 +265,19 @@ def build(ctx: Context) -> Page:
             )
         player_axis(ax)
         ax.set_ylabel(label)
-    if have_matches:
-        for ed in EDITIONS:
-            e = np.array([mstats[ed, n]["mean"] for n in PLAYER_COUNTS])
-            axes[3].errorbar(
-                PLAYER_COUNTS,
-                e[:, 0],
-                yerr=[e[:, 0] - e[:, 1], e[:, 2] - e[:, 0]],
-                marker="o",
-                ms=3,
-                lw=1,
-                capsize=2,
-                color=colour(ed),
-            )
-        player_axis(axes[3])
-        axes[3].set_ylabel("mean rounds per match to 500")
+    for ed in EDITIONS:
+        intervals(
+            axes[3],
+            PLAYER_COUNTS,
+            [mstats[ed, n]["mean"] for n in PLAYER_COUNTS],
+            marker="o",
+            ms=3,
+            lw=1,
+            capsize=2,
+            color=colour(ed),
+        )
+    player_axis(axes[3])
+    axes[3].set_ylabel("mean rounds per match to 500")
     axes[0].legend(fontsize=7)
     page.figure(
         fig,
@@ -298,7 +287,10 @@ def build(ctx: Context) -> Page:
         "exactly Official UNO's rounds with random players and hides its points).",
     )
 
-    # ---------------------------------------------------------------- tables
+
+def _tables(page: Page, stats: dict, mstats: dict, at4: dict) -> None:
+    """Every statistic as tables and a CSV file."""
+    base = stats["official", 4]["points_mean"][0]
     page.heading("Points per round with 4 players")
     rows = []
     for p in PRESETS:
@@ -322,24 +314,21 @@ def build(ctx: Context) -> Page:
         ("points_ge_200", "P(points >= 200) by player count", 3),
     ):
         page.heading(title, 3)
-        page.table(by_players(stats, EDITIONS, "edition", key, dg))
-    if have_matches:
-        page.heading("Rounds per match to 500")
-        rows = []
-        for ed in EDITIONS:
-            row = {"edition": shown(ed)}
-            for n in PLAYER_COUNTS:
-                s = mstats[ed, n]
-                row[f"{n}"] = (
-                    f"{ci(*s['mean'], 2)}; {num(s['median'][0], 0)} / {num(s['p90'][0], 0)}"
-                )
-            rows.append(row)
-        page.table(pd.DataFrame(rows))
-        page.para(
-            "Columns: players at the table. Each cell: mean rounds per completed "
-            "match [95% interval]; median / 90th percentile. UNO Pokémon passes the "
-            "deal to the round's winner; the others rotate it."
-        )
+        page.table(by_players_table(stats, EDITIONS, "edition", key, dg))
+    page.heading("Rounds per match to 500")
+    rows = []
+    for ed in EDITIONS:
+        row = {"edition": shown(ed)}
+        for n in PLAYER_COUNTS:
+            s = mstats[ed, n]
+            row[f"{n}"] = f"{ci(*s['mean'], 2)}; {num(s['median'][0], 0)} / {num(s['p90'][0], 0)}"
+        rows.append(row)
+    page.table(pd.DataFrame(rows))
+    page.para(
+        "Columns: players at the table. Each cell: mean rounds per completed "
+        "match [95% interval]; median / 90th percentile. UNO Pokémon passes the "
+        "deal to the round's winner; the others rotate it."
+    )
     page.para(
         "Points statistics use completed rounds (a truncated round has no winner). "
         "Means with Student t intervals, quantiles with order-statistic intervals, "
@@ -347,8 +336,6 @@ def build(ctx: Context) -> Page:
     )
 
     page.data(_csv(stats, mstats), "points", "Every statistic by edition and player count")
-    ctx.provenance(page)
-    return page
 
 
 def _csv(stats: dict, mstats: dict) -> pd.DataFrame:
@@ -375,4 +362,4 @@ def _csv(stats: dict, mstats: dict) -> pd.DataFrame:
 
 
 if __name__ == "__main__":
-    main(NAME, build, __doc__)
+    main(NAME, compute, render, __doc__)

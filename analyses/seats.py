@@ -15,23 +15,16 @@ from __future__ import annotations
 import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
-from common import (
-    Context,
-    half,
-    main,
-    noticeable,
-    player_axis,
-    players,
-    players_fig,
-    rate,
-    realistic,
-    strategy_colour,
-)
+from common import main, realistic
 from scipy.stats import chisquare
 
 from unosim.report import escape as esc
+from unosim.report.cache import Context, Results
+from unosim.report.figures import intervals, player_axis
+from unosim.report.numbers import half, rate
 from unosim.report.pace import first_player_sentence
 from unosim.report.page import Page, ci, num
+from unosim.report.words import colour, noticeable, players, players_fig
 from unosim.stats import win_rates
 
 NAME = "seats"
@@ -57,16 +50,10 @@ def _small(x: float) -> str:
     return "" if noticeable(x, rate=True) else " (no practical difference)"
 
 
-def build(ctx: Context) -> Page:
+def compute(ctx: Context) -> Results:
+    """Every seat's win rate for each player model and count, a chi-square test of equal
+    seats, and the win rates by who took the first turn."""
     strats = strategies()
-    page = Page(
-        NAME,
-        "Seat advantage by player count",
-        "Does the seat you sit in change your chance of winning a round of "
-        "official UNO, from 2 to 10 players, with random, heuristic and "
-        "table players?",
-        ctx.out,
-    )
     tables = []
     summary: dict[tuple[str, int], dict] = {}
     opener: dict[tuple[str, int], dict] = {}  # win rates by who took the first turn
@@ -110,14 +97,43 @@ def build(ctx: Context) -> Page:
                 for f in sorted(set(fp.tolist()))
             }
     full = pd.concat(tables, ignore_index=True)
+    return ctx.results_of(
+        {"strategies": list(strats), "full": full, "summary": summary, "opener": opener}
+    )
 
-    # ---------------------------------------------------------------- the answer
+
+def render(res: Results) -> Page:
+    page = Page(
+        NAME,
+        "Seat advantage by player count",
+        "Does the seat you sit in change your chance of winning a round of "
+        "official UNO, from 2 to 10 players, with random, heuristic and "
+        "table players?",
+    )
+    strats, summary, opener = res["strategies"], res["summary"], res["opener"]
     page.heading("Answer")
+    _answer(page, strats, summary, opener, res["full"])
+    _for_analysts(page, strats, summary, opener)
+    page.heading("Figures")
+    _seat_figure(page, strats, res["full"])
+    page.data(res["full"], "seat-win-rates", "Every seat's wins, rate and Wilson interval")
+    res.provenance(
+        page,
+        notes=[
+            f"Rule set {esc.code(RULES)} (Official UNO) for every run; each player count "
+            "is its own run on the same seed (game i of every run keyed by the same root seed)."
+        ],
+    )
+    return page
+
+
+def _answer(page: Page, strats, summary, opener, full: pd.DataFrame) -> None:
+    """The lead, the main figure, a finding per player model and the precision."""
     r4 = summary["random", 4]
     e4 = _edge(r4["seat0"], 4)
     e10 = _edge(summary["random", 10]["seat0"], 10)
     e2 = _edge(summary["random", 2]["seat0"], 2)
-    real = strats[-1] if realistic() else "heuristic"
+    real = strats[-1] if len(strats) > 2 else "heuristic"
     er = _edge(summary[real, 4]["seat0"], 4)
     o4 = opener["random", 4]
     s1 = o4.get(1)
@@ -196,7 +212,9 @@ def build(ctx: Context) -> Page:
         f"{sum(s['truncated'] for s in summary.values()):,} in all."
     )
 
-    # ---------------------------------------------------------------- table
+
+def _for_analysts(page: Page, strats, summary, opener) -> None:
+    """The folded tables: seat 0 and the dealer at every count, who opens and who wins."""
     page.fold("For analysts: every player count, the dealer, chi-square tests")
     page.heading("Seat 0 and the dealer")
     rows = []
@@ -236,18 +254,24 @@ def build(ctx: Context) -> Page:
     )
     page.end_fold()
 
-    # ---------------------------------------------------------------- figures
-    page.heading("Figures")
+
+def _seat_figure(page: Page, strats, full: pd.DataFrame) -> None:
+    """Every seat's edge over a fair share, a panel per player model."""
     fig, axes = plt.subplots(1, len(strats), figsize=(4 * len(strats), 3.6), sharey=True)
     cmap = plt.get_cmap("viridis")
     for ax, strat in zip(np.atleast_1d(axes), strats):
         for i, n in enumerate(PLAYERS):
             t = full[(full.strategies == strat) & (full.players == n)]
-            x = t["seat"].to_numpy()
-            ax.errorbar(
-                x,
-                100 * (t["rate"] - 1 / n),
-                yerr=[100 * (t["rate"] - t["lo"]), 100 * (t["hi"] - t["rate"])],
+            intervals(
+                ax,
+                t["seat"].to_numpy(),
+                np.column_stack(
+                    [
+                        100 * (t["rate"] - 1 / n),
+                        100 * (t["rate"] - 1 / n) - 100 * (t["rate"] - t["lo"]),
+                        100 * (t["rate"] - 1 / n) + 100 * (t["hi"] - t["rate"]),
+                    ]
+                ),
                 marker="o",
                 ms=3,
                 capsize=2,
@@ -268,16 +292,6 @@ def build(ctx: Context) -> Page:
         "1/n in percentage points, by player count, with 95% intervals.",
     )
 
-    page.data(full, "seat-win-rates", "Every seat's wins, rate and Wilson interval")
-    ctx.provenance(
-        page,
-        notes=[
-            f"Rule set {esc.code(RULES)} (Official UNO) for every run; each player count "
-            "is its own run on the same seed (game i of every run keyed by the same root seed)."
-        ],
-    )
-    return page
-
 
 def _main_figure(page: Page, strats, summary, opener) -> None:
     fig, axes = plt.subplots(1, 2, figsize=(11, 3.6), width_ratios=[1.25, 1])
@@ -285,16 +299,15 @@ def _main_figure(page: Page, strats, summary, opener) -> None:
     k = len(strats)
     for j, strat in enumerate(strats):
         x = np.array(PLAYERS) + (j - (k - 1) / 2) * 0.12
-        e = np.array([_edge(summary[strat, n]["seat0"], n) for n in PLAYERS])
-        ax.errorbar(
+        intervals(
+            ax,
             x,
-            e[:, 0],
-            yerr=[e[:, 0] - e[:, 1], e[:, 2] - e[:, 0]],
+            [_edge(summary[strat, n]["seat0"], n) for n in PLAYERS],
             marker="o",
             ms=4,
             capsize=2,
             lw=1,
-            color=strategy_colour(strat),
+            color=colour(strat),
             label=players_fig(strat),
         )
     ax.axhline(0, color="grey", lw=0.8, ls="--")
@@ -311,12 +324,10 @@ def _main_figure(page: Page, strats, summary, opener) -> None:
     }
     cols = {0: "#1b9e77", 1: "#d95f02", 3: "#7570b3"}
     for j, f in enumerate(f for f in (0, 1, 3) if f in o4):
-        r = np.array(o4[f]["rates"])
-        x = np.arange(4) + (j - 1) * 0.15
-        ax.errorbar(
-            x,
-            100 * r[:, 0],
-            yerr=[100 * (r[:, 0] - r[:, 1]), 100 * (r[:, 2] - r[:, 0])],
+        intervals(
+            ax,
+            np.arange(4) + (j - 1) * 0.15,
+            100 * np.array(o4[f]["rates"]),
             fmt="o",
             ms=4,
             capsize=2,
@@ -341,4 +352,4 @@ def _main_figure(page: Page, strats, summary, opener) -> None:
 
 
 if __name__ == "__main__":
-    main(NAME, build, __doc__)
+    main(NAME, compute, render, __doc__)

@@ -15,26 +15,18 @@ from __future__ import annotations
 import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
-from common import (
-    PLAYER_COUNTS,
-    Context,
-    change,
-    colour,
-    forest,
-    main,
-    noticeable,
-    player_axis,
-    players,
-    realistic,
-    rel,
-)
+from common import main, realistic
 
 from unosim.analysis.compare import METRICS, paired_metrics
 from unosim.game import names as N
 from unosim.game.names import DISPLAY, NOTICE
 from unosim.game.rules import PRESETS
 from unosim.report import escape as esc
+from unosim.report.cache import PLAYER_COUNTS, Context, Results
+from unosim.report.figures import forest_axis, intervals, player_axis
+from unosim.report.numbers import rel
 from unosim.report.page import Page, ci, num
+from unosim.report.words import change, colour, noticeable, players
 from unosim.stats import mean_ci, paired_diff, wilson_ci
 
 NAME = "stacking"
@@ -50,6 +42,8 @@ DIGITS = {
     "seat0_win_rate": 4,
     "mean_points": 2,
     "truncation_rate": 6,
+    "mean_max_stack": 3,
+    "mean_cards_drawn": 2,
 }
 
 
@@ -94,17 +88,10 @@ def _shown(r, key: str) -> tuple[float, float, float]:
     return _rel(r)
 
 
-def build(ctx: Context) -> Page:
+def compute(ctx: Context) -> Results:
+    """The three rules on the same games, compared pair by pair (every player count with
+    random players, 4 with the others), and the largest pending penalty at 4 players."""
     strats = ("random", *realistic())
-    page = Page(
-        NAME,
-        "Stacking Draw Twos and Wild Draw Fours",
-        "What does stacking Draw Twos and Wild Draw Fours (no stacking, stacking "
-        "the same card, or a +4 on a +2 too; docs/rules.md 8.1) change in round "
-        "length, seat advantage and points when the same games are played under "
-        "each rule, and how large do the stacks get?",
-        ctx.out,
-    )
     cols = ("turns", "winner", "points", "max_stack", "truncated", "cards_drawn")
     frames = {
         (a, n, "random"): ctx.standard(a, n, columns=cols) for a in ARMS for n in PLAYER_COUNTS
@@ -125,33 +112,87 @@ def build(ctx: Context) -> Page:
             )
             t = paired_metrics(fa, fb, metrics=metrics).set_index("metric")
             res[a, b, n, st] = _extra(t, fa, fb)
-    DIGITS["mean_max_stack"] = 3
-    DIGITS["mean_cards_drawn"] = 2
+    return ctx.results_of(
+        {
+            "strategies": list(strats),
+            "paired": res,
+            # the largest pending penalty at 4 players: rounds by cards
+            "dist": {a: np.bincount(frames[a, 4, "random"]["max_stack"].to_numpy()) for a in ARMS},
+            "mean_max_stack": {
+                a: mean_ci(frames[a, 4, "random"]["max_stack"].to_numpy(np.float64)) for a in ARMS
+            },
+            "fewest": min(len(f) for f in frames.values()),
+        }
+    )
 
-    # max_stack distributions at 4 players
-    dist = {a: np.bincount(frames[a, 4, "random"]["max_stack"].to_numpy()) for a in ARMS}
-    n4 = len(frames["official", 4, "random"])
 
-    def d(r, key: str) -> str:
-        return ci(r["diff"], r["lo"], r["hi"], DIGITS[key], sign=True)
+def _d(r, key: str) -> str:
+    """A paired difference with its interval, in the metric's digits."""
+    return ci(r["diff"], r["lo"], r["hi"], DIGITS[key], sign=True)
 
-    def ge(a: str, k: int) -> tuple[float, float, float]:
-        c = int(dist[a][k:].sum())
-        lo, hi = wilson_ci(c, n4)
-        return (c / n4, lo, hi)
 
-    def dpp(r) -> str:
-        """A paired difference of a rate in percentage points, with its interval."""
-        return ci(100 * r["diff"], 100 * r["lo"], 100 * r["hi"], 2, sign=True)
+def _ge(dist: np.ndarray, k: int) -> tuple[float, float, float]:
+    """The share of rounds whose largest pending penalty was ``k`` cards or more."""
+    n = int(dist.sum())
+    c = int(dist[k:].sum())
+    lo, hi = wilson_ci(c, n)
+    return (c / n, lo, hi)
 
-    def pct_ci(t: tuple[float, float, float]) -> str:
-        """A share of rounds in %, with its interval."""
-        return ci(*(100 * v for v in t), 2).replace(" [", "% [", 1)
+
+def _dpp(r) -> str:
+    """A paired difference of a rate in percentage points, with its interval."""
+    return ci(100 * r["diff"], 100 * r["lo"], 100 * r["hi"], 2, sign=True)
+
+
+def _pct_ci(t: tuple[float, float, float]) -> str:
+    """A share of rounds in %, with its interval."""
+    return ci(*(100 * v for v in t), 2).replace(" [", "% [", 1)
+
+
+def render(results: Results) -> Page:
+    page = Page(
+        NAME,
+        "Stacking Draw Twos and Wild Draw Fours",
+        "What does stacking Draw Twos and Wild Draw Fours (no stacking, stacking "
+        "the same card, or a +4 on a +2 too; docs/rules.md 8.1) change in round "
+        "length, seat advantage and points when the same games are played under "
+        "each rule, and how large do the stacks get?",
+    )
+    res, dist, strats = results["paired"], results["dist"], results["strategies"]
+    page.heading("Answer")
+    page.lead(_lead(res, dist, strats))
+    _main_figure(page, res, strats)
+    _findings(page, res, dist, results["fewest"])
+    page.heading("Figures")
+    _figures(page, res, dist)
+    _tables(page, res, dist, strats)
+    mean_ms = results["mean_max_stack"]
+    results.provenance(
+        page,
+        notes=[
+            "Rules: "
+            + "; ".join(
+                f"{esc.code(a)} ({LABEL_MD[a]}) = official with `stacking = "
+                f"{PRESETS[a].stacking}` (hash {esc.code(PRESETS[a].hash())})"
+                for a in ARMS
+            )
+            + ".",
+            "Mean max_stack at 4 random players: "
+            + "; ".join(f"{LABEL_MD[a]} {ci(*mean_ms[a], 3)}" for a in ARMS)
+            + ".",
+            "Where two runs have different lengths (other player counts), the comparison uses "
+            "their common games 0 .. k − 1 of the same seed.",
+        ],
+    )
+    return page
+
+
+def _lead(res: dict, dist: dict, strats) -> str:
+    """The answer in plain words."""
 
     def pc(a: str, b: str, key: str, st: str = "random", n: int = 4) -> float:
         return _rel(res[a, b, n, st].loc[key])[0]
 
-    # ---------------------------------------------------------------- the answer
     t_s = res["official", "stacking", 4, "random"].loc["mean_turns"]
     t_p = res["official", "progressive", 4, "random"].loc["mean_turns"]
     same, prog = esc.md_text(LABEL["stacking"]), esc.md_text(LABEL["progressive"])
@@ -194,8 +235,8 @@ def build(ctx: Context) -> Page:
         points = f"show no practical difference ({num(ps, 1, True)}% and {num(pp, 1, True)}%)"
     lead += (
         f". The penalties are concentrated instead: someone faces 8 cards or more in "
-        f"{num(100 * ge('stacking', 8)[0], 0)}% of rounds with {same} and "
-        f"{num(100 * ge('progressive', 8)[0], 0)}% with {prog}, never without "
+        f"{num(100 * _ge(dist['stacking'], 8)[0], 0)}% of rounds with {same} and "
+        f"{num(100 * _ge(dist['progressive'], 8)[0], 0)}% with {prog}, never without "
         f"stacking; {drawn}, and the winner's points {points}."
     )
     s0 = res["official", "progressive", 4, "random"].loc["seat0_win_rate"]
@@ -208,29 +249,31 @@ def build(ctx: Context) -> Page:
             else f" Who goes first keeps the same edge: {prog} moves seat 0's win rate by "
             f"{num(d0, 2)} percentage points, no practical difference."
         )
-    page.headline = lead
-    page.heading("Answer")
-    page.lead(lead)
-    _main_figure(page, res, strats)
+    return lead
 
+
+def _findings(page: Page, res: dict, dist: dict, fewest: int) -> None:
+    """The findings under the main figure and the precision."""
+    same, prog = esc.md_text(LABEL["stacking"]), esc.md_text(LABEL["progressive"])
+    n4 = int(dist["official"].sum())
     vr = [res[a, b, 4, "random"].loc["mean_turns", "variance_reduction"] for a, b in PAIRS]
     m_s = res["official", "stacking", 4, "random"].loc["median_turns"]
     m_p = res["official", "progressive", 4, "random"].loc["median_turns"]
     sp = res["stacking", "progressive", 4, "random"]
     bullets = [
         f"Median length: {num(m_s['value_a'], 0)} turns without stacking, "
-        f"{num(m_s['value_b'], 0)} with {same} (difference {d(m_s, 'median_turns')}, "
+        f"{num(m_s['value_b'], 0)} with {same} (difference {_d(m_s, 'median_turns')}, "
         f"bootstrap interval) and {num(m_p['value_b'], 0)} with {prog} "
-        f"({d(m_p, 'median_turns')}).",
+        f"({_d(m_p, 'median_turns')}).",
         f"{prog[0].upper() + prog[1:]} against {same}, same games: length "
-        f"{d(sp.loc['mean_turns'], 'mean_turns')} turns, seat 0's win rate "
-        f"{dpp(sp.loc['seat0_win_rate'])} percentage points, points "
-        f"{d(sp.loc['mean_points'], 'mean_points')}.",
+        f"{_d(sp.loc['mean_turns'], 'mean_turns')} turns, seat 0's win rate "
+        f"{_dpp(sp.loc['seat0_win_rate'])} percentage points, points "
+        f"{_d(sp.loc['mean_points'], 'mean_points')}.",
         f"Stacks: the largest pending penalty in {n4:,} rounds was {len(dist['stacking']) - 1} "
         f"cards with {same} and {len(dist['progressive']) - 1} with {prog}, "
         f"{len(dist['official']) - 1} without stacking (one Wild Draw Four). A pending "
-        f"penalty of 12 cards or more: {pct_ci(ge('stacking', 12))} of rounds with {same}, "
-        f"{pct_ci(ge('progressive', 12))} with {prog}.",
+        f"penalty of 12 cards or more: {_pct_ci(_ge(dist['stacking'], 12))} of rounds with "
+        f"{same}, {_pct_ci(_ge(dist['progressive'], 12))} with {prog}.",
         "Pairing: the variance of the length difference is "
         + ", ".join(f"{num(v, 2)}×" for v in vr)
         + f" smaller than with independent runs ({same} against no stacking, {prog} "
@@ -270,7 +313,7 @@ def build(ctx: Context) -> Page:
     }
     page.para(
         f"Precision: {n4:,} paired games per rule at 4 random players "
-        f"({min(len(f) for f in frames.values()):,} or more for the other runs). At 4 "
+        f"({fewest:,} or more for the other runs). At 4 "
         f"random players the 95% intervals of the paired differences are within "
         f"±{num(hw['mean_turns'])} turns, ±{num(100 * hw['seat0_win_rate'], 2)} "
         f"percentage points in seat 0's win rate and ±{num(hw['mean_points'])} points: "
@@ -282,8 +325,10 @@ def build(ctx: Context) -> Page:
         "changes in a win rate are in percentage points."
     )
 
-    # ---------------------------------------------------------------- figures
-    page.heading("Figures")
+
+def _figures(page: Page, res: dict, dist: dict) -> None:
+    """The largest pending penalty, and the paired differences by player count."""
+    n4 = int(dist["official"].sum())
     fig, ax = plt.subplots(figsize=(7, 3.6))
     width = 0.28
     for i, a in enumerate(ARMS):
@@ -315,12 +360,10 @@ def build(ctx: Context) -> Page:
     fig, axes = plt.subplots(1, 3, figsize=(12, 3.6))
     for ax, key in zip(axes, ("mean_turns", "seat0_win_rate", "mean_points")):
         for j, (a, b) in enumerate(PAIRS[:2]):
-            e = np.array([_shown(res[a, b, n, "random"].loc[key], key) for n in PLAYER_COUNTS])
-            x = np.array(PLAYER_COUNTS) + (j - 0.5) * 0.15
-            ax.errorbar(
-                x,
-                e[:, 0],
-                yerr=[e[:, 0] - e[:, 1], e[:, 2] - e[:, 0]],
+            intervals(
+                ax,
+                np.array(PLAYER_COUNTS) + (j - 0.5) * 0.15,
+                [_shown(res[a, b, n, "random"].loc[key], key) for n in PLAYER_COUNTS],
                 marker="o",
                 ms=3,
                 capsize=2,
@@ -341,7 +384,10 @@ def build(ctx: Context) -> Page:
         "percentage points, with 95% intervals.",
     )
 
-    # ---------------------------------------------------------------- tables
+
+def _tables(page: Page, res: dict, dist: dict, strats) -> None:
+    """Every paired comparison and the largest pending penalty, as tables and a CSV."""
+    n4 = int(dist["official"].sum())
     for st in strats:
         page.heading(f"Paired differences with {players(st, 4)}")
         rows = []
@@ -356,7 +402,7 @@ def build(ctx: Context) -> Page:
                         "metric": r["label"],
                         "A": num(r["value_a"], dg),
                         "B": num(r["value_b"], dg),
-                        "B − A [95% interval]": d(r, key),
+                        "B − A [95% interval]": _d(r, key),
                         "B − A (% of A)": (
                             "n/a (a rate)" if key in RATES else f"{num(_rel(r)[0], 2, True)}%"
                         ),
@@ -379,9 +425,9 @@ def build(ctx: Context) -> Page:
         row = {"players": n}
         for a, b in PAIRS[:2]:
             t = res[a, b, n, "random"]
-            row[f"{LABEL_MD[b]}: Δ turns"] = d(t.loc["mean_turns"], "mean_turns")
-            row[f"{LABEL_MD[b]}: Δ seat 0 (pp)"] = dpp(t.loc["seat0_win_rate"])
-            row[f"{LABEL_MD[b]}: Δ points"] = d(t.loc["mean_points"], "mean_points")
+            row[f"{LABEL_MD[b]}: Δ turns"] = _d(t.loc["mean_turns"], "mean_turns")
+            row[f"{LABEL_MD[b]}: Δ seat 0 (pp)"] = _dpp(t.loc["seat0_win_rate"])
+            row[f"{LABEL_MD[b]}: Δ points"] = _d(t.loc["mean_points"], "mean_points")
         rows.append(row)
     page.table(pd.DataFrame(rows))
     page.para("pp: percentage points.")
@@ -435,25 +481,6 @@ def build(ctx: Context) -> Page:
                 }
             )
     page.data(pd.DataFrame(rows), "paired", "Every paired comparison")
-    mean_ms = {a: mean_ci(frames[a, 4, "random"]["max_stack"].to_numpy(np.float64)) for a in ARMS}
-    ctx.provenance(
-        page,
-        notes=[
-            "Rules: "
-            + "; ".join(
-                f"{esc.code(a)} ({LABEL_MD[a]}) = official with `stacking = "
-                f"{PRESETS[a].stacking}` (hash {esc.code(PRESETS[a].hash())})"
-                for a in ARMS
-            )
-            + ".",
-            "Mean max_stack at 4 random players: "
-            + "; ".join(f"{LABEL_MD[a]} {ci(*mean_ms[a], 3)}" for a in ARMS)
-            + ".",
-            "Where two runs have different lengths (other player counts), the comparison uses "
-            "their common games 0 .. k − 1 of the same seed.",
-        ],
-    )
-    return page
 
 
 FIG_METRICS = (
@@ -470,7 +497,7 @@ def _main_figure(page: Page, res, strats) -> None:
     labels = [f"{LABEL[b]}, {N.PLAYERS_DISPLAY[st]}" for b, st in rows]
     for ax, (key, title) in zip(axes, FIG_METRICS):
         e = np.array([_shown(res["official", b, 4, st].loc[key], key) for b, st in rows])
-        forest(ax, labels, e[:, 0], e[:, 1], e[:, 2], [colour(b) for b, _ in rows])
+        forest_axis(ax, labels, e[:, 0], e[:, 1], e[:, 2], [colour(b) for b, _ in rows])
         unit = "percentage points" if key in RATES else "% of no stacking"
         ax.set_xlabel(f"Δ {title}\n({unit})")
     fig.suptitle(
@@ -487,4 +514,4 @@ def _main_figure(page: Page, res, strats) -> None:
 
 
 if __name__ == "__main__":
-    main(NAME, build, __doc__)
+    main(NAME, compute, render, __doc__)

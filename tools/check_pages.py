@@ -320,14 +320,16 @@ READ_METRICS_JS = """
 
 def atlas_data(page: Path) -> dict[str, dict]:
     """The atlas's data files, as the page reads them: group name -> cells."""
+    sys.path.insert(0, str(ROOT))
+    from unosim.report.atlas_data import read_data_file
+
     out = {}
-    prefix = "atlasPut("
     for f in sorted((page.parent / "atlas" / "data").glob("*.js")):
-        text = f.read_text().strip()
-        if not (text.startswith(prefix) and text.endswith(");")):
-            raise RuntimeError(f"{f.name}: not an atlas data file")
-        name, _, cells = text[len(prefix) : -2].partition(",")
-        out[json.loads(name)] = json.loads(cells)
+        try:
+            name, cells = read_data_file(f.read_text())
+        except ValueError as e:
+            raise RuntimeError(f"{f.name}: {e}") from None
+        out[name] = cells
     return out
 
 

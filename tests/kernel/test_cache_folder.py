@@ -61,8 +61,8 @@ def test_no_writable_cache_folder_runs_uncached(tmp_path):
     env.pop("NUMBA_CACHE_DIR", None)
     code = (
         "import numpy as np\n"
-        "from unosim.kernel.batch import deck_order\n"
-        "from unosim.kernel.kinds import N_KINDS\n"
+        "from unosim.kernel.drivers.batch import deck_order\n"
+        "from unosim.kernel.core.kinds import N_KINDS\n"
         "print(deck_order(np.ones(N_KINDS, np.int16)).size)\n"
         "from numba import njit\n"
         "try:\n"

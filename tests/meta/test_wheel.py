@@ -43,6 +43,9 @@ def installed(tmp_path_factory):
     assert len(wheels) == 1, wheels
     names = zipfile.ZipFile(wheels[0]).namelist()
     assert "unosim/kernel/drivers/batch.py" in names and "unosim/cli/app.py" in names
+    # the atlas's script, style and the Vega bundle's licences are package data
+    for asset in ("atlas.js", "atlas.css", "vega-embed.LICENSE.txt"):
+        assert f"unosim/report/assets/{asset}" in names
     assert not any(n.startswith(("tests/", "analyses/", "docs/")) for n in names)
     meta = next(n for n in names if n.endswith(".dist-info/METADATA"))
     text = zipfile.ZipFile(wheels[0]).read(meta).decode()

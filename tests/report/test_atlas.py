@@ -10,6 +10,7 @@ import pytest
 
 from unosim import simulate
 from unosim.game.rules import resolve
+from unosim.report import atlas_data as D
 from unosim.report import atlas_grid as G
 from unosim.sim.simulate import make_job, run_block
 from unosim.sim.summary import Aggregate
@@ -132,7 +133,7 @@ def test_committed_atlas_is_complete_and_small_enough():
     want = {f"{s}-{d}-{n}" for s in G.STRATEGIES for d, _, _ in G.DECKS for n in G.PLAYERS}
     assert names == want
     total = sum(f.stat().st_size for f in (REPORTS / "atlas").rglob("*")) + page.stat().st_size
-    assert total < 60e6
+    assert total < 12e6  # 26 MB as JSON, under 9 MB packed
     biggest = max(f.stat().st_size for f in files)
     # a choice loads its group and official's, plus the page and the figures' library
     assert 2 * biggest + (REPORTS / "atlas" / "vega-embed.js").stat().st_size < 5e6
@@ -143,13 +144,91 @@ def test_committed_atlas_is_complete_and_small_enough():
     )
     assert cfg["counts"] == G.counts()
     for f in files[:: len(files) // 6]:
-        cells = json.loads(f.read_text()[len("atlasPut(") : -3].partition(",")[2])
+        name, cells = D.read_data_file(f.read_text())
+        assert name == f.stem
         s = f.stem.split("-")[0]
         deck = next(
             i for i, d in enumerate(G.DECKS) if f.stem == f"{s}-{d[0]}-{f.stem.split('-')[-1]}"
         )
         assert sorted(cells) == G.sim_keys(deck, s)
         assert all(c[0] == cfg["rounds"][s] for c in cells.values())
+
+
+def _trimmed(h: list[int]) -> list[int]:
+    return h[: max((i + 1 for i, v in enumerate(h) if v), default=0)]
+
+
+def _group(deck: int, strategy: str, n_players: int, rng) -> dict[str, list]:
+    """Cells of the grid's shape with numbers like a group's: counts near a base that
+    drift a little from cell to cell, sums of squares near 2**40, trimmed histograms."""
+    base = rng.integers(0, 3_000, size=len(G.FIELDS) + n_players + 82)
+    cells = {}
+    for key in G.sim_keys(deck, strategy):
+        row = [int(v) for v in np.maximum(base + rng.integers(-40, 41, size=base.size), 0)]
+        row[3] = int(rng.integers(0, 2**40))
+        nf = len(G.FIELDS)
+        wins = row[nf : nf + n_players]
+        turns = row[nf + n_players : nf + n_players + 51][: int(rng.integers(0, 52))]
+        points = row[nf + n_players + 51 :][: int(rng.integers(0, 32))]
+        turns, points = (
+            h[: max((i + 1 for i, v in enumerate(h) if v), default=0)] for h in (turns, points)
+        )
+        cells[key] = row[:nf] + [wins, turns, points]
+    return cells
+
+
+@pytest.mark.parametrize("deck, strategy, n_players", [(0, "table", 4), (3, "random", 10)])
+def test_packed_data_reads_back_exactly(deck, strategy, n_players):
+    cells = _group(deck, strategy, n_players, np.random.default_rng(deck))
+    name, back = D.read_data_file(D.data_file("g", cells, n_players))
+    assert name == "g" and back == cells
+    assert [type(v) for v in back[next(iter(back))][: len(G.FIELDS)]] == [int] * len(G.FIELDS)
+
+
+def test_every_parent_of_a_group_is_in_it():
+    # the packing's differences need every cell's parent in its group (else it falls
+    # back to none and packs worse): setting a switch back to official keeps a valid key
+    for strategy in G.STRATEGIES:
+        keys = set(G.sim_keys(0, strategy))
+        for key in keys:
+            parent = D.parent_key(key)
+            assert parent is None or (parent in keys and int(parent) < int(key)), key
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        'atlasPut("g",{"40000000000":[1]});',  # the old JSON form
+        'atlasPut("g","bm90IGRlZmxhdGVk");',  # base64, not deflated
+        "alert(1)",
+    ],
+)
+def test_a_data_file_not_packed_is_refused(text):
+    with pytest.raises(ValueError):
+        D.read_data_file(text)
+
+
+def test_packed_data_cut_short_is_refused():
+    cells = _group(0, "random", 3, np.random.default_rng(7))
+    packed = D.pack(cells, 3)
+    import base64
+    import zlib
+
+    raw = zlib.decompress(base64.b64decode(packed))
+    short = base64.b64encode(zlib.compress(raw[:-3])).decode()
+    with pytest.raises(ValueError):
+        D.unpack(short)
+
+
+def test_committed_page_runs_the_package_script_and_style():
+    page = (REPORTS / "atlas.html").read_text(encoding="utf-8")
+    for name in ("atlas.js", "atlas.css"):
+        assert f'"atlas/{name}"' in page
+        committed = (REPORTS / "atlas" / name).read_text(encoding="utf-8")
+        assert committed == (ROOT / "unosim" / "report" / "assets" / name).read_text(
+            encoding="utf-8"
+        )
+    assert "<style>" not in page and "function need(" not in page
 
 
 def test_display_names_cover_every_switch_value_and_read_rule_sets():

@@ -45,11 +45,10 @@ def test_page_exists_with_figures_and_provenance(built, name):
     assert md.startswith("# ") and "**Question.**" in md and "## Answer" in md
     figures = IMG.findall(md)
     assert len(figures) >= 2
-    for rel in figures:  # an SVG, and a PNG beside it
-        svg, png = out / rel, (out / rel).with_suffix(".png")
+    for rel in figures:  # an SVG, stored once: no PNG copy beside it
+        svg = out / rel
         assert svg.suffix == ".svg" and b"<svg" in svg.read_bytes()[:2000]
-        assert png.is_file() and png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
-        assert b"matplotlib" not in png.read_bytes()  # no Software metadata
+        assert not svg.with_suffix(".png").exists()
         assert b"<dc:date>" not in svg.read_bytes()  # no date
     for rel in LINK.findall(md):  # every local link resolves (figures, CSV tables)
         if not rel.startswith("http"):
@@ -65,7 +64,12 @@ def test_page_exists_with_figures_and_provenance(built, name):
     assert meta["headline"] and meta["headline"] in md
     # every figure the page names exists (its metadata and its Markdown agree)
     assert meta["figures"] == figures and meta["main_figure"] in figures
-    assert (out / meta["main_figure"].replace(".svg", "-thumb.png")).is_file()
+    # the only PNG is the index's thumbnail of the main figure, without Software metadata
+    thumb = out / meta["main_figure"].replace(".svg", "-thumb.png")
+    assert list((out / name).glob("*.png")) == [thumb]
+    assert (
+        thumb.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and b"matplotlib" not in thumb.read_bytes()
+    )
 
 
 def _blocks(md: str) -> list[str]:
@@ -219,15 +223,15 @@ def test_player_counts_2_to_10_where_a_page_speaks_of_players(built, name):
 
 
 @pytest.mark.parametrize("name", common.ANALYSES)
-def test_html_is_self_contained(built, name):
+def test_html_shows_the_figures_beside_it(built, name):
     out, _ = built
     html = (out / f"{name}.html").read_text()
     assert html.startswith("<!DOCTYPE html>") and PROVENANCE_HEADING in html
     srcs = re.findall(r'src="([^"]+)"', html)
-    assert srcs and all(s.startswith("data:image/svg+xml;base64,") for s in srcs)
-    assert "<link" not in html and "<script" not in html
-    n_md = len(IMG.findall((out / f"{name}.md").read_text()))
-    assert len(srcs) == n_md
+    # the same SVG files as the Markdown, beside the page: each figure stored once
+    assert srcs == IMG.findall((out / f"{name}.md").read_text())
+    assert all(s.startswith(f"{name}/") and (out / s).is_file() for s in srcs)
+    assert "<link" not in html and "<script" not in html and "base64" not in html
 
 
 def test_index_lists_every_page(built):
@@ -243,7 +247,8 @@ def test_index_lists_every_page(built):
         assert f"]({thumb})]({name}.md)" in index and (out / thumb).is_file()
     html = (out / "index.html").read_text()
     assert html.count('class="thumb" alt=') == len(common.ANALYSES)
-    assert all(s.startswith("data:image/png;base64,") for s in re.findall(r'src="([^"]+)"', html))
+    srcs = re.findall(r'src="([^"]+)"', html)
+    assert srcs and all(s.endswith("-thumb.png") and (out / s).is_file() for s in srcs)
 
 
 def test_numbers_come_from_the_results(built):
@@ -278,6 +283,81 @@ def test_rerun_reuses_the_cache_and_gives_the_same_bytes(built, tmp_path, monkey
         assert (tmp_path / f"{name}.html").read_bytes() == (out / f"{name}.html").read_bytes()
         for fig in [*(out / name).glob("*.png"), *(out / name).glob("*.svg")]:
             assert (tmp_path / name / fig.name).read_bytes() == fig.read_bytes()
+        assert sorted(p.name for p in (tmp_path / name).iterdir()) == sorted(
+            p.name for p in (out / name).iterdir()
+        )
+
+
+SPLIT = ("seats", "length", "points", "stacking", "editions")  # pages in compute and render
+
+
+def test_render_only_reads_the_stored_results_and_simulates_nothing(built, tmp_path, monkeypatch):
+    """After a change of words, every split page is rendered again from the results its
+    full build stored, within a minute, reading no simulation at all."""
+    import importlib
+    import time
+
+    out, cache = built
+
+    def no_simulation(*args, **kwargs):
+        raise AssertionError("a render-only build asked for a simulation")
+
+    for name in ("rounds", "matches", "cached_json"):
+        monkeypatch.setattr(common.Context, name, no_simulation)
+    monkeypatch.setattr(
+        importlib.import_module("unosim.sim.simulate"), "iter_frames", no_simulation
+    )
+    split = [
+        n
+        for n in common.ANALYSES
+        if hasattr(importlib.import_module(report_build.module_name(n)), "render")
+    ]
+    assert set(SPLIT) <= set(split)
+    t0 = time.perf_counter()
+    report_build.build_all(split, TINY, tmp_path, cache, quiet=True, render_only=True)
+    assert time.perf_counter() - t0 < 60
+    for name in split:  # the same page as the full build, byte for byte
+        assert (tmp_path / f"{name}.md").read_text() == (out / f"{name}.md").read_text()
+        assert (tmp_path / f"{name}.html").read_bytes() == (out / f"{name}.html").read_bytes()
+        for f in (out / name).iterdir():
+            assert (tmp_path / name / f.name).read_bytes() == f.read_bytes(), f.name
+    # a rewording shows at once: the page's words are read at render time
+    seats = importlib.import_module("seats")
+    monkeypatch.setattr(seats, "RULES", "official-reworded")
+    report_build.build_all(["seats"], TINY, tmp_path, cache, quiet=True, render_only=True)
+    assert "`official-reworded`" in (tmp_path / "seats.md").read_text()
+
+
+def test_render_only_without_stored_results_says_so(built, tmp_path):
+    _, cache = built
+    with pytest.raises(
+        SystemExit, match=r"^seats: .*no stored results of page 'seats' at scale 0\.123"
+    ):
+        report_build.build_all(["seats"], 0.123, tmp_path, cache, quiet=True, render_only=True)
+    assert not list(tmp_path.iterdir())  # nothing written
+
+
+def test_results_keep_frames_arrays_and_tuple_keys(tmp_path):
+    from unosim.report.cache import Results, load_results
+
+    frame = pd.DataFrame({"metric": ["a", "b"], "x": [1.5, np.nan], "n": [1, 2]}).set_index(
+        "metric"
+    )
+    values = {
+        "stats": {("official", 4): {"mean": (1.0, 0.5, 1.5), "q": np.array([1.0, 2.0])}},
+        "frame": frame,
+        "by_int": {0: {"share": 0.25}},
+        "names": ["x", "y"],
+    }
+    Results("t", 0.5, 7, values).save(tmp_path)
+    back = load_results(tmp_path, "t", 0.5, 7)
+    assert back["stats"][("official", 4)]["mean"] == (1.0, 0.5, 1.5)
+    np.testing.assert_array_equal(back["stats"][("official", 4)]["q"], [1.0, 2.0])
+    pd.testing.assert_frame_equal(back["frame"], frame)
+    assert back["by_int"] == {0: {"share": 0.25}} and back["names"] == ["x", "y"]
+    assert (back.scale, back.seed, back.games(1000)) == (0.5, 7, 500)
+    with pytest.raises(TypeError, match="cannot store"):
+        Results("t", 0.5, 7, {"x": object()}).save(tmp_path)
 
 
 def test_cache_key_ignores_the_display_name_only(tmp_path):
@@ -360,15 +440,19 @@ def test_page_renders_markdown_and_html(tmp_path):
     md_path, html_path = page.write()
     md, html = md_path.read_text(), html_path.read_text()
     assert md.startswith("# A \\<demo>\n")  # no raw HTML from a title
-    assert "| x\\|y | 1 |" in md and "![a line](demo/line.svg)" in md and "(demo/line.png)" in md
+    assert "| x\\|y | 1 |" in md and "![a line](demo/line.svg)" in md and ".png" not in md
+    assert '<img alt="a line" src="demo/line.svg">' in html
     assert "<h1>A &lt;demo&gt;</h1>" in html and "<code>x</code> &gt; 1" in html
     assert '<a href="other.html">that</a>' in html and "<strong>this</strong>" in html
-    first = [(tmp_path / "demo" / f"line.{x}").read_bytes() for x in ("svg", "png")]
+    first = (tmp_path / "demo" / "line.svg").read_bytes()
+    assert not (tmp_path / "demo" / "line.png").exists()  # stored once, as SVG
+    page = Page("demo", "A <demo>", "Is `x` > 1?")  # the folder given at write
     fig, ax = plt.subplots()
     ax.plot([0, 1], [0, 1])
     page.figure(fig, "line", "a line")
-    for x, b in zip(("svg", "png"), first):  # deterministic SVG and PNG
-        assert (tmp_path / "demo" / f"line.{x}").read_bytes() == b
+    page.provenance(["make x"], {"seed": "1"}, pd.DataFrame())
+    page.write(tmp_path)
+    assert (tmp_path / "demo" / "line.svg").read_bytes() == first  # deterministic SVG
     md_i, _ = write_index(tmp_path, ["demo"])
     assert "[A \\<demo>](demo.md)" in md_i.read_text()  # no raw HTML from a title
 

@@ -2,12 +2,14 @@
 
 Escaping: the page's static text is this module's own; every text the script shows
 goes in through ``textContent`` and every JSON blob is made safe for ``<script>``
-(``_script_json``). The page loads everything by ``<script>`` (so it works from
-``file://`` with no server): ``atlas/vega-embed.js`` (Vega, Vega-Lite and Vega-Embed,
-bundled by vl-convert; its licences in ``atlas/vega-embed.LICENSE.txt``), and one data
-file per group (``atlas/data/<strategy>-<deck>-<n>.js``, calling ``atlasPut(name,
-cells)``), fetched when a choice needs it. The figures are
-Vega-Lite specifications written with Altair; the page fills in their data.
+(``_script_json``). The page loads everything by ``<script>`` and ``<link>`` (so it
+works from ``file://`` with no server): its script and style (``atlas/atlas.js``,
+``atlas/atlas.css``, copied from this package's ``assets/``), ``atlas/vega-embed.js``
+(Vega, Vega-Lite and Vega-Embed, bundled by vl-convert; its licences in
+``atlas/vega-embed.LICENSE.txt``), and one data file per group
+(``atlas/data/<strategy>-<deck>-<n>.js``, packed by ``atlas_data``), fetched when a
+choice needs it. The figures are Vega-Lite specifications written with Altair; the page
+fills in their data.
 """
 
 from __future__ import annotations
@@ -19,11 +21,14 @@ from pathlib import Path
 
 from ..game import names as R
 from ..game.rules import PRESET_NOTES
+from . import atlas_data as D
 from . import atlas_grid as G
 from . import pace as P
-from .atlas_js import SCRIPT, STYLE
 
-VEGA_LICENCES = Path(__file__).with_name("assets") / "vega-embed.LICENSE.txt"
+ASSETS = Path(__file__).with_name("assets")
+# the page's own script and style, copied beside it as they are
+PAGE_ASSETS = ("atlas.js", "atlas.css")
+VEGA_LICENCES = ASSETS / "vega-embed.LICENSE.txt"
 
 STRATEGY_TEXT = {
     "random": (
@@ -197,11 +202,7 @@ def write_atlas(
                     continue
                 name = f"{s}-{deck}-{n}"
                 built.setdefault(s, []).append(n) if d == 0 else None
-                _write(
-                    data / f"{name}.js",
-                    f"atlasPut({json.dumps(name)},"
-                    f"{json.dumps(part['cells'], separators=(',', ':'))});\n",
-                )
+                _write(data / f"{name}.js", D.data_file(name, part["cells"], n))
     built = {s: sorted(set(v)) for s, v in built.items()}
     vl = ".".join(alt.SCHEMA_VERSION.lstrip("v").split(".")[:2])
     # vl-convert's stub marks ``snippet`` required; at run time it defaults to the
@@ -210,12 +211,11 @@ def write_atlas(
     _write(folder / "vega-embed.js", bundle)
     # the bundle's BSD and ISC licences require their notices beside it
     _write(folder / "vega-embed.LICENSE.txt", VEGA_LICENCES.read_text(encoding="utf-8"))
+    _copy_page_assets(folder)
     cfg = config(rounds, built)
     cfg["chaos"] = chaos or {}
     cfg["swing"] = G.SWING
     page = PAGE.format(
-        style=STYLE,
-        script=SCRIPT,
         config=_script_json(cfg),
         specs=_script_json(chart_specs()),
         total=f"{cfg['counts']['answers']:,}",
@@ -235,18 +235,22 @@ def rewrite_page(out: Path) -> Path:
     start = '<script id="atlas-config" type="application/json">'
     cfg_old = json.loads(old.split(start, 1)[1].split("</script>", 1)[0])
     specs = old.split('<script id="atlas-specs" type="application/json">', 1)[1]
+    _copy_page_assets(out / "atlas")
     cfg = config(cfg_old["rounds"], cfg_old["built"])
     cfg["chaos"] = cfg_old.get("chaos", {})
     cfg["swing"] = G.SWING
     page = PAGE.format(
-        style=STYLE,
-        script=SCRIPT,
         config=_script_json(cfg),
         specs=specs.split("</script>", 1)[0],  # the figures' specifications as they were
         total=f"{cfg['counts']['answers']:,}",
     )
     _write(path, page)
     return path
+
+
+def _copy_page_assets(folder: Path) -> None:
+    for name in PAGE_ASSETS:
+        _write(folder / name, (ASSETS / name).read_text(encoding="utf-8"))
 
 
 def _script_json(obj) -> str:
@@ -264,7 +268,7 @@ PAGE = """<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>The UNO rules atlas</title>
-<style>{style}</style>
+<link rel="stylesheet" href="atlas/atlas.css">
 <script src="atlas/vega-embed.js"></script>
 </head><body>
 <h1>The UNO rules atlas</h1>
@@ -293,7 +297,7 @@ from simulated rounds: <span id="count-text"></span></p>
 </main></div>
 <script id="atlas-config" type="application/json">{config}</script>
 <script id="atlas-specs" type="application/json">{specs}</script>
-<script>{script}</script>
+<script src="atlas/atlas.js"></script>
 <noscript>The atlas needs JavaScript to show an answer.</noscript>
 </body></html>
 """

@@ -4,7 +4,7 @@ Conventions: matplotlib's Agg backend; every axis says what it shows and in whic
 every plotted estimate carries its 95% interval; colours come from
 :mod:`unosim.report.palette` (one colour per rule set and strategy, on every page); categories
 with no order are never joined by lines, and a quantity against players is drawn only
-at the player counts simulated. :func:`save` writes a figure as SVG and PNG with
+at the player counts simulated. :func:`save` writes a figure as SVG with
 deterministic metadata (no dates, no software versions, fixed SVG ids), so the same
 data give the same bytes. Every text drawn (names, titles, labels) is literal: it goes
 through :func:`unosim.report.escape.mpl`, so a ``$`` in a name is never mathtext.
@@ -27,12 +27,27 @@ import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 
 from . import escape as esc  # noqa: E402
+from .page import num  # noqa: E402
 from .palette import colours  # noqa: E402
 
 if TYPE_CHECKING:
     from matplotlib.typing import RcKeyType
 
-__all__ = ["STYLE", "style", "save", "distributions", "seat_rates", "forest", "by_players"]
+__all__ = [
+    "STYLE",
+    "style",
+    "save",
+    "intervals",
+    "player_axis",
+    "symlog_percent",
+    "plain_log",
+    "forest_axis",
+    "hist_panels",
+    "distributions",
+    "seat_rates",
+    "forest",
+    "by_players",
+]
 
 STYLE: dict[RcKeyType, Any] = {
     "figure.dpi": 100,
@@ -57,19 +72,165 @@ def style() -> None:
 style()
 
 
-def save(fig, stem: Path) -> tuple[Path, Path]:
-    """Write ``fig`` as ``<stem>.svg`` and ``<stem>.png`` (deterministic bytes), close it;
-    returns the two paths."""
-    stem = Path(stem)
-    stem.parent.mkdir(parents=True, exist_ok=True)
-    svg, png = stem.with_suffix(".svg"), stem.with_suffix(".png")
+def save(fig, where) -> Path:
+    """Write ``fig`` as SVG (deterministic bytes: no date, no software, fixed ids) to
+    ``<where>.svg``, or into ``where`` when it is a binary file object; close it.
+    Returns the path written (``where`` itself for a file object)."""
+    target = where
+    if isinstance(where, (str, Path)):
+        target = Path(where).with_suffix(".svg")
+        target.parent.mkdir(parents=True, exist_ok=True)
     with plt.rc_context({"svg.hashsalt": "unosim"}):
         fig.savefig(
-            svg, format="svg", metadata={"Date": None, "Creator": None}, bbox_inches="tight"
+            target, format="svg", metadata={"Date": None, "Creator": None}, bbox_inches="tight"
         )
-    fig.savefig(png, format="png", dpi=100, metadata={"Software": None}, bbox_inches="tight")
     plt.close(fig)
-    return svg, png
+    return target
+
+
+def intervals(ax, x, triples, y=None, **kwargs):
+    """Estimates with their 95% intervals: ``triples`` of ``(estimate, lo, hi)`` drawn at
+    ``x`` as vertical error bars, or with ``y`` given at ``(estimate, y)`` as horizontal
+    ones (``x`` is then ignored). ``kwargs`` go to ``ax.errorbar``; the one way every
+    page draws an interval."""
+    e = np.asarray(triples, dtype=float).reshape(-1, 3)
+    err = [e[:, 0] - e[:, 1], e[:, 2] - e[:, 0]]
+    if y is not None:
+        return ax.errorbar(e[:, 0], y, xerr=err, **kwargs)
+    return ax.errorbar(x, e[:, 0], yerr=err, **kwargs)
+
+
+PLAYER_COUNTS = tuple(range(2, 11))  # the player counts a page's axes show
+
+
+def player_axis(ax, counts=PLAYER_COUNTS) -> None:
+    """x axis of a metric against the number of players: every count a tick."""
+    ax.set_xticks(list(counts))
+    ax.set_xlabel("players at the table")
+
+
+def symlog_percent(ax, lin: float = 10.0) -> None:
+    """x axis of relative changes (%): linear within ±lin, logarithmic beyond, with
+    plain signed tick labels; call after plotting (limits follow the data)."""
+    from matplotlib.ticker import FixedLocator, FuncFormatter
+
+    lo, hi = ax.dataLim.x0, ax.dataLim.x1
+    ax.set_xscale("symlog", linthresh=lin)
+
+    def pad(v: float, up: bool) -> float:
+        if abs(v) <= lin:
+            return v + (2 if up else -2) * lin / 10
+        return v * 1.35
+
+    ax.set_xlim(pad(min(lo, 0.0), False), pad(max(hi, 0.0), True))
+    lo, hi = ax.get_xlim()
+    ticks = [t for t in (-100, -30, -10, -5, 0, 5, 10, 30, 100) if lo <= t <= hi]
+    ax.xaxis.set_major_locator(FixedLocator(ticks))
+    ax.xaxis.set_minor_locator(FixedLocator([]))
+    ax.xaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:+g}" if v else "0"))
+
+
+def plain_log(
+    ax, axis: str = "x", ticks=(20, 30, 40, 50, 60, 80, 100, 200, 300, 500, 1000, 2000, 5000)
+) -> None:
+    """A log-scale axis labelled with plain numbers (``50``, not ``5×10^1``)."""
+    from matplotlib.ticker import FixedLocator, NullLocator, ScalarFormatter
+
+    a = ax.xaxis if axis == "x" else ax.yaxis
+    lo, hi = ax.get_xlim() if axis == "x" else ax.get_ylim()
+    a.set_major_locator(FixedLocator([t for t in ticks if lo <= t <= hi]))
+    a.set_minor_locator(NullLocator())
+    a.set_major_formatter(ScalarFormatter())
+
+
+def forest_axis(
+    ax,
+    labels: Sequence[str],
+    est,
+    lo,
+    hi,
+    colours: Sequence[str],
+    offsets: Sequence[float] | None = None,
+    marker: str = "o",
+    label: str | None = None,
+) -> None:
+    """Horizontal dot-and-interval plot (one row per label, first at the top), a
+    line at 0."""
+    y = np.arange(len(labels)) + (0 if offsets is None else np.asarray(offsets))
+    est, lo, hi = (np.asarray(v, dtype=float) for v in (est, lo, hi))
+    for i in range(len(labels)):
+        intervals(
+            ax,
+            None,
+            [(est[i], lo[i], hi[i])],
+            y=[y[i]],
+            fmt=marker,
+            ms=5,
+            capsize=2,
+            color=colours[i],
+            label=label if i == 0 else None,
+        )
+    ax.axvline(0, color="grey", lw=0.8)
+    ax.set_yticks(np.arange(len(labels)), [esc.mpl(t) for t in labels])
+    ax.set_ylim(len(labels) - 0.5, -0.5)
+    ax.margins(x=0.08)
+
+
+def hist_panels(
+    samples: dict[str, np.ndarray],
+    colours: dict[str, str],
+    xlabel: str,
+    xmax: float,
+    ncols: int = 4,
+    unit: str = "",
+    bins: int | None = None,
+    integer: bool = True,
+    height: float = 1.55,
+    width: float = 11.0,
+):
+    """Small multiples: one histogram per sample (share of rounds, %), its mean marked;
+    a shared x axis cut at ``xmax`` (what lies beyond is said in the panel)."""
+    names = list(samples)
+    nrows = -(-len(names) // ncols)
+    fig, axes = plt.subplots(
+        nrows, ncols, figsize=(width, height * nrows + 0.6), sharex=True, sharey=True, squeeze=False
+    )
+    for ax, name in zip(axes.flat, names):
+        v = np.asarray(samples[name])
+        if integer:
+            step = max(1, int(math.ceil(xmax / 60)))
+            edges = np.arange(0, xmax + step, step) - 0.5
+        else:
+            step = float(np.ceil(xmax / (bins or 60)))
+            edges = np.arange(0, xmax + step, step)
+        h, _ = np.histogram(v, bins=edges)
+        ax.stairs(100 * h / len(v), edges, fill=True, color=colours[name], alpha=0.75)
+        m = float(v.mean())
+        ax.axvline(m, color="black", lw=1)
+        beyond = float((v > xmax).mean())
+        ax.set_title(esc.mpl(name), fontsize=8)
+        ax.text(
+            0.98,
+            0.95,
+            f"mean {num(m, 1)}{unit}"
+            + (f"\n{num(100 * beyond, 1)}% beyond {num(xmax, 0)}" if beyond >= 0.0005 else ""),
+            transform=ax.transAxes,
+            ha="right",
+            va="top",
+            fontsize=7,
+            bbox={"facecolor": "white", "alpha": 0.8, "lw": 0, "pad": 1},
+        )
+        ax.set_xlim(0, xmax)
+    for ax in axes.flat[len(names) :]:
+        ax.set_visible(False)
+    for j in range(ncols):  # the lowest visible panel of each column carries the x axis
+        col = [ax for ax in axes[:, j] if ax.get_visible()]
+        if col:
+            col[-1].xaxis.set_tick_params(labelbottom=True)
+            col[-1].set_xlabel(xlabel)
+    for ax in axes[:, 0]:
+        ax.set_ylabel(f"% of rounds\nper {num(step, 0)}{unit or ' units'}")
+    return fig
 
 
 def _clip(samples: Mapping[str, np.ndarray], q: float) -> float:
@@ -169,9 +330,8 @@ def seat_rates(
     for i, name in enumerate(names):
         t = rates[name]
         x = t["seat"].to_numpy() + (i - (k - 1) / 2) * step
-        r = 100 * t["rate"].to_numpy()
-        err = [r - 100 * t["lo"].to_numpy(), 100 * t["hi"].to_numpy() - r]
-        ax.errorbar(x, r, yerr=err, fmt="o", ms=4, capsize=2.5, color=col[name], label=_wrap(name))
+        e = 100 * t[["rate", "lo", "hi"]].to_numpy(float)
+        intervals(ax, x, e, fmt="o", ms=4, capsize=2.5, color=col[name], label=_wrap(name))
     ax.axhline(100 / n_players, color="grey", lw=0.8, ls=":", label=f"fair share 1/{n_players}")
     ax.set_xticks(
         range(n_players),
@@ -226,10 +386,11 @@ def forest(
         )
         y += 1
         for r in g.itertuples():
-            ax.errorbar(
-                [r.est],
-                [y],
-                xerr=[[r.est - r.lo], [r.hi - r.est]],
+            intervals(
+                ax,
+                None,
+                [(r.est, r.lo, r.hi)],
+                y=[y],
                 fmt="o",
                 ms=4,
                 capsize=2.5,
@@ -285,11 +446,8 @@ def by_players(
         for i, name in enumerate(names):
             t = sub[sub["name"] == name].sort_values("players")
             x = t["players"].to_numpy(float) + (i - (k - 1) / 2) * step
-            est = t["est"].to_numpy()
-            err = [est - t["lo"].to_numpy(), t["hi"].to_numpy() - est]
-            ax.errorbar(
-                x, est, yerr=err, fmt="o", ms=4, capsize=2.5, color=col[name], label=_wrap(name)
-            )
+            e = t[["est", "lo", "hi"]].to_numpy(float)
+            intervals(ax, x, e, fmt="o", ms=4, capsize=2.5, color=col[name], label=_wrap(name))
         ax.set_xticks(counts)
         ax.set_xlabel("players (simulated counts only)")
         ax.set_ylabel(esc.mpl(ylabel))

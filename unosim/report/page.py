@@ -3,11 +3,13 @@
 A :class:`Page` opens with its answer in plain words (:meth:`Page.lead`) and its main
 figure (:meth:`Page.figure` with ``main=True``), then details. It is a list of blocks
 (headings, paragraphs, lists, tables, figures, code), each rendered to both Markdown and
-HTML, so the two versions say the same thing. Figures are saved as SVG and PNG next to
-the Markdown (``<out>/<name>/<stem>.svg``, ``.png``) with deterministic metadata
-(:mod:`unosim.report.figures`); the Markdown shows the SVG and links the PNG, and the HTML
-embeds the SVG as base64, so it needs no other file. The main figure's small PNG twin is
-the index's thumbnail. Paragraph
+HTML, so the two versions say the same thing. Each figure is stored once, as SVG beside
+the page (``<out>/<name>/<stem>.svg``, deterministic bytes: :mod:`unosim.report.figures`),
+and both versions refer to it (a file, not a copy inside the HTML: the Markdown needs the
+file anyway, and one copy keeps ``reports/`` small); the folder goes with the page. The
+main figure's small PNG twin is the index's thumbnail, the only PNG. Figures are drawn
+when added and written by :meth:`Page.write`, so a page can be made before its folder is
+known (``out`` given to :meth:`Page.write`). Paragraph
 text may use a small inline subset of Markdown: ``code``, ``**bold**``, ``[text](target)`` (a target
 ending in ``.md`` becomes ``.html`` in the HTML version) and backslash escapes; titles
 and headings too. Text from outside goes in through :func:`unosim.report.escape.code` or
@@ -23,7 +25,6 @@ simulation run it used, with rule hashes and games.
 
 from __future__ import annotations
 
-import base64
 import json
 import math
 import re
@@ -42,7 +43,6 @@ __all__ = [
     "pct",
     "pm",
     "savefig",
-    "save_figure",
     "write_index",
     "PROVENANCE_HEADING",
     "PAGE_META",
@@ -82,29 +82,33 @@ def pct(x: float, digits: int = 1) -> str:
 
 
 def savefig(fig, path: Path) -> Path:
-    """Save a matplotlib figure as ``<path stem>.svg`` and ``.png`` with deterministic
-    metadata (:func:`unosim.report.figures.save`) and close it; returns the SVG's path."""
+    """Save a matplotlib figure as ``<path stem>.svg`` with deterministic metadata
+    (:func:`unosim.report.figures.save`) and close it; returns the SVG's path."""
     from .figures import save
 
-    return save(fig, Path(path).with_suffix(""))[0]
+    return save(fig, Path(path).with_suffix(""))
 
 
 THUMB_DPI = 40  # the index's thumbnails of each page's main figure
 
 
-def save_figure(fig, stem: Path, thumbnail: bool = False) -> Path:
-    """:func:`savefig` to ``stem.svg`` and ``stem.png``, with ``thumbnail`` also a small
-    ``stem-thumb.png`` (the index's); returns the SVG's path."""
+def _drawn(fig, thumbnail: bool) -> tuple[bytes, bytes | None]:
+    """``fig`` as deterministic SVG bytes and, with ``thumbnail``, small PNG bytes;
+    closes it."""
+    import io
+
+    from .figures import save
+
+    thumb = None
     if thumbnail:
-        Path(stem).parent.mkdir(parents=True, exist_ok=True)
+        buf = io.BytesIO()
         fig.savefig(
-            Path(stem).with_name(Path(stem).name + "-thumb.png"),
-            format="png",
-            dpi=THUMB_DPI,
-            metadata={"Software": None},
-            bbox_inches="tight",
+            buf, format="png", dpi=THUMB_DPI, metadata={"Software": None}, bbox_inches="tight"
         )
-    return savefig(fig, stem)
+        thumb = buf.getvalue()
+    buf = io.BytesIO()
+    save(fig, buf)
+    return buf.getvalue(), thumb
 
 
 # --------------------------------------------------------------------- inline markup
@@ -134,29 +138,33 @@ class Page:
     name : file stem of the page (``reports/<name>.md``); figures go to ``<out>/<name>/``.
     title : the page title.
     question : the question the page answers (one sentence).
-    out : the reports folder.
+    out : the reports folder (or None until :meth:`write` is given one).
     """
 
     name: str
     title: str
     question: str
-    out: Path
+    out: Path | None = None
     headline: str = ""
     opening: list[str] = field(default_factory=list)  # plain findings, for a terminal
     # the same answer in a family's words (minutes at the table, going first), printed
     # after the findings
     at_the_table: list[str] = field(default_factory=list)
     blocks: list[_Block] = field(default_factory=list)
-    figures: list[Path] = field(default_factory=list)
-    main_figure: Path | None = None
+    figures: list[str] = field(default_factory=list)  # paths relative to ``out``
+    main_figure: str | None = None
     has_provenance: bool = False
 
+    tables: dict[str, pd.DataFrame] = field(default_factory=dict)  # CSV stem -> frame
+
     def __post_init__(self) -> None:
-        self.out = Path(self.out)
+        self.out = None if self.out is None else Path(self.out)
 
     @property
     def folder(self) -> Path:
         """Where the page's figures and tables go."""
+        if self.out is None:
+            raise ValueError(f"page {self.name!r} has no output folder yet")
         return self.out / self.name
 
     # -- blocks -----------------------------------------------------------------------
@@ -200,24 +208,30 @@ class Page:
     def end_fold(self) -> None:
         self.blocks.append(_Block("end_fold", {}))
 
-    def figure(self, fig, stem: str, caption: str, main: bool = False) -> Path:
-        """Save ``fig`` as ``<folder>/<stem>.svg`` (+ ``.png``) and show it with
-        ``caption``; ``main``: the page's main figure (first screen, index thumbnail)."""
-        path = save_figure(fig, self.folder / stem, thumbnail=main)
-        self.figures.append(path)
+    def figure(self, fig, stem: str, caption: str, main: bool = False) -> str:
+        """Draw ``fig`` (closing it) as ``<name>/<stem>.svg``, written by :meth:`write`,
+        and show it with ``caption``; ``main``: the page's main figure (first screen,
+        index thumbnail). Returns the figure's path relative to ``out``."""
+        svg, thumb = _drawn(fig, thumbnail=main)
+        rel = f"{self.name}/{stem}.svg"
+        self.figures.append(rel)
         if main:
-            self.main_figure = path
-        self.blocks.append(_Block("figure", {"path": path, "caption": caption, "main": main}))
-        return path
+            self.main_figure = rel
+        self.blocks.append(
+            _Block(
+                "figure",
+                {"path": rel, "caption": caption, "main": main, "svg": svg, "thumb": thumb},
+            )
+        )
+        return rel
 
-    def data(self, df: pd.DataFrame, stem: str, what: str) -> Path:
-        """Write ``df`` as ``<folder>/<stem>.csv`` and link it."""
-        path = self.folder / f"{stem}.csv"
-        path.parent.mkdir(parents=True, exist_ok=True)
-        esc.csv_frame(df).to_csv(path, index=False, float_format="%.6g", lineterminator="\n")
+    def data(self, df: pd.DataFrame, stem: str, what: str) -> str:
+        """Write ``df`` as ``<name>/<stem>.csv`` (by :meth:`write`) and link it; returns
+        the path relative to ``out``."""
+        self.tables[stem] = df
         rel = f"{self.name}/{stem}.csv"
         self.para(f"{what}: [{esc.code(rel)}]({esc.href(rel)}).")
-        return path
+        return rel
 
     def provenance(
         self,
@@ -242,9 +256,6 @@ class Page:
         self.has_provenance = True
 
     # -- rendering --------------------------------------------------------------------
-    def _rel(self, path: Path) -> str:
-        return path.relative_to(self.out).as_posix()
-
     def markdown(self) -> str:
         md, cell = esc.markup_md, esc.md_cell
         out = [f"# {md(self.title)}", "", f"**Question.** {md(self.question)}", ""]
@@ -270,12 +281,10 @@ class Page:
             elif b.kind == "end_fold":
                 out += ["</details>", ""]
             elif b.kind == "figure":
-                rel = esc.href(self._rel(d["path"]))
-                png = rel[: -len(".svg")] + ".png"
                 out += [
-                    f"![{md(d['caption'])}]({rel})",
+                    f"![{md(d['caption'])}]({esc.href(d['path'])})",
                     "",
-                    f"*{md(d['caption'])}* ([PNG]({png}))",
+                    f"*{md(d['caption'])}*",
                     "",
                 ]
         return "\n".join(out).rstrip("\n") + "\n"
@@ -323,35 +332,55 @@ class Page:
             elif b.kind == "end_fold":
                 body.append("</details>")
             elif b.kind == "figure":
-                data = base64.b64encode(Path(d["path"]).read_bytes()).decode("ascii")
                 alt = esc.html(esc.markup_text(d["caption"]))
                 main = ' class="main"' if d.get("main") else ""
                 body.append(
                     f'<figure{main}><img alt="{alt}" '
-                    f'src="data:image/svg+xml;base64,{data}">'
+                    f'src="{esc.html(esc.href(d["path"]))}">'
                     f"<figcaption>{esc.markup_html(d['caption'])}</figcaption></figure>"
                 )
         return _html_document(self.title, "\n".join(body))
 
-    def write(self) -> tuple[Path, Path]:
-        """Write ``<out>/<name>.md``, ``<out>/<name>.html`` and the page's metadata."""
+    def write(self, out: Path | None = None) -> tuple[Path, Path]:
+        """Write ``<out>/<name>.md``, ``<out>/<name>.html``, and in ``<out>/<name>/`` the
+        figures, tables and the page's metadata; figures and thumbnails of an earlier
+        build that this page no longer draws are removed."""
         if not self.has_provenance:
             raise ValueError(f"page {self.name!r} has no provenance block")
-        self.out.mkdir(parents=True, exist_ok=True)
+        if out is not None:
+            self.out = Path(out)
+        folder = self.folder
+        folder.mkdir(parents=True, exist_ok=True)
+        written = set()
+        for b in self.blocks:
+            if b.kind == "figure":
+                svg = self.out / b.data["path"]
+                svg.write_bytes(b.data["svg"])
+                written.add(svg.name)
+                if b.data["thumb"] is not None:
+                    thumb = svg.with_name(svg.stem + "-thumb.png")
+                    thumb.write_bytes(b.data["thumb"])
+                    written.add(thumb.name)
+        for old in [*folder.glob("*.svg"), *folder.glob("*.png")]:
+            if old.name not in written:
+                old.unlink()
+        for stem, df in self.tables.items():
+            esc.csv_frame(df).to_csv(
+                folder / f"{stem}.csv", index=False, float_format="%.6g", lineterminator="\n"
+            )
         md, page_html = self.out / f"{self.name}.md", self.out / f"{self.name}.html"
         md.write_text(self.markdown())
         page_html.write_text(self.html())
-        self.folder.mkdir(parents=True, exist_ok=True)
         main = self.main_figure or (self.figures[0] if self.figures else None)
         meta = {
             "name": self.name,
             "title": self.title,
             "question": self.question,
             "headline": self.headline,
-            "figures": [self._rel(p) for p in self.figures],
-            "main_figure": self._rel(main) if main else None,
+            "figures": list(self.figures),
+            "main_figure": main,
         }
-        (self.folder / PAGE_META).write_text(json.dumps(meta, indent=1, ensure_ascii=False) + "\n")
+        (folder / PAGE_META).write_text(json.dumps(meta, indent=1, ensure_ascii=False) + "\n")
         return md, page_html
 
 
@@ -432,11 +461,11 @@ def write_index(out: Path, order: Sequence[str] = (), intro: str = "") -> tuple[
         ]
         body.append(f'<h2><a href="{link}.html">{esc.markup_html(m["title"])}</a></h2>')
         if thumb is not None and thumb.exists():
-            data = base64.b64encode(thumb.read_bytes()).decode("ascii")
+            src = esc.html(esc.href(thumb.relative_to(out).as_posix()))
             body.append(
                 f'<a href="{link}.html"><img class="thumb" alt="'
                 f'{esc.html(esc.markup_text(m["title"]))}: main figure" '
-                f'src="data:image/png;base64,{data}"></a>'
+                f'src="{src}"></a>'
             )
         body += [
             f"<p><strong>Question.</strong> {esc.markup_html(m['question'])}</p>",

@@ -1,43 +1,10 @@
-"""The rules atlas's script and style (inlined into ``reports/atlas.html``).
-
-The script reads the grid's description (``#atlas-config``) and the figures'
-Vega-Lite specifications (``#atlas-specs``), builds the controls, keeps the choice in
-the URL fragment (``#rules=<compare syntax>&players=N&strategies=random|table``), loads
-the data files a choice needs by ``<script>`` and writes the answer. Every number it
-shows sits in an element with ``data-metric`` and ``data-value`` (unrounded); every
-text goes in through ``textContent``.
-"""
-
-STYLE = """
-body{font:16px/1.45 system-ui,-apple-system,"Segoe UI",sans-serif;margin:0 auto;max-width:1240px;
-padding:12px 20px;color:#222}
-h1{font-size:1.6em;margin:.2em 0}.lede{margin:.2em 0 .6em}
-#questions{display:flex;flex-wrap:wrap;gap:.3em 1em;margin-bottom:.8em;font-size:.95em}
-#layout{display:grid;grid-template-columns:310px 1fr;gap:18px}
-#controls fieldset{border:1px solid #ddd;margin:0 0 4px;padding:1px 8px 3px}
-#controls legend{font-weight:600;font-size:.85em}
-#controls label{display:inline-block;margin-right:.5em;font-size:.82em}
-h2{font-size:1.25em;margin:.1em 0 .3em}
-#controls label.off{color:#aaa}
-#answer p,#question p{margin:.35em 0}
-#answer .big{font-size:1.15em}
-#flips li{margin:.15em 0}.nopd{color:#777}
-#figures{display:flex;flex-wrap:wrap;gap:10px}
-.note{color:#555;font-size:.9em}
-#question{background:#f4f7fb;border-left:4px solid #4a78b0;padding:4px 12px;margin-bottom:8px}
-#link{width:100%;font-size:.8em}
-button{font-size:.9em}
-.verdicts{background:#fdf8e8;border-left:4px solid #c9a227;padding:2px 12px;margin:.3em 0 .6em}
-.verdicts p{margin:.3em 0}.verdict{font-weight:600}
-#pace-form fieldset{border:1px solid #ddd;margin:6px 0 4px;padding:1px 8px 3px}
-#pace-form legend{font-weight:600;font-size:.85em}#pace-input{width:4.5em}
-#figures>div{max-width:100%;overflow-x:auto}
-#layout>*{min-width:0}#side fieldset{min-width:0}
-@media (max-width:760px){#layout{grid-template-columns:1fr}body{padding:8px 10px}
-main{order:-1}#questions{display:block}#questions a{display:inline-block;margin:.15em .6em .15em 0}}
-"""
-
-SCRIPT = r"""
+// The rules atlas's script (reports/atlas/atlas.js, copied there by
+// unosim/report/atlas_page.py). It reads the grid's description (#atlas-config) and the
+// figures' Vega-Lite specifications (#atlas-specs), builds the controls, keeps the
+// choice in the URL fragment (#rules=<compare syntax>&players=N&strategies=random|table),
+// loads the data files a choice needs by <script> (so the page works from file://) and
+// writes the answer. Every number it shows sits in an element with data-metric and
+// data-value (unrounded); every text goes in through textContent.
 (function () {
 "use strict";
 const CFG = JSON.parse(document.getElementById("atlas-config").textContent);
@@ -50,8 +17,8 @@ const ED = {}; CFG.editions.forEach(e => { ED[e.id] = e; });
 // through the prototype: "toString", "constructor", "__proto__" are no keys here)
 const own = (obj, key) => obj != null && Object.prototype.hasOwnProperty.call(obj, key);
 const QUESTIONS = ["stacking", "first", "seven_zero", "length", "editions"];
-const store = {}, loading = {};
-window.atlasPut = function (name, cells) { store[name] = cells; };
+const store = {}, packed = {}, loading = {};
+window.atlasPut = function (name, text) { packed[name] = text; };
 
 function need(name) {
   if (store[name]) return Promise.resolve(store[name]);
@@ -59,12 +26,59 @@ function need(name) {
     loading[name] = new Promise((ok, fail) => {
       const s = document.createElement("script");
       s.src = "atlas/data/" + name + ".js";
-      s.onload = () => (store[name] ? ok(store[name]) : fail(new Error("no data in " + name)));
+      s.onload = () => (typeof packed[name] === "string" ? ok(unpack(packed[name]))
+                                                          : fail(new Error("no data in " + name)));
       s.onerror = () => fail(new Error("data file missing: " + name));
       document.head.appendChild(s);
-    });
+    }).then(cells => { store[name] = cells; delete packed[name]; return cells; });
   }
   return loading[name];
+}
+
+// ------------------------------------------------------------------ packed data
+// A data file holds its group's cells packed (unosim/report/atlas_data.py says how):
+// base64 of zlib-deflated unsigned LEB128 numbers; a header (format, cells, the widths
+// of fields, wins, turns bins and points bins), the keys as differences, then the rows
+// column by column as zigzag differences from each cell's parent. Numbers stay below
+// 2**53, so they are read with arithmetic, not 32-bit bit operations.
+const PACK_FORMAT = 1;
+function parentKey(key) {
+  for (let i = key.length - 1; i > 0; i--)
+    if (key[i] !== "0") return key.slice(0, i) + "0" + key.slice(i + 1);
+  return null;
+}
+async function unpack(text) {
+  const bin = atob(text), bytes = new Uint8Array(bin.length);
+  for (let i = 0; i < bin.length; i++) bytes[i] = bin.charCodeAt(i);
+  const inflated = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("deflate"));
+  const raw = new Uint8Array(await new Response(inflated).arrayBuffer());
+  let at = 0;
+  const next = () => {
+    let value = 0, scale = 1, b;
+    do {
+      if (at >= raw.length) throw new Error("packed data cut short");
+      b = raw[at++]; value += (b & 127) * scale; scale *= 128;
+    } while (b & 128);
+    return value;
+  };
+  if (next() !== PACK_FORMAT) throw new Error("packed data of another format");
+  const count = next(), widths = [next(), next(), next(), next()];
+  const width = widths[0] + widths[1] + widths[2] + widths[3];
+  const keys = [];
+  for (let i = 0, k = 0; i < count; i++) { k += next(); keys.push(String(k).padStart(1 + NS, "0")); }
+  const rows = keys.map(() => new Array(width));
+  for (let j = 0; j < width; j++)
+    for (let i = 0; i < count; i++) { const z = next(); rows[i][j] = z % 2 ? -(z + 1) / 2 : z / 2; }
+  if (at !== raw.length) throw new Error("packed data runs on past its cells");
+  const index = new Map(keys.map((k, i) => [k, i]));
+  const cells = {}, [nf, nw, nt] = widths;
+  keys.forEach((k, i) => {  // a parent is a smaller key: already whole
+    const r = rows[i], p = index.get(parentKey(k));
+    if (p !== undefined) for (let j = 0; j < width; j++) r[j] += rows[p][j];
+    cells[k] = r.slice(0, nf).concat([r.slice(nf, nf + nw), r.slice(nf + nw, nf + nw + nt),
+                                      r.slice(nf + nw + nt)]);
+  });
+  return cells;
 }
 
 // ------------------------------------------------------------------ keys and syntax
@@ -655,4 +669,3 @@ buildPace();
 state = readFragment();
 render();
 })();
-"""
