@@ -125,8 +125,8 @@ def render(res: Results) -> Page:
 
 
 def _answer(page: Page, res: Results) -> None:
-    """The lead, the main figure and the bullets under it."""
-    stats, at4, motu, traced = res["stats"], res["at4"], res["motu"], res["traced"]
+    """The lead and the main figure."""
+    stats, at4, motu = res["stats"], res["at4"], res["motu"]
     names = list(PRESETS)
     o4 = stats["official", 4]
     base = o4["turns_mean"][0]
@@ -195,7 +195,21 @@ def _answer(page: Page, res: Results) -> None:
         "the axis is given in each title.",
         main=True,
     )
+    _findings(page, res)
 
+
+def _findings(page: Page, res: Results) -> None:
+    """The findings under the main figure and the precision."""
+    stats, motu, traced = res["stats"], res["motu"], res["traced"]
+    names = list(PRESETS)
+    o4 = stats["official", 4]
+    m4 = {n: stats[n, 4]["turns_mean"] for n in names}
+    longest = leaders(m4, highest=True)
+    run = [
+        n
+        for n in PLAYER_COUNTS
+        if stats["motu", n]["turns_mean"][0] > 3 * stats["official", n]["turns_mean"][0]
+    ]
     total = sum(s["games"] for s in stats.values())
     truncated = sum(s["truncated"] for s in stats.values())
     worst_trunc = max(stats, key=lambda k: stats[k]["trunc_rate"][0])

@@ -7,8 +7,8 @@ and compared with the first; a rule set alone is described without comparison. T
 calls each rule set by its ``--name`` or its display name (:mod:`unosim.game.names`);
 the rule syntax stays in the provenance. It is written by
 :class:`unosim.report.page.Page`, the code of the ``make reports`` pages: Markdown, an
-HTML twin with its figures embedded (it opens offline), the figures as SVG and PNG, a
-CSV of every table.
+HTML twin (it opens offline), the figures as SVG beside them (stored once, shown by both),
+a CSV of every table.
 
 It opens with one plain sentence per metric and rule set (:mod:`unosim.report.findings`),
 then (with a baseline) the forest plot of every relative change, the precision reached,

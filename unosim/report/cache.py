@@ -216,6 +216,10 @@ class Context:
         """The page's :class:`Results`: ``values`` with this context's scale, seed and runs."""
         return Results(self.name, self.scale, self.seed, values, list(self.runs))
 
+    def provenance(self, page, notes: Sequence[str] = (), table: bool = True) -> None:
+        """:meth:`Results.provenance` of the runs so far (for a page built in one step)."""
+        self.results_of({}).provenance(page, notes, table)
+
     # -- cached simulations -------------------------------------------------------------
     def rounds(
         self,

@@ -4,7 +4,7 @@
 agent wins against the weakest and the strongest opponents and how that compares with the
 best built-in strategy on the same deals, in plain words (a difference under
 :data:`unosim.game.names.NOTICE`'s 0.5 percentage points is "no practical difference");
-then the figure (``DIR/ladder/ladder.svg`` and ``.png``: every row's win rate with its 95%
+then the figure (``DIR/ladder/ladder.svg``: every row's win rate with its 95%
 interval, grouped by opponents, the fair share marked), the table and how it was made.
 Every outside name (the agent's, the rule set's) goes through :mod:`unosim.report.escape`.
 The page is built in a temporary folder inside ``DIR`` and moved into place, so an
