@@ -9,9 +9,11 @@ import numpy as np
 from gymnasium import Env, spaces
 
 from ..kernel.layout import C_TRUNCATED
+from ..kernel.outside import ST_DONE
 from ..sim.game import N_ACTIONS, Game, IllegalAction, State
 from .options import (
     ILLEGAL,
+    N_FLAT,
     OBSERVATIONS,
     REWARDS,
     check_choice,
@@ -81,19 +83,23 @@ class UnoEnv(Env):
         self.state: State | None = None
         self._last: Any = None
         self._done = (False, False)
+        self._over = False  # any(self._done)
+        self._flat = self.form == "flat"
 
     # the seat's view
     def _obs(self):
         assert self.state is not None
+        if self._flat:
+            return self.state.write_flat(self.seat, np.empty(N_FLAT, np.float32))
         return observe(self.form, self.state, self.seat)
 
     def action_masks(self) -> np.ndarray:
         """bool[98]: the legal actions (all False after the end), for MaskablePPO."""
         if self.state is None:
             raise RuntimeError("reset() the environment first")
-        if any(self._done):
+        if self._over:
             return np.zeros(N_ACTIONS, bool)
-        return self.state.legal_mask().astype(bool)
+        return self.state.legal_bool()
 
     def reset(self, *, seed=None, options=None):
         super().reset(seed=seed)
@@ -109,6 +115,7 @@ class UnoEnv(Env):
                 break
             self._index += 1
         self._done = (False, False)
+        self._over = False
         self._last = self._obs()
         return self._last, {}
 
@@ -116,22 +123,26 @@ class UnoEnv(Env):
         s = self.state
         if s is None:
             raise RuntimeError("reset() the environment first")
-        if any(self._done):
+        if self._over:
             return self._last, 0.0, self._done[0], self._done[1], {"after_end": True}
         try:
             s.apply(action)
         except IllegalAction as e:
             if self.illegal == "raise":
                 raise
-            self._done = (True, False)
+            self._end(True, False)
             self._last = self._obs()
             return self._last, -1.0, True, False, {"illegal": str(e)}
-        self._last = self._obs()
-        if s.is_terminal():
-            trunc = bool(s.record()[C_TRUNCATED])
-            self._done = (not trunc, trunc)
-            return self._last, float(s.returns(self.how)[self.seat]), not trunc, trunc, {}
-        return self._last, 0.0, False, False, {}
+        self._last = obs = self._obs()
+        if s._status == ST_DONE:
+            trunc = bool(s._out[C_TRUNCATED])
+            self._end(not trunc, trunc)
+            return obs, float(s.returns(self.how)[self.seat]), not trunc, trunc, {}
+        return obs, 0.0, False, False, {}
+
+    def _end(self, terminated: bool, truncated: bool) -> None:
+        self._done = (terminated, truncated)
+        self._over = True
 
     def render(self):
         return None

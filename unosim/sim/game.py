@@ -136,6 +136,8 @@ class Game:
         self._cfg[S.CF_STOP] = sum(1 << q for q in range(n) if self.stepped[q])
         self._cfg[S.CF_AUTO_UNO] = 1 if auto_uno else 0
         self._voluntary = 0 if draw_only_when_stuck or not rs.voluntary_draw else 1
+        self._step_entry = None  # the compiled kernels' entry points, once known (_fast)
+        self._tensor_entry = None
         self._single = 1 if single_moves else 0
         self._deck = deck.astype(np.int64)
 
@@ -159,6 +161,7 @@ class Game:
 
 
 _FAST: dict = {}
+_INTS = (int, np.int64, np.int32, np.intp, np.int16, np.int8, np.uint8)
 
 
 def _fast(dispatcher):
@@ -193,13 +196,14 @@ class State:
     ``resample_hidden(seat, rng)``; ``play_builtin()``.
     """
 
-    __slots__ = ("game", "index", "_order", "_rd", "_ck", "_out", "_status")
+    __slots__ = ("game", "index", "_order", "_rd", "_ck", "_out", "_status", "_mask")
 
     def __init__(self, game: Game, index: int, _copy: State | None = None, seed: int = 0):
         self.game = game
         self.index = index
         self._order, self._rd, self._ck = engine.game_arrays(game._tb.deck, HISTORY)
         self._out = np.zeros(L.N_COLS, np.int32)
+        self._mask = self._rd.ob[K.O_MASK : K.O_MASK + N_ACTIONS]  # a view: the live mask
         if _copy is not None:
             self._load(_copy._arrays())
             return
@@ -249,8 +253,11 @@ class State:
 
     def legal_mask(self) -> np.ndarray:
         """int8[98]: 1 for each legal action (all 0 at the end)."""
-        ob = self._rd.ob
-        return ob[K.O_MASK : K.O_MASK + N_ACTIONS].astype(np.int8)
+        return self._mask.astype(np.int8)
+
+    def legal_bool(self) -> np.ndarray:
+        """bool[98]: True for each legal action (all False at the end)."""
+        return self._mask != 0
 
     def observation(self, seat: int) -> Observation:
         """What ``seat`` may know now (any seat, deciding or not): an
@@ -282,11 +289,17 @@ class State:
         N_T]: the action mask (the deciding seat's; 0 for the others), then
         ``observation_tensor(seat)``."""
         ob = self._rd.ob
-        if seat == self.current_player:
-            out[:N_ACTIONS] = ob[K.O_MASK : K.O_MASK + N_ACTIONS]
+        if self._status == K.ST_ASKING and ob[K.O_SEAT] == seat:
+            out[:N_ACTIONS] = self._mask
         else:
             out[:N_ACTIONS] = 0.0
-        _tensor()(ob, self.game._deck, seat, out[N_ACTIONS:])
+        g = self.game
+        f = g._tensor_entry
+        if f is None:
+            f = _tensor()
+            if f is not engine.game_observation_tensor:
+                g._tensor_entry = f
+        f(ob, g._deck, seat, out[N_ACTIONS:])
         return out
 
     def information_state_tensor(self, seat: int, out: np.ndarray | None = None) -> np.ndarray:
@@ -331,15 +344,23 @@ class State:
         """Play ``action`` at the decision at hand, then advance to the next decision.
         An action the state does not allow raises :class:`IllegalAction` (the state
         unchanged)."""
-        try:
-            ok = not isinstance(action, bool) and int(action) == action
-        except (TypeError, ValueError, OverflowError):
-            ok = False
+        if type(action) in _INTS:  # the common case, without the general checks
+            a = int(action)
+        else:
+            try:
+                ok = not isinstance(action, bool) and int(action) == action
+            except (TypeError, ValueError, OverflowError):
+                ok = False
+            a = int(action) if ok else -1
+        if not 0 <= a < N_ACTIONS:
+            a = -1
         g = self.game
-        a = int(action) if ok else -1
-        st = int(
-            _step()(g._tb, self._rd, self._ck, self._order, g._xp, g._sa, self._out, g._cfg, a)
-        )
+        f = g._step_entry
+        if f is None:
+            f = _step()
+            if f is not engine.game_step:  # compiled: its entry point from now on
+                g._step_entry = f
+        st = int(f(g._tb, self._rd, self._ck, self._order, g._xp, g._sa, self._out, g._cfg, a))
         if st < 0:
             self._refuse(st, action)
         self._status = st
