@@ -37,6 +37,7 @@ from ..players.expert import expert_array
 from ..players.seats import parse_seats
 from ..players.strategies import DEFAULTS, RANDOM
 from . import engine
+from .game_entry import start_flat, step_flat
 from .outside import ACTIONS, DECISIONS, IllegalAction, Observation, _history
 
 N_ACTIONS = K.N_ACTIONS
@@ -138,6 +139,7 @@ class Game:
         self._voluntary = 0 if draw_only_when_stuck or not rs.voluntary_draw else 1
         self._step_entry = None  # the compiled kernels' entry points, once known (_fast)
         self._tensor_entry = None
+        self._flat_entry = None
         self._single = 1 if single_moves else 0
         self._deck = deck.astype(np.int64)
 
@@ -169,13 +171,34 @@ def _fast(dispatcher):
     no typing of the arguments on each call), else the dispatcher itself."""
     f = _FAST.get(dispatcher)
     if f is None:
-        if len(dispatcher.overloads) != 1:
+        if len(getattr(dispatcher, "overloads", ())) != 1:  # not compiled (or no jit)
             return dispatcher
         try:
             f = engine.entry(dispatcher)
         except (AttributeError, ValueError):
             f = dispatcher
         _FAST[dispatcher] = f
+    return f
+
+
+def _action_index(action) -> int:
+    """``action`` as an index of the action space, or -1 (not legal anywhere)."""
+    if type(action) in _INTS:  # the common case, without the general checks
+        a = int(action)
+    else:
+        try:
+            ok = not isinstance(action, bool) and int(action) == action
+        except (TypeError, ValueError, OverflowError):
+            ok = False
+        a = int(action) if ok else -1
+    return a if 0 <= a < N_ACTIONS else -1
+
+
+def _flat_step(game: Game):
+    """``step_flat``'s entry point, kept on ``game`` once compiled (``_fast``)."""
+    f = _fast(step_flat)
+    if f is not step_flat:
+        game._flat_entry = f
     return f
 
 
@@ -209,9 +232,11 @@ class State:
             return
         self._deal(index, seed)
 
-    def _deal(self, index: int, seed: int) -> None:
+    def _deal(self, index: int, seed: int, seat: int = -1, flat=None) -> None:
         """Deal round ``index`` of root ``seed`` into this state's arrays (every array a
-        round reads is set by the deal, as a batch's slots are reused)."""
+        round reads is set by the deal, as a batch's slots are reused); with ``flat``,
+        write ``seat``'s flat observation into it in the same kernel call (``write_flat``:
+        the environments' resets)."""
         game = self.game
         self.index = index
         ob = self._rd.ob
@@ -223,6 +248,13 @@ class State:
         ob[K.O_GAME] = index
         ob[_VIEW + K.W_SINGLE] = game._single
         self._out[:] = 0
+        if flat is not None:
+            f = _fast(start_flat)
+            self._status = f(
+                game._tb, self._rd, self._ck, self._order, game._xp, game._sa, self._out,
+                game._cfg, game._deck, seat, flat,
+            )  # fmt: skip
+            return
         start = _fast(engine.game_start)
         self._status = int(
             start(
@@ -257,7 +289,7 @@ class State:
 
     def legal_bool(self) -> np.ndarray:
         """bool[98]: True for each legal action (all False at the end)."""
-        return self._mask != 0
+        return self._mask.astype(bool)
 
     def observation(self, seat: int) -> Observation:
         """What ``seat`` may know now (any seat, deciding or not): an
@@ -344,16 +376,7 @@ class State:
         """Play ``action`` at the decision at hand, then advance to the next decision.
         An action the state does not allow raises :class:`IllegalAction` (the state
         unchanged)."""
-        if type(action) in _INTS:  # the common case, without the general checks
-            a = int(action)
-        else:
-            try:
-                ok = not isinstance(action, bool) and int(action) == action
-            except (TypeError, ValueError, OverflowError):
-                ok = False
-            a = int(action) if ok else -1
-        if not 0 <= a < N_ACTIONS:
-            a = -1
+        a = _action_index(action)
         g = self.game
         f = g._step_entry
         if f is None:
@@ -364,6 +387,26 @@ class State:
         if st < 0:
             self._refuse(st, action)
         self._status = st
+
+    def apply_flat(self, action: int, seat: int, flat: np.ndarray) -> np.ndarray:
+        """``apply(action)``, then ``write_flat(seat, flat)``, in one kernel call (the
+        Gymnasium environment's step; ``sim.game_entry``). Returns ``flat``."""
+        if type(action) in _INTS:  # the common case, without the general checks
+            a = int(action)
+            if not 0 <= a < N_ACTIONS:
+                a = -1
+        else:
+            a = _action_index(action)
+        g = self.game
+        f = g._flat_entry or _flat_step(g)
+        st = f(
+            g._tb, self._rd, self._ck, self._order, g._xp, g._sa, self._out, g._cfg, a,
+            g._deck, seat, flat,
+        )  # fmt: skip
+        if st < 0:
+            self._refuse(st, action)
+        self._status = st
+        return flat
 
     def play_builtin(self, strategy: str = "random") -> int:
         """Make the built-in ``strategy``'s choice at the decision at hand, drawing from
