@@ -8,12 +8,16 @@ Install the learner's extra from a clone (torch on CPU; see docs/environments.md
     .venv/bin/python examples/agents/train_maskable_ppo.py --minutes 10
 
 It trains for ``--minutes`` of wall time (or ``--steps`` decisions), saves the policy
-(``--save``), and plays it at seat 0 against 3 ``random`` on ``--rounds`` fresh rounds,
-printing the win rate with its Wilson 95% interval (built-in ``random``'s own rate
-against 3 ``random`` is 0.26, the first seat's advantage included) and the CPU time the
-training took. Measured: 32 minutes on 2 cores shared with six other jobs (load 13-15)
-trained 134,046 decisions (3.4 min of CPU), and the policy won 0.230 [0.222, 0.238] of
-10,000 fresh rounds: not yet above built-in ``random``; it needs a longer run.
+(``--save``), and seats it at ``unosim.simulate`` (``unosim.env.seat.EnvPolicySeat``)
+at seat 0 against 3 ``random`` on ``--rounds`` fresh rounds, printing the win rate with
+its Wilson 95% interval (built-in ``random``'s own rate against 3 ``random`` is 0.26,
+the first seat's advantage included) and the CPU time the training took. Measured on
+2026-12-07, 2 cores shared with about fifteen other jobs (load 13-16): 33 minutes
+trained 120,833 decisions (3.7 min of CPU), and the policy won 0.227 [0.219, 0.236] of
+10,000 fresh rounds (``--minutes 33``): not yet above built-in ``random``. A uniform
+choice over the environment's mask wins only 0.20 [0.19, 0.21] (a wild card is 4
+actions, one per colour; challenging is always offered), so the learner starts below
+``random``; it needs a longer run than this machine gave.
 """
 
 from __future__ import annotations
