@@ -8,12 +8,16 @@ Install the learner's extra from a clone (torch on CPU; see docs/environments.md
     .venv/bin/python examples/agents/train_maskable_ppo.py --minutes 10
 
 It trains for ``--minutes`` of wall time (or ``--steps`` decisions), saves the policy
-(``--save``), and plays it at seat 0 against 3 ``random`` on ``--rounds`` fresh rounds,
-printing the win rate with its Wilson 95% interval (built-in ``random``'s own rate
-against 3 ``random`` is 0.26, the first seat's advantage included) and the CPU time the
-training took. Measured: 32 minutes on 2 cores shared with six other jobs (load 13-15)
-trained 134,046 decisions (3.4 min of CPU), and the policy won 0.230 [0.222, 0.238] of
-10,000 fresh rounds: not yet above built-in ``random``; it needs a longer run.
+(``--save``), and seats it at ``unosim.simulate`` (``unosim.env.seat.EnvPolicySeat``)
+at seat 0 against 3 ``random`` on ``--rounds`` fresh rounds, printing the win rate with
+its Wilson 95% interval (built-in ``random``'s own rate against 3 ``random`` is 0.26,
+the first seat's advantage included) and the CPU time the training took. Measured on
+2026-12-07, 2 cores shared with about fifteen other jobs (load 13-16): 33 minutes
+trained 120,833 decisions (3.7 min of CPU), and the policy won 0.227 [0.219, 0.236] of
+10,000 fresh rounds (``--minutes 33``): not yet above built-in ``random``. A uniform
+choice over the environment's mask wins only 0.20 [0.19, 0.21] (a wild card is 4
+actions, one per colour; challenging is always offered), so the learner starts below
+``random``; it needs a longer run than this machine gave.
 """
 
 from __future__ import annotations
@@ -25,22 +29,23 @@ import time
 import numpy as np
 
 
-def make_env(seed: int):
-    """The shipped environment, with its defaults: seat 0 against 3 ``random``."""
+def make_env(seed: int, **options):
+    """The shipped environment, with its defaults (or ``options``): seat 0 against 3
+    ``random``."""
     import gymnasium
 
     import unosim.env  # noqa: F401  (registers the ids)
 
-    env = gymnasium.make("unosim/Uno-v0")
+    env = gymnasium.make("unosim/Uno-v0", **options)
     env.reset(seed=seed)
     return env
 
 
-def train(minutes: float, steps: int | None, seed: int, log_every: int):
+def train(minutes: float, steps: int | None, seed: int, log_every: int, **options):
     from sb3_contrib import MaskablePPO
     from stable_baselines3.common.callbacks import BaseCallback
 
-    env = make_env(seed)  # the first one compiles the kernels (minutes, once)
+    env = make_env(seed, **options)  # the first one compiles the kernels (minutes, once)
     model = MaskablePPO("MlpPolicy", env, seed=seed, verbose=0)  # the defaults
     deadline = time.monotonic() + 60 * minutes
     cpu0, wall0 = time.process_time(), time.monotonic()
@@ -69,32 +74,31 @@ def train(minutes: float, steps: int | None, seed: int, log_every: int):
     return model, model.num_timesteps
 
 
-def measure(model, rounds: int, seed: int, width: int = 64):
+def measure(model, rounds: int, seed: int):
     """Win rate of the policy (its most likely legal action) at seat 0 against 3
-    ``random`` on ``rounds`` fresh rounds, with its Wilson 95% interval: ``width``
-    environments side by side (one policy call for all), environment ``j`` playing the
-    rounds ``0, 1, ...`` of root seed ``seed + j`` (``unosim.simulate``'s games of that
-    seed; training dealt rounds of other roots)."""
+    ``random`` on ``rounds`` fresh rounds of ``unosim.simulate`` (root ``seed``;
+    training dealt rounds of other roots), with its Wilson 95% interval: the policy sits
+    as an agent (``unosim.env.seat.EnvPolicySeat``), seeing what the environment shows
+    it and left the decisions the environment makes for it."""
+    import torch
+
+    import unosim
+    from unosim.env.seat import EnvPolicySeat
     from unosim.stats import wilson_ci
 
-    width = min(width, rounds)
-    envs = [make_env(seed + j) for j in range(width)]
-    obs = np.stack([env.reset(seed=seed + j)[0] for j, env in enumerate(envs)])
-    left = [rounds // width + (j < rounds % width) for j in range(width)]  # rounds to play
-    live = [j for j in range(width) if left[j]]
-    wins = 0
-    while live:
-        masks = np.stack([envs[j].unwrapped.action_masks() for j in live])
-        actions, _ = model.predict(obs[live], action_masks=masks, deterministic=True)
-        for j, a in zip(live, actions):
-            o, reward, term, trunc, _ = envs[j].step(int(a))
-            if term or trunc:
-                wins += reward > 0
-                left[j] -= 1
-                if left[j]:
-                    o, _ = envs[j].reset()
-            obs[j] = o
-        live = [j for j in live if left[j]]
+    net = model.policy
+
+    def policy(obs, mask):
+        # ``model.predict(obs, action_masks=mask, deterministic=True)``, without its
+        # per-call conversions: the most likely legal action
+        with torch.no_grad():
+            latent = net.mlp_extractor.forward_actor(net.extract_features(torch.from_numpy(obs)[None]))
+            logits = net.action_net(latent)[0].numpy()
+        return int(np.argmax(np.where(mask, logits, -np.inf)))
+
+    seats = [EnvPolicySeat(policy), "random", "random", "random"]
+    df = unosim.simulate("official", rounds, 4, seats, seed=seed)
+    wins = int((df["winner"] == 0).sum())
     low, high = wilson_ci(wins, rounds)
     return wins / rounds, low, high
 
@@ -109,6 +113,7 @@ def main() -> None:
     ap.add_argument("--save", default="results/maskable_ppo.zip")
     ap.add_argument("--load", default=None, help="measure a saved policy (no training)")
     ap.add_argument("--log-every", type=int, default=20_480)
+    ap.add_argument("--reward", default="win", help="the environment's reward (win, points, rank)")
     args = ap.parse_args()
 
     import torch
@@ -119,7 +124,7 @@ def main() -> None:
 
         model = MaskablePPO.load(args.load)
     else:
-        model, _ = train(args.minutes, args.steps, args.seed, args.log_every)
+        model, _ = train(args.minutes, args.steps, args.seed, args.log_every, reward=args.reward)
         if args.save:
             os.makedirs(os.path.dirname(args.save) or ".", exist_ok=True)
             model.save(args.save)

@@ -9,9 +9,11 @@ import numpy as np
 from gymnasium import Env, spaces
 
 from ..kernel.core.layout import C_TRUNCATED
+from ..kernel.outside.protocol import ST_DONE
 from ..sim.game import N_ACTIONS, Game, IllegalAction, State
 from .options import (
     ILLEGAL,
+    N_FLAT,
     OBSERVATIONS,
     REWARDS,
     check_choice,
@@ -81,19 +83,23 @@ class UnoEnv(Env):
         self.state: State | None = None
         self._last: Any = None
         self._done = (False, False)
+        self._over = False  # any(self._done)
+        self._flat = self.form == "flat"
 
     # the seat's view
     def _obs(self):
         assert self.state is not None
+        if self._flat:
+            return self.state.write_flat(self.seat, np.empty(N_FLAT, np.float32))
         return observe(self.form, self.state, self.seat)
 
     def action_masks(self) -> np.ndarray:
         """bool[130]: the legal actions (all False after the end), for MaskablePPO."""
         if self.state is None:
             raise RuntimeError("reset() the environment first")
-        if any(self._done):
+        if self._over:
             return np.zeros(N_ACTIONS, bool)
-        return self.state.legal_mask().astype(bool)
+        return self.state._mask.astype(bool)  # legal_bool(), one call less
 
     def reset(self, *, seed=None, options=None):
         super().reset(seed=seed)
@@ -104,34 +110,48 @@ class UnoEnv(Env):
                 self._root = int(self.np_random.integers(1 << 62))
             self._index += 1
         while True:
-            self.state = self.game.new_round(self._index, seed=self._root, reuse=self.state)
+            if self.state is None or not self._flat:
+                self.state = self.game.new_round(self._index, seed=self._root, reuse=self.state)
+                obs = self._obs()
+            else:  # the deal and the observation in one kernel call
+                obs = np.empty(N_FLAT, np.float32)
+                self.state._deal(self._index, self._root, self.seat, obs)
             if not self.state.is_terminal():
                 break
             self._index += 1
         self._done = (False, False)
-        self._last = self._obs()
-        return self._last, {}
+        self._over = False
+        self._last = obs
+        return obs, {}
 
     def step(self, action):
         s = self.state
         if s is None:
             raise RuntimeError("reset() the environment first")
-        if any(self._done):
+        if self._over:
             return self._last, 0.0, self._done[0], self._done[1], {"after_end": True}
         try:
-            s.apply(action)
+            if self._flat:  # the step and the observation in one kernel call
+                obs = s.apply_flat(action, self.seat, np.empty(N_FLAT, np.float32))
+            else:
+                s.apply(action)
+                obs = self._obs()
         except IllegalAction as e:
             if self.illegal == "raise":
                 raise
-            self._done = (True, False)
+            self._end(True, False)
             self._last = self._obs()
             return self._last, -1.0, True, False, {"illegal": str(e)}
-        self._last = self._obs()
-        if s.is_terminal():
-            trunc = bool(s.record()[C_TRUNCATED])
-            self._done = (not trunc, trunc)
-            return self._last, float(s.returns(self.how)[self.seat]), not trunc, trunc, {}
-        return self._last, 0.0, False, False, {}
+        self._last = obs
+        if s._status == ST_DONE:
+            trunc = bool(s._out[C_TRUNCATED])
+            self._end(not trunc, trunc)
+            return obs, float(s.returns(self.how)[self.seat]), not trunc, trunc, {}
+        return obs, 0.0, False, False, {}
+
+    def _end(self, terminated: bool, truncated: bool) -> None:
+        self._done = (terminated, truncated)
+        self._over = True
 
     def render(self):
         return None

@@ -35,6 +35,7 @@ from ..kernel.expert.rounds import N_X
 from ..kernel.outside import protocol as K
 from ..kernel.stepwise import tensors as T
 from ..kernel.stepwise import turns as S
+from ..kernel.stepwise.flat import start_flat, step_flat
 from ..players.expert import expert_array
 from ..players.seats import parse_seats
 from ..players.strategies import DEFAULTS, RANDOM
@@ -136,6 +137,9 @@ class Game:
         self._cfg[S.CF_STOP] = sum(1 << q for q in range(n) if self.stepped[q])
         self._cfg[S.CF_AUTO_UNO] = 1 if auto_uno else 0
         self._voluntary = 0 if draw_only_when_stuck or not rs.voluntary_draw else 1
+        self._step_entry = None  # the compiled kernels' entry points, once known (_fast)
+        self._tensor_entry = None
+        self._flat_entry = None
         self._single = 1 if single_moves else 0
         self._deck = deck.astype(np.int64)
 
@@ -159,6 +163,7 @@ class Game:
 
 
 _FAST: dict = {}
+_INTS = (int, np.int64, np.int32, np.intp, np.int16, np.int8, np.uint8)
 
 
 def _fast(dispatcher):
@@ -166,13 +171,34 @@ def _fast(dispatcher):
     no typing of the arguments on each call), else the dispatcher itself."""
     f = _FAST.get(dispatcher)
     if f is None:
-        if len(getattr(dispatcher, "overloads", ())) != 1:
+        if len(getattr(dispatcher, "overloads", ())) != 1:  # not compiled (or no jit)
             return dispatcher
         try:
             f = engine.entry(dispatcher)
         except (AttributeError, ValueError):
             f = dispatcher
         _FAST[dispatcher] = f
+    return f
+
+
+def _action_index(action) -> int:
+    """``action`` as an index of the action space, or -1 (not legal anywhere)."""
+    if type(action) in _INTS:  # the common case, without the general checks
+        a = int(action)
+    else:
+        try:
+            ok = not isinstance(action, bool) and int(action) == action
+        except (TypeError, ValueError, OverflowError):
+            ok = False
+        a = int(action) if ok else -1
+    return a if 0 <= a < N_ACTIONS else -1
+
+
+def _flat_step(game: Game):
+    """``step_flat``'s entry point, kept on ``game`` once compiled (``_fast``)."""
+    f = _fast(step_flat)
+    if f is not step_flat:
+        game._flat_entry = f
     return f
 
 
@@ -193,21 +219,24 @@ class State:
     ``resample_hidden(seat, rng)``; ``play_builtin()``.
     """
 
-    __slots__ = ("game", "index", "_order", "_rd", "_ck", "_out", "_status")
+    __slots__ = ("game", "index", "_order", "_rd", "_ck", "_out", "_status", "_mask")
 
     def __init__(self, game: Game, index: int, _copy: State | None = None, seed: int = 0):
         self.game = game
         self.index = index
         self._order, self._rd, self._ck = engine.game_arrays(game._tb.deck, HISTORY)
         self._out = np.zeros(L.N_COLS, np.int32)
+        self._mask = self._rd.ob[K.O_MASK : K.O_MASK + N_ACTIONS]  # a view: the live mask
         if _copy is not None:
             self._load(_copy._arrays())
             return
         self._deal(index, seed)
 
-    def _deal(self, index: int, seed: int) -> None:
+    def _deal(self, index: int, seed: int, seat: int = -1, flat=None) -> None:
         """Deal round ``index`` of root ``seed`` into this state's arrays (every array a
-        round reads is set by the deal, as a batch's slots are reused)."""
+        round reads is set by the deal, as a batch's slots are reused); with ``flat``,
+        write ``seat``'s flat observation into it in the same kernel call (``write_flat``:
+        the environments' resets)."""
         game = self.game
         self.index = index
         ob = self._rd.ob
@@ -219,6 +248,13 @@ class State:
         ob[K.O_GAME] = index
         ob[_VIEW + K.W_SINGLE] = game._single
         self._out[:] = 0
+        if flat is not None:
+            f = _fast(start_flat)
+            self._status = f(
+                game._tb, self._rd, self._ck, self._order, game._xp, game._sa, self._out,
+                game._cfg, game._deck, seat, flat,
+            )  # fmt: skip
+            return
         start = _fast(engine.game_start)
         self._status = int(
             start(
@@ -249,8 +285,11 @@ class State:
 
     def legal_mask(self) -> np.ndarray:
         """int8[N_ACTIONS]: 1 for each legal action (all 0 at the end)."""
-        ob = self._rd.ob
-        return ob[K.O_MASK : K.O_MASK + N_ACTIONS].astype(np.int8)
+        return self._mask.astype(np.int8)
+
+    def legal_bool(self) -> np.ndarray:
+        """bool[N_ACTIONS]: True for each legal action (all False at the end)."""
+        return self._mask.astype(bool)
 
     def observation(self, seat: int) -> Observation:
         """What ``seat`` may know now (any seat, deciding or not): an
@@ -282,11 +321,17 @@ class State:
         N_T]: the action mask (the deciding seat's; 0 for the others), then
         ``observation_tensor(seat)``."""
         ob = self._rd.ob
-        if seat == self.current_player:
-            out[:N_ACTIONS] = ob[K.O_MASK : K.O_MASK + N_ACTIONS]
+        if self._status == K.ST_ASKING and ob[K.O_SEAT] == seat:
+            out[:N_ACTIONS] = self._mask
         else:
             out[:N_ACTIONS] = 0.0
-        _tensor()(ob, self.game._deck, seat, out[N_ACTIONS:])
+        g = self.game
+        f = g._tensor_entry
+        if f is None:
+            f = _tensor()
+            if f is not engine.game_observation_tensor:
+                g._tensor_entry = f
+        f(ob, g._deck, seat, out[N_ACTIONS:])
         return out
 
     def information_state_tensor(self, seat: int, out: np.ndarray | None = None) -> np.ndarray:
@@ -331,18 +376,37 @@ class State:
         """Play ``action`` at the decision at hand, then advance to the next decision.
         An action the state does not allow raises :class:`IllegalAction` (the state
         unchanged)."""
-        try:
-            ok = not isinstance(action, bool) and int(action) == action
-        except (TypeError, ValueError, OverflowError):
-            ok = False
+        a = _action_index(action)
         g = self.game
-        a = int(action) if ok else -1
-        st = int(
-            _step()(g._tb, self._rd, self._ck, self._order, g._xp, g._sa, self._out, g._cfg, a)
-        )
+        f = g._step_entry
+        if f is None:
+            f = _step()
+            if f is not engine.game_step:  # compiled: its entry point from now on
+                g._step_entry = f
+        st = int(f(g._tb, self._rd, self._ck, self._order, g._xp, g._sa, self._out, g._cfg, a))
         if st < 0:
             self._refuse(st, action)
         self._status = st
+
+    def apply_flat(self, action: int, seat: int, flat: np.ndarray) -> np.ndarray:
+        """``apply(action)``, then ``write_flat(seat, flat)``, in one kernel call (the
+        Gymnasium environment's step; ``kernel.stepwise.flat``). Returns ``flat``."""
+        if type(action) in _INTS:  # the common case, without the general checks
+            a = int(action)
+            if not 0 <= a < N_ACTIONS:
+                a = -1
+        else:
+            a = _action_index(action)
+        g = self.game
+        f = g._flat_entry or _flat_step(g)
+        st = f(
+            g._tb, self._rd, self._ck, self._order, g._xp, g._sa, self._out, g._cfg, a,
+            g._deck, seat, flat,
+        )  # fmt: skip
+        if st < 0:
+            self._refuse(st, action)
+        self._status = st
+        return flat
 
     def play_builtin(self, strategy: str = "random") -> int:
         """Make the built-in ``strategy``'s choice at the decision at hand, drawing from
