@@ -92,7 +92,9 @@ def measure(model, rounds: int, seed: int):
         # ``model.predict(obs, action_masks=mask, deterministic=True)``, without its
         # per-call conversions: the most likely legal action
         with torch.no_grad():
-            latent = net.mlp_extractor.forward_actor(net.extract_features(torch.from_numpy(obs)[None]))
+            latent = net.mlp_extractor.forward_actor(
+                net.extract_features(torch.from_numpy(obs)[None])
+            )
             logits = net.action_net(latent)[0].numpy()
         return int(np.argmax(np.where(mask, logits, -np.inf)))
 
