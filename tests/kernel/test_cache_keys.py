@@ -15,10 +15,6 @@ import pytest
 import unosim
 from unosim.kernel import code_digest
 
-ROOT = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT / "analyses"))
-import common  # noqa: E402
-
 SOURCE = textwrap.dedent('''\
     """A module."""
     import numpy as np
@@ -75,22 +71,24 @@ def test_code_changes_the_digest(tmp_path, i):
 def test_analyses_cache_key_ignores_docstrings(tmp_path, monkeypatch):
     """The analyses' cache key reads the code of the sources: a copy of them with a
     docstring edited gives the same key, one with a line of code changed another."""
+    from unosim.report import cache
+
     copies = []
-    for f in common._fingerprint_files():
+    for f in cache.fingerprint_files():
         c = tmp_path / f.parent.name / f.name
         c.parent.mkdir(exist_ok=True)
         shutil.copy(f, c)
         copies.append(c)
     manifest = {"seed": 1, "games": 10}
-    want = common._cache_key(manifest, "rounds")
-    monkeypatch.setattr(common, "_fingerprint_files", lambda: copies)
-    assert common._cache_key(manifest, "rounds") == want
+    want = cache.cache_key(manifest, "rounds")
+    monkeypatch.setattr(cache, "fingerprint_files", lambda: copies)
+    assert cache.cache_key(manifest, "rounds") == want
     round_py = next(c for c in copies if c.name == "round.py")
     text = round_py.read_text()
     round_py.write_text(text.replace('"""', '"""Edited: ', 1) + "\n# a comment\n")
-    assert common._cache_key(manifest, "rounds") == want
+    assert cache.cache_key(manifest, "rounds") == want
     round_py.write_text(text + "\nUNUSED = 1\n")
-    assert common._cache_key(manifest, "rounds") != want
+    assert cache.cache_key(manifest, "rounds") != want
 
 
 # A small kernel (a match's seating) compiled in a copy of the package: its cache stats

@@ -481,8 +481,9 @@ class Results:
         arrays["__structure__"] = np.frombuffer(text.encode(), dtype=np.uint8)
         path = results_path(folder, self.name, self.scale, self.seed)
         tmp = atomic_path(path)
+        savez: Any = np.savez  # (its stubs take the arrays for its keywords)
         with open(tmp, "wb") as f:
-            np.savez(f, **arrays)
+            savez(f, **arrays)
         publish(tmp, path)
         return path
 

@@ -27,7 +27,7 @@ import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 
 from . import escape as esc  # noqa: E402
-from .page import num  # noqa: E402
+from .numbers import num  # noqa: E402
 from .palette import colours  # noqa: E402
 
 if TYPE_CHECKING:
@@ -197,6 +197,7 @@ def hist_panels(
     )
     for ax, name in zip(axes.flat, names):
         v = np.asarray(samples[name])
+        step: float
         if integer:
             step = max(1, int(math.ceil(xmax / 60)))
             edges = np.arange(0, xmax + step, step) - 0.5

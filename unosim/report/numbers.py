@@ -1,4 +1,5 @@
-"""The numbers a report page quotes: rates, means and quantiles with their 95% intervals.
+"""The numbers a report page quotes: rates, means and quantiles with their 95% intervals,
+and how they are written (:func:`num`, :func:`ci`, :func:`pct`).
 
 Triples are ``(estimate, lo, hi)``.
 """
@@ -12,7 +13,34 @@ import pandas as pd
 
 from ..stats import mean_ci, quantile_ci, wilson_ci
 
-__all__ = ["rel", "rate", "describe", "leaders", "half"]
+__all__ = ["num", "ci", "pm", "pct", "rel", "rate", "describe", "leaders", "half"]
+
+
+def num(x: float, digits: int = 2, sign: bool = False) -> str:
+    """``x`` with ``digits`` decimals (thousands separated); infinities as ``∞``."""
+    if x is None or (isinstance(x, float) and math.isnan(x)):
+        return "n/a"
+    if math.isinf(x):
+        return "∞" if x > 0 else "−∞"
+    if float(f"{x:.{digits}f}") == 0.0:
+        x = 0.0  # no "−0.00"
+    text = f"{x:+,.{digits}f}" if sign else f"{x:,.{digits}f}"
+    return text.replace("-", "−")
+
+
+def ci(est: float, lo: float, hi: float, digits: int = 2, sign: bool = False) -> str:
+    """``est [lo, hi]``: an estimate and its interval."""
+    return f"{num(est, digits, sign)} [{num(lo, digits, sign)}, {num(hi, digits, sign)}]"
+
+
+def pm(half: float, digits: int = 2) -> str:
+    """``±half``: the half-width of an interval."""
+    return "±" + num(half, digits)
+
+
+def pct(x: float, digits: int = 1) -> str:
+    """``x`` as a percentage."""
+    return num(100.0 * x, digits) + "%"
 
 
 def rel(diff: float, base: float) -> float:

@@ -26,7 +26,6 @@ simulation run it used, with rule hashes and games.
 from __future__ import annotations
 
 import json
-import math
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
@@ -35,6 +34,7 @@ from pathlib import Path
 import pandas as pd
 
 from . import escape as esc
+from .numbers import ci, num, pct, pm
 
 __all__ = [
     "Page",
@@ -52,33 +52,6 @@ PROVENANCE_HEADING = "How this was produced"
 PAGE_META = "page.json"  # per page, beside its figures: title, question, headline
 
 # ------------------------------------------------------------------------ formatting
-
-
-def num(x: float, digits: int = 2, sign: bool = False) -> str:
-    """``x`` with ``digits`` decimals (thousands separated); infinities as ``∞``."""
-    if x is None or (isinstance(x, float) and math.isnan(x)):
-        return "n/a"
-    if math.isinf(x):
-        return "∞" if x > 0 else "−∞"
-    if float(f"{x:.{digits}f}") == 0.0:
-        x = 0.0  # no "−0.00"
-    text = f"{x:+,.{digits}f}" if sign else f"{x:,.{digits}f}"
-    return text.replace("-", "−")
-
-
-def ci(est: float, lo: float, hi: float, digits: int = 2, sign: bool = False) -> str:
-    """``est [lo, hi]``: an estimate and its interval."""
-    return f"{num(est, digits, sign)} [{num(lo, digits, sign)}, {num(hi, digits, sign)}]"
-
-
-def pm(half: float, digits: int = 2) -> str:
-    """``±half``: the half-width of an interval."""
-    return "±" + num(half, digits)
-
-
-def pct(x: float, digits: int = 1) -> str:
-    """``x`` as a percentage."""
-    return num(100.0 * x, digits) + "%"
 
 
 def savefig(fig, path: Path) -> Path:
@@ -354,7 +327,7 @@ class Page:
         written = set()
         for b in self.blocks:
             if b.kind == "figure":
-                svg = self.out / b.data["path"]
+                svg = folder.parent / b.data["path"]
                 svg.write_bytes(b.data["svg"])
                 written.add(svg.name)
                 if b.data["thumb"] is not None:
@@ -368,7 +341,7 @@ class Page:
             esc.csv_frame(df).to_csv(
                 folder / f"{stem}.csv", index=False, float_format="%.6g", lineterminator="\n"
             )
-        md, page_html = self.out / f"{self.name}.md", self.out / f"{self.name}.html"
+        md, page_html = folder.parent / f"{self.name}.md", folder.parent / f"{self.name}.html"
         md.write_text(self.markdown())
         page_html.write_text(self.html())
         main = self.main_figure or (self.figures[0] if self.figures else None)

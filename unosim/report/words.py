@@ -90,6 +90,7 @@ def by_players_table(
     for name in names:
         row = {label: shown(name)}
         for n in PLAYER_COUNTS:
-            row[f"{n}"] = ci(*stats[name, n][key], digits)
+            est, lo, hi = stats[name, n][key]
+            row[f"{n}"] = ci(est, lo, hi, digits)
         rows.append(row)
     return pd.DataFrame(rows)
