@@ -102,13 +102,16 @@ from .seats import seat
 from .trace import trace_event
 
 
-@hot
+@kernel
 def setup(tb, rd, n, order, scripted):
     """3: shuffle, deal, turn the first card and apply its setup effect.
 
     ``order`` holds every card of the deck (``deck`` counts them per kind). Unscripted,
     its order does not matter (draws are random, see ``piles``); scripted, its last
-    element is dealt first. Returns the seat that takes the first turn."""
+    element is dealt first. Returns the seat that takes the first turn.
+
+    A call, not inlined (``kernel``): once a round, it costs no measurable speed per
+    turn and inlining its tree took a third of the cold compile (docs/performance.md)."""
     g = rd.g
     count = rd.count
     mem = rd.mem
