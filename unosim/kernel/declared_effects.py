@@ -14,7 +14,7 @@ from .decide import choose_colour, choose_target
 from .declared import block, slot_of
 from .family import fixed_rules
 from .hands import rotate_hands, shuffle_all_hands, swap_hands
-from .jit import kernel
+from .jit import called
 from .kinds import COLOUR, KIND_AT, N_ALL_RANKS
 from .layout import (
     D_N_STEPS,
@@ -63,7 +63,7 @@ from .seats import seat
 from .trace import trace_event
 
 
-@kernel
+@called
 def declared_effect(tb, rd, p, k, target):
     """A declared card's steps in their order (docs/cards.md); its colour, if it names
     one, was named before (``play``). ``target`` >= 0: the opponent its first ``chosen``
@@ -134,7 +134,7 @@ def declared_effect(tb, rd, p, k, target):
             trace_event(rd, E_COLOUR, p, g[G_COLOUR], 0, 0)
 
 
-@kernel
+@called
 def throw_colour(tb, rd, q):
     """Seat ``q`` throws away every card of the current colour, as a Snorlax victim does
     (section 2): a uniformly random one (``q``'s stream) ends on top, the colour stays,

@@ -62,7 +62,7 @@ from .expert_params import (  # noqa: F401  (the slots and codes, published here
     X_Z,
 )
 from .expert_search import search, search_arrays
-from .jit import hot, jitted
+from .jit import inlined, jitted
 from .layout import DC_N, EV_W_DECL, G_DRAWN, G_OVER, N_COLS, S_SEAT0, TR_EVENTS, TR_WATCH
 from .pending import FORCE_DRAWN, FORCE_NONE, FORCE_POLICY
 from .rng import seed_streams
@@ -70,7 +70,7 @@ from .round import end_round, record, start_round, turn_loop
 from .state import Table, new_round, with_trace
 
 
-@hot
+@inlined
 def play_round_expert(
     tb, rd, n, order, scripted, xp, b, w, wtb, unseen, cand, ccol, val, dsum, dsq, tally
 ):

@@ -1,15 +1,30 @@
-"""The two decorators every kernel function uses, and the on-disk cache they share.
+"""The three decorators every kernel function uses, and the on-disk cache they share.
 
-Kernel functions never allocate, so ``kernel`` compiles them without numba's runtime
+Kernel functions never allocate, so all three compile without numba's runtime
 (``_nrt=False``: no reference counting of the arrays passed around, which took two thirds
-of a turn's time); ``hot`` functions are also inlined into their callers at numba's IR
-level (``inline="always"``). Both are plain ``numba.njit`` with ``cache=True``; the one
-difference is what a cached kernel is valid for (``_KernelCodeStamp``): the code of the
+of a turn's time). They differ in where a function's code ends up, and so in what a cold
+compile costs (docs/performance.md, "Cold compile"):
+
+* ``called``: compiled once per argument types and called; LLVM inlines it only if it
+  is small. For the entry points and the rare or once-a-round parts.
+* ``inlined``: compiled once per argument types, and LLVM copies that code into every
+  caller (numba's ``forceinline``, LLVM's ``alwaysinline``): as fast as written inline,
+  without numba reading the function again at each call site. For functions called from
+  several places of the turn.
+* ``inlined_by_numba``: numba copies the function into its caller before typing
+  (``inline="always"``), reading it and every such function it calls again at each call
+  site. For functions that one entry point calls from one place (the round, its turn
+  loop, the parts of a turn: each is read once), for small wrappers whose callers pass
+  mixed integer types (one compiled copy per mix otherwise), and for functions that
+  return an array built into the code (``family.fixed_rules``: without numba's runtime a
+  call cannot return one).
+
+All three are plain ``numba.njit`` with ``cache=True``; the one difference from numba's
+own cache is what a cached kernel is valid for (``_KernelCodeStamp``): the code of the
 whole kernel package, not the time and size of its own file, since a kernel inlines
 functions from the package's other files. Where the cache goes is numba's own choice
 (``NUMBA_CACHE_DIR``, else beside the sources, else numba's per-user folder for a
-read-only install), made at a kernel's first compile, not at import. Why each rule
-exists, with the compile times measured: ``notes/compile-time.md``.
+read-only install), made at a kernel's first compile, not at import.
 """
 
 import sys
@@ -123,5 +138,6 @@ def jitted(**options):
     return wrap
 
 
-kernel = jitted(_nrt=False)
-hot = jitted(_nrt=False, inline="always")
+called = jitted(_nrt=False)
+inlined = jitted(_nrt=False, forceinline=True)
+inlined_by_numba = jitted(_nrt=False, inline="always")

@@ -40,7 +40,7 @@ wild-type card is part of the play action.
 import numpy as np
 
 from .family import fixed_rules, table_rules
-from .jit import kernel
+from .jit import called
 from .kinds import (
     COLOUR,
     DRAW_PENALTY,
@@ -176,7 +176,7 @@ def ob_size(hist_cap):
     return O_HIST + HIST_W * hist_cap
 
 
-@kernel
+@called
 def history_event(rd, typ, p, k, flags, aux):
     """A public event into the history ring of ``rd.ob`` (``trace._write_event``): what
     the table sees of it (a card drawn is hidden, so is whether a play was a bluff)."""
@@ -200,7 +200,7 @@ def history_event(rd, typ, p, k, flags, aux):
     ob[j + 4] = aux
 
 
-@kernel
+@called
 def _play_variants(ob, k):
     """Mark the play actions of kind ``k`` (a wild-type kind once per colour)."""
     if k < N_COLOURED:
@@ -210,7 +210,7 @@ def _play_variants(ob, k):
             ob[O_MASK + A_WILD + 4 * (k - N_COLOURED) + c] = 1
 
 
-@kernel
+@called
 def fill_mask(tb, rd, p, kind, card, first, step):
     """The legal actions of seat ``p`` at decision ``kind`` into ``rd.ob[O_MASK:]``;
     ``card``: the card drawn (``D_DRAWN``), to jump in with (``D_JUMP``), the last card
@@ -290,14 +290,14 @@ def fill_mask(tb, rd, p, kind, card, first, step):
     return m, bluff
 
 
-@kernel
+@called
 def _all_numbers(tb, first):
     """8.8 for a multi-card play starting with ``first``: may it empty the hand? Its
     extra cards are copies of ``first`` or, after a number, numbers."""
     return fixed_rules(tb)[R_LAST_CARD] == LAST_ANY or is_number(first)
 
 
-@kernel
+@called
 def observe(tb, rd, p, kind, card, first, step, bluff):
     """What seat ``p`` may know now (RULES.md: its hand, the public state and every
     hand's size) into ``rd.ob[O_OBS:]``."""
@@ -343,14 +343,14 @@ W_HANDS = 7  # + seat * N_SEEN + kind: every hand at the decision asked last
 VIEW_N = W_HANDS + MAX_PLAYERS * N_SEEN
 
 
-@kernel
+@called
 def view_at(ob):
     """Where the stepwise game's room starts in ``ob``, or -1 when it has none."""
     o = O_HIST + HIST_W * ob[O_HIST_CAP]
     return o if ob.shape[0] >= o + VIEW_N else np.int64(-1)
 
 
-@kernel
+@called
 def keep_hands(rd):
     """Every hand at the decision asked into the room (the round may run past it)."""
     o = view_at(rd.ob)
@@ -360,7 +360,7 @@ def keep_hands(rd):
                 rd.ob[o + W_HANDS + q * N_SEEN + k] = rd.hands[q, k]
 
 
-@kernel
+@called
 def ask(tb, rd, p, kind, card, first, step):
     """Seat ``p``'s action at decision ``kind`` (``fill_mask``'s arguments): the next
     one of the log, the only legal one, or -1 after stopping the round there (and
@@ -387,7 +387,7 @@ def ask(tb, rd, p, kind, card, first, step):
     return -1
 
 
-@kernel
+@called
 def at_stop(g):
     """The decision an outside seat's stop of ``round._turns`` is at."""
     if g[G_DRAWN] > 0:

@@ -26,7 +26,7 @@ import numpy as np
 from .decide import choose_card, choose_colour, choose_stack, will_challenge
 from .expert_search import search_arrays
 from .family import table_rules
-from .jit import jitted, kernel
+from .jit import called, jitted
 from .kinds import COLOUR, N_COLOURED, N_COLOURS
 from .layout import G_CHALLENGEABLE, G_N, R_STACKING, S_SEAT0, STACK_NONE
 from .outside import (
@@ -102,7 +102,7 @@ def new_search(tb, deck_n):
     return search_arrays(tb, deck_n)
 
 
-@kernel
+@called
 def _log(ob, a):
     n = ob[O_LOG_N]
     if n >= LOG_CAP:
@@ -112,7 +112,7 @@ def _log(ob, a):
     return True
 
 
-@kernel
+@called
 def _run(tb, rd, ck, order, xp, sa, out, cfg):
     """Advance to the next decision asked (or the end); a stop of the turn loop becomes
     the checkpoint; the UNO call is made for the seat when ``CF_AUTO_UNO``."""
@@ -220,7 +220,7 @@ def step_game(tb, rd, ck, order, xp, sa, out, cfg, action):
     return _run(tb, rd, ck, order, xp, sa, out, cfg)
 
 
-@kernel
+@called
 def _play(k, c):
     """The action playing kind ``k`` (naming colour ``c`` when wild-type)."""
     if COLOUR[k] >= 0:
@@ -228,7 +228,7 @@ def _play(k, c):
     return A_WILD + 4 * (k - N_COLOURED) + c
 
 
-@kernel
+@called
 def _random_choice(tbr, rd, p, kind, card):
     """The ``random`` strategy's action at the decision (``decide``'s draws from the
     seat's stream ``S_SEAT0 + p`` of ``rd``, in ``decide``'s order: the card, then the
