@@ -14,7 +14,7 @@ import numpy as np
 
 from . import outside, outside_ask
 from .family import fixed_rules
-from .jit import called, inlined, inlined_by_numba
+from .jit import called, inlined
 from .kinds import (
     COLOUR,
     DRAW_TWO,
@@ -81,7 +81,7 @@ OUTSIDE = outside.OUTSIDE  # a seat decided outside the kernel (``outside``): ch
 FIRST_WEIGHTED = POINTS_DUMPER  # ids from here on play by weights over the features
 
 
-@inlined_by_numba
+@inlined
 def choose_card(tb, rd, p):
     """The card seat ``p`` plays on a normal turn, or -1 to draw.
 
@@ -228,7 +228,7 @@ def choose_target(tb, rd, p):
     return best
 
 
-@inlined_by_numba
+@inlined
 def will_jump(tb, rd, q, outside):
     """Does seat ``q`` jump in (8.3)? ``outside``: 0 if no seat is an outside one."""
     if outside != 0 and tb.sid[q] == OUTSIDE:
@@ -236,7 +236,7 @@ def will_jump(tb, rd, q, outside):
     return chance(rd.streams, S_SEAT0 + q, tb.sp[q, P_JUMP])
 
 
-@inlined_by_numba
+@inlined
 def forgets_uno(tb, rd, p, outside):
     """Does seat ``p`` stay silent instead of saying UNO (4.4)? ``outside``: 0 if no
     seat is an outside one."""
@@ -287,7 +287,7 @@ def will_challenge(tb, rd, p):
     return 4.0 * bluff > rules[R_CHALLENGE_PENALTY] * (1.0 - bluff)
 
 
-@inlined_by_numba
+@inlined
 def may_add(tb, rd, p, k, outside):
     """8.6: may seat ``p`` add a card after playing ``k`` alone so far? Exactly when
     ``next_extra`` would give one, which uses no random draw; an outside seat is always

@@ -10,7 +10,7 @@ these functions on the built-in cards' paths.
 import numpy as np
 
 from .family import fixed_rules
-from .jit import inlined, inlined_by_numba
+from .jit import inlined
 from .kinds import (
     ATTACKS,
     DECLARED_COLOURED,
@@ -71,7 +71,7 @@ def props(tb, k):
     return fixed_rules(tb)[b + D_ATTACK], fixed_rules(tb)[b + D_DRAWS], fixed_rules(tb)[b + D_SWAP]
 
 
-@inlined_by_numba
+@inlined
 def penalty(tb, k):
     """The waiting draw penalty ``k`` adds (RULES.md 4.6, 8.1): a Draw Two's 2, a Wild
     Draw Four's 4, a declared ``stack`` card's number, else 0."""
@@ -80,7 +80,7 @@ def penalty(tb, k):
     return fixed_rules(tb)[block(k) + D_PENALTY]
 
 
-@inlined_by_numba
+@inlined
 def legal_declared(tb, rd, k):
     """4.1 for a coloured declared kind not of the current colour: ``matches`` =
     anything, or the top card's rank when it matches by rank."""
@@ -91,7 +91,7 @@ def legal_declared(tb, rd, k):
     return RANK[rd.g[G_TOP]] == r and (rules[DC_COLOUR_ONLY] >> r) & 1 == 0
 
 
-@inlined_by_numba
+@inlined
 def stacks(tb, k):
     """Is ``k`` a card that stacks (a Draw Two, a Wild Draw Four, a ``stack`` card)?"""
     if k < N_BUILTIN_KINDS:
@@ -112,7 +112,7 @@ def chosen_target(colour):
     return colour // N_COLOURS - 1 if colour >= 0 else -1
 
 
-@inlined_by_numba
+@inlined
 def chooses(tb, k):
     """Does declared kind ``k`` have a ``chosen`` step (``draw N chosen``, ``swap
     chosen``)?"""

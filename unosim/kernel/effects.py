@@ -14,7 +14,7 @@ from .declared import chosen_target, names_colour, penalty
 from .declared_effects import declared_effect
 from .family import fixed_rules, table_rules
 from .hands import rotate_hands, shuffle_all_hands, swap_hands
-from .jit import called, inlined_by_numba
+from .jit import called, inlined
 from .kinds import (
     COLOUR,
     CUSTOMIZABLE,
@@ -85,7 +85,7 @@ from .trace import trace_event
 ALONE = -2  # ``play``'s ``colour`` for a coloured card: no extra cards with it (8.6)
 
 
-@inlined_by_numba
+@inlined
 def effect(tb, rd, p, k, stacked, bluff, target):
     """Apply the effect of card ``k`` just played by ``p`` (4.6, 8.2, section 2);
     ``target`` >= 0: the seat a 7 swaps with, or the opponent a declared card's first
@@ -165,7 +165,7 @@ def _extra_cards(tb, rd, p, k, outside):
     return m
 
 
-@inlined_by_numba
+@inlined
 def _last_card_penalties(tb, rd, lo, m):
     """5: of the cards ``seq[lo:m]`` that emptied the hand, only the draw penalties
     still apply (the next player draws them before the score)."""
@@ -177,7 +177,7 @@ def _last_card_penalties(tb, rd, lo, m):
             add_penalty(rd, DRAW_PENALTY[seq[i]])
 
 
-@inlined_by_numba
+@inlined
 def _jumper(tb, rd, p, last, outside):
     """8.3: the first other player after ``p`` in the direction of play who holds a card
     identical to ``last`` and jumps in (8.8: not with a last card it may not go out on),
@@ -197,7 +197,7 @@ def _jumper(tb, rd, p, last, outside):
     return -1
 
 
-@inlined_by_numba
+@inlined
 def play(tb, rd, p, k, how, bluff, colour, outside):
     """Seat ``p`` plays ``k`` (``how``: ``PLAY_HAND``, ``PLAY_DRAWN`` or ``PLAY_STACK``)
     and, with ``multi_play``, more; ``colour`` >= 0 is the colour named after a

@@ -10,7 +10,7 @@ from .decide import HEURISTIC, RANDOM
 from .declared import props
 from .expert_params import DEAL_OPEN, DEAL_VOIDS
 from .family import fixed_rules
-from .jit import called, inlined, inlined_by_numba
+from .jit import called, inlined
 from .kinds import (
     ATTACK_NONE,
     COLOUR,
@@ -160,7 +160,7 @@ def _majority(hinfo, q, colour, slack):
     return True
 
 
-@inlined_by_numba
+@inlined
 def _put_state(st, s0, s1, s2, s3):
     """Stream 0's state back into ``st`` after a loop that kept it in locals (the
     draws as ``rng.below`` makes them, without a load and a store of the state per
@@ -186,7 +186,7 @@ def _shuffle_part(a, lo, hi, m, st):
     _put_state(st, s0, s1, s2, s3)
 
 
-@inlined_by_numba
+@inlined
 def _pick_card(unseen, j, m, void, st):
     """Swap into ``unseen[j]`` a uniform one of ``unseen[j:m]``: of the cards a seat with
     the lacks ``void`` may hold if there are any (tried at random 8 times, then counted),

@@ -56,7 +56,7 @@ from .expert_params import (
 )
 from .expert_value import fitted_share
 from .family import fixed_rules
-from .jit import called, inlined, inlined_by_numba, jitted
+from .jit import called, inlined, jitted
 from .kinds import N_BUILTIN_KINDS, N_COLOURED, N_KINDS
 from .layout import (
     G_DRAWN,
@@ -120,7 +120,7 @@ def _seed(st, key, i, n):
             st[s, j] = mix64(x)
 
 
-@inlined_by_numba
+@inlined
 def _restreams(src, st, n):
     """Rollout streams ``st[:S_SEAT0 + n]`` as ``_seed`` left them in ``src``."""
     for s in range(S_SEAT0 + n):
@@ -128,7 +128,7 @@ def _restreams(src, st, n):
             st[s, j] = src[s, j]
 
 
-@inlined_by_numba
+@inlined
 def _copy(b, w, n):
     """The rollout state ``w`` from the determinized ``b`` (``state.Round``); inlined, as
     a call would pass both records whole (some 210 values) for every rollout."""
@@ -154,7 +154,7 @@ def _mean_se(dsum, dsq, c, k, pad):
     return mean, np.sqrt(var / k)
 
 
-@inlined_by_numba
+@inlined
 def _power(zk, k, most, z):
     """The chance that a paired difference at ``zk`` standard errors after ``k``
     rollouts ends above ``z`` after ``most`` (conditional power under its current trend:

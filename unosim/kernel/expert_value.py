@@ -18,7 +18,7 @@ import math
 
 import numpy as np
 
-from .jit import inlined_by_numba
+from .jit import inlined
 from .kinds import DRAW_TWO, N_COLOURS, REVERSE, SKIP, WILD_DRAW_FOUR
 from .layout import G_COLOUR, G_DIR, H_MASK, H_TOTAL, H_WILD
 
@@ -46,7 +46,7 @@ _D2_BIT = 1 << DRAW_TWO  # H_MASK bit of a colour's Draw Two
 _SR_BITS = (1 << SKIP) | (1 << REVERSE)  # ... of its Skip and Reverse
 
 
-@inlined_by_numba
+@inlined
 def fitted_share(rd, p, n, nxt):
     """Seat ``p``'s chance to go out first in round state ``rd`` (``n`` seats, seat
     ``nxt`` to move), by the fitted model: a float in (0, 1)."""

@@ -38,7 +38,7 @@ from numba.extending import (
     unbox,
 )
 
-from .jit import inlined_by_numba
+from .jit import inlined
 from .layout import R_CHALLENGE, R_DRAW_RULE, R_NEXT_DEALER, R_SEVEN_ZERO, R_STACKING, R_UNO_PENALTY
 
 # the rule slots a specialised kernel reads from the table, not from its constant: its
@@ -143,7 +143,7 @@ def _rules_in(typingctx, tb):
     return tb.types[field](tb), table
 
 
-@inlined_by_numba
+@inlined
 def fixed_rules(tb):
     """int64[N_RULES + declared-card fields]: the rules of table ``tb``, compile-time
     constants in a specialised kernel (``tb.constants``), else ``tb.rules``. Never for a
@@ -157,7 +157,7 @@ if config.DISABLE_JIT:  # the kernel run as Python (debugging): the same values
         return tb.rules if tb.constants is None else tb.constants.rules
 
 
-@inlined_by_numba
+@inlined
 def table_rules(tb):
     """The table's own run-time rule array, for reading a ``HOUSE`` slot."""
     return tb.rules

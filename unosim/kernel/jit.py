@@ -1,28 +1,22 @@
-"""The three decorators every kernel function uses, and the on-disk cache they share.
+"""The two decorators every kernel function uses, and the on-disk cache they share.
 
-Kernel functions never allocate, so all three compile without numba's runtime
-(``_nrt=False``: no reference counting of the arrays passed around, which took two thirds
-of a turn's time). They differ in where a function's code ends up, and so in what a cold
-compile costs (docs/performance.md, "Cold compile"):
+Kernel functions never allocate, so both compile without numba's runtime (``_nrt=False``:
+no reference counting of the arrays passed around, which took two thirds of a turn's
+time). They are named for where a function's code goes:
 
-* ``called``: compiled once per argument types and called; LLVM inlines it only if it
-  is small. For the entry points and the rare or once-a-round parts.
-* ``inlined``: compiled once per argument types, and LLVM copies that code into every
-  caller (numba's ``forceinline``, LLVM's ``alwaysinline``): as fast as written inline,
-  without numba reading the function again at each call site. For functions called from
-  several places of the turn.
-* ``inlined_by_numba``: numba copies the function into its caller before typing
-  (``inline="always"``), reading it and every such function it calls again at each call
-  site. For functions that one entry point calls from one place (the round, its turn
-  loop, the parts of a turn: each is read once), for small wrappers whose callers pass
-  mixed integer types (one compiled copy per mix otherwise), and for functions that
-  return an array built into the code (``family.fixed_rules``: without numba's runtime a
-  call cannot return one).
+* ``called``: compiled once per argument types and called (LLVM copies it into a caller
+  only if it is small). For the entry points and the rare or once-a-round parts: a call
+  passes the ``state.Table`` and ``state.Round`` bundles field by field, some twenty
+  arrays, which costs time on the turn path.
+* ``inlined``: numba copies the function into each caller before typing
+  (``inline="always"``), reading it again, and every ``inlined`` function it calls, at
+  each call site: most of a cold compile (docs/performance.md, "Cold compile", with the
+  alternatives measured). For the turn path, where a call costs speed.
 
-All three are plain ``numba.njit`` with ``cache=True``; the one difference from numba's
-own cache is what a cached kernel is valid for (``_KernelCodeStamp``): the code of the
-whole kernel package, not the time and size of its own file, since a kernel inlines
-functions from the package's other files. Where the cache goes is numba's own choice
+Both are plain ``numba.njit`` with ``cache=True``; the one difference from numba's own
+cache is what a cached kernel is valid for (``_KernelCodeStamp``): the code of the whole
+kernel package, not the time and size of its own file, since a kernel inlines functions
+from the package's other files. Where the cache goes is numba's own choice
 (``NUMBA_CACHE_DIR``, else beside the sources, else numba's per-user folder for a
 read-only install), made at a kernel's first compile, not at import.
 """
@@ -139,5 +133,4 @@ def jitted(**options):
 
 
 called = jitted(_nrt=False)
-inlined = jitted(_nrt=False, forceinline=True)
-inlined_by_numba = jitted(_nrt=False, inline="always")
+inlined = jitted(_nrt=False, inline="always")

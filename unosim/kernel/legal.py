@@ -9,7 +9,7 @@ import numpy as np
 
 from .declared import legal_declared, slot_of, stacks
 from .family import fixed_rules, table_rules
-from .jit import called, inlined, inlined_by_numba
+from .jit import called, inlined
 from .kinds import (
     COLOUR,
     DRAW_TWO,
@@ -89,7 +89,7 @@ def is_number(k):
     return k < N_COLOURED and RANK[k] < N_NUMBERS
 
 
-@inlined_by_numba
+@inlined
 def may_go_out_with(tb, k):
     """8.8: may a single card ``k`` be played as the last card of a hand (a stack or a
     jump-in with one's last card)?"""
@@ -111,7 +111,7 @@ def lone_card_blocked(tb, rd, p):
     return False
 
 
-@inlined_by_numba
+@inlined
 def may_empty_hand(tb, rd, m, e):
     """8.8: may a play of ``rd.seq[:m]`` and then ``e`` (which empties the hand) be made?
     With `last_card = number` only if every card of it is a number card."""
@@ -233,7 +233,7 @@ def legal_wilds(tb, rd, p):
     return m
 
 
-@inlined_by_numba
+@inlined
 def no_play_lacks(tb, rd, held):
     """``MEM_SHORT`` bits a seat holding ``held`` cards shows the table by having no legal
     card (4.1): none of the colour in play; nor, unless 8.8's `last_card = number` may

@@ -11,7 +11,7 @@ import numpy as np
 
 from .decide import choose_colour, choose_stack, will_challenge
 from .family import fixed_rules, table_rules
-from .jit import called, inlined, inlined_by_numba
+from .jit import called, inlined
 from .kinds import COLOUR, KIND_AT, N_ALL_RANKS, SNORLAX, SPECIAL_DRAW, WILD_DRAW_FOUR_PENALTY
 from .layout import (
     AFTER_DRAW_PLAY,
@@ -130,7 +130,7 @@ def _challenge(tb, rd, p):
     return caught
 
 
-@inlined_by_numba
+@inlined
 def _facing_penalty(tb, rd, p, force):
     """4.3, 4.6, 8.1: seat ``p`` faces a pending Draw Two / Wild Draw Four penalty: it
     challenges (a Wild Draw Four), stacks, or draws the whole penalty and loses its turn
@@ -180,7 +180,7 @@ def _draw_until_playable(tb, rd, p):
             return d if fixed_rules(tb)[R_AFTER_DRAW] == AFTER_DRAW_PLAY else NO_CARD
 
 
-@inlined_by_numba
+@inlined
 def _draw_turn(tb, rd, p):
     """4.2, 8.4, 8.9: seat ``p`` draws instead of playing. Returns the drawn card it
     plays (every strategy plays a legal drawn card), or NO_CARD: the turn ends."""

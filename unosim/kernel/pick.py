@@ -7,7 +7,7 @@ masks of the kinds held (``layout.H_MASK``, ``H_WILD_MASK``). They take the roun
 import numpy as np
 
 from .family import fixed_rules
-from .jit import called, inlined_by_numba
+from .jit import called, inlined
 from .kinds import (
     KIND_AT,
     N_ALL_RANKS,
@@ -23,7 +23,7 @@ from .legal import legal_copies, legal_ranks, legal_wilds, wd4_allowed
 from .rng import below
 
 
-@inlined_by_numba
+@inlined
 def _random_legal(tb, rd, p):
     """A legal card uniformly among the physical legal cards in hand, or -1."""
     g = rd.g

@@ -16,7 +16,7 @@ the order instead: it draws ``pile[g[G_PILE_N] - 1]`` and shuffles on a reshuffl
 import numpy as np
 
 from .family import fixed_rules
-from .jit import called, inlined, inlined_by_numba
+from .jit import called, inlined
 from .kinds import COLOUR, N_BUILTIN_KINDS, N_COLOURED, N_COLOURS, N_KINDS, RANK
 from .layout import (
     DC_N,
@@ -123,7 +123,7 @@ def take(rd):
     return np.int64(pile[m])
 
 
-@inlined_by_numba
+@inlined
 def deal(rd, n, h):
     """3: ``h`` cards to each of the ``n`` seats in turn, each taken as ``take`` takes it.
     Unscripted, the deal stream's state and the pile's size stay in local variables

@@ -8,7 +8,7 @@ decisions leaves the deal and the other streams aligned (common random numbers).
 
 import numpy as np
 
-from .jit import called, inlined, inlined_by_numba
+from .jit import called, inlined
 
 RNG_VERSION = "xoshiro256**/splitmix64-key-v2/random-draw"
 
@@ -26,7 +26,7 @@ def mix64(z):
     return z ^ (z >> np.uint64(31))
 
 
-@inlined_by_numba
+@inlined
 def round_key(seed, game, rnd):
     """Hash of (seed, game, round); every field goes through the mixer, so adjacent seeds
     or game indices give unrelated keys, not shifted copies of one sequence."""
@@ -112,7 +112,7 @@ def chance(st, s, p):
     return (next_u64(st, s) >> np.uint64(11)) * (1.0 / 9007199254740992.0) < p
 
 
-@inlined_by_numba
+@inlined
 def chance32(st, s, thr):
     """True with probability ``thr / 2**32`` (int64 threshold, as rules store it)."""
     if thr <= 0:

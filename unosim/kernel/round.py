@@ -9,7 +9,7 @@ import numpy as np  # noqa: I001  (G_SKIPS kept where the cached kernels have it
 from .decide import FIRST_WEIGHTED, choose_card, choose_colour
 from .effects import play
 from .family import fixed_rules
-from .jit import called, inlined, inlined_by_numba
+from .jit import called, inlined
 from .kinds import (
     COLOUR,
     DRAW_TWO,
@@ -102,13 +102,16 @@ from .seats import seat
 from .trace import trace_event
 
 
-@inlined_by_numba
+@called
 def setup(tb, rd, n, order, scripted):
     """3: shuffle, deal, turn the first card and apply its setup effect.
 
     ``order`` holds every card of the deck (``deck`` counts them per kind). Unscripted,
     its order does not matter (draws are random, see ``piles``); scripted, its last
-    element is dealt first. Returns the seat that takes the first turn."""
+    element is dealt first. Returns the seat that takes the first turn.
+
+    A call, not inlined (``called``): once a round, it costs no measurable speed per
+    turn and inlining its tree took a third of the cold compile (docs/performance.md)."""
     g = rd.g
     count = rd.count
     mem = rd.mem
@@ -194,7 +197,7 @@ def setup(tb, rd, n, order, scripted):
     return 0
 
 
-@inlined_by_numba
+@inlined
 def play_round(tb, rd, n, order, scripted):
     """Play one round to its end or to ``max_turns``; the outcome stays in ``rd``.
 
@@ -216,7 +219,7 @@ def play_round(tb, rd, n, order, scripted):
     end_round(rd, p)
 
 
-@inlined_by_numba
+@inlined
 def start_round(tb, rd, n, order, scripted):
     """Setup (3) and the round's start event; returns the first seat to act."""
     g = rd.g
@@ -229,7 +232,7 @@ def start_round(tb, rd, n, order, scripted):
     return p
 
 
-@inlined_by_numba
+@inlined
 def end_round(rd, p):
     g = rd.g
     if g[G_OVER] == OVER_WON:
@@ -245,7 +248,7 @@ def turn_loop(tb, rd, n, p, stop, force, colour):
     return _turns(tb, rd, n, p, stop, force, colour, np.int64(1))
 
 
-@inlined_by_numba
+@called
 def play_turns(tb, rd, n, p):
     """``_turns`` without stops, forced choices or outside seats, for every round
     without an expert or an outside seat: ``_turns`` is inlined here with those
@@ -256,7 +259,7 @@ def play_turns(tb, rd, n, p):
     return _turns(tb, rd, n, p, np.int64(0), np.int64(FORCE_NONE), np.int64(-1), np.int64(0))
 
 
-@inlined_by_numba
+@inlined
 def _turns(tb, rd, n, p, stop, force, colour, outside):
     """The turns of a round from seat ``p``'s, in any state a turn starts from, until the
     round is over (``rd.g[G_OVER]`` set) or a stop; returns the seat to act next.
@@ -355,7 +358,7 @@ def _turns(tb, rd, n, p, stop, force, colour, outside):
     return p
 
 
-@inlined_by_numba
+@inlined
 def record(tb, rd, out_row, n):
     """Write the RULES.md section 6 row of the finished round into ``out_row``."""
     g = rd.g

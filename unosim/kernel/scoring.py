@@ -10,7 +10,7 @@ take the round's ``state.Table`` ``tb`` and ``state.Round`` ``rd`` and the seat 
 
 from .declared import props
 from .family import fixed_rules, table_rules
-from .jit import called, inlined, inlined_by_numba
+from .jit import called, inlined
 from .kinds import (
     ATTACK_HEADS_UP,
     ATTACK_NEXT,
@@ -73,7 +73,7 @@ H_SWAP_WILD = 600.0  # Shuffle Hands / Customizable when they even out the hands
 DANGER = 2  # cards of the next player at which the heuristic attacks
 
 
-@inlined_by_numba
+@inlined
 def _only_legal(tb, rd, p):
     """The kind of ``p``'s only legal card (copies aside); -1 if none, -2 if several.
     Then no scoring is needed: every strategy plays it."""
@@ -218,7 +218,7 @@ def _name_score(tb, rd, p, c, per_card, short, inv):
     )
 
 
-@inlined_by_numba
+@inlined
 def _weighted_card(tb, rd, p):
     """The weighted family's play: the legal card of highest ``weights . features``
     (``FEATURES``, module docstring), the first in kind order on ties; -1 if none.

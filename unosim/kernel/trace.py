@@ -11,7 +11,7 @@ judge each step."""
 
 import numpy as np
 
-from .jit import called, inlined_by_numba
+from .jit import called, inlined
 from .kinds import N_BUILTIN_KINDS, N_DECLARED_KINDS
 from .layout import (
     EV_AUX,
@@ -47,7 +47,7 @@ from .layout import (
 from .outside import history_event
 
 
-@inlined_by_numba
+@inlined
 def trace_event(rd, typ, p, k, flags, aux):
     """Seat ``p``'s step ``typ`` (``layout.E_*``) with card ``k``, into ``rd.trace``
     (``state.Round``) when it has room at all."""
