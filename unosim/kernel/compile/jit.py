@@ -1,15 +1,24 @@
 """The two decorators every kernel function uses, and the on-disk cache they share.
 
-Kernel functions never allocate, so ``kernel`` compiles them without numba's runtime
-(``_nrt=False``: no reference counting of the arrays passed around, which took two thirds
-of a turn's time); ``hot`` functions are also inlined into their callers at numba's IR
-level (``inline="always"``). Both are plain ``numba.njit`` with ``cache=True``; the one
-difference is what a cached kernel is valid for (``_KernelCodeStamp``): the code of the
-whole kernel package, not the time and size of its own file, since a kernel inlines
-functions from the package's other files. Where the cache goes is numba's own choice
+Kernel functions never allocate, so both compile without numba's runtime (``_nrt=False``:
+no reference counting of the arrays passed around, which took two thirds of a turn's
+time). They are named for where a function's code goes:
+
+* ``called``: compiled once per argument types and called (LLVM copies it into a caller
+  only if it is small). For the entry points and the rare or once-a-round parts: a call
+  passes the ``state.Table`` and ``state.Round`` bundles field by field, some twenty
+  arrays, which costs time on the turn path.
+* ``inlined``: numba copies the function into each caller before typing
+  (``inline="always"``), reading it again, and every ``inlined`` function it calls, at
+  each call site: most of a cold compile (docs/performance.md, "Cold compile", with the
+  alternatives measured). For the turn path, where a call costs speed.
+
+Both are plain ``numba.njit`` with ``cache=True``; the one difference from numba's own
+cache is what a cached kernel is valid for (``_KernelCodeStamp``): the code of the whole
+kernel package, not the time and size of its own file, since a kernel inlines functions
+from the package's other files. Where the cache goes is numba's own choice
 (``NUMBA_CACHE_DIR``, else beside the sources, else numba's per-user folder for a
-read-only install), made at a kernel's first compile, not at import. Why each rule
-exists, with the compile times measured: ``notes/compile-time.md``.
+read-only install), made at a kernel's first compile, not at import.
 """
 
 import sys
@@ -123,5 +132,5 @@ def jitted(**options):
     return wrap
 
 
-kernel = jitted(_nrt=False)
-hot = jitted(_nrt=False, inline="always")
+called = jitted(_nrt=False)
+inlined = jitted(_nrt=False, inline="always")

@@ -5,14 +5,14 @@ They take the round's ``state.Round`` ``rd``, then seats.
 
 import numpy as np
 
-from ..compile.jit import hot, kernel
+from ..compile.jit import called, inlined
 from .kinds import N_BUILTIN_KINDS, N_KINDS
 from .layout import G_DIR, G_N, MEM_SHORT, N_H, S_TABLE
 from .piles import add_card, forget_plays, shuffle
 from .seats import seat
 
 
-@hot
+@inlined
 def _swap_rows(arr, a, b, width):
     """Rows ``a`` and ``b`` of ``arr`` exchange their first ``width`` entries."""
     for k in range(width):
@@ -21,7 +21,7 @@ def _swap_rows(arr, a, b, width):
         arr[b, k] = t
 
 
-@kernel
+@called
 def swap_hands(rd, a, b, nk):
     """Seats ``a`` and ``b`` exchange hands (and what the table knows they lack); the
     hands hold no kind from ``nk`` on (``piles.kinds_in_play``)."""
@@ -42,7 +42,7 @@ def swap_hands(rd, a, b, nk):
     _swap_rows(hinfo, a, b, N_H)
 
 
-@kernel
+@called
 def rotate_hands(rd, nk):
     """8.2 Seven-Zero's 0: every hand passes to the next player in the direction of play
     (``nk``: ``swap_hands``'s)."""
@@ -57,7 +57,7 @@ def rotate_hands(rd, nk):
         q = nxt
 
 
-@kernel
+@called
 def shuffle_all_hands(rd, p, nk):
     """Wild Shuffle Hands: collect, shuffle, deal one at a time from the next player
     (``nk``: ``swap_hands``'s)."""

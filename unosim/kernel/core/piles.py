@@ -15,7 +15,7 @@ the order instead: it draws ``pile[g[G_PILE_N] - 1]`` and shuffles on a reshuffl
 
 import numpy as np
 
-from ..compile.jit import hot, kernel
+from ..compile.jit import called, inlined
 from ..rules.family import fixed_rules
 from .kinds import COLOUR, N_BUILTIN_KINDS, N_COLOURED, N_COLOURS, N_KINDS, RANK
 from .layout import (
@@ -44,7 +44,7 @@ from .rng import below, below_state
 from .trace import trace_event
 
 
-@hot
+@inlined
 def _bit(k):
     """(hinfo column, bit) of kind ``k`` in the masks of kinds held."""
     c = COLOUR[k]
@@ -53,7 +53,7 @@ def _bit(k):
     return H_WILD_MASK, 1 << (k - N_COLOURED)
 
 
-@hot
+@inlined
 def add_card(rd, p, k):
     """Card ``k`` into seat ``p``'s hand (``rd``: a ``state.Round``)."""
     hands = rd.hands
@@ -67,7 +67,7 @@ def add_card(rd, p, k):
         hinfo[p, col] |= bit
 
 
-@hot
+@inlined
 def remove_card(rd, p, k):
     """Card ``k`` out of seat ``p``'s hand."""
     hands = rd.hands
@@ -81,7 +81,7 @@ def remove_card(rd, p, k):
         hinfo[p, col] &= ~bit
 
 
-@hot
+@inlined
 def shuffle(arr, n, st, s):
     """Fisher-Yates shuffle of ``arr[:n]`` with stream ``s`` of ``st`` (``uint64[N_STREAMS,
     4]``)."""
@@ -92,7 +92,7 @@ def shuffle(arr, n, st, s):
         arr[j] = t
 
 
-@hot
+@inlined
 def discard(rd, k):
     """Put ``k`` on the discard pile as its new top card."""
     rd.disc[k] += 1
@@ -103,7 +103,7 @@ def discard(rd, k):
     rd.g[G_TOP] = k
 
 
-@hot
+@inlined
 def _to_end(pile, j, m):
     """Swap ``pile[j]`` and ``pile[m]``: the random card drawn goes where the pile ends."""
     t = pile[j]
@@ -111,7 +111,7 @@ def _to_end(pile, j, m):
     pile[m] = t
 
 
-@hot
+@inlined
 def take(rd):
     """Take a card from the (non-empty) draw pile; see the module's docstring."""
     g = rd.g
@@ -123,7 +123,7 @@ def take(rd):
     return np.int64(pile[m])
 
 
-@hot
+@inlined
 def deal(rd, n, h):
     """3: ``h`` cards to each of the ``n`` seats in turn, each taken as ``take`` takes it.
     Unscripted, the deal stream's state and the pile's size stay in local variables
@@ -151,7 +151,7 @@ def deal(rd, n, h):
     g[G_PILE_N] = m
 
 
-@kernel
+@called
 def reshuffle(rd):
     """4.2: keep the discard pile's top card; the rest becomes the new draw pile."""
     g = rd.g
@@ -179,7 +179,7 @@ def reshuffle(rd):
         trace_event(rd, E_RESHUFFLE, -1, -1, 0, n)
 
 
-@hot
+@inlined
 def forget_plays(rd, p):
     """Seat ``p``'s hand changed otherwise than by playing (a draw, a swap): what its
     last plays showed of it (``MEM_NAMED``, ``MEM_PLAYED``) no longer holds."""
@@ -188,7 +188,7 @@ def forget_plays(rd, p):
         rd.mem[MEM_PLAYED + p] = 0
 
 
-@hot
+@inlined
 def draw_one(rd, p):
     """Seat ``p`` draws one card (reshuffling if needed); the kind, or -1 if none exists."""
     if rd.g[G_PILE_N] == 0:
@@ -203,7 +203,7 @@ def draw_one(rd, p):
     return k
 
 
-@hot
+@inlined
 def draw_cards(rd, p, count):
     """Seat ``p`` draws up to ``count`` cards; stops when nothing is left to draw.
 
@@ -216,13 +216,13 @@ def draw_cards(rd, p, count):
             return
 
 
-@kernel
+@called
 def draw_n(rd, p, count):
     """``draw_cards``, not inlined."""
     draw_cards(rd, p, count)
 
 
-@hot
+@inlined
 def kinds_in_play(tb):
     """The kinds of the rule set of ``tb`` (a ``state.Table``) are below this: the
     built-in ones without declared cards, so that loops over a hand skip the kinds
@@ -230,7 +230,7 @@ def kinds_in_play(tb):
     return N_KINDS if fixed_rules(tb)[DC_N] > 0 else N_BUILTIN_KINDS
 
 
-@hot
+@inlined
 def hand_points(tb, rd, p):
     """Points of seat ``p``'s hand (``tb``: a ``state.Table``)."""
     s = 0

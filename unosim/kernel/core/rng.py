@@ -8,7 +8,7 @@ decisions leaves the deal and the other streams aligned (common random numbers).
 
 import numpy as np
 
-from ..compile.jit import hot, kernel
+from ..compile.jit import called, inlined
 
 _GAMMA = np.uint64(0x9E3779B97F4A7C15)
 _M1 = np.uint64(0xBF58476D1CE4E5B9)
@@ -16,7 +16,7 @@ _M2 = np.uint64(0x94D049BB133111EB)
 _MASK32 = np.uint64(0xFFFFFFFF)
 
 
-@hot
+@inlined
 def mix64(z):
     """splitmix64's finaliser: a bijective 64-bit hash."""
     z = (z ^ (z >> np.uint64(30))) * _M1
@@ -24,7 +24,7 @@ def mix64(z):
     return z ^ (z >> np.uint64(31))
 
 
-@hot
+@inlined
 def round_key(seed, game, rnd):
     """Hash of (seed, game, round); every field goes through the mixer, so adjacent seeds
     or game indices give unrelated keys, not shifted copies of one sequence."""
@@ -33,7 +33,7 @@ def round_key(seed, game, rnd):
     return mix64(h ^ (np.uint64(rnd) + _GAMMA * np.uint64(3)))
 
 
-@kernel
+@called
 def seed_streams(st, seed, game, rnd, n_streams):
     """Fill ``st[:n_streams]`` (uint64[N_STREAMS, 4]) for one round of one game."""
     h = round_key(seed, game, rnd)
@@ -44,7 +44,7 @@ def seed_streams(st, seed, game, rnd, n_streams):
             st[s, j] = mix64(x)
 
 
-@hot
+@inlined
 def step(s0, s1, s2, s3):
     """xoshiro256** step of the state (s0, s1, s2, s3): (result, new state). (Its two
     rotations are written out: this is inlined at some fifty places, and each inlined
@@ -61,7 +61,7 @@ def step(s0, s1, s2, s3):
     return result, s0, s1, s2, s3
 
 
-@hot
+@inlined
 def next_u64(st, s):
     """xoshiro256** step of stream ``s``."""
     result, s0, s1, s2, s3 = step(st[s, 0], st[s, 1], st[s, 2], st[s, 3])
@@ -72,7 +72,7 @@ def next_u64(st, s):
     return result
 
 
-@hot
+@inlined
 def below_state(n, s0, s1, s2, s3):
     """Uniform integer in [0, n) for 1 <= n < 2**32, exactly (Lemire's method), from the
     state (s0, s1, s2, s3) in local variables: (the integer, new state)."""
@@ -89,7 +89,7 @@ def below_state(n, s0, s1, s2, s3):
     return np.int64(m >> np.uint64(32)), s0, s1, s2, s3
 
 
-@hot
+@inlined
 def below(st, s, n):
     """Uniform integer in [0, n) for 1 <= n < 2**32 from stream ``s`` (``below_state``)."""
     v, s0, s1, s2, s3 = below_state(n, st[s, 0], st[s, 1], st[s, 2], st[s, 3])
@@ -100,7 +100,7 @@ def below(st, s, n):
     return v
 
 
-@hot
+@inlined
 def chance(st, s, p):
     """True with probability ``p`` (float); consumes one draw only when 0 < p < 1."""
     if p <= 0.0:
@@ -110,7 +110,7 @@ def chance(st, s, p):
     return (next_u64(st, s) >> np.uint64(11)) * (1.0 / 9007199254740992.0) < p
 
 
-@hot
+@inlined
 def chance32(st, s, thr):
     """True with probability ``thr / 2**32`` (int64 threshold, as rules store it)."""
     if thr <= 0:

@@ -1,9 +1,9 @@
 """Seat arithmetic without integer division (a modulo costs more than a turn's logic)."""
 
-from ..compile.jit import hot
+from ..compile.jit import inlined
 
 
-@hot
+@inlined
 def seat(p, off, n):
     """Seat ``p + off`` around a table of ``n``, for ``-n < off < n``."""
     q = p + off

@@ -40,7 +40,7 @@ from collections import namedtuple
 
 import numpy as np
 
-from ..compile.jit import jitted, kernel
+from ..compile.jit import called, jitted
 from .kinds import N_KINDS
 from .layout import EV_W, MAX_PLAYERS, N_G, N_H, N_K, N_MEM, N_STREAMS, N_TR
 
@@ -111,7 +111,7 @@ def with_trace(rd, trace):
     )
 
 
-@kernel
+@called
 def copy_scalars(src, dst):
     """Copy the four scalar arrays (game state, counters, memory, flags) of ``src``
     into ``dst`` (two ``Round``)."""

@@ -11,7 +11,7 @@ judge each step."""
 
 import numpy as np
 
-from ..compile.jit import hot, kernel
+from ..compile.jit import called, inlined
 from ..outside.protocol import history_event
 from .kinds import N_BUILTIN_KINDS, N_DECLARED_KINDS
 from .layout import (
@@ -47,7 +47,7 @@ from .layout import (
 )
 
 
-@hot
+@inlined
 def trace_event(rd, typ, p, k, flags, aux):
     """Seat ``p``'s step ``typ`` (``layout.E_*``) with card ``k``, into ``rd.trace``
     (``state.Round``) when it has room at all."""
@@ -56,7 +56,7 @@ def trace_event(rd, typ, p, k, flags, aux):
         _write_event(rd, np.int64(typ), np.int64(p), np.int64(k), np.int64(flags), np.int64(aux))
 
 
-@kernel
+@called
 def _write_event(rd, typ, p, k, flags, aux):
     """The row itself, not inlined: ``trace_event`` is called from some sixty places of
     the turn path, and inlining this body at each made the cold compile much longer."""

@@ -12,7 +12,7 @@ from concurrent.futures import ThreadPoolExecutor
 import numba
 import numpy as np
 
-from ..compile.jit import jitted, kernel
+from ..compile.jit import called, jitted
 from ..core.kinds import N_KINDS
 from ..core.layout import DC_N, EV_W_DECL, G_PILE_N, N_COLS, S_SEAT0, TR_EVENTS
 from ..core.rng import seed_streams
@@ -51,7 +51,7 @@ def run_chunk(tb, rd, order, n, seed, first_game, out, lo, hi):
     """Play games ``first_game + lo .. first_game + hi - 1`` into ``out[lo:hi]`` in the
     work arrays ``rd`` (a ``state.Round``, one per thread, never one per game).
 
-    Without numba's runtime (``jit.kernel``): the round is inlined here, and in a
+    Without numba's runtime (``jit.called``): the round is inlined here, and in a
     function with the runtime every use of ``tb`` and ``rd`` counted references."""
     zero = np.int64(0)  # not the literal 0: see ``jit.py``
     for i in range(lo, hi):
@@ -60,7 +60,7 @@ def run_chunk(tb, rd, order, n, seed, first_game, out, lo, hi):
         record(tb, rd, out[i], n)
 
 
-@kernel
+@called
 def play_and_record(tb, rd, n, order, scripted, out_row):
     """``round.play_round`` then ``round.record`` into ``out_row``, for the loops that
     allocate (which count references: see ``run_chunk``), the matches'."""

@@ -31,7 +31,7 @@ hand-built round records. Readings chosen here (see also ``unosim/sim/match.py``
 
 import numpy as np
 
-from ..compile.jit import jitted, kernel
+from ..compile.jit import called, jitted
 from ..core.layout import (
     C_HAND_POINTS,
     C_PENALTY_POINTS,
@@ -73,7 +73,7 @@ RH_PLAYER = 5  # + seat: the player sitting there, -1 for an empty seat
 N_RH = RH_PLAYER + MAX_PLAYERS
 
 
-@kernel
+@called
 def next_alive(alive, n, p):
     """The first player still in after player ``p`` in table order (-1 if none)."""
     for _ in range(n):
@@ -85,7 +85,7 @@ def next_alive(alive, n, p):
     return -1
 
 
-@kernel
+@called
 def seat_players(alive, n, dealer, seat_player):
     """Seat the players in for a round dealt by ``dealer``: seat ``s`` is the
     ``(s + 1)``-th player in after the dealer, the dealer takes the last seat.
@@ -120,7 +120,7 @@ def seat_players(alive, n, dealer, seat_player):
     return m
 
 
-@kernel
+@called
 def leader(score, alive, n):
     """The player in with the highest total; ties go to the lowest index."""
     best = -1
@@ -130,7 +130,7 @@ def leader(score, alive, n):
     return best
 
 
-@kernel
+@called
 def settle(rules, row, n, n_act, seat_player, dealer, score, penalty, alive):
     """Book one finished round into the match (RULES.md sections 5 and 7).
 

@@ -6,7 +6,7 @@ Like every kernel function, these take the round's ``state.Table`` ``tb`` and
 
 import numpy as np
 
-from ..compile.jit import hot, kernel
+from ..compile.jit import called, inlined
 from ..core.kinds import (
     COLOUR,
     DRAW_TWO,
@@ -102,13 +102,16 @@ from ..rules.pending import (
 from ..strategies.decide import FIRST_WEIGHTED, choose_card, choose_colour
 
 
-@hot
+@called
 def setup(tb, rd, n, order, scripted):
     """3: shuffle, deal, turn the first card and apply its setup effect.
 
     ``order`` holds every card of the deck (``deck`` counts them per kind). Unscripted,
     its order does not matter (draws are random, see ``piles``); scripted, its last
-    element is dealt first. Returns the seat that takes the first turn."""
+    element is dealt first. Returns the seat that takes the first turn.
+
+    A call, not inlined (``called``): once a round, it costs no measurable speed per
+    turn and inlining its tree took a third of the cold compile (docs/performance.md)."""
     g = rd.g
     count = rd.count
     mem = rd.mem
@@ -194,7 +197,7 @@ def setup(tb, rd, n, order, scripted):
     return 0
 
 
-@hot
+@inlined
 def play_round(tb, rd, n, order, scripted):
     """Play one round to its end or to ``max_turns``; the outcome stays in ``rd``.
 
@@ -216,7 +219,7 @@ def play_round(tb, rd, n, order, scripted):
     end_round(rd, p)
 
 
-@hot
+@inlined
 def start_round(tb, rd, n, order, scripted):
     """Setup (3) and the round's start event; returns the first seat to act."""
     g = rd.g
@@ -229,7 +232,7 @@ def start_round(tb, rd, n, order, scripted):
     return p
 
 
-@hot
+@inlined
 def end_round(rd, p):
     g = rd.g
     if g[G_OVER] == OVER_WON:
@@ -238,14 +241,14 @@ def end_round(rd, p):
         trace_event(rd, E_TRUNCATED, p, -1, 0, 0)
 
 
-@kernel
+@called
 def turn_loop(tb, rd, n, p, stop, force, colour):
     """``_turns`` for the expert and the outside seats: its play-outs and its rounds'
     stops, with any seat maybe an outside one."""
     return _turns(tb, rd, n, p, stop, force, colour, np.int64(1))
 
 
-@kernel
+@called
 def play_turns(tb, rd, n, p):
     """``_turns`` without stops, forced choices or outside seats, for every round
     without an expert or an outside seat: ``_turns`` is inlined here with those
@@ -256,7 +259,7 @@ def play_turns(tb, rd, n, p):
     return _turns(tb, rd, n, p, np.int64(0), np.int64(FORCE_NONE), np.int64(-1), np.int64(0))
 
 
-@hot
+@inlined
 def _turns(tb, rd, n, p, stop, force, colour, outside):
     """The turns of a round from seat ``p``'s, in any state a turn starts from, until the
     round is over (``rd.g[G_OVER]`` set) or a stop; returns the seat to act next.
@@ -355,7 +358,7 @@ def _turns(tb, rd, n, p, stop, force, colour, outside):
     return p
 
 
-@hot
+@inlined
 def record(tb, rd, out_row, n):
     """Write the RULES.md section 6 row of the finished round into ``out_row``."""
     g = rd.g

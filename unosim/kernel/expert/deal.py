@@ -6,7 +6,7 @@ cannot see dealt at random, consistently with what the table saw of each seat
 
 import numpy as np
 
-from ..compile.jit import hot, kernel
+from ..compile.jit import called, inlined
 from ..core.kinds import (
     ATTACK_NONE,
     COLOUR,
@@ -60,7 +60,7 @@ from ..strategies.scoring import DANGER, _heuristic_card
 from .params import DEAL_OPEN, DEAL_VOIDS
 
 
-@kernel
+@called
 def may_hold(void, k):
     """May a seat whose known lacks are ``void`` (``MEM_SHORT`` bits) hold kind ``k``?"""
     c = COLOUR[k]
@@ -69,7 +69,7 @@ def may_hold(void, k):
     return (void >> c) & 1 == 0 and (void >> (SHORT_RANK + RANK[k])) & 1 == 0
 
 
-@kernel
+@called
 def _heuristic_named(tb, named, q, size):
     """What the last play that named a colour of the ``heuristic`` seat ``q``
     (``MEM_NAMED`` ``named``), now holding ``size`` cards, tells: (the colour it named,
@@ -99,7 +99,7 @@ def _heuristic_named(tb, named, q, size):
     return colour, slack, lack
 
 
-@kernel
+@called
 def _telling_play(tb, played, q, size):
     """``MEM_PLAYED`` ``played`` of seat ``q`` if its hand has changed since only by the
     plays after it (``size`` cards after it) and the play tells what the hand held (not
@@ -115,7 +115,7 @@ def _telling_play(tb, played, q, size):
     return played
 
 
-@kernel
+@called
 def _play_chance(tb, b, q, mem, d):
     """The chance that seat ``q``, a ``heuristic`` or ``random`` player, with its dealt
     hand in ``b`` made its last ``d`` plays (``MEM_PLAYED``, all since its hand last
@@ -151,7 +151,7 @@ def _play_chance(tb, b, q, mem, d):
     return p
 
 
-@kernel
+@called
 def _majority(hinfo, q, colour, slack):
     """Could ``q``, with ``slack`` more cards of ``colour``, hold no colour more?"""
     for c in range(N_COLOURS):
@@ -160,7 +160,7 @@ def _majority(hinfo, q, colour, slack):
     return True
 
 
-@hot
+@inlined
 def _put_state(st, s0, s1, s2, s3):
     """Stream 0's state back into ``st`` after a loop that kept it in locals (the
     draws as ``rng.below`` makes them, without a load and a store of the state per
@@ -171,7 +171,7 @@ def _put_state(st, s0, s1, s2, s3):
     st[0, 3] = s3
 
 
-@hot
+@inlined
 def _shuffle_part(a, lo, hi, m, st):
     """Fisher-Yates steps ``lo .. hi - 1`` over ``a[:m]`` (``a[j]`` swapped with a uniform
     ``a[j .. m - 1]``), from stream 0 of ``st``, its state kept in locals through the loop
@@ -186,7 +186,7 @@ def _shuffle_part(a, lo, hi, m, st):
     _put_state(st, s0, s1, s2, s3)
 
 
-@hot
+@inlined
 def _pick_card(unseen, j, m, void, st):
     """Swap into ``unseen[j]`` a uniform one of ``unseen[j:m]``: of the cards a seat with
     the lacks ``void`` may hold if there are any (tried at random 8 times, then counted),
@@ -216,7 +216,7 @@ def _pick_card(unseen, j, m, void, st):
     unseen[x] = t
 
 
-@kernel
+@called
 def reshuffle_pile(b, st):
     """Shuffle the draw pile of the determinized ``b`` anew (stream 0 of ``st``), its
     hands kept: given the hands, every order of the other unseen cards is equally likely,
@@ -226,7 +226,7 @@ def reshuffle_pile(b, st):
     _shuffle_part(b.pile, 0, m - 1, m, st)
 
 
-@kernel
+@called
 def determinize(tb, rd, p, b, unseen, st, scripted, deal, infer, depth, tries, lazy):
     """Copy the state into ``b*`` with the opponents' hands and the draw pile dealt
     anew from the cards seat ``p`` cannot see (stream 0 of ``st``), hand sizes kept.

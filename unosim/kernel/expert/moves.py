@@ -6,7 +6,7 @@ rollout policy's own move among them.
 
 import numpy as np
 
-from ..compile.jit import hot, kernel
+from ..compile.jit import called, inlined
 from ..core.kinds import (
     COLOUR,
     DRAW_TWO,
@@ -53,7 +53,7 @@ from ..strategies.decide import (
 from .params import AT_DRAWN, AT_PENALTY, SCOPE_ALL
 
 
-@kernel
+@called
 def _variants(tb, rd, p, n, k, force, scope, cand, ccol, m):
     """Append the ways of playing ``k`` (as ``force``, a card or ``FORCE_DRAWN``) to
     ``cand``/``ccol`` from index ``m``: a wild-type card once per colour it could name,
@@ -95,14 +95,14 @@ def _variants(tb, rd, p, n, k, force, scope, cand, ccol, m):
     return m
 
 
-@hot
+@inlined
 def _searches_opponent(tb, rd, p, k, scope):
     """Does the search try each opponent of declared ``k``'s first ``chosen`` step
     (``scope`` all, not ``p``'s last card)?"""
     return scope == SCOPE_ALL and rd.hinfo[p, H_TOTAL] > 1 and chooses(tb, k)
 
 
-@kernel
+@called
 def _declared_variants(tb, rd, p, n, k, force, scope, cand, ccol, m):
     """``_variants`` of a declared ``k``: once per colour it could name if it names one,
     and (``scope`` all, not a last card) once per opponent its first ``chosen`` step
@@ -124,7 +124,7 @@ def _declared_variants(tb, rd, p, n, k, force, scope, cand, ccol, m):
     return m
 
 
-@kernel
+@called
 def _has_extra(rd, p, k):
     """8.6: does ``p`` hold a card it could add to a play of the coloured ``k`` (a copy,
     or the next number of its colour up or down)?"""
@@ -138,7 +138,7 @@ def _has_extra(rd, p, k):
     return (r + 1 < N_NUMBERS and hands[p, c + r + 1] > 0) or (r > 0 and hands[p, c + r - 1] > 0)
 
 
-@kernel
+@called
 def candidates(tb, rd, p, n, at, draw, bluff, scope, cand, ccol):
     """Seat ``p``'s choices at the decision ``at`` into ``cand``/``ccol`` (``turn_loop``'s
     ``force`` and ``colour``). A normal turn: each legal card (``_variants``), drawing
@@ -206,7 +206,7 @@ def candidates(tb, rd, p, n, at, draw, bluff, scope, cand, ccol):
     return m
 
 
-@kernel
+@called
 def _detail(tb, w, p, k, scope):
     """The colour the rollout policy names after playing ``k`` (wild-type), or the seat
     its 7 swaps with (Seven-Zero), or -1: ``_variants``' ``ccol`` of its move. A declared
@@ -234,7 +234,7 @@ def _detail(tb, w, p, k, scope):
     return -1
 
 
-@kernel
+@called
 def _policy_move(tb, rd, p, w, n, at, scope, m, cand, ccol):
     """The index of the rollout policy's own choice among the ``m`` candidates at the
     decision ``at``, or -1 (asked on a copy ``w``, with its rollout streams: the game's

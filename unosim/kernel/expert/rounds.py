@@ -18,7 +18,7 @@ search (``expert_search``); this module plays whole rounds with it (the entry po
 
 import numpy as np
 
-from ..compile.jit import hot, jitted
+from ..compile.jit import inlined, jitted
 from ..core.layout import DC_N, EV_W_DECL, G_DRAWN, G_OVER, N_COLS, S_SEAT0, TR_EVENTS, TR_WATCH
 from ..core.rng import seed_streams
 from ..core.state import Table, new_round, with_trace
@@ -70,7 +70,7 @@ from .params import (  # noqa: F401  (the slots and codes, published here)
 from .search import search, search_arrays
 
 
-@hot
+@inlined
 def play_round_expert(
     tb, rd, n, order, scripted, xp, b, w, wtb, unseen, cand, ccol, val, dsum, dsq, tally
 ):

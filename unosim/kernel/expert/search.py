@@ -10,7 +10,7 @@ import math
 
 import numpy as np
 
-from ..compile.jit import hot, jitted, kernel
+from ..compile.jit import called, inlined, jitted
 from ..core.kinds import N_BUILTIN_KINDS, N_COLOURED, N_KINDS
 from ..core.layout import (
     G_DRAWN,
@@ -109,7 +109,7 @@ def search_arrays(tb, deck_n):
     )
 
 
-@kernel
+@called
 def _seed(st, key, i, n):
     """Rollout streams ``st[:S_SEAT0 + n]`` for rollout ``i`` of the search ``key``."""
     h = mix64(key ^ (np.uint64(i) + _GAMMA * np.uint64(5)))
@@ -120,7 +120,7 @@ def _seed(st, key, i, n):
             st[s, j] = mix64(x)
 
 
-@hot
+@inlined
 def _restreams(src, st, n):
     """Rollout streams ``st[:S_SEAT0 + n]`` as ``_seed`` left them in ``src``."""
     for s in range(S_SEAT0 + n):
@@ -128,7 +128,7 @@ def _restreams(src, st, n):
             st[s, j] = src[s, j]
 
 
-@hot
+@inlined
 def _copy(b, w, n):
     """The rollout state ``w`` from the determinized ``b`` (``state.Round``); inlined, as
     a call would pass both records whole (some 210 values) for every rollout."""
@@ -145,7 +145,7 @@ def _copy(b, w, n):
         w.pile[j] = b.pile[j]
 
 
-@hot
+@inlined
 def _mean_se(dsum, dsq, c, k, pad):
     """Mean and standard error of candidate ``c``'s ``k`` paired differences from the
     policy's move, ``pad / k`` added to their variance (``X_PAD``)."""
@@ -154,7 +154,7 @@ def _mean_se(dsum, dsq, c, k, pad):
     return mean, np.sqrt(var / k)
 
 
-@hot
+@inlined
 def _power(zk, k, most, z):
     """The chance that a paired difference at ``zk`` standard errors after ``k``
     rollouts ends above ``z`` after ``most`` (conditional power under its current trend:
@@ -167,7 +167,7 @@ def _power(zk, k, most, z):
     return 0.5 * math.erfc((z - mu) / (sd * np.sqrt(2.0)))
 
 
-@kernel
+@called
 def _value(w, p, n, horizon, nxt, how):
     """1 for a win of ``p``; a round cut by the horizon, with seat ``nxt`` to move, scores
     ``p``'s chance to go out first: its share of the inverse hand sizes (``VALUE_HANDS``)
@@ -185,7 +185,7 @@ def _value(w, p, n, horizon, nxt, how):
     return (1.0 / max(1, whinfo[p, H_TOTAL])) / tot
 
 
-@kernel
+@called
 def search(tb, rd, n, p, xp, b, w, wtb, unseen, cand, ccol, val, dsum, dsq, tally):
     """The expert seat ``p``'s choice at the decision its turn loop stopped at: returns
     its index into ``cand``/``ccol``, or -1 for the policy's own choice (not searched).

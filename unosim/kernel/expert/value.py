@@ -18,7 +18,7 @@ import math
 
 import numpy as np
 
-from ..compile.jit import hot
+from ..compile.jit import inlined
 from ..core.kinds import DRAW_TWO, N_COLOURS, REVERSE, SKIP, WILD_DRAW_FOUR
 from ..core.layout import G_COLOUR, G_DIR, H_MASK, H_TOTAL, H_WILD
 
@@ -46,7 +46,7 @@ _D2_BIT = 1 << DRAW_TWO  # H_MASK bit of a colour's Draw Two
 _SR_BITS = (1 << SKIP) | (1 << REVERSE)  # ... of its Skip and Reverse
 
 
-@hot
+@inlined
 def fitted_share(rd, p, n, nxt):
     """Seat ``p``'s chance to go out first in round state ``rd`` (``n`` seats, seat
     ``nxt`` to move), by the fitted model: a float in (0, 1)."""

@@ -5,7 +5,7 @@ the seat (``outside.ask``), which stops the round when the answer is not in its 
 
 import numpy as np
 
-from ..compile.jit import kernel
+from ..compile.jit import called
 from ..core.layout import G_TOP
 from .protocol import (
     A_COLOUR,
@@ -21,14 +21,14 @@ from .protocol import (
 )
 
 
-@kernel
+@called
 def colour(tb, rd, p):
     """The colour ``p`` names outside its own play (setup, Greninja's second colour)."""
     a = ask(tb, rd, p, np.int64(D_COLOUR), np.int64(-1), np.int64(-1), np.int64(0))
     return a - A_COLOUR if a >= 0 else np.int64(0)
 
 
-@kernel
+@called
 def target(tb, rd, p):
     """The seat ``p`` swaps hands with."""
     a = ask(tb, rd, p, np.int64(D_TARGET), np.int64(-1), np.int64(-1), np.int64(0))
@@ -37,7 +37,7 @@ def target(tb, rd, p):
     return a - A_SEAT
 
 
-@kernel
+@called
 def jumps(tb, rd, q):
     """Does ``q`` jump in (8.3) with its copy of the card just played (the top card)?"""
     k = rd.g[G_TOP]
@@ -45,14 +45,14 @@ def jumps(tb, rd, q):
     return a == A_PLAY + k
 
 
-@kernel
+@called
 def forgets(tb, rd, p):
     """Does ``p`` stay silent instead of saying UNO (4.4)?"""
     a = ask(tb, rd, p, np.int64(D_UNO), np.int64(-1), np.int64(-1), np.int64(0))
     return a == A_PASS
 
 
-@kernel
+@called
 def extra(tb, rd, p, first, last, step):
     """The next card ``p`` adds to its multi-card play (8.6), or -1."""
     a = ask(tb, rd, p, np.int64(D_EXTRA), last, first, step)

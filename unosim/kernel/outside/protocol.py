@@ -45,7 +45,7 @@ wild-type card is part of the play action.
 
 import numpy as np
 
-from ..compile.jit import kernel
+from ..compile.jit import called
 from ..core.kinds import (
     COLOUR,
     DECLARED_COLOURED,
@@ -189,7 +189,7 @@ def ob_size(hist_cap):
     return O_HIST + HIST_W * hist_cap
 
 
-@kernel
+@called
 def history_event(rd, typ, p, k, flags, aux):
     """A public event into the history ring of ``rd.ob`` (``trace._write_event``): what
     the table sees of it (a card drawn is hidden, so is whether a play was a bluff)."""
@@ -213,7 +213,7 @@ def history_event(rd, typ, p, k, flags, aux):
     ob[j + 4] = aux
 
 
-@kernel
+@called
 def play_action(k, c):
     """The action playing kind ``k`` (naming colour ``c`` when wild-type)."""
     if k < N_COLOURED:
@@ -225,7 +225,7 @@ def play_action(k, c):
     return np.int64(A_DECL_COLOURED + k - DECLARED_COLOURED)
 
 
-@kernel
+@called
 def action_card(a):
     """(kind, colour) a play action plays (colour -1 for a coloured kind), or (-1, -1)
     for an action that plays no card."""
@@ -240,7 +240,7 @@ def action_card(a):
     return np.int64(-1), np.int64(-1)
 
 
-@kernel
+@called
 def _play_variants(tb, ob, k):
     """Mark the play actions of kind ``k`` (a wild-type kind once per colour, a
     declared wild card that names no colour once)."""
@@ -253,7 +253,7 @@ def _play_variants(tb, ob, k):
             ob[O_MASK + play_action(k, np.int64(c))] = 1
 
 
-@kernel
+@called
 def fill_mask(tb, rd, p, kind, card, first, step):
     """The legal actions of seat ``p`` at decision ``kind`` into ``rd.ob[O_MASK:]``;
     ``card``: the card drawn (``D_DRAWN``), to jump in with (``D_JUMP``), the last card
@@ -337,14 +337,14 @@ def fill_mask(tb, rd, p, kind, card, first, step):
     return m, bluff
 
 
-@kernel
+@called
 def _all_numbers(tb, first):
     """8.8 for a multi-card play starting with ``first``: may it empty the hand? Its
     extra cards are copies of ``first`` or, after a number, numbers."""
     return fixed_rules(tb)[R_LAST_CARD] == LAST_ANY or is_number(first)
 
 
-@kernel
+@called
 def observe(tb, rd, p, kind, card, first, step, bluff):
     """What seat ``p`` may know now (RULES.md: its hand, the public state and every
     hand's size) into ``rd.ob[O_OBS:]``."""
@@ -395,14 +395,14 @@ W_HANDS = 7  # + seat * N_SEEN + kind: every hand at the decision asked last
 VIEW_N = W_HANDS + MAX_PLAYERS * N_SEEN
 
 
-@kernel
+@called
 def view_at(ob):
     """Where the stepwise game's room starts in ``ob``, or -1 when it has none."""
     o = O_HIST + HIST_W * ob[O_HIST_CAP]
     return o if ob.shape[0] >= o + VIEW_N else np.int64(-1)
 
 
-@kernel
+@called
 def keep_hands(rd):
     """Every hand at the decision asked into the room (the round may run past it)."""
     o = view_at(rd.ob)
@@ -412,7 +412,7 @@ def keep_hands(rd):
                 rd.ob[o + W_HANDS + q * N_SEEN + k] = rd.hands[q, k]
 
 
-@kernel
+@called
 def ask(tb, rd, p, kind, card, first, step):
     """Seat ``p``'s action at decision ``kind`` (``fill_mask``'s arguments): the next
     one of the log, the only legal one, or -1 after stopping the round there (and
@@ -441,7 +441,7 @@ def ask(tb, rd, p, kind, card, first, step):
     return -1
 
 
-@kernel
+@called
 def at_stop(g):
     """The decision an outside seat's stop of ``round._turns`` is at."""
     if g[G_DRAWN] > 0:

@@ -27,7 +27,7 @@ the actions in its log, so the order and grouping of the calls never changes it.
 
 import numpy as np
 
-from ..compile.jit import jitted, kernel
+from ..compile.jit import called, jitted
 from ..core.kinds import N_KINDS
 from ..core.layout import (
     EV_W,
@@ -147,7 +147,7 @@ def _view(s, i):
     )
 
 
-@kernel
+@called
 def _copy_state(src, dst, n):
     """Copy what a round reads and writes (not its work space, trace or ``ob``)."""
     for j in range(src.g.shape[0]):
@@ -173,7 +173,7 @@ def _copy_state(src, dst, n):
             dst.streams[s, j] = src.streams[s, j]
 
 
-@kernel
+@called
 def _checkpoint(rd, ck, n, p, stopped):
     ob = rd.ob
     _copy_state(rd, ck, n)
@@ -184,7 +184,7 @@ def _checkpoint(rd, ck, n, p, stopped):
     ob[O_CURSOR] = 0
 
 
-@kernel
+@called
 def _force(kind, a):
     """``turn_loop``'s (force, colour) for action ``a`` at a stop's decision ``kind``."""
     k, c = action_card(a)
@@ -199,7 +199,7 @@ def _force(kind, a):
     return k, c
 
 
-@kernel
+@called
 def advance(tb, rd, ck, n, order, stop, out_row, xp, sa):
     """Play game ``rd`` to the next outside decision not in its log, or to its end (its
     record into ``out_row``); returns ``rd.ob[O_STATUS]``. A round waiting at a stop of

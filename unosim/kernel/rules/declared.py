@@ -9,7 +9,7 @@ these functions on the built-in cards' paths.
 
 import numpy as np
 
-from ..compile.jit import hot
+from ..compile.jit import inlined
 from ..core.kinds import (
     ATTACKS,
     DECLARED_COLOURED,
@@ -41,7 +41,7 @@ from ..core.layout import (
 from .family import fixed_rules
 
 
-@hot
+@inlined
 def slot_of(k):
     """The declared card (0 .. MAX_DECLARED - 1) of a declared kind ``k``."""
     if k < N_WILD_END:
@@ -49,19 +49,19 @@ def slot_of(k):
     return (k - DECLARED_COLOURED) // N_COLOURS
 
 
-@hot
+@inlined
 def block(k):
     """Where declared kind ``k``'s block starts in the rule array."""
     return DC0 + slot_of(k) * DC_W
 
 
-@hot
+@inlined
 def names_colour(tb, k):
     """Does its player name a colour after ``k`` (every wild-type card does)?"""
     return k < N_BUILTIN_KINDS or fixed_rules(tb)[block(k) + D_NAMES] == 1
 
 
-@hot
+@inlined
 def props(tb, k):
     """(attack, cards drawn, swap) of kind ``k`` for the players' scores: the built-in
     tables (``kinds.ATTACKS``, ``DRAW_PENALTY``, ``SWAPS``) or its declaration's."""
@@ -71,7 +71,7 @@ def props(tb, k):
     return fixed_rules(tb)[b + D_ATTACK], fixed_rules(tb)[b + D_DRAWS], fixed_rules(tb)[b + D_SWAP]
 
 
-@hot
+@inlined
 def penalty(tb, k):
     """The waiting draw penalty ``k`` adds (RULES.md 4.6, 8.1): a Draw Two's 2, a Wild
     Draw Four's 4, a declared ``stack`` card's number, else 0."""
@@ -80,7 +80,7 @@ def penalty(tb, k):
     return fixed_rules(tb)[block(k) + D_PENALTY]
 
 
-@hot
+@inlined
 def legal_declared(tb, rd, k):
     """4.1 for a coloured declared kind not of the current colour: ``matches`` =
     anything, or the top card's rank when it matches by rank."""
@@ -91,7 +91,7 @@ def legal_declared(tb, rd, k):
     return RANK[rd.g[G_TOP]] == r and (rules[DC_COLOUR_ONLY] >> r) & 1 == 0
 
 
-@hot
+@inlined
 def stacks(tb, k):
     """Is ``k`` a card that stacks (a Draw Two, a Wild Draw Four, a ``stack`` card)?"""
     if k < N_BUILTIN_KINDS:
@@ -99,20 +99,20 @@ def stacks(tb, k):
     return (fixed_rules(tb)[DC_STACKS] >> slot_of(k)) & 1 == 1
 
 
-@hot
+@inlined
 def choice(colour, target):
     """``effects.play``'s ``colour`` for a declared card: the colour it names (0 if it
     names none) and the opponent its first ``chosen`` step picks (-1: the strategy's)."""
     return colour + N_COLOURS * (target + 1)
 
 
-@hot
+@inlined
 def chosen_target(colour):
     """The opponent of a declared card's ``choice`` (-1: the strategy's)."""
     return colour // N_COLOURS - 1 if colour >= 0 else -1
 
 
-@hot
+@inlined
 def chooses(tb, k):
     """Does declared kind ``k`` have a ``chosen`` step (``draw N chosen``, ``swap
     chosen``)?"""

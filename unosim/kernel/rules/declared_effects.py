@@ -10,7 +10,7 @@ comes (docs/cards.md, "How the steps of one card combine").
 
 import numpy as np
 
-from ..compile.jit import kernel
+from ..compile.jit import called
 from ..core.hands import rotate_hands, shuffle_all_hands, swap_hands
 from ..core.kinds import COLOUR, KIND_AT, N_ALL_RANKS
 from ..core.layout import (
@@ -63,7 +63,7 @@ from .family import fixed_rules
 from .outcome import add_penalty, take_turn, uno_check, win
 
 
-@kernel
+@called
 def declared_effect(tb, rd, p, k, target):
     """A declared card's steps in their order (docs/cards.md); its colour, if it names
     one, was named before (``play``). ``target`` >= 0: the opponent its first ``chosen``
@@ -134,7 +134,7 @@ def declared_effect(tb, rd, p, k, target):
             trace_event(rd, E_COLOUR, p, g[G_COLOUR], 0, 0)
 
 
-@kernel
+@called
 def throw_colour(tb, rd, q):
     """Seat ``q`` throws away every card of the current colour, as a Snorlax victim does
     (section 2): a uniformly random one (``q``'s stream) ends on top, the colour stays,

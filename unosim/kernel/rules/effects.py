@@ -9,7 +9,7 @@ the round's ``state.Table`` ``tb`` and ``state.Round`` ``rd``, then scalars.
 
 import numpy as np
 
-from ..compile.jit import hot, kernel
+from ..compile.jit import called, inlined
 from ..core.hands import rotate_hands, shuffle_all_hands, swap_hands
 from ..core.kinds import (
     COLOUR,
@@ -85,7 +85,7 @@ from .outcome import add_penalty, take_turn, uno_check, win
 ALONE = -2  # ``play``'s ``colour`` for a coloured card: no extra cards with it (8.6)
 
 
-@hot
+@inlined
 def effect(tb, rd, p, k, stacked, bluff, target):
     """Apply the effect of card ``k`` just played by ``p`` (4.6, 8.2, section 2);
     ``target`` >= 0: the seat a 7 swaps with, or the opponent a declared card's first
@@ -139,7 +139,7 @@ def effect(tb, rd, p, k, stacked, bluff, target):
         declared_effect(tb, rd, p, k, target)
 
 
-@kernel
+@called
 def _extra_cards(tb, rd, p, k, outside):
     """8.6 multi-card play: after ``k`` (``seq[0]``), ``p`` adds identical copies and/or
     a same-colour run of numbers, as its strategy chooses; a play that would empty the
@@ -165,7 +165,7 @@ def _extra_cards(tb, rd, p, k, outside):
     return m
 
 
-@hot
+@inlined
 def _last_card_penalties(tb, rd, lo, m):
     """5: of the cards ``seq[lo:m]`` that emptied the hand, only the draw penalties
     still apply (the next player draws them before the score)."""
@@ -177,7 +177,7 @@ def _last_card_penalties(tb, rd, lo, m):
             add_penalty(rd, DRAW_PENALTY[seq[i]])
 
 
-@hot
+@inlined
 def _jumper(tb, rd, p, last, outside):
     """8.3: the first other player after ``p`` in the direction of play who holds a card
     identical to ``last`` and jumps in (8.8: not with a last card it may not go out on),
@@ -197,7 +197,7 @@ def _jumper(tb, rd, p, last, outside):
     return -1
 
 
-@hot
+@inlined
 def play(tb, rd, p, k, how, bluff, colour, outside):
     """Seat ``p`` plays ``k`` (``how``: ``PLAY_HAND``, ``PLAY_DRAWN`` or ``PLAY_STACK``)
     and, with ``multi_play``, more; ``colour`` >= 0 is the colour named after a

@@ -38,7 +38,7 @@ from numba.extending import (
     unbox,
 )
 
-from ..compile.jit import hot
+from ..compile.jit import inlined
 from ..core.layout import (
     R_CHALLENGE,
     R_DRAW_RULE,
@@ -150,7 +150,7 @@ def _rules_in(typingctx, tb):
     return tb.types[field](tb), table
 
 
-@hot
+@inlined
 def fixed_rules(tb):
     """int64[N_RULES + declared-card fields]: the rules of table ``tb``, compile-time
     constants in a specialised kernel (``tb.constants``), else ``tb.rules``. Never for a
@@ -164,7 +164,7 @@ if config.DISABLE_JIT:  # the kernel run as Python (debugging): the same values
         return tb.rules if tb.constants is None else tb.constants.rules
 
 
-@hot
+@inlined
 def table_rules(tb):
     """The table's own run-time rule array, for reading a ``HOUSE`` slot."""
     return tb.rules

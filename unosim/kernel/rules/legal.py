@@ -7,7 +7,7 @@ Functions take the round's ``state.Table`` ``tb`` (the rules) and ``state.Round`
 
 import numpy as np
 
-from ..compile.jit import hot, kernel
+from ..compile.jit import called, inlined
 from ..core.kinds import (
     COLOUR,
     DRAW_TWO,
@@ -51,7 +51,7 @@ WD4_BIT = 1 << (WILD_DRAW_FOUR - N_COLOURED)  # its bit in hinfo[p, H_WILD_MASK]
 ACTION_RANKS = (1 << N_ALL_RANKS) - (1 << SKIP)
 
 
-@hot
+@inlined
 def wd4_allowed(tb, rd, p):
     """4.3: may ``p`` play a Wild Draw Four from the hand? `colour`: only without a card
     of the current colour; `none`: always; `strict` (8.10): only without any other
@@ -64,7 +64,7 @@ def wd4_allowed(tb, rd, p):
     return rd.hinfo[p, rd.g[G_COLOUR]] == 0 and _no_other_legal(tb, rd, p)
 
 
-@kernel
+@called
 def _no_other_legal(tb, rd, p):
     """8.10: ``p`` (holding no card of the current colour) holds no card of the top
     card's rank/symbol and no wild-type card but Wild Draw Fours."""
@@ -84,19 +84,19 @@ def _no_other_legal(tb, rd, p):
     return True
 
 
-@hot
+@inlined
 def is_number(k):
     return k < N_COLOURED and RANK[k] < N_NUMBERS
 
 
-@hot
+@inlined
 def may_go_out_with(tb, k):
     """8.8: may a single card ``k`` be played as the last card of a hand (a stack or a
     jump-in with one's last card)?"""
     return fixed_rules(tb)[R_LAST_CARD] == LAST_ANY or is_number(k)
 
 
-@hot
+@inlined
 def lone_card_blocked(tb, rd, p):
     """8.8: with `last_card = number`, ``p`` holds one card, which is not a number card:
     playing it would empty the hand, so ``p`` has no legal play and must draw."""
@@ -111,7 +111,7 @@ def lone_card_blocked(tb, rd, p):
     return False
 
 
-@hot
+@inlined
 def may_empty_hand(tb, rd, m, e):
     """8.8: may a play of ``rd.seq[:m]`` and then ``e`` (which empties the hand) be made?
     With `last_card = number` only if every card of it is a number card."""
@@ -126,7 +126,7 @@ def may_empty_hand(tb, rd, m, e):
     return True
 
 
-@hot
+@inlined
 def is_legal(tb, rd, p, k):
     """4.1: matches the current colour, or the top card's rank/symbol, or is wild-type."""
     c = COLOUR[k]
@@ -142,7 +142,7 @@ def is_legal(tb, rd, p, k):
     return r >= 0 and RANK[k] == r
 
 
-@hot
+@inlined
 def can_stack(tb, rd, k):
     """8.1: may ``k`` be stacked on the pending penalty (whose card is the top card)?"""
     mode = table_rules(tb)[R_STACKING]
@@ -160,7 +160,7 @@ def can_stack(tb, rd, k):
     return mode == STACK_PROGRESSIVE and k == WILD_DRAW_FOUR
 
 
-@kernel
+@called
 def _can_stack_declared(tb, rd, k, mode):
     """8.1 with a declared ``stack`` card as ``k`` or as the pending card (the top):
     `same`: on the same declared card only; `progressive`: any card that stacks on
@@ -173,12 +173,12 @@ def _can_stack_declared(tb, rd, k, mode):
     return k >= N_BUILTIN_KINDS and top >= N_BUILTIN_KINDS and slot_of(k) == slot_of(top)
 
 
-@kernel
+@called
 def draw_two_kind(c):
     return c * N_RANKS + DRAW_TWO
 
 
-@hot
+@inlined
 def legal_copies(tb, rd, p):
     """The legal cards in ``p``'s hand on a normal turn, each physical card counted
     (4.1, 4.3): the current colour's, the other colours' of the top card's rank, and
@@ -199,7 +199,7 @@ def legal_copies(tb, rd, p):
     return total
 
 
-@kernel
+@called
 def _declared_copies(tb, rd, p):
     """``legal_copies`` of a rule set with declared cards: each kind held, asked."""
     total = np.int64(0)
@@ -209,7 +209,7 @@ def _declared_copies(tb, rd, p):
     return total
 
 
-@hot
+@inlined
 def legal_ranks(tb, rd, p, c, cur, r_top):
     """Bit mask of the ranks of colour ``c`` that ``p`` holds and may play (4.1): all
     of them in the current colour, else the top card's rank (unless a declared rank
@@ -223,7 +223,7 @@ def legal_ranks(tb, rd, p, c, cur, r_top):
     return m & (((1 << r_top) & ~fixed_rules(tb)[DC_COLOUR_ONLY]) | anywhere)
 
 
-@hot
+@inlined
 def legal_wilds(tb, rd, p):
     """Bit mask of the wild-type kinds ``p`` holds and may play (4.3: Wild Draw Four
     only as the restriction allows); bit ``i`` is kind ``N_COLOURED + i``."""
@@ -233,7 +233,7 @@ def legal_wilds(tb, rd, p):
     return m
 
 
-@hot
+@inlined
 def no_play_lacks(tb, rd, held):
     """``MEM_SHORT`` bits a seat holding ``held`` cards shows the table by having no legal
     card (4.1): none of the colour in play; nor, unless 8.8's `last_card = number` may
@@ -246,7 +246,7 @@ def no_play_lacks(tb, rd, held):
     return lacks
 
 
-@hot
+@inlined
 def rank_lacks(tb, top):
     """``MEM_SHORT`` rank bits of a hand with no card of another colour legal on ``top``
     (4.1): the top card's rank (not a declared rank that matches by colour only) and the

@@ -3,7 +3,7 @@ what every play, special turn and declared card may end with. Functions take the
 round's ``state.Table`` ``tb`` and ``state.Round`` ``rd``, then scalars.
 """
 
-from ..compile.jit import hot, kernel
+from ..compile.jit import called, inlined
 from ..core.layout import (
     E_PENALTY,
     E_UNO,
@@ -31,14 +31,14 @@ from .family import fixed_rules, table_rules
 OVER_WON, OVER_TRUNCATED = 1, 2
 
 
-@kernel
+@called
 def penalise(tb, rd, p):
     """7: a penalised player's hand points go to their penalty total (for matches)."""
     pen = rd.pen
     pen[p] += hand_points(tb, rd, p)
 
 
-@hot
+@inlined
 def uno_check(tb, rd, p, outside):
     """4.4: a player left with one card after a play may forget UNO and be caught
     (``outside``: 0 if no seat is an outside one)."""
@@ -54,7 +54,7 @@ def uno_check(tb, rd, p, outside):
             draw_n(rd, p, table_rules(tb)[R_UNO_PENALTY])
 
 
-@hot
+@inlined
 def take_turn(tb, rd):
     """6: the max_turns limit is checked before every turn (jump-ins included); True
     when the turn may be taken (and is counted)."""
@@ -68,7 +68,7 @@ def take_turn(tb, rd):
     return True
 
 
-@hot
+@inlined
 def add_penalty(rd, amount):
     g = rd.g
     count = rd.count
@@ -77,7 +77,7 @@ def add_penalty(rd, amount):
         count[K_MAX_STACK] = g[G_PEND_DRAW]
 
 
-@hot
+@inlined
 def win(rd, p):
     """5: ``p`` has no cards; the next player first draws any pending penalty."""
     g = rd.g

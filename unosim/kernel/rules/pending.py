@@ -9,7 +9,7 @@ Like every kernel function, these take the round's ``state.Table`` ``tb`` and
 
 import numpy as np
 
-from ..compile.jit import hot, kernel
+from ..compile.jit import called, inlined
 from ..core.kinds import COLOUR, KIND_AT, N_ALL_RANKS, SNORLAX, SPECIAL_DRAW, WILD_DRAW_FOUR_PENALTY
 from ..core.layout import (
     AFTER_DRAW_PLAY,
@@ -53,7 +53,7 @@ from .legal import is_legal, no_play_lacks
 from .outcome import penalise, uno_check, win
 
 
-@kernel
+@called
 def _special(tb, rd, p):
     """Seat ``p``'s turn under a pending Snorlax or Greninja (section 2)."""
     g = rd.g
@@ -108,7 +108,7 @@ NO_CARD = -1  # no card chosen (yet): the seat takes a normal turn
 NEXT_SEAT = -2  # the seat's part is over: the next seat acts
 
 
-@kernel
+@called
 def _challenge(tb, rd, p):
     """4.3: seat ``p`` challenges the pending Wild Draw Four. Returns True when it was a
     bluff (its player draws 4; ``p`` plays on normally), False when it was legal (``p``
@@ -130,7 +130,7 @@ def _challenge(tb, rd, p):
     return caught
 
 
-@hot
+@inlined
 def _facing_penalty(tb, rd, p, force):
     """4.3, 4.6, 8.1: seat ``p`` faces a pending Draw Two / Wild Draw Four penalty: it
     challenges (a Wild Draw Four), stacks, or draws the whole penalty and loses its turn
@@ -157,7 +157,7 @@ def _facing_penalty(tb, rd, p, force):
     return NEXT_SEAT
 
 
-@hot
+@inlined
 def draw_lacks(tb, rd, held):
     """``MEM_SHORT`` bits the table learns when a seat holding ``held`` cards draws for
     want of a play (4.2, 8.9): under ``after_draw = play`` all that having no legal card
@@ -168,7 +168,7 @@ def draw_lacks(tb, rd, held):
     return 1 << rd.g[G_COLOUR]
 
 
-@kernel
+@called
 def _draw_until_playable(tb, rd, p):
     """8.4: ``p``, whose first card drawn was not playable, draws until one is. Returns
     the card it plays, or NO_CARD (none left, or kept under ``after_draw = pass``)."""
@@ -180,7 +180,7 @@ def _draw_until_playable(tb, rd, p):
             return d if fixed_rules(tb)[R_AFTER_DRAW] == AFTER_DRAW_PLAY else NO_CARD
 
 
-@hot
+@inlined
 def _draw_turn(tb, rd, p):
     """4.2, 8.4, 8.9: seat ``p`` draws instead of playing. Returns the drawn card it
     plays (every strategy plays a legal drawn card), or NO_CARD: the turn ends."""

@@ -4,7 +4,7 @@ replayed to the decision at hand."""
 
 import numpy as np
 
-from ..compile.jit import jitted, kernel
+from ..compile.jit import called, jitted
 from ..core.layout import (
     E_EXTRA,
     E_JUMP,
@@ -43,7 +43,7 @@ from ..outside.protocol import (
 from .turns import CF_N, _run
 
 
-@kernel
+@called
 def _redeal(rd, n, seat, keep_seat, keep_kind, n_keep, st, sizes):
     """The cards ``seat`` cannot see (the other hands, the draw pile) dealt anew, every
     hand keeping its size and the cards ``keep_kind[i]`` staying in hand

@@ -3,7 +3,7 @@ observation (``T_FIELDS``, ``N_T`` values) and the information state (the observ
 then the last ``H_EVENTS`` public events), read from a game's ``ob`` (``kernel.stepwise.turns``)
 or a batch's rows (``outside_run``)."""
 
-from ..compile.jit import jitted, kernel
+from ..compile.jit import called, jitted
 from ..core.layout import MAX_PLAYERS
 from ..outside.protocol import (
     D_DRAWN,
@@ -76,14 +76,14 @@ H_W = 26 + MAX_PLAYERS + N_SEEN + 1  # an event: type one-hot, seat (from the se
 N_INFO = N_T + H_EVENTS * H_W
 
 
-@kernel
+@called
 def _one(out, o, i, width):
     if 0 <= i < width:
         out[o + i] = 1.0
     return o + width
 
 
-@kernel
+@called
 def encode(ob, deck, seat, out):
     """What ``seat`` may know at the decision at hand (or at the end) as ``T_FIELDS``
     into ``out`` float32[N_T]: the deciding seat's observation ``V_*`` of ``ob``, with
@@ -145,7 +145,7 @@ def encode(ob, deck, seat, out):
     return o + 1
 
 
-@kernel
+@called
 def encode_history(ob, seat, out, o):
     """The last ``H_EVENTS`` public events, newest first, into ``out[o:]`` (``H_W``
     each: type one-hot, seat counted from ``seat`` on, card one-hot or "hidden")."""

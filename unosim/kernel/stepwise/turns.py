@@ -23,7 +23,7 @@ round for the same seed and game), and keeps the stream in ``rd`` and ``ck`` ali
 
 import numpy as np
 
-from ..compile.jit import jitted, kernel
+from ..compile.jit import called, jitted
 from ..core.kinds import COLOUR, N_COLOURS
 from ..core.layout import G_CHALLENGEABLE, G_N, R_STACKING, S_SEAT0, STACK_NONE
 from ..core.rng import below, seed_streams
@@ -103,7 +103,7 @@ def new_search(tb, deck_n):
     return search_arrays(tb, deck_n)
 
 
-@kernel
+@called
 def _log(ob, a):
     n = ob[O_LOG_N]
     if n >= LOG_CAP:
@@ -113,7 +113,7 @@ def _log(ob, a):
     return True
 
 
-@kernel
+@called
 def _run(tb, rd, ck, order, xp, sa, out, cfg):
     """Advance to the next decision asked (or the end); a stop of the turn loop becomes
     the checkpoint; the UNO call is made for the seat when ``CF_AUTO_UNO``."""
@@ -221,7 +221,7 @@ def step_game(tb, rd, ck, order, xp, sa, out, cfg, action):
     return _run(tb, rd, ck, order, xp, sa, out, cfg)
 
 
-@kernel
+@called
 def _play(tbr, rd, p, k):
     """The action playing ``k``, naming the colour ``random`` draws for it when it
     names one (``effects.play``: a declared wild card may name none)."""
@@ -231,7 +231,7 @@ def _play(tbr, rd, p, k):
     return play_action(k, c)
 
 
-@kernel
+@called
 def _random_choice(tbr, rd, p, kind, card):
     """The ``random`` strategy's action at the decision (``decide``'s draws from the
     seat's stream ``S_SEAT0 + p`` of ``rd``, in ``decide``'s order: the card, then the

@@ -12,7 +12,7 @@ plays a legal card it has just drawn when ``after_draw = play`` (RULES.md 4.2, 8
 
 import numpy as np
 
-from ..compile.jit import hot, kernel
+from ..compile.jit import called, inlined
 from ..core.kinds import (
     COLOUR,
     DRAW_TWO,
@@ -82,7 +82,7 @@ OUTSIDE = outside.OUTSIDE  # a seat decided outside the kernel (``outside``): ch
 FIRST_WEIGHTED = POINTS_DUMPER  # ids from here on play by weights over the features
 
 
-@hot
+@inlined
 def choose_card(tb, rd, p):
     """The card seat ``p`` plays on a normal turn, or -1 to draw.
 
@@ -108,7 +108,7 @@ def choose_card(tb, rd, p):
     return _weighted_card(tb, rd, p)
 
 
-@kernel
+@called
 def choose_stack(tb, rd, p):
     """A card to stack on the pending penalty (8.1), or -1 to take it."""
     sid = tb.sid
@@ -142,7 +142,7 @@ def choose_stack(tb, rd, p):
     return WILD_DRAW_FOUR
 
 
-@kernel
+@called
 def _choose_stack_declared(tb, rd, p):
     """``choose_stack`` when declared cards stack (docs/cards.md): with the ``stack``
     probability, one of the cards that stack, each physical card equally likely."""
@@ -164,7 +164,7 @@ def _choose_stack_declared(tb, rd, p):
     return -1
 
 
-@hot
+@inlined
 def choose_colour(tb, rd, p, outside):
     """The colour seat ``p`` names after a wild-type card: the best-scored one, ties
     broken uniformly (random: uniformly among the four); ``outside``: 0 if no seat is
@@ -176,7 +176,7 @@ def choose_colour(tb, rd, p, outside):
     return _scored_colour(tb, rd, p)
 
 
-@kernel
+@called
 def _scored_colour(tb, rd, p):
     """``choose_colour`` of the strategies that score the colours."""
     sid = tb.sid
@@ -208,7 +208,7 @@ def _scored_colour(tb, rd, p):
     return 0
 
 
-@kernel
+@called
 def choose_target(tb, rd, p):
     """The opponent seat ``p`` swaps hands with (Seven-Zero 7, Wild Customizable)."""
     sid = tb.sid
@@ -229,7 +229,7 @@ def choose_target(tb, rd, p):
     return best
 
 
-@hot
+@inlined
 def will_jump(tb, rd, q, outside):
     """Does seat ``q`` jump in (8.3)? ``outside``: 0 if no seat is an outside one."""
     if outside != 0 and tb.sid[q] == OUTSIDE:
@@ -237,7 +237,7 @@ def will_jump(tb, rd, q, outside):
     return chance(rd.streams, S_SEAT0 + q, tb.sp[q, P_JUMP])
 
 
-@hot
+@inlined
 def forgets_uno(tb, rd, p, outside):
     """Does seat ``p`` stay silent instead of saying UNO (4.4)? ``outside``: 0 if no
     seat is an outside one."""
@@ -246,7 +246,7 @@ def forgets_uno(tb, rd, p, outside):
     return chance(rd.streams, S_SEAT0 + p, tb.sp[p, P_FORGET_UNO])
 
 
-@hot
+@inlined
 def will_challenge(tb, rd, p):
     """Does seat ``p`` challenge the pending Wild Draw Four (4.3)?"""
     sp = tb.sp
@@ -288,7 +288,7 @@ def will_challenge(tb, rd, p):
     return 4.0 * bluff > rules[R_CHALLENGE_PENALTY] * (1.0 - bluff)
 
 
-@hot
+@inlined
 def may_add(tb, rd, p, k, outside):
     """8.6: may seat ``p`` add a card after playing ``k`` alone so far? Exactly when
     ``next_extra`` would give one, which uses no random draw; an outside seat is always
@@ -300,7 +300,7 @@ def may_add(tb, rd, p, k, outside):
     return next_extra(tb, rd, p, k, k, np.int64(0), outside) >= 0
 
 
-@hot
+@inlined
 def next_extra(tb, rd, p, first, last, step, outside):
     """8.6 multi-card play: the next card seat ``p`` adds after ``last``, or -1.
 

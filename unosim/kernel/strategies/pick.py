@@ -6,7 +6,7 @@ masks of the kinds held (``layout.H_MASK``, ``H_WILD_MASK``). They take the roun
 
 import numpy as np
 
-from ..compile.jit import hot, kernel
+from ..compile.jit import called, inlined
 from ..core.kinds import (
     KIND_AT,
     N_ALL_RANKS,
@@ -23,7 +23,7 @@ from ..rules.family import fixed_rules
 from ..rules.legal import legal_copies, legal_ranks, legal_wilds, wd4_allowed
 
 
-@hot
+@inlined
 def _random_legal(tb, rd, p):
     """A legal card uniformly among the physical legal cards in hand, or -1."""
     g = rd.g
@@ -68,7 +68,7 @@ for _i in range(N_ALL_RANKS):
 BIT_INDEX.flags.writeable = False
 
 
-@kernel
+@called
 def _random_declared(tb, rd, p):
     """``_random_legal`` of a rule set with declared cards: the kinds ``legal_ranks``
     and ``legal_wilds`` allow, each physical card equally likely."""

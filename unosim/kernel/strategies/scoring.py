@@ -8,7 +8,7 @@ The rules are documented, with the strategies' names, parameters and defaults, i
 take the round's ``state.Table`` ``tb`` and ``state.Round`` ``rd`` and the seat ``p``.
 """
 
-from ..compile.jit import hot, kernel
+from ..compile.jit import called, inlined
 from ..core.kinds import (
     ATTACK_HEADS_UP,
     ATTACK_NEXT,
@@ -73,7 +73,7 @@ H_SWAP_WILD = 600.0  # Shuffle Hands / Customizable when they even out the hands
 DANGER = 2  # cards of the next player at which the heuristic attacks
 
 
-@hot
+@inlined
 def _only_legal(tb, rd, p):
     """The kind of ``p``'s only legal card (copies aside); -1 if none, -2 if several.
     Then no scoring is needed: every strategy plays it."""
@@ -95,7 +95,7 @@ def _only_legal(tb, rd, p):
     return found
 
 
-@hot
+@inlined
 def _heuristic_card(tb, rd, p):
     """The heuristic's play (rules 2-3 of strategies.py's docstring), or -1.
 
@@ -164,13 +164,13 @@ def _heuristic_card(tb, rd, p):
     return best
 
 
-@hot
+@inlined
 def _unseen(rd, p, c):
     """Cards of colour ``c`` that ``p`` cannot see: in other hands or the draw pile."""
     return rd.mem[MEM_DECK_C + c] - rd.hinfo[p, c] - rd.mem[MEM_DISC_C + c]
 
 
-@kernel
+@called
 def _others(rd, p):
     """(fewest cards of an opponent, cards of all opponents)."""
     g = rd.g
@@ -184,7 +184,7 @@ def _others(rd, p):
     return fewest, others
 
 
-@kernel
+@called
 def _unseen_inverse(tb, rd, p):
     """1 / the coloured cards ``p`` cannot see, for ``_scarce``; 0 when ``p`` gives
     scarcity no weight (then every ``_scarce`` is 0) or sees every card."""
@@ -197,7 +197,7 @@ def _unseen_inverse(tb, rd, p):
     return 1.0 / t if t > 0 else 0.0
 
 
-@hot
+@inlined
 def _scarce(rd, p, c, inv):
     """1/4 minus colour ``c``'s share of the coloured cards ``p`` cannot see (positive:
     the others are short of it); ``inv`` from ``_unseen_inverse``."""
@@ -206,7 +206,7 @@ def _scarce(rd, p, c, inv):
     return 0.25 - _unseen(rd, p, c) * inv
 
 
-@hot
+@inlined
 def _name_score(tb, rd, p, c, per_card, short, inv):
     """How much ``p`` wants to name colour ``c``; ``per_card`` = 1 / cards left in hand."""
     sp = tb.sp
@@ -218,7 +218,7 @@ def _name_score(tb, rd, p, c, per_card, short, inv):
     )
 
 
-@hot
+@inlined
 def _weighted_card(tb, rd, p):
     """The weighted family's play: the legal card of highest ``weights . features``
     (``FEATURES``, module docstring), the first in kind order on ties; -1 if none.
