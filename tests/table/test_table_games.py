@@ -8,8 +8,8 @@ import pytest
 
 from unosim.game.rules import resolve
 from unosim.kernel import layout as L
+from unosim.report.atlas_line import atlas_key, atlas_line
 from unosim.sim.isolated import isolated_agent
-from unosim.table.atlas_line import atlas_key, atlas_line
 from unosim.table.games import MAX_BUDGET, TableError, Tables
 from unosim.table.hint import MAX_ROLLOUTS, hint
 
@@ -97,3 +97,8 @@ def test_the_atlas_line_for_rules_it_covers():
     line = atlas_line(resolve("official"), 4, ("random",) * 3)
     if line is not None:  # the atlas's data is in the clone (make atlas)
         assert "rounds of 4 random players" in line
+    tables = Tables(finding=lambda rules, n, opponents: f"{rules.name} {n} {opponents[0]}")
+    gid, g = tables.new("official", 2, "random", 1)
+    assert g.finding is None  # not before the round's end
+    g = _play_out(tables, gid, g)
+    assert g.finding == "official 2 random"

@@ -52,6 +52,8 @@ def play(
 
     if not 0 <= port <= 65535:
         fail(f"--port must be 0 to 65535, got {port}")
+    from ..report.atlas_line import atlas_line
+
     try:
         from ..table.web import serve
     except ImportError as e:
@@ -77,7 +79,7 @@ def play(
     }
     query = urlencode({k: v for k, v in given.items() if v is not None})
     try:
-        serve(port, open_browser=not no_browser, query=query, agent=seated)
+        serve(port, open_browser=not no_browser, query=query, agent=seated, finding=atlas_line)
     except OSError as e:
         fail(f"--port {port}: {e.strerror or e}")
     except KeyboardInterrupt:

@@ -56,18 +56,7 @@ class Seated:
     rounds: int = 1  # rounds dealt so far
     scored: bool = False
     agent_rngs: dict = field(default_factory=dict)
-
-    @property
-    def finding(self) -> str | None:
-        """The rules atlas's line for these rules and this table size, if present."""
-        from .atlas_line import atlas_line
-
-        if self.game is None:
-            return None
-        try:
-            return atlas_line(self.game.rules, self.game.n_players, self.opponents)
-        except (OSError, ValueError, KeyError, TypeError, IndexError):
-            return None
+    finding: str | None = None  # a line on these rules, once the round is over
 
     @property
     def match_over(self) -> bool:
@@ -77,14 +66,17 @@ class Seated:
 class Tables:
     """The games of one server (or one web app), by id."""
 
-    def __init__(self, max_games: int = MAX_GAMES, agent=None):
+    def __init__(self, max_games: int = MAX_GAMES, agent=None, finding=None):
         """``agent``: the server's own agent (an isolated seat,
         :func:`unosim.sim.isolated.isolated_agent`), seated where opponents name
-        ``agent``; one process for every game, asked one decision at a time."""
+        ``agent``; one process for every game, asked one decision at a time.
+        ``finding(rules, n_players, opponents) -> str | None``: a line on these rules
+        shown after each round (``unosim.report.atlas_line.atlas_line``)."""
         self.games: OrderedDict[str, Seated] = OrderedDict()
         self.max_games = max_games
         self._ids = itertools.count(1)
         self.agent = agent
+        self.finding = finding
         self.lock = threading.RLock()  # one request at a time changes the games
 
     def new(
@@ -162,6 +154,7 @@ class Tables:
             g.round_index += 1
             g.rounds += 1
             g.scored = False
+            g.finding = None
             g.agent_rngs = {}
             g.state = g.game.new_round(g.round_index)
             self._advance(g)
@@ -176,11 +169,16 @@ class Tables:
             if q not in g.agent_seats:  # cannot happen: built-in seats are the kernel's
                 raise TableError(f"seat {q} has no player")
             s.apply(self._agent_action(g, s, q))
-        if s.is_terminal() and g.target and not g.scored:
+        if s.is_terminal() and not g.scored:
             rec = s.record()
-            if not rec[L.C_TRUNCATED]:
+            if g.target and not rec[L.C_TRUNCATED]:
                 g.scores[int(rec[L.C_WINNER])] += int(rec[L.C_POINTS])
             g.scored = True
+            if self.finding is not None and g.game is not None:
+                try:
+                    g.finding = self.finding(g.game.rules, g.game.n_players, g.opponents)
+                except (OSError, ValueError, KeyError, TypeError, IndexError):
+                    g.finding = None
 
     def _agent_action(self, g: Seated, s: State, q: int) -> int:
         """The agent's action at seat ``q``, or the fallback (draw, else pass, else the

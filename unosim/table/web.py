@@ -264,11 +264,13 @@ def _int(v, name: str) -> int:
         raise TableError(f"{name} must be a whole number") from None
 
 
-def serve(port: int = 0, open_browser: bool = True, query: str = "", agent=None) -> None:
+def serve(
+    port: int = 0, open_browser: bool = True, query: str = "", agent=None, finding=None
+) -> None:
     """Bind 127.0.0.1:``port`` (0: any free port), print the URL with its token on the
     first line, open the browser (unless told not to), and serve until interrupted.
     ``agent``: an isolated seat (``unosim.sim.isolated.isolated_agent``) offered as the
-    opponent ``agent``."""
+    opponent ``agent``; ``finding``: a line on the rules after each round (``Tables``)."""
     import uvicorn
 
     token = secrets.token_urlsafe(24)
@@ -277,7 +279,7 @@ def serve(port: int = 0, open_browser: bool = True, query: str = "", agent=None)
     sock.bind(("127.0.0.1", port))
     sock.listen(128)  # connections wait from now on, before uvicorn is ready
     bound = sock.getsockname()[1]
-    app = build_app(token, [bound], Tables(agent=agent))
+    app = build_app(token, [bound], Tables(agent=agent, finding=finding))
     url = f"http://127.0.0.1:{bound}/?token={token}" + (f"&{query}" if query else "")
     print(url, flush=True)
     if open_browser:

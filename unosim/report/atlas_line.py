@@ -1,6 +1,6 @@
-"""After a round at the table: one line from the rules atlas for these rules, if the
-atlas covers them and its data is on this disk (``reports/atlas/data/`` in a clone,
-``make atlas``)."""
+"""One line from the rules atlas for a rule set and a table size, if the atlas covers
+them and its data is on this disk (``reports/atlas/data/`` in a clone, ``make atlas``):
+what ``unosim play`` shows after a round."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from ..game.rules import RuleSet
-from ..report import atlas_grid as G
+from . import atlas_grid as G
 
 DATA = Path(__file__).resolve().parents[2] / "reports" / "atlas" / "data"
 MAX_FILE = 8 << 20  # bytes of one atlas data file, at most
