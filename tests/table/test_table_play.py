@@ -6,6 +6,7 @@ Host, Origin)."""
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import subprocess
 import sys
@@ -42,20 +43,51 @@ VIEW_KEYS = {
     "over",
     "winner",
     "points",
+    "match",
+    "agent",
 }
+AGENT_FILE = """
+import os
+with open(os.environ["UNOSIM_TEST_AGENT_PIDS"], "a") as f:  # who imports this file
+    f.write(f"{os.getpid()}\\n")
+
+
+def agent(obs):
+    return obs.legal[-1]
+"""
+
+
+def _serve(*extra, env=None):
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "unosim.cli.app", "play", "--no-browser", "--port", "0", *extra],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
+    )
+    url = proc.stdout.readline().strip()
+    assert url.startswith("http://127.0.0.1:") and "?token=" in url, (url, proc.stderr.read())
+    return proc, url
 
 
 @pytest.fixture(scope="module")
 def server():
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "unosim.cli.app", "play", "--no-browser", "--port", "0"],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
-    url = proc.stdout.readline().strip()
-    assert url.startswith("http://127.0.0.1:") and "?token=" in url, url
+    proc, url = _serve()
     yield url
+    proc.terminate()
+    proc.wait(timeout=20)
+
+
+@pytest.fixture(scope="module")
+def agent_server(tmp_path_factory):
+    """A server offering an agent file as the opponent ``agent``; the file notes the
+    process id of whoever imports it."""
+    folder = tmp_path_factory.mktemp("agent")
+    (folder / "last_legal.py").write_text(AGENT_FILE)
+    pids = folder / "pids.txt"
+    env = dict(os.environ, UNOSIM_TEST_AGENT_PIDS=str(pids))
+    proc, url = _serve("--agent", f"{folder / 'last_legal.py'}:agent", env=env)
+    yield url, proc.pid, pids
     proc.terminate()
     proc.wait(timeout=20)
 
@@ -96,7 +128,11 @@ def _api_bodies(br, sid, seen_ids):
             rid = e["params"]["requestId"]
             seen_ids.remove(rid)
             body = br.call("Network.getResponseBody", {"requestId": rid}, session=sid)["body"]
-            out.append(json.loads(body))
+            data = json.loads(body)
+            if "game" in data:
+                out.append(data)
+            else:  # the page's first request: the opponents offered, no cards
+                assert set(data) == {"opponents", "agent", "max_budget"}, data
         else:
             keep.append(e)
     br.events[:] = keep
@@ -153,6 +189,7 @@ def _check_views(views, n):
         assert set(v) == VIEW_KEYS, set(v) ^ VIEW_KEYS  # no "hands" before the end
         assert len(v["sizes"]) == n and len(v["hand"]) == v["sizes"][v["seat"]]
     assert len(views[-1]["hands"]) == n
+    assert set(views[-1]) == VIEW_KEYS | {"hands", "finding"}
 
 
 @pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="no chromium")
@@ -161,6 +198,7 @@ def _check_views(views, n):
     [
         "players=4&opponents=random&seed=1",
         "players=4&opponents=expert&seed=2",
+        "players=4&opponents=expert&budget=8&seed=3",
     ],
 )
 def test_a_whole_round_is_played_by_clicking_legal_moves(server, query):
@@ -170,3 +208,61 @@ def test_a_whole_round_is_played_by_clicking_legal_moves(server, query):
     assert clicks > 0
     # besides the legal moves, only the setup's Deal and the end's Deal again
     assert clickable <= 2
+
+
+@pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="no chromium")
+def test_a_round_against_your_agent_file_in_its_own_process(agent_server):
+    url, server_pid, pids = agent_server
+    state, views, clicks, _ = _play_round(url, "players=4&opponents=agent,random,agent&seed=5")
+    _check_views(views, 4)
+    assert all(v["agent"]["seats"] == [1, 3] for v in views)
+    assert views[-1]["agent"]["fallbacks"] == 0, views[-1]["agent"]
+    # the agent ran in a process of its own, never in the server's
+    seen = {int(x) for x in pids.read_text().split()}
+    assert seen and server_pid not in seen
+
+
+@pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="no chromium")
+def test_a_match_goes_on_to_its_next_round(server):
+    state, views, clicks, _ = _play_round(server, "players=3&opponents=random&seed=6&match=on")
+    _check_views(views, 3)
+    m = views[-1]["match"]
+    assert m["target"] == 500 and m["round"] == 1
+    w = views[-1]["winner"]
+    assert m["scores"] == [views[-1]["points"] if q == w else 0 for q in range(3)]
+    assert all(v["match"]["scores"] == [0, 0, 0] for v in views[:-1])
+
+
+def test_the_hint_and_the_next_round_through_the_api(server):
+    base, token = server.split("/?token=")
+    head = {"X-Unosim-Token": token, "Content-Type": "application/json"}
+    status, body = _request(
+        f"{base}/api/new", head, b'{"players": 2, "opponents": "random", "seed": 9, "match": true}'
+    )
+    assert status == 200, body
+    v = json.loads(body)
+    gid = v["game"]
+    status, body = _request(f"{base}/api/hint", head, json.dumps({"game": gid}).encode())
+    assert status == 200, body
+    h = json.loads(body)
+    assert [a["id"] for a in h["actions"]] == [a["id"] for a in v["legal"]]
+    assert h["best"] in [a["id"] for a in v["legal"]]
+    if len(v["legal"]) > 1:
+        assert h["deals"] >= 1
+        for a in h["actions"]:
+            assert 0 <= a["low"] <= a["win"] <= a["high"] <= 1
+    assert set(h) == {"actions", "best", "deals", "note"}  # no cards but the moves' names
+    status, body = _request(f"{base}/api/next", head, json.dumps({"game": gid}).encode())
+    assert status == 400 and "not over" in json.loads(body)["error"]
+    while not v["over"]:
+        a = v["legal"][0]["id"]
+        status, body = _request(
+            f"{base}/api/act", head, json.dumps({"game": gid, "action": a}).encode()
+        )
+        assert status == 200, body
+        v = json.loads(body)
+    status, body = _request(f"{base}/api/next", head, json.dumps({"game": gid}).encode())
+    assert status == 200, body
+    v2 = json.loads(body)
+    assert v2["match"]["round"] == 2 and v2["match"]["scores"] == v["match"]["scores"]
+    assert not v2["over"] and "hands" not in v2

@@ -40,6 +40,12 @@ def replay(
         "--json",
         help="Print the events as JSON, one object per game and line, instead of text.",
     ),
+    html: Path | None = typer.Option(
+        None,
+        "--html",
+        help="Write the round as one offline page that steps through it with every "
+        "hand open (one game: --limit 1), instead of printing it.",
+    ),
 ) -> None:
     """Replay rounds event by event, exactly as their run played them; every move is
     checked against docs/rules.md (exit 1 if the checker finds a violation)."""
@@ -48,6 +54,17 @@ def replay(
     from ..sim.dataset import DatasetWarning
     from ..sim.replay import NoMatch, dumps_json, format_text, stream_replays
 
+    if html is not None:
+        if as_json or hands:
+            fail("--html writes a page: drop --json and --hands")
+        if limit != 1:
+            fail(f"--html writes one round: drop --limit {limit}")
+        from ..sim.results import probe_writable
+
+        try:
+            probe_writable(html, "--html")
+        except ValueError as e:
+            fail(str(e))
     try:
         with warnings.catch_warnings(record=True) as seen:
             warnings.simplefilter("always", DatasetWarning)
@@ -64,6 +81,9 @@ def replay(
             typer.echo(f"unosim: note: {one_line(w.message)}", err=True)
     if note:
         typer.echo(note, err=as_json)
+    if html is not None:
+        _write_page(reps, html)
+        return
     broken = False
     try:
         for j, rp in enumerate(reps):  # each replay printed as soon as it is made
@@ -75,4 +95,31 @@ def replay(
     except ValueError as e:  # (an interrupt: the group's one line, exit 130)
         fail(str(e))
     if broken:
+        raise typer.Exit(1)
+
+
+def _write_page(reps, path: Path) -> None:
+    """Replay the one round and write its page to ``path`` atomically (exit 1 if the
+    checker finds a violation: the page is written all the same, marked)."""
+    from ..sim.results import atomic_path, publish
+    from ..table.watch import replay_page
+
+    try:
+        rp = next(iter(reps))
+        text = replay_page(rp)
+    except ValueError as e:
+        fail(str(e))
+    tmp = atomic_path(path)
+    try:
+        tmp.write_text(text, encoding="utf-8")
+        publish(tmp, path)
+    except OSError as e:
+        tmp.unlink(missing_ok=True)
+        fail(f"--html {path}: {e.strerror or e}")
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
+    verdict = f"{len(rp.violations)} violation(s)" if rp.violations else "every move legal"
+    typer.echo(f"wrote {path}: game {rp.game}, the move checker finds {verdict}")
+    if rp.violations:
         raise typer.Exit(1)

@@ -33,23 +33,53 @@ def play(
     players: int | None = typer.Option(None, help="Deal at once with this many players."),
     opponents: str | None = typer.Option(None, help="Deal at once against these opponents."),
     seed: int | None = typer.Option(None, help="Deal at once with this seed."),
+    budget: int | None = typer.Option(
+        None, help="Deal at once; the expert opponents' rollouts per decision (1 to 1024)."
+    ),
+    match: bool = typer.Option(False, "--match", help="Deal at once a match to 500."),
+    agent: str | None = typer.Option(
+        None,
+        help="Your agent (FILE.py:NAME or module:NAME), offered as the opponent 'agent'; "
+        "it runs in a process of its own (an isolated seat), never in the server.",
+    ),
 ) -> None:
-    """Play a round of UNO in the browser against built-in players: serves a table on
-    127.0.0.1 and prints its address, with a random token, on the first line."""
+    """Play UNO in the browser against built-in players, the expert or your agent:
+    serves a table on 127.0.0.1 and prints its address, with a random token, on the
+    first line."""
     from urllib.parse import urlencode
 
     from .common import fail
 
     if not 0 <= port <= 65535:
         fail(f"--port must be 0 to 65535, got {port}")
+    from ..report.atlas_line import atlas_line
+
     try:
         from ..table.web import serve
     except ImportError as e:
         fail(f"unosim play needs the table extra (pip install 'unosim[table]'): {e}")
-    given = {"rules": rules, "players": players, "opponents": opponents, "seed": seed}
+    seated = None
+    if agent is not None:
+        from ..players.strategies import StrategyError
+        from ..sim.isolated import isolated_agent
+
+        try:
+            seated = isolated_agent(agent)
+        except (StrategyError, OSError, ValueError) as e:
+            fail(f"--agent {agent[:80]}: {str(e).splitlines()[0] if str(e) else e}")
+    if budget is not None and not 1 <= budget <= 1024:
+        fail(f"--budget must be 1 to 1024 rollouts, got {budget}")
+    given = {
+        "rules": rules,
+        "players": players,
+        "opponents": opponents,
+        "seed": seed,
+        "budget": budget,
+        "match": "on" if match else None,
+    }
     query = urlencode({k: v for k, v in given.items() if v is not None})
     try:
-        serve(port, open_browser=not no_browser, query=query)
+        serve(port, open_browser=not no_browser, query=query, agent=seated, finding=atlas_line)
     except OSError as e:
         fail(f"--port {port}: {e.strerror or e}")
     except KeyboardInterrupt:

@@ -494,6 +494,42 @@ def _state(e: dict) -> str:
     return "  ".join(parts)
 
 
+def steps(rp: Replay, evs: list[dict] | None = None) -> list[dict]:
+    """The round's moves as the text replay tells them, one per line: a wild card's play
+    and the colour named with it make one step.
+
+    Each step: ``row`` (the trace row), ``rows`` (the rows it tells, one or two),
+    ``turns``, ``who`` (``seat N`` or ``table``), ``text``, ``state`` (the text
+    replay's state column), ``event`` (the first event, :func:`events`) and ``after``
+    (the last event told: the state after the step)."""
+    n = rp.n_players
+    if evs is None:
+        evs = events(rp.trace, n, names=rp.rules.card_names)
+    row = rp.row
+    out: list[dict] = []
+    skip_next = False
+    for j, e in enumerate(evs):
+        if skip_next:
+            skip_next = False
+            continue
+        nxt = evs[j + 1] if j + 1 < len(evs) else None
+        text, skip_next = _describe(e, nxt, row, n, rp.rules.cards)
+        shown = nxt if skip_next and nxt is not None else e  # skip_next: nxt told too
+        out.append(
+            {
+                "row": e["i"],
+                "rows": (e["i"], shown["i"]) if shown is not e else (e["i"],),
+                "turns": shown["turns"],
+                "who": f"seat {e['seat']}" if e["seat"] is not None else "table",
+                "text": text,
+                "state": _state(shown),
+                "event": e,
+                "after": shown,
+            }
+        )
+    return out
+
+
 def format_text(rp: Replay, hands: bool = False) -> str:
     """The round as text: a header, one line per event, the result and the checker's
     verdict. ``hands``: after each event, the hands it changed (all of them at the deal;
@@ -509,18 +545,12 @@ def format_text(rp: Replay, hands: bool = False) -> str:
         "",
         f"{'row':>4} {'turn':>4}  {'who':<7} {'event':<52} state after",
     ]
-    skip_next = False
     prev_hands = None
-    for j, e in enumerate(evs):
-        if skip_next:
-            skip_next = False
-            prev_hands = e["hands"]
-            continue
-        nxt = evs[j + 1] if j + 1 < len(evs) else None
-        text, skip_next = _describe(e, nxt, row, n, rp.rules.cards)
-        shown = nxt if skip_next and nxt is not None else e  # skip_next: nxt told too
-        who = f"seat {e['seat']}" if e["seat"] is not None else "table"
-        lines.append(f"{e['i']:>4} {shown['turns']:>4}  {who:<7} {text:<52} {_state(shown)}")
+    for st in steps(rp, evs):
+        e, shown = st["event"], st["after"]
+        lines.append(
+            f"{st['row']:>4} {st['turns']:>4}  {st['who']:<7} {st['text']:<52} {st['state']}"
+        )
         if hands:
             cur = shown["hands"]
             for q in range(n):

@@ -9,11 +9,16 @@ others are built-in strategies played by the engine. Until the round ends, no re
 holds a card the person's seat may not see: its view is :meth:`State.observation` of its
 own seat; at the end every hand is shown.
 
-API (JSON): ``POST /api/new`` ``{rules, house, players, opponents, seed}`` -> a view;
-``GET /api/view?game=ID``; ``POST /api/act`` ``{game, action}`` -> the view after it.
+API (JSON): ``POST /api/new`` ``{rules, house, players, opponents, seed, budget, match}``
+-> a view; ``GET /api/view?game=ID``; ``POST /api/act`` ``{game, action}`` -> the view
+after it; ``POST /api/next`` ``{game}`` -> a match's next round; ``POST /api/hint``
+``{game}`` -> each legal action's estimated chance to win (:mod:`.hint`); ``GET
+/api/setup`` -> the opponents offered.
 A view: ``game``, ``seat``, ``hand`` (``[{kind, text}]``), ``top``, ``colour``, ``sizes``,
 ``pending``, ``events``, ``decision``, ``legal`` (``[{id, text}]``), ``over``,
-``winner``, ``points``, and at the end ``hands`` (every seat's).
+``winner``, ``points``, ``match`` (``target``, ``scores``, ``round``, ``over``; None for a
+single round), ``agent`` (the agent file's seats, its fallbacks and error; None without
+one), and at the end ``hands`` (every seat's).
 """
 
 from __future__ import annotations
@@ -28,7 +33,8 @@ import numpy as np
 
 from ..game.cards import COLOURS
 from ..kernel.core import layout as L
-from .games import TableError, Tables
+from .games import AGENT, MAX_BUDGET, OPPONENTS, TableError, Tables
+from .hint import hint
 from .text import _recent, action_text, card_text
 
 MAX_BODY = 16_384  # bytes of a request body
@@ -72,8 +78,24 @@ def person_view(gid: str, g) -> dict:
         "over": over,
         "winner": int(rec[L.C_WINNER]) if over else None,
         "points": int(rec[L.C_POINTS]) if over else None,
+        "match": (
+            {
+                "target": g.target,
+                "scores": list(g.scores),
+                "round": g.rounds,
+                "over": g.match_over,
+            }
+            if g.target
+            else None
+        ),
+        "agent": (
+            {"seats": list(g.agent_seats), "fallbacks": g.agent_fallbacks, "error": g.agent_error}
+            if g.agent_seats
+            else None
+        ),
     }
     if over:
+        v["finding"] = g.finding
         v["hands"] = [_cards(s.observation(q).hand) for q in range(len(v["sizes"]))]
     return v
 
@@ -142,6 +164,7 @@ def build_app(token: str, port_ref: list[int], tables: Tables | None = None):
             d = await body(request)
             players = _int(d.get("players", 4), "players")
             seed = _int(d.get("seed", 0), "seed")
+            budget = _int(d["budget"], "budget") if d.get("budget") not in (None, "") else None
             gid, g = tables.new(
                 str(d.get("rules", "official")),
                 players,
@@ -149,6 +172,8 @@ def build_app(token: str, port_ref: list[int], tables: Tables | None = None):
                 seed,
                 0,
                 str(d["house"]) if d.get("house") else None,
+                budget=budget,
+                match=d.get("match") in (True, "true", "on", "1", 1),
             )
         except TableError as e:
             return refused(e)
@@ -176,6 +201,46 @@ def build_app(token: str, port_ref: list[int], tables: Tables | None = None):
             return refused(e)
         return JSONResponse(person_view(gid, g))
 
+    async def next_round(request: Request) -> Response:
+        bad = allowed(request, True)
+        if bad:
+            return bad
+        try:
+            d = await body(request)
+            gid = str(d.get("game", ""))
+            g = tables.next_round(gid)
+        except TableError as e:
+            return refused(e)
+        return JSONResponse(person_view(gid, g))
+
+    async def give_hint(request: Request) -> Response:
+        bad = allowed(request, True)
+        if bad:
+            return bad
+        try:
+            d = await body(request)
+            gid = str(d.get("game", ""))
+            with tables.lock:
+                g = tables.get(gid)
+                v = person_view(gid, g)
+                texts = {a["id"]: a["text"] for a in v["legal"]}
+                return JSONResponse(hint(g.state, g.seat, texts))
+        except TableError as e:
+            return refused(e)
+
+    async def setup(request: Request) -> Response:
+        bad = allowed(request, True)
+        if bad:
+            return bad
+        names = list(OPPONENTS) + ([AGENT] if tables.agent is not None else [])
+        return JSONResponse(
+            {
+                "opponents": names,
+                "agent": tables.agent.label if tables.agent is not None else None,
+                "max_budget": MAX_BUDGET,
+            }
+        )
+
     return Starlette(
         routes=[
             Route("/", page),
@@ -183,6 +248,9 @@ def build_app(token: str, port_ref: list[int], tables: Tables | None = None):
             Route("/api/new", new, methods=["POST"]),
             Route("/api/view", view),
             Route("/api/act", act, methods=["POST"]),
+            Route("/api/next", next_round, methods=["POST"]),
+            Route("/api/hint", give_hint, methods=["POST"]),
+            Route("/api/setup", setup),
         ]
     )
 
@@ -196,9 +264,13 @@ def _int(v, name: str) -> int:
         raise TableError(f"{name} must be a whole number") from None
 
 
-def serve(port: int = 0, open_browser: bool = True, query: str = "") -> None:
+def serve(
+    port: int = 0, open_browser: bool = True, query: str = "", agent=None, finding=None
+) -> None:
     """Bind 127.0.0.1:``port`` (0: any free port), print the URL with its token on the
-    first line, open the browser (unless told not to), and serve until interrupted."""
+    first line, open the browser (unless told not to), and serve until interrupted.
+    ``agent``: an isolated seat (``unosim.sim.isolated.isolated_agent``) offered as the
+    opponent ``agent``; ``finding``: a line on the rules after each round (``Tables``)."""
     import uvicorn
 
     token = secrets.token_urlsafe(24)
@@ -207,7 +279,7 @@ def serve(port: int = 0, open_browser: bool = True, query: str = "") -> None:
     sock.bind(("127.0.0.1", port))
     sock.listen(128)  # connections wait from now on, before uvicorn is ready
     bound = sock.getsockname()[1]
-    app = build_app(token, [bound])
+    app = build_app(token, [bound], Tables(agent=agent, finding=finding))
     url = f"http://127.0.0.1:{bound}/?token={token}" + (f"&{query}" if query else "")
     print(url, flush=True)
     if open_browser:

@@ -57,6 +57,21 @@
       b.addEventListener("click", () => act(a.id));
       return b;
     }));
+    const score = $("score");
+    if (v.match) {
+      score.hidden = false;
+      score.textContent = "Match to " + v.match.target + ", round " + v.match.round + ": " +
+        v.match.scores.map((p, s) => (s === v.seat ? "you " : "seat " + s + " ") + p).join(", ");
+    } else {
+      score.hidden = true;
+    }
+    const note = $("agent-note");
+    note.hidden = !(v.agent && v.agent.fallbacks);
+    note.textContent = v.agent && v.agent.fallbacks ? "Your agent (seat " + v.agent.seats.join(", ") +
+      ") failed " + v.agent.fallbacks + " decision(s) and drew or passed instead: " + v.agent.error : "";
+    $("hint").hidden = true;
+    $("hint-note").textContent = "";
+    $("hint-button").disabled = v.over || v.legal.length === 0;
     const events = $("events");
     events.replaceChildren(...v.events.map((t) => el("li", t)));
     $("history").hidden = v.events.length === 0;
@@ -73,7 +88,23 @@
         end.append(el("div", (s === v.seat ? "you" : "seat " + s) + ": " +
           (h.length ? h.map((c) => c.text).join(", ") : "no cards")));
       });
-      const again = el("button", "Deal again");
+      if (v.match) {
+        const done = v.match.over;
+        const best = Math.max(...v.match.scores);
+        end.append(el("div", done ? "The match is over: " + v.match.scores.map((p, s) => p === best
+          ? (s === v.seat ? "you" : "seat " + s) : null).filter((x) => x).join(" and ") +
+          " reached " + v.match.target + "." : "Scores after round " + v.match.round + ": " +
+          v.match.scores.join(", ") + " (first to " + v.match.target + ")."));
+        if (!done) {
+          const more = el("button", "Next round");
+          more.type = "button";
+          more.id = "next-round";
+          more.addEventListener("click", nextRound);
+          end.append(more);
+        }
+      }
+      if (v.finding) end.append(el("p", v.finding, "finding"));
+      const again = el("button", v.match ? "New match" : "Deal again");
       again.type = "button";
       again.addEventListener("click", () => $("setup").requestSubmit());
       end.append(again);
@@ -92,22 +123,69 @@
     }
   }
 
+  async function nextRound() {
+    try {
+      show(await call("/api/next", { game: game }));
+    } catch (e) {
+      $("error").textContent = e.message;
+    }
+  }
+
+  async function askHint() {
+    $("hint-button").disabled = true;
+    $("hint-note").textContent = "thinking...";
+    try {
+      const h = await call("/api/hint", { game: game });
+      const body = $("hint").querySelector("tbody");
+      body.replaceChildren(...h.actions.map((a) => {
+        const tr = el("tr", undefined, a.id === h.best ? "best" : "");
+        tr.append(el("td", a.text));
+        tr.append(el("td", a.win === null ? "" : Math.round(100 * a.win) + "% (" +
+          Math.round(100 * a.low) + " to " + Math.round(100 * a.high) + ")"));
+        tr.append(el("td", String(h.deals)));
+        return tr;
+      }));
+      $("hint").hidden = h.actions.length === 0;
+      $("hint-note").textContent = h.note || "";
+    } catch (e) {
+      $("error").textContent = e.message;
+    }
+    $("hint-button").disabled = false;
+  }
+
   async function deal(form) {
     const f = new FormData(form);
     try {
       show(await call("/api/new", {
         rules: f.get("rules"), house: f.get("house"), players: f.get("players"),
-        opponents: f.get("opponents"), seed: f.get("seed"),
+        opponents: f.get("opponents"), seed: f.get("seed"), budget: f.get("budget"),
+        match: f.get("match") === "on",
       }));
     } catch (e) {
       $("error").textContent = e.message;
     }
   }
 
-  const form = $("setup");
-  for (const name of ["rules", "house", "players", "opponents", "seed"]) {
-    if (params.has(name)) form.elements[name].value = params.get(name);
+  async function start() {
+    const form = $("setup");
+    try {  // the opponents this server offers (its agent file, if it has one)
+      const setup = await call("/api/setup");
+      form.elements.opponents.replaceChildren(...setup.opponents.map((o) => el("option", o)));
+    } catch (e) {
+      $("error").textContent = e.message;
+    }
+    const select = form.elements.opponents;
+    const wanted = params.get("opponents");
+    if (wanted !== null && !Array.from(select.options).some((o) => o.value === wanted)) {
+      select.append(el("option", wanted));  // one per seat, "random,expert,random"
+    }
+    for (const name of ["rules", "house", "players", "opponents", "seed", "budget"]) {
+      if (params.has(name)) form.elements[name].value = params.get(name);
+    }
+    if (params.has("match")) form.elements.match.checked = params.get("match") !== "";
+    form.addEventListener("submit", (e) => { e.preventDefault(); deal(form); });
+    $("hint-button").addEventListener("click", askHint);
+    if (params.has("players") || params.has("rules")) deal(form);
   }
-  form.addEventListener("submit", (e) => { e.preventDefault(); deal(form); });
-  if (params.has("players") || params.has("rules")) deal(form);
+  start();
 })();
