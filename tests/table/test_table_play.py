@@ -266,3 +266,41 @@ def test_the_hint_and_the_next_round_through_the_api(server):
     v2 = json.loads(body)
     assert v2["match"]["round"] == 2 and v2["match"]["scores"] == v["match"]["scores"]
     assert not v2["over"] and "hands" not in v2
+
+
+@pytest.fixture(scope="module")
+def cards_server():
+    """A server offering two declared-card rule files by their names."""
+    files = [ROOT / "examples" / "cards" / f for f in ("wild-draw-six.toml", "mixed.toml")]
+    proc, url = _serve(*(x for f in files for x in ("--rules-file", str(f))))
+    yield url
+    proc.terminate()
+    proc.wait(timeout=20)
+
+
+@pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="no chromium")
+@pytest.mark.parametrize("rules", ["wild-draw-six", "mixed"])
+def test_a_whole_round_with_a_declared_deck(cards_server, rules):
+    state, views, clicks, clickable = _play_round(
+        cards_server, f"rules={rules}&players=4&opponents=random&seed=5"
+    )
+    _check_views(views, 4)
+    assert int(state["winner"]) == views[-1]["winner"]
+    assert clicks > 0
+
+
+def test_a_rule_file_is_refused_in_one_line_and_a_browser_names_no_file(tmp_path):
+    from unosim.table.games import TableError, Tables
+
+    bad = tmp_path / "bad.toml"
+    bad.write_text('preset = "official"\n[cards.x]\neffect = ["no_such_step"]\n')
+    r = subprocess.run(
+        [sys.executable, "-m", "unosim.cli.app", "play", "--no-browser", "--rules-file", str(bad)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert r.returncode == 2 and r.stderr.count("\n") == 1, r.stderr
+    assert "--rules-file" in r.stderr
+    with pytest.raises(TableError, match="rules must be one of"):
+        Tables().new(rules=str(ROOT / "examples" / "cards" / "mixed.toml"))

@@ -3,6 +3,8 @@ over the Model Context Protocol)."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import typer
 
 
@@ -29,7 +31,15 @@ def mcp(
 def play(
     port: int = typer.Option(0, help="The port on 127.0.0.1 (0: any free port)."),
     no_browser: bool = typer.Option(False, "--no-browser", help="Do not open a browser."),
-    rules: str | None = typer.Option(None, help="Deal at once with these rules (a preset)."),
+    rules: str | None = typer.Option(
+        None, help="Deal at once with these rules (a preset or a --rules-file's name)."
+    ),
+    rules_file: list[Path] = typer.Option(
+        [],
+        "--rules-file",
+        help="A rule file (TOML; declared cards included) offered at the table by its "
+        "name; repeat for more.",
+    ),
     players: int | None = typer.Option(None, help="Deal at once with this many players."),
     opponents: str | None = typer.Option(None, help="Deal at once against these opponents."),
     seed: int | None = typer.Option(None, help="Deal at once with this seed."),
@@ -67,6 +77,9 @@ def play(
             seated = isolated_agent(agent)
         except (StrategyError, OSError, ValueError) as e:
             fail(f"--agent {agent[:80]}: {str(e).splitlines()[0] if str(e) else e}")
+    loaded = {}
+    for path in rule_files_checked(rules_file, fail):
+        loaded[path[0]] = path[1]
     if budget is not None and not 1 <= budget <= 1024:
         fail(f"--budget must be 1 to 1024 rollouts, got {budget}")
     given = {
@@ -79,8 +92,32 @@ def play(
     }
     query = urlencode({k: v for k, v in given.items() if v is not None})
     try:
-        serve(port, open_browser=not no_browser, query=query, agent=seated, finding=atlas_line)
+        serve(
+            port,
+            open_browser=not no_browser,
+            query=query,
+            agent=seated,
+            finding=atlas_line,
+            rule_files=loaded,
+        )
     except OSError as e:
         fail(f"--port {port}: {e.strerror or e}")
     except KeyboardInterrupt:
         raise typer.Exit(130) from None
+
+
+def rule_files_checked(paths, fail):
+    """``(name, RuleSet)`` of each rule file, or one line and exit 2 for a bad one."""
+    from ..game.rules import PRESETS, RuleError, resolve
+
+    seen = {}
+    for path in paths:
+        try:
+            rs = resolve(str(path))
+        except (RuleError, OSError, ValueError) as e:
+            fail(f"--rules-file {str(path)[:200]}: {str(e).splitlines()[0] if str(e) else e}")
+        name = rs.name
+        if name in PRESETS or name in seen:
+            fail(f"--rules-file {str(path)[:200]}: the name {name!r} is already offered")
+        seen[name] = rs
+        yield name, rs

@@ -66,12 +66,15 @@ class Seated:
 class Tables:
     """The games of one server (or one web app), by id."""
 
-    def __init__(self, max_games: int = MAX_GAMES, agent=None, finding=None):
+    def __init__(self, max_games: int = MAX_GAMES, agent=None, finding=None, rule_files=None):
         """``agent``: the server's own agent (an isolated seat,
         :func:`unosim.sim.isolated.isolated_agent`), seated where opponents name
         ``agent``; one process for every game, asked one decision at a time.
         ``finding(rules, n_players, opponents) -> str | None``: a line on these rules
-        shown after each round (``unosim.report.atlas_line.atlas_line``)."""
+        shown after each round (``unosim.report.atlas_line.atlas_line``).
+        ``rule_files``: rule sets the server's owner loaded (``unosim play --rules-file``,
+        declared cards included), offered by name beside the presets."""
+        self.rule_files = dict(rule_files or {})
         self.games: OrderedDict[str, Seated] = OrderedDict()
         self.max_games = max_games
         self._ids = itertools.count(1)
@@ -95,7 +98,7 @@ class Tables:
         """A new game; ``budget`` the expert opponents' rollouts per decision (1 to
         ``MAX_BUDGET``; default the expert's own), ``match`` rounds to the rules'
         ``target_score``."""
-        rs = rule_set(rules, house)
+        rs = rule_set(rules, house, self.rule_files)
         if isinstance(players, bool) or not isinstance(players, int) or not 2 <= players <= 10:
             raise TableError(f"players must be 2 to 10, got {players!r}")
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < players:
@@ -234,14 +237,17 @@ class Tables:
         return g
 
 
-def rule_set(rules: str, house: str | None = None):
-    """A preset by name (``house`` switches on top); never a file (a remote caller
-    names rules, it does not read the server's files)."""
-    if not isinstance(rules, str) or rules not in PRESETS:
-        raise TableError(f"rules must be a preset: {', '.join(sorted(PRESETS))}")
+def rule_set(rules: str, house: str | None = None, loaded=None):
+    """A preset, or a rule set the server loaded (``loaded``: name -> ``RuleSet``), by
+    name (``house`` switches on top); never a file (a remote caller names rules, it
+    does not read the server's files)."""
+    loaded = loaded or {}
+    if not isinstance(rules, str) or (rules not in PRESETS and rules not in loaded):
+        names = ", ".join([*sorted(PRESETS), *sorted(loaded)])
+        raise TableError(f"rules must be one of: {names}")
     if house is not None and (not isinstance(house, str) or len(house) > MAX_HOUSE):
         raise TableError(f"house must be text of at most {MAX_HOUSE} characters")
     try:
-        return resolve(rules, house or None)
+        return resolve(loaded.get(rules, rules), house or None)
     except ValueError as e:
         raise TableError(str(e).splitlines()[0]) from None

@@ -265,7 +265,12 @@ def _int(v, name: str) -> int:
 
 
 def serve(
-    port: int = 0, open_browser: bool = True, query: str = "", agent=None, finding=None
+    port: int = 0,
+    open_browser: bool = True,
+    query: str = "",
+    agent=None,
+    finding=None,
+    rule_files=None,
 ) -> None:
     """Bind 127.0.0.1:``port`` (0: any free port), print the URL with its token on the
     first line, open the browser (unless told not to), and serve until interrupted.
@@ -279,7 +284,7 @@ def serve(
     sock.bind(("127.0.0.1", port))
     sock.listen(128)  # connections wait from now on, before uvicorn is ready
     bound = sock.getsockname()[1]
-    app = build_app(token, [bound], Tables(agent=agent, finding=finding))
+    app = build_app(token, [bound], Tables(agent=agent, finding=finding, rule_files=rule_files))
     url = f"http://127.0.0.1:{bound}/?token={token}" + (f"&{query}" if query else "")
     print(url, flush=True)
     if open_browser:
