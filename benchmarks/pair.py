@@ -35,7 +35,10 @@ from pathlib import Path
 
 RUN = """
 import sys, time
-from unosim.kernel.core.layout import C_TURNS
+try:
+    from unosim.kernel.core.layout import C_TURNS
+except ImportError:  # a commit from before the kernel's subpackages
+    from unosim.kernel.layout import C_TURNS
 try:
     from unosim.sim.simulate import make_job, run_block
 except ImportError:  # a commit from before the layered layout
