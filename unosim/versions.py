@@ -19,7 +19,7 @@ RULES_FORMAT_VERSION = 3
 DATASET_FORMAT_VERSION = 3
 
 # What the environments (``unosim.env``) observe, reward and allow.
-ENV_VERSION = 1
+ENV_VERSION = 2
 
 
 def behaviour_mismatch(manifest: dict) -> str | None:
