@@ -21,6 +21,7 @@ from ..kernel import family as _family
 from ..kernel import layout as L
 from ..kernel import match as _match
 from ..kernel import outside as _outside
+from ..kernel import outside_batch as _outside_batch
 from ..kernel import outside_run as _outside_run
 from ..kernel import step as _step
 from ..kernel import step_hidden as _step_hidden
@@ -247,6 +248,13 @@ def outside_advance(
     statuses ``int64[m]`` (``kernel.outside.ST_*``), records in ``out``."""
     with kernel_call():
         return _outside_run.advance_games(tb, games, cks, np.int64(n), order, stop, slots, out, xp)
+
+
+# many environments stepped together (``kernel.outside_batch``; ``unosim.env.BatchEnv``):
+# (ob, slots, actions) -> the first illegal j or -1; (tb, games, cks, n, order, stop, out,
+# xp, cfg, slots, actions, deal, (obs, mask, reward, done, status)) -> games ended
+batch_check = _outside_batch.check_batch
+batch_step = _outside_batch.step_batch
 
 
 def aggregate(out, n_players, wins, turns_hist, points_hist, sums, totals):
