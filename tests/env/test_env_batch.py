@@ -186,8 +186,12 @@ def test_vector_env_behaves_as_gymnasium_asks():
     assert not np.array_equal(o3, steps[0][1])
     stats = RecordEpisodeStatistics(UnoVectorEnv("official", 2, num_envs=4))
     stats.reset(seed=1)
+    recorded = 0
     for _ in range(300):
         m = stats.unwrapped.action_masks()
         _, _, term, _, info = stats.step(m.argmax(axis=1))
-    assert "episode" in info
+        if term.any():
+            assert info["_episode"][term].all() and (info["episode"]["l"][term] > 0).all()
+            recorded += int(term.sum())
+    assert recorded > 0
     venv.close()
