@@ -12,12 +12,22 @@ from gymnasium import spaces
 from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
-from ..kernel.core.layout import C_POINTS, C_TRUNCATED, C_WINNER
 from ..kernel.outside import protocol as K
+from ..kernel.outside.batches import (
+    BC_AUTO_UNO,
+    BC_HIST_CAP,
+    BC_POINTS,
+    BC_SEAT,
+    BC_SEED,
+    BC_VOLUNTARY,
+    ERR_LOG_FULL,
+    N_BC,
+)
 from ..kernel.stepwise.tensors import N_T
 from ..players.expert import expert_array
 from ..players.seats import parse_seats
 from ..sim import engine
+from ..sim.interrupt import kernel_call
 from ..sim.outside import N_ACTIONS, PER_THREAD, Tables, check_action
 from .options import (
     OBSERVATIONS,
@@ -29,7 +39,7 @@ from .options import (
 )
 
 N_OBS = K.N_V
-CHUNK = 1024  # games per kernel call of ``BatchEnv`` (their arrays stay in the cache)
+MIN_PER_CALL = 256  # games a kernel call steps at least when a step is split over threads
 
 
 def _stepped():
@@ -51,9 +61,16 @@ class BatchEnv:
 
     ``reset()`` and ``step(actions)`` return ``(obs int64[b, 188], mask int8[b, 130])``
     and, for ``step``, ``reward float64[b]`` and ``done bool[b]``: a game that ends is
-    replaced at once by the next game index (its first observation is returned). Each
-    kernel call advances ``CHUNK`` games to their seat's next decisions, the chunks side
-    by side on numba's threads; the games are the same on any number of threads."""
+    replaced at once by the next game index (its first observation is returned; game
+    indices go to the slots in slot order). The arrays are new at each call (the caller
+    may keep them).
+
+    A step is one kernel call per thread (``kernel.outside.batches``; numba's thread count,
+    ``numba.set_num_threads``), each over a contiguous part of the batch: it logs each
+    game's action, advances the game to the seat's next decision (or its end) and writes
+    the arrays returned; a second round of calls deals and advances the games that
+    ended. Each game depends only on (seed, game index) and its actions, so the games
+    are the same on any number of threads."""
 
     def __init__(
         self,
@@ -74,6 +91,8 @@ class BatchEnv:
         n = players(rs, n_players)
         if isinstance(seat, bool) or not isinstance(seat, (int, np.integer)) or not 0 <= seat < n:
             raise ValueError(f"seat must be a seat of the table, 0 to {n - 1}, got {seat!r}")
+        if isinstance(b, bool) or not isinstance(b, (int, np.integer)) or b < 1:
+            raise ValueError(f"b must be a whole number >= 1, got {b!r}")
         opp = opponents.split(",") if isinstance(opponents, str) else list(opponents)
         if len(opp) == 1:
             opp = opp * (n - 1)
@@ -81,8 +100,8 @@ class BatchEnv:
             raise ValueError(f"{len(opp)} opponents given for {n - 1} seats")
         sid, sp, labels, _ = parse_seats(opp[:seat] + [_stepped()] + opp[seat:], n)
         self.b = int(b)
-        self.seed = int(seed)
         self.auto_uno = bool(auto_uno)
+        voluntary = rs.voluntary_draw and not draw_only_when_stuck
         self.t = Tables(
             rs.to_array(),
             sid,
@@ -90,101 +109,94 @@ class BatchEnv:
             rs.deck_counts(),
             rs.points_table(),
             n,
-            self.seed,
+            int(seed),
             self.b,
-            rs.voluntary_draw and not draw_only_when_stuck,
+            voluntary,
             history=0,
             capacity=0,  # no history kept: no trace either (its events then cost nothing)
             xp=expert_array(labels, rs),  # expert opponents search
         )
         self.deck = rs.deck_counts()[: K.N_SEEN].astype(np.int64)
         self.seat, self.how = int(seat), reward
+        self._cfg = np.zeros(N_BC, np.int64)
+        self._cfg[BC_SEAT] = self.seat
+        self._cfg[BC_POINTS] = reward == "points"
+        self._cfg[BC_AUTO_UNO] = self.auto_uno
+        self._cfg[BC_VOLUNTARY] = 1 if voluntary else 0
+        self._cfg[BC_HIST_CAP] = 0
+        self.seed = int(seed)
         self._next = 0
         self.slots = np.arange(self.b, dtype=np.int64)
+        self._none = np.full(self.b, -1, dtype=np.int64)
+        self._status = np.zeros(self.b, dtype=np.int64)
         self._pool: ThreadPoolExecutor | None = None
         self._pool_threads = 0
 
-    def _start(self, slots):
-        """Deal the next game indices into ``slots``, in their order."""
-        m = slots.size
-        self.t.start(slots, np.arange(self._next, self._next + m, dtype=np.int64))
-        self._next += m
+    @property
+    def seed(self) -> int:
+        """The root seed of the games the next ``reset()`` deals."""
+        return self._seed
 
-    def _chunks(self):
-        """Slices of the batch that one kernel call advances, and the pool that runs
-        them side by side (numba's thread count; None: one thread)."""
-        threads = numba.get_num_threads()
-        if self.t.per_thread != PER_THREAD:  # expert opponents: ``Tables.advance`` splits
-            return [slice(0, self.b)], None
-        k = max(-(-self.b // CHUNK), min(threads, self.b // PER_THREAD))  # chunks
-        size = -(-self.b // max(k, 1))
-        chunks = [slice(i, min(i + size, self.b)) for i in range(0, self.b, size)]
-        if threads <= 1 or len(chunks) <= 1:
-            return chunks, None
-        if self._pool is None or self._pool_threads != threads:
+    @seed.setter
+    def seed(self, value: int) -> None:
+        self._seed = self.t.seed = int(value)
+        self._cfg[BC_SEED] = self._seed
+
+    def _parts(self, m: int):
+        """How many kernel calls step ``m`` games side by side, and the pool that runs
+        them (numba's thread count; None: one call on this thread)."""
+        per_call = MIN_PER_CALL if self.t.per_thread == PER_THREAD else self.t.per_thread
+        k = min(numba.get_num_threads(), m // per_call)
+        if k <= 1:
+            return 1, None
+        if self._pool is None or self._pool_threads != k:
             if self._pool is not None:
                 self._pool.shutdown()
-            self._pool = ThreadPoolExecutor(max_workers=threads)
-            self._pool_threads = threads
-        return chunks, self._pool
+            self._pool = ThreadPoolExecutor(max_workers=k)
+            self._pool_threads = k
+        return k, self._pool
 
-    def _run(self, reward, done):
-        """Advance every game until it asks its seat (finished games are restarted);
-        returns the observations and masks. Each chunk's are copied right after its
-        kernel call, while they are in the cache."""
-        t, ob = self.t, self.t.ob
-        obs = np.empty((self.b, N_OBS), np.int64)
-        mask = np.empty((self.b, N_ACTIONS), np.int8)
-        chunks, pool = self._chunks()
+    def _call(self, slots, actions, deal, res) -> int:
+        """``kernel.outside.batches.step_batch`` over ``slots``, split across threads;
+        returns how many games ended."""
+        t = self.t
+        head = (t.tb, t.games, t.cks, np.int64(t.n), t.order, t.stop, t.out, t.xp, self._cfg)
+        k, pool = self._parts(slots.size)
+        with kernel_call():
+            if pool is None:
+                return int(engine.batch_step(*head, slots, actions, deal, res))
+            cut = [slots.size * p // k for p in range(k + 1)]
+            parts = [slice(cut[p], cut[p + 1]) for p in range(k)]
+            ended = pool.map(
+                lambda c: engine.batch_step(*head, slots[c], actions[c], deal[c], res), parts
+            )
+            return int(sum(ended))
 
-        def one(c):  # one kernel call per chunk, on one thread of the pool
-            if len(chunks) == 1:  # ``Tables.advance`` splits expert opponents' searches
-                st = t.advance(self.slots[c])
-            else:
-                st = engine.outside_advance(
-                    t.tb, t.games, t.cks, t.n, t.order, t.stop, self.slots[c], t.out, t.xp
-                )
-            obs[c] = ob[c, K.O_OBS : K.O_OBS + N_OBS]
-            mask[c] = ob[c, K.O_MASK : K.O_MASK + N_ACTIONS]
-            return st
-
-        done_st = list(pool.map(one, chunks)) if pool is not None else [one(c) for c in chunks]
-        st = np.concatenate(done_st)
+    def _advance(self, actions, deal):
+        """Step every game (``actions`` logged first, -1: none; ``deal``: the game index
+        dealt first, -1: none), then deal the next game indices into the slots whose
+        games ended, in slot order, until every game waits at the seat's decision."""
+        b = self.b
+        obs = np.empty((b, N_OBS), np.int64)
+        mask = np.empty((b, N_ACTIONS), np.int8)
+        reward = np.zeros(b)
+        done = np.zeros(b, bool)
+        res = (obs, mask, reward, done, self._status)
         slots = self.slots
-        while self.auto_uno:  # the UNO call made for the seat, where it is asked
-            uno = slots[(st == K.ST_ASKING) & (ob[slots, K.O_KIND] == K.D_UNO)]
-            if uno.size == 0:
-                break
-            ob[uno, K.O_LOG + ob[uno, K.O_LOG_N]] = K.A_UNO
-            ob[uno, K.O_LOG_N] += 1
-            st[np.searchsorted(slots, uno)] = t.advance(uno)
-            obs[uno] = ob[uno, K.O_OBS : K.O_OBS + N_OBS]
-            mask[uno] = ob[uno, K.O_MASK : K.O_MASK + N_ACTIONS]
+        ended = self._call(slots, actions, deal, res)
         while True:
-            fin = slots[st == K.ST_DONE]
-            if fin.size == 0:
-                break
-            out = t.out[fin]
-            won = (out[:, C_WINNER] == self.seat) & (out[:, C_TRUNCATED] == 0)
-            reward[fin] += np.where(won, 1.0 if self.how == "win" else out[:, C_POINTS], 0.0)
-            done[fin] = True
-            self._start(fin)
-            st = t.advance(fin)
-            obs[fin] = ob[fin, K.O_OBS : K.O_OBS + N_OBS]
-            mask[fin] = ob[fin, K.O_MASK : K.O_MASK + N_ACTIONS]
-            slots = fin
-            while self.auto_uno:
-                uno = slots[(st == K.ST_ASKING) & (ob[slots, K.O_KIND] == K.D_UNO)]
-                if uno.size == 0:
-                    break
-                ob[uno, K.O_LOG + ob[uno, K.O_LOG_N]] = K.A_UNO
-                ob[uno, K.O_LOG_N] += 1
-                st[np.searchsorted(slots, uno)] = t.advance(uno)
-                obs[uno] = ob[uno, K.O_OBS : K.O_OBS + N_OBS]
-                mask[uno] = ob[uno, K.O_MASK : K.O_MASK + N_ACTIONS]
-        return obs, mask
+            if (self._status[slots] == ERR_LOG_FULL).any():
+                raise RuntimeError(f"more than {K.LOG_CAP} decisions between two turns")
+            if ended == 0:
+                return obs, mask, reward, done
+            slots = slots[self._status[slots] == K.ST_DONE]
+            games = np.arange(self._next, self._next + slots.size, dtype=np.int64)
+            self._next += slots.size
+            self.t.game[slots] = games
+            ended = self._call(slots, self._none[: slots.size], games, res)
 
     def observe(self):
+        """The observations and masks of the decisions the games wait at (copies)."""
         ob = self.t.ob
         return (
             ob[:, K.O_OBS : K.O_OBS + N_OBS].copy(),
@@ -192,31 +204,27 @@ class BatchEnv:
         )
 
     def reset(self):
-        self._next = 0
-        self._start(self.slots)
-        return self._run(np.zeros(self.b), np.zeros(self.b, bool))
+        """Deal games 0 .. b-1 of the root seed ``seed`` (slot ``i``: game ``i``) and
+        advance each to the seat's first decision; returns ``(obs, mask)``."""
+        self._next = self.b
+        self.t.game[:] = self.slots
+        return self._advance(self._none, self.slots)[:2]
 
     def step(self, actions):
+        """Apply ``actions`` int[b] (one legal action per game) and advance every game
+        to the seat's next decision; returns ``(obs, mask, reward, done)``. An illegal
+        action raises ``unosim.IllegalAction`` naming the game's decision, before any
+        game moves."""
         a = np.asarray(actions, dtype=np.int64)
         if a.shape != (self.b,):
             raise ValueError(f"actions must have shape ({self.b},), got {a.shape}")
-        ob = self.t.ob
-        ok = (a >= 0) & (a < N_ACTIONS)
-        legal = np.zeros(self.b, bool)
-        legal[ok] = ob[self.slots[ok], K.O_MASK + a[ok]] == 1
-        if not legal.all():
-            i = int(np.flatnonzero(~legal)[0])
-            obs = self.t.observation(i, lambda: None)
-            check_action(obs, int(a[i]))  # raises, naming the game's decision
-        n = ob[:, K.O_LOG_N]
-        if (n >= K.LOG_CAP).any():
-            raise RuntimeError(f"more than {K.LOG_CAP} decisions between two turns")
-        ob[self.slots, K.O_LOG + n] = a
-        ob[:, K.O_LOG_N] = n + 1
-        reward = np.zeros(self.b)
-        done = np.zeros(self.b, bool)
-        o, m = self._run(reward, done)
-        return o, m, reward, done
+        j = int(engine.batch_check(self.t.ob, self.slots, a))
+        if j >= 0:
+            if self.t.ob[j, K.O_LOG_N] >= K.LOG_CAP and 0 <= a[j] < N_ACTIONS:
+                raise RuntimeError(f"more than {K.LOG_CAP} decisions between two turns")
+            check_action(self.t.observation(j, lambda: None), int(a[j]))  # raises
+            raise RuntimeError("no game waits for an action: call reset() first")
+        return self._advance(a, self._none)
 
 
 class UnoVectorEnv(VectorEnv):
@@ -271,7 +279,7 @@ class UnoVectorEnv(VectorEnv):
 
     def reset(self, *, seed=None, options=None):
         if seed is not None:
-            self.batch.seed = self.batch.t.seed = int(seed)
+            self.batch.seed = int(seed)
         _, mask = self.batch.reset()
         return self._obs(mask), {}
 

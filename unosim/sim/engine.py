@@ -20,6 +20,7 @@ from ..kernel.drivers import aggregate as _aggregate
 from ..kernel.drivers import batch as _batch
 from ..kernel.drivers import match as _match
 from ..kernel.expert import rounds as _expert
+from ..kernel.outside import batches as _outside_batch
 from ..kernel.outside import protocol as _outside
 from ..kernel.outside import rounds as _outside_run
 from ..kernel.outside.protocol import VIEW_N
@@ -241,6 +242,13 @@ def outside_advance(
     statuses ``int64[m]`` (``kernel.outside.protocol.ST_*``), records in ``out``."""
     with kernel_call():
         return _outside_run.advance_games(tb, games, cks, np.int64(n), order, stop, slots, out, xp)
+
+
+# many environments stepped together (``kernel.outside.batches``; ``unosim.env.BatchEnv``):
+# (ob, slots, actions) -> the first illegal j or -1; (tb, games, cks, n, order, stop, out,
+# xp, cfg, slots, actions, deal, (obs, mask, reward, done, status)) -> games ended
+batch_check = _outside_batch.check_batch
+batch_step = _outside_batch.step_batch
 
 
 def aggregate(out, n_players, wins, turns_hist, points_hist, sums, totals):
