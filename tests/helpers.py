@@ -19,7 +19,7 @@ from unosim.sim.results import rounds_frame
 @dataclass
 class Outcome:
     row: dict  # the RULES.md section 6 row
-    g: np.ndarray  # final game state (layout.G_*)
+    game_state: np.ndarray  # final game state (layout.G_*)
     hands: np.ndarray  # int16[n, N_KINDS] final hands
     pile: np.ndarray  # kinds left in the draw pile, top last
     disc: np.ndarray  # int16[N_KINDS] discard pile counts
@@ -33,7 +33,7 @@ class Outcome:
     def top(self) -> str:
         from unosim.game.cards import kind_name
 
-        return kind_name(int(self.g[L.G_TOP]))
+        return kind_name(int(self.game_state[L.G_TOP]))
 
 
 def digest_of(*arrays) -> str:
@@ -82,4 +82,4 @@ def scripted(
         rs.to_array(), sid, sp, deck, rs.points_table(), n, seed, 0, order, 1, 0
     )
     row = rounds_frame(out[None, :], n, 0).iloc[0].to_dict()
-    return Outcome(row, rd.g, hands_arr[:n].copy(), pile, disc)
+    return Outcome(row, rd.game_state, hands_arr[:n].copy(), pile, disc)

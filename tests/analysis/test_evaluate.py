@@ -116,13 +116,13 @@ def test_checker_judges_games_of_agents_and_experts(rules, house, n, expert):
             st = t.advance(np.array([0], dtype=np.int64))
             if st[0] == K.ST_DONE:
                 break
-            q = int(t.ob[0, K.O_SEAT])
+            q = int(t.outside_log[0, K.O_SEAT])
             assert q % 2 == 0  # only the agents' seats are asked
             obs = t.observation(
                 0, lambda q=q, rngs=rngs: rngs.setdefault(q, np.random.default_rng(q))
             )
             t.act(0, O.check_action(obs, job.agents[q](obs)))
-        assert t.games.tr[0, L.TR_EVENTS] <= 6_000
+        assert t.games.trace_flags[0, L.TR_EVENTS] <= 6_000
         # the random agent's seats follow the random strategy to the letter; the
         # experts' moves are their search's, legal but not their policy's
         strict = [s % 2 == 0 for s in range(n)]

@@ -22,7 +22,11 @@ def _round(hands: dict[int, str], colour: int = 0, direction: int = 1):
     for q, text in hands.items():
         for t in text.split():
             add_card(rd, np.int64(q), np.int64(parse_kind(t)))
-    rd.g[L.G_N], rd.g[L.G_DIR], rd.g[L.G_COLOUR] = len(hands), direction, colour
+    rd.game_state[L.G_N], rd.game_state[L.G_DIR], rd.game_state[L.G_COLOUR] = (
+        len(hands),
+        direction,
+        colour,
+    )
     return rd
 
 

@@ -14,9 +14,9 @@ def test_trace_turns_are_wide_enough():
 
     rd = new_round(np.int64(108), np.int64(2))
     assert rd.trace.dtype == np.int32
-    rd.g[L.G_N] = 2
+    rd.game_state[L.G_N] = 2
     for turns in (32_767, 1_000_000):
-        rd.count[L.K_TURNS] = turns
-        rd.tr[L.TR_EVENTS] = 0
+        rd.counters[L.K_TURNS] = turns
+        rd.trace_flags[L.TR_EVENTS] = 0
         _write_event(rd, np.int64(L.E_PLAY), np.int64(0), np.int64(3), np.int64(0), np.int64(0))
         assert rd.trace[0, L.EV_TURN] == turns

@@ -215,15 +215,15 @@ def test_observations_reveal_nothing_hidden():
     for q in range(1, 4):
         for k in range(K.N_KINDS):
             hidden += [k] * int(rd1.hands[q, k])
-    n_pile = int(rd1.g[L.G_PILE_N])
+    n_pile = int(rd1.game_state[L.G_PILE_N])
     hidden += list(rd1.pile[:n_pile])
     rng.shuffle(hidden)
-    sizes = [int(rd1.hinfo[q, L.H_TOTAL]) for q in range(4)]
+    sizes = [int(rd1.hand_summary[q, L.H_TOTAL]) for q in range(4)]
     from unosim.kernel.core.piles import add_card
 
     for q in range(1, 4):
         rd1.hands[q, :] = 0
-        rd1.hinfo[q, :] = 0
+        rd1.hand_summary[q, :] = 0
     i = 0
     for q in range(1, 4):
         for _ in range(sizes[q]):
@@ -300,12 +300,12 @@ def test_checker_judges_games_with_agents(rules, house, n):
             st = t.advance(np.array([0], dtype=np.int64))
             if st[0] == K.ST_DONE:
                 break
-            q = int(t.ob[0, K.O_SEAT])
+            q = int(t.outside_log[0, K.O_SEAT])
             obs = t.observation(
                 0, lambda q=q, rngs=rngs: rngs.setdefault(q, np.random.default_rng(q))
             )
             t.act(0, O.check_action(obs, agents[q](obs)))
-        assert t.games.tr[0, L.TR_EVENTS] <= 6_000
+        assert t.games.trace_flags[0, L.TR_EVENTS] <= 6_000
         trace = t.trace(0)
         # the random agent's seats follow the random strategy to the letter
         strict = [s % 2 == 0 for s in range(n)]

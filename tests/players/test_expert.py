@@ -243,7 +243,7 @@ def _remember_play(pos, q, j, card, top, size):
     from unosim.kernel.core.kinds import COLOUR
 
     k, t = int(parse_kind(card)), int(parse_kind(top))
-    pos.rd.mem[L.MEM_PLAYED + j * L.MAX_PLAYERS + q] = (
+    pos.rd.memory[L.MEM_PLAYED + j * L.MAX_PLAYERS + q] = (
         k + 1 + (int(COLOUR[t]) << L.PLAYED_COLOUR) + (t << L.PLAYED_TOP) + (size << L.PLAYED_SIZE)
     )
 
@@ -257,7 +257,7 @@ def test_play_chance_weighs_a_random_hand_by_its_plays():
     from unosim.kernel.expert.deal import _play_chance
 
     pos = Position({0: "G1", 1: "R3 G7"}, "Y2", "heuristic,random,random,random")
-    mem = pos.rd.mem
+    mem = pos.rd.memory
     _remember_play(pos, 1, 0, "R5", "R1", 2)  # from R3 G7 R5 on R1: R3 or R5
     assert _play_chance(pos.tb, pos.rd, 1, mem, 1) == 0.5
     _remember_play(pos, 1, 1, "R1", "B1", 3)  # from R3 G7 R5 R1 on B1: R1 only
@@ -268,8 +268,10 @@ def test_play_chance_weighs_a_random_hand_by_its_plays():
     assert _play_chance(pos.tb, pos.rd, 1, mem, 1) == 0.0
     from unosim.game.cards import parse_kind
 
-    assert pos.g[L.G_TOP] == parse_kind("Y2") and pos.g[L.G_COLOUR] == 1  # as it was
-    assert pos.hands[1].sum() == pos.hinfo[1, L.H_TOTAL] == 2
+    assert (
+        pos.game_state[L.G_TOP] == parse_kind("Y2") and pos.game_state[L.G_COLOUR] == 1
+    )  # as it was
+    assert pos.hands[1].sum() == pos.hand_summary[1, L.H_TOTAL] == 2
     assert pos.hands[1, parse_kind("R3")] == pos.hands[1, parse_kind("G7")] == 1
 
 
@@ -358,16 +360,16 @@ def test_reshuffle_pile_deals_the_same_cards_in_a_uniform_order():
     rd = pos.rd
     cards = [int(parse_kind(t)) for t in "R0 R5 G7 B9 Y4 W".split()]
     rd.pile[: len(cards)] = cards
-    pos.g[L.G_PILE_N] = len(cards)
+    pos.game_state[L.G_PILE_N] = len(cards)
     seed_streams(rd.streams, np.int64(SEED), np.int64(0), np.int64(0), np.int64(1))
-    hands, g = rd.hands.copy(), rd.g.copy()
+    hands, g = rd.hands.copy(), rd.game_state.copy()
     where = np.zeros((len(cards), len(cards)), np.int64)
     for _ in range(6000):
         reshuffle_pile(rd, rd.streams)
         assert sorted(rd.pile[: len(cards)]) == sorted(cards)
         for place, k in enumerate(rd.pile[: len(cards)]):
             where[cards.index(k), place] += 1
-    assert np.array_equal(rd.hands, hands) and np.array_equal(rd.g, g)
+    assert np.array_equal(rd.hands, hands) and np.array_equal(rd.game_state, g)
     p = 1 / len(cards)
     assert np.abs(where - 6000 * p).max() < 5 * np.sqrt(6000 * p * (1 - p)), where
 
@@ -433,9 +435,9 @@ def test_lazy_deal_gives_each_hand_its_chances():
     rd = pos.rd
     pile = [int(parse_kind(t)) for t in "R0 R5 R7 G2 G3 B9 Y4 Y6 W+4 B1".split()]
     rd.pile[: len(pile)] = pile
-    pos.g[L.G_PILE_N] = len(pile)
+    pos.game_state[L.G_PILE_N] = len(pile)
     red = int(COLOUR[parse_kind("R3")])
-    rd.mem[L.MEM_SHORT + 1] = 1 << red
+    rd.memory[L.MEM_SHORT + 1] = 1 << red
     unseen_cards = Counter(pile)
     for q in (1, 2, 3):
         for k in np.flatnonzero(rd.hands[q]):
@@ -452,8 +454,8 @@ def test_lazy_deal_gives_each_hand_its_chances():
         for _ in range(deals):
             determinize(pos.tb, rd, 0, b, unseen, st, 0, DEAL_VOIDS, 0, 1, 1, lazy)
             assert np.array_equal(b.hands[0], rd.hands[0])
-            assert np.array_equal(b.hinfo[:4, L.H_TOTAL], rd.hinfo[:4, L.H_TOTAL])
-            dealt = Counter(int(k) for k in b.pile[: b.g[L.G_PILE_N]])
+            assert np.array_equal(b.hand_summary[:4, L.H_TOTAL], rd.hand_summary[:4, L.H_TOTAL])
+            dealt = Counter(int(k) for k in b.pile[: b.game_state[L.G_PILE_N]])
             for q in (1, 2, 3):
                 for i, k in enumerate(kinds):
                     counts[q, i] += b.hands[q, k]

@@ -77,9 +77,9 @@ def _position(rules, hands: dict[int, str], top: str, n: int = 4):
             add_card(rd, np.int64(q), np.int64(parse_kind(t, rules.card_names)))
     k = parse_kind(top, rules.card_names)
     rd.disc[k] += 1
-    rd.g[L.G_N], rd.g[L.G_DIR], rd.g[L.G_TOP] = n, 1, k
-    rd.g[L.G_COLOUR] = 0
-    rd.g[L.G_PEND_SPECIAL] = -1
+    rd.game_state[L.G_N], rd.game_state[L.G_DIR], rd.game_state[L.G_TOP] = n, 1, k
+    rd.game_state[L.G_COLOUR] = 0
+    rd.game_state[L.G_PEND_SPECIAL] = -1
     return tb, rd
 
 
@@ -89,7 +89,7 @@ def _candidates(tb, rd, at: int, scope: int = 1) -> list[tuple[int, int]]:
 
     cand = np.zeros(MAX_CANDIDATES, np.int64)
     ccol = np.zeros(MAX_CANDIDATES, np.int64)
-    m = candidates(tb, rd, 0, rd.g[L.G_N], at, 0, 0, scope, cand, ccol)
+    m = candidates(tb, rd, 0, rd.game_state[L.G_N], at, 0, 0, scope, cand, ccol)
     return list(zip(cand[:m].tolist(), ccol[:m].tolist()))
 
 
@@ -141,7 +141,7 @@ def test_candidates_name_a_colour_and_an_opponent_and_stack_a_declared_card():
         [(curse, choice(c, q)) for c in range(4) for q in (1, 2)]
     )
     tb, rd = _position(rs, {0: "wd3 B7", 1: "G1", 2: "G2"}, "wd3", n=3)
-    rd.g[L.G_PEND_DRAW] = 3
+    rd.game_state[L.G_PEND_DRAW] = 3
     assert _candidates(tb, rd, AT_PENALTY) == [(wd3, c) for c in range(4)] + [(-1, -1)]
 
 

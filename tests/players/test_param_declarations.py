@@ -42,10 +42,16 @@ def test_every_expert_slot_is_declared_once():
 
 def test_the_kernel_reads_every_slot():
     src = _kernel_sources()
-    unread = [p.slot for p in P.BEHAVIOUR if not re.search(rf"sp\[[^\]\n]*, {p.slot}\]", src)]
-    unread += [p.slot for p in P.FEATURES if not re.search(rf"sp\[[^\]\n]*\+ {p.slot}\]", src)]
+    unread = [
+        p.slot for p in P.BEHAVIOUR if not re.search(rf"strategy_params\[[^\]\n]*, {p.slot}\]", src)
+    ]
     unread += [
-        p.slot for p in P.EXPERT_PARAMS if p.slot and not re.search(rf"xp\[\w+, {p.slot}\]", src)
+        p.slot for p in P.FEATURES if not re.search(rf"strategy_params\[[^\]\n]*\+ {p.slot}\]", src)
+    ]
+    unread += [
+        p.slot
+        for p in P.EXPERT_PARAMS
+        if p.slot and not re.search(rf"expert_params\[\w+, {p.slot}\]", src)
     ]
     assert not unread, f"slots the Python side fills but the kernel never reads: {unread}"
 

@@ -47,35 +47,35 @@ class Position:
         self.tb = Table(rules.to_array(), sid, sp, deck, rules.points_table())
         self.rd = rd = new_round(np.int64(deck.sum()), np.int64(0))
         self.hands = rd.hands
-        self.hinfo = rd.hinfo
+        self.hand_summary = rd.hand_summary
         for q, text in hands.items():
             for t in text.split():
                 k = int(parse_kind(t))
                 self.hands[q, k] += 1
                 c = int(COLOUR[k])
-                self.hinfo[q, c if c >= 0 else L.H_WILD] += 1
-                self.hinfo[q, L.H_TOTAL] += 1
+                self.hand_summary[q, c if c >= 0 else L.H_WILD] += 1
+                self.hand_summary[q, L.H_TOTAL] += 1
                 if c >= 0:
-                    self.hinfo[q, L.H_MASK + c] |= 1 << (k - c * N_RANKS)
+                    self.hand_summary[q, L.H_MASK + c] |= 1 << (k - c * N_RANKS)
                 else:
-                    self.hinfo[q, L.H_WILD_MASK] |= 1 << (k - N_COLOURED)
+                    self.hand_summary[q, L.H_WILD_MASK] |= 1 << (k - N_COLOURED)
         self.disc = rd.disc
         top_k = parse_kind(top)
         self.disc[top_k] += 1
         for t in discarded.split():
             self.disc[parse_kind(t)] += 1
-        self.g = rd.g
-        self.g[L.G_N] = n
-        self.g[L.G_DIR] = direction
-        self.g[L.G_TOP] = top_k
-        self.g[L.G_COLOUR] = COLOUR[top_k] if colour is None else colour
-        self.g[L.G_DECK_N] = deck.sum()
-        self.g[L.G_DISC_N] = self.disc.sum()
+        self.game_state = rd.game_state
+        self.game_state[L.G_N] = n
+        self.game_state[L.G_DIR] = direction
+        self.game_state[L.G_TOP] = top_k
+        self.game_state[L.G_COLOUR] = COLOUR[top_k] if colour is None else colour
+        self.game_state[L.G_DECK_N] = deck.sum()
+        self.game_state[L.G_DISC_N] = self.disc.sum()
         for c in range(N_COLOURS):
-            rd.mem[L.MEM_DECK_C + c] = deck[c * N_RANKS : (c + 1) * N_RANKS].sum()
-            rd.mem[L.MEM_DISC_C + c] = self.disc[c * N_RANKS : (c + 1) * N_RANKS].sum()
+            rd.memory[L.MEM_DECK_C + c] = deck[c * N_RANKS : (c + 1) * N_RANKS].sum()
+            rd.memory[L.MEM_DISC_C + c] = self.disc[c * N_RANKS : (c + 1) * N_RANKS].sum()
         for q, mask in (short or {}).items():
-            rd.mem[L.MEM_SHORT + q] = mask
+            rd.memory[L.MEM_SHORT + q] = mask
         seed_streams(rd.streams, 1, 0, 0, L.N_STREAMS)
 
     def card(self, p: int = 0) -> str:
@@ -247,7 +247,7 @@ def test_memory_of_missing_colours_is_never_wrong():
                 rules.to_array(), sid, sp, deck, rules.points_table(), 4, 3, game, order, 0, 0
             )
             for c in range(N_COLOURS):  # the colour counts of the discard pile
-                assert rd.mem[L.MEM_DISC_C + c] == disc[c * N_RANKS : (c + 1) * N_RANKS].sum()
+                assert rd.memory[L.MEM_DISC_C + c] == disc[c * N_RANKS : (c + 1) * N_RANKS].sum()
             for q in range(4):  # the masks of kinds held
                 held = hands[q] > 0
                 for c in range(N_COLOURS):
@@ -257,7 +257,7 @@ def test_memory_of_missing_colours_is_never_wrong():
                 assert hinfo[q, L.H_WILD_MASK] == want
             for q in range(4):
                 for c in range(N_COLOURS):
-                    if rd.mem[L.MEM_SHORT + q] >> c & 1:
+                    if rd.memory[L.MEM_SHORT + q] >> c & 1:
                         checked += 1
                         assert hands[q, c * N_RANKS : (c + 1) * N_RANKS].sum() == 0, (
                             preset,

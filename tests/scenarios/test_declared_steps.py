@@ -168,8 +168,8 @@ def kernel_round(rules: str, hands: list[str], seed: int) -> tuple[np.ndarray, n
     out, rd, *_, trace = run_one(
         rs.to_array(), sid, sp, deck, rs.points_table(), n, seed, 0, order, 1, 4000
     )
-    assert int(rd.tr[L.TR_EVENTS]) <= 4000, "the trace did not fit"
-    return out, trace[: int(rd.tr[L.TR_EVENTS])]
+    assert int(rd.trace_flags[L.TR_EVENTS]) <= 4000, "the trace did not fit"
+    return out, trace[: int(rd.trace_flags[L.TR_EVENTS])]
 
 
 def seats_of_trace(trace: np.ndarray) -> list[str]:

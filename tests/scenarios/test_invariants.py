@@ -56,8 +56,8 @@ def check_round(rules, n, deck, result):
     held = hands[:n].sum(axis=0) + np.bincount(pile, minlength=N_KINDS) + disc
     np.testing.assert_array_equal(held, deck)
     np.testing.assert_array_equal(hinfo[:n, L.H_TOTAL], hands[:n].sum(axis=1))
-    assert disc[int(rd.g[L.G_TOP])] >= 1
-    assert 0 <= rd.g[L.G_COLOUR] < 4
+    assert disc[int(rd.game_state[L.G_TOP])] >= 1
+    assert 0 <= rd.game_state[L.G_COLOUR] < 4
     winner, truncated = out[L.C_WINNER], out[L.C_TRUNCATED]
     points = rules.points_table().astype(int)
     hp = hands[:n].astype(int) @ points

@@ -1069,7 +1069,7 @@ def test_snorlax_draw_three_discard_named_colour():
     )
     for o in outs:
         top = parse_kind(o.top)
-        assert o.top[1:] == "1" and COLOUR[top] == int(o.g[L.G_COLOUR])
+        assert o.top[1:] == "1" and COLOUR[top] == int(o.game_state[L.G_COLOUR])
         assert o.top not in o.hand(1)
 
 

@@ -780,9 +780,9 @@ def traced_with_room(rules, sid, sp, deck, order, n, game, seed=7):
         out, rd, *_, trace = run_one(
             rules.to_array(), sid, sp, deck, rules.points_table(), n, seed, game, order, 0, cap
         )
-        if rd.tr[L.TR_EVENTS] <= cap:
+        if rd.trace_flags[L.TR_EVENTS] <= cap:
             return out, trace
-        cap = int(rd.tr[L.TR_EVENTS])
+        cap = int(rd.trace_flags[L.TR_EVENTS])
 
 
 def test_trace_replays_the_run():

@@ -197,7 +197,7 @@ class BatchEnv:
 
     def observe(self):
         """The observations and masks of the decisions the games wait at (copies)."""
-        ob = self.t.ob
+        ob = self.t.outside_log
         return (
             ob[:, K.O_OBS : K.O_OBS + N_OBS].copy(),
             ob[:, K.O_MASK : K.O_MASK + N_ACTIONS].astype(np.int8),
@@ -218,9 +218,9 @@ class BatchEnv:
         a = np.asarray(actions, dtype=np.int64)
         if a.shape != (self.b,):
             raise ValueError(f"actions must have shape ({self.b},), got {a.shape}")
-        j = int(engine.batch_check(self.t.ob, self.slots, a))
+        j = int(engine.batch_check(self.t.outside_log, self.slots, a))
         if j >= 0:
-            if self.t.ob[j, K.O_LOG_N] >= K.LOG_CAP and 0 <= a[j] < N_ACTIONS:
+            if self.t.outside_log[j, K.O_LOG_N] >= K.LOG_CAP and 0 <= a[j] < N_ACTIONS:
                 raise RuntimeError(f"more than {K.LOG_CAP} decisions between two turns")
             check_action(self.t.observation(j, lambda: None), int(a[j]))  # raises
             raise RuntimeError("no game waits for an action: call reset() first")
@@ -268,7 +268,7 @@ class UnoVectorEnv(VectorEnv):
 
     def _obs(self, mask):
         self._mask = mask
-        engine.game_observation_batch(self.batch.t.ob, self.batch.deck, self._tensor)
+        engine.game_observation_batch(self.batch.t.outside_log, self.batch.deck, self._tensor)
         if self.form == "flat":
             return np.concatenate([mask.astype(np.float32), self._tensor], axis=1)
         return {"observation": self._tensor.copy(), "action_mask": mask.copy()}

@@ -165,7 +165,7 @@ def trace(
         with kernel_call():
             if k.xp is None:
                 out, rd, *_, tr = _batch.run_one(*k.head, seed, game, k.order, 0, capacity)
-                need = int(rd.tr[L.TR_EVENTS])
+                need = int(rd.trace_flags[L.TR_EVENTS])
             else:
                 out, need, tr = _expert.run_one_expert(*k.head, seed, game, k.order, capacity, k.xp)
                 need = int(need)

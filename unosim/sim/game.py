@@ -226,7 +226,7 @@ class State:
         self.index = index
         self._order, self._rd, self._ck = engine.game_arrays(game._tb.deck, HISTORY)
         self._out = np.zeros(L.N_COLS, np.int32)
-        self._mask = self._rd.ob[K.O_MASK : K.O_MASK + N_ACTIONS]  # a view: the live mask
+        self._mask = self._rd.outside_log[K.O_MASK : K.O_MASK + N_ACTIONS]  # a view: the live mask
         if _copy is not None:
             self._load(_copy._arrays())
             return
@@ -239,7 +239,7 @@ class State:
         the environments' resets)."""
         game = self.game
         self.index = index
-        ob = self._rd.ob
+        ob = self._rd.outside_log
         ob[: K.N_OH] = 0
         ob[K.O_CK_P] = -1
         ob[K.O_HIST_CAP] = HISTORY
@@ -267,14 +267,14 @@ class State:
     @property
     def current_player(self) -> int:
         """The seat to act, or -1 when the round is over."""
-        return int(self._rd.ob[K.O_SEAT]) if self._status == K.ST_ASKING else -1
+        return int(self._rd.outside_log[K.O_SEAT]) if self._status == K.ST_ASKING else -1
 
     @property
     def decision(self) -> str | None:
         """The decision at hand (``DECISIONS``), or None at the end."""
         if self._status != K.ST_ASKING:
             return None
-        return DECISIONS[int(self._rd.ob[K.O_KIND])]
+        return DECISIONS[int(self._rd.outside_log[K.O_KIND])]
 
     def is_terminal(self) -> bool:
         return self._status == K.ST_DONE
@@ -295,7 +295,7 @@ class State:
         """What ``seat`` may know now (any seat, deciding or not): an
         :class:`unosim.Observation` (its ``legal`` is empty for a seat not deciding)."""
         seat = self._seat(seat)
-        ob = self._rd.ob
+        ob = self._rd.outside_log
         row = ob.copy()
         w = _VIEW
         if seat != self.current_player:
@@ -313,14 +313,14 @@ class State:
         ``kernel.stepwise.turns.T_FIELDS``, documented in docs/environments.md)."""
         if out is None:
             out = np.empty(T.N_T, np.float32)
-        _tensor()(self._rd.ob, self.game._deck, self._seat(seat), out)
+        _tensor()(self._rd.outside_log, self.game._deck, self._seat(seat), out)
         return out
 
     def write_flat(self, seat: int, out: np.ndarray) -> np.ndarray:
         """The environments' flat observation of ``seat`` into ``out`` float32[N_ACTIONS +
         N_T]: the action mask (the deciding seat's; 0 for the others), then
         ``observation_tensor(seat)``."""
-        ob = self._rd.ob
+        ob = self._rd.outside_log
         if self._status == K.ST_ASKING and ob[K.O_SEAT] == seat:
             out[:N_ACTIONS] = self._mask
         else:
@@ -339,7 +339,9 @@ class State:
         last 32 public events (``kernel.stepwise.turns.encode_history``)."""
         if out is None:
             out = np.empty(T.N_INFO, np.float32)
-        engine.game_information_state_tensor(self._rd.ob, self.game._deck, self._seat(seat), out)
+        engine.game_information_state_tensor(
+            self._rd.outside_log, self.game._deck, self._seat(seat), out
+        )
         return out
 
     def record(self) -> np.ndarray:
@@ -501,7 +503,7 @@ class State:
                 key,
             )
             if ok == 1:
-                self._status = int(self._rd.ob[K.O_STATUS])
+                self._status = int(self._rd.outside_log[K.O_STATUS])
                 return True
             self.restore(keep)
             if ok < 0:

@@ -337,7 +337,7 @@ class Tables:
         self.order, self.games, self.cks = engine.outside_games(
             deck, self.b, capacity, self.history
         )
-        self.ob = self.games.ob
+        self.outside_log = self.games.outside_log
         self.out = np.zeros((self.b, L.N_COLS), dtype=np.int32)
         self.stop = np.int64(sum(1 << q for q in range(self.n) if sid[q] == K.OUTSIDE))
         self.voluntary = 1 if voluntary else 0
@@ -346,7 +346,7 @@ class Tables:
     def start(self, slot: int | np.ndarray, game: int | np.ndarray) -> None:
         """Put game index ``game`` in ``slot``, to be dealt by the next ``advance``; or
         the games ``game`` (int64[m]) in the slots ``slot`` (int64[m]), in one go."""
-        ob = self.ob
+        ob = self.outside_log
         ob[slot, : K.N_OH] = 0
         ob[slot, K.O_CK_P] = -1
         ob[slot, K.O_HIST_CAP] = self.history
@@ -392,7 +392,7 @@ class Tables:
         return np.concatenate(done)
 
     def observation(self, slot: int, rng_key) -> Observation:
-        row = self.ob[slot]
+        row = self.outside_log[slot]
         return Observation(row, _history(row, self.history), rng_key)
 
     def legal_action(self, slot: int, a, who: str = "") -> int:
@@ -400,7 +400,7 @@ class Tables:
         waits at, judged by the engine's own mask (never by anything an agent holds),
         else :class:`IllegalAction` naming the seat, ``who`` (the agent), the decision,
         the action and the legal ones."""
-        ob = self.ob[slot]
+        ob = self.outside_log[slot]
         mask = ob[K.O_MASK : K.O_MASK + N_ACTIONS]
         i = as_action(a)
         if i is not None and ob[K.O_STATUS] == K.ST_ASKING and mask[i] == 1:
@@ -411,7 +411,7 @@ class Tables:
         """Log action ``a`` for the decision the game in ``slot`` waits at (checked
         against the engine's mask: :class:`IllegalAction` if it is not legal)."""
         a = self.legal_action(slot, a)
-        ob = self.ob[slot]
+        ob = self.outside_log[slot]
         n = ob[K.O_LOG_N]
         if n >= K.LOG_CAP:
             raise RuntimeError(f"more than {K.LOG_CAP} decisions between two turns")
@@ -420,7 +420,7 @@ class Tables:
 
     def trace(self, slot: int) -> np.ndarray:
         """The slot's trace rows so far (with a ``capacity`` large enough)."""
-        n = min(int(self.games.tr[slot, L.TR_EVENTS]), self.games.trace.shape[1])
+        n = min(int(self.games.trace_flags[slot, L.TR_EVENTS]), self.games.trace.shape[1])
         return self.games.trace[slot, :n].copy()
 
 
@@ -502,7 +502,7 @@ def play_games(
                     nxt += 1
                     again.append(s)
                 continue
-            q = int(t.ob[s, K.O_SEAT])
+            q = int(t.outside_log[s, K.O_SEAT])
 
             def key(g=g, q=q):
                 r = rngs.get((g, q))

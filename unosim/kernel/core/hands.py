@@ -25,9 +25,9 @@ def _swap_rows(arr, a, b, width):
 def swap_hands(rd, a, b, nk):
     """Seats ``a`` and ``b`` exchange hands (and what the table knows they lack); the
     hands hold no kind from ``nk`` on (``piles.kinds_in_play``)."""
-    mem = rd.mem
+    mem = rd.memory
     hands = rd.hands
-    hinfo = rd.hinfo
+    hinfo = rd.hand_summary
     t = mem[MEM_SHORT + a]
     mem[MEM_SHORT + a] = mem[MEM_SHORT + b]
     mem[MEM_SHORT + b] = t
@@ -46,7 +46,7 @@ def swap_hands(rd, a, b, nk):
 def rotate_hands(rd, nk):
     """8.2 Seven-Zero's 0: every hand passes to the next player in the direction of play
     (``nk``: ``swap_hands``'s)."""
-    g = rd.g
+    g = rd.game_state
     n = g[G_N]
     d = g[G_DIR]
     # a chain of swaps along the direction of play moves each hand one seat onward
@@ -61,10 +61,10 @@ def rotate_hands(rd, nk):
 def shuffle_all_hands(rd, p, nk):
     """Wild Shuffle Hands: collect, shuffle, deal one at a time from the next player
     (``nk``: ``swap_hands``'s)."""
-    g = rd.g
-    mem = rd.mem
+    g = rd.game_state
+    mem = rd.memory
     hands = rd.hands
-    hinfo = rd.hinfo
+    hinfo = rd.hand_summary
     st = rd.streams
     scratch = rd.scratch
     n = g[G_N]

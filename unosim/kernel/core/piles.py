@@ -3,7 +3,7 @@
 A hand is a count per kind, ``hands[seat, kind]`` (int16), with ``hinfo[seat]`` holding
 its colour counts, wild-type count and total, and bit masks of the kinds held (per
 colour, and of the wild-type kinds) so that strategies visit only the cards held. The
-discard pile is a count per kind plus its top kind ``rd.g[G_TOP]``: its order never
+discard pile is a count per kind plus its top kind ``rd.game_state[G_TOP]``: its order never
 matters, because a reshuffle shuffles it.
 
 The draw pile is an int8 array of the kinds it holds, ``pile[:g[G_PILE_N]]``, kept in
@@ -57,7 +57,7 @@ def _bit(k):
 def add_card(rd, p, k):
     """Card ``k`` into seat ``p``'s hand (``rd``: a ``state.Round``)."""
     hands = rd.hands
-    hinfo = rd.hinfo
+    hinfo = rd.hand_summary
     hands[p, k] += 1
     c = COLOUR[k]
     hinfo[p, c if c >= 0 else H_WILD] += 1
@@ -71,7 +71,7 @@ def add_card(rd, p, k):
 def remove_card(rd, p, k):
     """Card ``k`` out of seat ``p``'s hand."""
     hands = rd.hands
-    hinfo = rd.hinfo
+    hinfo = rd.hand_summary
     hands[p, k] -= 1
     c = COLOUR[k]
     hinfo[p, c if c >= 0 else H_WILD] -= 1
@@ -98,9 +98,9 @@ def discard(rd, k):
     rd.disc[k] += 1
     c = COLOUR[k]
     if c >= 0:
-        rd.mem[MEM_DISC_C + c] += 1
-    rd.g[G_DISC_N] += 1
-    rd.g[G_TOP] = k
+        rd.memory[MEM_DISC_C + c] += 1
+    rd.game_state[G_DISC_N] += 1
+    rd.game_state[G_TOP] = k
 
 
 @inlined
@@ -114,10 +114,10 @@ def _to_end(pile, j, m):
 @inlined
 def take(rd):
     """Take a card from the (non-empty) draw pile; see the module's docstring."""
-    g = rd.g
+    g = rd.game_state
     pile = rd.pile
     m = g[G_PILE_N] - 1
-    if rd.tr[TR_SCRIPTED] == 0:
+    if rd.trace_flags[TR_SCRIPTED] == 0:
         _to_end(pile, below(rd.streams, S_DEAL, m + 1), m)
     g[G_PILE_N] = m
     return np.int64(pile[m])
@@ -128,12 +128,12 @@ def deal(rd, n, h):
     """3: ``h`` cards to each of the ``n`` seats in turn, each taken as ``take`` takes it.
     Unscripted, the deal stream's state and the pile's size stay in local variables
     (``rng.below_state``) rather than memory: the deal was most of a round's fixed cost."""
-    if rd.tr[TR_SCRIPTED] == 1:
+    if rd.trace_flags[TR_SCRIPTED] == 1:
         for q in range(n):
             for _ in range(h):
                 add_card(rd, q, take(rd))
         return
-    g = rd.g
+    g = rd.game_state
     pile = rd.pile
     st = rd.streams
     s0, s1, s2, s3 = st[S_DEAL, 0], st[S_DEAL, 1], st[S_DEAL, 2], st[S_DEAL, 3]
@@ -154,7 +154,7 @@ def deal(rd, n, h):
 @called
 def reshuffle(rd):
     """4.2: keep the discard pile's top card; the rest becomes the new draw pile."""
-    g = rd.g
+    g = rd.game_state
     disc = rd.disc
     pile = rd.pile
     top = g[G_TOP]
@@ -168,14 +168,14 @@ def reshuffle(rd):
     disc[top] = 1
     g[G_DISC_N] = 1
     for c in range(N_COLOURS):
-        rd.mem[MEM_DISC_C + c] = 0
+        rd.memory[MEM_DISC_C + c] = 0
     if COLOUR[top] >= 0:
-        rd.mem[MEM_DISC_C + COLOUR[top]] = 1
-    if rd.tr[TR_SCRIPTED] == 1:
+        rd.memory[MEM_DISC_C + COLOUR[top]] = 1
+    if rd.trace_flags[TR_SCRIPTED] == 1:
         shuffle(pile, n, rd.streams, S_TABLE)
     g[G_PILE_N] = n
     if n > 0:
-        rd.count[K_RESHUFFLES] += 1
+        rd.counters[K_RESHUFFLES] += 1
         trace_event(rd, E_RESHUFFLE, -1, -1, 0, n)
 
 
@@ -183,21 +183,21 @@ def reshuffle(rd):
 def forget_plays(rd, p):
     """Seat ``p``'s hand changed otherwise than by playing (a draw, a swap): what its
     last plays showed of it (``MEM_NAMED``, ``MEM_PLAYED``) no longer holds."""
-    if rd.tr[TR_WATCH] != 0:
-        rd.mem[MEM_NAMED + p] = 0
-        rd.mem[MEM_PLAYED + p] = 0
+    if rd.trace_flags[TR_WATCH] != 0:
+        rd.memory[MEM_NAMED + p] = 0
+        rd.memory[MEM_PLAYED + p] = 0
 
 
 @inlined
 def draw_one(rd, p):
     """Seat ``p`` draws one card (reshuffling if needed); the kind, or -1 if none exists."""
-    if rd.g[G_PILE_N] == 0:
-        if rd.g[G_DISC_N] <= 1:
+    if rd.game_state[G_PILE_N] == 0:
+        if rd.game_state[G_DISC_N] <= 1:
             return -1
         reshuffle(rd)
     k = take(rd)
     add_card(rd, p, k)
-    rd.count[K_CARDS_DRAWN] += 1
+    rd.counters[K_CARDS_DRAWN] += 1
     forget_plays(rd, p)
     trace_event(rd, E_DREW, p, k, 0, 0)
     return k
@@ -210,7 +210,7 @@ def draw_cards(rd, p, count):
     Cards drawn for a penalty are unseen: what the table knew ``p`` lacked is void.
     Inlined where penalties are drawn on every other turn (``round._facing_penalty``);
     ``draw_n`` elsewhere."""
-    rd.mem[MEM_SHORT + p] = 0
+    rd.memory[MEM_SHORT + p] = 0
     for _ in range(count):
         if draw_one(rd, p) < 0:
             return

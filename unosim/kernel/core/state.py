@@ -2,38 +2,38 @@
 
 ``Table``: what a round is played with, never written by it.
 
-=========  ===============================  ========================================
-field      shape and dtype                  holds
-=========  ===============================  ========================================
-rules      int64[N_RULES]                   the rules (``layout.R_*``, ``to_array``)
-sid        int64[MAX_PLAYERS]               each seat's strategy id (``decide``)
-sp         float64[MAX_PLAYERS, N_PARAMS]   strategy parameters per seat (``P_*``)
-deck       int16[N_KINDS]                   copies of each kind in the deck
-points     int16[N_KINDS]                   points of each kind (RULES.md section 5)
-constants  None or ``family.RuleConstants``  the rules compiled in as constants
-=========  ===============================  ========================================
+===============  ================================  ========================================
+field            shape and dtype                   holds
+===============  ================================  ========================================
+rules            int64[N_RULES]                    the rules (``layout.R_*``, ``to_array``)
+strategy_ids     int64[MAX_PLAYERS]                each seat's strategy id (``decide``)
+strategy_params  float64[MAX_PLAYERS, N_PARAMS]    strategy parameters per seat (``P_*``)
+deck             int16[N_KINDS]                    copies of each kind in the deck
+points           int16[N_KINDS]                    points of each kind (RULES.md section 5)
+constants        None or ``family.RuleConstants``  the rules compiled in as constants
+===============  ================================  ========================================
 
 ``Round``: everything a round writes (``new_round`` allocates one; ``round.setup``
 resets what a round reads before writing).
 
-=========  ===============================  ========================================
-field      shape and dtype                  holds
-=========  ===============================  ========================================
-g          int64[N_G]                       game state (``G_*``)
-count      int64[N_K]                       counters for the record (``K_*``)
-mem        int64[N_MEM]                     strategy memory (``MEM_*``)
-tr         int64[N_TR]                      trace and test flags (``TR_*``)
-hands      int16[MAX_PLAYERS, N_KINDS]      cards of each kind per seat (``piles``)
-hinfo      int32[MAX_PLAYERS, N_H]          hand summary per seat (``H_*``)
-pile       int8[deck size]                  the draw pile, ``pile[:g[G_PILE_N]]``
-disc       int16[N_KINDS]                   the discard pile, per kind
-pen        int64[MAX_PLAYERS]               penalty points per seat (section 7)
-streams    uint64[N_STREAMS, 4]             the random streams (``rng``, ``S_*``)
-scratch    int8[deck size]                  work space (Shuffle Hands)
-seq        int64[deck size]                 the cards of one multi-card play (8.6)
-trace      int32[capacity, EV_W]            trace rows (``trace``); capacity 0: none
-ob         int64[outside.ob_size(...)]      outside seats' log and decision (or none)
-=========  ===============================  ========================================
+============  ===============================  ==============================================
+field         shape and dtype                  holds
+============  ===============================  ==============================================
+game_state    int64[N_G]                       game state (``G_*``)
+counters      int64[N_K]                       counters for the record (``K_*``)
+memory        int64[N_MEM]                     strategy memory (``MEM_*``)
+trace_flags   int64[N_TR]                      trace and test flags (``TR_*``)
+hands         int16[MAX_PLAYERS, N_KINDS]      cards of each kind per seat (``piles``)
+hand_summary  int32[MAX_PLAYERS, N_H]          hand summary per seat (``H_*``)
+pile          int8[deck size]                  the draw pile, ``pile[:game_state[G_PILE_N]]``
+disc          int16[N_KINDS]                   the discard pile, per kind
+penalties     int64[MAX_PLAYERS]               penalty points per seat (section 7)
+streams       uint64[N_STREAMS, 4]             the random streams (``rng``, ``S_*``)
+scratch       int8[deck size]                  work space (Shuffle Hands)
+seq           int64[deck size]                 the cards of one multi-card play (8.6)
+trace         int32[capacity, EV_W]            trace rows (``trace``); capacity 0: none
+outside_log   int64[outside.ob_size(...)]      outside seats' log and decision (or none)
+============  ===============================  ==============================================
 """
 
 from collections import namedtuple
@@ -46,24 +46,28 @@ from .layout import EV_W, MAX_PLAYERS, N_G, N_H, N_K, N_MEM, N_STREAMS, N_TR
 
 # ``constants``: None, or a ``family.RuleConstants`` (the rules as compile-time
 # constants: a kernel specialised for them); built in compiled code, give it explicitly
-Table = namedtuple("Table", ["rules", "sid", "sp", "deck", "points", "constants"], defaults=(None,))
+Table = namedtuple(
+    "Table",
+    ["rules", "strategy_ids", "strategy_params", "deck", "points", "constants"],
+    defaults=(None,),
+)
 Round = namedtuple(
     "Round",
     [
-        "g",
-        "count",
-        "mem",
-        "tr",
+        "game_state",
+        "counters",
+        "memory",
+        "trace_flags",
         "hands",
-        "hinfo",
+        "hand_summary",
         "pile",
         "disc",
-        "pen",
+        "penalties",
         "streams",
         "scratch",
         "seq",
         "trace",
-        "ob",
+        "outside_log",
     ],
 )
 
@@ -94,20 +98,20 @@ def new_round(deck_n, capacity):
 def with_trace(rd, trace):
     """``rd`` with ``trace`` (a wider one, for declared cards) in place of its own."""
     return Round(
-        rd.g,
-        rd.count,
-        rd.mem,
-        rd.tr,
+        rd.game_state,
+        rd.counters,
+        rd.memory,
+        rd.trace_flags,
         rd.hands,
-        rd.hinfo,
+        rd.hand_summary,
         rd.pile,
         rd.disc,
-        rd.pen,
+        rd.penalties,
         rd.streams,
         rd.scratch,
         rd.seq,
         trace,
-        rd.ob,
+        rd.outside_log,
     )
 
 
@@ -116,10 +120,10 @@ def copy_scalars(src, dst):
     """Copy the four scalar arrays (game state, counters, memory, flags) of ``src``
     into ``dst`` (two ``Round``)."""
     for j in range(N_G):
-        dst.g[j] = src.g[j]
+        dst.game_state[j] = src.game_state[j]
     for j in range(N_K):
-        dst.count[j] = src.count[j]
+        dst.counters[j] = src.counters[j]
     for j in range(N_MEM):
-        dst.mem[j] = src.mem[j]
+        dst.memory[j] = src.memory[j]
     for j in range(N_TR):
-        dst.tr[j] = src.tr[j]
+        dst.trace_flags[j] = src.trace_flags[j]

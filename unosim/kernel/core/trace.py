@@ -61,12 +61,12 @@ def _write_event(rd, typ, p, k, flags, aux):
     """The row itself, not inlined: ``trace_event`` is called from some sixty places of
     the turn path, and inlining this body at each made the cold compile much longer."""
     trace = rd.trace
-    g = rd.g
-    if rd.ob.shape[0] != 0:  # a round with outside seats keeps their public history
+    g = rd.game_state
+    if rd.outside_log.shape[0] != 0:  # a round with outside seats keeps their public history
         history_event(rd, typ, p, k, flags, aux)
     cap = trace.shape[0]
-    i = rd.tr[TR_EVENTS]
-    rd.tr[TR_EVENTS] = i + 1  # counts every event, so a caller can retry with room for all
+    i = rd.trace_flags[TR_EVENTS]
+    rd.trace_flags[TR_EVENTS] = i + 1  # counts every event, so a caller can retry with room for all
     if i < cap:
         trace[i, EV_TYPE] = typ
         trace[i, EV_SEAT] = p
@@ -79,7 +79,7 @@ def _write_event(rd, typ, p, k, flags, aux):
         trace[i, EV_PEND] = g[G_PEND_DRAW]
         trace[i, EV_SKIP] = g[G_PEND_SKIP]
         trace[i, EV_SPECIAL] = g[G_PEND_SPECIAL]
-        trace[i, EV_TURN] = rd.count[K_TURNS]
+        trace[i, EV_TURN] = rd.counters[K_TURNS]
         trace[i, EV_PILE] = g[G_PILE_N]
         trace[i, EV_DISC] = g[G_DISC_N]
         for q in range(g[G_N]):

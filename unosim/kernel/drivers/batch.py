@@ -81,7 +81,19 @@ def in_chunks(play, count, chunk):
             f.result()
 
 
-def run_rounds(rules, sid, sp, deck, points, n, seed, first_game, count, chunk, constants=None):
+def run_rounds(
+    rules,
+    strategy_ids,
+    strategy_params,
+    deck,
+    points,
+    n,
+    seed,
+    first_game,
+    count,
+    chunk,
+    constants=None,
+):
     """Play ``count`` single rounds (games ``first_game ..``) in chunks of ``chunk`` on
     numba's thread count; the same games on any number of threads, and in the general
     kernel as in one specialised for ``constants``.
@@ -90,9 +102,9 @@ def run_rounds(rules, sid, sp, deck, points, n, seed, first_game, count, chunk, 
     ----------
     rules : int64[N_RULES]
         The rules (``layout.R_*``, ``RuleSet.to_array``).
-    sid : int64[MAX_PLAYERS]
+    strategy_ids : int64[MAX_PLAYERS]
         Each seat's strategy id (``decide``).
-    sp : float64[MAX_PLAYERS, N_PARAMS]
+    strategy_params : float64[MAX_PLAYERS, N_PARAMS]
         Each seat's strategy parameters (``layout.P_*``).
     deck : int16[N_KINDS]
         Copies of each kind in the deck.
@@ -118,7 +130,7 @@ def run_rounds(rules, sid, sp, deck, points, n, seed, first_game, count, chunk, 
         One record per round (``layout.C_*``).
     """
     out = np.zeros((count, N_COLS), dtype=np.int32)
-    tb = Table(rules, sid, sp, deck, points, constants)
+    tb = Table(rules, strategy_ids, strategy_params, deck, points, constants)
     # the Python functions behind the two: NumPy alone builds these arrays, and
     # compiling them (with numba's np.zeros) took about 1.5 s of a cold start
     order = deck_order.py_func(deck)
@@ -131,16 +143,18 @@ def run_rounds(rules, sid, sp, deck, points, n, seed, first_game, count, chunk, 
 
 
 @jitted()
-def run_one(rules, sid, sp, deck, points, n, seed, game, order, scripted, capacity):
+def run_one(
+    rules, strategy_ids, strategy_params, deck, points, n, seed, game, order, scripted, capacity
+):
     """One round with its final state and its trace, for tests and replays.
 
     Parameters
     ----------
     rules : int64[N_RULES]
         The rules (``layout.R_*``, ``RuleSet.to_array``).
-    sid : int64[MAX_PLAYERS]
+    strategy_ids : int64[MAX_PLAYERS]
         Each seat's strategy id (``decide``).
-    sp : float64[MAX_PLAYERS, N_PARAMS]
+    strategy_params : float64[MAX_PLAYERS, N_PARAMS]
         Each seat's strategy parameters (``layout.P_*``).
     deck : int16[N_KINDS]
         Copies of each kind in the deck.
@@ -159,7 +173,7 @@ def run_one(rules, sid, sp, deck, points, n, seed, game, order, scripted, capaci
     scripted : int
         0 or 1, as above.
     capacity : int
-        Trace rows kept; ``rd.tr[TR_EVENTS]`` counts every event, also those past it.
+        Trace rows kept; ``rd.trace_flags[TR_EVENTS]`` counts every event, also those past it.
 
     Returns
     -------
@@ -169,7 +183,7 @@ def run_one(rules, sid, sp, deck, points, n, seed, game, order, scripted, capaci
         cards int8[G_PILE_N], disc int16[N_KINDS]; the trace's rows int32[events, EV_W]
         (``EV_W_DECL`` with declared cards).
     """
-    tb = Table(rules, sid, sp, deck, points, None)
+    tb = Table(rules, strategy_ids, strategy_params, deck, points, None)
     rd = new_round(order.size, capacity)
     if capacity > 0 and rules[DC_N] > 0:  # declared cards: their hands in the trace too
         rd = with_trace(rd, np.zeros((capacity, EV_W_DECL), dtype=np.int32))
@@ -177,13 +191,13 @@ def run_one(rules, sid, sp, deck, points, n, seed, game, order, scripted, capaci
     seed_streams(rd.streams, seed, game, np.int64(0), S_SEAT0 + n)
     play_round(tb, rd, n, order, scripted)  # inlined: one round, references counted
     record(tb, rd, out, n)
-    n_ev = min(rd.tr[TR_EVENTS], capacity)
+    n_ev = min(rd.trace_flags[TR_EVENTS], capacity)
     return (
         out,
         rd,
         rd.hands,
-        rd.hinfo,
-        rd.pile[: rd.g[G_PILE_N]].copy(),
+        rd.hand_summary,
+        rd.pile[: rd.game_state[G_PILE_N]].copy(),
         rd.disc,
         rd.trace[:n_ev].copy(),
     )

@@ -252,9 +252,9 @@ def _play_match(
         n_act = seat_players(alive, n, dealer, seat_player)
         for s in range(n_act):  # each player keeps their strategy in any seat
             p = seat_player[s]
-            seats.sid[s] = players.sid[p]
+            seats.strategy_ids[s] = players.strategy_ids[p]
             for j in range(N_PARAMS):
-                seats.sp[s, j] = players.sp[p, j]
+                seats.strategy_params[s, j] = players.strategy_params[p, j]
         seed_streams(rd.streams, seed, m, r, S_SEAT0 + n_act)
         if nr == rhead.shape[0]:
             rhead = _grow(rhead)
@@ -284,10 +284,10 @@ def _play_match(
 
 
 @jitted(nogil=True, inline="always")
-def _matches(rules, sid, sp, deck, points, n, seed, lo, hi, orders, scripted):
+def _matches(rules, strategy_ids, strategy_params, deck, points, n, seed, lo, hi, orders, scripted):
     zero = np.int64(0)  # not the literal 0: see ``jit.py``
     rd = new_round(orders.shape[1], zero)
-    players = Table(rules, sid, sp, deck, points, None)
+    players = Table(rules, strategy_ids, strategy_params, deck, points, None)
     seats = Table(
         rules,
         np.zeros(MAX_PLAYERS, dtype=np.int64),
@@ -330,16 +330,16 @@ def _matches(rules, sid, sp, deck, points, n, seed, lo, hi, orders, scripted):
 
 
 @jitted(nogil=True)
-def run_matches(rules, sid, sp, deck, points, n, seed, lo, hi):
+def run_matches(rules, strategy_ids, strategy_params, deck, points, n, seed, lo, hi):
     """Play matches ``lo .. hi - 1`` (their indices seed them), releasing the GIL.
 
     Parameters
     ----------
     rules : int64[N_RULES]
         The rules (``layout.R_*``, ``RuleSet.to_array``).
-    sid : int64[MAX_PLAYERS]
+    strategy_ids : int64[MAX_PLAYERS]
         Each PLAYER's strategy id (not each seat's: seats change between rounds).
-    sp : float64[MAX_PLAYERS, N_PARAMS]
+    strategy_params : float64[MAX_PLAYERS, N_PARAMS]
         Each player's strategy parameters (``layout.P_*``).
     deck : int16[N_KINDS]
         Copies of each kind in the deck.
@@ -362,15 +362,19 @@ def run_matches(rules, sid, sp, deck, points, n, seed, lo, hi):
         The round records (``layout.C_*``), per seat.
     """
     orders = deck_order(deck).reshape((1, -1))  # every card, in kind order
-    return _matches(rules, sid, sp, deck, points, n, seed, lo, hi, orders, np.int64(0))
+    return _matches(
+        rules, strategy_ids, strategy_params, deck, points, n, seed, lo, hi, orders, np.int64(0)
+    )
 
 
 @jitted()
-def run_match(rules, sid, sp, deck, points, n, seed, m, orders, scripted):
+def run_match(rules, strategy_ids, strategy_params, deck, points, n, seed, m, orders, scripted):
     """One match, for tests and replays: ``scripted`` 0 plays match ``m`` exactly as
     ``run_matches`` does (``orders`` is then any int8[1, deck_n] arrangement of the
     deck); 1 deals round ``r`` from the pile ``orders[r % len(orders)]`` (its last card
     dealt first, see ``round.setup``). Every row of ``orders`` must hold the cards of
     ``deck``. Returns (match row, heads, records) as ``run_matches``."""
-    mout, heads, recs = _matches(rules, sid, sp, deck, points, n, seed, m, m + 1, orders, scripted)
+    mout, heads, recs = _matches(
+        rules, strategy_ids, strategy_params, deck, points, n, seed, m, m + 1, orders, scripted
+    )
     return mout[0].copy(), heads, recs

@@ -112,17 +112,17 @@ def setup(tb, rd, n, order, scripted):
 
     A call, not inlined (``called``): once a round, it costs no measurable speed per
     turn and inlining its tree took a third of the cold compile (docs/performance.md)."""
-    g = rd.g
-    count = rd.count
-    mem = rd.mem
-    tr = rd.tr
+    g = rd.game_state
+    count = rd.counters
+    mem = rd.memory
+    tr = rd.trace_flags
     hands = rd.hands
-    hinfo = rd.hinfo
+    hinfo = rd.hand_summary
     pile = rd.pile
     disc = rd.disc
     st = rd.streams
     rules = fixed_rules(tb)
-    sid = tb.sid
+    strategy_ids = tb.strategy_ids
     deck = tb.deck
     for i in range(N_G):
         g[i] = 0
@@ -145,7 +145,7 @@ def setup(tb, rd, n, order, scripted):
     g[G_DECK_N] = m
     g[G_PILE_N] = m
     for q in range(n):
-        if sid[q] >= FIRST_WEIGHTED:  # card counters know the colours of the deck
+        if strategy_ids[q] >= FIRST_WEIGHTED:  # card counters know the colours of the deck
             for k in range(N_KINDS):
                 if COLOUR[k] >= 0:
                     mem[MEM_DECK_C + COLOUR[k]] += deck[k]
@@ -222,8 +222,8 @@ def play_round(tb, rd, n, order, scripted):
 @inlined
 def start_round(tb, rd, n, order, scripted):
     """Setup (3) and the round's start event; returns the first seat to act."""
-    g = rd.g
-    pen = rd.pen
+    g = rd.game_state
+    pen = rd.penalties
     p = setup(tb, rd, n, order, scripted)
     g[G_FIRST] = p
     trace_event(rd, E_START, p, g[G_TOP], 0, 0)
@@ -234,7 +234,7 @@ def start_round(tb, rd, n, order, scripted):
 
 @inlined
 def end_round(rd, p):
-    g = rd.g
+    g = rd.game_state
     if g[G_OVER] == OVER_WON:
         trace_event(rd, E_WIN, g[G_WINNER], -1, 0, 0)
     else:
@@ -262,10 +262,10 @@ def play_turns(tb, rd, n, p):
 @inlined
 def _turns(tb, rd, n, p, stop, force, colour, outside):
     """The turns of a round from seat ``p``'s, in any state a turn starts from, until the
-    round is over (``rd.g[G_OVER]`` set) or a stop; returns the seat to act next.
+    round is over (``rd.game_state[G_OVER]`` set) or a stop; returns the seat to act next.
 
     ``stop``: bit mask of seats whose decisions stop the loop before they are made,
-    returning that seat with ``rd.g[G_OVER] == 0`` (the ``expert`` searches there,
+    returning that seat with ``rd.game_state[G_OVER] == 0`` (the ``expert`` searches there,
     ``kernel/expert/rounds.py``): a normal turn (nothing pending, 4.2), a pending Draw Two /
     Wild Draw Four (``G_PEND_DRAW`` > 0: challenge, stack or take it, 4.3, 8.1), a legal
     card just drawn (``G_DRAWN`` = the card + 1: play or keep it, 4.2). ``force``: the
@@ -276,10 +276,10 @@ def _turns(tb, rd, n, p, stop, force, colour, outside):
     ``colour`` as above) or ``FORCE_KEEP``; ``FORCE_POLICY`` the strategy's choice,
     ``FORCE_NONE`` no first choice. ``outside``: 0 if no seat is an outside one
     (``decide.OUTSIDE``; its checks then compile away), 1 if any may be."""
-    g = rd.g
-    count = rd.count
-    mem = rd.mem
-    hinfo = rd.hinfo
+    g = rd.game_state
+    count = rd.counters
+    mem = rd.memory
+    hinfo = rd.hand_summary
     rules = fixed_rules(tb)
     while g[G_OVER] == 0:
         if (
@@ -361,10 +361,10 @@ def _turns(tb, rd, n, p, stop, force, colour, outside):
 @inlined
 def record(tb, rd, out_row, n):
     """Write the RULES.md section 6 row of the finished round into ``out_row``."""
-    g = rd.g
-    count = rd.count
-    hinfo = rd.hinfo
-    pen = rd.pen
+    g = rd.game_state
+    count = rd.counters
+    hinfo = rd.hand_summary
+    pen = rd.penalties
     won = g[G_OVER] == OVER_WON
     w = g[G_WINNER] if won else -1
     out_row[C_WINNER] = w

@@ -92,7 +92,7 @@ def _heuristic_named(tb, named, q, size):
         and (fixed_rules(tb)[R_BLANK_CARD] == BLANK_SWAP_HANDS or k >= N_BUILTIN_KINDS)
     )
     plain = a == ATTACK_NONE and not swapper
-    attack = a != ATTACK_NONE and (k != WILD_DRAW_FOUR or tb.sp[q, P_BLUFF] == 0.0)
+    attack = a != ATTACK_NONE and (k != WILD_DRAW_FOUR or tb.strategy_params[q, P_BLUFF] == 0.0)
     lack = 0
     if plain or (attack and not danger):
         lack = named_lack(named)
@@ -109,7 +109,7 @@ def _telling_play(tb, played, q, size):
         played == 0
         or played_size(played) != size
         or fixed_rules(tb)[R_MULTI_PLAY] == 1
-        or (k == WILD_DRAW_FOUR and tb.sp[q, P_BLUFF] > 0.0)
+        or (k == WILD_DRAW_FOUR and tb.strategy_params[q, P_BLUFF] > 0.0)
     ):
         return 0
     return played
@@ -124,7 +124,7 @@ def _play_chance(tb, b, q, mem, d):
     would have played each (``scoring._heuristic_card``; the other hand sizes are
     today's), else 0; ``random`` (RULES.md 10, uniform over the physical legal cards):
     the product of each card's copies over the legal cards in that hand."""
-    g = b.g
+    g = b.game_state
     hands = b.hands
     colour = g[G_COLOUR]
     top = g[G_TOP]
@@ -137,7 +137,7 @@ def _play_chance(tb, b, q, mem, d):
         g[G_TOP] = played_top(played)
         add_card(b, q, k)
         j += 1
-        if tb.sid[q] == HEURISTIC:
+        if tb.strategy_ids[q] == HEURISTIC:
             if _heuristic_card(tb, b, q) != k:
                 p = 0.0
         elif is_legal(tb, b, q, k):
@@ -222,7 +222,7 @@ def reshuffle_pile(b, st):
     hands kept: given the hands, every order of the other unseen cards is equally likely,
     so this is a further determinization without dealing (``X_REUSE`` with the pile
     shuffled; a lazy pile needs nothing)."""
-    m = b.g[G_PILE_N]
+    m = b.game_state[G_PILE_N]
     _shuffle_part(b.pile, 0, m - 1, m, st)
 
 
@@ -243,12 +243,12 @@ def determinize(tb, rd, p, b, unseen, st, scripted, deal, infer, depth, tries, l
     ``lazy`` 1 (``X_PILE``; with ``scripted`` 0) deals each hand's cards one by one from
     the cards not yet dealt (``_pick_card``) and leaves the pile unshuffled: the rollouts
     draw its cards at random, as the game does."""
-    g, hands, hinfo, pile = rd.g, rd.hands, rd.hinfo, rd.pile
-    bhands, bhinfo, bpile = b.hands, b.hinfo, b.pile
+    g, hands, hinfo, pile = rd.game_state, rd.hands, rd.hand_summary, rd.pile
+    bhands, bhinfo, bpile = b.hands, b.hand_summary, b.pile
     n = g[G_N]
     copy_scalars(rd, b)
-    b.tr[TR_SCRIPTED] = scripted  # 1: draws take the pile in its dealt order
-    b.tr[TR_WATCH] = 0  # rollouts need not keep what the table saw
+    b.trace_flags[TR_SCRIPTED] = scripted  # 1: draws take the pile in its dealt order
+    b.trace_flags[TR_WATCH] = 0  # rollouts need not keep what the table saw
     m = 0
     for q in range(n):
         for j in range(N_H):
@@ -276,20 +276,22 @@ def determinize(tb, rd, p, b, unseen, st, scripted, deal, infer, depth, tries, l
         if q == p:
             continue
         size = hinfo[q, H_TOTAL]
-        void = rd.mem[MEM_SHORT + q] if deal == DEAL_VOIDS else 0
+        void = rd.memory[MEM_SHORT + q] if deal == DEAL_VOIDS else 0
         # a heuristic names the colour it holds most of (``decide._scored_colour``): its
         # hand then, less the cards played since (``slack``), had no colour more
         colour = -1
         slack = -1
-        if infer >= 1 and tb.sid[q] == HEURISTIC:
-            colour, slack, lack = _heuristic_named(tb, rd.mem[MEM_NAMED + q], q, size)
+        if infer >= 1 and tb.strategy_ids[q] == HEURISTIC:
+            colour, slack, lack = _heuristic_named(tb, rd.memory[MEM_NAMED + q], q, size)
             if deal == DEAL_VOIDS:
                 void |= lack
         d = 0  # its last plays that tell what it held (``_play_chance``)
-        if (infer >= 2 and tb.sid[q] == HEURISTIC) or (infer == 3 and tb.sid[q] == RANDOM):
+        if (infer >= 2 and tb.strategy_ids[q] == HEURISTIC) or (
+            infer == 3 and tb.strategy_ids[q] == RANDOM
+        ):
             while (
                 d < depth
-                and _telling_play(tb, rd.mem[MEM_PLAYED + d * MAX_PLAYERS + q], q, size + d) != 0
+                and _telling_play(tb, rd.memory[MEM_PLAYED + d * MAX_PLAYERS + q], q, size + d) != 0
             ):
                 d += 1
         j0 = j
@@ -316,7 +318,7 @@ def determinize(tb, rd, p, b, unseen, st, scripted, deal, infer, depth, tries, l
                 add_card(b, q, np.int64(unseen[j]))
                 j += 1
             if (colour < 0 or _majority(bhinfo, q, colour, slack)) and (
-                d == 0 or chance(st, 0, _play_chance(tb, b, q, rd.mem, d))
+                d == 0 or chance(st, 0, _play_chance(tb, b, q, rd.memory, d))
             ):
                 break
     for i in range(m - hidden):

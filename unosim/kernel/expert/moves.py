@@ -72,7 +72,7 @@ def _variants(tb, rd, p, n, k, force, scope, cand, ccol, m):
         RANK[k] == SEVEN
         and scope == SCOPE_ALL
         and table_rules(tb)[R_SEVEN_ZERO] == 1
-        and rd.hinfo[p, H_TOTAL] > 1
+        and rd.hand_summary[p, H_TOTAL] > 1
     ):
         for q in range(n):
             if q != p:
@@ -99,7 +99,7 @@ def _variants(tb, rd, p, n, k, force, scope, cand, ccol, m):
 def _searches_opponent(tb, rd, p, k, scope):
     """Does the search try each opponent of declared ``k``'s first ``chosen`` step
     (``scope`` all, not ``p``'s last card)?"""
-    return scope == SCOPE_ALL and rd.hinfo[p, H_TOTAL] > 1 and chooses(tb, k)
+    return scope == SCOPE_ALL and rd.hand_summary[p, H_TOTAL] > 1 and chooses(tb, k)
 
 
 @called
@@ -146,7 +146,7 @@ def candidates(tb, rd, p, n, at, draw, bluff, scope, cand, ccol):
     Draw Four (4.3) when held. Facing a penalty: a challenge (4.3), each stackable card
     (8.1, 8.8), taking it (-1). A legal card drawn: playing it (``FORCE_DRAWN``), and
     keeping it (``FORCE_KEEP``) under ``draw_rule = one`` (4.2). Returns how many."""
-    g, hands, hinfo = rd.g, rd.hands, rd.hinfo
+    g, hands, hinfo = rd.game_state, rd.hands, rd.hand_summary
     m = 0
     if at == AT_DRAWN:
         m = _variants(tb, rd, p, n, g[G_DRAWN] - 1, FORCE_DRAWN, scope, cand, ccol, m)
@@ -227,7 +227,7 @@ def _detail(tb, w, p, k, scope):
         RANK[k] == SEVEN
         and scope == SCOPE_ALL
         and table_rules(tb)[R_SEVEN_ZERO] == 1
-        and w.hinfo[p, H_TOTAL] > 1
+        and w.hand_summary[p, H_TOTAL] > 1
     ):
         remove_card(w, p, k)
         return choose_target(tb, w, p)
@@ -244,16 +244,16 @@ def _policy_move(tb, rd, p, w, n, at, scope, m, cand, ccol):
         for k in range(N_KINDS):
             w.hands[q, k] = rd.hands[q, k]
         for j in range(N_H):
-            w.hinfo[q, j] = rd.hinfo[q, j]
+            w.hand_summary[q, j] = rd.hand_summary[q, j]
     for k in range(N_KINDS):
         w.disc[k] = rd.disc[k]
     if at == AT_DRAWN:  # every strategy plays a legal card drawn
         force = np.int64(FORCE_DRAWN)
-        detail = _detail(tb, w, p, rd.g[G_DRAWN] - 1, scope)
+        detail = _detail(tb, w, p, rd.game_state[G_DRAWN] - 1, scope)
     elif at == AT_PENALTY:
         force = np.int64(-1)
         detail = -1
-        if rd.g[G_CHALLENGEABLE] == 1 and will_challenge(tb, w, p):
+        if rd.game_state[G_CHALLENGEABLE] == 1 and will_challenge(tb, w, p):
             force = np.int64(FORCE_CHALLENGE)
         elif table_rules(tb)[R_STACKING] != STACK_NONE:
             force = choose_stack(tb, w, p)

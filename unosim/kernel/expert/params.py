@@ -1,6 +1,7 @@
 """The ``expert`` player's parameter slots and the codes its search uses (``expert``).
 
-Parameters per seat: ``xp[seat, X_*]``, int64 (``z`` and ``cut`` in hundredths, ``pad`` in
+Parameters per seat: ``expert_params[seat, X_*]``, int64 (``z`` and ``cut`` in hundredths, ``pad``
+in
 thousandths of 1 / rollouts, ``fut`` in percent, ``deal`` a ``DEAL_*``, ``scope`` a
 ``SCOPE_*``); what each means: ``unosim.players.expert`` and ``docs/players.md``.
 """

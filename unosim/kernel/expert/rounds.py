@@ -72,36 +72,51 @@ from .search import search, search_arrays
 
 @inlined
 def play_round_expert(
-    tb, rd, n, order, scripted, xp, b, w, wtb, unseen, cand, ccol, val, dsum, dsq, tally
+    tb, rd, n, order, scripted, expert_params, b, w, wtb, unseen, cand, ccol, val, dsum, dsq, tally
 ):
-    """``round.play_round`` with the expert seats (``xp[:, X_ROLLOUTS] > 0``) searching
+    """``round.play_round`` with the expert seats (``expert_params[:, X_ROLLOUTS] > 0``) searching
     their decisions (``turn_loop``'s stops); ``b`` .. ``tally`` are the ``search_arrays``."""
     stop = np.int64(0)
     for q in range(n):
-        if xp[q, X_ROLLOUTS] > 0:
+        if expert_params[q, X_ROLLOUTS] > 0:
             stop |= np.int64(1) << q
     p = start_round(tb, rd, n, order, scripted)
-    rd.tr[TR_WATCH] = 1  # keep what the table saw of each play, for ``determinize``
+    rd.trace_flags[TR_WATCH] = 1  # keep what the table saw of each play, for ``determinize``
     force = np.int64(FORCE_NONE)
     colour = np.int64(-1)
     while True:
         p = turn_loop(tb, rd, n, p, stop, force, colour)
-        if rd.g[G_OVER] != 0:
+        if rd.game_state[G_OVER] != 0:
             break
-        c = search(tb, rd, n, p, xp, b, w, wtb, unseen, cand, ccol, val, dsum, dsq, tally)
+        c = search(
+            tb, rd, n, p, expert_params, b, w, wtb, unseen, cand, ccol, val, dsum, dsq, tally
+        )
         if c >= 0:
             force = cand[c]
             colour = ccol[c]
         else:  # the policy's own choice (it plays a legal card drawn)
-            force = np.int64(FORCE_DRAWN if rd.g[G_DRAWN] > 0 else FORCE_POLICY)
+            force = np.int64(FORCE_DRAWN if rd.game_state[G_DRAWN] > 0 else FORCE_POLICY)
             colour = np.int64(-1)
     end_round(rd, p)
 
 
 @jitted(nogil=True)
-def run_chunk_expert(rules, sid, sp, deck, points, n, seed, first_game, out, lo, hi, xp):
+def run_chunk_expert(
+    rules,
+    strategy_ids,
+    strategy_params,
+    deck,
+    points,
+    n,
+    seed,
+    first_game,
+    out,
+    lo,
+    hi,
+    expert_params,
+):
     """``batch.run_chunk`` with expert seats."""
-    tb = Table(rules, sid, sp, deck, points, None)
+    tb = Table(rules, strategy_ids, strategy_params, deck, points, None)
     order = deck_order(deck)
     zero = np.int64(0)
     rd = new_round(order.size, zero)
@@ -109,21 +124,48 @@ def run_chunk_expert(rules, sid, sp, deck, points, n, seed, first_game, out, lo,
     for i in range(lo, hi):
         seed_streams(rd.streams, seed, first_game + i, zero, S_SEAT0 + n)
         play_round_expert(
-            tb, rd, n, order, zero, xp, b, w, wtb, unseen, cand, ccol, val, dsum, dsq, tally
+            tb,
+            rd,
+            n,
+            order,
+            zero,
+            expert_params,
+            b,
+            w,
+            wtb,
+            unseen,
+            cand,
+            ccol,
+            val,
+            dsum,
+            dsq,
+            tally,
         )
         record(tb, rd, out[i], n)
 
 
-def run_rounds_expert(rules, sid, sp, deck, points, n, seed, first_game, count, chunk, xp):
+def run_rounds_expert(
+    rules,
+    strategy_ids,
+    strategy_params,
+    deck,
+    points,
+    n,
+    seed,
+    first_game,
+    count,
+    chunk,
+    expert_params,
+):
     """``batch.run_rounds`` with expert seats; the same games on any number of threads.
 
     Parameters
     ----------
     rules : int64[N_RULES]
         The rules (``layout.R_*``, ``RuleSet.to_array``).
-    sid : int64[MAX_PLAYERS]
+    strategy_ids : int64[MAX_PLAYERS]
         Each seat's strategy id (``decide``).
-    sp : float64[MAX_PLAYERS, N_PARAMS]
+    strategy_params : float64[MAX_PLAYERS, N_PARAMS]
         Each seat's strategy parameters (``layout.P_*``).
     deck : int16[N_KINDS]
         Copies of each kind in the deck.
@@ -139,7 +181,7 @@ def run_rounds_expert(rules, sid, sp, deck, points, n, seed, first_game, count, 
         Games to play.
     chunk : int
         Games per task.
-    xp : int64[MAX_PLAYERS, N_X]
+    expert_params : int64[MAX_PLAYERS, N_X]
         Each seat's expert parameters (``expert_params.X_*``); rollouts 0: no search.
 
     Returns
@@ -150,23 +192,48 @@ def run_rounds_expert(rules, sid, sp, deck, points, n, seed, first_game, count, 
     out = np.zeros((count, N_COLS), dtype=np.int32)
 
     def play(lo, hi):
-        run_chunk_expert(rules, sid, sp, deck, points, n, seed, first_game, out, lo, hi, xp)
+        run_chunk_expert(
+            rules,
+            strategy_ids,
+            strategy_params,
+            deck,
+            points,
+            n,
+            seed,
+            first_game,
+            out,
+            lo,
+            hi,
+            expert_params,
+        )
 
     in_chunks(play, count, chunk)
     return out
 
 
 @jitted()
-def run_one_expert(rules, sid, sp, deck, points, n, seed, game, order, capacity, xp):
+def run_one_expert(
+    rules,
+    strategy_ids,
+    strategy_params,
+    deck,
+    points,
+    n,
+    seed,
+    game,
+    order,
+    capacity,
+    expert_params,
+):
     """One round with its trace, as ``run_rounds_expert`` plays it (``batch.run_one``).
 
     Parameters
     ----------
     rules : int64[N_RULES]
         The rules (``layout.R_*``, ``RuleSet.to_array``).
-    sid : int64[MAX_PLAYERS]
+    strategy_ids : int64[MAX_PLAYERS]
         Each seat's strategy id (``decide``).
-    sp : float64[MAX_PLAYERS, N_PARAMS]
+    strategy_params : float64[MAX_PLAYERS, N_PARAMS]
         Each seat's strategy parameters (``layout.P_*``).
     deck : int16[N_KINDS]
         Copies of each kind in the deck.
@@ -182,7 +249,7 @@ def run_one_expert(rules, sid, sp, deck, points, n, seed, game, order, capacity,
         The deck in any arrangement (``batch.deck_order``).
     capacity : int
         Trace rows kept.
-    xp : int64[MAX_PLAYERS, N_X]
+    expert_params : int64[MAX_PLAYERS, N_X]
         Each seat's expert parameters (``expert_params.X_*``); rollouts 0: no search.
 
     Returns
@@ -192,7 +259,7 @@ def run_one_expert(rules, sid, sp, deck, points, n, seed, game, order, capacity,
         ``capacity``) and the trace's rows int32[events, EV_W] (``EV_W_DECL`` with
         declared cards).
     """
-    tb = Table(rules, sid, sp, deck, points, None)
+    tb = Table(rules, strategy_ids, strategy_params, deck, points, None)
     rd = new_round(order.size, capacity)
     if capacity > 0 and rules[DC_N] > 0:  # declared cards: their hands in the trace too
         rd = with_trace(rd, np.zeros((capacity, EV_W_DECL), dtype=np.int32))
@@ -201,15 +268,17 @@ def run_one_expert(rules, sid, sp, deck, points, n, seed, game, order, capacity,
     zero = np.int64(0)
     seed_streams(rd.streams, seed, game, zero, S_SEAT0 + n)
     play_round_expert(
-        tb, rd, n, order, zero, xp, b, w, wtb, unseen, cand, ccol, val, dsum, dsq, tally
+        tb, rd, n, order, zero, expert_params, b, w, wtb, unseen, cand, ccol, val, dsum, dsq, tally
     )
     record(tb, rd, out, n)
-    n_ev = min(rd.tr[TR_EVENTS], capacity)
-    return out, rd.tr[TR_EVENTS], rd.trace[:n_ev].copy()
+    n_ev = min(rd.trace_flags[TR_EVENTS], capacity)
+    return out, rd.trace_flags[TR_EVENTS], rd.trace[:n_ev].copy()
 
 
 @jitted()
-def tally_rounds(rules, sid, sp, deck, points, n, seed, first_game, count, xp):
+def tally_rounds(
+    rules, strategy_ids, strategy_params, deck, points, n, seed, first_game, count, expert_params
+):
     """Play games ``first_game ..`` on one thread as ``run_rounds_expert`` does, and tally
     the searches.
 
@@ -217,9 +286,9 @@ def tally_rounds(rules, sid, sp, deck, points, n, seed, first_game, count, xp):
     ----------
     rules : int64[N_RULES]
         The rules (``layout.R_*``, ``RuleSet.to_array``).
-    sid : int64[MAX_PLAYERS]
+    strategy_ids : int64[MAX_PLAYERS]
         Each seat's strategy id (``decide``).
-    sp : float64[MAX_PLAYERS, N_PARAMS]
+    strategy_params : float64[MAX_PLAYERS, N_PARAMS]
         Each seat's strategy parameters (``layout.P_*``).
     deck : int16[N_KINDS]
         Copies of each kind in the deck.
@@ -233,7 +302,7 @@ def tally_rounds(rules, sid, sp, deck, points, n, seed, first_game, count, xp):
         The first game's number.
     count : int
         Games to play.
-    xp : int64[MAX_PLAYERS, N_X]
+    expert_params : int64[MAX_PLAYERS, N_X]
         Each seat's expert parameters (``expert_params.X_*``); rollouts 0: no search.
 
     Returns
@@ -243,7 +312,7 @@ def tally_rounds(rules, sid, sp, deck, points, n, seed, first_game, count, xp):
         rollouts (benchmarks) and the choices that were not the policy's, per decision.
     """
     out = np.zeros((count, N_COLS), dtype=np.int32)
-    tb = Table(rules, sid, sp, deck, points, None)
+    tb = Table(rules, strategy_ids, strategy_params, deck, points, None)
     order = deck_order(deck)
     zero = np.int64(0)
     rd = new_round(order.size, zero)
@@ -251,7 +320,22 @@ def tally_rounds(rules, sid, sp, deck, points, n, seed, first_game, count, xp):
     for i in range(count):
         seed_streams(rd.streams, seed, first_game + i, zero, S_SEAT0 + n)
         play_round_expert(
-            tb, rd, n, order, zero, xp, b, w, wtb, unseen, cand, ccol, val, dsum, dsq, tally
+            tb,
+            rd,
+            n,
+            order,
+            zero,
+            expert_params,
+            b,
+            w,
+            wtb,
+            unseen,
+            cand,
+            ccol,
+            val,
+            dsum,
+            dsq,
+            tally,
         )
         record(tb, rd, out[i], n)
     return tally.copy()

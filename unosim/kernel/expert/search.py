@@ -134,14 +134,14 @@ def _copy(b, w, n):
     a call would pass both records whole (some 210 values) for every rollout."""
     copy_scalars(b, w)
     for q in range(n):
-        w.pen[q] = 0
+        w.penalties[q] = 0
         for k in range(N_KINDS):
             w.hands[q, k] = b.hands[q, k]
         for j in range(N_H):
-            w.hinfo[q, j] = b.hinfo[q, j]
+            w.hand_summary[q, j] = b.hand_summary[q, j]
     for k in range(N_KINDS):
         w.disc[k] = b.disc[k]
-    for j in range(b.g[G_PILE_N]):
+    for j in range(b.game_state[G_PILE_N]):
         w.pile[j] = b.pile[j]
 
 
@@ -172,7 +172,7 @@ def _value(w, p, n, horizon, nxt, how):
     """1 for a win of ``p``; a round cut by the horizon, with seat ``nxt`` to move, scores
     ``p``'s chance to go out first: its share of the inverse hand sizes (``VALUE_HANDS``)
     or the fitted model's (``VALUE_FIT``, ``expert_value``)."""
-    wg, whinfo = w.g, w.hinfo
+    wg, whinfo = w.game_state, w.hand_summary
     if wg[G_OVER] == OVER_WON:
         return 1.0 if wg[G_WINNER] == p else 0.0
     if horizon == 0:
@@ -186,7 +186,7 @@ def _value(w, p, n, horizon, nxt, how):
 
 
 @called
-def search(tb, rd, n, p, xp, b, w, wtb, unseen, cand, ccol, val, dsum, dsq, tally):
+def search(tb, rd, n, p, expert_params, b, w, wtb, unseen, cand, ccol, val, dsum, dsq, tally):
     """The expert seat ``p``'s choice at the decision its turn loop stopped at: returns
     its index into ``cand``/``ccol``, or -1 for the policy's own choice (not searched).
 
@@ -206,35 +206,37 @@ def search(tb, rd, n, p, xp, b, w, wtb, unseen, cand, ccol, val, dsum, dsq, tall
     With ``X_REUSE`` = k > 1 (and crn) a deal of the hidden hands serves k rollouts in a
     row, each drawing from the pile with its own streams (``X_PILE`` shuffled: the pile
     shuffled anew for each); every rollout still counts as one sample."""
-    hinfo, st = rd.hinfo, rd.streams
-    rules, sid, sp = fixed_rules(tb), tb.sid, tb.sp
-    wrules, rsid, rsp, wst = fixed_rules(wtb), wtb.sid, wtb.sp, w.streams
+    hinfo, st = rd.hand_summary, rd.streams
+    rules, strategy_ids, strategy_params = fixed_rules(tb), tb.strategy_ids, tb.strategy_params
+    wrules, rsid, rsp, wst = fixed_rules(wtb), wtb.strategy_ids, wtb.strategy_params, w.streams
     at = AT_TURN
-    if rd.g[G_DRAWN] > 0:
+    if rd.game_state[G_DRAWN] > 0:
         at = AT_DRAWN
-    elif rd.g[G_PEND_DRAW] > 0:
+    elif rd.game_state[G_PEND_DRAW] > 0:
         at = AT_PENALTY
-    scope = xp[p, X_SCOPE]
-    m = candidates(tb, rd, p, n, at, xp[p, X_DRAW], xp[p, X_BLUFF], scope, cand, ccol)
+    scope = expert_params[p, X_SCOPE]
+    m = candidates(
+        tb, rd, p, n, at, expert_params[p, X_DRAW], expert_params[p, X_BLUFF], scope, cand, ccol
+    )
     if m == 1:
         return 0
     if at != AT_TURN and scope == SCOPE_TURN:
         return -1
-    endgame = xp[p, X_ENDGAME]
+    endgame = expert_params[p, X_ENDGAME]
     if endgame > 0:  # search only once some hand is down to ``endgame`` cards
         fewest = hinfo[p, H_TOTAL]
         for q in range(n):
             fewest = min(fewest, hinfo[q, H_TOTAL])
         if fewest > endgame:
             return -1
-    rollouts = xp[p, X_ROLLOUTS]
-    horizon = xp[p, X_HORIZON]
-    crn = xp[p, X_CRN]
-    z = xp[p, X_Z] / 100.0
+    rollouts = expert_params[p, X_ROLLOUTS]
+    horizon = expert_params[p, X_HORIZON]
+    crn = expert_params[p, X_CRN]
+    z = expert_params[p, X_Z] / 100.0
     # the search's key: a hash of the seat's stream state and the turn, which leaves
     # the stream itself untouched (a search that keeps the policy's move changes nothing)
     s = S_SEAT0 + p
-    key = mix64(st[s, 0] ^ mix64(st[s, 1] ^ (np.uint64(rd.count[K_TURNS]) + _GAMMA)))
+    key = mix64(st[s, 0] ^ mix64(st[s, 1] ^ (np.uint64(rd.counters[K_TURNS]) + _GAMMA)))
     if at != AT_TURN:  # a turn may also stop at a penalty and at a card drawn
         key = mix64(key ^ np.uint64(at))
     _seed(wst, key, KEY_STRIDE * rollouts, n)
@@ -243,27 +245,27 @@ def search(tb, rd, n, p, xp, b, w, wtb, unseen, cand, ccol, val, dsum, dsq, tall
     for j in range(N_RULE_ARRAY):
         wrules[j] = rules[j]
     if horizon > 0:
-        wrules[R_MAX_TURNS] = min(rules[R_MAX_TURNS], rd.count[K_TURNS] + horizon)
+        wrules[R_MAX_TURNS] = min(rules[R_MAX_TURNS], rd.counters[K_TURNS] + horizon)
     for q in range(n):  # the rollout players (an outside seat's: the policy)
-        own = xp[p, X_MODEL] == 1 and q != p and sid[q] != OUTSIDE
-        rsid[q] = sid[q] if own else sid[p]
+        own = expert_params[p, X_MODEL] == 1 and q != p and strategy_ids[q] != OUTSIDE
+        rsid[q] = strategy_ids[q] if own else strategy_ids[p]
         for j in range(N_PARAMS):
-            rsp[q, j] = sp[q, j] if own else sp[p, j]
+            rsp[q, j] = strategy_params[q, j] if own else strategy_params[p, j]
     tally[T_SEARCHES] += 1
     for k in range(N_KINDS):
         b.disc[k] = rd.disc[k]
     for c in range(m):
         dsum[c] = 0.0
         dsq[c] = 0.0
-    race = xp[p, X_RACE]
-    cut = z if xp[p, X_CUT] < 0 else xp[p, X_CUT] / 100.0
-    pad = xp[p, X_PAD] / 1000.0
-    fut = xp[p, X_FUT] / 100.0
-    how = xp[p, X_VALUE]
+    race = expert_params[p, X_RACE]
+    cut = z if expert_params[p, X_CUT] < 0 else expert_params[p, X_CUT] / 100.0
+    pad = expert_params[p, X_PAD] / 1000.0
+    fut = expert_params[p, X_FUT] / 100.0
+    how = expert_params[p, X_VALUE]
     total = rollouts  # grows by ``rollouts`` while undecided, to ``more`` x rollouts
-    most = rollouts * max(1, xp[p, X_MORE])
-    reuse = max(1, xp[p, X_REUSE]) if crn == 1 else 1
-    lazy = 1 if xp[p, X_PILE] == PILE_LAZY else 0
+    most = rollouts * max(1, expert_params[p, X_MORE])
+    reuse = max(1, expert_params[p, X_REUSE]) if crn == 1 else 1
+    lazy = 1 if expert_params[p, X_PILE] == PILE_LAZY else 0
     i = 0
     while i < total:
         dealt = False
@@ -288,10 +290,10 @@ def search(tb, rd, n, p, xp, b, w, wtb, unseen, cand, ccol, val, dsum, dsq, tall
                         unseen,
                         wst,
                         crn * (1 - lazy),
-                        xp[p, X_DEAL],
-                        xp[p, X_INFER],
-                        xp[p, X_DEPTH],
-                        xp[p, X_TRIES],
+                        expert_params[p, X_DEAL],
+                        expert_params[p, X_INFER],
+                        expert_params[p, X_DEPTH],
+                        expert_params[p, X_TRIES],
                         lazy,
                     )
                 elif lazy == 0:  # the last deal's hands, the pile shuffled anew (``X_REUSE``)
@@ -306,7 +308,7 @@ def search(tb, rd, n, p, xp, b, w, wtb, unseen, cand, ccol, val, dsum, dsq, tall
             _copy(b, w, n)
             nxt = turn_loop(wtb, w, n, p, np.int64(0), cand[c], ccol[c])
             val[c] = _value(w, p, n, horizon, nxt, how)
-            tally[T_TURNS] += w.count[K_TURNS] - rd.count[K_TURNS]
+            tally[T_TURNS] += w.counters[K_TURNS] - rd.counters[K_TURNS]
         for c in range(m):
             if dsum[c] != DEAD:
                 d = val[c] - val[ref]
@@ -354,7 +356,7 @@ def search(tb, rd, n, p, xp, b, w, wtb, unseen, cand, ccol, val, dsum, dsq, tall
     if best == base:
         return -1  # the policy decides in the game itself, with the game's streams
     tally[T_CHANGED + at] += 1
-    k = rd.g[G_DRAWN] - 1 if at == AT_DRAWN else cand[best]
+    k = rd.game_state[G_DRAWN] - 1 if at == AT_DRAWN else cand[best]
     if at != AT_PENALTY and 0 <= k < N_COLOURED and ccol[best] >= 0:
         tally[T_TARGET] += 1  # a 7's swap target (a coloured card's ``ccol``)
     elif k >= N_BUILTIN_KINDS and chosen_target(ccol[best]) >= 0:

@@ -50,7 +50,7 @@ _SR_BITS = (1 << SKIP) | (1 << REVERSE)  # ... of its Skip and Reverse
 def fitted_share(rd, p, n, nxt):
     """Seat ``p``'s chance to go out first in round state ``rd`` (``n`` seats, seat
     ``nxt`` to move), by the fitted model: a float in (0, 1)."""
-    g, hinfo, hands = rd.g, rd.hinfo, rd.hands
+    g, hinfo, hands = rd.game_state, rd.hand_summary, rd.hands
     colour = g[G_COLOUR]
     tot = 0.0
     mine = 0.0

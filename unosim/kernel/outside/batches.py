@@ -82,7 +82,7 @@ def check_batch(ob, slots, actions):
     Parameters
     ----------
     ob : int64[b, ob_size]
-        The games' ``rd.ob``, stacked (``outside_run.new_games``).
+        The games' ``rd.outside_log``, stacked (``outside_run.new_games``).
     slots : int64[m]
         The slots.
     actions : int64[m]
@@ -108,7 +108,7 @@ def check_batch(ob, slots, actions):
 
 
 @jitted(nogil=True)
-def step_batch(tb, games, cks, n, order, stop, out, xp, cfg, slots, actions, deal, res):
+def step_batch(tb, games, cks, n, order, stop, out, expert_params, cfg, slots, actions, deal, res):
     """Step the games in ``slots``: deal a game where asked, log the seat's action,
     advance each game to the seat's next decision (saying UNO for it under
     ``BC_AUTO_UNO``) or to its end, and write what the environment returns.
@@ -127,7 +127,7 @@ def step_batch(tb, games, cks, n, order, stop, out, xp, cfg, slots, actions, dea
         Bit ``s`` set: seat ``s`` is decided outside (the stepped seat).
     out : int32[b, N_COLS]
         Records, written for the games that end.
-    xp : int64[MAX_PLAYERS, N_X]
+    expert_params : int64[MAX_PLAYERS, N_X]
         Expert opponents' parameters (``X_ROLLOUTS`` 0: not an expert).
     cfg : int64[N_BC]
         The batch's settings ``BC_*``.
@@ -151,7 +151,7 @@ def step_batch(tb, games, cks, n, order, stop, out, xp, cfg, slots, actions, dea
     obs, mask, reward, done, status = res
     searching = False
     for q in range(n):
-        searching = searching or xp[q, X_ROLLOUTS] > 0
+        searching = searching or expert_params[q, X_ROLLOUTS] > 0
     sa = search_arrays(tb, order.size if searching else 0)  # this call's own scratch
     seat = cfg[BC_SEAT]
     ended = np.int64(0)
@@ -159,17 +159,17 @@ def step_batch(tb, games, cks, n, order, stop, out, xp, cfg, slots, actions, dea
         i = slots[j]
         rd = _view(games, i)
         ck = _view(cks, i)
-        ob = rd.ob
+        ob = rd.outside_log
         if deal[j] >= 0:
             _deal(ob, cfg, deal[j])
         if actions[j] >= 0:
             _log(ob, actions[j])
-        st = advance(tb, rd, ck, n, order, stop, out[i], xp, sa)
+        st = advance(tb, rd, ck, n, order, stop, out[i], expert_params, sa)
         while cfg[BC_AUTO_UNO] == 1 and st == ST_ASKING and ob[O_KIND] == D_UNO:
             if not _log(ob, np.int64(A_UNO)):
                 st = np.int64(ERR_LOG_FULL)
                 break
-            st = advance(tb, rd, ck, n, order, stop, out[i], xp, sa)
+            st = advance(tb, rd, ck, n, order, stop, out[i], expert_params, sa)
         status[i] = st
         if st == ST_DONE:
             ended += 1

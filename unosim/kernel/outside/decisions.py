@@ -40,7 +40,7 @@ def target(tb, rd, p):
 @called
 def jumps(tb, rd, q):
     """Does ``q`` jump in (8.3) with its copy of the card just played (the top card)?"""
-    k = rd.g[G_TOP]
+    k = rd.game_state[G_TOP]
     a = ask(tb, rd, q, np.int64(D_JUMP), k, np.int64(-1), np.int64(0))
     return a == A_PLAY + k
 

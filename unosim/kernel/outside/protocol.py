@@ -1,11 +1,11 @@
 """Outside seats: decisions made by a player outside the kernel (a Python agent).
 
 A seat whose strategy id is ``OUTSIDE`` never decides in the kernel. Its decisions are
-read, in order, from an action log kept in the round's ``rd.ob`` (``state.Round``;
+read, in order, from an action log kept in the round's ``rd.outside_log`` (``state.Round``;
 size 0 in every round without an outside seat, which never reaches this module). When a
 decision comes with the log exhausted, ``ask`` writes the decision at hand (its kind,
 the legal actions as a mask over the action space ``A_*``, and the observation ``V_*``
-of the seat that decides) into ``rd.ob``, marks the round stopped and returns -1; the
+of the seat that decides) into ``rd.outside_log``, marks the round stopped and returns -1; the
 caller then makes a harmless default choice and the turn loop ends at its next check
 (``G_OVER == OVER_STOPPED``). The driver (``outside_run``) restores the state of the
 last checkpoint and replays from it with the longer log: the kernel is deterministic
@@ -116,7 +116,7 @@ STACK_LO = 63  # ``V_STACKABLE`` holds the bits of kinds below, ``V_STACKABLE_HI
 D_TURN, D_PENALTY, D_DRAWN, D_COLOUR, D_TARGET, D_JUMP, D_EXTRA, D_UNO = range(8)
 N_DECISIONS = 8
 
-# -- rd.ob: the outside seats' arrays of one round (int64) --------------------------------
+# -- rd.outside_log: the outside seats' arrays of one round (int64) --------------------------------
 O_STATUS = 0  # ST_*
 O_KIND = 1  # the decision at hand (ST_ASKING)
 O_SEAT = 2  # ... and its seat
@@ -174,7 +174,7 @@ ST_RUNNING, ST_ASKING, ST_DONE = 0, 1, 2
 
 
 def ob_size(hist_cap):
-    """Length of ``rd.ob`` (the outside seats' log and decision).
+    """Length of ``rd.outside_log`` (the outside seats' log and decision).
 
     Parameters
     ----------
@@ -184,16 +184,16 @@ def ob_size(hist_cap):
     Returns
     -------
     int
-        The length of the int64 array ``rd.ob``.
+        The length of the int64 array ``rd.outside_log``.
     """
     return O_HIST + HIST_W * hist_cap
 
 
 @called
 def history_event(rd, typ, p, k, flags, aux):
-    """A public event into the history ring of ``rd.ob`` (``trace._write_event``): what
+    """A public event into the history ring of ``rd.outside_log`` (``trace._write_event``): what
     the table sees of it (a card drawn is hidden, so is whether a play was a bluff)."""
-    ob = rd.ob
+    ob = rd.outside_log
     cap = ob[O_HIST_CAP]
     i = ob[O_HIST_N]
     ob[O_HIST_N] = i + 1
@@ -255,13 +255,13 @@ def _play_variants(tb, ob, k):
 
 @called
 def fill_mask(tb, rd, p, kind, card, first, step):
-    """The legal actions of seat ``p`` at decision ``kind`` into ``rd.ob[O_MASK:]``;
+    """The legal actions of seat ``p`` at decision ``kind`` into ``rd.outside_log[O_MASK:]``;
     ``card``: the card drawn (``D_DRAWN``), to jump in with (``D_JUMP``), the last card
     so far (``D_EXTRA``, whose first card is ``first`` and run step ``step``). Returns
     how many, and whether a Wild Draw Four would be a bluff (``D_TURN``)."""
-    ob = rd.ob
+    ob = rd.outside_log
     hands = rd.hands
-    g = rd.g
+    g = rd.game_state
     n = g[G_N]
     for a in range(N_ACTIONS):
         ob[O_MASK + a] = 0
@@ -313,7 +313,7 @@ def fill_mask(tb, rd, p, kind, card, first, step):
         # 8.6: copies of the first card before any run, then a same-colour run of
         # numbers one step at a time in one direction; 8.8: emptying the hand only
         # with number cards (then every card of the play is one)
-        last_out = rd.hinfo[p, H_TOTAL] == 1
+        last_out = rd.hand_summary[p, H_TOTAL] == 1
         if step == 0 and hands[p, first] > 0 and not (last_out and not _all_numbers(tb, first)):
             ob[O_MASK + A_PLAY + first] = 1
         r = RANK[card]
@@ -347,9 +347,9 @@ def _all_numbers(tb, first):
 @called
 def observe(tb, rd, p, kind, card, first, step, bluff):
     """What seat ``p`` may know now (RULES.md: its hand, the public state and every
-    hand's size) into ``rd.ob[O_OBS:]``."""
-    ob = rd.ob
-    g = rd.g
+    hand's size) into ``rd.outside_log[O_OBS:]``."""
+    ob = rd.outside_log
+    g = rd.game_state
     o = O_OBS
     n = g[G_N]
     ob[o + V_SEAT] = p
@@ -375,14 +375,14 @@ def observe(tb, rd, p, kind, card, first, step, bluff):
     ob[o + V_STACKABLE_HI] = hi
     ob[o + V_PILE_N] = g[G_PILE_N]
     ob[o + V_DISC_N] = g[G_DISC_N]
-    ob[o + V_TURN] = rd.count[K_TURNS]
+    ob[o + V_TURN] = rd.counters[K_TURNS]
     ob[o + V_CARD] = card
     ob[o + V_FIRST] = first
     ob[o + V_STEP] = step
     ob[o + V_BLUFF] = bluff
     ob[o + V_PREV_COLOUR] = g[G_PREV_COLOUR]
     for q in range(MAX_PLAYERS):
-        ob[o + V_SIZES + q] = rd.hinfo[q, H_TOTAL] if q < n else 0
+        ob[o + V_SIZES + q] = rd.hand_summary[q, H_TOTAL] if q < n else 0
     for k in range(N_SEEN):
         ob[o + V_HAND + k] = rd.hands[p, k]
         ob[o + V_DISC + k] = rd.disc[k]
@@ -405,11 +405,11 @@ def view_at(ob):
 @called
 def keep_hands(rd):
     """Every hand at the decision asked into the room (the round may run past it)."""
-    o = view_at(rd.ob)
+    o = view_at(rd.outside_log)
     if o >= 0:
-        for q in range(rd.g[G_N]):
+        for q in range(rd.game_state[G_N]):
             for k in range(N_SEEN):
-                rd.ob[o + W_HANDS + q * N_SEEN + k] = rd.hands[q, k]
+                rd.outside_log[o + W_HANDS + q * N_SEEN + k] = rd.hands[q, k]
 
 
 @called
@@ -417,7 +417,7 @@ def ask(tb, rd, p, kind, card, first, step):
     """Seat ``p``'s action at decision ``kind`` (``fill_mask``'s arguments): the next
     one of the log, the only legal one, or -1 after stopping the round there (and
     while a stopped round runs out)."""
-    ob = rd.ob
+    ob = rd.outside_log
     if ob[O_STATUS] != ST_RUNNING:
         return -1
     m, bluff = fill_mask(tb, rd, p, kind, card, first, step)
@@ -437,7 +437,7 @@ def ask(tb, rd, p, kind, card, first, step):
     ob[O_KIND] = kind
     ob[O_SEAT] = p
     ob[O_ASKED] += 1
-    rd.g[G_OVER] = OVER_STOPPED  # the turn loop ends at its next check
+    rd.game_state[G_OVER] = OVER_STOPPED  # the turn loop ends at its next check
     return -1
 
 

@@ -1,6 +1,6 @@
 """Rounds with outside seats, advanced from one outside decision to the next.
 
-A game's arrays are a ``state.Round`` ``rd`` (with ``rd.ob``, ``outside``) and a second
+A game's arrays are a ``state.Round`` ``rd`` (with ``rd.outside_log``, ``outside``) and a second
 ``Round`` ``ck`` holding the state at the last checkpoint. The round stops at the stops
 of ``round.turn_loop`` before an outside seat's normal turn, pending penalty or legal
 card drawn (the ``stop`` mask holds the outside seats): there it waits, untouched, for
@@ -14,7 +14,8 @@ record written). A stop becomes the checkpoint (a copy of the state) only once t
 holds ``CK_EVERY`` decisions or after a replay, so most stops copy nothing and a replay
 is a few of the seat's turns long.
 
-Expert seats (``xp[q, X_ROLLOUTS] > 0``, ``kernel.expert.rounds``) stop the turn loop too: at
+Expert seats (``expert_params[q, X_ROLLOUTS] > 0``, ``kernel.expert.rounds``) stop the turn loop
+too: at
 such a stop the search chooses the move and the state becomes a checkpoint that keeps
 the move (``O_CK_STOP`` 2, ``O_CK_FORCE``), so a replay never searches again. The games
 are those ``expert.play_round_expert`` would play with the outside seats' moves.
@@ -130,40 +131,40 @@ def _view(s, i):
     """Game ``i``'s ``Round``: row ``i`` of the stacked arrays ``s`` (with numba's
     runtime: the views hold references that the caller releases)."""
     return Round(
-        s.g[i],
-        s.count[i],
-        s.mem[i],
-        s.tr[i],
+        s.game_state[i],
+        s.counters[i],
+        s.memory[i],
+        s.trace_flags[i],
         s.hands[i],
-        s.hinfo[i],
+        s.hand_summary[i],
         s.pile[i],
         s.disc[i],
-        s.pen[i],
+        s.penalties[i],
         s.streams[i],
         s.scratch[i],
         s.seq[i],
         s.trace[i],
-        s.ob[i],
+        s.outside_log[i],
     )
 
 
 @called
 def _copy_state(src, dst, n):
     """Copy what a round reads and writes (not its work space, trace or ``ob``)."""
-    for j in range(src.g.shape[0]):
-        dst.g[j] = src.g[j]
-    for j in range(src.count.shape[0]):
-        dst.count[j] = src.count[j]
-    for j in range(src.mem.shape[0]):
-        dst.mem[j] = src.mem[j]
-    for j in range(src.tr.shape[0]):
-        dst.tr[j] = src.tr[j]
+    for j in range(src.game_state.shape[0]):
+        dst.game_state[j] = src.game_state[j]
+    for j in range(src.counters.shape[0]):
+        dst.counters[j] = src.counters[j]
+    for j in range(src.memory.shape[0]):
+        dst.memory[j] = src.memory[j]
+    for j in range(src.trace_flags.shape[0]):
+        dst.trace_flags[j] = src.trace_flags[j]
     for q in range(n):
         for k in range(N_KINDS):
             dst.hands[q, k] = src.hands[q, k]
-        for j in range(src.hinfo.shape[1]):
-            dst.hinfo[q, j] = src.hinfo[q, j]
-        dst.pen[q] = src.pen[q]
+        for j in range(src.hand_summary.shape[1]):
+            dst.hand_summary[q, j] = src.hand_summary[q, j]
+        dst.penalties[q] = src.penalties[q]
     for j in range(src.pile.shape[0]):
         dst.pile[j] = src.pile[j]
     for k in range(N_KINDS):
@@ -175,7 +176,7 @@ def _copy_state(src, dst, n):
 
 @called
 def _checkpoint(rd, ck, n, p, stopped):
-    ob = rd.ob
+    ob = rd.outside_log
     _copy_state(rd, ck, n)
     ob[O_CK_P] = p
     ob[O_CK_STOP] = stopped
@@ -200,20 +201,20 @@ def _force(kind, a):
 
 
 @called
-def advance(tb, rd, ck, n, order, stop, out_row, xp, sa):
+def advance(tb, rd, ck, n, order, stop, out_row, expert_params, sa):
     """Play game ``rd`` to the next outside decision not in its log, or to its end (its
-    record into ``out_row``); returns ``rd.ob[O_STATUS]``. A round waiting at a stop of
+    record into ``out_row``); returns ``rd.outside_log[O_STATUS]``. A round waiting at a stop of
     the turn loop goes on from there; one that ran past its stop is restored from its
-    checkpoint ``ck`` (or dealt again) and replayed. ``xp``: the expert parameters per
+    checkpoint ``ck`` (or dealt again) and replayed. ``expert_params``: the expert parameters per
     seat (``kernel.expert.rounds``; all 0: no expert), ``sa``: the ``expert.search_arrays``."""
-    ob = rd.ob
+    ob = rd.outside_log
     if ob[O_STATUS] == ST_DONE:
         return ob[O_STATUS]
     ob[O_STATUS] = ST_RUNNING
     zero = np.int64(0)
     experts = zero
     for q in range(n):
-        if xp[q, X_ROLLOUTS] > 0:
+        if expert_params[q, X_ROLLOUTS] > 0:
             experts |= np.int64(1) << q
     force = np.int64(FORCE_NONE)
     colour = np.int64(-1)
@@ -224,7 +225,7 @@ def advance(tb, rd, ck, n, order, stop, out_row, xp, sa):
         c = ob[O_CURSOR]
         if c < ob[O_LOG_N]:
             ob[O_CURSOR] = c + 1
-            force, colour = _force(at_stop(rd.g), ob[O_LOG + c])
+            force, colour = _force(at_stop(rd.game_state), ob[O_LOG + c])
             at = zero
     else:
         ob[O_CURSOR] = 0
@@ -233,7 +234,7 @@ def advance(tb, rd, ck, n, order, stop, out_row, xp, sa):
             seed_streams(rd.streams, ob[O_SEED], ob[O_GAME], zero, S_SEAT0 + n)
             p = start_round(tb, rd, n, order, zero)
             if experts != 0:  # keep what the table saw, for the search (``determinize``)
-                rd.tr[TR_WATCH] = 1
+                rd.trace_flags[TR_WATCH] = 1
             if ob[O_STATUS] != ST_RUNNING:
                 return ob[O_STATUS]
             at = zero
@@ -248,10 +249,10 @@ def advance(tb, rd, ck, n, order, stop, out_row, xp, sa):
             force = ob[O_CK_FORCE]
             colour = ob[O_CK_COLOUR]
         elif at == 1:  # an outside seat's decision at a stop of the turn loop
-            kind = at_stop(rd.g)
-            a = ask(tb, rd, p, kind, np.int64(rd.g[G_DRAWN] - 1), np.int64(-1), zero)
+            kind = at_stop(rd.game_state)
+            a = ask(tb, rd, p, kind, np.int64(rd.game_state[G_DRAWN] - 1), np.int64(-1), zero)
             if a < 0:  # the log is read: the round waits here, its state untouched
-                rd.g[G_OVER] = 0  # (``ask`` set it to end a turn loop; none ran)
+                rd.game_state[G_OVER] = 0  # (``ask`` set it to end a turn loop; none ran)
                 ob[O_DIRTY] = 2
                 ob[O_LIVE_P] = p
                 return ob[O_STATUS]
@@ -261,19 +262,21 @@ def advance(tb, rd, ck, n, order, stop, out_row, xp, sa):
         colour = np.int64(-1)
         if ob[O_STATUS] != ST_RUNNING:
             return ob[O_STATUS]
-        if rd.g[G_OVER] != 0:
+        if rd.game_state[G_OVER] != 0:
             end_round(rd, p)
             record(tb, rd, out_row, n)
             ob[O_STATUS] = ST_DONE
             return ob[O_STATUS]
         at = np.int64(1)
         if (experts >> p) & 1:  # as ``expert.play_round_expert`` does
-            c = search(tb, rd, n, p, xp, b, w, wtb, unseen, cand, ccol, val, dsum, dsq, tally)
+            c = search(
+                tb, rd, n, p, expert_params, b, w, wtb, unseen, cand, ccol, val, dsum, dsq, tally
+            )
             if c >= 0:
                 ob[O_CK_FORCE] = cand[c]
                 ob[O_CK_COLOUR] = ccol[c]
             else:  # the policy's own choice (it plays a legal card drawn)
-                ob[O_CK_FORCE] = FORCE_DRAWN if rd.g[G_DRAWN] > 0 else FORCE_POLICY
+                ob[O_CK_FORCE] = FORCE_DRAWN if rd.game_state[G_DRAWN] > 0 else FORCE_POLICY
                 ob[O_CK_COLOUR] = -1
             at = np.int64(2)
             _checkpoint(rd, ck, n, p, at)  # a replay never searches again
@@ -282,7 +285,7 @@ def advance(tb, rd, ck, n, order, stop, out_row, xp, sa):
 
 
 @jitted(nogil=True)
-def advance_games(tb, games, cks, n, order, stop, games_idx, out, xp):
+def advance_games(tb, games, cks, n, order, stop, games_idx, out, expert_params):
     """``advance`` each game ``games_idx[j]`` of the stacked ``games`` to its next
     outside decision not in its log, or to its end.
 
@@ -302,7 +305,7 @@ def advance_games(tb, games, cks, n, order, stop, games_idx, out, xp):
         The games to advance.
     out : int32[b, N_COLS]
         Records, written for the games that end.
-    xp : float64[MAX_PLAYERS, N_X]
+    expert_params : float64[MAX_PLAYERS, N_X]
         The expert's parameters per seat (``X_ROLLOUTS`` 0: not an expert).
 
     Returns
@@ -313,9 +316,11 @@ def advance_games(tb, games, cks, n, order, stop, games_idx, out, xp):
     st = np.zeros(games_idx.size, np.int64)
     searching = False
     for q in range(n):
-        searching = searching or xp[q, X_ROLLOUTS] > 0
+        searching = searching or expert_params[q, X_ROLLOUTS] > 0
     sa = search_arrays(tb, order.size if searching else 0)  # this call's own scratch
     for j in range(games_idx.size):
         i = games_idx[j]
-        st[j] = advance(tb, _view(games, i), _view(cks, i), n, order, stop, out[i], xp, sa)
+        st[j] = advance(
+            tb, _view(games, i), _view(cks, i), n, order, stop, out[i], expert_params, sa
+        )
     return st

@@ -88,7 +88,7 @@ def legal_declared(tb, rd, k):
     r = RANK[k]
     if (rules[DC_ANYWHERE] >> r) & 1:
         return True
-    return RANK[rd.g[G_TOP]] == r and (rules[DC_COLOUR_ONLY] >> r) & 1 == 0
+    return RANK[rd.game_state[G_TOP]] == r and (rules[DC_COLOUR_ONLY] >> r) & 1 == 0
 
 
 @inlined

@@ -69,7 +69,7 @@ def declared_effect(tb, rd, p, k, target):
     one, was named before (``play``). ``target`` >= 0: the opponent its first ``chosen``
     step picks (the expert's; -1: the strategy's). A step that ends the round ends the
     effect."""
-    g = rd.g
+    g = rd.game_state
     rules = fixed_rules(tb)
     b = block(k)
     trace_event(rd, E_EFFECT, p, k, 0, 0)
@@ -128,7 +128,7 @@ def declared_effect(tb, rd, p, k, target):
                 d = draw_one(rd, nxt)
                 if d < 0 or COLOUR[d] == c:
                     break
-            rd.mem[MEM_SHORT + nxt] = 0
+            rd.memory[MEM_SHORT + nxt] = 0
         elif op == OP_NAME_AGAIN:  # a colour named again (as after a Greninja)
             g[G_COLOUR] = choose_colour(tb, rd, p, np.int64(1))
             trace_event(rd, E_COLOUR, p, g[G_COLOUR], 0, 0)
@@ -139,9 +139,9 @@ def throw_colour(tb, rd, q):
     """Seat ``q`` throws away every card of the current colour, as a Snorlax victim does
     (section 2): a uniformly random one (``q``'s stream) ends on top, the colour stays,
     the cards count as played; an empty hand wins, one card left must call UNO."""
-    g = rd.g
+    g = rd.game_state
     hands = rd.hands
-    hinfo = rd.hinfo
+    hinfo = rd.hand_summary
     disc = rd.disc
     c = g[G_COLOUR]
     m = np.int64(hinfo[q, c])
@@ -162,8 +162,8 @@ def throw_colour(tb, rd, q):
     hinfo[q, H_MASK + c] = 0
     hinfo[q, H_TOTAL] -= m
     g[G_DISC_N] += m
-    rd.mem[MEM_DISC_C + c] += m
-    rd.count[K_CARDS_PLAYED] += m
+    rd.memory[MEM_DISC_C + c] += m
+    rd.counters[K_CARDS_PLAYED] += m
     g[G_TOP] = top
     trace_event(rd, E_DISCARD, q, top, 0, m)
     if hinfo[q, H_TOTAL] == 0:

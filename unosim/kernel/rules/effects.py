@@ -3,7 +3,7 @@
 ``play`` moves the card(s) from a hand to the discard pile, names a colour, checks the
 UNO call and the end of the round, applies each card's effect and lets players jump
 in. Pending effects (skips, draw penalties, Snorlax, Greninja) stay in the game state
-``rd.g`` and are resolved by the turn loop when the next player would act. Functions take
+``rd.game_state`` and are resolved by the turn loop when the next player would act. Functions take
 the round's ``state.Table`` ``tb`` and ``state.Round`` ``rd``, then scalars.
 """
 
@@ -90,7 +90,7 @@ def effect(tb, rd, p, k, stacked, bluff, target):
     """Apply the effect of card ``k`` just played by ``p`` (4.6, 8.2, section 2);
     ``target`` >= 0: the seat a 7 swaps with, or the opponent a declared card's first
     ``chosen`` step picks (-1: the strategy's choice)."""
-    g = rd.g
+    g = rd.game_state
     rules = fixed_rules(tb)
     n = g[G_N]
     if k < N_COLOURED:
@@ -145,8 +145,8 @@ def _extra_cards(tb, rd, p, k, outside):
     a same-colour run of numbers, as its strategy chooses; a play that would empty the
     hand stops early if 8.8 forbids it (``outside``: ``play``'s). Returns the number of
     cards in ``seq``."""
-    g = rd.g
-    hinfo = rd.hinfo
+    g = rd.game_state
+    hinfo = rd.hand_summary
     seq = rd.seq
     m = np.int64(1)  # not literals: see ``shuffle_all_hands``
     step = np.int64(0)
@@ -182,9 +182,9 @@ def _jumper(tb, rd, p, last, outside):
     """8.3: the first other player after ``p`` in the direction of play who holds a card
     identical to ``last`` and jumps in (8.8: not with a last card it may not go out on),
     or -1 (``outside``: ``play``'s)."""
-    g = rd.g
+    g = rd.game_state
     hands = rd.hands
-    hinfo = rd.hinfo
+    hinfo = rd.hand_summary
     n = g[G_N]
     for i in range(1, n):
         c = seat(p, i * g[G_DIR], n)
@@ -207,9 +207,9 @@ def play(tb, rd, p, k, how, bluff, colour, outside):
     without extra cards; ``outside``: 0 if no seat is an outside one (``decide.OUTSIDE``),
     1 if any may be. Returns the seat that played last (a jumper, maybe), whose next
     player is the one to act."""
-    g = rd.g
-    count = rd.count
-    hinfo = rd.hinfo
+    g = rd.game_state
+    count = rd.counters
+    hinfo = rd.hand_summary
     seq = rd.seq
     rules = fixed_rules(tb)
     stacked = how == PLAY_STACK
@@ -234,13 +234,13 @@ def play(tb, rd, p, k, how, bluff, colour, outside):
         m = _extra_cards(tb, rd, p, k, outside)
     count[K_CARDS_PLAYED] += m
     g[G_CHALLENGEABLE] = 0
-    watch = rd.tr[TR_WATCH] != 0  # an expert's real round: keep what the table saw
+    watch = rd.trace_flags[TR_WATCH] != 0  # an expert's real round: keep what the table saw
     if how == PLAY_HAND and watch:  # seen by all, for the expert (``MEM_PLAYED``)
         for j in range(
             MEM_PLAYED + (PLAYED_DEPTH - 1) * MAX_PLAYERS + p, MEM_PLAYED + p, -MAX_PLAYERS
         ):  # the older plays move one slot down
-            rd.mem[j] = rd.mem[j - MAX_PLAYERS]
-        rd.mem[MEM_PLAYED + p] = pack_played(k, cur, top, hinfo[p, H_TOTAL])
+            rd.memory[j] = rd.memory[j - MAX_PLAYERS]
+        rd.memory[MEM_PLAYED + p] = pack_played(k, cur, top, hinfo[p, H_TOTAL])
     last = seq[m - 1]
     if last >= N_COLOURED and names_colour(tb, last):
         g[G_PREV_COLOUR] = g[G_COLOUR]
@@ -256,7 +256,7 @@ def play(tb, rd, p, k, how, bluff, colour, outside):
             if how == PLAY_HAND:
                 lack = (1 << g[G_PREV_COLOUR]) | rank_lacks(tb, top)
             nxt = hinfo[seat(p, g[G_DIR], g[G_N]), H_TOTAL]
-            rd.mem[MEM_NAMED + p] = pack_named(g[G_COLOUR], hinfo[p, H_TOTAL], lack, last, nxt)
+            rd.memory[MEM_NAMED + p] = pack_named(g[G_COLOUR], hinfo[p, H_TOTAL], lack, last, nxt)
     # the cards seq[lo:m] were just played by p: first the turn's own, then each jumper's
     # (one call site of each inlined helper below, which keeps the cold compile short)
     lo = 0

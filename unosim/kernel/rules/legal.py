@@ -2,7 +2,8 @@
 
 The one home of legality in the kernel: the turn code and every strategy ask here.
 Functions take the round's ``state.Table`` ``tb`` (the rules) and ``state.Round``
-``rd`` (the game state ``rd.g`` and the hand summaries ``rd.hinfo``, ``layout.H_*``).
+``rd`` (the game state ``rd.game_state`` and the hand summaries ``rd.hand_summary``,
+``layout.H_*``).
 """
 
 import numpy as np
@@ -58,10 +59,10 @@ def wd4_allowed(tb, rd, p):
     legal card but Wild Draw Fours."""
     mode = fixed_rules(tb)[R_WD4_RESTRICTION]
     if mode == WD4_COLOUR:  # the default first: this is on every turn's path
-        return rd.hinfo[p, rd.g[G_COLOUR]] == 0
+        return rd.hand_summary[p, rd.game_state[G_COLOUR]] == 0
     if mode == WD4_NONE:
         return True
-    return rd.hinfo[p, rd.g[G_COLOUR]] == 0 and _no_other_legal(tb, rd, p)
+    return rd.hand_summary[p, rd.game_state[G_COLOUR]] == 0 and _no_other_legal(tb, rd, p)
 
 
 @called
@@ -73,13 +74,13 @@ def _no_other_legal(tb, rd, p):
             if k != WILD_DRAW_FOUR and rd.hands[p, k] > 0 and is_legal(tb, rd, p, k):
                 return False
         return True
-    if rd.hinfo[p, H_WILD_MASK] & ~WD4_BIT:
+    if rd.hand_summary[p, H_WILD_MASK] & ~WD4_BIT:
         return False
-    r = RANK[rd.g[G_TOP]]
+    r = RANK[rd.game_state[G_TOP]]
     if r < 0:
         return True
     for c in range(N_COLOURS):
-        if rd.hinfo[p, H_MASK + c] & (1 << r):
+        if rd.hand_summary[p, H_MASK + c] & (1 << r):
             return False
     return True
 
@@ -100,7 +101,7 @@ def may_go_out_with(tb, k):
 def lone_card_blocked(tb, rd, p):
     """8.8: with `last_card = number`, ``p`` holds one card, which is not a number card:
     playing it would empty the hand, so ``p`` has no legal play and must draw."""
-    hinfo = rd.hinfo
+    hinfo = rd.hand_summary
     if hinfo[p, H_TOTAL] != 1 or fixed_rules(tb)[R_LAST_CARD] == LAST_ANY:
         return False
     if hinfo[p, H_WILD] > 0:
@@ -134,11 +135,11 @@ def is_legal(tb, rd, p, k):
         if k == WILD_DRAW_FOUR:
             return wd4_allowed(tb, rd, p)
         return True
-    if c == rd.g[G_COLOUR]:
+    if c == rd.game_state[G_COLOUR]:
         return True
     if k >= N_BUILTIN_KINDS:
         return legal_declared(tb, rd, k)
-    r = RANK[rd.g[G_TOP]]
+    r = RANK[rd.game_state[G_TOP]]
     return r >= 0 and RANK[k] == r
 
 
@@ -148,13 +149,17 @@ def can_stack(tb, rd, k):
     mode = table_rules(tb)[R_STACKING]
     if mode == STACK_NONE:
         return False
-    if k >= N_BUILTIN_KINDS or rd.g[G_TOP] >= N_BUILTIN_KINDS:
+    if k >= N_BUILTIN_KINDS or rd.game_state[G_TOP] >= N_BUILTIN_KINDS:
         return _can_stack_declared(tb, rd, k, mode)
-    if rd.g[G_TOP] == WILD_DRAW_FOUR:
+    if rd.game_state[G_TOP] == WILD_DRAW_FOUR:
         if k == WILD_DRAW_FOUR:
             return True
         # progressive: +2 on +4 when the +2 has the colour just named
-        return mode == STACK_PROGRESSIVE and RANK[k] == DRAW_TWO and COLOUR[k] == rd.g[G_COLOUR]
+        return (
+            mode == STACK_PROGRESSIVE
+            and RANK[k] == DRAW_TWO
+            and COLOUR[k] == rd.game_state[G_COLOUR]
+        )
     if RANK[k] == DRAW_TWO:
         return True
     return mode == STACK_PROGRESSIVE and k == WILD_DRAW_FOUR
@@ -167,7 +172,7 @@ def _can_stack_declared(tb, rd, k, mode):
     any pending penalty (docs/cards.md)."""
     if not stacks(tb, k):
         return False
-    top = rd.g[G_TOP]
+    top = rd.game_state[G_TOP]
     if mode == STACK_PROGRESSIVE:
         return True
     return k >= N_BUILTIN_KINDS and top >= N_BUILTIN_KINDS and slot_of(k) == slot_of(top)
@@ -184,9 +189,9 @@ def legal_copies(tb, rd, p):
     (4.1, 4.3): the current colour's, the other colours' of the top card's rank, and
     the wild-type ones (Wild Draw Fours only as the restriction allows)."""
     hands = rd.hands
-    hinfo = rd.hinfo
-    c = rd.g[G_COLOUR]
-    r = RANK[rd.g[G_TOP]]
+    hinfo = rd.hand_summary
+    c = rd.game_state[G_COLOUR]
+    r = RANK[rd.game_state[G_TOP]]
     if fixed_rules(tb)[DC_N] > 0:
         return _declared_copies(tb, rd, p)
     total = np.int64(hinfo[p, c]) + hinfo[p, H_WILD]
@@ -214,7 +219,7 @@ def legal_ranks(tb, rd, p, c, cur, r_top):
     """Bit mask of the ranks of colour ``c`` that ``p`` holds and may play (4.1): all
     of them in the current colour, else the top card's rank (unless a declared rank
     that matches by colour only) and the declared ranks that match anything."""
-    m = np.int64(rd.hinfo[p, H_MASK + c])
+    m = np.int64(rd.hand_summary[p, H_MASK + c])
     if c == cur:
         return m
     anywhere = fixed_rules(tb)[DC_ANYWHERE]
@@ -227,7 +232,7 @@ def legal_ranks(tb, rd, p, c, cur, r_top):
 def legal_wilds(tb, rd, p):
     """Bit mask of the wild-type kinds ``p`` holds and may play (4.3: Wild Draw Four
     only as the restriction allows); bit ``i`` is kind ``N_COLOURED + i``."""
-    m = np.int64(rd.hinfo[p, H_WILD_MASK])
+    m = np.int64(rd.hand_summary[p, H_WILD_MASK])
     if m != 0 and not wd4_allowed(tb, rd, p):
         m &= ~(1 << (WILD_DRAW_FOUR - N_COLOURED))
     return m
@@ -239,7 +244,7 @@ def no_play_lacks(tb, rd, held):
     card (4.1): none of the colour in play; nor, unless 8.8's `last_card = number` may
     block its lone card, a wild-type card or a card of another colour that could match
     (``rank_lacks``)."""
-    g = rd.g
+    g = rd.game_state
     lacks = 1 << g[G_COLOUR]
     if fixed_rules(tb)[R_LAST_CARD] == LAST_ANY or held > 1:
         lacks |= SHORT_WILD | rank_lacks(tb, g[G_TOP])

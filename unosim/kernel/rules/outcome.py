@@ -34,7 +34,7 @@ OVER_WON, OVER_TRUNCATED = 1, 2
 @called
 def penalise(tb, rd, p):
     """7: a penalised player's hand points go to their penalty total (for matches)."""
-    pen = rd.pen
+    pen = rd.penalties
     pen[p] += hand_points(tb, rd, p)
 
 
@@ -42,8 +42,8 @@ def penalise(tb, rd, p):
 def uno_check(tb, rd, p, outside):
     """4.4: a player left with one card after a play may forget UNO and be caught
     (``outside``: 0 if no seat is an outside one)."""
-    count = rd.count
-    hinfo = rd.hinfo
+    count = rd.counters
+    hinfo = rd.hand_summary
     st = rd.streams
     rules = fixed_rules(tb)
     if hinfo[p, H_TOTAL] == 1 and forgets_uno(tb, rd, p, outside):
@@ -58,8 +58,8 @@ def uno_check(tb, rd, p, outside):
 def take_turn(tb, rd):
     """6: the max_turns limit is checked before every turn (jump-ins included); True
     when the turn may be taken (and is counted)."""
-    g = rd.g
-    count = rd.count
+    g = rd.game_state
+    count = rd.counters
     rules = fixed_rules(tb)
     if count[K_TURNS] >= rules[R_MAX_TURNS]:
         g[G_OVER] = OVER_TRUNCATED
@@ -70,8 +70,8 @@ def take_turn(tb, rd):
 
 @inlined
 def add_penalty(rd, amount):
-    g = rd.g
-    count = rd.count
+    g = rd.game_state
+    count = rd.counters
     g[G_PEND_DRAW] += amount
     if g[G_PEND_DRAW] > count[K_MAX_STACK]:
         count[K_MAX_STACK] = g[G_PEND_DRAW]
@@ -80,7 +80,7 @@ def add_penalty(rd, amount):
 @inlined
 def win(rd, p):
     """5: ``p`` has no cards; the next player first draws any pending penalty."""
-    g = rd.g
+    g = rd.game_state
     if g[G_PEND_DRAW] > 0:
         nxt = seat(p, g[G_DIR], g[G_N])
         amount = g[G_PEND_DRAW]

@@ -56,11 +56,11 @@ from .outcome import penalise, uno_check, win
 @called
 def _special(tb, rd, p):
     """Seat ``p``'s turn under a pending Snorlax or Greninja (section 2)."""
-    g = rd.g
-    count = rd.count
-    mem = rd.mem
+    g = rd.game_state
+    count = rd.counters
+    mem = rd.memory
     hands = rd.hands
-    hinfo = rd.hinfo
+    hinfo = rd.hand_summary
     disc = rd.disc
     st = rd.streams
     c = g[G_COLOUR]
@@ -113,8 +113,8 @@ def _challenge(tb, rd, p):
     """4.3: seat ``p`` challenges the pending Wild Draw Four. Returns True when it was a
     bluff (its player draws 4; ``p`` plays on normally), False when it was legal (``p``
     draws 4 + challenge_penalty and loses its turn). The named colour stands."""
-    g = rd.g
-    count = rd.count
+    g = rd.game_state
+    count = rd.counters
     rules = fixed_rules(tb)
     count[K_CHALLENGES] += 1
     g[G_CHALLENGEABLE] = 0
@@ -138,7 +138,7 @@ def _facing_penalty(tb, rd, p, force):
     bluff (``p`` plays on normally), or NEXT_SEAT. ``force`` (``turn_loop``): the
     strategy decides (``FORCE_NONE``, ``FORCE_POLICY``), or ``FORCE_CHALLENGE``, a card
     to stack, -1 to take the penalty."""
-    g = rd.g
+    g = rd.game_state
     policy = force == FORCE_NONE or force == FORCE_POLICY
     if g[G_CHALLENGEABLE] == 1 and (
         force == FORCE_CHALLENGE or (policy and will_challenge(tb, rd, p))
@@ -165,7 +165,7 @@ def draw_lacks(tb, rd, held):
     either); under ``pass`` only that it holds none of the colour in play."""
     if fixed_rules(tb)[R_AFTER_DRAW] == AFTER_DRAW_PLAY:
         return no_play_lacks(tb, rd, held)
-    return 1 << rd.g[G_COLOUR]
+    return 1 << rd.game_state[G_COLOUR]
 
 
 @called
@@ -184,9 +184,9 @@ def _draw_until_playable(tb, rd, p):
 def _draw_turn(tb, rd, p):
     """4.2, 8.4, 8.9: seat ``p`` draws instead of playing. Returns the drawn card it
     plays (every strategy plays a legal drawn card), or NO_CARD: the turn ends."""
-    count = rd.count
-    mem = rd.mem
-    hinfo = rd.hinfo
+    count = rd.counters
+    mem = rd.memory
+    hinfo = rd.hand_summary
     rules = fixed_rules(tb)
     k = NO_CARD
     trace_event(rd, E_DRAW, p, -1, 0, 0)

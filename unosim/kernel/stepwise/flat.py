@@ -24,20 +24,20 @@ def write_flat(ob, deck, seat, flat):
 
 
 @called
-def step_flat(tb, rd, ck, order, xp, sa, out, cfg, action, deck, seat, flat):
+def step_flat(tb, rd, ck, order, expert_params, sa, out, cfg, action, deck, seat, flat):
     """``turns.step_game``, then, when the action was legal, ``seat``'s flat observation
     into ``flat`` (``write_flat``); returns ``step_game``'s status (``ERR_*`` < 0:
     nothing written, the state unchanged)."""
-    st = step_game(tb, rd, ck, order, xp, sa, out, cfg, action)
+    st = step_game(tb, rd, ck, order, expert_params, sa, out, cfg, action)
     if st >= 0:
-        write_flat(rd.ob, deck, seat, flat)
+        write_flat(rd.outside_log, deck, seat, flat)
     return st
 
 
 @called
-def start_flat(tb, rd, ck, order, xp, sa, out, cfg, deck, seat, flat):
-    """``turns.start_game`` (the round set up in ``rd.ob``), then ``seat``'s flat
+def start_flat(tb, rd, ck, order, expert_params, sa, out, cfg, deck, seat, flat):
+    """``turns.start_game`` (the round set up in ``rd.outside_log``), then ``seat``'s flat
     observation into ``flat``; returns the status."""
-    st = start_game(tb, rd, ck, order, xp, sa, out, cfg)
-    write_flat(rd.ob, deck, seat, flat)
+    st = start_game(tb, rd, ck, order, expert_params, sa, out, cfg)
+    write_flat(rd.outside_log, deck, seat, flat)
     return st

@@ -75,7 +75,7 @@ def _redeal(rd, n, seat, keep_seat, keep_kind, n_keep, st, sizes):
                 add_card(rd, q, np.int64(k))
                 sizes[q] -= 1
                 break
-    pn = rd.g[G_PILE_N]
+    pn = rd.game_state[G_PILE_N]
     for i in range(pn):
         pool[pool_n] = rd.pile[i]
         pool_n += 1
@@ -97,7 +97,7 @@ def _redeal(rd, n, seat, keep_seat, keep_kind, n_keep, st, sizes):
 
 
 @jitted(nogil=True)
-def resample_game(tb, rd, ck, order, xp, sa, out, cfg, seat, key):
+def resample_game(tb, rd, ck, order, expert_params, sa, out, cfg, seat, key):
     """Deal anew what ``seat`` cannot see, consistently with what it knows, and replay
     to the decision at hand (``_redeal`` at the checkpoint, the decisions since replayed).
 
@@ -109,7 +109,7 @@ def resample_game(tb, rd, ck, order, xp, sa, out, cfg, seat, key):
         The round and its checkpoint (``kernel.stepwise.turns``).
     order : int8[cards]
         The deck in kind order.
-    xp : int64[MAX_PLAYERS, N_X]
+    expert_params : int64[MAX_PLAYERS, N_X]
         Expert opponents' parameters.
     sa : tuple
         ``step.new_search``'s scratch.
@@ -130,7 +130,7 @@ def resample_game(tb, rd, ck, order, xp, sa, out, cfg, seat, key):
         key); -1 when the state cannot be redealt (the round is over, or it waits at the
         colour named at setup, before any checkpoint).
     """
-    ob = rd.ob
+    ob = rd.outside_log
     n = cfg[CF_N]
     if ob[O_STATUS] != ST_ASKING or ob[O_CK_P] < 0:
         return np.int64(-1)
@@ -172,7 +172,7 @@ def resample_game(tb, rd, ck, order, xp, sa, out, cfg, seat, key):
         st[0, j] = key[j]
     _redeal(ck, n, seat, keep_seat, keep_kind, n_keep, st, np.zeros(MAX_PLAYERS, np.int64))
     ob[O_DIRTY] = 1  # replay from the checkpoint
-    status = _run(tb, rd, ck, order, xp, sa, out, cfg)
+    status = _run(tb, rd, ck, order, expert_params, sa, out, cfg)
     if status != ST_ASKING or ob[O_SEAT] != p0 or ob[O_KIND] != kind0:
         return np.int64(0)
     for k in range(N_SEEN):

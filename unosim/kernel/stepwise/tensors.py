@@ -171,7 +171,7 @@ def observation_tensor(ob, deck, seat, out):
     Parameters
     ----------
     ob : int64[ob size]
-        A stepwise game's ``rd.ob`` (``kernel.stepwise.turns``).
+        A stepwise game's ``rd.outside_log`` (``kernel.stepwise.turns``).
     deck : int64[N_KINDS]
         Copies of each kind in the deck.
     seat : int64
@@ -193,7 +193,7 @@ def information_state_tensor(ob, deck, seat, out):
     Parameters
     ----------
     ob : int64[ob size]
-        A stepwise game's ``rd.ob`` (``kernel.stepwise.turns``).
+        A stepwise game's ``rd.outside_log`` (``kernel.stepwise.turns``).
     deck : int64[N_KINDS]
         Copies of each kind in the deck.
     seat : int64

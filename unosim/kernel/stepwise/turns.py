@@ -114,13 +114,13 @@ def _log(ob, a):
 
 
 @called
-def _run(tb, rd, ck, order, xp, sa, out, cfg):
+def _run(tb, rd, ck, order, expert_params, sa, out, cfg):
     """Advance to the next decision asked (or the end); a stop of the turn loop becomes
     the checkpoint; the UNO call is made for the seat when ``CF_AUTO_UNO``."""
-    ob = rd.ob
+    ob = rd.outside_log
     n = cfg[CF_N]
     while True:
-        st = advance(tb, rd, ck, n, order, cfg[CF_STOP], out, xp, sa)
+        st = advance(tb, rd, ck, n, order, cfg[CF_STOP], out, expert_params, sa)
         o = view_at(ob)
         if ob[o + W_OVERRIDE] == 1:
             # a stream drawn from at the setup's decision, before any checkpoint: the
@@ -151,8 +151,8 @@ def _run(tb, rd, ck, order, xp, sa, out, cfg):
 
 
 @jitted(nogil=True)
-def start_game(tb, rd, ck, order, xp, sa, out, cfg):
-    """Deal the round set up in ``rd.ob`` (seed, game index) and advance it to its first
+def start_game(tb, rd, ck, order, expert_params, sa, out, cfg):
+    """Deal the round set up in ``rd.outside_log`` (seed, game index) and advance it to its first
     decision asked.
 
     Parameters
@@ -160,10 +160,10 @@ def start_game(tb, rd, ck, order, xp, sa, out, cfg):
     tb : state.Table
         The rules, strategies (``outside.OUTSIDE`` at the stepped seats), deck, points.
     rd, ck : state.Round
-        The round and its checkpoint (``rd.ob`` with the game's room, ``outside.VIEW_N``).
+        The round and its checkpoint (``rd.outside_log`` with the game's room, ``outside.VIEW_N``).
     order : int8[cards]
         The deck in kind order.
-    xp : int64[MAX_PLAYERS, N_X]
+    expert_params : int64[MAX_PLAYERS, N_X]
         Expert opponents' parameters (all 0: none).
     sa : tuple
         ``new_search``'s scratch.
@@ -177,13 +177,13 @@ def start_game(tb, rd, ck, order, xp, sa, out, cfg):
     int64
         ``outside.ST_ASKING`` or ``ST_DONE``.
     """
-    o = view_at(rd.ob)
-    rd.ob[o + W_OVERRIDE] = 0
-    return _run(tb, rd, ck, order, xp, sa, out, cfg)
+    o = view_at(rd.outside_log)
+    rd.outside_log[o + W_OVERRIDE] = 0
+    return _run(tb, rd, ck, order, expert_params, sa, out, cfg)
 
 
 @jitted(nogil=True)
-def step_game(tb, rd, ck, order, xp, sa, out, cfg, action):
+def step_game(tb, rd, ck, order, expert_params, sa, out, cfg, action):
     """Apply ``action`` at the decision at hand (checked against the state's own mask)
     and advance to the next decision asked, or to the end.
 
@@ -192,10 +192,10 @@ def step_game(tb, rd, ck, order, xp, sa, out, cfg, action):
     tb : state.Table
         The rules, strategies (``outside.OUTSIDE`` at the stepped seats), deck, points.
     rd, ck : state.Round
-        The round and its checkpoint (``rd.ob`` with the game's room, ``outside.VIEW_N``).
+        The round and its checkpoint (``rd.outside_log`` with the game's room, ``outside.VIEW_N``).
     order : int8[cards]
         The deck in kind order.
-    xp : int64[MAX_PLAYERS, N_X]
+    expert_params : int64[MAX_PLAYERS, N_X]
         Expert opponents' parameters (all 0: none).
     sa : tuple
         ``new_search``'s scratch.
@@ -211,14 +211,14 @@ def step_game(tb, rd, ck, order, xp, sa, out, cfg, action):
     int64
         ``outside.ST_ASKING`` or ``ST_DONE``; ``ERR_*`` (the state unchanged).
     """
-    ob = rd.ob
+    ob = rd.outside_log
     if ob[O_STATUS] != ST_ASKING:
         return np.int64(ERR_OVER)
     if action < 0 or action >= N_ACTIONS or ob[O_MASK + action] != 1:
         return np.int64(ERR_ILLEGAL)
     if not _log(ob, action):
         return np.int64(ERR_LOG)
-    return _run(tb, rd, ck, order, xp, sa, out, cfg)
+    return _run(tb, rd, ck, order, expert_params, sa, out, cfg)
 
 
 @called
@@ -236,14 +236,14 @@ def _random_choice(tbr, rd, p, kind, card):
     """The ``random`` strategy's action at the decision (``decide``'s draws from the
     seat's stream ``S_SEAT0 + p`` of ``rd``, in ``decide``'s order: the card, then the
     colour it names)."""
-    n = rd.g[G_N]
+    n = rd.game_state[G_N]
     if kind == D_TURN:
         k = choose_card(tbr, rd, p)
         if k < 0:
             return np.int64(A_DRAW)
         return _play(tbr, rd, p, k)
     if kind == D_PENALTY:  # as ``pending._facing_penalty`` asks
-        if rd.g[G_CHALLENGEABLE] == 1 and will_challenge(tbr, rd, p):
+        if rd.game_state[G_CHALLENGEABLE] == 1 and will_challenge(tbr, rd, p):
             return np.int64(A_CHALLENGE)
         k = np.int64(-1)
         if table_rules(tbr)[R_STACKING] != STACK_NONE:
@@ -266,7 +266,7 @@ def _random_choice(tbr, rd, p, kind, card):
 
 
 @jitted(nogil=True)
-def builtin_step(tb, tbr, rd, ck, order, xp, sa, out, cfg):
+def builtin_step(tb, tbr, rd, ck, order, expert_params, sa, out, cfg):
     """The ``random`` strategy's action at the decision at hand, applied (``step_game``).
 
     At a stop of the turn loop the state is the decision's own and equals the
@@ -282,10 +282,10 @@ def builtin_step(tb, tbr, rd, ck, order, xp, sa, out, cfg):
     tb : state.Table
         The rules, strategies (``outside.OUTSIDE`` at the stepped seats), deck, points.
     rd, ck : state.Round
-        The round and its checkpoint (``rd.ob`` with the game's room, ``outside.VIEW_N``).
+        The round and its checkpoint (``rd.outside_log`` with the game's room, ``outside.VIEW_N``).
     order : int8[cards]
         The deck in kind order.
-    xp : int64[MAX_PLAYERS, N_X]
+    expert_params : int64[MAX_PLAYERS, N_X]
         Expert opponents' parameters (all 0: none).
     sa : tuple
         ``new_search``'s scratch.
@@ -299,7 +299,7 @@ def builtin_step(tb, tbr, rd, ck, order, xp, sa, out, cfg):
     (int64, int64)
         The action, and ``step_game``'s answer.
     """
-    ob = rd.ob
+    ob = rd.outside_log
     if ob[O_STATUS] != ST_ASKING:
         return np.int64(-1), np.int64(ERR_OVER)
     p = ob[O_SEAT]
@@ -330,7 +330,7 @@ def builtin_step(tb, tbr, rd, ck, order, xp, sa, out, cfg):
     if ob[O_DIRTY] != 2:
         for j in range(4):
             rd.streams[r, j] = keep[j]
-    return a, step_game(tb, rd, ck, order, xp, sa, out, cfg, a)
+    return a, step_game(tb, rd, ck, order, expert_params, sa, out, cfg, a)
 
 
 @jitted(nogil=True)
@@ -346,17 +346,17 @@ def copy_round(src, dst):
     -------
     None
     """
-    dst.g[:] = src.g
-    dst.count[:] = src.count
-    dst.mem[:] = src.mem
-    dst.tr[:] = src.tr
+    dst.game_state[:] = src.game_state
+    dst.counters[:] = src.counters
+    dst.memory[:] = src.memory
+    dst.trace_flags[:] = src.trace_flags
     dst.hands[:] = src.hands
-    dst.hinfo[:] = src.hinfo
+    dst.hand_summary[:] = src.hand_summary
     dst.pile[:] = src.pile
     dst.disc[:] = src.disc
-    dst.pen[:] = src.pen
+    dst.penalties[:] = src.penalties
     dst.streams[:] = src.streams
     dst.scratch[:] = src.scratch
     dst.seq[:] = src.seq
     dst.trace[:] = src.trace
-    dst.ob[:] = src.ob
+    dst.outside_log[:] = src.outside_log

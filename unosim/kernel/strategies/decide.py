@@ -4,7 +4,8 @@ The decision rules are documented, with the strategies' names, parameters and de
 in ``unosim/players/strategies.py`` (which holds no kernel code: editing it never forces a
 recompile). Every decision function takes the round's ``state.Table`` ``tb`` and
 ``state.Round`` ``rd`` and the seat ``p``; it reads the seat's strategy id
-``tb.sid[p]`` and parameters ``tb.sp[p]`` (``layout.P_*``) and draws its randomness
+``tb.strategy_ids[p]`` and parameters ``tb.strategy_params[p]`` (``layout.P_*``) and draws its
+randomness
 from the seat's own stream ``S_SEAT0 + p`` of ``rd.streams``. Legality comes from
 ``legal.py`` only; how a normal turn's cards are scored, ``scoring.py``. Every strategy
 plays a legal card it has just drawn when ``after_draw = play`` (RULES.md 4.2, 8.9).
@@ -88,22 +89,26 @@ def choose_card(tb, rd, p):
 
     May return an illegal Wild Draw Four (a bluff) when the ``bluff`` parameter fires.
     """
-    sid = tb.sid
-    sp = tb.sp
+    strategy_ids = tb.strategy_ids
+    strategy_params = tb.strategy_params
     hands = rd.hands
     st = rd.streams
     s = S_SEAT0 + p
     if lone_card_blocked(tb, rd, p):  # 8.8: no legal play
         return -1
-    if hands[p, WILD_DRAW_FOUR] > 0 and sp[p, P_BLUFF] > 0.0 and not wd4_allowed(tb, rd, p):
-        if chance(st, s, sp[p, P_BLUFF]):
+    if (
+        hands[p, WILD_DRAW_FOUR] > 0
+        and strategy_params[p, P_BLUFF] > 0.0
+        and not wd4_allowed(tb, rd, p)
+    ):
+        if chance(st, s, strategy_params[p, P_BLUFF]):
             return WILD_DRAW_FOUR
-    if sid[p] == RANDOM:
+    if strategy_ids[p] == RANDOM:
         return _random_legal(tb, rd, p)
     only = _only_legal(tb, rd, p)
     if only != -2:
         return only
-    if sid[p] == HEURISTIC:
+    if strategy_ids[p] == HEURISTIC:
         return _heuristic_card(tb, rd, p)
     return _weighted_card(tb, rd, p)
 
@@ -111,8 +116,8 @@ def choose_card(tb, rd, p):
 @called
 def choose_stack(tb, rd, p):
     """A card to stack on the pending penalty (8.1), or -1 to take it."""
-    sid = tb.sid
-    sp = tb.sp
+    strategy_ids = tb.strategy_ids
+    strategy_params = tb.strategy_params
     hands = rd.hands
     st = rd.streams
     s = S_SEAT0 + p
@@ -128,9 +133,9 @@ def choose_stack(tb, rd, p):
     n4 = 0
     if hands[p, WILD_DRAW_FOUR] > 0 and can_stack(tb, rd, np.int64(WILD_DRAW_FOUR)):
         n4 = hands[p, WILD_DRAW_FOUR]
-    if total + n4 == 0 or not chance(st, s, sp[p, P_STACK]):
+    if total + n4 == 0 or not chance(st, s, strategy_params[p, P_STACK]):
         return -1
-    if sid[p] != RANDOM and total > 0:
+    if strategy_ids[p] != RANDOM and total > 0:
         n4 = 0  # a Draw Two before a Wild Draw Four
     x = below(st, s, total + n4)
     for c in range(N_COLOURS):
@@ -153,7 +158,7 @@ def _choose_stack_declared(tb, rd, p):
     for k in range(N_KINDS):
         if hands[p, k] > 0 and can_stack(tb, rd, k):
             total += hands[p, k]
-    if total == 0 or not chance(st, s, tb.sp[p, P_STACK]):
+    if total == 0 or not chance(st, s, tb.strategy_params[p, P_STACK]):
         return -1
     x = below(st, s, total)
     for k in range(N_KINDS):
@@ -169,9 +174,9 @@ def choose_colour(tb, rd, p, outside):
     """The colour seat ``p`` names after a wild-type card: the best-scored one, ties
     broken uniformly (random: uniformly among the four); ``outside``: 0 if no seat is
     an outside one."""
-    if tb.sid[p] == RANDOM:  # inlined: no call on the path of the most played strategy
+    if tb.strategy_ids[p] == RANDOM:  # inlined: no call on the path of the most played strategy
         return below(rd.streams, S_SEAT0 + p, N_COLOURS)
-    if outside != 0 and tb.sid[p] == OUTSIDE:
+    if outside != 0 and tb.strategy_ids[p] == OUTSIDE:
         return outside_ask.colour(tb, rd, p)
     return _scored_colour(tb, rd, p)
 
@@ -179,16 +184,16 @@ def choose_colour(tb, rd, p, outside):
 @called
 def _scored_colour(tb, rd, p):
     """``choose_colour`` of the strategies that score the colours."""
-    sid = tb.sid
-    g = rd.g
-    hinfo = rd.hinfo
+    strategy_ids = tb.strategy_ids
+    g = rd.game_state
+    hinfo = rd.hand_summary
     st = rd.streams
     s = S_SEAT0 + p
     per_card = 1.0 / max(1, hinfo[p, H_TOTAL])
     short = 0
     inv = 0.0
-    if sid[p] >= FIRST_WEIGHTED:
-        short = rd.mem[MEM_SHORT + seat(p, g[G_DIR], g[G_N])]
+    if strategy_ids[p] >= FIRST_WEIGHTED:
+        short = rd.memory[MEM_SHORT + seat(p, g[G_DIR], g[G_N])]
         inv = _unseen_inverse(tb, rd, p)
     best = -1e18
     ties = 0
@@ -211,15 +216,15 @@ def _scored_colour(tb, rd, p):
 @called
 def choose_target(tb, rd, p):
     """The opponent seat ``p`` swaps hands with (Seven-Zero 7, Wild Customizable)."""
-    sid = tb.sid
-    g = rd.g
-    hinfo = rd.hinfo
+    strategy_ids = tb.strategy_ids
+    g = rd.game_state
+    hinfo = rd.hand_summary
     st = rd.streams
     n = g[G_N]
-    if sid[p] == RANDOM:
+    if strategy_ids[p] == RANDOM:
         q = below(st, S_SEAT0 + p, n - 1)
         return q if q < p else q + 1
-    if sid[p] == OUTSIDE:
+    if strategy_ids[p] == OUTSIDE:
         return outside_ask.target(tb, rd, p)
     best = -1
     for i in range(1, n):
@@ -232,37 +237,37 @@ def choose_target(tb, rd, p):
 @inlined
 def will_jump(tb, rd, q, outside):
     """Does seat ``q`` jump in (8.3)? ``outside``: 0 if no seat is an outside one."""
-    if outside != 0 and tb.sid[q] == OUTSIDE:
+    if outside != 0 and tb.strategy_ids[q] == OUTSIDE:
         return outside_ask.jumps(tb, rd, q)
-    return chance(rd.streams, S_SEAT0 + q, tb.sp[q, P_JUMP])
+    return chance(rd.streams, S_SEAT0 + q, tb.strategy_params[q, P_JUMP])
 
 
 @inlined
 def forgets_uno(tb, rd, p, outside):
     """Does seat ``p`` stay silent instead of saying UNO (4.4)? ``outside``: 0 if no
     seat is an outside one."""
-    if outside != 0 and tb.sid[p] == OUTSIDE:
+    if outside != 0 and tb.strategy_ids[p] == OUTSIDE:
         return outside_ask.forgets(tb, rd, p)
-    return chance(rd.streams, S_SEAT0 + p, tb.sp[p, P_FORGET_UNO])
+    return chance(rd.streams, S_SEAT0 + p, tb.strategy_params[p, P_FORGET_UNO])
 
 
 @inlined
 def will_challenge(tb, rd, p):
     """Does seat ``p`` challenge the pending Wild Draw Four (4.3)?"""
-    sp = tb.sp
-    g = rd.g
+    strategy_params = tb.strategy_params
+    g = rd.game_state
     rules = fixed_rules(tb)
     hands = rd.hands
-    hinfo = rd.hinfo
+    hinfo = rd.hand_summary
     disc = rd.disc
     deck = tb.deck
     st = rd.streams
-    pc = sp[p, P_CHALLENGE]
+    pc = strategy_params[p, P_CHALLENGE]
     if pc != CHALLENGE_SMART:
         return chance(st, S_SEAT0 + p, pc)
     # smart (rule 6 of the strategies docstring): challenge when the expected cards won
     # beat the expected cards lost, given the bluff rate of the player of the card
-    b = sp[g[G_PEND_BY], P_BLUFF]
+    b = strategy_params[g[G_PEND_BY], P_BLUFF]
     if b <= 0.0 or rules[R_WD4_RESTRICTION] == WD4_NONE:
         return False  # it never bluffs, or no play of it is illegal
     # q = P(it held a card of the previous colour), from the cards p cannot see
@@ -295,7 +300,7 @@ def may_add(tb, rd, p, k, outside):
     asked (``outside``: 0 if no seat is one). ``effects.play`` calls the multi-card
     loop, a call that is not inlined and costs a third of a turn, only then (``random``
     never adds one)."""
-    if outside != 0 and tb.sid[p] == OUTSIDE:
+    if outside != 0 and tb.strategy_ids[p] == OUTSIDE:
         return True
     return next_extra(tb, rd, p, k, k, np.int64(0), outside) >= 0
 
@@ -308,11 +313,11 @@ def next_extra(tb, rd, p, first, last, step, outside):
     ``outside``: 0 if no seat is an outside one. Returns the kind; the caller derives
     the new step from it.
     """
-    sid = tb.sid
+    strategy_ids = tb.strategy_ids
     hands = rd.hands
-    if sid[p] == RANDOM:
+    if strategy_ids[p] == RANDOM:
         return -1  # random plays only one card (RULES.md section 10)
-    if outside != 0 and sid[p] == OUTSIDE:
+    if outside != 0 and strategy_ids[p] == OUTSIDE:
         return outside_ask.extra(tb, rd, p, first, last, step)
     if step == 0 and hands[p, first] > 0:
         return first  # identical copies first

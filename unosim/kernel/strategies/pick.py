@@ -26,9 +26,9 @@ from ..rules.legal import legal_copies, legal_ranks, legal_wilds, wd4_allowed
 @inlined
 def _random_legal(tb, rd, p):
     """A legal card uniformly among the physical legal cards in hand, or -1."""
-    g = rd.g
+    g = rd.game_state
     hands = rd.hands
-    hinfo = rd.hinfo
+    hinfo = rd.hand_summary
     st = rd.streams
     s = S_SEAT0 + p
     c = g[G_COLOUR]
@@ -72,7 +72,7 @@ BIT_INDEX.flags.writeable = False
 def _random_declared(tb, rd, p):
     """``_random_legal`` of a rule set with declared cards: the kinds ``legal_ranks``
     and ``legal_wilds`` allow, each physical card equally likely."""
-    g = rd.g
+    g = rd.game_state
     hands = rd.hands
     cur = g[G_COLOUR]
     r_top = RANK[g[G_TOP]]

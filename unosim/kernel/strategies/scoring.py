@@ -77,7 +77,7 @@ DANGER = 2  # cards of the next player at which the heuristic attacks
 def _only_legal(tb, rd, p):
     """The kind of ``p``'s only legal card (copies aside); -1 if none, -2 if several.
     Then no scoring is needed: every strategy plays it."""
-    g = rd.g
+    g = rd.game_state
     cur = g[G_COLOUR]
     r_top = RANK[g[G_TOP]]
     found = -1
@@ -104,9 +104,9 @@ def _heuristic_card(tb, rd, p):
 
     Scores the legal cards in kind order and keeps the first best, visiting only the
     kinds held that can be legal (``legal_ranks``, then the wild-type kinds held)."""
-    g = rd.g
+    g = rd.game_state
     rules = fixed_rules(tb)
-    hinfo = rd.hinfo
+    hinfo = rd.hand_summary
     points = tb.points
     n = g[G_N]
     nxt = seat(p, g[G_DIR], n)
@@ -167,14 +167,14 @@ def _heuristic_card(tb, rd, p):
 @inlined
 def _unseen(rd, p, c):
     """Cards of colour ``c`` that ``p`` cannot see: in other hands or the draw pile."""
-    return rd.mem[MEM_DECK_C + c] - rd.hinfo[p, c] - rd.mem[MEM_DISC_C + c]
+    return rd.memory[MEM_DECK_C + c] - rd.hand_summary[p, c] - rd.memory[MEM_DISC_C + c]
 
 
 @called
 def _others(rd, p):
     """(fewest cards of an opponent, cards of all opponents)."""
-    g = rd.g
-    hinfo = rd.hinfo
+    g = rd.game_state
+    hinfo = rd.hand_summary
     fewest = 1000
     others = 0
     for q in range(g[G_N]):
@@ -188,8 +188,8 @@ def _others(rd, p):
 def _unseen_inverse(tb, rd, p):
     """1 / the coloured cards ``p`` cannot see, for ``_scarce``; 0 when ``p`` gives
     scarcity no weight (then every ``_scarce`` is 0) or sees every card."""
-    sp = tb.sp
-    if sp[p, P_W + F_SCARCE] == 0.0 and sp[p, P_W + F_NAME_SCARCE] == 0.0:
+    strategy_params = tb.strategy_params
+    if strategy_params[p, P_W + F_SCARCE] == 0.0 and strategy_params[p, P_W + F_NAME_SCARCE] == 0.0:
         return 0.0
     t = 0
     for c in range(N_COLOURS):
@@ -209,12 +209,12 @@ def _scarce(rd, p, c, inv):
 @inlined
 def _name_score(tb, rd, p, c, per_card, short, inv):
     """How much ``p`` wants to name colour ``c``; ``per_card`` = 1 / cards left in hand."""
-    sp = tb.sp
-    hinfo = rd.hinfo
+    strategy_params = tb.strategy_params
+    hinfo = rd.hand_summary
     return (
         hinfo[p, c] * per_card
-        + sp[p, P_W + F_NAME_SHORT] * ((short >> c) & 1)
-        + sp[p, P_W + F_NAME_SCARCE] * _scarce(rd, p, c, inv)
+        + strategy_params[p, P_W + F_NAME_SHORT] * ((short >> c) & 1)
+        + strategy_params[p, P_W + F_NAME_SCARCE] * _scarce(rd, p, c, inv)
     )
 
 
@@ -223,10 +223,10 @@ def _weighted_card(tb, rd, p):
     """The weighted family's play: the legal card of highest ``weights . features``
     (``FEATURES``, module docstring), the first in kind order on ties; -1 if none.
     Divisions are hoisted out of the loops (a division costs ~5 multiplications)."""
-    sp = tb.sp
-    g = rd.g
+    strategy_params = tb.strategy_params
+    g = rd.game_state
     rules = fixed_rules(tb)
-    hinfo = rd.hinfo
+    hinfo = rd.hand_summary
     points = tb.points
     w = P_W
     n = g[G_N]
@@ -237,11 +237,11 @@ def _weighted_card(tb, rd, p):
     threat = 1.0 / max(1, hinfo[nxt, H_TOTAL])
     fewest = -1  # opponents' fewest and total cards, counted when first needed
     others = 0
-    short = rd.mem[MEM_SHORT + nxt]
+    short = rd.memory[MEM_SHORT + nxt]
     inv = _unseen_inverse(tb, rd, p)
-    w_points = sp[p, w + F_POINTS] * 0.02  # per point: points / 50
-    w_colour = sp[p, w + F_COLOUR] * per_card
-    w_swap = sp[p, w + F_SWAP] * (1.0 / 7.0)
+    w_points = strategy_params[p, w + F_POINTS] * 0.02  # per point: points / 50
+    w_colour = strategy_params[p, w + F_COLOUR] * per_card
+    w_swap = strategy_params[p, w + F_SWAP] * (1.0 / 7.0)
     cur = g[G_COLOUR]
     r_top = RANK[g[G_TOP]]
     best = -1
@@ -252,11 +252,11 @@ def _weighted_card(tb, rd, p):
             continue
         same = (
             w_colour * (hinfo[p, c] - 1)
-            + sp[p, w + F_SHORT] * ((short >> c) & 1)
-            + sp[p, w + F_SCARCE] * _scarce(rd, p, c, inv)
+            + strategy_params[p, w + F_SHORT] * ((short >> c) & 1)
+            + strategy_params[p, w + F_SCARCE] * _scarce(rd, p, c, inv)
         )
         if c != cur:
-            same += sp[p, w + F_SWITCH]
+            same += strategy_params[p, w + F_SWITCH]
         while m != 0:
             low = m & -m
             m ^= low
@@ -265,13 +265,13 @@ def _weighted_card(tb, rd, p):
             sc = same + w_points * points[k]
             a, drawn, swap = props(tb, k)
             if a != ATTACK_NONE:  # the action cards
-                sc += sp[p, w + F_ACTION]
+                sc += strategy_params[p, w + F_ACTION]
                 if a == ATTACK_NEXT or n == 2:
-                    sc += sp[p, w + F_ATTACK] * threat
+                    sc += strategy_params[p, w + F_ATTACK] * threat
                 elif a == ATTACK_OTHERS:  # a declared card against others or a chosen one
                     if fewest < 0:
                         fewest, others = _others(rd, p)
-                    sc += sp[p, w + F_ATTACK] / max(1, fewest)
+                    sc += strategy_params[p, w + F_ATTACK] / max(1, fewest)
             elif table_rules(tb)[R_SEVEN_ZERO] == 1 or k >= N_BUILTIN_KINDS:
                 if swap == SWAP_ONE:  # a 7 swaps with the opponent holding fewest cards
                     if fewest < 0:
@@ -294,11 +294,11 @@ def _weighted_card(tb, rd, p):
             named = c
     same = (
         w_colour * hinfo[p, named]
-        + sp[p, w + F_SHORT] * ((short >> named) & 1)
-        + sp[p, w + F_SCARCE] * _scarce(rd, p, named, inv)
+        + strategy_params[p, w + F_SHORT] * ((short >> named) & 1)
+        + strategy_params[p, w + F_SCARCE] * _scarce(rd, p, named, inv)
     )
     if named != cur:
-        same += sp[p, w + F_SWITCH]
+        same += strategy_params[p, w + F_SWITCH]
     while m != 0:
         low = m & -m
         m ^= low
@@ -306,13 +306,15 @@ def _weighted_card(tb, rd, p):
         sc = same + w_points * points[k]
         a, drawn, swap = props(tb, k)
         if a == ATTACK_NEXT or a == ATTACK_HEADS_UP:
-            sc += sp[p, w + F_ACTION] + sp[p, w + F_ATTACK] * threat
+            sc += strategy_params[p, w + F_ACTION] + strategy_params[p, w + F_ATTACK] * threat
         elif a == ATTACK_OTHERS:
             if fewest < 0:
                 fewest, others = _others(rd, p)
-            sc += sp[p, w + F_ACTION] + sp[p, w + F_ATTACK] / max(1, fewest)
+            sc += strategy_params[p, w + F_ACTION] + strategy_params[p, w + F_ATTACK] / max(
+                1, fewest
+            )
         else:
-            sc += sp[p, w + F_WILD]
+            sc += strategy_params[p, w + F_WILD]
             if swap == SWAP_ALL or (
                 swap == SWAP_ONE
                 and (rules[R_BLANK_CARD] == BLANK_SWAP_HANDS or k >= N_BUILTIN_KINDS)
