@@ -27,12 +27,13 @@ read of a hidden card raises. The other seats must be built-in strategies.
 from __future__ import annotations
 
 from collections import OrderedDict
+from typing import Any
 
 from ..players.agents import Agent, register_seat
 from ..players.strategies import StrategyError
 
 PREFIX = "openspiel:"
-BOTS = {
+BOTS: dict[str, dict[str, Any]] = {
     "ismcts": {"simulations": 100, "uct_c": 2.0, "seed": 0},
     "mcts": {"simulations": 50, "worlds": 4, "uct_c": 2.0, "seed": 0},
     "random": {"seed": 0},
@@ -117,7 +118,7 @@ class OpenSpielSeat:
         self.label = label(bot, self.options)
         self._table: tuple | None = None
         self._rounds: OrderedDict = OrderedDict()  # (game, seat) -> (UnoState, bot)
-        self._game = None
+        self._game: Any = None  # the OpenSpiel game, made by ``begin``
 
     def bind_table(self, rules, n_players: int, seed: int, labels) -> None:
         """The rule set, players, root seed and every seat's label of the coming games;
@@ -163,6 +164,7 @@ class OpenSpielSeat:
         key = (game, seat)
         held = self._rounds.get(key)
         if held is None:
+            assert self._table is not None, "begin() first"
             rules, n, seed, labels = self._table
             opponents = [None if q == seat else labels[q] for q in range(n)]
             engine = Game(rules, n, seed=seed, opponents=opponents, single_moves=False)
