@@ -109,10 +109,14 @@ def test_atlas_clicks_and_permalinks_show_the_grid_numbers(tmp_path):
 def test_atlas_check_fails_a_page_whose_number_is_not_the_grid(tmp_path):
     # a copy of the atlas whose script shows the mean length 1% off, and fetches a URL
     shutil.copytree(ATLAS.parent / "atlas", tmp_path / "atlas")
-    text = ATLAS.read_text()
-    bad = text.replace('num("turns_mean", s.turns_mean,', 'num("turns_mean", 1.01 * s.turns_mean,')
-    assert bad != text
-    bad = bad.replace("</body>", '<img alt="far" src="http://127.0.0.1:9/x.png"></body>')
+    script = tmp_path / "atlas" / "atlas.js"
+    code = script.read_text()
+    wrong = code.replace('num("turns_mean", s.turns_mean,', 'num("turns_mean", 1.01 * s.turns_mean,')
+    assert wrong != code
+    script.write_text(wrong)
+    bad = ATLAS.read_text().replace(
+        "</body>", '<img alt="far" src="http://127.0.0.1:9/x.png"></body>'
+    )
     page = tmp_path / "atlas.html"
     page.write_text(bad)
     r = _atlas_run(page, tmp_path / "s")

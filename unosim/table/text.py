@@ -29,7 +29,7 @@ import numpy as np
 from ..game.cards import COLOURS, N_COLOURED, N_RANKS, WILD_NAMES, kind_name
 from ..kernel.core import layout as L
 from ..kernel.outside import protocol as K
-from ..sim.outside import Observation, card_of
+from ..sim.outside import Observation, card_of, colour_of
 
 __all__ = [
     "InvalidMove",
@@ -102,6 +102,11 @@ def action_text(a: int, decision: str, pending: int = 0) -> str:
         return f"swap hands with seat {a - K.A_SEAT}"
     if a == K.A_UNO:
         return "say UNO"
+    if K.N_BUILTIN_ACTIONS <= a < K.N_ACTIONS:  # a declared card (docs/cards.md)
+        verb = {"drawn": "play the drawn", "jump": "jump in with", "extra": "also play"}
+        k, c = card_of(a), colour_of(a)
+        named = f", naming {COLOURS[c]}" if a < K.A_DECL_COLOURED and c >= 0 else ""
+        return f"{verb.get(decision, 'play')} {card_text(k)}{named}"
     raise ValueError(f"no action {a}")
 
 
