@@ -111,7 +111,9 @@ def test_atlas_check_fails_a_page_whose_number_is_not_the_grid(tmp_path):
     shutil.copytree(ATLAS.parent / "atlas", tmp_path / "atlas")
     script = tmp_path / "atlas" / "atlas.js"
     code = script.read_text()
-    wrong = code.replace('num("turns_mean", s.turns_mean,', 'num("turns_mean", 1.01 * s.turns_mean,')
+    wrong = code.replace(
+        'num("turns_mean", s.turns_mean,', 'num("turns_mean", 1.01 * s.turns_mean,'
+    )
     assert wrong != code
     script.write_text(wrong)
     bad = ATLAS.read_text().replace(

@@ -218,7 +218,7 @@ def test_the_wrapper_runs_the_command():
 def _sources() -> list[Path]:
     """The project's own text files: code, docs, configuration (no venvs, caches,
     results or generated pages)."""
-    skip = {".git", "site", "results", "reports", "node_modules", "__pycache__"}
+    skip = {".git", "site", "build", "results", "reports", "node_modules", "__pycache__"}
     out = []
     for folder, dirs, files in os.walk(ROOT):
         dirs[:] = [d for d in dirs if d not in skip and not d.startswith((".venv", "."))]

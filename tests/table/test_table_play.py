@@ -290,17 +290,12 @@ def test_a_whole_round_with_a_declared_deck(cards_server, rules):
 
 
 def test_a_rule_file_is_refused_in_one_line_and_a_browser_names_no_file(tmp_path):
+    from cli_checks import invoke, one_line_error
+
     from unosim.table.games import TableError, Tables
 
     bad = tmp_path / "bad.toml"
     bad.write_text('preset = "official"\n[cards.x]\neffect = ["no_such_step"]\n')
-    r = subprocess.run(
-        [sys.executable, "-m", "unosim.cli.app", "play", "--no-browser", "--rules-file", str(bad)],
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
-    assert r.returncode == 2 and r.stderr.count("\n") == 1, r.stderr
-    assert "--rules-file" in r.stderr
+    one_line_error(invoke("play", "--no-browser", "--rules-file", bad), "--rules-file")
     with pytest.raises(TableError, match="rules must be one of"):
         Tables().new(rules=str(ROOT / "examples" / "cards" / "mixed.toml"))

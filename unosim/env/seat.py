@@ -11,7 +11,7 @@ import numpy as np
 
 from ..game.rules import resolve
 from ..kernel.outside import protocol as K
-from ..kernel.stepwise.tensors import observation_tensor
+from ..sim import engine
 from .options import N_FLAT
 
 _WD4 = K.A_WILD + 4  # the Wild Draw Four's 4 actions (one per colour named)
@@ -60,7 +60,9 @@ class EnvPolicySeat:
             if plays.any():
                 mask[K.A_DRAW] = False
         self.flat[: K.N_ACTIONS] = mask
-        observation_tensor(ob, self.deck, ob[K.O_OBS + K.V_SEAT], self.flat[K.N_ACTIONS :])
+        engine.game_observation_tensor(
+            ob, self.deck, ob[K.O_OBS + K.V_SEAT], self.flat[K.N_ACTIONS :]
+        )
         return mask
 
     def act(self, obs) -> int:

@@ -4,12 +4,12 @@ what ``unosim play`` shows after a round."""
 
 from __future__ import annotations
 
-import json
 from functools import lru_cache
 from pathlib import Path
 
 from ..game.rules import RuleSet
 from . import atlas_grid as G
+from .atlas_data import read_data_file
 
 DATA = Path(__file__).resolve().parents[2] / "reports" / "atlas" / "data"
 MAX_FILE = 8 << 20  # bytes of one atlas data file, at most
@@ -33,17 +33,16 @@ def atlas_key(rs: RuleSet) -> str | None:
 
 @lru_cache(maxsize=8)
 def _group(name: str) -> dict:
+    """The cells of the atlas's data file ``name`` (``atlas_data``'s packed form), or
+    an empty dict: no file, too large, another group's or not readable."""
     path = DATA / f"{name}.js"
     if not path.is_file() or path.stat().st_size > MAX_FILE:
         return {}
-    text = path.read_text("utf-8")
-    head = f"atlasPut({json.dumps(name)},"
-    if not text.startswith(head):
-        return {}
     try:
-        return json.loads(text[len(head) :].rstrip().rstrip(";").removesuffix(")"))
+        found, cells = read_data_file(path.read_text("utf-8"))
     except ValueError:
         return {}
+    return cells if found == name else {}
 
 
 def atlas_line(rs: RuleSet, n_players: int, opponents: tuple[str, ...] = ()) -> str | None:

@@ -25,6 +25,7 @@ from ..kernel.outside import protocol as _outside
 from ..kernel.outside import rounds as _outside_run
 from ..kernel.outside.protocol import VIEW_N
 from ..kernel.rules import family as _family
+from ..kernel.stepwise import flat as _step_flat
 from ..kernel.stepwise import hidden as _step_hidden
 from ..kernel.stepwise import tensors as _step_tensors
 from ..kernel.stepwise import turns as _step
@@ -282,6 +283,10 @@ game_builtin = _step.builtin_step  # (tb, tbr, rd, ck, order, xp, sa, out, cfg) 
 game_resample = _step_hidden.resample_game  # (..., cfg, seat, key uint64[4]) -> 1, 0 or -1
 game_copy = _step.copy_round  # (src, dst)
 game_observation_tensor = _step_tensors.observation_tensor  # (ob, deck, seat, out float32[N_T])
+game_step_flat = _step_flat.step_flat  # (..., cfg, action, deck, seat, flat) -> status
+game_start_flat = _step_flat.start_flat  # (..., cfg, deck, seat, flat) -> status
+action_card = _outside.action_card  # (action) -> (card kind or -1, colour or -1)
+play_action = _outside.play_action  # (kind, colour) -> action
 game_information_state_tensor = _step_tensors.information_state_tensor  # (..., out float32[N_INFO])
 game_observation_batch = _step_tensors.observation_batch  # (obs int64[b, ...], deck, out[b, N_T])
 

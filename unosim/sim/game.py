@@ -35,7 +35,6 @@ from ..kernel.expert.rounds import N_X
 from ..kernel.outside import protocol as K
 from ..kernel.stepwise import tensors as T
 from ..kernel.stepwise import turns as S
-from ..kernel.stepwise.flat import start_flat, step_flat
 from ..players.expert import expert_array
 from ..players.seats import parse_seats
 from ..players.strategies import DEFAULTS, RANDOM
@@ -196,8 +195,8 @@ def _action_index(action) -> int:
 
 def _flat_step(game: Game):
     """``step_flat``'s entry point, kept on ``game`` once compiled (``_fast``)."""
-    f = _fast(step_flat)
-    if f is not step_flat:
+    f = _fast(engine.game_step_flat)
+    if f is not engine.game_step_flat:
         game._flat_entry = f
     return f
 
@@ -249,7 +248,7 @@ class State:
         ob[_VIEW + K.W_SINGLE] = game._single
         self._out[:] = 0
         if flat is not None:
-            f = _fast(start_flat)
+            f = _fast(engine.game_start_flat)
             self._status = f(
                 game._tb, self._rd, self._ck, self._order, game._xp, game._sa, self._out,
                 game._cfg, game._deck, seat, flat,

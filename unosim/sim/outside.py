@@ -73,18 +73,18 @@ def _py(f):
 def play_action(kind: int, colour: int = 0) -> int:
     """The action playing card ``kind`` (naming ``colour`` if it is wild-type; a
     declared wild card that names no colour: colour 0)."""
-    return int(_py(K.play_action)(int(kind), int(colour)))
+    return int(_py(engine.play_action)(int(kind), int(colour)))
 
 
 def card_of(a: int) -> int:
     """The card a play action plays, or -1."""
-    return int(_py(K.action_card)(int(a))[0])
+    return int(_py(engine.action_card)(int(a))[0])
 
 
 def colour_of(a: int) -> int:
     """The colour a play action of a wild-type card names (0 for a declared wild card
     that names none), or -1."""
-    return int(_py(K.action_card)(int(a))[1])
+    return int(_py(engine.action_card)(int(a))[1])
 
 
 ACTIONS = tuple(action_name(a) for a in range(N_ACTIONS))
@@ -119,8 +119,8 @@ class Observation:
                     Wild Draw Four penalty is pending: challenge, stack or take it),
                     ``drawn`` (a legal card was just drawn: play or keep it), ``colour``
                     (name a colour: a wild turned at setup, Greninja's second colour),
-                    ``target`` (whom to swap hands with: a 7 under Seven-Zero, Wild
-                    Customizable), ``jump`` (jump in with the identical card, or pass),
+                    ``target`` (whom to swap hands with, or to aim a card at),
+                    ``jump`` (jump in with the identical card, or pass),
                     ``extra`` (a further card of a multi-card play, or pass), ``uno``
                     (say UNO, or pass and risk being caught)
       ``legal``     the legal actions, a sorted list of action indices
@@ -145,8 +145,8 @@ class Observation:
       the last ``HISTORY``): type (``kernel.core.layout.E_*``, names in ``EVENT_NAMES``),
       seat, card (-1 when hidden: a card drawn), flags (a challenge's outcome), aux (a
       swap's target, a penalty's cards, ...);
-      ``rng`` the seat's ``numpy.random.Generator`` for this game; ``game`` the
-      round's index in the run (``simulate``'s game).
+      ``rng`` the seat's ``numpy.random.Generator``; ``game`` the round's index
+      (``simulate``'s game).
     """
 
     __slots__ = ("_v", "_hist", "_legal", "_rng", "_key", "_game")

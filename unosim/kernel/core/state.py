@@ -1,4 +1,4 @@
-"""A round's arrays as two named tuples, so that none can be passed in another's place.
+"""A round's arrays as two named tuples (none passed in another's place).
 
 ``Table``: what a round is played with, never written by it.
 
@@ -8,13 +8,12 @@ field            shape and dtype                   holds
 rules            int64[N_RULES]                    the rules (``layout.R_*``, ``to_array``)
 strategy_ids     int64[MAX_PLAYERS]                each seat's strategy id (``decide``)
 strategy_params  float64[MAX_PLAYERS, N_PARAMS]    strategy parameters per seat (``P_*``)
-deck             int16[N_KINDS]                    copies of each kind in the deck
-points           int16[N_KINDS]                    points of each kind (RULES.md section 5)
+deck             int16[N_KINDS]                    copies of each kind
+points           int16[N_KINDS]                    points of each kind (RULES.md 5)
 constants        None or ``family.RuleConstants``  the rules compiled in as constants
 ===============  ================================  ========================================
 
-``Round``: everything a round writes (``new_round`` allocates one; ``round.setup``
-resets what a round reads before writing).
+``Round``: everything a round writes (``new_round`` allocates one).
 
 ============  ===============================  ==============================================
 field         shape and dtype                  holds
@@ -25,14 +24,14 @@ memory        int64[N_MEM]                     strategy memory (``MEM_*``)
 trace_flags   int64[N_TR]                      trace and test flags (``TR_*``)
 hands         int16[MAX_PLAYERS, N_KINDS]      cards of each kind per seat (``piles``)
 hand_summary  int32[MAX_PLAYERS, N_H]          hand summary per seat (``H_*``)
-pile          int8[deck size]                  the draw pile, ``pile[:game_state[G_PILE_N]]``
+pile          int8[deck size]                  the draw pile (``game_state[G_PILE_N]`` cards)
 disc          int16[N_KINDS]                   the discard pile, per kind
 penalties     int64[MAX_PLAYERS]               penalty points per seat (section 7)
 streams       uint64[N_STREAMS, 4]             the random streams (``rng``, ``S_*``)
-scratch       int8[deck size]                  work space (Shuffle Hands)
+scratch       int8[deck size]                  work space
 seq           int64[deck size]                 the cards of one multi-card play (8.6)
 trace         int32[capacity, EV_W]            trace rows (``trace``); capacity 0: none
-outside_log   int64[outside.ob_size(...)]      outside seats' log and decision (or none)
+outside_log   int64[outside.ob_size(...)]      outside seats' log and decision
 ============  ===============================  ==============================================
 """
 

@@ -34,13 +34,8 @@ index       action
 The built-in cards' actions keep indices 0..97 whatever the rule set; the declared
 cards' (docs/cards.md) follow, never legal without declared cards.
 
-The decision kinds (``D_*``): a normal turn (play or draw; an illegal Wild Draw Four, a
-bluff, is offered too, flagged by ``V_BLUFF``), a pending penalty (challenge, stack,
-take), a legal card just drawn (play it, or keep it under ``draw_rule = one``), a
-colour to name (a wild turned at setup, Greninja's second colour), a seat to swap with
-(a 7 under Seven-Zero, Wild Customizable), a jump-in (play the identical card or pass),
-a further card of a multi-card play (8.6), the UNO call. The colour after one's own
-wild-type card is part of the play action.
+The decision kinds are ``D_*`` (``docs/players.md`` says when each comes); the colour
+after one's own wild-type card is part of the play action.
 """
 
 import numpy as np
