@@ -104,9 +104,9 @@ def action_text(a: int, decision: str, pending: int = 0) -> str:
         return "say UNO"
     if K.N_BUILTIN_ACTIONS <= a < K.N_ACTIONS:  # a declared card (docs/cards.md)
         verb = {"drawn": "play the drawn", "jump": "jump in with", "extra": "also play"}
-        k, c = card_of(a), colour_of(a)
-        named = f", naming {COLOURS[c]}" if a < K.A_DECL_COLOURED and c >= 0 else ""
-        return f"{verb.get(decision, 'play')} {card_text(k)}{named}"
+        kind, colour = card_of(a), colour_of(a)
+        named = f", naming {COLOURS[colour]}" if a < K.A_DECL_COLOURED and colour >= 0 else ""
+        return f"{verb.get(decision, 'play')} {card_text(kind)}{named}"
     raise ValueError(f"no action {a}")
 
 
