@@ -165,23 +165,29 @@ def warm(job: Job | None = None) -> float:
 
 
 # what ``warm_kernels`` compiles, by name (the reports' lanes compile them side by side)
-KERNEL_NAMES = ("official", "rounds", "expert", "matches", "trace", "game")
+KERNEL_NAMES = ("official", "rounds", "expert", "matches", "trace", "game", "outside")
 
 
 def warm_part(part: int) -> None:
     """One half of ``warm()``'s compiles, about equal on an empty cache: 0, official's
     rounds in their own kernel (``engine.FAMILIES``; else the general one), matches and a
     round's trace, the stepwise game's; 1, the expert's kernel, then the general round
-    kernel (most of which the expert's compile has cached by then)."""
-    parts = (("official", "matches", "trace", "game"), ("expert", "rounds"))
+    kernel (most of which the expert's compile has cached by then), and the rounds of
+    seats played by a Python agent."""
+    parts = (("official", "matches", "trace", "game"), ("expert", "rounds", "outside"))
     warm_kernels(parts[part])
+
+
+def _first_legal(obs):
+    """An agent for ``warm_kernels``: the first legal action."""
+    return obs.legal[0]
 
 
 def warm_kernels(names: Sequence[str]) -> None:
     """Compile (or load from numba's cache) the kernels ``names`` (``KERNEL_NAMES``), in
     that order: official's rounds (in their own kernel, ``engine.FAMILIES``, else the
     general one), the general round kernel, the expert's, matches, a round's trace, the
-    stepwise game's."""
+    stepwise game's, a Python agent's seat."""
     default = make_job()
     for name in names:
         if name == "official":
@@ -203,6 +209,8 @@ def warm_kernels(names: Sequence[str]) -> None:
             state.resample_hidden(state.current_player, np.random.default_rng(0))
             while not state.is_terminal():
                 state.play_builtin("random")
+        elif name == "outside":  # a seat played by a Python agent (outside.play_games)
+            run_block(make_job("official", 1, 2, [_first_legal, "random"], 0), 0, 1)
         else:
             raise ValueError(f"no kernel named {name!r}; the kernels: {', '.join(KERNEL_NAMES)}")
 

@@ -210,7 +210,20 @@ def history_event(rd, typ, p, k, flags, aux):
 
 @called
 def play_action(k, c):
-    """The action playing kind ``k`` (naming colour ``c`` when wild-type)."""
+    """The action playing a card.
+
+    Parameters
+    ----------
+    k : int64
+        The card's kind (``kinds``).
+    c : int64
+        The colour it names when wild-type (0 for a declared wild that names none).
+
+    Returns
+    -------
+    int64
+        The action's index (``A_*``).
+    """
     if k < N_COLOURED:
         return np.int64(A_PLAY + k)
     if k < DECLARED_WILD:
@@ -222,8 +235,19 @@ def play_action(k, c):
 
 @called
 def action_card(a):
-    """(kind, colour) a play action plays (colour -1 for a coloured kind), or (-1, -1)
-    for an action that plays no card."""
+    """What a play action plays.
+
+    Parameters
+    ----------
+    a : int64
+        An index of the action space (``A_*``).
+
+    Returns
+    -------
+    tuple
+        (kind, colour) as int64 (colour -1 for a coloured kind), or (-1, -1) for an
+        action that plays no card.
+    """
     if A_PLAY <= a < A_WILD:
         return np.int64(a - A_PLAY), np.int64(-1)
     if A_WILD <= a < A_DRAW:

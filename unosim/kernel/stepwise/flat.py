@@ -26,8 +26,38 @@ def write_flat(ob, deck, seat, flat):
 @called
 def step_flat(tb, rd, ck, order, expert_params, sa, out, cfg, action, deck, seat, flat):
     """``turns.step_game``, then, when the action was legal, ``seat``'s flat observation
-    into ``flat`` (``write_flat``); returns ``step_game``'s status (``ERR_*`` < 0:
-    nothing written, the state unchanged)."""
+    into ``flat`` (``write_flat``).
+
+    Parameters
+    ----------
+    tb : state.Table
+        The rules, strategies, deck and points (``turns.step_game``).
+    rd, ck : state.Round
+        The round and its checkpoint.
+    order : int8[cards]
+        The deck in kind order.
+    expert_params : int64[MAX_PLAYERS, N_X]
+        Expert opponents' parameters (all 0: none).
+    sa : tuple
+        ``turns.new_search``'s scratch.
+    out : int32[N_COLS]
+        The round's record, written when it ends.
+    cfg : int64[N_CF]
+        ``turns.CF_*``.
+    action : int64
+        An index of the action space (``outside``).
+    deck : int64[N_KINDS]
+        The deck's copies of each kind (the observation's counts).
+    seat : int64
+        The seat observed.
+    flat : float32[N_ACTIONS + N_T]
+        Written: the seat's mask, then its observation tensor.
+
+    Returns
+    -------
+    int64
+        ``turns``' status (``ERR_*`` < 0: nothing written, the state unchanged).
+    """
     st = step_game(tb, rd, ck, order, expert_params, sa, out, cfg, action)
     if st >= 0:
         write_flat(rd.outside_log, deck, seat, flat)
@@ -37,7 +67,36 @@ def step_flat(tb, rd, ck, order, expert_params, sa, out, cfg, action, deck, seat
 @called
 def start_flat(tb, rd, ck, order, expert_params, sa, out, cfg, deck, seat, flat):
     """``turns.start_game`` (the round set up in ``rd.outside_log``), then ``seat``'s flat
-    observation into ``flat``; returns the status."""
+    observation into ``flat``.
+
+    Parameters
+    ----------
+    tb : state.Table
+        The rules, strategies, deck and points (``turns.step_game``).
+    rd, ck : state.Round
+        The round and its checkpoint.
+    order : int8[cards]
+        The deck in kind order.
+    expert_params : int64[MAX_PLAYERS, N_X]
+        Expert opponents' parameters (all 0: none).
+    sa : tuple
+        ``turns.new_search``'s scratch.
+    out : int32[N_COLS]
+        The round's record, written when it ends.
+    cfg : int64[N_CF]
+        ``turns.CF_*``.
+    deck : int64[N_KINDS]
+        The deck's copies of each kind (the observation's counts).
+    seat : int64
+        The seat observed.
+    flat : float32[N_ACTIONS + N_T]
+        Written: the seat's mask, then its observation tensor.
+
+    Returns
+    -------
+    int64
+        ``turns``' status (``ERR_*`` < 0: nothing written, the state unchanged).
+    """
     st = start_game(tb, rd, ck, order, expert_params, sa, out, cfg)
     write_flat(rd.outside_log, deck, seat, flat)
     return st
