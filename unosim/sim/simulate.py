@@ -150,6 +150,11 @@ def warm(job: Job | None = None) -> float:
 
     t = time.perf_counter()
     if job is not None:
+        if job.agents:  # the same kernels, without asking the job's own agents a move
+            seats = [
+                _first_legal if a is not None else lab for a, lab in zip(job.agents, job.labels)
+            ]
+            job = make_job(job.rules, 1, job.n_players, seats, job.seed)
         run_block(job, 0, 1)
         return time.perf_counter() - t
     path = [str(Path(__file__).resolve().parents[2]), os.environ.get("PYTHONPATH", "")]
