@@ -23,12 +23,14 @@ each.
 from __future__ import annotations
 
 import itertools
+from dataclasses import dataclass
 
 import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 from common import (
     Context,
+    Results,
     colour,
     main,
     names_and,
@@ -294,32 +296,15 @@ def _conditional(cells_df: pd.DataFrame, sw, partner) -> dict:
     return out
 
 
-def build(ctx: Context) -> Page:
+def compute(ctx: Context) -> Results:
+    """Every number of the page: the pilot on common games (what common seeds would buy),
+    the 48 combinations on a seed each per player model with their effects, and each
+    switch alone against `official` on the same games."""
     strats = ("random", *realistic())
-    page = Page(
-        NAME,
-        "Five house rules in 48 combinations",
-        "Which house rules (stacking, Seven-Zero, Jump-In, draw until you can play, "
-        "Wild Draw Four at any time) change round length and seat 0's advantage, "
-        "alone and together, and do they interact?",
-        ctx.out,
-    )
     cs = cells()
     rulesets = [resolve("official", {k: _value(v) for k, v in c.items()}) for c in cs]
     ids, W = contrasts(cs)
-
-    # pilot: every combination on the same seed, to measure what common seeds buy
-    n_pilot = ctx.games(BASE_PILOT)
-    Pt = np.empty((len(cs), n_pilot), dtype=np.int32)
-    P0 = np.empty((len(cs), n_pilot), dtype=np.int8)
-    for i, rs in enumerate(rulesets):
-        df = ctx.rounds(rs, PLAYERS, BASE_PILOT)
-        Pt[i] = df["turns"].to_numpy()
-        P0[i] = df["winner"].to_numpy() == 0
-    pilot = {"turns": _effects(Pt, W), "seat0": _effects(P0, W)}
-    del Pt, P0
-
-    # main runs: one seed per combination (independent runs), per player model
+    pilot = _pilot(ctx, rulesets, W)
     runs = {
         st: _run_cells(
             ctx,
@@ -331,43 +316,197 @@ def build(ctx: Context) -> Page:
         )
         for st in strats
     }
-    labels = [" × ".join(_label(s) for s in key) for key in ids]
-    tables = {}
-    for st, (_cells, means, variances, n) in runs.items():
-        table = pd.DataFrame(
-            {"effect": labels, "kind": ["main" if len(k) == 1 else "interaction" for k in ids]}
-        )
-        for o, _, _ in OUTCOMES:
-            e = _independent(means[o], variances[o], n, W)
-            for col in e.columns:
-                table[f"{o}_{col}"] = e[col].to_numpy()
-            if st == "random":
-                table[f"{o}_pilot_effect"] = pilot[o]["effect"].to_numpy()
-                table[f"{o}_pilot_variance_reduction"] = pilot[o]["variance_reduction"].to_numpy()
-        tables[st] = table
+    tables = {
+        st: _effects_table(ids, W, means, variances, n, pilot if st == "random" else None)
+        for st, (_cells, means, variances, n) in runs.items()
+    }
     simple = {st: simple_effects(ctx, st, SWITCHES + EXTRA_SWITCHES) for st in strats}
-    cells_df, _, _, n = runs["random"]
-    table = tables["random"]
-    mains = table[table.kind == "main"].reset_index(drop=True)
-    sr = simple["random"]
-    base_t = sr[SWITCHES[0]]["base_turns"]
+    return ctx.results_of(
+        {
+            "strategies": list(strats),
+            "effect_ids": ids,
+            "pilot_games": ctx.games(BASE_PILOT),
+            "cells": {st: runs[st][0] for st in strats},
+            "games": {st: runs[st][3] for st in strats},
+            "effects": tables,
+            "simple": simple,
+        }
+    )
 
-    def fmt(r, o: str, dg: int) -> str:
-        return ci(r[f"{o}_effect"], r[f"{o}_lo"], r[f"{o}_hi"], dg, sign=True)
 
-    def p(x: float) -> str:
-        return f"{num(rel(x, base_t), 0, True)}%"
+def _pilot(ctx: Context, rulesets, W: np.ndarray) -> dict[str, pd.DataFrame]:
+    """Every combination on the same games (one seed): each contrast game by game, to
+    measure what common seeds buy (``_effects``), per outcome."""
+    n_pilot = ctx.games(BASE_PILOT)
+    Pt = np.empty((len(rulesets), n_pilot), dtype=np.int32)
+    P0 = np.empty((len(rulesets), n_pilot), dtype=np.int8)
+    for i, rs in enumerate(rulesets):
+        df = ctx.rounds(rs, PLAYERS, BASE_PILOT)
+        Pt[i] = df["turns"].to_numpy()
+        P0[i] = df["winner"].to_numpy() == 0
+    return {"turns": _effects(Pt, W), "seat0": _effects(P0, W)}
 
-    # ---------------------------------------------------------------- the answer
-    main_t = {sw: mains.loc[i, "turns_effect"] for i, sw in enumerate(SWITCHES)}
+
+def _effects_table(ids, W, means, variances, n: int, pilot: dict | None) -> pd.DataFrame:
+    """One row per effect (main effects, then interactions) of independent runs, with
+    the pilot's estimate and variance reduction when ``pilot`` is given."""
+    table = pd.DataFrame(
+        {
+            "effect": [" × ".join(_label(s) for s in key) for key in ids],
+            "kind": ["main" if len(k) == 1 else "interaction" for k in ids],
+        }
+    )
+    for o, _, _ in OUTCOMES:
+        e = _independent(means[o], variances[o], n, W)
+        for col in e.columns:
+            table[f"{o}_{col}"] = e[col].to_numpy()
+        if pilot is not None:
+            table[f"{o}_pilot_effect"] = pilot[o]["effect"].to_numpy()
+            table[f"{o}_pilot_variance_reduction"] = pilot[o]["variance_reduction"].to_numpy()
+    return table
+
+
+@dataclass
+class _Found:
+    """The stored results as the page's words read them: random players' effects and
+    cells, each switch alone, and for every switch its largest interaction."""
+
+    strats: list[str]
+    ids: list[tuple]
+    tables: dict[str, pd.DataFrame]  # per player model: every effect
+    simple: dict[str, dict]  # per player model: switch -> its simple effect
+    games: dict[str, int]  # per player model: games per combination
+    cells_by_model: dict[str, pd.DataFrame]  # per player model: the 48 combinations
+    pilot_games: int
+    seed: int
+
+    @property
+    def cells(self) -> pd.DataFrame:
+        """Random players' 48 combinations."""
+        return self.cells_by_model["random"]
+
+    @property
+    def table(self) -> pd.DataFrame:
+        return self.tables["random"]
+
+    @property
+    def mains(self) -> pd.DataFrame:
+        return self.table[self.table.kind == "main"].reset_index(drop=True)
+
+    @property
+    def alone(self) -> dict:
+        return self.simple["random"]
+
+    @property
+    def base_turns(self) -> float:
+        return self.alone[SWITCHES[0]]["base_turns"]
+
+    def explain(self) -> dict:
+        """switch -> (its partner in the largest interaction on turns, the switch's
+        effect at each of the partner's levels)."""
+        out = {}
+        for sw in SWITCHES:
+            partners = [
+                (k, r)
+                for k, (_, r) in zip(self.ids, self.table.iterrows())
+                if len(k) == 2 and sw in k
+            ]
+            k, r = max(partners, key=lambda kr: abs(kr[1]["turns_effect"]))
+            other = k[1] if k[0] == sw else k[0]
+            out[sw] = (other, _conditional(self.cells, sw, other))
+        return out
+
+    def pct(self, x: float) -> str:
+        """A change of turns as a signed percentage of Official UNO's length."""
+        return f"{num(rel(x, self.base_turns), 0, True)}%"
+
+
+def _found(res: Results) -> _Found:
+    return _Found(
+        res["strategies"],
+        res["effect_ids"],
+        res["effects"],
+        res["simple"],
+        res["games"],
+        res["cells"],
+        res["pilot_games"],
+        res.seed,
+    )
+
+
+def _fmt(r, o: str, dg: int) -> str:
+    """An effect of row ``r`` on outcome ``o`` with its interval."""
+    return ci(r[f"{o}_effect"], r[f"{o}_lo"], r[f"{o}_hi"], dg, sign=True)
+
+
+def render(res: Results) -> Page:
+    page = Page(
+        NAME,
+        "Five house rules in 48 combinations",
+        "Which house rules (stacking, Seven-Zero, Jump-In, draw until you can play, "
+        "Wild Draw Four at any time) change round length and seat 0's advantage, "
+        "alone and together, and do they interact?",
+    )
+    f = _found(res)
+    explain = f.explain()
+    page.heading("Answer")
+    page.lead(_lead(f, explain))
+    _main_figure(page, f.strats, f.tables, f.simple, f.base_turns)
+    page.bullets(_switch_bullets(f, explain))
+    page.para(
+        "Why the two differ: the simple effect changes one rule of Official UNO and "
+        "keeps the others off; the main effect averages the switch's effect over "
+        "every setting of the other four, half of them with draw until you can play, "
+        "whose long rounds magnify whatever shortens or lengthens a round. The "
+        "editions page compares presets with Official UNO on the same games, so its "
+        "differences are the simple effects."
+    )
+    extra = [sw for sw in EXTRA_SWITCHES if sw in f.alone]
+    if extra:
+        page.para(
+            "Three more house rules, each alone against Official UNO on the same "
+            "games (random players; simple effects only, not in the 48 combinations): "
+            + "; ".join(_extra_words(sw, f.alone[sw], f.base_turns) for sw in extra)
+            + " (docs/rules.md 8.8-8.10; under 1% of length or 0.5 percentage points "
+            "of a win rate: no practical difference)."
+        )
+    page.para(_precision(f))
+    page.heading("Figures")
+    _interaction_figure(page, f.table, f.ids, f.cells)
+    _ranked_figure(page, f.cells)
+    _heatmap(page, f.table, f.ids)
+    _tables(page, f)
+    _data(page, f)
+    n = f.games["random"]
+    res.provenance(
+        page,
+        table=False,
+        notes=[
+            f"The 48 rule sets are `official` (hash {esc.code(resolve('official').hash())}) "
+            "plus the "
+            "switches of each combination "
+            "(`official+stacking=...,seven_zero=...,jump_in=...,draw_rule=...,"
+            f"wd4_restriction=...`), with 4 players: main runs of {n:,} games with random "
+            f"players on seeds {f.seed + 1} to {f.seed + len(f.cells)}"
+            + "".join(
+                f", {f.games[st]:,} games with {players(st)} on seeds "
+                f"{f.seed + 1001} to {f.seed + 1000 + len(f.cells)}"
+                for st in f.strats[1:]
+            )
+            + f" (hashes and seeds in `cells.csv`), pilot runs of {f.pilot_games:,} games on "
+            f"seed {f.seed}; simple effects on the shared 4-player runs of each switch alone."
+        ],
+    )
+    return page
+
+
+def _lead(f: _Found, explain: dict) -> str:
+    """The answer's opening: the rule that changes length most, then what Jump-In and
+    Seven-Zero do alone and on average."""
+    sr, base_t, p = f.alone, f.base_turns, f.pct
+    main_t = {sw: f.mains.loc[i, "turns_effect"] for i, sw in enumerate(SWITCHES)}
     big = max(SWITCHES, key=lambda k: abs(main_t[k]))
     dup = ("draw_rule", "until_playable")
-    explain = {}
-    for sw in SWITCHES:
-        partners = [(k, r) for k, (_, r) in zip(ids, table.iterrows()) if len(k) == 2 and sw in k]
-        k, r = max(partners, key=lambda kr: abs(kr[1]["turns_effect"]))
-        other = k[1] if k[0] == sw else k[0]
-        explain[sw] = (other, _conditional(cells_df, sw, other))
     ji = ("jump_in", True)
     sz = ("seven_zero", True)
     lead = (
@@ -391,59 +530,65 @@ def build(ctx: Context) -> Page:
             "without)."
         )
     if sz in sr and sr[sz]["seat0"][2] < 0:
-        part, cond = explain[sz]
-        s0m = mains.loc[SWITCHES.index(sz)]
-        tz = simple["table"].get(sz) if "table" in simple else None
-        rz = rel(sr[sz]["turns"][0], base_t)
-        lead += (
-            (
-                " With random players Seven-Zero makes no practical difference to length "
-                if not noticeable(rz)
-                else f" With random players Seven-Zero changes length by {num(rz, 1, True)}% "
-            )
-            + f"({num(sr[sz]['turns'][0], 2, True)} turns alone, "
-            f"{num(main_t[sz], 2, True)} on average: "
-            f"{num(cond[_value(part[1])], 2, True)} with "
-            f"{esc.md_text(_name(part))}, "
-            f"{num(cond[_value(dict(FACTORS)[part[0]][0])], 2, True)} without)"
-            + (
-                f", with table players it makes rounds "
-                f"{num(rel(tz['turns'][0], tz['base_turns']), 0)}% longer"
-                if tz is not None
-                and tz["turns"][1] > 0
-                and noticeable(rel(tz["turns"][0], tz["base_turns"]))
-                else ""
-            )
-            + (
-                f"; it takes seat 0's win rate down by "
-                f"{num(-100 * sr[sz]['seat0'][0], 2)} percentage points alone "
-                f"({num(-100 * s0m['seat0_effect'], 2)} on average)"
-                if noticeable(100 * sr[sz]["seat0"][0], rate=True)
-                else f"; its effect on seat 0's win rate ("
-                f"{num(100 * sr[sz]['seat0'][0], 2, True)} percentage points alone) makes "
-                "no practical difference"
-            )
-            + (
-                ", for random and table players alike"
-                if tz is not None and tz["seat0"][2] < 0
-                else ""
-            )
-            + "."
-        )
-    page.heading("Answer")
-    page.lead(lead)
-    _main_figure(page, strats, tables, simple, base_t)
+        lead += _seven_zero_words(f, explain[sz], main_t[sz])
+    return lead
 
-    # simple vs main, in words, for every switch
+
+def _seven_zero_words(f: _Found, explained: tuple, main_turns: float) -> str:
+    """What Seven-Zero does to length and to seat 0's win rate, for random and table
+    players: a sentence to close the lead."""
+    sz = ("seven_zero", True)
+    sr = f.alone
+    part, cond = explained
+    s0m = f.mains.loc[SWITCHES.index(sz)]
+    tz = f.simple["table"].get(sz) if "table" in f.simple else None
+    rz = rel(sr[sz]["turns"][0], f.base_turns)
+    return (
+        (
+            " With random players Seven-Zero makes no practical difference to length "
+            if not noticeable(rz)
+            else f" With random players Seven-Zero changes length by {num(rz, 1, True)}% "
+        )
+        + f"({num(sr[sz]['turns'][0], 2, True)} turns alone, "
+        f"{num(main_turns, 2, True)} on average: "
+        f"{num(cond[_value(part[1])], 2, True)} with "
+        f"{esc.md_text(_name(part))}, "
+        f"{num(cond[_value(dict(FACTORS)[part[0]][0])], 2, True)} without)"
+        + (
+            f", with table players it makes rounds "
+            f"{num(rel(tz['turns'][0], tz['base_turns']), 0)}% longer"
+            if tz is not None
+            and tz["turns"][1] > 0
+            and noticeable(rel(tz["turns"][0], tz["base_turns"]))
+            else ""
+        )
+        + (
+            f"; it takes seat 0's win rate down by "
+            f"{num(-100 * sr[sz]['seat0'][0], 2)} percentage points alone "
+            f"({num(-100 * s0m['seat0_effect'], 2)} on average)"
+            if noticeable(100 * sr[sz]["seat0"][0], rate=True)
+            else f"; its effect on seat 0's win rate ("
+            f"{num(100 * sr[sz]['seat0'][0], 2, True)} percentage points alone) makes "
+            "no practical difference"
+        )
+        + (", for random and table players alike" if tz is not None and tz["seat0"][2] < 0 else "")
+        + "."
+    )
+
+
+def _switch_bullets(f: _Found, explain: dict) -> list[str]:
+    """Each switch alone and averaged, with its largest interaction; then the switches
+    whose direction random and realistic players disagree on."""
+    sr, simple = f.alone, f.simple
     bullets = []
     for i, sw in enumerate(SWITCHES):
         part, cond = explain[sw]
-        r = mains.loc[i]
+        r = f.mains.loc[i]
         s_ = sr[sw]["turns"]
         lv_on, lv_off = _value(part[1]), _value(dict(FACTORS)[part[0]][0])
         text = (
             f"{esc.md_text(_cap(_name(sw)))}: {ci(*s_, 2, sign=True)} turns alone (from "
-            f"Official UNO, same games), {fmt(r, 'turns', 2)} averaged over the 48 "
+            f"Official UNO, same games), {_fmt(r, 'turns', 2)} averaged over the 48 "
             "combinations"
         )
         if (s_[0] > 0) != (r["turns_effect"] > 0):
@@ -453,15 +598,15 @@ def build(ctx: Context) -> Page:
             f"{num(cond[lv_on], 2, True)} turns with it on, "
             f"{num(cond[lv_off], 2, True)} with it off."
         )
-        for st in strats[1:]:
+        for st in f.strats[1:]:
             if sw in simple[st]:
-                rt = tables[st][tables[st].kind == "main"].reset_index(drop=True).loc[i]
+                rt = f.tables[st][f.tables[st].kind == "main"].reset_index(drop=True).loc[i]
                 text += (
                     f" With {players(st)}: {ci(*simple[st][sw]['turns'], 2, sign=True)}"
-                    f" alone, {fmt(rt, 'turns', 2)} averaged."
+                    f" alone, {_fmt(rt, 'turns', 2)} averaged."
                 )
         bullets.append(text)
-    for st in strats[1:]:
+    for st in f.strats[1:]:
         flip = [
             sw
             for sw in SWITCHES
@@ -485,37 +630,25 @@ def build(ctx: Context) -> Page:
                 + ": what a rule does depends on how people play, so a finding made "
                 "with random players alone does not carry over."
             )
-    page.bullets(bullets)
-    page.para(
-        "Why the two differ: the simple effect changes one rule of Official UNO and "
-        "keeps the others off; the main effect averages the switch's effect over "
-        "every setting of the other four, half of them with draw until you can play, "
-        "whose long rounds magnify whatever shortens or lengthens a round. The "
-        "editions page compares presets with Official UNO on the same games, so its "
-        "differences are the simple effects."
-    )
-    extra = [sw for sw in EXTRA_SWITCHES if sw in sr]
-    if extra:
-        page.para(
-            "Three more house rules, each alone against Official UNO on the same "
-            "games (random players; simple effects only, not in the 48 combinations): "
-            + "; ".join(_extra_words(sw, sr[sw], base_t) for sw in extra)
-            + " (docs/rules.md 8.8-8.10; under 1% of length or 0.5 percentage points "
-            "of a win rate: no practical difference)."
-        )
+    return bullets
+
+
+def _precision(f: _Found) -> str:
+    """The games behind the effects, their widest intervals and the truncated rounds."""
+    table, simple = f.table, f.simple
     hw_t = float(np.max(table["turns_hi"] - table["turns_effect"]))
     hw_s = float(np.max(table["seat0_hi"] - table["seat0_effect"]))
-    ntrunc = int(cells_df["truncated"].sum())
-    page.para(
-        f"Precision: {n:,} games per combination with random players"
-        + "".join(f", {runs[st][3]:,} with {players(st)}" for st in strats[1:])
+    ntrunc = int(f.cells["truncated"].sum())
+    return (
+        f"Precision: {f.games['random']:,} games per combination with random players"
+        + "".join(f", {f.games[st]:,} with {players(st)}" for st in f.strats[1:])
         + f"; with random players every 95% interval of an effect is within "
         f"±{num(hw_t)} turns and ±{num(100 * hw_s, 2)} percentage points in seat 0's win "
         "rate. Simple effects: "
-        f"{sr[SWITCHES[0]]['games']:,} paired games per switch with random players"
+        f"{f.alone[SWITCHES[0]]['games']:,} paired games per switch with random players"
         + "".join(
             f", {simple[st][SWITCHES[0]]['games']:,} with {players(st)}"
-            for st in strats[1:]
+            for st in f.strats[1:]
             if SWITCHES[0] in simple[st]
         )
         + ". "
@@ -526,23 +659,20 @@ def build(ctx: Context) -> Page:
         )
     )
 
-    # ---------------------------------------------------------------- figures
-    page.heading("Figures")
-    _interaction_figure(page, table, ids, cells_df)
-    _ranked_figure(page, cells_df)
-    _heatmap(page, table, ids)
 
-    # ---------------------------------------------------------------- tables
+def _tables(page: Page, f: _Found) -> None:
+    """Every effect of random players, the design of the runs, and the 48 combinations."""
+    sr, table = f.alone, f.table
     page.heading("Effects (random players)")
     rows = []
-    for key, (_, r) in zip(ids, table.iterrows()):
+    for key, (_, r) in zip(f.ids, table.iterrows()):
         sw = key[0] if len(key) == 1 else None
         rows.append(
             {
                 "effect": esc.md_text(_names(key)),
                 "kind": r["kind"],
                 "alone, Δ turns": ci(*sr[sw]["turns"], 2, sign=True) if sw else "",
-                "averaged, Δ turns": fmt(r, "turns", 2),
+                "averaged, Δ turns": _fmt(r, "turns", 2),
                 "alone, Δ seat 0 (pp)": _pp(sr[sw]["seat0"]) if sw else "",
                 "averaged, Δ seat 0 (pp)": _pp((r["seat0_effect"], r["seat0_lo"], r["seat0_hi"])),
                 "pilot VR (turns)": f"{num(r['turns_pilot_variance_reduction'], 2)}",
@@ -562,7 +692,7 @@ def build(ctx: Context) -> Page:
     vr_t = table["turns_pilot_variance_reduction"]
     vr_s = table["seat0_pilot_variance_reduction"]
     page.para(
-        f"Design: a pilot played all 48 combinations on the same {n_pilot:,} games "
+        f"Design: a pilot played all 48 combinations on the same {f.pilot_games:,} games "
         "(one seed) and computed every contrast game by game. Against independent "
         f"runs of the same size, the common games divided the variance of the length "
         f"contrasts by {num(vr_t.min(), 2)} to {num(vr_t.max(), 2)} (median "
@@ -570,15 +700,15 @@ def build(ctx: Context) -> Page:
         f"to {num(vr_s.max(), 2)} (median {num(vr_s.median(), 2)}): rule sets that "
         "share a switch play nearly the same game from a common deal, so averaging "
         "them cancels little noise. The main runs therefore give each combination "
-        f"its own seed (seed {ctx.seed} + 1 + the combination's row in `cells.csv`; "
-        f"table players: {ctx.seed + 1000} + 1 + row)."
+        f"its own seed (seed {f.seed} + 1 + the combination's row in `cells.csv`; "
+        f"table players: {f.seed + 1000} + 1 + row)."
     )
     page.heading("The 48 combinations", 3)
     rows = []
-    for _, r in cells_df.iterrows():
+    for _, r in f.cells.iterrows():
         rows.append(
             {
-                **{esc.md_text(DISPLAY[f][0]): esc.md_text(_level(f, r[f])) for f, _ in FACTORS},
+                **{esc.md_text(DISPLAY[k][0]): esc.md_text(_level(k, r[k])) for k, _ in FACTORS},
                 "mean turns": ci(r["turns_mean"], r["turns_lo"], r["turns_hi"]),
                 "seat 0 wins": ci(r["seat0"], r["seat0_lo"], r["seat0_hi"], 4),
                 "truncated": f"{r['truncated']:,}",
@@ -586,17 +716,20 @@ def build(ctx: Context) -> Page:
         )
     page.table(pd.DataFrame(rows), align=["l"] * 5 + ["r"] * 3)
     page.para(
-        f"{n:,} games each, 4 random players; every rule set is Official UNO plus the "
-        "house rules of its row (rules hashes and seeds in `cells.csv`)."
+        f"{f.games['random']:,} games each, 4 random players; every rule set is Official "
+        "UNO plus the house rules of its row (rules hashes and seeds in `cells.csv`)."
     )
 
+
+def _data(page: Page, f: _Found) -> None:
+    """The page's CSVs: every effect, every combination, every switch alone."""
     page.data(
-        pd.concat([t.assign(strategies=st) for st, t in tables.items()]),
+        pd.concat([f.tables[st].assign(strategies=st) for st in f.strats]),
         "effects",
         "Every effect with its interval (and the pilot's estimate and variance reduction)",
     )
     page.data(
-        pd.concat([r[0] for r in runs.values()]),
+        pd.concat([f.cells_by_model[st] for st in f.strats]),
         "cells",
         "Mean turns and seat 0's win rate of each of the 48 combinations, per player "
         "model, with its rules hash and seed",
@@ -613,33 +746,13 @@ def build(ctx: Context) -> Page:
                         for k, v in zip(("diff", "lo", "hi"), d[o])
                     },
                 }
-                for st, sd in simple.items()
-                for sw, d in sd.items()
+                for st in f.strats
+                for sw, d in f.simple[st].items()
             ]
         ),
         "simple-effects",
         "Each switch alone against Official UNO (paired)",
     )
-    ctx.provenance(
-        page,
-        table=False,
-        notes=[
-            f"The 48 rule sets are `official` (hash {esc.code(resolve('official').hash())}) "
-            "plus the "
-            "switches of each combination "
-            "(`official+stacking=...,seven_zero=...,jump_in=...,draw_rule=...,"
-            f"wd4_restriction=...`), with 4 players: main runs of {n:,} games with random "
-            f"players on seeds {ctx.seed + 1} to {ctx.seed + len(cs)}"
-            + "".join(
-                f", {runs[st][3]:,} games with {players(st)} on seeds "
-                f"{ctx.seed + 1001} to {ctx.seed + 1000 + len(cs)}"
-                for st in strats[1:]
-            )
-            + f" (hashes and seeds in `cells.csv`), pilot runs of {n_pilot:,} games on seed "
-            f"{ctx.seed}; simple effects on the shared 4-player runs of each switch alone."
-        ],
-    )
-    return page
 
 
 def _pp(t) -> str:
@@ -898,4 +1011,4 @@ def _heatmap(page: Page, table, ids) -> None:
 
 
 if __name__ == "__main__":
-    main(NAME, build, __doc__)
+    main(NAME, compute, render, __doc__)
