@@ -23,11 +23,24 @@ rounds (``unosim/sim/assembled.py``).
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 import skill_tuning
-from common import REALISTIC, Context, colour, main, players, players_fig, rate, shown, shown_fig
+from common import (
+    REALISTIC,
+    Context,
+    Results,
+    colour,
+    main,
+    players,
+    players_fig,
+    rate,
+    shown,
+    shown_fig,
+)
 from expert_skill import FIRST as EXPERT_FIRST
 from expert_skill import control_variate, expert_matches, expert_rate, policy_file
 
@@ -292,21 +305,17 @@ def _realistic(order: dict, xs) -> str:
     )
 
 
-def build(ctx: Context) -> Page:
-    page = Page(
-        NAME,
-        "Skill: how much does each rule set reward good play?",
-        "Is UNO luck or skill? Against random, heuristic and realistic (table) "
-        "opponents, how far above a fair 1/4 does the best known strategy win, "
-        "under official rules, each house rule and each edition, and how soon "
-        "does its skill show?",
-        ctx.out,
-    )
+def compute(ctx: Context) -> Results:
+    """Every number of the page: the tunings, each candidate's win rate on the choice's
+    deals, the best one's on fresh deals, the expert over it with its control variate,
+    and matches to 500 of both."""
     tuned = {o: _tuned(ctx, o) for o in OPPONENTS}
     names = {**{f: f for f in FAMILY}, **{tuned[o][0]: f"weighted tuned vs {o}" for o in OPPONENTS}}
-    sel_rounds = max(400, int(round(BASE_SELECT * ctx.scale)))
-    ev_rounds = max(800, int(round(BASE_EVAL * ctx.scale)))
-    pol_rounds = max(800, int(round(BASE_POLICY_EVAL * ctx.scale)))
+    rounds = {
+        "select": max(400, int(round(BASE_SELECT * ctx.scale))),
+        "eval": max(800, int(round(BASE_EVAL * ctx.scale))),
+        "policy": max(800, int(round(BASE_POLICY_EVAL * ctx.scale))),
+    }
     select: dict[tuple[str, str, str], tuple] = {}
     best: dict[tuple[str, str], str] = {}
     skill: dict[tuple[str, str], tuple] = {}
@@ -314,21 +323,40 @@ def build(ctx: Context) -> Page:
         for rules in RULE_SETS:
             for item, name in names.items():
                 select[rules, opp, name] = _rate(
-                    ctx, rules, item, opp, sel_rounds, 0, f"{name} vs 3 {opp}"
+                    ctx, rules, item, opp, rounds["select"], 0, f"{name} vs 3 {opp}"
                 )
             top = max(names, key=lambda i: select[rules, opp, names[i]][0])
             best[rules, opp] = names[top]
             skill[rules, opp] = _rate(
-                ctx, rules, top, opp, ev_rounds, FRESH, f"best vs 3 {opp}, fresh deals"
+                ctx, rules, top, opp, rounds["eval"], FRESH, f"best vs 3 {opp}, fresh deals"
             )
-    fair = 1.0 / PLAYERS
-
-    def sk(rules, opp):
-        r, lo, hi = skill[rules, opp]
-        return r - fair, lo - fair, hi - fair
-
-    # ---------------------------------------------------------------- the expert
     pols = _policies(ctx, tuned, names)
+    xrow = _expert_rows(ctx, names, best, skill, pols, rounds["policy"])
+    x_odds = {o: _expert_odds(ctx, pols[best["official", o]], o) for o in OPPONENTS}
+    odds = {
+        o: _match_odds(ctx, next(i for i, n in names.items() if n == best["official", o]), o)
+        for o in OPPONENTS
+    }
+    return ctx.results_of(
+        {
+            "candidates": list(names.items()),
+            "tunings": {o: tuned[o][1] for o in OPPONENTS},
+            "rounds": rounds,
+            "select": select,
+            "best": best,
+            "skill": skill,
+            "expert": xrow,
+            "expert_odds": x_odds,
+            "odds": odds,
+            "expert_deals": expert_deals(ctx),
+            "expert_matches": expert_match_count(ctx),
+        }
+    )
+
+
+def _expert_rows(ctx: Context, names: dict, best: dict, skill: dict, pols: dict, pol_rounds: int):
+    """The expert over the best candidate per rule set and opponent: its own rate and,
+    by its policy's rate on fresh deals, the control variate's estimate."""
     xrow: dict[tuple[str, str], dict] = {}
     for opp in EXPERT_OPPONENTS:
         for rules in RULE_SETS:
@@ -351,42 +379,155 @@ def build(ctx: Context) -> Page:
                 "policy_name": chosen,
                 "policy_fresh": pol[0],
             }
+    return xrow
 
-    def xs(rules, opp):  # the expert's skill margin (rate - 1/4, lo, hi)
-        x = xrow[rules, opp]
-        return (x["est"] - fair, x["est"] - x["est_half"] - fair, x["est"] + x["est_half"] - fair)
 
-    x_odds = {o: _expert_odds(ctx, pols[best["official", o]], o) for o in OPPONENTS}
+FAIR = 1.0 / PLAYERS
 
-    # ---------------------------------------------------------------- the answer
+
+@dataclass
+class _Found:
+    """The stored results as the page's words read them."""
+
+    names: dict[str, str]  # candidate item -> its name, in the order tried
+    tunings: dict[str, dict]  # opponents -> the tuning's summary
+    rounds: dict[str, int]  # rounds of the choice, of the fresh deals, of the policy
+    select: dict  # (rules, opponents, name) -> (rate, lo, hi) on the choice's deals
+    best: dict  # (rules, opponents) -> the best candidate's name
+    skill: dict  # (rules, opponents) -> its (rate, lo, hi) on fresh deals
+    xrow: dict  # (rules, opponents) -> the expert's result
+    x_odds: dict  # opponents -> the expert's matches to 500 (won, lo, hi, rounds)
+    odds: dict  # opponents -> the best candidate's matches to 500
+    expert_deals: int
+    expert_matches: int
+    seed: int
+
+    def sk(self, rules: str, opp: str) -> tuple[float, float, float]:
+        """The best candidate's skill margin (rate - 1/4, lo, hi)."""
+        r, lo, hi = self.skill[rules, opp]
+        return r - FAIR, lo - FAIR, hi - FAIR
+
+    def xs(self, rules: str, opp: str) -> tuple[float, float, float]:
+        """The expert's skill margin (rate - 1/4, lo, hi)."""
+        x = self.xrow[rules, opp]
+        return (x["est"] - FAIR, x["est"] - x["est_half"] - FAIR, x["est"] + x["est_half"] - FAIR)
+
+    def order(self) -> dict[str, list[str]]:
+        """Per opponent, the rule sets by the expert's margin, smallest first."""
+        return {o: sorted(RULE_SETS, key=lambda r: self.xs(r, o)[0]) for o in EXPERT_OPPONENTS}
+
+    def official(self) -> dict[str, float]:
+        """Per opponent, the expert's rate under Official UNO."""
+        return {o: self.xrow["official", o]["est"] for o in EXPERT_OPPONENTS}
+
+    def n_show(self) -> dict[str, float]:
+        """Per opponent, the rounds until the expert's lead is clear."""
+        off = self.official()
+        return {o: rounds_to_show(off[o]) for o in OPPONENTS}
+
+
+def _found(res: Results) -> _Found:
+    return _Found(
+        dict(res["candidates"]),
+        res["tunings"],
+        res["rounds"],
+        res["select"],
+        res["best"],
+        res["skill"],
+        res["expert"],
+        res["expert_odds"],
+        res["odds"],
+        res["expert_deals"],
+        res["expert_matches"],
+        res.seed,
+    )
+
+
+def render(res: Results) -> Page:
+    page = Page(
+        NAME,
+        "Skill: how much does each rule set reward good play?",
+        "Is UNO luck or skill? Against random, heuristic and realistic (table) "
+        "opponents, how far above a fair 1/4 does the best known strategy win, "
+        "under official rules, each house rule and each edition, and how soon "
+        "does its skill show?",
+    )
+    s = _found(res)
     page.heading("Answer")
-    order = {o: sorted(RULE_SETS, key=lambda r: xs(r, o)[0]) for o in EXPERT_OPPONENTS}
-    off = {o: xrow["official", o]["est"] for o in EXPERT_OPPONENTS}
-    n_show = {o: rounds_to_show(off[o]) for o in OPPONENTS}
+    page.lead(_lead(s))
+    _skill_figure(page, s)
+    page.bullets(_answer_bullets(s))
+    page.para(_precision(s))
+    page.heading("How long until skill shows")
+    _how_long(page, s)
+    page.heading("Skill by rule set")
+    _skill_tables(page, s)
+    page.heading("Figures")
+    _strategy_figure(page, s)
+    _tuning_figure(page, s)
+    _data(page, s)
+    t = s.tunings
+    res.provenance(
+        page,
+        table=False,
+        notes=[
+            f"Tuning: `unosim.analysis.tune` under official against OPP in random, "
+            f"heuristic, {t['random']['budget']:,} rounds each, seed {s.seed}, start "
+            f"`{TUNE_START}` (population 16, elite 4, 8 iterations; "
+            f"{t['random']['eval_rounds']:,} fresh rounds for the start and the tuned "
+            f"weights); {_tuning_source(t)}.",
+            "Tournament deals: the choice plays games 0 .. k − 1 of the root seed; the fresh "
+            "evaluation plays games from 2^40 on, which neither the choice nor the tuning "
+            "played.",
+            f"Expert: `expert:policy=P` (its default budget) over the best candidate P, "
+            f"{s.expert_deals:,} deals × 4 rotations per "
+            f"rule set and opponent from game 2^42 on, paired with P on the same deals; its "
+            f"matches to 500 assembled from single rounds (`unosim/sim/assembled.py`), games from "
+            f"2^42 + 4·2^38 on.",
+            "Rule hashes: "
+            + ", ".join(f"{esc.code(r)} {esc.code(PRESETS[r].hash())}" for r in RULE_SETS)
+            + ".",
+        ],
+    )
+    return page
 
-    def pct(v: float) -> str:
-        return f"{num(100 * v, 0)}%"
+
+def _pct(v: float) -> str:
+    return f"{num(100 * v, 0)}%"
+
+
+def _lead(s: _Found) -> str:
+    """The answer's opening: round and match win rates of the expert under Official UNO,
+    when its lead shows, and where skill pays most and least."""
+    order, off, x_odds = s.order(), s.official(), s.x_odds
 
     def margin(r: str, o: str) -> str:
-        return f"{num(100 * xs(r, o)[0], 1, True)} percentage points"
+        return f"{num(100 * s.xs(r, o)[0], 1, True)} percentage points"
 
-    page.lead(
+    return (
         f"A single round of UNO is mostly luck, but skill shows over a match: the best "
         f"player we know (the expert, which thinks ahead by playing each possible move out "
-        f"many times) wins {pct(off['random'])} of official 4-player rounds against 3 "
-        f"players who play at random and {pct(off['heuristic'])} against 3 sensible "
+        f"many times) wins {_pct(off['random'])} of official 4-player rounds against 3 "
+        f"players who play at random and {_pct(off['heuristic'])} against 3 sensible "
         f"(heuristic) players, where luck alone gives 25%, and "
-        f"{pct(x_odds['random'][0])} and {pct(x_odds['heuristic'][0])} of matches to 500 "
-        f"points. " + _lead_clear(n_show) + f"Skill pays most under {shown(order['random'][-1])}, "
+        f"{_pct(x_odds['random'][0])} and {_pct(x_odds['heuristic'][0])} of matches to 500 "
+        f"points. "
+        + _lead_clear(s.n_show())
+        + f"Skill pays most under {shown(order['random'][-1])}, "
         f"{margin(order['random'][-1], 'random')} above a fair 25% against random "
         f"players, and least under {shown(order['random'][0])}, "
-        f"{margin(order['random'][0], 'random')}; " + _realistic(order, xs)
+        f"{margin(order['random'][0], 'random')}; " + _realistic(order, s.xs)
     )
+
+
+def _skill_figure(page: Page, s: _Found) -> None:
+    """The main figure: the expert's margin per rule set and opponent, with the best
+    simple strategy's beside it."""
     fig, ax = plt.subplots(figsize=(10, 3.6))
     x = np.arange(len(RULE_SETS))
     k = len(EXPERT_OPPONENTS)
     for j, opp in enumerate(EXPERT_OPPONENTS):
-        v = 100 * np.array([xs(r, opp) for r in RULE_SETS])
+        v = 100 * np.array([s.xs(r, opp) for r in RULE_SETS])
         ax.errorbar(
             x + (j - (k - 1) / 2) * 0.22,
             v[:, 0],
@@ -398,7 +539,7 @@ def build(ctx: Context) -> Page:
             label=f"the expert against 3 {PLAYERS_DISPLAY[opp]}",
         )
         if opp in OPPONENTS:
-            b = 100 * np.array([sk(r, opp)[0] for r in RULE_SETS])
+            b = 100 * np.array([s.sk(r, opp)[0] for r in RULE_SETS])
             ax.plot(
                 x + (j - (k - 1) / 2) * 0.22,
                 b,
@@ -420,6 +561,11 @@ def build(ctx: Context) -> Page:
         "dashes: the best simple strategy (no search) on its own fresh deals.",
         main=True,
     )
+
+
+def _answer_bullets(s: _Found) -> list[str]:
+    """Rule sets apart from Official UNO, what the search adds, and the tunings."""
+    xs, xrow = s.xs, s.xrow
     bullets = []
     for opp in EXPERT_OPPONENTS:
         below = [r for r in RULE_SETS if r != "official" and xs(r, opp)[2] < xs("official", opp)[1]]
@@ -446,7 +592,7 @@ def build(ctx: Context) -> Page:
         f"{clear} of {len(gains)} cases. Most of the margin comes from the tuned strategy "
         f"itself."
     )
-    t = {o: tuned[o][1] for o in OPPONENTS}
+    t = s.tunings
     for o in OPPONENTS:
         s0, h = t[o]["start"], t[o]["tuned"]
         bullets.append(
@@ -454,14 +600,20 @@ def build(ctx: Context) -> Page:
             f"rounds): the weighted player went from {num(s0[0], 4)} ± "
             f"{num(s0[1], 4)} to {num(h[0], 4)} ± {num(h[1], 4)}."
         )
-    page.bullets(bullets)
-    x_deals = expert_deals(ctx)
-    half_max = max((v[2] - v[1]) / 2 for v in skill.values())
+    return bullets
+
+
+def _precision(s: _Found) -> str:
+    """The rounds behind the expert's rates, the control variate, and their widest
+    intervals."""
+    xrow, x_deals = s.xrow, s.expert_deals
+    ev_rounds, pol_rounds, sel_rounds = s.rounds["eval"], s.rounds["policy"], s.rounds["select"]
+    half_max = max((v[2] - v[1]) / 2 for v in s.skill.values())
     x_half = max(v["est_half"] for v in xrow.values())
     rhos = [v["rho"] for v in xrow.values()]
     betas = [v["beta"] for v in xrow.values()]
     narrower = float(np.median([1 - v["est_half"] / v["half"] for v in xrow.values()]))
-    page.para(
+    return (
         f"Precision: the expert plays {x_deals * PLAYERS:,} rounds per rule set and "
         f"opponent ({x_deals:,} deals × 4 seat rotations, deals from 2^42 on), and its "
         f"policy plays the same deals. Its win rate is its rate on those rounds "
@@ -483,21 +635,21 @@ def build(ctx: Context) -> Page:
         "between rule sets is stated only where the intervals do not overlap."
     )
 
-    page.heading("How long until skill shows")
-    odds = {
-        o: _match_odds(ctx, next(i for i, n in names.items() if n == best["official", o]), o)
-        for o in OPPONENTS
-    }
+
+def _how_long(page: Page, s: _Found) -> None:
+    """Rounds and matches to 500 under Official UNO: how soon skill shows, and how the
+    expert searches."""
+    x_odds, n_show, off = s.x_odds, s.n_show(), s.official()
     rows = []
     for o in OPPONENTS:
-        xr = xrow["official", o]
+        xr = s.xrow["official", o]
         for who, (r, lo, hi), m in (
             (
                 "expert",
                 (xr["est"], xr["est"] - xr["est_half"], xr["est"] + xr["est_half"]),
                 x_odds[o],
             ),
-            (best["official", o], skill["official", o], odds[o]),
+            (s.best["official", o], s.skill["official", o], s.odds[o]),
         ):
             rows.append(
                 {
@@ -520,7 +672,7 @@ def build(ctx: Context) -> Page:
         f"{num(n_show['heuristic'], 0)} against sensible (heuristic) players: "
         f"{num(n_show['random'] / x_odds['random'][3], 0)} and "
         f"{num(n_show['heuristic'] / x_odds['heuristic'][3], 0)} matches. The expert's "
-        f"matches ({expert_match_count(ctx):,} per opponent) "
+        f"matches ({s.expert_matches:,} per opponent) "
         f"are assembled from independent rounds, exact in distribution because no "
         f"strategy reads the scores (`unosim/sim/assembled.py`); the best simple strategy's "
         f"({BASE_MATCHES:,} per opponent) are played by the match kernel; each player sits "
@@ -546,15 +698,17 @@ def build(ctx: Context) -> Page:
         "what skill can win."
     )
 
-    # ---------------------------------------------------------------- tables
-    page.heading("Skill by rule set")
+
+def _skill_tables(page: Page, s: _Found) -> None:
+    """The best candidate and the expert per rule set, every candidate's win rate, and
+    the tuned weights."""
     rows = []
     for rules in RULE_SETS:
         row = {"rule set": shown(rules)}
         for opp in OPPONENTS:
-            row[f"vs {opp}: best"] = best[rules, opp]
-            row[f"vs {opp}: win rate"] = ci(*skill[rules, opp], 4)
-            row[f"vs {opp}: skill"] = ci(*sk(rules, opp), 4, sign=True)
+            row[f"vs {opp}: best"] = s.best[rules, opp]
+            row[f"vs {opp}: win rate"] = ci(*s.skill[rules, opp], 4)
+            row[f"vs {opp}: skill"] = ci(*s.sk(rules, opp), 4, sign=True)
         rows.append(row)
     page.table(pd.DataFrame(rows))
     page.para(
@@ -565,8 +719,8 @@ def build(ctx: Context) -> Page:
     for rules in RULE_SETS:
         row = {"rule set": shown(rules)}
         for opp in EXPERT_OPPONENTS:
-            g = xrow[rules, opp]
-            row[f"vs {opp}: skill"] = ci(*xs(rules, opp), 3, sign=True)
+            g = s.xrow[rules, opp]
+            row[f"vs {opp}: skill"] = ci(*s.xs(rules, opp), 3, sign=True)
             row[f"vs {opp}: search gain"] = ci(
                 g["gain"], g["gain"] - g["gain_half"], g["gain"] + g["gain_half"], 3, sign=True
             )
@@ -585,16 +739,18 @@ def build(ctx: Context) -> Page:
         rows = []
         for rules in RULE_SETS:
             row = {"rule set": shown(rules)}
-            for name in names.values():
-                row[name] = num(select[rules, opp, name][0], 4)
+            for name in s.names.values():
+                row[name] = num(s.select[rules, opp, name][0], 4)
             rows.append(row)
         page.para(
-            f"Win rate against 3 {players(opp)} ({max(50, sel_rounds // PLAYERS) * 4:,} "
+            f"Win rate against 3 {players(opp)} "
+            f"({max(50, s.rounds['select'] // PLAYERS) * 4:,} "
             f"rotated rounds each; 95% intervals within ±"
-            f"{num(max((v[2] - v[1]) / 2 for k, v in select.items() if k[1] == opp), 4)}"
+            f"{num(max((v[2] - v[1]) / 2 for k, v in s.select.items() if k[1] == opp), 4)}"
             "):"
         )
         page.table(pd.DataFrame(rows))
+    t = s.tunings
     page.para(
         "Tuned weights (the features are defined in `unosim/players/strategies.py`; "
         + _tuning_source(t)
@@ -606,15 +762,17 @@ def build(ctx: Context) -> Page:
         + "."
     )
 
-    # ---------------------------------------------------------------- figures
-    page.heading("Figures")
+
+def _strategy_figure(page: Page, s: _Found) -> None:
+    """Every candidate's win rate under each rule set, per opponent."""
+    x = np.arange(len(RULE_SETS))
     fig, axes = plt.subplots(2, 1, figsize=(11, 6.4), sharex=True)
-    cands = list(names.values())
+    cands = list(s.names.values())
     cc = colours(cands)
     k = len(cands)
     for ax, opp in zip(axes, OPPONENTS):
         for j, name in enumerate(cands):
-            v = 100 * np.array([select[r, opp, name] for r in RULE_SETS])
+            v = 100 * np.array([s.select[r, opp, name] for r in RULE_SETS])
             ax.errorbar(
                 x + (j - (k - 1) / 2) * 0.11,
                 v[:, 0],
@@ -626,7 +784,7 @@ def build(ctx: Context) -> Page:
                 color=cc[name],
                 label=esc.mpl(name),
             )
-        ax.axhline(100 * fair, color="grey", lw=0.8, ls="--")
+        ax.axhline(100 * FAIR, color="grey", lw=0.8, ls="--")
         ax.set_ylabel(f"win rate against\n3 {players_fig(opp)} (%)")
     axes[1].set_xticks(x, [shown_fig(r) for r in RULE_SETS], rotation=30, ha="right")
     axes[0].legend(fontsize=7, ncol=4, loc="upper left")
@@ -638,9 +796,13 @@ def build(ctx: Context) -> Page:
         "sensible (heuristic) players under each rule set (selection deals, 95% intervals; "
         "dashed: a fair 25%).",
     )
+
+
+def _tuning_figure(page: Page, s: _Found) -> None:
+    """The cross-entropy tuning's mean and elite win rate by iteration."""
     fig, ax = plt.subplots(figsize=(6, 3.2))
     for o in OPPONENTS:
-        hist = t[o]["history"]
+        hist = s.tunings[o]["history"]
         it = np.array(hist["iteration"]) + 1
         for key, ls, what in (("elite", "-", "elite mean"), ("mean", "--", "mean")):
             v = 100 * np.array(hist[key])
@@ -675,6 +837,10 @@ def build(ctx: Context) -> Page:
         "rules: mean and elite win rate of each iteration's candidates; bars: one "
         "candidate's 95% measurement noise on that iteration's deals.",
     )
+
+
+def _data(page: Page, s: _Found) -> None:
+    """Every win rate of the page as a CSV."""
     data = pd.DataFrame(
         [
             {
@@ -686,19 +852,19 @@ def build(ctx: Context) -> Page:
                 "hi": v[2],
                 "deals": "selection",
             }
-            for (r, o, n), v in select.items()
+            for (r, o, n), v in s.select.items()
         ]
         + [
             {
                 "rules": r,
                 "opponents": o,
-                "candidate": best[r, o],
+                "candidate": s.best[r, o],
                 "win_rate": v[0],
                 "lo": v[1],
                 "hi": v[2],
                 "deals": "fresh",
             }
-            for (r, o), v in skill.items()
+            for (r, o), v in s.skill.items()
         ]
         + [
             {
@@ -710,34 +876,11 @@ def build(ctx: Context) -> Page:
                 "hi": v["est"] + v["est_half"],
                 "deals": "own deals, policy as control variate",
             }
-            for (r, o), v in xrow.items()
+            for (r, o), v in s.xrow.items()
         ]
     )
     page.data(data, "skill", "Every win rate on this page")
-    ctx.provenance(
-        page,
-        table=False,
-        notes=[
-            f"Tuning: `unosim.analysis.tune` under official against OPP in random, "
-            f"heuristic, {t['random']['budget']:,} rounds each, seed {ctx.seed}, start "
-            f"`{TUNE_START}` (population 16, elite 4, 8 iterations; "
-            f"{t['random']['eval_rounds']:,} fresh rounds for the start and the tuned "
-            f"weights); {_tuning_source(t)}.",
-            "Tournament deals: the choice plays games 0 .. k − 1 of the root seed; the fresh "
-            "evaluation plays games from 2^40 on, which neither the choice nor the tuning "
-            "played.",
-            f"Expert: `expert:policy=P` (its default budget) over the best candidate P, "
-            f"{expert_deals(ctx):,} deals × 4 rotations per "
-            f"rule set and opponent from game 2^42 on, paired with P on the same deals; its "
-            f"matches to 500 assembled from single rounds (`unosim/sim/assembled.py`), games from "
-            f"2^42 + 4·2^38 on.",
-            "Rule hashes: "
-            + ", ".join(f"{esc.code(r)} {esc.code(PRESETS[r].hash())}" for r in RULE_SETS)
-            + ".",
-        ],
-    )
-    return page
 
 
 if __name__ == "__main__":
-    main(NAME, build, __doc__)
+    main(NAME, compute, render, __doc__)

@@ -288,7 +288,8 @@ def test_rerun_reuses_the_cache_and_gives_the_same_bytes(built, tmp_path, monkey
         )
 
 
-SPLIT = ("seats", "length", "points", "stacking", "house-rules", "editions")  # compute, render
+# pages in compute and render (every page)
+SPLIT = ("seats", "length", "points", "stacking", "house-rules", "editions", "skill")
 
 
 def test_render_only_reads_the_stored_results_and_simulates_nothing(built, tmp_path, monkeypatch):
