@@ -95,17 +95,28 @@ def render(res: Results) -> Page:
 
 def _answer(page: Page, res: Results) -> None:
     """The lead, the main figure, the findings and the precision."""
-    stats, mstats, at4 = res["stats"], res["matches"], res["at4"]
-    pts_official = res["official"]
+    page.lead(_lead(res))
+    _points_figure(page, res["official"])
+    page.bullets(_findings(res))
+    page.para(_precision(res))
+
+
+def _mean4(res: Results) -> dict:
+    """Mean points per round at 4 players, (mean, lo, hi) per preset."""
+    at4 = res["at4"]
+    return {p: at4[p]["points_mean"] for p in PRESETS}
+
+
+def _lead(res: Results) -> str:
+    """What an official round is worth, how long a match lasts, and the presets whose
+    rounds are worth most and least."""
+    stats, mstats = res["stats"], res["matches"]
     o4 = stats["official", 4]
     base = o4["points_mean"][0]
-    mean4 = {p: at4[p]["points_mean"] for p in PRESETS}
+    mean4 = _mean4(res)
     top = max(mean4, key=lambda p: mean4[p][0])
     low = min(mean4, key=lambda p: mean4[p][0])
     top_ed = max(EDITIONS, key=lambda e: mean4[e][0])
-
-    def pct_ci(t) -> str:
-        return f"{num(100 * t[0], 1)}% [{num(100 * t[1], 1)}, {num(100 * t[2], 1)}]"
 
     def worth(p: str) -> str:
         return change(rel(mean4[p][0] - base, base), "more", "less", 0)
@@ -137,7 +148,11 @@ def _answer(page: Page, res: Results) -> None:
         )
         + " (random players)."
     )
-    page.lead(lead)
+    return lead
+
+
+def _points_figure(page: Page, pts_official: dict) -> None:
+    """The main figure: official points per round, one panel per player count."""
     xmax = float(np.quantile(pts_official[PLAYER_COUNTS[-1]], 0.99))
     fig = hist_panels(
         {f"{n} players": pts_official[n] for n in PLAYER_COUNTS},
@@ -160,6 +175,17 @@ def _answer(page: Page, res: Results) -> None:
         "completed rounds), mean marked.",
         main=True,
     )
+
+
+def _findings(res: Results) -> list[str]:
+    """Mean points per preset, the rich rounds by player count, and the truncated
+    matches and rounds."""
+    stats, mstats = res["stats"], res["matches"]
+    o4, o2, o10 = stats["official", 4], stats["official", 2], stats["official", 10]
+    mean4 = _mean4(res)
+
+    def pct_ci(t) -> str:
+        return f"{num(100 * t[0], 1)}% [{num(100 * t[1], 1)}, {num(100 * t[2], 1)}]"
 
     bullets = [
         f"Mean points per round at 4 players: Official UNO {ci(*o4['points_mean'])}; "
@@ -189,12 +215,17 @@ def _answer(page: Page, res: Results) -> None:
             f"{shown(worst[0])} with {worst[1]} players: "
             f"{ci(*stats[worst]['trunc_rate'], 4)})."
         )
-    page.bullets(bullets)
+    return bullets
+
+
+def _precision(res: Results) -> str:
+    """The rounds and matches behind the page and their widest intervals."""
+    stats, mstats = res["stats"], res["matches"]
     hw_mean = max(half(s["points_mean"]) for s in stats.values())
     hw_tail = max(max(half(s["points_ge_100"]), half(s["points_ge_200"])) for s in stats.values())
     prec = (
-        f"Precision: {o4['games']:,} rounds per edition at 4 players (and for Official UNO "
-        f"at every count), {res.games(BASE_OTHER):,} for the others "
+        f"Precision: {stats['official', 4]['games']:,} rounds per edition at 4 players (and "
+        f"for Official UNO at every count), {res.games(BASE_OTHER):,} for the others "
         f"({res.games(BASE_RUNAWAY):,} for {shown('motu')} at 5 players and more). "
         f"Every 95% interval of mean points is within ±{num(hw_mean)}, of a tail "
         f"probability within ±{num(hw_tail, 4)}"
@@ -206,7 +237,7 @@ def _answer(page: Page, res: Results) -> None:
         f"{min(s['matches'] for s in mstats.values()):,} for the others, give "
         f"mean rounds per match within ±{num(hw_m)}"
     )
-    page.para(prec + ".")
+    return prec + "."
 
 
 def _figures(page: Page, stats: dict, mstats: dict, rounds_of: dict) -> None:
