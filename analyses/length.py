@@ -265,7 +265,13 @@ def _findings(page: Page, res: Results) -> None:
 def _figures(page: Page, res: Results) -> None:
     """Length by player count, why Masters of the Universe runs away, Official UNO's
     distributions."""
-    stats, motu, official, traced = res["stats"], res["motu"], res["official"], res["traced"]
+    _by_players_figure(page, res["stats"])
+    _motu_figure(page, res["stats"], res["motu"], res["traced"])
+    _official_figure(page, res["official"])
+
+
+def _by_players_figure(page: Page, stats: dict) -> None:
+    """Mean and 99th percentile of turns by player count, every preset."""
     names = list(PRESETS)
     fig, axes = plt.subplots(1, 2, figsize=(11, 4))
     for ax, key, title in zip(
@@ -296,6 +302,9 @@ def _figures(page: Page, res: Results) -> None:
         "simulated).",
     )
 
+
+def _motu_figure(page: Page, stats: dict, motu: dict, traced: int) -> None:
+    """Why Masters of the Universe runs away: Grayskull plays, a dry deck, its length."""
     fig, axes = plt.subplots(1, 3, figsize=(11, 3.4))
     for ax, key, lab in (
         (axes[0], "share_turns", "turns that play a Grayskull (%)"),
@@ -347,6 +356,9 @@ def _figures(page: Page, res: Results) -> None:
         "95% intervals.",
     )
 
+
+def _official_figure(page: Page, official: dict) -> None:
+    """Official UNO's turns per round, one panel per player count."""
     fig = hist_panels(
         {f"{n} players": official[n] for n in PLAYER_COUNTS},
         {f"{n} players": colour("official") for n in PLAYER_COUNTS},
