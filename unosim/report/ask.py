@@ -292,6 +292,46 @@ def _who(counts: list[int]) -> str:
     return f"{', '.join(map(str, counts[:-1]))} and {counts[-1]} players"
 
 
+@dataclass
+class Played:
+    """The rounds a report rests on: every rule set at every player count asked, on the
+    same games, with what the page calls them."""
+
+    q: Question
+    rules: list[RuleSet]
+    names: list[str]  # the page's names of the rule sets
+    palette: dict[str, str]  # name -> colour (following the rules)
+    counts: list[int]  # in the order asked: the first leads
+    frames: dict[int, list[pd.DataFrame]]  # player count -> one frame per rule set
+    seconds: float  # of simulation
+
+    @property
+    def alone(self) -> bool:
+        return len(self.rules) == 1
+
+    @property
+    def syntax(self) -> list[str]:
+        return [rs.name for rs in self.rules]
+
+
+def play(
+    q: Question,
+    rules: list[RuleSet],
+    threads: int | None = None,
+    progress: Callable[[int], None] | None = None,
+) -> Played:
+    """Simulate every rule set at every player count asked (common random numbers)."""
+    names = labels(q, rules)
+    pal = dict(zip(names, palette.colours([rs.name for rs in rules]).values()))
+    counts = list(q.players)
+    t0 = time.perf_counter()
+    frames = {
+        n: run_arms(rules, n, q.n_games, q.seed, q.strategies, threads, progress, columns=COLUMNS)
+        for n in counts
+    }
+    return Played(q, rules, names, pal, counts, frames, time.perf_counter() - t0)
+
+
 def build_page(
     q: Question,
     out: Path,
@@ -303,35 +343,56 @@ def build_page(
     """Simulate, then write the page into ``out`` (``out/report.md`` ...); returns it.
     The page's :attr:`~unosim.report.page.Page.opening` holds its plain findings at the
     first player count (what ``unosim report`` prints)."""
-    import matplotlib
-    import numba
-
-    from .._version import __version__
-    from ..versions import RNG_VERSION
-
     rules = rules if rules is not None else prepare(q)
-    syntax = [rs.name for rs in rules]
-    names = labels(q, rules)
-    pal = dict(zip(names, palette.colours(syntax).values()))  # colours follow the rules
-    counts = list(q.players)  # in the order asked: the first leads
-    g = q.n_games
-    alone = len(rules) == 1
-    t0 = time.perf_counter()
-    frames = {
-        n: run_arms(rules, n, g, q.seed, q.strategies, threads, progress, columns=COLUMNS)
-        for n in counts
-    }
-    sim_seconds = time.perf_counter() - t0
-    who = _who(counts)
-    strategies = q.strategies
+    return render_page(play(q, rules, threads, progress), out, command)
+
+
+def render_page(p: Played, out: Path, command: str | None = None) -> Page:
+    """Write the page of the rounds ``p`` into ``out``; returns it."""
+    q, names, counts = p.q, p.names, p.counts
+    page = Page(PAGE_NAME, *_title_and_question(p), out)
+    page.heading("Answer")
+    if p.alone:
+        order = _answer_alone(
+            page, p.frames, names[0], counts, q.n_games, q.seed, q.seconds_per_turn
+        )
+    else:
+        order = _answer_compared(
+            page, p.frames, names, p.rules, counts, q.n_games, q.seed, q.strategies, p.palette
+        )
+        minutes = minutes_sentence(p.frames[counts[0]], names, q.seconds_per_turn)
+        page.para(f"**At the table** ({counts[0]} players). {minutes}")
+        page.at_the_table = [minutes]
+    page.para(esc.md_text(P.pace_note(q.seconds_per_turn)))
+    page.heading("Figures")
+    for n in counts:
+        if len(counts) > 1:
+            page.heading(f"{n} players", 3)
+        _figures(
+            page, dict(zip(names, p.frames[n])), n, "" if len(counts) == 1 else f"-{n}", p.palette
+        )
+    shown, data = _summary(p.frames, names, counts, p.syntax)
+    if len(counts) > 1:
+        _by_players_figure(page, data, q.strategies, p.palette)
+    _tables(page, p, order, shown, data)
+    _rules_played(page, p)
+    _provenance(page, p, command)
+    page.write()
+    return page
+
+
+def _title_and_question(p: Played) -> tuple[str, str]:
+    """The page's title (``--title``, or the rule sets compared) and its question."""
+    q, names = p.q, p.names
+    who = _who(p.counts)
     sep = "; " if any("," in x for x in names) else ", "  # names with commas in them
     # who plays, in words for one strategy at every seat; seat by seat as typed otherwise
-    if "," in strategies:
-        playing = f"seats {esc.code(strategies)}"
+    if "," in q.strategies:
+        playing = f"seats {esc.code(q.strategies)}"
     else:
-        playing = esc.md_text(display_players(strategies))
+        playing = esc.md_text(display_players(q.strategies))
     shown_names = sep.join(esc.md_text(x) for x in names)
-    if alone:
+    if p.alone:
         title = esc.md_text(q.title or names[0])
         question = (
             f"How do rounds go under {shown_names} with {who} ({playing}): how long they "
@@ -347,52 +408,41 @@ def build_page(
             "long rounds last, who wins, how many points, how many cards are drawn, how "
             "large penalties grow?"
         )
-    page = Page(PAGE_NAME, title, question, out)
-    page.heading("Answer")
-    if alone:
-        order = _answer_alone(page, frames, names[0], counts, g, q.seed, q.seconds_per_turn)
-    else:
-        order = _answer_compared(page, frames, names, rules, counts, g, q.seed, strategies, pal)
-        minutes = minutes_sentence(frames[counts[0]], names, q.seconds_per_turn)
-        page.para(f"**At the table** ({counts[0]} players). {minutes}")
-        page.at_the_table = [minutes]
-    page.para(esc.md_text(P.pace_note(q.seconds_per_turn)))
+    return title, question
 
-    # -- figures, for every player count in the order asked -----------------------
-    page.heading("Figures")
-    for n in counts:
-        if len(counts) > 1:
-            page.heading(f"{n} players", 3)
-        _figures(page, dict(zip(names, frames[n])), n, "" if len(counts) == 1 else f"-{n}", pal)
-    shown, data = _summary(frames, names, counts, syntax)
-    if len(counts) > 1:
-        page.heading("Against the number of players", 3)
-        d = data.copy()
-        s0 = d["metric"] == "seat0"
-        for c in ("est", "lo", "hi"):  # seat 0's wins relative to the fair share 1/n
-            d.loc[s0, c] = d.loc[s0, c] * d.loc[s0, "players"]
-        page.figure(
-            figures.by_players(
-                d.rename(columns={"rules": "name"}),
-                [
-                    ("turns", "mean turns per round"),
-                    ("seat0", "seat 0 wins ÷ fair share 1/n"),
-                    ("points", "winner's points per round"),
-                    ("cards_drawn", "cards drawn per round"),
-                    ("max_stack", "largest draw penalty (cards)"),
-                ],
-                title=f"Against the number of players ({strategies})",
-                palette=pal,
-            ),
-            "by-players",
-            "Each metric at every player count simulated (means with 95% "
-            "intervals; no line joins counts, only those shown were simulated).",
-        )
 
-    # -- tables ----------------------------------------------------------------------
+def _by_players_figure(page: Page, data: pd.DataFrame, strategies: str, pal: dict) -> None:
+    """Each metric against the number of players (with several counts)."""
+    page.heading("Against the number of players", 3)
+    d = data.copy()
+    s0 = d["metric"] == "seat0"
+    for c in ("est", "lo", "hi"):  # seat 0's wins relative to the fair share 1/n
+        d.loc[s0, c] = d.loc[s0, c] * d.loc[s0, "players"]
+    page.figure(
+        figures.by_players(
+            d.rename(columns={"rules": "name"}),
+            [
+                ("turns", "mean turns per round"),
+                ("seat0", "seat 0 wins ÷ fair share 1/n"),
+                ("points", "winner's points per round"),
+                ("cards_drawn", "cards drawn per round"),
+                ("max_stack", "largest draw penalty (cards)"),
+            ],
+            title=f"Against the number of players ({strategies})",
+            palette=pal,
+        ),
+        "by-players",
+        "Each metric at every player count simulated (means with 95% "
+        "intervals; no line joins counts, only those shown were simulated).",
+    )
+
+
+def _tables(page: Page, p: Played, order: list, shown: pd.DataFrame, data: pd.DataFrame) -> None:
+    """The analysts' fold: the differences from the baseline, each rule set's numbers
+    and every seat's win rate."""
     page.fold("For analysts: the tables (intervals, tests, every seat)")
     page.heading("Tables")
-    if not alone:
+    if not p.alone:
         page.heading("Differences from the baseline", 3)
         page.table(findings_table(order, show=esc.md_text), scroll=True)
         page.para(
@@ -403,12 +453,32 @@ def build_page(
             "Truncated rounds, if any, count with their turns (max_turns) and 0 points."
         )
         page.data(findings_data(order), "differences", "This table at full precision")
-    page.heading("The rule set" if alone else "Each rule set", 3)
+    page.heading("The rule set" if p.alone else "Each rule set", 3)
     page.table(shown, scroll=True)
     page.data(data, "summary", "Its numbers")
+    seats = _seat_rates(p)
+    page.heading("Seat win rates", 3)
+    for n in p.counts:
+        wide = seats[seats["players"] == n]
+        tab = pd.DataFrame({"seat": [str(s) for s in range(n)]})
+        for name in p.names:
+            w = wide[wide["rules"] == name].set_index("seat")
+            head = f"{esc.md_text(name)}, % [95%]"
+            if len(p.counts) > 1:
+                head = f"{n} players: {head}"
+            tab[head] = [
+                _pct_ci(w.loc[s, "rate"], w.loc[s, "lo"], w.loc[s, "hi"]) for s in range(n)
+            ]
+        page.table(tab, scroll=True)
+    page.data(seats, "seats", "Every seat at every player count")
+    page.end_fold()
+
+
+def _seat_rates(p: Played) -> pd.DataFrame:
+    """Every seat's wins and win rate (Wilson interval), per player count and rule set."""
     rows = []
-    for n in counts:
-        for name, df in zip(names, frames[n]):
+    for n in p.counts:
+        for name, df in zip(p.names, p.frames[n]):
             wr = win_rates(df["winner"].to_numpy(), n)
             rows += [
                 {
@@ -425,27 +495,17 @@ def build_page(
                     *(wr[c].to_numpy() for c in ("seat", "wins", "games", "rate", "lo", "hi"))
                 )
             ]
-    seats = pd.DataFrame(rows)
-    page.heading("Seat win rates", 3)
-    for n in counts:
-        wide = seats[seats["players"] == n]
-        tab = pd.DataFrame({"seat": [str(s) for s in range(n)]})
-        for name in names:
-            w = wide[wide["rules"] == name].set_index("seat")
-            head = f"{esc.md_text(name)}, % [95%]"
-            if len(counts) > 1:
-                head = f"{n} players: {head}"
-            tab[head] = [
-                _pct_ci(w.loc[s, "rate"], w.loc[s, "lo"], w.loc[s, "hi"]) for s in range(n)
-            ]
-        page.table(tab, scroll=True)
-    page.data(seats, "seats", "Every seat at every player count")
-    page.end_fold()
-    # the rules: those that differ, in words (one rule set: against Official UNO)
+    return pd.DataFrame(rows)
+
+
+def _rules_played(page: Page, p: Played) -> None:
+    """The rules that differ, in words (one rule set: against Official UNO)."""
     compared, compared_names = (
-        ([OFFICIAL, *rules], ["Official UNO as printed", *names]) if alone else (rules, names)
+        ([OFFICIAL, *p.rules], ["Official UNO as printed", *p.names])
+        if p.alone
+        else (p.rules, p.names)
     )
-    page.heading("The rules played" if alone else "The rules compared")
+    page.heading("The rules played" if p.alone else "The rules compared")
     diffs = _rule_differences(compared, compared_names)
     if len(diffs):
         worded = _rules_in_words(compared, compared_names)
@@ -454,12 +514,21 @@ def build_page(
             shown_diffs[esc.md_text(name)] = worded.iloc[:, i].map(esc.md_text).to_numpy()
         page.table(shown_diffs, scroll=True)
         page.data(diffs, "rules", "The rules that differ, in rule syntax")
-    elif alone:
+    elif p.alone:
         page.para("These are the rules of Official UNO as printed.")
     else:
         page.para("The rule sets have the same rules (only their names differ).")
 
-    # -- provenance ------------------------------------------------------------------
+
+def _provenance(page: Page, p: Played, command: str | None) -> None:
+    """How the page was made: the command, the versions, the games and every run."""
+    import matplotlib
+    import numba
+
+    from .._version import __version__
+    from ..versions import RNG_VERSION
+
+    q, g, counts, strategies = p.q, p.q.n_games, p.counts, p.q.strategies
     runs = pd.DataFrame(
         [
             {
@@ -472,7 +541,7 @@ def build_page(
                 "rounds each": f"{g:,}",
                 "seed": str(q.seed),
             }
-            for name, rs in zip(names, rules)
+            for name, rs in zip(p.names, p.rules)
         ]
     )
     cmd = command or (
@@ -492,19 +561,17 @@ def build_page(
             "games": f"rounds 0 .. {g - 1:,} of seed {q.seed}"
             + (
                 ""
-                if alone
+                if p.alone
                 else " under every rule set: round `i` is keyed by `(seed, i)`, so with the "
                 "same deck it starts from the same deal under each rule set (common random "
                 "numbers)"
             ),
-            "simulated": f"{g * len(rules) * len(counts):,} rounds in {sim_seconds:.1f} s",
+            "simulated": f"{g * len(p.rules) * len(counts):,} rounds in {p.seconds:.1f} s",
             "intervals": "95%: Student t for means and paired differences, Wilson for win "
             "rates, Newcombe for paired rates, delta method for relative changes",
         },
         runs,
     )
-    page.write()
-    return page
 
 
 def _pct_ci(rate: float, lo: float, hi: float) -> str:
