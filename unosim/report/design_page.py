@@ -225,13 +225,6 @@ def _axis(t: Target) -> str:
 
 def build_page(d: Design, out: Path, command: str) -> Page:
     """Write the page into ``out`` (``out/design.md``, ``.html``, ``out/design/``)."""
-    import matplotlib
-    import numba
-
-    from .._version import __version__
-    from ..versions import RNG_VERSION
-
-    n_t = len(d.targets)
     title = f"House rules for {d.n_players} players: " + ", ".join(
         esc.md_text(t.show()) for t in d.targets
     )
@@ -242,13 +235,28 @@ def build_page(d: Design, out: Path, command: str) -> Page:
         + "?"
     )
     page = Page(PAGE_NAME, title, question, out)
+    _answer(page, d)
+    page.heading("Trade-offs")
+    _trade_offs(page, d)
+    page.heading("The rule sets confirmed")
+    _confirmed(page, d)
+    page.heading("How the search went")
+    _search(page, d)
+    _provenance(page, d, command)
+    page.write()
+    return page
+
+
+def _answer(page: Page, d: Design) -> None:
+    """The lead (the best rule set against every target, and the base's own misses),
+    its rules in words and the main figure."""
+    n_t = len(d.targets)
     best = d.best
     ok = [c for c in d.confirmed if c.score[0] == n_t]
-    g = best.games
     if best.score[0] == n_t:
         lead = (
             f"**{words(d, best)}** meets all {n_t} target{'s' if n_t > 1 else ''} on "
-            f"{g:,} fresh rounds (seed {d.confirm_seed}, never used by the search): "
+            f"{best.games:,} fresh rounds (seed {d.confirm_seed}, never used by the search): "
             + "; ".join(
                 f"{esc.md_text(METRICS[t.metric].label)} {_measured(t, best)}" for t in d.targets
             )
@@ -297,8 +305,11 @@ def build_page(d: Design, out: Path, command: str) -> Page:
         main=True,
     )
 
-    # -- trade-offs in words
-    page.heading("Trade-offs")
+
+def _trade_offs(page: Page, d: Design) -> None:
+    """How many rule sets of the first rung meet each target and all of them, and what
+    each rule searched does to each target."""
+    n_t = len(d.targets)
     fr = d.first_rung
     n0, g0 = len(fr), d.rungs[0][1]
     met_each = {
@@ -324,57 +335,63 @@ def build_page(d: Design, out: Path, command: str) -> Page:
     )
     eff = effects(d)
     if eff:
-        items = []
-        for t in d.targets:
-            top = max(eff, key=lambda e: abs(e[t.metric]))
-            items.append(
-                f"What moves {esc.md_text(METRICS[t.metric].label)} most: "
-                f"{esc.md_text(display_value(top['rule'], top['to']))} instead of "
-                f"{esc.md_text(display_value(top['rule'], top['from']))} "
-                f"({_signed(t, top[t.metric])} on average)."
-            )
-        page.bullets(items)
-        page.para(
-            "What each rule searched does to each target, against the value of "
-            f"{base_words(d.base)} (the mean over the first rung's rule sets with that "
-            "value minus the mean over those with the original one, so averaged over "
-            "the other rules searched):"
-        )
-        rows = []
-        for e in eff:
-            row = {
-                "change": esc.md_text(
-                    f"{display_value(e['rule'], e['to'])} (instead of "
-                    f"{display_value(e['rule'], e['from'])})"
-                )
-            }
-            for t in d.targets:
-                m = METRICS[t.metric]
-                row[esc.md_text(m.label)] = _signed(t, e[t.metric])
-            rows.append(row)
-        page.table(pd.DataFrame(rows))
-        half = {
-            t.metric: float(
-                np.median(
-                    [
-                        (c.first[t.metric][2] - c.first[t.metric][1]) / 2
-                        for c in d.first_rung_candidates
-                    ]
-                )
-            )
-            for t in d.targets
-        }
-        page.para(
-            f"These come from {g0:,} rounds per rule set: each rule set's estimate there is "
-            "within about "
-            + ", ".join(f"±{_fmt(t, half[t.metric])} ({esc.md_text(t.metric)})" for t in d.targets)
-            + " (95%), and an average over many rule sets is more precise; an effect "
-            "smaller than that may be noise. `--budget` buys more rounds."
-        )
-        page.data(pd.DataFrame(eff), "effects", "These effects as a table")
+        _effects(page, d, eff)
 
-    # -- finalists
-    page.heading("The rule sets confirmed")
+
+def _effects(page: Page, d: Design, eff: list[dict]) -> None:
+    """What moves each target most, and every rule's effect on every target, with the
+    precision of the first rung behind them."""
+    g0 = d.rungs[0][1]
+    items = []
+    for t in d.targets:
+        top = max(eff, key=lambda e: abs(e[t.metric]))
+        items.append(
+            f"What moves {esc.md_text(METRICS[t.metric].label)} most: "
+            f"{esc.md_text(display_value(top['rule'], top['to']))} instead of "
+            f"{esc.md_text(display_value(top['rule'], top['from']))} "
+            f"({_signed(t, top[t.metric])} on average)."
+        )
+    page.bullets(items)
+    page.para(
+        "What each rule searched does to each target, against the value of "
+        f"{base_words(d.base)} (the mean over the first rung's rule sets with that "
+        "value minus the mean over those with the original one, so averaged over "
+        "the other rules searched):"
+    )
+    rows = []
+    for e in eff:
+        row = {
+            "change": esc.md_text(
+                f"{display_value(e['rule'], e['to'])} (instead of "
+                f"{display_value(e['rule'], e['from'])})"
+            )
+        }
+        for t in d.targets:
+            m = METRICS[t.metric]
+            row[esc.md_text(m.label)] = _signed(t, e[t.metric])
+        rows.append(row)
+    page.table(pd.DataFrame(rows))
+    half = {
+        t.metric: float(
+            np.median(
+                [(c.first[t.metric][2] - c.first[t.metric][1]) / 2 for c in d.first_rung_candidates]
+            )
+        )
+        for t in d.targets
+    }
+    page.para(
+        f"These come from {g0:,} rounds per rule set: each rule set's estimate there is "
+        "within about "
+        + ", ".join(f"±{_fmt(t, half[t.metric])} ({esc.md_text(t.metric)})" for t in d.targets)
+        + " (95%), and an average over many rule sets is more precise; an effect "
+        "smaller than that may be noise. `--budget` buys more rounds."
+    )
+    page.data(pd.DataFrame(eff), "effects", "These effects as a table")
+
+
+def _confirmed(page: Page, d: Design) -> None:
+    """The finalists on fresh rounds, ranked, each against every target."""
+    g = d.best.games
     rows = []
     for i, c in enumerate(d.confirmed, 1):
         row = {"rank": str(i), "rule set": words(d, c)}
@@ -398,8 +415,10 @@ def build_page(d: Design, out: Path, command: str) -> Page:
         "often on other rounds."
     )
 
-    # -- the search
-    page.heading("How the search went")
+
+def _search(page: Page, d: Design) -> None:
+    """The space searched, how, and the rungs with their rounds."""
+    g = d.best.games
     how = (
         "every rule set on the same rounds (exhaustive)"
         if d.exhaustive
@@ -435,6 +454,16 @@ def build_page(d: Design, out: Path, command: str) -> Page:
         )
     )
 
+
+def _provenance(page: Page, d: Design, command: str) -> None:
+    """The command, the versions and the rule sets confirmed with their rounds."""
+    import matplotlib
+    import numba
+
+    from .._version import __version__
+    from ..versions import RNG_VERSION
+
+    g = d.best.games
     runs = pd.DataFrame(
         [
             {
@@ -456,8 +485,6 @@ def build_page(d: Design, out: Path, command: str) -> Page:
         },
         runs,
     )
-    page.write()
-    return page
 
 
 # ----------------------------------------------------------------------------- card
