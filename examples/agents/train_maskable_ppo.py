@@ -38,14 +38,14 @@ import time
 import numpy as np
 
 
-# MaskablePPO's hyper-parameters, stated (learning_rate is its default). What makes
-# it learn is ``gae_lambda`` 0.5 (default 0.95): the seat makes about 8 decisions a round and only the
-# round's end pays (1 to the winner), so with 0.95 each decision's advantage is nearly the
-# round's outcome, mostly the luck of the deal; 0.5 credits a decision mostly with the
-# value at the seat's next decision, after the opponents' turns (far less noisy than the
-# round's end). gamma 1 (an episode is short and undiscounted), 16 environments in one
-# DummyVecEnv (one policy call for 16 decisions), minibatches of 256 and a small entropy
-# bonus are for speed and steadiness.
+# MaskablePPO's hyper-parameters, stated (learning_rate is its default). What makes it
+# learn is ``gae_lambda`` 0.5 (default 0.95): the seat makes about 8 decisions a round
+# and only the round's end pays (1 to the winner), so with 0.95 each decision's
+# advantage is nearly the round's outcome, mostly the luck of the deal; 0.5 credits a
+# decision mostly with the value at the seat's next decision, after the opponents' turns
+# (far less noisy than the round's end). gamma 1 (an episode is short and undiscounted),
+# 16 environments in one DummyVecEnv (one policy call for 16 decisions), minibatches of
+# 256 and a small entropy bonus are for speed and steadiness.
 HYPER = {
     "n_steps": 128,
     "batch_size": 256,
