@@ -12,6 +12,7 @@ import os
 from dataclasses import dataclass
 
 import numpy as np
+from numba.core import types as _types
 
 from ..game.rules import RuleError, RuleSet, resolve
 from ..kernel.core import layout as L
@@ -273,8 +274,9 @@ def game_arrays(deck: np.ndarray, history: int):
 
 
 def game_search(tb, deck_n: int):
-    """Scratch for expert opponents' searches (``deck_n`` 0: none)."""
-    return _step.new_search(tb, np.int64(deck_n))
+    """Scratch for expert opponents' searches, or None without them (``deck_n`` 0): the
+    kernels then compile the search out, and a step passes forty arrays fewer."""
+    return _step.new_search(tb, np.int64(deck_n)) if deck_n > 0 else None
 
 
 game_start = _step.start_game  # (tb, rd, ck, order, xp, sa, out, cfg) -> status
@@ -291,9 +293,15 @@ game_information_state_tensor = _step_tensors.information_state_tensor  # (..., 
 game_observation_batch = _step_tensors.observation_batch  # (obs int64[b, ...], deck, out[b, N_T])
 
 
-def entry(dispatcher):
-    """The compiled entry point of a kernel function that has been called once (one
-    signature): calling it skips numba's typing of the arguments, most of the cost of
-    a call with tuples of arrays (a step of the stepwise game)."""
-    (cres,) = dispatcher.overloads.values()
-    return cres.entry_point
+def entry(dispatcher, searching=None):
+    """The compiled entry point of a kernel function, or None when it has not been
+    compiled for the call: calling it skips numba's typing of the arguments, most of the
+    cost of a call with tuples of arrays (a step of the stepwise game). ``searching``:
+    for a function taking the search scratch, whether it is passed (a tuple) or None
+    (``game_search``), each its own compiled version; None: the function's one version."""
+    sigs = list(dispatcher.overloads)
+    if searching is not None:
+        sigs = [s for s in sigs if (_types.none in s) != searching]
+    if len(sigs) != 1:
+        return None
+    return dispatcher.overloads[sigs[0]].entry_point

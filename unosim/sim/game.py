@@ -130,6 +130,7 @@ class Game:
         xp = expert_array(labels, rs)
         self._xp = np.zeros((L.MAX_PLAYERS, N_X), np.int64) if xp is None else xp
         self._deck_n = int(deck.sum())
+        # None without expert seats: the kernels compile the search out (``game_search``)
         self._sa = engine.game_search(self._tb, self._deck_n if xp is not None else 0)
         self._cfg = np.zeros(S.N_CF, np.int64)
         self._cfg[S.CF_N] = n
@@ -165,18 +166,23 @@ _FAST: dict = {}
 _INTS = (int, np.int64, np.int32, np.intp, np.int16, np.int8, np.uint8)
 
 
-def _fast(dispatcher):
-    """``dispatcher``'s compiled entry point once it has exactly one (``engine.entry``:
-    no typing of the arguments on each call), else the dispatcher itself."""
-    f = _FAST.get(dispatcher)
+def _fast(dispatcher, searching=None):
+    """``dispatcher``'s compiled entry point for the call (``engine.entry``: no typing
+    of the arguments on each call; ``searching``: whether the search scratch is passed,
+    None for a function that takes none), else the dispatcher itself (not compiled for
+    it yet, or no jit)."""
+    key = (dispatcher, searching)
+    f = _FAST.get(key)
     if f is None:
-        if len(getattr(dispatcher, "overloads", ())) != 1:  # not compiled (or no jit)
+        if not getattr(dispatcher, "overloads", None):
             return dispatcher
         try:
-            f = engine.entry(dispatcher)
+            f = engine.entry(dispatcher, searching)
         except (AttributeError, ValueError):
             f = dispatcher
-        _FAST[dispatcher] = f
+        if f is None:  # compiled for the other kind of game only: typed, then compiled
+            return dispatcher
+        _FAST[key] = f
     return f
 
 
@@ -195,14 +201,14 @@ def _action_index(action) -> int:
 
 def _flat_step(game: Game):
     """``step_flat``'s entry point, kept on ``game`` once compiled (``_fast``)."""
-    f = _fast(engine.game_step_flat)
+    f = _fast(engine.game_step_flat, game._sa is not None)
     if f is not engine.game_step_flat:
         game._flat_entry = f
     return f
 
 
-def _step():
-    return _fast(engine.game_step)
+def _step(game: Game):
+    return _fast(engine.game_step, game._sa is not None)
 
 
 def _tensor():
@@ -248,13 +254,13 @@ class State:
         ob[_VIEW + K.W_SINGLE] = game._single
         self._out[:] = 0
         if flat is not None:
-            f = _fast(engine.game_start_flat)
+            f = _fast(engine.game_start_flat, game._sa is not None)
             self._status = f(
                 game._tb, self._rd, self._ck, self._order, game._xp, game._sa, self._out,
                 game._cfg, game._deck, seat, flat,
             )  # fmt: skip
             return
-        start = _fast(engine.game_start)
+        start = _fast(engine.game_start, game._sa is not None)
         self._status = int(
             start(
                 game._tb, self._rd, self._ck, self._order, game._xp, game._sa, self._out, game._cfg
@@ -381,7 +387,7 @@ class State:
         g = self.game
         f = g._step_entry
         if f is None:
-            f = _step()
+            f = _step(g)
             if f is not engine.game_step:  # compiled: its entry point from now on
                 g._step_entry = f
         st = int(f(g._tb, self._rd, self._ck, self._order, g._xp, g._sa, self._out, g._cfg, a))

@@ -206,7 +206,9 @@ def advance(tb, rd, ck, n, order, stop, out_row, expert_params, sa):
     record into ``out_row``); returns ``rd.outside_log[O_STATUS]``. A round waiting at a stop of
     the turn loop goes on from there; one that ran past its stop is restored from its
     checkpoint ``ck`` (or dealt again) and replayed. ``expert_params``: the expert parameters per
-    seat (``kernel.expert.rounds``; all 0: no expert), ``sa``: the ``expert.search_arrays``."""
+    seat (``kernel.expert.rounds``; all 0: no expert), ``sa``: the ``expert.search_arrays``,
+    or None when no seat searches (the search is then compiled out, and a call from Python
+    need not unbox its forty arrays: ``kernel.stepwise``)."""
     ob = rd.outside_log
     if ob[O_STATUS] == ST_DONE:
         return ob[O_STATUS]
@@ -243,7 +245,6 @@ def advance(tb, rd, ck, n, order, stop, out_row, expert_params, sa):
             p = ob[O_CK_P]
             at = ob[O_CK_STOP]
     ob[O_DIRTY] = 1
-    b, w, wtb, unseen, cand, ccol, val, dsum, dsq, tally = sa
     while True:
         if at == 2:  # an expert seat's stop: the move its search chose
             force = ob[O_CK_FORCE]
@@ -268,19 +269,24 @@ def advance(tb, rd, ck, n, order, stop, out_row, expert_params, sa):
             ob[O_STATUS] = ST_DONE
             return ob[O_STATUS]
         at = np.int64(1)
-        if (experts >> p) & 1:  # as ``expert.play_round_expert`` does
-            c = search(
-                tb, rd, n, p, expert_params, b, w, wtb, unseen, cand, ccol, val, dsum, dsq, tally
-            )
-            if c >= 0:
-                ob[O_CK_FORCE] = cand[c]
-                ob[O_CK_COLOUR] = ccol[c]
-            else:  # the policy's own choice (it plays a legal card drawn)
-                ob[O_CK_FORCE] = FORCE_DRAWN if rd.game_state[G_DRAWN] > 0 else FORCE_POLICY
-                ob[O_CK_COLOUR] = -1
-            at = np.int64(2)
-            _checkpoint(rd, ck, n, p, at)  # a replay never searches again
-        elif ob[O_CURSOR] == ob[O_LOG_N] and (replayed or ob[O_LOG_N] >= CK_EVERY):
+        searched = False
+        if sa is not None:  # (a test of the type: numba drops the branch for None)
+            if (experts >> p) & 1:  # as ``expert.play_round_expert`` does
+                b, w, wtb, unseen, cand, ccol, val, dsum, dsq, tally = sa
+                c = search(
+                    tb, rd, n, p, expert_params, b, w, wtb, unseen, cand, ccol, val, dsum, dsq,
+                    tally,
+                )  # fmt: skip
+                if c >= 0:
+                    ob[O_CK_FORCE] = cand[c]
+                    ob[O_CK_COLOUR] = ccol[c]
+                else:  # the policy's own choice (it plays a legal card drawn)
+                    ob[O_CK_FORCE] = FORCE_DRAWN if rd.game_state[G_DRAWN] > 0 else FORCE_POLICY
+                    ob[O_CK_COLOUR] = -1
+                at = np.int64(2)
+                _checkpoint(rd, ck, n, p, at)  # a replay never searches again
+                searched = True
+        if not searched and ob[O_CURSOR] == ob[O_LOG_N] and (replayed or ob[O_LOG_N] >= CK_EVERY):
             _checkpoint(rd, ck, n, p, at)
 
 

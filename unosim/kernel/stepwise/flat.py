@@ -38,8 +38,8 @@ def step_flat(tb, rd, ck, order, expert_params, sa, out, cfg, action, deck, seat
         The deck in kind order.
     expert_params : int64[MAX_PLAYERS, N_X]
         Expert opponents' parameters (all 0: none).
-    sa : tuple
-        ``turns.new_search``'s scratch.
+    sa : tuple or None
+        ``turns.new_search``'s scratch (None without expert seats).
     out : int32[N_COLS]
         The round's record, written when it ends.
     cfg : int64[N_CF]
@@ -79,8 +79,8 @@ def start_flat(tb, rd, ck, order, expert_params, sa, out, cfg, deck, seat, flat)
         The deck in kind order.
     expert_params : int64[MAX_PLAYERS, N_X]
         Expert opponents' parameters (all 0: none).
-    sa : tuple
-        ``turns.new_search``'s scratch.
+    sa : tuple or None
+        ``turns.new_search``'s scratch (None without expert seats).
     out : int32[N_COLS]
         The round's record, written when it ends.
     cfg : int64[N_CF]

@@ -111,8 +111,8 @@ def resample_game(tb, rd, ck, order, expert_params, sa, out, cfg, seat, key):
         The deck in kind order.
     expert_params : int64[MAX_PLAYERS, N_X]
         Expert opponents' parameters.
-    sa : tuple
-        ``step.new_search``'s scratch.
+    sa : tuple or None
+        ``step.new_search``'s scratch (None without expert seats).
     out : int32[N_COLS]
         The round's record.
     cfg : int64[N_CF]

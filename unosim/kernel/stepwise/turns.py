@@ -165,8 +165,8 @@ def start_game(tb, rd, ck, order, expert_params, sa, out, cfg):
         The deck in kind order.
     expert_params : int64[MAX_PLAYERS, N_X]
         Expert opponents' parameters (all 0: none).
-    sa : tuple
-        ``new_search``'s scratch.
+    sa : tuple or None
+        ``new_search``'s scratch (None without expert seats).
     out : int32[N_COLS]
         The round's record, written when it ends.
     cfg : int64[N_CF]
@@ -197,8 +197,8 @@ def step_game(tb, rd, ck, order, expert_params, sa, out, cfg, action):
         The deck in kind order.
     expert_params : int64[MAX_PLAYERS, N_X]
         Expert opponents' parameters (all 0: none).
-    sa : tuple
-        ``new_search``'s scratch.
+    sa : tuple or None
+        ``new_search``'s scratch (None without expert seats).
     out : int32[N_COLS]
         The round's record, written when it ends.
     cfg : int64[N_CF]
@@ -287,8 +287,8 @@ def builtin_step(tb, tbr, rd, ck, order, expert_params, sa, out, cfg):
         The deck in kind order.
     expert_params : int64[MAX_PLAYERS, N_X]
         Expert opponents' parameters (all 0: none).
-    sa : tuple
-        ``new_search``'s scratch.
+    sa : tuple or None
+        ``new_search``'s scratch (None without expert seats).
     out : int32[N_COLS]
         The round's record, written when it ends.
     cfg : int64[N_CF]
