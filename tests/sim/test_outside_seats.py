@@ -275,6 +275,9 @@ def test_ctrl_c_while_an_agent_thinks(tmp_path):
         stderr=subprocess.PIPE,
         text=True,
         env=dict(os.environ, PYTHONPATH=str(ROOT)),
+        # Ctrl-C as a terminal delivers it: a suite started in the background (``make
+        # test &``) hands its children SIGINT ignored, and Python then keeps it ignored
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )
     deadline = time.monotonic() + 600
     while not started.exists() and proc.poll() is None and time.monotonic() < deadline:
