@@ -423,14 +423,14 @@ class _Found:
 
 def _found(res: Results) -> _Found:
     return _Found(
-        res["strategies"],
-        res["effect_ids"],
-        res["effects"],
-        res["simple"],
-        res["games"],
-        res["cells"],
-        res["pilot_games"],
-        res.seed,
+        strats=res["strategies"],
+        ids=res["effect_ids"],
+        tables=res["effects"],
+        simple=res["simple"],
+        games=res["games"],
+        cells_by_model=res["cells"],
+        pilot_games=res["pilot_games"],
+        seed=res.seed,
     )
 
 

@@ -428,18 +428,18 @@ class _Found:
 
 def _found(res: Results) -> _Found:
     return _Found(
-        dict(res["candidates"]),
-        res["tunings"],
-        res["rounds"],
-        res["select"],
-        res["best"],
-        res["skill"],
-        res["expert"],
-        res["expert_odds"],
-        res["odds"],
-        res["expert_deals"],
-        res["expert_matches"],
-        res.seed,
+        names=dict(res["candidates"]),
+        tunings=res["tunings"],
+        rounds=res["rounds"],
+        select=res["select"],
+        best=res["best"],
+        skill=res["skill"],
+        xrow=res["expert"],
+        x_odds=res["expert_odds"],
+        odds=res["odds"],
+        expert_deals=res["expert_deals"],
+        expert_matches=res["expert_matches"],
+        seed=res.seed,
     )
 
 
