@@ -54,10 +54,10 @@ install: $(WARMED)  ## create .venv, install unosim with its test extras and com
 # the suite runs on every core (pytest-xdist, at most 4 workers), one test file per worker
 # at a time so that a file's shared set-up is built once; TEST_WORKERS=0 runs it in one process
 TEST_WORKERS ?= auto
-test: $(WARMED)  ## run the test suite on every core (slow statistical runs excluded)
+test: $(WARMED)  ## run the test suite on every core (the long runs marked slow excluded)
 	$(BIN)/python -m pytest -q -n $(TEST_WORKERS) --maxprocesses 4 --dist loadfile --durations=15
 
-test-all: $(WARMED)  ## run every test, the slow statistical ones too
+test-all: $(WARMED)  ## run every test, the long ones marked slow too
 	$(BIN)/python -m pytest -q -m '' -n $(TEST_WORKERS) --maxprocesses 4 --dist loadfile
 
 # a useful subset in under a minute: rules, scenarios, statistics, layers, the CLI's

@@ -53,7 +53,7 @@ with open(os.environ["UNOSIM_TEST_AGENT_PIDS"], "a") as f:  # who imports this f
 
 
 def agent(obs):
-    return obs.legal[-1]
+    return obs.legal[0]  # a card where one is legal: a draw at every turn made rounds long
 """
 
 
@@ -83,10 +83,10 @@ def agent_server(tmp_path_factory):
     """A server offering an agent file as the opponent ``agent``; the file notes the
     process id of whoever imports it."""
     folder = tmp_path_factory.mktemp("agent")
-    (folder / "last_legal.py").write_text(AGENT_FILE)
+    (folder / "first_legal.py").write_text(AGENT_FILE)
     pids = folder / "pids.txt"
     env = dict(os.environ, UNOSIM_TEST_AGENT_PIDS=str(pids))
-    proc, url = _serve("--agent", f"{folder / 'last_legal.py'}:agent", env=env)
+    proc, url = _serve("--agent", f"{folder / 'first_legal.py'}:agent", env=env)
     yield url, proc.pid, pids
     proc.terminate()
     proc.wait(timeout=20)
