@@ -46,8 +46,10 @@ HAND = 7
 RANK_N, COLOUR_N, SIZE, SEAT = 64, 80, 86, 88
 LIST = 32  # slots of a seat's list of one colour's ranks (a colour has 25 cards)
 
-# winner (-1 when truncated), turns, points, cards drawn
-COLUMNS = ("winner", "turns", "points", "cards_drawn")
+# winner (-1 when truncated), turns, points, cards drawn (RULES.md 6), the seat that took
+# the first turn, and the cards found at the end in the pile, the discards and the hands
+# (108 unless a card was lost or duplicated: a check, not a statistic)
+COLUMNS = ("winner", "turns", "points", "cards_drawn", "first_player", "cards_counted")
 
 DECK = np.array(
     [c << 4 | r for c in range(N_COLOURS) for r in range(13) for _ in range(1 if r == 0 else 2)]
@@ -223,7 +225,7 @@ def _effects(n):
 
 @numba.njit(cache=True, _nrt=False)
 def _round(n, s, pile, disc, seats, lists, step, flip, penalty, out):
-    """One round at ``n`` seats from PCG32 state ``s`` into ``out`` (int64[4],
+    """One round at ``n`` seats from PCG32 state ``s`` into ``out`` (int64[6],
     ``COLUMNS``).
 
     Compiled without numba's reference counting (``_nrt=False``): the round allocates
@@ -266,6 +268,7 @@ def _round(n, s, pile, disc, seats, lists, step, flip, penalty, out):
                     _gain(seats, lists, 0, k)
                     drawn += 1
             p = 1 % n
+    out[4] = p
     turns = 0
     winner = -1
     while turns < MAX_TURNS:
@@ -302,6 +305,9 @@ def _round(n, s, pile, disc, seats, lists, step, flip, penalty, out):
             winner = p
             break
         p = _advance(p, d * step[k], n)
+    held = 0
+    for q in range(n):
+        held += seats[q * SEAT + SIZE]
     points = 0
     if winner >= 0:
         for q in range(n):
@@ -315,12 +321,13 @@ def _round(n, s, pile, disc, seats, lists, step, flip, penalty, out):
     out[1] = turns
     out[2] = points
     out[3] = drawn
+    out[5] = npile + ndisc + held
 
 
 @numba.njit(cache=True, parallel=True)
 def play(seed, first, n_games, n, out):
     """Rounds ``first .. first + n_games - 1`` at ``n`` seats into ``out``
-    (int64[n_games, 4], ``COLUMNS``); round g's state is a hash of (seed, g), so the
+    (int64[n_games, 6], ``COLUMNS``); round g's state is a hash of (seed, g), so the
     results do not depend on chunks or threads."""
     step, flip, penalty = _effects(n)
     key = mix64(np.uint64(seed))
@@ -336,7 +343,7 @@ def play(seed, first, n_games, n, out):
 
 
 def simulate(n_games: int, n_players: int = 4, seed: int = 1, first: int = 0) -> np.ndarray:
-    """int64[n_games, 4] of ``COLUMNS`` for rounds ``first ..`` of root ``seed``."""
+    """int64[n_games, 6] of ``COLUMNS`` for rounds ``first ..`` of root ``seed``."""
     out = np.empty((n_games, len(COLUMNS)), np.int64)
     play(seed, first, n_games, n_players, out)
     return out
