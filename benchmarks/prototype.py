@@ -9,13 +9,16 @@ rules about bluffs, challenges and UNO calls never act), as cheaply as a sound p
   and a mask; a wild top card has the rank ``NO_RANK``, which no card in hand has, so
   matching it needs no branch;
 - each hand keeps its counts per kind, per colour and per rank, so the number of legal
-  cards is four lookups, and a list of its cards per colour, so the k-th card of the
+  cards is five lookups, and a list of its cards per colour, so the k-th card of the
   current colour is one lookup (a card leaves a list by swapping in the list's last);
 - the draw pile is kept in no order and each draw takes a uniformly random card of it
   (a lazy shuffle: a round pays only for the cards it draws);
 - the random numbers come from PCG32 (a 64-bit LCG with a permuted output) whose state
   is a local variable, bounded by Lemire's multiply-and-reject (exactly uniform);
-- the card effects (next seat, penalty, direction) are tables indexed by the card.
+- the card effects (next seat, penalty, direction) are tables indexed by the card;
+- the round is compiled without numba's reference counting and indexes its arrays with
+  unsigned integers (``_round``, ``_u``): two taxes of numba's that a round allocating
+  nothing need not pay.
 
 Its games are not unosim's (other random streams), but they follow the same rules, so
 the two agree statistically (``tests/meta/test_prototype.py``). It imports nothing of
@@ -27,6 +30,7 @@ unosim. ``make bench`` times it beside ``unosim.simulate``'s kernel on the same 
 from __future__ import annotations
 
 import argparse
+import sys
 import time
 
 import numba
@@ -145,8 +149,8 @@ def _gain(seats, lists, p, k):
 
 @numba.njit(cache=True, inline="always")
 def _pick(seats, lists, p, colour, rank, s):
-    """A legal card of seat ``p``, uniform over the physical cards, taken out of its hand;
-    -1 when it holds none. Returns (card, state).
+    """A legal card of seat ``p``, uniform over the physical cards (RULES.md 10), taken out
+    of its hand; -1 when it holds none. Returns (card, state).
 
     The legal cards are those of the current colour (the list's u-th), those of the top
     card's rank in the other colours, the wilds, and the Wild Draw Fours when it holds
@@ -234,7 +238,8 @@ def _round(n, s, pile, disc, seats, lists, step, flip, penalty, out):
     Compiled without numba's reference counting (``_nrt=False``): the round allocates
     nothing, and the counts numba otherwise keeps on every array passed to an inlined
     helper (an atomic increment at its entry, a decrement at each exit, which numba's
-    pruning cannot remove across branches) cost a third of its time."""
+    pruning cannot remove across branches) cost a third to two fifths of its time. Any
+    allocation in it would be a compile error."""
     for i in range(n * SEAT):
         seats[i] = 0
     npile = DECK.size
@@ -304,7 +309,7 @@ def _round(n, s, pile, disc, seats, lists, step, flip, penalty, out):
                 if k2 >= 0:
                     _gain(seats, lists, v, k2)
                     drawn += 1
-        if seats[_u(p * SEAT + SIZE)] == 0:  # a card drawn and played never is the last
+        if seats[_u(p * SEAT + SIZE)] == 0:  # a card drawn and played is never the last
             winner = p
             break
         p = _advance(p, d * step[_u(k)], n)
@@ -347,6 +352,10 @@ def play(seed, first, n_games, n, out):
 
 def simulate(n_games: int, n_players: int = 4, seed: int = 1, first: int = 0) -> np.ndarray:
     """int64[n_games, 6] of ``COLUMNS`` for rounds ``first ..`` of root ``seed``."""
+    if not 2 <= n_players <= 10:
+        raise ValueError(f"n_players must be 2 to 10 (RULES.md 1), not {n_players}")
+    if n_games < 1 or first < 0:
+        raise ValueError(f"n_games must be at least 1 and first at least 0, not {n_games}, {first}")
     out = np.empty((n_games, len(COLUMNS)), np.int64)
     play(seed, first, n_games, n_players, out)
     return out
@@ -358,6 +367,14 @@ def main() -> None:
     ap.add_argument("--players", type=int, default=4)
     ap.add_argument("--threads", type=int, default=1)
     a = ap.parse_args()
+    cores = numba.config.NUMBA_NUM_THREADS
+    if not (2 <= a.players <= 10 and a.games >= 1 and 1 <= a.threads <= cores):
+        print(
+            f"prototype: --players must be 2 to 10, --games at least 1 and --threads 1 to "
+            f"{cores} (got {a.players}, {a.games}, {a.threads})",
+            file=sys.stderr,
+        )
+        sys.exit(2)
     numba.set_num_threads(a.threads)
     simulate(64, a.players)
     t = time.perf_counter()
@@ -371,4 +388,7 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    try:
+        main()
+    except KeyboardInterrupt:
+        sys.exit(130)
