@@ -40,6 +40,9 @@ from .options import (
 
 N_OBS = K.N_V
 MIN_PER_CALL = 256  # games a kernel call steps at least when a step is split over threads
+# ... and deals: one game in 14 ends a step, and a deal costs about as much as 1.5
+# steps (the deal and the turns to the first decision), so the second round is split too
+MIN_PER_DEAL = 16
 
 
 def _stepped():
@@ -63,7 +66,8 @@ class BatchEnv:
     and, for ``step``, ``reward float64[b]`` and ``done bool[b]``: a game that ends is
     replaced at once by the next game index (its first observation is returned; game
     indices go to the slots in slot order). The arrays are new at each call (the caller
-    may keep them).
+    may keep them). ``sample_actions(rng)`` draws a uniformly random legal action for
+    each game, in compiled code (the random policy, without numpy's cost).
 
     A step is one kernel call per thread (``kernel.outside.batches``; numba's thread count,
     ``numba.set_num_threads``), each over a contiguous part of the batch: it logs each
@@ -131,6 +135,7 @@ class BatchEnv:
         self._status = np.zeros(self.b, dtype=np.int64)
         self._pool: ThreadPoolExecutor | None = None
         self._pool_threads = 0
+        self._sampler = np.random.default_rng(self.seed)  # ``sample_actions``' own stream
 
     @property
     def seed(self) -> int:
@@ -142,10 +147,11 @@ class BatchEnv:
         self._seed = self.t.seed = int(value)
         self._cfg[BC_SEED] = self._seed
 
-    def _parts(self, m: int):
-        """How many kernel calls step ``m`` games side by side, and the pool that runs
-        them (numba's thread count; None: one call on this thread)."""
-        per_call = MIN_PER_CALL if self.t.per_thread == PER_THREAD else self.t.per_thread
+    def _parts(self, m: int, least: int = MIN_PER_CALL):
+        """How many kernel calls step ``m`` games side by side, at least ``least`` a call
+        (with expert opponents, ``PER_THREAD_EXPERT``), and the pool that runs them
+        (numba's thread count; None: one call on this thread)."""
+        per_call = least if self.t.per_thread == PER_THREAD else self.t.per_thread
         k = min(numba.get_num_threads(), m // per_call)
         if k <= 1:
             return 1, None
@@ -156,12 +162,12 @@ class BatchEnv:
             self._pool_threads = k
         return k, self._pool
 
-    def _call(self, slots, actions, deal, res) -> int:
-        """``kernel.outside.batches.step_batch`` over ``slots``, split across threads;
-        returns how many games ended."""
+    def _call(self, slots, actions, deal, res, least=MIN_PER_CALL) -> int:
+        """``kernel.outside.batches.step_batch`` over ``slots``, split across threads
+        (at least ``least`` games a call); returns how many games ended."""
         t = self.t
         head = (t.tb, t.games, t.cks, np.int64(t.n), t.order, t.stop, t.out, t.xp, self._cfg)
-        k, pool = self._parts(slots.size)
+        k, pool = self._parts(slots.size, least)
         with kernel_call():
             if pool is None:
                 return int(engine.batch_step(*head, slots, actions, deal, res))
@@ -193,7 +199,48 @@ class BatchEnv:
             games = np.arange(self._next, self._next + slots.size, dtype=np.int64)
             self._next += slots.size
             self.t.game[slots] = games
-            ended = self._call(slots, self._none[: slots.size], games, res)
+            ended = self._call(slots, self._none[: slots.size], games, res, MIN_PER_DEAL)
+
+    def sample_actions(self, rng=None) -> np.ndarray:
+        """A uniformly random legal action for each game, at the decision it waits at:
+        Gymnasium's ``Discrete.sample(mask=...)`` for the whole batch, drawn in compiled
+        code on numba's threads (``kernel.outside.batches.sample_batch``).
+
+        Parameters
+        ----------
+        rng : numpy.random.Generator, int or None
+            A Generator: one 64-bit key is drawn from it per call. An int: the batch's
+            own stream is seeded with it anew (``numpy.random.default_rng``). None: the
+            batch's own stream (seeded with ``seed`` when the batch was made).
+
+        Returns
+        -------
+        int64[b]
+            The actions (-1 for a game that waits at no decision: before ``reset()``).
+            They depend only on the key drawn and the games' masks, not on the threads.
+        """
+        if rng is None:
+            rng = self._sampler
+        elif isinstance(rng, (int, np.integer)) and not isinstance(rng, bool):
+            rng = self._sampler = np.random.default_rng(int(rng))
+        elif not isinstance(rng, np.random.Generator):
+            raise TypeError(f"rng must be a numpy Generator, an int or None, got {rng!r}")
+        key = rng.integers(0, 2**63, dtype=np.int64)
+        b, ob = self.b, self.t.outside_log
+        actions = np.empty(b, np.int64)
+        k, pool = self._parts(b)
+        with kernel_call():
+            if pool is None:
+                engine.batch_sample(ob, 0, b, key, actions)
+            else:
+                cut = [b * p // k for p in range(k + 1)]
+                list(
+                    pool.map(
+                        lambda p: engine.batch_sample(ob, cut[p], cut[p + 1], key, actions),
+                        range(k),
+                    )
+                )
+        return actions
 
     def observe(self):
         """The observations and masks of the decisions the games wait at (copies)."""
