@@ -206,6 +206,11 @@ def sample_batch(ob, lo, hi, key, actions):
     actions : int64[b]
         Rows ``lo`` to ``hi - 1`` are written: the action, or -1 for a game that waits
         at no decision.
+
+    Returns
+    -------
+    None
+        (``actions`` holds the draw.)
     """
     for i in range(lo, hi):
         legal = np.int64(0)
