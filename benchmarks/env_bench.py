@@ -4,7 +4,7 @@ process, alternated; and ``BatchEnv``'s decisions per second on 2 threads.
 
     .venv/bin/python benchmarks/env_bench.py [SECONDS] [--batch]
 
-(``--batch``: ``BatchEnv``'s row alone.)
+(``--batch``: ``BatchEnv``'s rows alone.)
 
 The policy is the one every user writes first: a uniformly random legal action, chosen
 in Python from the environment's mask (OpenSpiel: from ``legal_actions()``). unosim's
@@ -12,8 +12,21 @@ Gymnasium environment is seat 0 of 4-player ``official`` against 3 built-in ``ra
 players (their decisions are made inside the kernel and not counted); crazy_eights has
 its default 5 players, every one stepped from Python (chance nodes sampled, not
 counted). Rates are decisions per CPU-second of this process (the machine may be
-shared); ``BatchEnv``'s are per wall-second on 2 numba threads. Install OpenSpiel with
-the ``bench`` extra (``pip install -e '.[env,bench]'``).
+shared). Install OpenSpiel with the ``bench`` extra (``pip install -e '.[env,bench]'``).
+
+``BatchEnv`` (the same game, seat 0 of 4 against 3 ``random``, its full rules) is
+measured with its own default of 1,024 games (``BATCH``), the size a user gets: the
+rate per CPU-second falls as the batch outgrows the caches (a game's arrays and its
+checkpoint are about 16 KB: 1,024 games are 16 MB of the 32 MB L3, 4,096 games 62 MB;
+``notes/env-step-cost.md`` has the sweep from 256 to 4,096), and 1,024 games split into
+two kernel calls of 512. Its rows, each the
+best of 3 alternated runs: the target row draws the actions with
+``BatchEnv.sample_actions`` (compiled, 60 ns a game), the other with numpy
+(``argmax(mask * rng.random(mask.shape))``, serial, as dear as the step itself), so the
+difference is what the policy costs, not the environment. They are per wall-second on 2
+numba threads, with the rate per CPU-second of all threads and the cores they kept busy
+(CPU-seconds per wall-second): below 2.0 the threads did not each have a core, and 2
+idle cores would give about twice the rate per CPU-second.
 """
 
 from __future__ import annotations

@@ -40,9 +40,6 @@ from .options import (
 
 N_OBS = K.N_V
 MIN_PER_CALL = 256  # games a kernel call steps at least when a step is split over threads
-# ... and deals: one game in 14 ends a step, and a deal costs about as much as 1.5
-# steps (the deal and the turns to the first decision), so the second round is split too
-MIN_PER_DEAL = 16
 
 
 def _stepped():
@@ -147,11 +144,10 @@ class BatchEnv:
         self._seed = self.t.seed = int(value)
         self._cfg[BC_SEED] = self._seed
 
-    def _parts(self, m: int, least: int = MIN_PER_CALL):
-        """How many kernel calls step ``m`` games side by side, at least ``least`` a call
-        (with expert opponents, ``PER_THREAD_EXPERT``), and the pool that runs them
-        (numba's thread count; None: one call on this thread)."""
-        per_call = least if self.t.per_thread == PER_THREAD else self.t.per_thread
+    def _parts(self, m: int):
+        """How many kernel calls step ``m`` games side by side, and the pool that runs
+        them (numba's thread count; None: one call on this thread)."""
+        per_call = MIN_PER_CALL if self.t.per_thread == PER_THREAD else self.t.per_thread
         k = min(numba.get_num_threads(), m // per_call)
         if k <= 1:
             return 1, None
@@ -162,12 +158,12 @@ class BatchEnv:
             self._pool_threads = k
         return k, self._pool
 
-    def _call(self, slots, actions, deal, res, least=MIN_PER_CALL) -> int:
-        """``kernel.outside.batches.step_batch`` over ``slots``, split across threads
-        (at least ``least`` games a call); returns how many games ended."""
+    def _call(self, slots, actions, deal, res) -> int:
+        """``kernel.outside.batches.step_batch`` over ``slots``, split across threads;
+        returns how many games ended."""
         t = self.t
         head = (t.tb, t.games, t.cks, np.int64(t.n), t.order, t.stop, t.out, t.xp, self._cfg)
-        k, pool = self._parts(slots.size, least)
+        k, pool = self._parts(slots.size)
         with kernel_call():
             if pool is None:
                 return int(engine.batch_step(*head, slots, actions, deal, res))
@@ -199,7 +195,7 @@ class BatchEnv:
             games = np.arange(self._next, self._next + slots.size, dtype=np.int64)
             self._next += slots.size
             self.t.game[slots] = games
-            ended = self._call(slots, self._none[: slots.size], games, res, MIN_PER_DEAL)
+            ended = self._call(slots, self._none[: slots.size], games, res)
 
     def sample_actions(self, rng=None) -> np.ndarray:
         """A uniformly random legal action for each game, at the decision it waits at:
