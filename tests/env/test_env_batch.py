@@ -144,6 +144,23 @@ def test_step_before_reset_and_wrong_shapes_raise():
         BatchEnv("official", 2, b=0)
 
 
+def test_actions_in_any_layout_step_the_same_games():
+    """Actions given as a strided view, a read-only array or a list step the games as a
+    contiguous array does (the kernel's compiled entry point takes one layout)."""
+    envs = [BatchEnv("official", 4, b=16, seed=4) for _ in range(4)]
+    masks = [e.reset()[1] for e in envs]
+    for _ in range(30):
+        a = envs[0].sample_actions()
+        wide = np.stack([a, a], axis=1)  # wide[:, 0] is strided
+        frozen = a.copy()
+        frozen.flags.writeable = False
+        steps = [e.step(x) for e, x in zip(envs, (a, wide[:, 0], frozen, a.tolist()))]
+        for other in steps[1:]:
+            for x, y in zip(steps[0], other):
+                np.testing.assert_array_equal(x, y)
+    assert masks
+
+
 def test_the_arrays_returned_are_the_callers():
     """Each step returns new arrays: ones kept from an earlier step do not change."""
     env = BatchEnv("official", 4, b=4, seed=1)

@@ -270,7 +270,9 @@ class BatchEnv:
         to the seat's next decision; returns ``(obs, mask, reward, done)``. An illegal
         action raises ``unosim.IllegalAction`` naming the game's decision, before any
         game moves."""
-        a = np.asarray(actions, dtype=np.int64)
+        # a new contiguous int64 array: the compiled entry point takes the types it was
+        # found for, and would misread a strided view (``_entry_point``)
+        a = np.array(actions, dtype=np.int64, order="C")
         if a.shape != (self.b,):
             raise ValueError(f"actions must have shape ({self.b},), got {a.shape}")
         j = int(engine.batch_check(self.t.outside_log, self.slots, a))
