@@ -19,14 +19,14 @@ measured with its own default of 1,024 games (``BATCH``), the size a user gets: 
 rate per CPU-second falls as the batch outgrows the caches (a game's arrays and its
 checkpoint are about 16 KB: 1,024 games are 16 MB of the 32 MB L3, 4,096 games 62 MB;
 ``notes/env-step-cost.md`` has the sweep from 256 to 4,096), and 1,024 games split into
-two kernel calls of 512. Its rows, each the
-best of 3 alternated runs: the target row draws the actions with
-``BatchEnv.sample_actions`` (compiled, 60 ns a game), the other with numpy
-(``argmax(mask * rng.random(mask.shape))``, serial, as dear as the step itself), so the
-difference is what the policy costs, not the environment. They are per wall-second on 2
-numba threads, with the rate per CPU-second of all threads and the cores they kept busy
-(CPU-seconds per wall-second): below 2.0 the threads did not each have a core, and 2
-idle cores would give about twice the rate per CPU-second.
+two kernel calls of 512. Its rows, each the best of 3 alternated runs: the target row
+draws the actions with ``BatchEnv.sample_actions`` (compiled, 60 ns a game), the other
+with numpy (``argmax(mask * rng.random(mask.shape))``, serial, a quarter of the step's
+cost), so the difference is what the policy costs, not the environment. They are per
+wall-second on 2 numba threads, with the rate per CPU-second of all threads and the
+cores they kept busy (CPU-seconds per wall-second): below 2.0 the threads did not each
+have a core, and 2 idle cores would give up to twice the rate per CPU-second (less the
+parts of a step that run on one thread: ``notes/env-step-cost.md``).
 """
 
 from __future__ import annotations

@@ -313,9 +313,9 @@ class Tables:
     kernel (``kernel.rules.family``) when their rule set has a kernel of its own and no
     seat is an expert (the same games; a compile of its own per rule set, so only for
     callers whose calls skip numba's typing of the table, ``env.BatchEnv``). Each slot
-    plays one game at a time:
-    ``start(slot, game)``, then ``advance(slots)`` until the slot's game is over (its
-    record in ``out[slot]``), with an action logged (``act``) after every stop.
+    plays one game at a time: ``start(slot, game)``, then ``advance(slots)`` until the
+    slot's game is over (its record in ``out[slot]``), with an action logged (``act``)
+    after every stop.
     """
 
     def __init__(
