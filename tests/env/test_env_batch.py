@@ -144,6 +144,23 @@ def test_step_before_reset_and_wrong_shapes_raise():
         BatchEnv("official", 2, b=0)
 
 
+def test_actions_in_any_layout_step_the_same_games():
+    """Actions given as a strided view, a read-only array or a list step the games as a
+    contiguous array does (the kernel's compiled entry point takes one layout)."""
+    envs = [BatchEnv("official", 4, b=16, seed=4) for _ in range(4)]
+    for env in envs:
+        env.reset()
+    for _ in range(30):
+        a = envs[0].sample_actions()
+        wide = np.stack([a, a], axis=1)  # wide[:, 0] is strided
+        frozen = a.copy()
+        frozen.flags.writeable = False
+        steps = [e.step(x) for e, x in zip(envs, (a, wide[:, 0], frozen, a.tolist()))]
+        for other in steps[1:]:
+            for x, y in zip(steps[0], other):
+                np.testing.assert_array_equal(x, y)
+
+
 def test_the_arrays_returned_are_the_callers():
     """Each step returns new arrays: ones kept from an earlier step do not change."""
     env = BatchEnv("official", 4, b=4, seed=1)
@@ -198,3 +215,84 @@ def test_vector_env_behaves_as_gymnasium_asks():
             recorded += int(term.sum())
     assert recorded > 0
     venv.close()
+
+
+def _uniformity_p(env, draws):
+    """p-value of a chi-square test that ``draws`` calls of ``env.sample_actions()`` (the
+    games held still) pick each game's legal actions uniformly, pooled over the games."""
+    from scipy.stats import chi2
+
+    mask = env.observe()[1].astype(bool)
+    counts = np.zeros(mask.shape, np.int64)
+    rows = np.arange(env.b)
+    for _ in range(draws):
+        counts[rows, env.sample_actions()] += 1
+    stat, dof = 0.0, 0
+    for i in range(env.b):
+        legal = counts[i, mask[i]]
+        if legal.size > 1:
+            expected = draws / legal.size
+            stat += float(((legal - expected) ** 2).sum() / expected)
+            dof += legal.size - 1
+    return chi2.sf(stat, dof)
+
+
+def test_sampled_actions_are_legal_and_play_the_pinned_games():
+    """Every sampled action is legal (a house-rule mix, whose decisions inside turns
+    replay from checkpoints, and the UNO call); stepping with them raises nothing."""
+    env = BatchEnv("official", 4, b=48, seed=2, stacking="same", seven_zero=True, jump_in=True)
+    obs, mask = env.reset()
+    seen = set()
+    for _ in range(200):
+        a = env.sample_actions()
+        assert a.dtype == np.int64 and a.shape == (48,)
+        assert (mask[np.arange(48), a] == 1).all()
+        seen.update(a.tolist())
+        obs, mask, _, _ = env.step(a)
+    assert len(seen) > 60  # plays, draws, passes, colours, UNO calls...
+
+
+def test_sampled_actions_are_uniform_over_the_legal_ones():
+    """A chi-square test over each game's legal actions (p > 1e-4; a sampler that
+    favoured one action in ten per cent of its draws fails it)."""
+    env = BatchEnv("official", 4, b=64, seed=3, jump_in=True)
+    env.reset()
+    rng = np.random.default_rng(9)
+    for _ in range(7):  # some games at other decisions than their first
+        env.step(env.sample_actions(rng))
+    assert _uniformity_p(env, 2000) > 1e-4
+
+
+def test_the_sampler_is_reproducible_on_any_threads():
+    """The same seed gives the same actions: an int seed, a Generator, the batch's own
+    stream, on one thread or two; a game waiting at nothing gets -1."""
+    fresh = BatchEnv("official", 4, b=600, seed=1)
+    assert (fresh.sample_actions() == -1).all()
+    with pytest.raises(TypeError, match="rng must be"):
+        fresh.sample_actions("7")
+
+    def run(rng_of, threads):
+        numba.set_num_threads(min(threads, numba.config.NUMBA_NUM_THREADS))
+        env = BatchEnv("official", 4, b=600, seed=1)
+        env.reset()
+        rng = rng_of()
+        out = []
+        for _ in range(20):
+            a = env.sample_actions(rng)
+            out.append(a)
+            env.step(a)
+        return np.stack(out)
+
+    threads = numba.get_num_threads()
+    try:
+        own = run(lambda: None, 1)
+        np.testing.assert_array_equal(own, run(lambda: None, 2))
+        gen = run(lambda: np.random.default_rng(5), 2)
+        np.testing.assert_array_equal(gen, run(lambda: np.random.default_rng(5), 1))
+        assert not np.array_equal(own, gen)
+    finally:
+        numba.set_num_threads(threads)
+    env = BatchEnv("official", 4, b=32, seed=1)
+    env.reset()
+    np.testing.assert_array_equal(env.sample_actions(11), env.sample_actions(11))
+    assert not np.array_equal(env.sample_actions(11), env.sample_actions(12))

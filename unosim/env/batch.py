@@ -42,6 +42,20 @@ N_OBS = K.N_V
 MIN_PER_CALL = 256  # games a kernel call steps at least when a step is split over threads
 
 
+def _entry_point(dispatcher, args):
+    """``dispatcher``'s compiled entry point for the types of ``args``, or None (not
+    compiled for them, or no jit). Calling it skips numba's typing of every argument at
+    each call (the ``Table`` and ``Round`` tuples: some 10 us a call, 170 us with a
+    specialised table, whose type is rebuilt from its rule array each time); a batch's
+    arguments keep their types from call to call (contiguous int64 slots, actions,
+    deals; the same tables and result arrays)."""
+    overloads = getattr(dispatcher, "overloads", None)
+    if not overloads:
+        return None
+    compiled = overloads.get(tuple(numba.typeof(a) for a in args))
+    return None if compiled is None else compiled.entry_point
+
+
 def _stepped():
     from ..players.agents import Agent
 
@@ -63,7 +77,8 @@ class BatchEnv:
     and, for ``step``, ``reward float64[b]`` and ``done bool[b]``: a game that ends is
     replaced at once by the next game index (its first observation is returned; game
     indices go to the slots in slot order). The arrays are new at each call (the caller
-    may keep them).
+    may keep them). ``sample_actions(rng)`` draws a uniformly random legal action for
+    each game, in compiled code (the random policy, without numpy's cost).
 
     A step is one kernel call per thread (``kernel.outside.batches``; numba's thread count,
     ``numba.set_num_threads``), each over a contiguous part of the batch: it logs each
@@ -115,6 +130,7 @@ class BatchEnv:
             history=0,
             capacity=0,  # no history kept: no trace either (its events then cost nothing)
             xp=expert_array(labels, rs),  # expert opponents search
+            family=True,  # the rules compiled in (``_entry_point``: no typing per call)
         )
         self.deck = rs.deck_counts()[: K.N_SEEN].astype(np.int64)
         self.seat, self.how = int(seat), reward
@@ -131,6 +147,8 @@ class BatchEnv:
         self._status = np.zeros(self.b, dtype=np.int64)
         self._pool: ThreadPoolExecutor | None = None
         self._pool_threads = 0
+        self._sampler = np.random.default_rng(self.seed)  # ``sample_actions``' own stream
+        self._step = None  # ``step_batch``'s entry point once compiled (``_entry_point``)
 
     @property
     def seed(self) -> int:
@@ -162,15 +180,19 @@ class BatchEnv:
         t = self.t
         head = (t.tb, t.games, t.cks, np.int64(t.n), t.order, t.stop, t.out, t.xp, self._cfg)
         k, pool = self._parts(slots.size)
+        step = self._step or engine.batch_step
         with kernel_call():
             if pool is None:
-                return int(engine.batch_step(*head, slots, actions, deal, res))
-            cut = [slots.size * p // k for p in range(k + 1)]
-            parts = [slice(cut[p], cut[p + 1]) for p in range(k)]
-            ended = pool.map(
-                lambda c: engine.batch_step(*head, slots[c], actions[c], deal[c], res), parts
-            )
-            return int(sum(ended))
+                ended = int(step(*head, slots, actions, deal, res))
+            else:
+                cut = [slots.size * p // k for p in range(k + 1)]
+                parts = [slice(cut[p], cut[p + 1]) for p in range(k)]
+                ended = sum(
+                    pool.map(lambda c: step(*head, slots[c], actions[c], deal[c], res), parts)
+                )
+        if self._step is None:  # compiled now: its entry point for these argument types
+            self._step = _entry_point(engine.batch_step, (*head, slots, actions, deal, res))
+        return int(ended)
 
     def _advance(self, actions, deal):
         """Step every game (``actions`` logged first, -1: none; ``deal``: the game index
@@ -195,6 +217,39 @@ class BatchEnv:
             self.t.game[slots] = games
             ended = self._call(slots, self._none[: slots.size], games, res)
 
+    def sample_actions(self, rng=None) -> np.ndarray:
+        """A uniformly random legal action for each game, at the decision it waits at:
+        Gymnasium's ``Discrete.sample(mask=...)`` for the whole batch, drawn in compiled
+        code (``kernel.outside.batches.sample_batch``, about 60 ns a game).
+
+        Parameters
+        ----------
+        rng : numpy.random.Generator, int or None
+            A Generator: one 64-bit key is drawn from it per call. An int: the batch's
+            own stream is seeded with it anew (``numpy.random.default_rng``). None: the
+            batch's own stream (seeded with ``seed`` when the batch was made).
+
+        Returns
+        -------
+        int64[b]
+            The actions (-1 for a game that waits at no decision: before ``reset()``).
+            They depend only on the key drawn and the games' masks (each slot has its
+            own stream, keyed by the key and the slot).
+        """
+        if rng is None:
+            rng = self._sampler
+        elif isinstance(rng, (int, np.integer)) and not isinstance(rng, bool):
+            rng = self._sampler = np.random.default_rng(int(rng))
+        elif not isinstance(rng, np.random.Generator):
+            raise TypeError(f"rng must be a numpy Generator, an int or None, got {rng!r}")
+        key = rng.integers(0, 2**63, dtype=np.int64)
+        actions = np.empty(self.b, np.int64)
+        # one call on this thread: 60 ns a game, less than handing parts to the pool cost
+        # up to 4,096 games (notes/env-step-cost.md)
+        with kernel_call():
+            engine.batch_sample(self.t.outside_log, 0, self.b, key, actions)
+        return actions
+
     def observe(self):
         """The observations and masks of the decisions the games wait at (copies)."""
         ob = self.t.outside_log
@@ -215,7 +270,9 @@ class BatchEnv:
         to the seat's next decision; returns ``(obs, mask, reward, done)``. An illegal
         action raises ``unosim.IllegalAction`` naming the game's decision, before any
         game moves."""
-        a = np.asarray(actions, dtype=np.int64)
+        # a new contiguous int64 array: the compiled entry point takes the types it was
+        # found for, and would misread a strided view (``_entry_point``)
+        a = np.array(actions, dtype=np.int64, order="C")
         if a.shape != (self.b,):
             raise ValueError(f"actions must have shape ({self.b},), got {a.shape}")
         j = int(engine.batch_check(self.t.outside_log, self.slots, a))

@@ -251,6 +251,8 @@ def outside_advance(
 # xp, cfg, slots, actions, deal, (obs, mask, reward, done, status)) -> games ended
 batch_check = _outside_batch.check_batch
 batch_step = _outside_batch.step_batch
+# (ob, lo, hi, key, actions int64[b]) -> None: a uniformly random legal action per slot
+batch_sample = _outside_batch.sample_batch
 
 
 def aggregate(out, n_players, wins, turns_hist, points_hist, sums, totals):

@@ -32,6 +32,7 @@ from ..kernel.core import layout as L
 from ..kernel.core.state import Table
 from ..kernel.expert.rounds import N_X
 from ..kernel.outside import protocol as K
+from ..kernel.rules.family import RuleConstants
 from . import engine
 
 DECISIONS = ("turn", "penalty", "drawn", "colour", "target", "jump", "extra", "uno")
@@ -308,9 +309,13 @@ class Tables:
     """``b`` games with outside seats played side by side (a batch).
 
     ``rules`` int64[N_RULES] and the other kernel arrays as ``batch.run_rounds`` takes
-    them; ``voluntary``: the rule voluntary_draw. Each slot plays one game at a time:
-    ``start(slot, game)``, then ``advance(slots)`` until the slot's game is over (its
-    record in ``out[slot]``), with an action logged (``act``) after every stop.
+    them; ``voluntary``: the rule voluntary_draw; ``family``: compile the rules into the
+    kernel (``kernel.rules.family``) when their rule set has a kernel of its own and no
+    seat is an expert (the same games; a compile of its own per rule set, so only for
+    callers whose calls skip numba's typing of the table, ``env.BatchEnv``). Each slot
+    plays one game at a time: ``start(slot, game)``, then ``advance(slots)`` until the
+    slot's game is over (its record in ``out[slot]``), with an action logged (``act``)
+    after every stop.
     """
 
     def __init__(
@@ -327,8 +332,10 @@ class Tables:
         history=HISTORY,
         capacity=1,
         xp=None,
+        family=False,
     ):
-        self.tb = Table(rules, sid, sp, deck, points)
+        special = family and xp is None and engine.has_family(rules)
+        self.tb = Table(rules, sid, sp, deck, points, RuleConstants(rules) if special else None)
         # the expert seats' parameters (``players.expert.expert_array``; None: no expert)
         self.xp = np.zeros((L.MAX_PLAYERS, N_X), np.int64) if xp is None else xp
         self.per_thread = PER_THREAD if xp is None else PER_THREAD_EXPERT

@@ -8,13 +8,15 @@ and write the observation, the mask, the reward and the done flag into the calle
 arrays. A game depends only on its (seed, game index) and the actions in its log, so
 the split of the slots across calls and threads never changes it; the caller hands out
 game indices in slot order (``check_batch`` first, so that an illegal action changes
-nothing).
+nothing). ``sample_batch`` draws a uniformly random legal action for each game, the
+policy every benchmark of an environment plays.
 """
 
 import numpy as np
 
 from ..compile.jit import called, jitted
 from ..core.layout import C_POINTS, C_TRUNCATED, C_WINNER
+from ..core.rng import below_state, mix64, round_key
 from ..expert.rounds import X_ROLLOUTS, search_arrays
 from .protocol import (
     A_UNO,
@@ -182,3 +184,51 @@ def step_batch(tb, games, cks, n, order, stop, out, expert_params, cfg, slots, a
             for a in range(N_ACTIONS):
                 mask[i, a] = ob[O_MASK + a]
     return ended
+
+
+_GAMMA = np.uint64(0x9E3779B97F4A7C15)  # splitmix64's increment (``core.rng``)
+
+
+@jitted(nogil=True)
+def sample_batch(ob, lo, hi, key, actions):
+    """A uniformly random legal action for the games in slots ``lo`` to ``hi - 1``:
+    slot ``i``'s is drawn from its own stream, seeded by (``key``, ``i``), so the actions
+    do not depend on how the slots are split across calls and threads.
+
+    Parameters
+    ----------
+    ob : int64[b, ob_size]
+        The games' ``rd.outside_log``, stacked: the mask of the decision each waits at.
+    lo, hi : int64
+        The slots drawn for.
+    key : int64
+        The draw's key (a new one for every draw).
+    actions : int64[b]
+        Rows ``lo`` to ``hi - 1`` are written: the action, or -1 for a game that waits
+        at no decision.
+
+    Returns
+    -------
+    None
+        (``actions`` holds the draw.)
+    """
+    for i in range(lo, hi):
+        legal = np.int64(0)
+        if ob[i, O_STATUS] == ST_ASKING:
+            for a in range(N_ACTIONS):
+                legal += ob[i, O_MASK + a] == 1
+        actions[i] = -1
+        if legal == 0:
+            continue
+        h = round_key(key, i, 0)
+        s0 = mix64(h + _GAMMA)
+        s1 = mix64(h + _GAMMA * np.uint64(2))
+        s2 = mix64(h + _GAMMA * np.uint64(3))
+        s3 = mix64(h + _GAMMA * np.uint64(4))
+        r = below_state(legal, s0, s1, s2, s3)[0]
+        for a in range(N_ACTIONS):
+            if ob[i, O_MASK + a] == 1:
+                if r == 0:
+                    actions[i] = a
+                    break
+                r -= 1

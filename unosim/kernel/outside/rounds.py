@@ -269,7 +269,6 @@ def advance(tb, rd, ck, n, order, stop, out_row, expert_params, sa):
             ob[O_STATUS] = ST_DONE
             return ob[O_STATUS]
         at = np.int64(1)
-        searched = False
         if sa is not None:  # (a test of the type: numba drops the branch for None)
             if (experts >> p) & 1:  # as ``expert.play_round_expert`` does
                 b, w, wtb, unseen, cand, ccol, val, dsum, dsq, tally = sa
@@ -285,8 +284,8 @@ def advance(tb, rd, ck, n, order, stop, out_row, expert_params, sa):
                     ob[O_CK_COLOUR] = -1
                 at = np.int64(2)
                 _checkpoint(rd, ck, n, p, at)  # a replay never searches again
-                searched = True
-        if not searched and ob[O_CURSOR] == ob[O_LOG_N] and (replayed or ob[O_LOG_N] >= CK_EVERY):
+                continue  # (the move is kept: no second checkpoint below)
+        if ob[O_CURSOR] == ob[O_LOG_N] and (replayed or ob[O_LOG_N] >= CK_EVERY):
             _checkpoint(rd, ck, n, p, at)
 
 
