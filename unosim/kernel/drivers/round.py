@@ -80,6 +80,7 @@ from ..core.layout import (
     S_DEAL,
     TR_SCRIPTED,
 )
+from ..core.index import ix
 from ..core.piles import deal, draw_n, hand_points, take
 from ..core.rng import below
 from ..core.seats import seat
@@ -288,7 +289,7 @@ def _turns(tb, rd, n, p, stop, force, colour, outside):
             and (stop >> p) & 1 == 1
             and g[G_PEND_SKIP] == 0
             and g[G_PEND_SPECIAL] < 0
-            and g[G_SKIPS + p] == 0
+            and g[ix(G_SKIPS + p)] == 0
             and count[K_TURNS] < rules[R_MAX_TURNS]
         ):
             return p
@@ -310,8 +311,8 @@ def _turns(tb, rd, n, p, stop, force, colour, outside):
             continue
         # a skip a declared card left for p (docs/cards.md), after the penalty, Snorlax or
         # Greninja waiting for p, which p meets first
-        if k < 0 and g[G_SKIPS + p] > 0 and g[G_PEND_SPECIAL] < 0:
-            g[G_SKIPS + p] -= 1
+        if k < 0 and g[ix(G_SKIPS + p)] > 0 and g[G_PEND_SPECIAL] < 0:
+            g[ix(G_SKIPS + p)] -= 1
             trace_event(rd, E_SKIPPED, p, -1, 0, 0)
             p = seat(p, g[G_DIR], n)
             continue
