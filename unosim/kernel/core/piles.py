@@ -17,6 +17,7 @@ import numpy as np
 
 from ..compile.jit import called, inlined
 from ..rules.family import fixed_rules
+from .index import ix
 from .kinds import COLOUR, N_BUILTIN_KINDS, N_COLOURED, N_COLOURS, N_KINDS, RANK
 from .layout import (
     DC_N,
@@ -40,7 +41,6 @@ from .layout import (
     TR_SCRIPTED,
     TR_WATCH,
 )
-from .index import ix
 from .rng import below, below_state
 from .trace import trace_event
 

@@ -7,6 +7,7 @@ Like every kernel function, these take the round's ``state.Table`` ``tb`` and
 import numpy as np
 
 from ..compile.jit import called, inlined
+from ..core.index import ix
 from ..core.kinds import (
     COLOUR,
     DRAW_TWO,
@@ -80,7 +81,6 @@ from ..core.layout import (
     S_DEAL,
     TR_SCRIPTED,
 )
-from ..core.index import ix
 from ..core.piles import deal, draw_n, hand_points, take
 from ..core.rng import below
 from ..core.seats import seat

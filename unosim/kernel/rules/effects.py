@@ -11,6 +11,7 @@ import numpy as np
 
 from ..compile.jit import called, inlined
 from ..core.hands import rotate_hands, shuffle_all_hands, swap_hands
+from ..core.index import ix
 from ..core.kinds import (
     COLOUR,
     CUSTOMIZABLE,
@@ -77,7 +78,6 @@ from ..core.seats import seat
 from ..core.trace import trace_event
 from ..strategies.decide import choose_colour, choose_target, may_add, next_extra, will_jump
 from .declared import chosen_target, names_colour, penalty
-from ..core.index import ix
 from .declared_effects import declared_effect
 from .family import fixed_rules, table_rules
 from .legal import may_empty_hand, may_go_out_with, rank_lacks

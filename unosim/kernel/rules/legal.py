@@ -9,6 +9,7 @@ Functions take the round's ``state.Table`` ``tb`` (the rules) and ``state.Round`
 import numpy as np
 
 from ..compile.jit import called, inlined
+from ..core.index import ix
 from ..core.kinds import (
     COLOUR,
     DRAW_TWO,
@@ -44,7 +45,6 @@ from ..core.layout import (
     WD4_COLOUR,
     WD4_NONE,
 )
-from ..core.index import ix
 from .declared import legal_declared, slot_of, stacks
 from .family import fixed_rules, table_rules
 

@@ -4,6 +4,7 @@ round's ``state.Table`` ``tb`` and ``state.Round`` ``rd``, then scalars.
 """
 
 from ..compile.jit import called, inlined
+from ..core.index import ix
 from ..core.layout import (
     E_PENALTY,
     E_UNO,
@@ -21,7 +22,6 @@ from ..core.layout import (
     R_UNO_PENALTY,
     S_TABLE,
 )
-from ..core.index import ix
 from ..core.piles import draw_n, hand_points
 from ..core.rng import chance32
 from ..core.seats import seat

@@ -10,6 +10,7 @@ Like every kernel function, these take the round's ``state.Table`` ``tb`` and
 import numpy as np
 
 from ..compile.jit import called, inlined
+from ..core.index import ix
 from ..core.kinds import COLOUR, KIND_AT, N_ALL_RANKS, SNORLAX, SPECIAL_DRAW, WILD_DRAW_FOUR_PENALTY
 from ..core.layout import (
     AFTER_DRAW_PLAY,
@@ -44,7 +45,6 @@ from ..core.layout import (
     S_SEAT0,
     STACK_NONE,
 )
-from ..core.index import ix
 from ..core.piles import draw_cards, draw_n, draw_one
 from ..core.rng import below
 from ..core.trace import trace_event

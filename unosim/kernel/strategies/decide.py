@@ -14,6 +14,7 @@ plays a legal card it has just drawn when ``after_draw = play`` (RULES.md 4.2, 8
 import numpy as np
 
 from ..compile.jit import called, inlined
+from ..core.index import ix
 from ..core.kinds import (
     COLOUR,
     DRAW_TWO,
@@ -26,7 +27,6 @@ from ..core.kinds import (
     RANK,
     WILD_DRAW_FOUR,
 )
-from ..core.index import ix
 from ..core.layout import (
     CHALLENGE_SMART,
     DC_STACKS,

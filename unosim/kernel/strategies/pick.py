@@ -7,6 +7,7 @@ masks of the kinds held (``layout.H_MASK``, ``H_WILD_MASK``). They take the roun
 import numpy as np
 
 from ..compile.jit import called, inlined
+from ..core.index import ix
 from ..core.kinds import (
     KIND_AT,
     N_ALL_RANKS,
@@ -17,7 +18,6 @@ from ..core.kinds import (
     RANK,
     WILD_DRAW_FOUR,
 )
-from ..core.index import ix
 from ..core.layout import DC_N, G_COLOUR, G_TOP, S_SEAT0
 from ..core.rng import below
 from ..rules.family import fixed_rules
