@@ -17,6 +17,7 @@ import numpy as np
 
 from ..compile.jit import called, inlined
 from ..rules.family import fixed_rules
+from .index import ix
 from .kinds import COLOUR, N_BUILTIN_KINDS, N_COLOURED, N_COLOURS, N_KINDS, RANK
 from .layout import (
     DC_N,
@@ -47,9 +48,9 @@ from .trace import trace_event
 @inlined
 def _bit(k):
     """(hinfo column, bit) of kind ``k`` in the masks of kinds held."""
-    c = COLOUR[k]
+    c = COLOUR[ix(k)]
     if c >= 0:
-        return H_MASK + c, 1 << RANK[k]
+        return H_MASK + c, 1 << RANK[ix(k)]
     return H_WILD_MASK, 1 << (k - N_COLOURED)
 
 
@@ -58,13 +59,13 @@ def add_card(rd, p, k):
     """Card ``k`` into seat ``p``'s hand (``rd``: a ``state.Round``)."""
     hands = rd.hands
     hinfo = rd.hand_summary
-    hands[p, k] += 1
-    c = COLOUR[k]
-    hinfo[p, c if c >= 0 else H_WILD] += 1
-    hinfo[p, H_TOTAL] += 1
-    if hands[p, k] == 1:
+    hands[ix(p), ix(k)] += 1
+    c = COLOUR[ix(k)]
+    hinfo[ix(p), ix(c if c >= 0 else H_WILD)] += 1
+    hinfo[ix(p), H_TOTAL] += 1
+    if hands[ix(p), ix(k)] == 1:
         col, bit = _bit(k)
-        hinfo[p, col] |= bit
+        hinfo[ix(p), ix(col)] |= bit
 
 
 @inlined
@@ -72,13 +73,13 @@ def remove_card(rd, p, k):
     """Card ``k`` out of seat ``p``'s hand."""
     hands = rd.hands
     hinfo = rd.hand_summary
-    hands[p, k] -= 1
-    c = COLOUR[k]
-    hinfo[p, c if c >= 0 else H_WILD] -= 1
-    hinfo[p, H_TOTAL] -= 1
-    if hands[p, k] == 0:
+    hands[ix(p), ix(k)] -= 1
+    c = COLOUR[ix(k)]
+    hinfo[ix(p), ix(c if c >= 0 else H_WILD)] -= 1
+    hinfo[ix(p), H_TOTAL] -= 1
+    if hands[ix(p), ix(k)] == 0:
         col, bit = _bit(k)
-        hinfo[p, col] &= ~bit
+        hinfo[ix(p), ix(col)] &= ~bit
 
 
 @inlined
@@ -95,10 +96,10 @@ def shuffle(arr, n, st, s):
 @inlined
 def discard(rd, k):
     """Put ``k`` on the discard pile as its new top card."""
-    rd.disc[k] += 1
-    c = COLOUR[k]
+    rd.disc[ix(k)] += 1
+    c = COLOUR[ix(k)]
     if c >= 0:
-        rd.memory[MEM_DISC_C + c] += 1
+        rd.memory[ix(MEM_DISC_C + c)] += 1
     rd.game_state[G_DISC_N] += 1
     rd.game_state[G_TOP] = k
 
@@ -106,9 +107,9 @@ def discard(rd, k):
 @inlined
 def _to_end(pile, j, m):
     """Swap ``pile[j]`` and ``pile[m]``: the random card drawn goes where the pile ends."""
-    t = pile[j]
-    pile[j] = pile[m]
-    pile[m] = t
+    t = pile[ix(j)]
+    pile[ix(j)] = pile[ix(m)]
+    pile[ix(m)] = t
 
 
 @inlined
@@ -120,7 +121,7 @@ def take(rd):
     if rd.trace_flags[TR_SCRIPTED] == 0:
         _to_end(pile, below(rd.streams, S_DEAL, m + 1), m)
     g[G_PILE_N] = m
-    return np.int64(pile[m])
+    return np.int64(pile[ix(m)])
 
 
 @inlined
@@ -143,7 +144,7 @@ def deal(rd, n, h):
             j, s0, s1, s2, s3 = below_state(m, s0, s1, s2, s3)
             m -= 1
             _to_end(pile, j, m)
-            add_card(rd, q, np.int64(pile[m]))
+            add_card(rd, q, np.int64(pile[ix(m)]))
     st[S_DEAL, 0] = s0
     st[S_DEAL, 1] = s1
     st[S_DEAL, 2] = s2
@@ -184,8 +185,8 @@ def forget_plays(rd, p):
     """Seat ``p``'s hand changed otherwise than by playing (a draw, a swap): what its
     last plays showed of it (``MEM_NAMED``, ``MEM_PLAYED``) no longer holds."""
     if rd.trace_flags[TR_WATCH] != 0:
-        rd.memory[MEM_NAMED + p] = 0
-        rd.memory[MEM_PLAYED + p] = 0
+        rd.memory[ix(MEM_NAMED + p)] = 0
+        rd.memory[ix(MEM_PLAYED + p)] = 0
 
 
 @inlined
@@ -210,7 +211,7 @@ def draw_cards(rd, p, count):
     Cards drawn for a penalty are unseen: what the table knew ``p`` lacked is void.
     Inlined where penalties are drawn on every other turn (``round._facing_penalty``);
     ``draw_n`` elsewhere."""
-    rd.memory[MEM_SHORT + p] = 0
+    rd.memory[ix(MEM_SHORT + p)] = 0
     for _ in range(count):
         if draw_one(rd, p) < 0:
             return

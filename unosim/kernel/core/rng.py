@@ -9,6 +9,7 @@ decisions leaves the deal and the other streams aligned (common random numbers).
 import numpy as np
 
 from ..compile.jit import called, inlined
+from .index import ix
 
 _GAMMA = np.uint64(0x9E3779B97F4A7C15)
 _M1 = np.uint64(0xBF58476D1CE4E5B9)
@@ -64,11 +65,12 @@ def step(s0, s1, s2, s3):
 @inlined
 def next_u64(st, s):
     """xoshiro256** step of stream ``s``."""
-    result, s0, s1, s2, s3 = step(st[s, 0], st[s, 1], st[s, 2], st[s, 3])
-    st[s, 0] = s0
-    st[s, 1] = s1
-    st[s, 2] = s2
-    st[s, 3] = s3
+    u = ix(s)  # a stream's row, unsigned (``index``)
+    result, s0, s1, s2, s3 = step(st[u, 0], st[u, 1], st[u, 2], st[u, 3])
+    st[u, 0] = s0
+    st[u, 1] = s1
+    st[u, 2] = s2
+    st[u, 3] = s3
     return result
 
 
@@ -92,11 +94,12 @@ def below_state(n, s0, s1, s2, s3):
 @inlined
 def below(st, s, n):
     """Uniform integer in [0, n) for 1 <= n < 2**32 from stream ``s`` (``below_state``)."""
-    v, s0, s1, s2, s3 = below_state(n, st[s, 0], st[s, 1], st[s, 2], st[s, 3])
-    st[s, 0] = s0
-    st[s, 1] = s1
-    st[s, 2] = s2
-    st[s, 3] = s3
+    u = ix(s)  # a stream's row, unsigned (``index``)
+    v, s0, s1, s2, s3 = below_state(n, st[u, 0], st[u, 1], st[u, 2], st[u, 3])
+    st[u, 0] = s0
+    st[u, 1] = s1
+    st[u, 2] = s2
+    st[u, 3] = s3
     return v
 
 

@@ -7,6 +7,7 @@ Like every kernel function, these take the round's ``state.Table`` ``tb`` and
 import numpy as np
 
 from ..compile.jit import called, inlined
+from ..core.index import ix
 from ..core.kinds import (
     COLOUR,
     DRAW_TWO,
@@ -288,7 +289,7 @@ def _turns(tb, rd, n, p, stop, force, colour, outside):
             and (stop >> p) & 1 == 1
             and g[G_PEND_SKIP] == 0
             and g[G_PEND_SPECIAL] < 0
-            and g[G_SKIPS + p] == 0
+            and g[ix(G_SKIPS + p)] == 0
             and count[K_TURNS] < rules[R_MAX_TURNS]
         ):
             return p
@@ -310,8 +311,8 @@ def _turns(tb, rd, n, p, stop, force, colour, outside):
             continue
         # a skip a declared card left for p (docs/cards.md), after the penalty, Snorlax or
         # Greninja waiting for p, which p meets first
-        if k < 0 and g[G_SKIPS + p] > 0 and g[G_PEND_SPECIAL] < 0:
-            g[G_SKIPS + p] -= 1
+        if k < 0 and g[ix(G_SKIPS + p)] > 0 and g[G_PEND_SPECIAL] < 0:
+            g[ix(G_SKIPS + p)] -= 1
             trace_event(rd, E_SKIPPED, p, -1, 0, 0)
             p = seat(p, g[G_DIR], n)
             continue

@@ -11,6 +11,7 @@ import numpy as np
 
 from ..compile.jit import called, inlined
 from ..core.hands import rotate_hands, shuffle_all_hands, swap_hands
+from ..core.index import ix
 from ..core.kinds import (
     COLOUR,
     CUSTOMIZABLE,
@@ -94,7 +95,7 @@ def effect(tb, rd, p, k, stacked, bluff, target):
     rules = fixed_rules(tb)
     n = g[G_N]
     if k < N_COLOURED:
-        r = RANK[k]
+        r = RANK[ix(k)]
         if r == SKIP or (r == REVERSE and n == 2):  # 4.5: Reverse acts as Skip
             g[G_PEND_SKIP] += 1
             trace_event(rd, E_EFFECT, p, k, 0, 0)
@@ -127,7 +128,7 @@ def effect(tb, rd, p, k, stacked, bluff, target):
             q = choose_target(tb, rd, p)
             swap_hands(rd, p, q, kinds_in_play(tb))
             trace_event(rd, E_SWAP, p, -1, 0, q)
-    elif PENDING[k] == 1:  # Snorlax, Greninja
+    elif PENDING[ix(k)] == 1:  # Snorlax, Greninja
         g[G_PEND_SPECIAL] = k
         g[G_PEND_BY] = p
         trace_event(rd, E_EFFECT, p, k, 0, 0)
@@ -189,8 +190,8 @@ def _jumper(tb, rd, p, last, outside):
     for i in range(1, n):
         c = seat(p, i * g[G_DIR], n)
         if (
-            hands[c, last] > 0
-            and (hinfo[c, H_TOTAL] > 1 or may_go_out_with(tb, last))
+            hands[ix(c), ix(last)] > 0
+            and (hinfo[ix(c), H_TOTAL] > 1 or may_go_out_with(tb, last))
             and will_jump(tb, rd, c, outside)
         ):
             return c
@@ -218,8 +219,8 @@ def play(tb, rd, p, k, how, bluff, colour, outside):
     # move the cards to the discard pile (8.6: identical copies and/or a same-colour run)
     remove_card(rd, p, k)
     discard(rd, k)
-    if COLOUR[k] >= 0:
-        g[G_COLOUR] = COLOUR[k]
+    if COLOUR[ix(k)] >= 0:
+        g[G_COLOUR] = COLOUR[ix(k)]
     ev = E_PLAY if how == PLAY_HAND else (E_DRAWN if how == PLAY_DRAWN else E_STACK)
     trace_event(rd, ev, p, k, F_BLUFF if bluff else 0, 0)
     seq[0] = k
@@ -262,7 +263,7 @@ def play(tb, rd, p, k, how, bluff, colour, outside):
     lo = 0
     while True:
         uno_check(tb, rd, p, outside)
-        if hinfo[p, H_TOTAL] == 0:
+        if hinfo[ix(p), H_TOTAL] == 0:
             _last_card_penalties(tb, rd, lo, m)
             win(rd, p)
             return p

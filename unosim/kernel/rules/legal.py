@@ -9,6 +9,7 @@ Functions take the round's ``state.Table`` ``tb`` (the rules) and ``state.Round`
 import numpy as np
 
 from ..compile.jit import called, inlined
+from ..core.index import ix
 from ..core.kinds import (
     COLOUR,
     DRAW_TWO,
@@ -59,7 +60,7 @@ def wd4_allowed(tb, rd, p):
     legal card but Wild Draw Fours."""
     mode = fixed_rules(tb)[R_WD4_RESTRICTION]
     if mode == WD4_COLOUR:  # the default first: this is on every turn's path
-        return rd.hand_summary[p, rd.game_state[G_COLOUR]] == 0
+        return rd.hand_summary[ix(p), ix(rd.game_state[G_COLOUR])] == 0
     if mode == WD4_NONE:
         return True
     return rd.hand_summary[p, rd.game_state[G_COLOUR]] == 0 and _no_other_legal(tb, rd, p)
@@ -87,7 +88,7 @@ def _no_other_legal(tb, rd, p):
 
 @inlined
 def is_number(k):
-    return k < N_COLOURED and RANK[k] < N_NUMBERS
+    return k < N_COLOURED and RANK[ix(k)] < N_NUMBERS
 
 
 @inlined
@@ -102,7 +103,7 @@ def lone_card_blocked(tb, rd, p):
     """8.8: with `last_card = number`, ``p`` holds one card, which is not a number card:
     playing it would empty the hand, so ``p`` has no legal play and must draw."""
     hinfo = rd.hand_summary
-    if hinfo[p, H_TOTAL] != 1 or fixed_rules(tb)[R_LAST_CARD] == LAST_ANY:
+    if hinfo[ix(p), H_TOTAL] != 1 or fixed_rules(tb)[R_LAST_CARD] == LAST_ANY:
         return False
     if hinfo[p, H_WILD] > 0:
         return True
@@ -130,7 +131,7 @@ def may_empty_hand(tb, rd, m, e):
 @inlined
 def is_legal(tb, rd, p, k):
     """4.1: matches the current colour, or the top card's rank/symbol, or is wild-type."""
-    c = COLOUR[k]
+    c = COLOUR[ix(k)]
     if c < 0:
         if k == WILD_DRAW_FOUR:
             return wd4_allowed(tb, rd, p)
@@ -139,8 +140,8 @@ def is_legal(tb, rd, p, k):
         return True
     if k >= N_BUILTIN_KINDS:
         return legal_declared(tb, rd, k)
-    r = RANK[rd.game_state[G_TOP]]
-    return r >= 0 and RANK[k] == r
+    r = RANK[ix(rd.game_state[G_TOP])]
+    return r >= 0 and RANK[ix(k)] == r
 
 
 @inlined
@@ -157,10 +158,10 @@ def can_stack(tb, rd, k):
         # progressive: +2 on +4 when the +2 has the colour just named
         return (
             mode == STACK_PROGRESSIVE
-            and RANK[k] == DRAW_TWO
-            and COLOUR[k] == rd.game_state[G_COLOUR]
+            and RANK[ix(k)] == DRAW_TWO
+            and COLOUR[ix(k)] == rd.game_state[G_COLOUR]
         )
-    if RANK[k] == DRAW_TWO:
+    if RANK[ix(k)] == DRAW_TWO:
         return True
     return mode == STACK_PROGRESSIVE and k == WILD_DRAW_FOUR
 
@@ -191,16 +192,16 @@ def legal_copies(tb, rd, p):
     hands = rd.hands
     hinfo = rd.hand_summary
     c = rd.game_state[G_COLOUR]
-    r = RANK[rd.game_state[G_TOP]]
+    r = RANK[ix(rd.game_state[G_TOP])]
     if fixed_rules(tb)[DC_N] > 0:
         return _declared_copies(tb, rd, p)
-    total = np.int64(hinfo[p, c]) + hinfo[p, H_WILD]
+    total = np.int64(hinfo[ix(p), ix(c)]) + hinfo[ix(p), H_WILD]
     if r >= 0:
         for c2 in range(N_COLOURS):
             if c2 != c:
-                total += hands[p, c2 * N_RANKS + r]
+                total += hands[ix(p), ix(c2 * N_RANKS + r)]
     if not wd4_allowed(tb, rd, p):
-        total -= hands[p, WILD_DRAW_FOUR]
+        total -= hands[ix(p), WILD_DRAW_FOUR]
     return total
 
 
@@ -219,7 +220,7 @@ def legal_ranks(tb, rd, p, c, cur, r_top):
     """Bit mask of the ranks of colour ``c`` that ``p`` holds and may play (4.1): all
     of them in the current colour, else the top card's rank (unless a declared rank
     that matches by colour only) and the declared ranks that match anything."""
-    m = np.int64(rd.hand_summary[p, H_MASK + c])
+    m = np.int64(rd.hand_summary[ix(p), ix(H_MASK + c)])
     if c == cur:
         return m
     anywhere = fixed_rules(tb)[DC_ANYWHERE]
@@ -232,7 +233,7 @@ def legal_ranks(tb, rd, p, c, cur, r_top):
 def legal_wilds(tb, rd, p):
     """Bit mask of the wild-type kinds ``p`` holds and may play (4.3: Wild Draw Four
     only as the restriction allows); bit ``i`` is kind ``N_COLOURED + i``."""
-    m = np.int64(rd.hand_summary[p, H_WILD_MASK])
+    m = np.int64(rd.hand_summary[ix(p), H_WILD_MASK])
     if m != 0 and not wd4_allowed(tb, rd, p):
         m &= ~(1 << (WILD_DRAW_FOUR - N_COLOURED))
     return m
@@ -258,7 +259,7 @@ def rank_lacks(tb, top):
     declared ranks that match anything."""
     rules = fixed_rules(tb)
     lacks = rules[DC_ANYWHERE] << SHORT_RANK
-    r = RANK[top]
+    r = RANK[ix(top)]
     if r >= 0 and (rules[DC_COLOUR_ONLY] >> r) & 1 == 0:
         lacks |= 1 << (SHORT_RANK + r)
     return lacks

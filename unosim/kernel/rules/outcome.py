@@ -4,6 +4,7 @@ round's ``state.Table`` ``tb`` and ``state.Round`` ``rd``, then scalars.
 """
 
 from ..compile.jit import called, inlined
+from ..core.index import ix
 from ..core.layout import (
     E_PENALTY,
     E_UNO,
@@ -46,7 +47,7 @@ def uno_check(tb, rd, p, outside):
     hinfo = rd.hand_summary
     st = rd.streams
     rules = fixed_rules(tb)
-    if hinfo[p, H_TOTAL] == 1 and forgets_uno(tb, rd, p, outside):
+    if hinfo[ix(p), H_TOTAL] == 1 and forgets_uno(tb, rd, p, outside):
         if chance32(st, S_TABLE, rules[R_CATCH_UNO]):
             count[K_UNO_PENALTIES] += 1
             trace_event(rd, E_UNO, p, -1, 0, table_rules(tb)[R_UNO_PENALTY])

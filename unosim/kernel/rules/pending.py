@@ -10,6 +10,7 @@ Like every kernel function, these take the round's ``state.Table`` ``tb`` and
 import numpy as np
 
 from ..compile.jit import called, inlined
+from ..core.index import ix
 from ..core.kinds import COLOUR, KIND_AT, N_ALL_RANKS, SNORLAX, SPECIAL_DRAW, WILD_DRAW_FOUR_PENALTY
 from ..core.layout import (
     AFTER_DRAW_PLAY,
@@ -191,7 +192,7 @@ def _draw_turn(tb, rd, p):
     k = NO_CARD
     trace_event(rd, E_DRAW, p, -1, 0, 0)
     drawn = count[K_CARDS_DRAWN]
-    lacks = draw_lacks(tb, rd, hinfo[p, H_TOTAL])
+    lacks = draw_lacks(tb, rd, hinfo[ix(p), H_TOTAL])
     d = draw_one(rd, p)
     if d >= 0:
         if is_legal(tb, rd, p, d):
@@ -204,9 +205,9 @@ def _draw_turn(tb, rd, p):
     # card, the colour in play too; if none was kept, what was known before still holds
     kept = count[K_CARDS_DRAWN] - drawn - (1 if k >= 0 else 0)
     if kept > 0:
-        mem[MEM_SHORT + p] = lacks if rules[R_AFTER_DRAW] == AFTER_DRAW_PLAY else 0
+        mem[ix(MEM_SHORT + p)] = lacks if rules[R_AFTER_DRAW] == AFTER_DRAW_PLAY else 0
     else:
-        mem[MEM_SHORT + p] |= lacks
+        mem[ix(MEM_SHORT + p)] |= lacks
     return k
 
 

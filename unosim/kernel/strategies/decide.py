@@ -14,6 +14,7 @@ plays a legal card it has just drawn when ``after_draw = play`` (RULES.md 4.2, 8
 import numpy as np
 
 from ..compile.jit import called, inlined
+from ..core.index import ix
 from ..core.kinds import (
     COLOUR,
     DRAW_TWO,
@@ -97,18 +98,18 @@ def choose_card(tb, rd, p):
     if lone_card_blocked(tb, rd, p):  # 8.8: no legal play
         return -1
     if (
-        hands[p, WILD_DRAW_FOUR] > 0
-        and strategy_params[p, P_BLUFF] > 0.0
+        hands[ix(p), WILD_DRAW_FOUR] > 0
+        and strategy_params[ix(p), P_BLUFF] > 0.0
         and not wd4_allowed(tb, rd, p)
     ):
-        if chance(st, s, strategy_params[p, P_BLUFF]):
+        if chance(st, s, strategy_params[ix(p), P_BLUFF]):
             return WILD_DRAW_FOUR
-    if strategy_ids[p] == RANDOM:
+    if strategy_ids[ix(p)] == RANDOM:
         return _random_legal(tb, rd, p)
     only = _only_legal(tb, rd, p)
     if only != -2:
         return only
-    if strategy_ids[p] == HEURISTIC:
+    if strategy_ids[ix(p)] == HEURISTIC:
         return _heuristic_card(tb, rd, p)
     return _weighted_card(tb, rd, p)
 
@@ -174,7 +175,7 @@ def choose_colour(tb, rd, p, outside):
     """The colour seat ``p`` names after a wild-type card: the best-scored one, ties
     broken uniformly (random: uniformly among the four); ``outside``: 0 if no seat is
     an outside one."""
-    if tb.strategy_ids[p] == RANDOM:  # inlined: no call on the path of the most played strategy
+    if tb.strategy_ids[ix(p)] == RANDOM:  # inlined: no call on the path of the most played strategy
         return below(rd.streams, S_SEAT0 + p, N_COLOURS)
     if outside != 0 and tb.strategy_ids[p] == OUTSIDE:
         return outside_ask.colour(tb, rd, p)
@@ -237,18 +238,18 @@ def choose_target(tb, rd, p):
 @inlined
 def will_jump(tb, rd, q, outside):
     """Does seat ``q`` jump in (8.3)? ``outside``: 0 if no seat is an outside one."""
-    if outside != 0 and tb.strategy_ids[q] == OUTSIDE:
+    if outside != 0 and tb.strategy_ids[ix(q)] == OUTSIDE:
         return outside_ask.jumps(tb, rd, q)
-    return chance(rd.streams, S_SEAT0 + q, tb.strategy_params[q, P_JUMP])
+    return chance(rd.streams, S_SEAT0 + q, tb.strategy_params[ix(q), P_JUMP])
 
 
 @inlined
 def forgets_uno(tb, rd, p, outside):
     """Does seat ``p`` stay silent instead of saying UNO (4.4)? ``outside``: 0 if no
     seat is an outside one."""
-    if outside != 0 and tb.strategy_ids[p] == OUTSIDE:
+    if outside != 0 and tb.strategy_ids[ix(p)] == OUTSIDE:
         return outside_ask.forgets(tb, rd, p)
-    return chance(rd.streams, S_SEAT0 + p, tb.strategy_params[p, P_FORGET_UNO])
+    return chance(rd.streams, S_SEAT0 + p, tb.strategy_params[ix(p), P_FORGET_UNO])
 
 
 @inlined
@@ -262,7 +263,7 @@ def will_challenge(tb, rd, p):
     disc = rd.disc
     deck = tb.deck
     st = rd.streams
-    pc = strategy_params[p, P_CHALLENGE]
+    pc = strategy_params[ix(p), P_CHALLENGE]
     if pc != CHALLENGE_SMART:
         return chance(st, S_SEAT0 + p, pc)
     # smart (rule 6 of the strategies docstring): challenge when the expected cards won

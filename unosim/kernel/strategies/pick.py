@@ -7,6 +7,7 @@ masks of the kinds held (``layout.H_MASK``, ``H_WILD_MASK``). They take the roun
 import numpy as np
 
 from ..compile.jit import called, inlined
+from ..core.index import ix
 from ..core.kinds import (
     KIND_AT,
     N_ALL_RANKS,
@@ -32,31 +33,31 @@ def _random_legal(tb, rd, p):
     st = rd.streams
     s = S_SEAT0 + p
     c = g[G_COLOUR]
-    r = RANK[g[G_TOP]]
+    r = RANK[ix(g[G_TOP])]
     if fixed_rules(tb)[DC_N] > 0:
         return _random_declared(tb, rd, p)
     total = legal_copies(tb, rd, p)
     if total == 0:
         return -1
     x = below(st, s, total)
-    nc = np.int64(hinfo[p, c])
+    nc = np.int64(hinfo[ix(p), ix(c)])
     if x < nc:
         for k in range(c * N_RANKS, (c + 1) * N_RANKS):
-            x -= hands[p, k]
+            x -= hands[ix(p), ix(k)]
             if x < 0:
                 return k
     x -= nc
     if r >= 0:
         for c2 in range(N_COLOURS):
             if c2 != c:
-                x -= hands[p, c2 * N_RANKS + r]
+                x -= hands[ix(p), ix(c2 * N_RANKS + r)]
                 if x < 0:
                     return c2 * N_RANKS + r
     wd4_ok = wd4_allowed(tb, rd, p)
     for k in range(N_COLOURED, N_WILD_END):
         if k == WILD_DRAW_FOUR and not wd4_ok:
             continue
-        x -= hands[p, k]
+        x -= hands[ix(p), k]
         if x < 0:
             return k
     return -1  # unreachable
