@@ -42,20 +42,6 @@ N_OBS = K.N_V
 MIN_PER_CALL = 256  # games a kernel call steps at least when a step is split over threads
 
 
-def _entry_point(dispatcher, args):
-    """``dispatcher``'s compiled entry point for the types of ``args``, or None (not
-    compiled for them, or no jit). Calling it skips numba's typing of every argument at
-    each call (the ``Table`` and ``Round`` tuples: some 10 us a call, 170 us with a
-    specialised table, whose type is rebuilt from its rule array each time); a batch's
-    arguments keep their types from call to call (contiguous int64 slots, actions,
-    deals; the same tables and result arrays)."""
-    overloads = getattr(dispatcher, "overloads", None)
-    if not overloads:
-        return None
-    compiled = overloads.get(tuple(numba.typeof(a) for a in args))
-    return None if compiled is None else compiled.entry_point
-
-
 def _stepped():
     from ..players.agents import Agent
 
@@ -130,7 +116,7 @@ class BatchEnv:
             history=0,
             capacity=0,  # no history kept: no trace either (its events then cost nothing)
             xp=expert_array(labels, rs),  # expert opponents search
-            family=True,  # the rules compiled in (``_entry_point``: no typing per call)
+            family=True,  # the rules compiled in (its entry point called: no typing per call)
         )
         self.deck = rs.deck_counts()[: K.N_SEEN].astype(np.int64)
         self.seat, self.how = int(seat), reward
@@ -148,7 +134,10 @@ class BatchEnv:
         self._pool: ThreadPoolExecutor | None = None
         self._pool_threads = 0
         self._sampler = np.random.default_rng(self.seed)  # ``sample_actions``' own stream
-        self._step = None  # ``step_batch``'s entry point once compiled (``_entry_point``)
+        # ``step_batch``'s entry point once compiled (``engine.entry_for``): a call skips
+        # numba's typing of every argument (some 10 us a call, 170 us with a specialised
+        # table, whose type is rebuilt from its rule array each time)
+        self._step = None
 
     @property
     def seed(self) -> int:
@@ -191,7 +180,7 @@ class BatchEnv:
                     pool.map(lambda c: step(*head, slots[c], actions[c], deal[c], res), parts)
                 )
         if self._step is None:  # compiled now: its entry point for these argument types
-            self._step = _entry_point(engine.batch_step, (*head, slots, actions, deal, res))
+            self._step = engine.entry_for(engine.batch_step, (*head, slots, actions, deal, res))
         return int(ended)
 
     def _advance(self, actions, deal):
@@ -271,7 +260,7 @@ class BatchEnv:
         action raises ``unosim.IllegalAction`` naming the game's decision, before any
         game moves."""
         # a new contiguous int64 array: the compiled entry point takes the types it was
-        # found for, and would misread a strided view (``_entry_point``)
+        # found for, and would misread a strided view (``engine.entry_for``)
         a = np.array(actions, dtype=np.int64, order="C")
         if a.shape != (self.b,):
             raise ValueError(f"actions must have shape ({self.b},), got {a.shape}")

@@ -12,6 +12,7 @@ import os
 from dataclasses import dataclass
 
 import numpy as np
+from numba import typeof as _typeof
 from numba.core import types as _types
 
 from ..game.rules import RuleError, RuleSet, resolve
@@ -307,3 +308,14 @@ def entry(dispatcher, searching=None):
     if len(sigs) != 1:
         return None
     return dispatcher.overloads[sigs[0]].entry_point
+
+
+def entry_for(dispatcher, args):
+    """The compiled entry point of a kernel function for the types of ``args``, or None
+    (not compiled for them): for a function compiled for several kinds of call (a
+    general and a specialised table), called again and again with arguments of one
+    type. The entry point reads its arguments as those types: a caller passes arrays of
+    the same dtype, layout and contiguity, as it did for the call that compiled it."""
+    overloads = getattr(dispatcher, "overloads", None)  # None: run as Python (no jit)
+    compiled = overloads.get(tuple(_typeof(a) for a in args)) if overloads else None
+    return None if compiled is None else compiled.entry_point
