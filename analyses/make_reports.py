@@ -4,16 +4,17 @@
 
 Each page is its own make target (``reports/NAME.md``, rebuilt when its script, the code
 behind it or SCALE changes); ``make -q`` says which are out of date, and only those are
-built. First the kernels are compiled into numba's cache in one step
-(``unosim.sim.simulate.warm``; loading them when they are compiled already), so that no
-two pages compile the same kernel. Then the pages are built ``--jobs`` at a time (default:
-one a core), each by ``make reports/NAME.md`` in its own process with one numba thread
-(``NUMBA_NUM_THREADS=1``): several single-threaded pages keep the cores busier than one
-page on every core, whose figures and tables are written on one. The longest pages start
-first (``ORDER``), so that a short one ends the build. A run two pages share is simulated
-once (``common._key_lock``), and no page depends on which page ran it first or on the
-number of threads. As each page is done this prints how many are and the time so far;
-a page that fails stops the others and fails the build with its error.
+built. First the kernels the pages run are compiled into numba's cache in one step
+(``unosim.sim.simulate.warm`` of ``REPORT_KERNELS``; loading them when they are compiled
+already), so that no two pages compile the same kernel. Then the pages are built
+``--jobs`` at a time (default: one a core), each by ``make reports/NAME.md`` in its own
+process with one numba thread (``NUMBA_NUM_THREADS=1``): several single-threaded pages
+keep the cores busier than one page on every core, whose figures and tables are written
+on one. The longest pages start first (``ORDER``), so that a short one ends the build. A
+run two pages share is simulated once (``common._key_lock``), and no page depends on
+which page ran it first or on the number of threads. As each page is done this prints
+how many are and the time so far; a page that fails stops the others and fails the build
+with its error.
 """
 
 from __future__ import annotations
@@ -39,7 +40,12 @@ import common  # noqa: E402
 # sets), so that the build ends on short ones; any page not named here starts last
 ORDER = ("skill", "length", "house-rules", "seats", "points", "editions", "stacking")
 SCALE_STAMP = Path("results") / "reports" / ".scale"  # the Makefile's SCALE_STAMP
-WARM = [sys.executable, "-c", "from unosim.sim.simulate import warm; warm()"]
+# the kernels the pages run, compiled before them (not those only the tests run)
+WARM = [
+    sys.executable,
+    "-c",
+    "from unosim.sim.simulate import REPORT_KERNELS, warm; warm(kernels=REPORT_KERNELS)",
+]
 
 
 def minutes(s: float) -> str:

@@ -219,7 +219,9 @@ def test_warm_compiles_half_the_kernels_in_a_second_process(monkeypatch):
 
     here = []  # the second half runs here only when the second process failed
     real = simulate.warm_part
-    monkeypatch.setattr(simulate, "warm_part", lambda part: here.append(part) or real(part))
+    monkeypatch.setattr(
+        simulate, "warm_part", lambda part, *names: here.append(part) or real(part, *names)
+    )
     assert simulate.warm() > 0
     assert here == [0]
     # a second process that fails leaves its half to this one
@@ -241,6 +243,23 @@ def test_benchs_kernel_column_names_the_family_that_plays_each_preset():
     names += ("draw-until-playable",)
     assert {bench.kernel_of(n) for n in names} == {"official's"}
     assert bench.kernel_of("jump-in") == bench.kernel_of("copag") == "general"
+
+
+def test_warm_compiles_only_the_kernels_it_is_asked_for(monkeypatch):
+    from unosim.sim import simulate
+
+    assert set(simulate.REPORT_KERNELS) < set(simulate.KERNEL_NAMES)
+    assert sorted(sum(simulate.WARM_PARTS, ())) == sorted(simulate.KERNEL_NAMES)
+    warmed = []  # no compile here: what each half would compile, in this process
+    monkeypatch.setattr(simulate, "warm_kernels", lambda names: warmed.append(list(names)))
+    monkeypatch.setattr(simulate.sys, "executable", "/bin/false")  # both halves here
+    simulate.warm(kernels=simulate.REPORT_KERNELS)
+    assert warmed == [["official", "matches", "trace"], ["expert", "rounds"]]
+    warmed.clear()
+    simulate.warm(kernels="trace")  # one half only: no second process
+    assert warmed == [["trace"]]
+    with pytest.raises(ValueError, match="^no kernel named 'nope'; the kernels: official, "):
+        simulate.warm(kernels=["official", "nope"])
 
 
 def test_warm_kernels_refuses_an_unknown_name_in_one_line():

@@ -141,11 +141,13 @@ def make_job(
     )
 
 
-def warm(job: Job | None = None) -> float:
+def warm(job: Job | None = None, kernels: Sequence[str] = ()) -> float:
     """Compile the kernels (or load them from numba's cache) before any clock starts:
-    ``job``'s, by playing one of its games; with no job every kernel the reports and the
-    tests use (``warm_part``), in two processes at once (numba compiles on one core).
-    Returns the seconds it took: the one-off compile time on a fresh install."""
+    ``job``'s, by playing one of its games; with no job the kernels named in ``kernels``
+    (``KERNEL_NAMES``; empty, every one: what the tests use; the reports need only
+    ``REPORT_KERNELS``), their two halves (``WARM_PARTS``) in two processes at once
+    (numba compiles on one core). Returns the seconds it took: the one-off compile time
+    on a fresh install."""
     import time
 
     t = time.perf_counter()
@@ -157,30 +159,40 @@ def warm(job: Job | None = None) -> float:
             job = make_job(job.rules, 1, job.n_players, seats, job.seed)
         run_block(job, 0, 1)
         return time.perf_counter() - t
-    path = [str(Path(__file__).resolve().parents[2]), os.environ.get("PYTHONPATH", "")]
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in path if p))
-    other = subprocess.Popen(
-        [sys.executable, "-c", "from unosim.sim.simulate import warm_part; warm_part(1)"],
-        env=env,
-    )
-    warm_part(0)
-    if other.wait() != 0:
-        warm_part(1)  # the second process failed: compile here, where errors show
+    names = (kernels,) if isinstance(kernels, str) else tuple(kernels) or KERNEL_NAMES
+    for name in names:
+        if name not in KERNEL_NAMES:
+            raise ValueError(f"no kernel named {name!r}; the kernels: {', '.join(KERNEL_NAMES)}")
+    other = None
+    if any(n in names for n in WARM_PARTS[1]):
+        path = [str(Path(__file__).resolve().parents[2]), os.environ.get("PYTHONPATH", "")]
+        env = dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in path if p))
+        code = f"from unosim.sim.simulate import warm_part; warm_part(1, {names!r})"
+        other = subprocess.Popen([sys.executable, "-c", code], env=env)
+    warm_part(0, names)
+    if other is not None and other.wait() != 0:
+        warm_part(1, names)  # the second process failed: compile here, where errors show
     return time.perf_counter() - t
 
 
-# what ``warm_kernels`` compiles, by name (the reports' lanes compile them side by side)
+# what ``warm_kernels`` compiles, by name
 KERNEL_NAMES = ("official", "rounds", "expert", "matches", "trace", "game", "outside")
+# the kernels the report pages run (``analyses/``): official-like rule sets' rounds in
+# their own kernel and the others' in the general one, the expert's, matches to 500 and
+# a round's trace; neither the stepwise game's nor a Python agent's seat, which only the
+# tests and the examples play
+REPORT_KERNELS = ("official", "rounds", "expert", "matches", "trace")
+# ``warm()``'s two halves, about equal on an empty cache: 0, official's rounds in their
+# own kernel (``engine.FAMILIES``; else the general one), matches and a round's trace,
+# the stepwise game's; 1, the expert's kernel, then the general round kernel (most of
+# which the expert's compile has cached by then), and the rounds of seats played by a
+# Python agent
+WARM_PARTS = (("official", "matches", "trace", "game"), ("expert", "rounds", "outside"))
 
 
-def warm_part(part: int) -> None:
-    """One half of ``warm()``'s compiles, about equal on an empty cache: 0, official's
-    rounds in their own kernel (``engine.FAMILIES``; else the general one), matches and a
-    round's trace, the stepwise game's; 1, the expert's kernel, then the general round
-    kernel (most of which the expert's compile has cached by then), and the rounds of
-    seats played by a Python agent."""
-    parts = (("official", "matches", "trace", "game"), ("expert", "rounds", "outside"))
-    warm_kernels(parts[part])
+def warm_part(part: int, kernels: Sequence[str] = KERNEL_NAMES) -> None:
+    """The kernels of ``warm()``'s half ``part`` (``WARM_PARTS``) that ``kernels`` names."""
+    warm_kernels([n for n in WARM_PARTS[part] if n in kernels])
 
 
 def _first_legal(obs):
