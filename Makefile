@@ -43,10 +43,14 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 # the kernels compiled into numba's cache, for the targets that run them; `make reports`
-# needs only the install: it compiles them (or loads them) itself before its pages
+# needs only the install: it compiles them (or loads them) itself before its pages. The
+# environments' BatchEnv (unosim.env.batch.warm, a layer above unosim.sim) compiles beside
+# warm()'s two processes, three compiles on the cores
 $(WARMED): $(STAMP)
 	@echo "compiling the kernels into numba's cache (once; docs/performance.md says how long)..."
-	$(BIN)/python -c "from unosim.sim.simulate import warm; print(f'compiled in {warm():.0f} s')"
+	$(BIN)/python -c "from unosim.env.batch import warm; warm()" & batch=$$!; \
+	$(BIN)/python -c "from unosim.sim.simulate import warm; print(f'compiled in {warm():.0f} s')"; \
+	core=$$?; wait $$batch && exit $$core
 	touch $(WARMED)
 
 install: $(WARMED)  ## create .venv, install unosim with its test extras and compile its kernels

@@ -273,6 +273,15 @@ class BatchEnv:
         return self._advance(a, self._none)
 
 
+def warm() -> None:
+    """Compile (or load from numba's cache) what a first ``BatchEnv`` and ``UnoVectorEnv``
+    run: the step in official's own kernel, the sampler and the observations, as
+    ``make install`` does beside ``unosim.sim.simulate.warm``."""
+    venv = UnoVectorEnv("official", 4, num_envs=1)
+    venv.reset(seed=0)
+    venv.step(venv.batch.sample_actions(0))
+
+
 class UnoVectorEnv(VectorEnv):
     """``BatchEnv`` as a Gymnasium ``VectorEnv`` (``gymnasium.make_vec("unosim/Uno-v0",
     vectorization_mode="vector_entry_point")`` or directly): ``num_envs`` games of one

@@ -176,18 +176,18 @@ def warm(job: Job | None = None, kernels: Sequence[str] = ()) -> float:
 
 
 # what ``warm_kernels`` compiles, by name
-KERNEL_NAMES = ("official", "rounds", "expert", "matches", "trace", "game", "outside", "batch")
+KERNEL_NAMES = ("official", "rounds", "expert", "matches", "trace", "game", "outside")
 # the kernels the report pages run (``analyses/``): official-like rule sets' rounds in
 # their own kernel and the others' in the general one, the expert's, matches to 500 and
-# a round's trace; neither the stepwise game's, a Python agent's seat nor ``BatchEnv``'s,
-# which only the tests, the environments and the examples play
+# a round's trace; neither the stepwise game's nor a Python agent's seat, which only the
+# tests and the examples play
 REPORT_KERNELS = ("official", "rounds", "expert", "matches", "trace")
 # ``warm()``'s two halves, about equal on an empty cache: 0, official's rounds in their
 # own kernel (``engine.FAMILIES``; else the general one), matches and a round's trace,
 # the stepwise game's; 1, the expert's kernel, then the general round kernel (most of
-# which the expert's compile has cached by then), the rounds of seats played by a Python
-# agent and ``BatchEnv``'s step in official's own kernel
-WARM_PARTS = (("official", "matches", "trace", "game"), ("expert", "rounds", "outside", "batch"))
+# which the expert's compile has cached by then), and the rounds of seats played by a
+# Python agent
+WARM_PARTS = (("official", "matches", "trace", "game"), ("expert", "rounds", "outside"))
 
 
 def warm_part(part: int, kernels: Sequence[str] = KERNEL_NAMES) -> None:
@@ -204,9 +204,7 @@ def warm_kernels(names: Sequence[str]) -> None:
     """Compile (or load from numba's cache) the kernels ``names`` (``KERNEL_NAMES``), in
     that order: official's rounds (in their own kernel, ``engine.FAMILIES``, else the
     general one), the general round kernel, the expert's, matches, a round's trace, the
-    stepwise game's, a Python agent's seat, ``BatchEnv``'s step and its observations as
-    ``UnoVectorEnv`` makes them (official's rules compiled in; nothing without the
-    ``env`` extra, which they are part of)."""
+    stepwise game's, a Python agent's seat."""
     default = make_job()
     for name in names:
         if name == "official":
@@ -230,14 +228,6 @@ def warm_kernels(names: Sequence[str]) -> None:
                 state.play_builtin("random")
         elif name == "outside":  # a seat played by a Python agent (outside.play_games)
             run_block(make_job("official", 1, 2, [_first_legal, "random"], 0), 0, 1)
-        elif name == "batch":  # ``unosim.env``'s ``BatchEnv`` under ``UnoVectorEnv``
-            try:
-                from ..env.batch import UnoVectorEnv
-            except ImportError:  # the environments' extra is not installed: nothing to step
-                continue
-            venv = UnoVectorEnv("official", 4, num_envs=1)
-            venv.reset(seed=0)
-            venv.step(venv.batch.sample_actions(0))
         else:
             raise ValueError(f"no kernel named {name!r}; the kernels: {', '.join(KERNEL_NAMES)}")
 
