@@ -34,15 +34,28 @@ def round_key(seed, game, rnd):
     return mix64(h ^ (np.uint64(rnd) + _GAMMA * np.uint64(3)))
 
 
+@inlined
+def key_state(x):
+    """The xoshiro256** state (s0, s1, s2, s3) that the splitmix64 sequence from key
+    ``x`` fills: its next four outputs."""
+    return (
+        mix64(x + _GAMMA),
+        mix64(x + _GAMMA * np.uint64(2)),
+        mix64(x + _GAMMA * np.uint64(3)),
+        mix64(x + _GAMMA * np.uint64(4)),
+    )
+
+
 @called
 def seed_streams(st, seed, game, rnd, n_streams):
     """Fill ``st[:n_streams]`` (uint64[N_STREAMS, 4]) for one round of one game."""
     h = round_key(seed, game, rnd)
     for s in range(n_streams):
-        x = mix64(h ^ (np.uint64(s) + _GAMMA * np.uint64(4)))
-        for j in range(4):  # splitmix64 sequence from the key fills the state
-            x = x + _GAMMA
-            st[s, j] = mix64(x)
+        s0, s1, s2, s3 = key_state(mix64(h ^ (np.uint64(s) + _GAMMA * np.uint64(4))))
+        st[s, 0] = s0
+        st[s, 1] = s1
+        st[s, 2] = s2
+        st[s, 3] = s3
 
 
 @inlined

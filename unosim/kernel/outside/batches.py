@@ -16,7 +16,7 @@ import numpy as np
 
 from ..compile.jit import called, jitted
 from ..core.layout import C_POINTS, C_TRUNCATED, C_WINNER
-from ..core.rng import below_state, mix64, round_key
+from ..core.rng import below_state, key_state, round_key
 from ..expert.rounds import X_ROLLOUTS, search_arrays
 from .protocol import (
     A_UNO,
@@ -186,9 +186,6 @@ def step_batch(tb, games, cks, n, order, stop, out, expert_params, cfg, slots, a
     return ended
 
 
-_GAMMA = np.uint64(0x9E3779B97F4A7C15)  # splitmix64's increment (``core.rng``)
-
-
 @jitted(nogil=True)
 def sample_batch(ob, lo, hi, key, actions):
     """A uniformly random legal action for the games in slots ``lo`` to ``hi - 1``:
@@ -221,10 +218,7 @@ def sample_batch(ob, lo, hi, key, actions):
         if legal == 0:
             continue
         h = round_key(key, i, 0)
-        s0 = mix64(h + _GAMMA)
-        s1 = mix64(h + _GAMMA * np.uint64(2))
-        s2 = mix64(h + _GAMMA * np.uint64(3))
-        s3 = mix64(h + _GAMMA * np.uint64(4))
+        s0, s1, s2, s3 = key_state(h)
         r = below_state(legal, s0, s1, s2, s3)[0]
         for a in range(N_ACTIONS):
             if ob[i, O_MASK + a] == 1:
