@@ -254,10 +254,13 @@ def test_warm_compiles_only_the_kernels_it_is_asked_for(monkeypatch):
     monkeypatch.setattr(simulate, "warm_kernels", lambda names: warmed.append(list(names)))
     monkeypatch.setattr(simulate.sys, "executable", "/bin/false")  # both halves here
     simulate.warm(kernels=simulate.REPORT_KERNELS)
-    assert warmed == [["official", "matches", "trace"], ["expert", "rounds"]]
+    assert warmed == [["official", "rounds", "matches", "trace"], ["expert"]]
     warmed.clear()
-    simulate.warm(kernels="trace")  # one half only: no second process
-    assert warmed == [["trace"]]
+    simulate.warm(kernels=["trace", "official"])  # one half only: no second process
+    assert warmed == [["official", "trace"]]
+    warmed.clear()
+    simulate.warm(kernels="game")  # the other half only
+    assert warmed == [["game"]]
     with pytest.raises(ValueError, match="^no kernel named 'nope'; the kernels: official, "):
         simulate.warm(kernels=["official", "nope"])
 

@@ -163,6 +163,9 @@ def warm(job: Job | None = None, kernels: Sequence[str] = ()) -> float:
     for name in names:
         if name not in KERNEL_NAMES:
             raise ValueError(f"no kernel named {name!r}; the kernels: {', '.join(KERNEL_NAMES)}")
+    if not any(n in names for n in WARM_PARTS[0]):  # one half: no second process
+        warm_part(1, names)
+        return time.perf_counter() - t
     other = None
     if any(n in names for n in WARM_PARTS[1]):
         path = [str(Path(__file__).resolve().parents[2]), os.environ.get("PYTHONPATH", "")]
@@ -183,11 +186,11 @@ KERNEL_NAMES = ("official", "rounds", "expert", "matches", "trace", "game", "out
 # tests and the examples play
 REPORT_KERNELS = ("official", "rounds", "expert", "matches", "trace")
 # ``warm()``'s two halves, about equal on an empty cache: 0, official's rounds in their
-# own kernel (``engine.FAMILIES``; else the general one), matches and a round's trace,
-# the stepwise game's; 1, the expert's kernel, then the general round kernel (most of
-# which the expert's compile has cached by then), and the rounds of seats played by a
-# Python agent
-WARM_PARTS = (("official", "matches", "trace", "game"), ("expert", "rounds", "outside"))
+# own kernel (``engine.FAMILIES``; else the general one), then the general round kernel
+# and the two that call its compiled round (``batch.play_and_record``): matches and a
+# round's trace; 1, the expert's kernel, the rounds of seats played by a Python agent
+# (most of whose code the expert's compile has cached by then) and the stepwise game's
+WARM_PARTS = (("official", "rounds", "matches", "trace"), ("expert", "outside", "game"))
 
 
 def warm_part(part: int, kernels: Sequence[str] = KERNEL_NAMES) -> None:

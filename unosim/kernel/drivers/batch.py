@@ -46,26 +46,23 @@ def deck_order(deck):
     return order
 
 
+@called
+def play_and_record(tb, rd, n, order, scripted, out_row):
+    """``round.play_round`` then ``round.record`` into ``out_row``: the one compiled
+    round of a table type, which single rounds, matches and traced rounds all call, so
+    that a cold start compiles the round's turn loop once, not once per driver."""
+    play_round(tb, rd, n, order, scripted)
+    record(tb, rd, out_row, n)
+
+
 @jitted(_nrt=False, nogil=True)
 def run_chunk(tb, rd, order, n, seed, first_game, out, lo, hi):
     """Play games ``first_game + lo .. first_game + hi - 1`` into ``out[lo:hi]`` in the
-    work arrays ``rd`` (a ``state.Round``, one per thread, never one per game).
-
-    Without numba's runtime (``jit.called``): the round is inlined here, and in a
-    function with the runtime every use of ``tb`` and ``rd`` counted references."""
+    work arrays ``rd`` (a ``state.Round``, one per thread, never one per game)."""
     zero = np.int64(0)  # not the literal 0: see ``jit.py``
     for i in range(lo, hi):
         seed_streams(rd.streams, seed, first_game + i, zero, S_SEAT0 + n)
-        play_round(tb, rd, n, order, zero)
-        record(tb, rd, out[i], n)
-
-
-@called
-def play_and_record(tb, rd, n, order, scripted, out_row):
-    """``round.play_round`` then ``round.record`` into ``out_row``, for the loops that
-    allocate (which count references: see ``run_chunk``), the matches'."""
-    play_round(tb, rd, n, order, scripted)
-    record(tb, rd, out_row, n)
+        play_and_record(tb, rd, n, order, zero, out[i])
 
 
 def in_chunks(play, count, chunk):
@@ -189,8 +186,7 @@ def run_one(
         rd = with_trace(rd, np.zeros((capacity, EV_W_DECL), dtype=np.int32))
     out = np.zeros(N_COLS, dtype=np.int32)
     seed_streams(rd.streams, seed, game, np.int64(0), S_SEAT0 + n)
-    play_round(tb, rd, n, order, scripted)  # inlined: one round, references counted
-    record(tb, rd, out, n)
+    play_and_record(tb, rd, n, order, scripted, out)
     n_ev = min(rd.trace_flags[TR_EVENTS], capacity)
     return (
         out,
