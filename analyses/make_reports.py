@@ -26,7 +26,7 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
@@ -56,6 +56,14 @@ def start_order(pages: Sequence[str]) -> list[str]:
     """``pages`` in the order they start: as in ``ORDER``, then the others in theirs."""
     rank = {p: k for k, p in enumerate(ORDER)}
     return sorted(pages, key=lambda p: rank.get(p, len(ORDER)))
+
+
+def build_env(environ: Mapping[str, str]) -> dict[str, str]:
+    """The environment of the compile step and the pages: ``environ`` with official-like
+    rule sets played in the general kernel (``UNOSIM_FAMILIES`` empty) unless it names
+    families itself. The same games; the pages play too few of them for a kernel of
+    their own to earn its compile (docs/reports.md)."""
+    return {"UNOSIM_FAMILIES": "", **environ}
 
 
 def out_of_date(make: str, scale: str, pages: Sequence[str]) -> list[str]:
@@ -168,6 +176,7 @@ def main() -> int:
     except ValueError:
         ap.error(f"SCALE must be a number, got {a.scale!r}")
     t0 = time.monotonic()
+    env = build_env(os.environ)
     # the scale stamp once, before make is asked which pages are out of date
     subprocess.call(
         [a.make, "--no-print-directory", f"SCALE={a.scale}", str(SCALE_STAMP)], cwd=ROOT
@@ -177,7 +186,7 @@ def main() -> int:
         if todo:
             print(f"reports: building {', '.join(todo)}, {min(a.jobs, len(todo))} at once")
             print("reports: compiling the kernels into numba's cache (or loading them)", flush=True)
-            if subprocess.call(WARM, cwd=ROOT) != 0:
+            if subprocess.call(WARM, cwd=ROOT, env=env) != 0:
                 raise SystemExit("reports: compiling the kernels failed")
             print(f"reports: kernels ready, {minutes(time.monotonic() - t0)} so far", flush=True)
         done: list[str] = []
@@ -201,8 +210,7 @@ def main() -> int:
                 f"reports/{page}.md",
             ]
 
-        env = dict(os.environ, NUMBA_NUM_THREADS="1")
-        Pages(command, min(a.jobs, len(todo)), env).run(todo, on_done)
+        Pages(command, min(a.jobs, len(todo)), dict(env, NUMBA_NUM_THREADS="1")).run(todo, on_done)
     except BuildFailed as e:
         raise SystemExit(str(e)) from None
     except KeyboardInterrupt:

@@ -89,3 +89,8 @@ def test_a_failing_page_stops_the_others_and_fails_the_build(tmp_path):
     assert (tmp_path / "slow.started").exists() and not (tmp_path / "slow.done").exists()
     assert not (tmp_path / "later.started").exists()  # nothing starts after a failure
     assert done == []
+
+
+def test_the_pages_play_official_like_rule_sets_in_the_general_kernel_unless_told():
+    assert make_reports.build_env({"PATH": "/bin"}) == {"PATH": "/bin", "UNOSIM_FAMILIES": ""}
+    assert make_reports.build_env({"UNOSIM_FAMILIES": "official"})["UNOSIM_FAMILIES"] == "official"
