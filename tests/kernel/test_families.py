@@ -126,7 +126,7 @@ def test_no_kernel_function_reads_a_house_slot_from_the_specialised_constant():
     names = {n for n in dir(layout) if getattr(layout, n) in family.HOUSE and n.startswith("R_")}
     house = {"R_STACKING", "R_SEVEN_ZERO", "R_CHALLENGE", "R_UNO_PENALTY", "R_NEXT_DEALER"}
     assert names == house | {"R_DRAW_RULE"}
-    in_family = _modules_under("drivers.batch")  # what ``batch.run_chunk`` may run
+    in_family = _modules_under("drivers.batch")  # what ``batch.run_chunk_specialised`` may run
     assert {"round", "effects", "outcome", "legal", "pending"} <= in_family
     assert "match" not in in_family
     reads = 0
@@ -181,9 +181,9 @@ from unosim.sim import engine
 from unosim.sim.simulate import make_job
 job = make_job("official", 10, 4, "random", 1)
 engine.rounds(job.kernel, job.seed, 0, 10, 10)
-s = batch.run_chunk.stats
-sig = [t for t in batch.run_chunk.signatures if "RuleConstants" in str(t[0])]
-assert len(sig) == 1, batch.run_chunk.signatures
+s = batch.run_chunk_specialised.stats
+sig = [t for t in batch.run_chunk_specialised.signatures if "RuleConstants" in str(t[0])]
+assert len(sig) == 1, batch.run_chunk_specialised.signatures
 print(s.cache_hits[sig[0]], s.cache_misses[sig[0]])
 """
 
