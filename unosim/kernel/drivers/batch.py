@@ -48,9 +48,10 @@ def deck_order(deck):
 
 @called
 def play_and_record(tb, rd, n, order, scripted, out_row):
-    """``round.play_round`` then ``round.record`` into ``out_row``: the one compiled
-    round of a table type, which single rounds, matches and traced rounds all call, so
-    that a cold start compiles the round's turn loop once, not once per driver."""
+    """``round.play_round`` then ``round.record`` into ``out_row``: the general table's
+    one compiled round, which single rounds, matches and traced rounds all call, so that
+    a cold start compiles the round's turn loop once, not once per driver (a specialised
+    table's rounds inline it: ``run_chunk_specialised``)."""
     play_round(tb, rd, n, order, scripted)
     record(tb, rd, out_row, n)
 
