@@ -4,17 +4,18 @@
 
 Each page is its own make target (``reports/NAME.md``, rebuilt when its script, the code
 behind it or SCALE changes); ``make -q`` says which are out of date, and only those are
-built. First the kernels the pages run are compiled into numba's cache in one step
-(``unosim.sim.simulate.warm`` of ``REPORT_KERNELS``; loading them when they are compiled
-already), so that no two pages compile the same kernel. Then the pages are built
-``--jobs`` at a time (default: one a core), each by ``make reports/NAME.md`` in its own
-process with one numba thread (``NUMBA_NUM_THREADS=1``): several single-threaded pages
-keep the cores busier than one page on every core, whose figures and tables are written
-on one. The longest pages start first (``ORDER``), so that a short one ends the build. A
-run two pages share is simulated once (``common._key_lock``), and no page depends on
-which page ran it first or on the number of threads. As each page is done this prints
-how many are and the time so far; a page that fails stops the others and fails the build
-with its error.
+built. The kernels the pages run are compiled into numba's cache first (``COMPILES``:
+``unosim.sim.simulate.warm``, loading them when they are compiled already), so that no
+two pages compile the same kernel: the kernels every page runs in one step, the
+expert's in another, side by side. Each page starts as soon as the kernels it runs are
+ready (``EXPERT_PAGES`` wait for the expert's too), ``--jobs`` steps at a time (default:
+one a core), each by ``make reports/NAME.md`` in its own process with one numba thread
+(``NUMBA_NUM_THREADS=1``): several single-threaded pages keep the cores busier than one
+page on every core, whose figures and tables are written on one. The longest pages
+start first (``ORDER``), so that a short one ends the build. A run two pages share is
+simulated once (``common._key_lock``), and no page depends on which page ran it first
+or on the number of threads. As each step is done this prints how many pages are and
+the time so far; a step that fails stops the others and fails the build with its error.
 """
 
 from __future__ import annotations
@@ -40,12 +41,15 @@ import common  # noqa: E402
 # sets), so that the build ends on short ones; any page not named here starts last
 ORDER = ("skill", "length", "house-rules", "seats", "points", "editions", "stacking")
 SCALE_STAMP = Path("results") / "reports" / ".scale"  # the Makefile's SCALE_STAMP
-# the kernels the pages run, compiled before them (not those only the tests run)
-WARM = [
-    sys.executable,
-    "-c",
-    "from unosim.sim.simulate import REPORT_KERNELS, warm; warm(kernels=REPORT_KERNELS)",
-]
+# the compile steps before the pages, each ``warm`` of these kernels in a process of its
+# own (numba compiles on one core): the kernels every page runs (official-like rule
+# sets' rounds, the general round kernel, matches and a round's trace), and the
+# expert's; the two type turn loops of their own, so neither waits for the other
+COMPILES = {
+    "kernels": ("official", "rounds", "matches", "trace"),
+    "expert's kernel": ("expert",),
+}
+EXPERT_PAGES = ("skill",)  # the pages that also run the expert's kernel
 
 
 def minutes(s: float) -> str:
@@ -56,6 +60,20 @@ def start_order(pages: Sequence[str]) -> list[str]:
     """``pages`` in the order they start: as in ``ORDER``, then the others in theirs."""
     rank = {p: k for k, p in enumerate(ORDER)}
     return sorted(pages, key=lambda p: rank.get(p, len(ORDER)))
+
+
+def needs_of(step: str) -> tuple[str, ...]:
+    """The compile steps (``COMPILES``) a page waits for; a compile step waits for none."""
+    if step in COMPILES:
+        return ()
+    return ("kernels", "expert's kernel") if step in EXPERT_PAGES else ("kernels",)
+
+
+def warm_command(kernels: Sequence[str]) -> list[str]:
+    """The command line that compiles ``kernels`` (``simulate.KERNEL_NAMES``) into
+    numba's cache, or loads them."""
+    code = f"from unosim.sim.simulate import warm; warm(kernels={tuple(kernels)!r})"
+    return [sys.executable, "-c", code]
 
 
 def build_env(environ: Mapping[str, str]) -> dict[str, str]:
@@ -81,53 +99,73 @@ def out_of_date(make: str, scale: str, pages: Sequence[str]) -> list[str]:
 
 
 class BuildFailed(Exception):
-    """A page's build failed (or the build was stopped); the message says which."""
+    """A step of the build failed (or the build was stopped); the message says which."""
 
 
 class Pages:
-    """Build pages ``jobs`` at a time, each by ``command(page)`` in its own process
-    group (so that a failure or Ctrl-C stops a page's make and its Python both).
+    """Run build steps ``jobs`` at a time, each by ``command(step)`` in its own process
+    group (so that a failure or Ctrl-C stops a page's make and its Python both); a step
+    starts once the steps it needs have ended well.
 
     Parameters
     ----------
-    command : the command line that builds one page.
-    jobs : pages built at once (at least 1).
-    env : the environment of the pages' processes.
+    command : the command line of one step (a page, or a compile step).
+    jobs : steps run at once (at least 1).
+    env : the environment of the steps' processes.
+    needs : ``needs(step)``, the steps that must end first (those not run are not waited
+        for); default, none.
+    what : ``what(step)``, how a failure names the step; default, the page's file.
     """
 
     def __init__(
-        self, command: Callable[[str], list[str]], jobs: int, env: dict | None = None
+        self,
+        command: Callable[[str], list[str]],
+        jobs: int,
+        env: dict | None = None,
+        needs: Callable[[str], Sequence[str]] = lambda step: (),
+        what: Callable[[str], str] = lambda page: f"building reports/{page}.md",
     ) -> None:
         self.command, self.jobs, self.env = command, max(1, jobs), env
+        self.needs, self.what = needs, what
         self.lock = threading.Lock()
+        self.changed = threading.Condition(self.lock)  # a step ended, or the build failed
         self.procs: set[subprocess.Popen] = set()
         self.failed: str | None = None
 
-    def run(self, pages: Sequence[str], on_done: Callable[[str], None]) -> None:
-        """Build ``pages`` (in that order of start); ``on_done(page)`` as each ends well,
-        one call at a time. Raises BuildFailed, having stopped the others, when one fails."""
-        queue = list(pages)
+    def run(self, steps: Sequence[str], on_done: Callable[[str], None]) -> None:
+        """Run ``steps`` (each started in that order once its needs have ended);
+        ``on_done(step)`` as each ends well, one call at a time. Raises BuildFailed,
+        having stopped the others, when one fails."""
+        queue = list(steps)
+        waits = {s: [d for d in self.needs(s) if d in queue] for s in queue}
+        ended: set[str] = set()
+
+        def next_ready() -> str | None:
+            return next((s for s in queue if all(d in ended for d in waits[s])), None)
 
         def worker() -> None:
             while True:
-                with self.lock:
+                with self.changed:
+                    while not self.failed and queue and next_ready() is None:
+                        self.changed.wait()
                     if self.failed or not queue:
                         return
-                    page = queue.pop(0)
+                    step = next_ready()
+                    queue.remove(step)
                     proc = subprocess.Popen(
-                        self.command(page), cwd=ROOT, env=self.env, start_new_session=True
+                        self.command(step), cwd=ROOT, env=self.env, start_new_session=True
                     )
                     self.procs.add(proc)
                 status = proc.wait()
-                with self.lock:
+                with self.changed:
                     self.procs.discard(proc)
                     if status != 0 and not self.failed:
-                        self._stop_locked(
-                            f"reports: building reports/{page}.md failed (exit {status})"
-                        )
+                        self._stop_locked(f"reports: {self.what(step)} failed (exit {status})")
                     if self.failed:
                         return
-                    on_done(page)  # under the lock: one progress line at a time
+                    ended.add(step)
+                    on_done(step)  # under the lock: one progress line at a time
+                    self.changed.notify_all()
 
         threads = [threading.Thread(target=worker, daemon=True) for _ in range(self.jobs)]
         for th in threads:
@@ -145,7 +183,7 @@ class Pages:
             raise BuildFailed(self.failed)
 
     def stop(self, why: str) -> None:
-        """Stop every page being built (SIGTERM to its process group)."""
+        """Stop every step being run (SIGTERM to its process group)."""
         with self.lock:
             self._stop_locked(why)
 
@@ -156,6 +194,7 @@ class Pages:
                 os.killpg(proc.pid, signal.SIGTERM)
             except ProcessLookupError:
                 pass
+        self.changed.notify_all()
 
 
 def main() -> int:
@@ -182,24 +221,31 @@ def main() -> int:
         [a.make, "--no-print-directory", f"SCALE={a.scale}", str(SCALE_STAMP)], cwd=ROOT
     )
     todo = start_order(out_of_date(a.make, a.scale, common.ANALYSES))
+    compiles = [c for c in COMPILES if any(c in needs_of(page) for page in todo)]
+    steps = compiles + todo
+    jobs = min(a.jobs, len(steps)) or 1
     try:
         if todo:
-            print(f"reports: building {', '.join(todo)}, {min(a.jobs, len(todo))} at once")
-            print("reports: compiling the kernels into numba's cache (or loading them)", flush=True)
-            if subprocess.call(WARM, cwd=ROOT, env=env) != 0:
-                raise SystemExit("reports: compiling the kernels failed")
-            print(f"reports: kernels ready, {minutes(time.monotonic() - t0)} so far", flush=True)
-        done: list[str] = []
-
-        def on_done(page: str) -> None:
-            done.append(page)
+            print(f"reports: building {', '.join(todo)}, {jobs} steps at once")
             print(
-                f"reports: {len(done)} of {len(todo)} pages built ({page}), "
-                f"{minutes(time.monotonic() - t0)} so far",
+                "reports: compiling the kernels into numba's cache (or loading them); "
+                "each page starts once those it runs are ready",
                 flush=True,
             )
+        done: list[str] = []
 
-        def command(page: str) -> list[str]:
+        def on_done(step: str) -> None:
+            so_far = minutes(time.monotonic() - t0)
+            if step in COMPILES:
+                print(f"reports: {step} ready ({', '.join(COMPILES[step])}), {so_far} so far")
+            else:
+                done.append(step)
+                print(f"reports: {len(done)} of {len(todo)} pages built ({step}), {so_far} so far")
+            sys.stdout.flush()
+
+        def command(step: str) -> list[str]:
+            if step in COMPILES:
+                return warm_command(COMPILES[step])
             return [
                 a.make,
                 "-s",
@@ -207,10 +253,14 @@ def main() -> int:
                 "-o",
                 "FORCE",
                 f"SCALE={a.scale}",
-                f"reports/{page}.md",
+                f"reports/{step}.md",
             ]
 
-        Pages(command, min(a.jobs, len(todo)), dict(env, NUMBA_NUM_THREADS="1")).run(todo, on_done)
+        def what(step: str) -> str:
+            return f"compiling the {step}" if step in COMPILES else f"building reports/{step}.md"
+
+        env = dict(env, NUMBA_NUM_THREADS="1")
+        Pages(command, jobs, env, needs_of, what).run(steps, on_done)
     except BuildFailed as e:
         raise SystemExit(str(e)) from None
     except KeyboardInterrupt:

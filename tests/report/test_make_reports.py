@@ -1,5 +1,6 @@
 """`make reports`' driver: which pages it rebuilds and in what order, pages built a few at
-once, and a failing page stopping the others and failing the build."""
+once, each once the kernels it runs are compiled, and a failing step stopping the others
+and failing the build."""
 
 import sys
 import textwrap
@@ -94,3 +95,61 @@ def test_a_failing_page_stops_the_others_and_fails_the_build(tmp_path):
 def test_the_pages_play_official_like_rule_sets_in_the_general_kernel_unless_told():
     assert make_reports.build_env({"PATH": "/bin"}) == {"PATH": "/bin", "UNOSIM_FAMILIES": ""}
     assert make_reports.build_env({"UNOSIM_FAMILIES": "official"})["UNOSIM_FAMILIES"] == "official"
+
+
+# a step for the driver: appends "start NAME" to the log, sleeps 0.5 s if NAME is "slow",
+# fails if it is "bad", else appends "end NAME"
+STEP = textwrap.dedent("""
+    import sys, time
+    from pathlib import Path
+    folder, step = Path(sys.argv[1]), sys.argv[2]
+    def log(line):
+        with open(folder / "log", "a") as f:
+            f.write(line + "\\n")
+    log("start " + step)
+    if step == "slow":
+        time.sleep(0.5)
+    if step == "bad":
+        sys.exit(4)
+    log("end " + step)
+""")
+
+
+def _steps(tmp_path, jobs, needs):
+    script = tmp_path / "step.py"
+    script.write_text(STEP)
+    return make_reports.Pages(
+        lambda step: [sys.executable, str(script), str(tmp_path), step], jobs, needs=needs
+    )
+
+
+def test_a_step_starts_once_its_needs_have_ended_and_others_do_not_wait(tmp_path):
+    done = []
+    needs = {"after": ("slow",), "free": ("not run",)}
+    _steps(tmp_path, 2, lambda s: needs.get(s, ())).run(["slow", "after", "free"], done.append)
+    log = (tmp_path / "log").read_text().splitlines()
+    assert log.index("end slow") < log.index("start after")
+    assert log.index("start free") < log.index("end slow")  # the second worker went on
+    assert sorted(done) == ["after", "free", "slow"]
+
+
+def test_a_failed_need_fails_the_build_and_its_pages_never_start(tmp_path):
+    with pytest.raises(make_reports.BuildFailed, match=r"reports/bad\.md failed \(exit 4\)"):
+        _steps(tmp_path, 2, lambda s: ("bad",) if s == "after" else ()).run(
+            ["bad", "after"], lambda s: None
+        )
+    assert "start after" not in (tmp_path / "log").read_text()
+
+
+def test_pages_wait_for_the_kernels_they_run_and_compile_steps_for_none():
+    from unosim.sim.simulate import REPORT_KERNELS, WARM_PARTS
+
+    compiled = [k for kernels in make_reports.COMPILES.values() for k in kernels]
+    assert sorted(compiled) == sorted(REPORT_KERNELS)
+    for kernels in make_reports.COMPILES.values():  # each within one of warm's halves
+        assert any(set(kernels) <= set(part) for part in WARM_PARTS)
+    assert all(make_reports.needs_of(c) == () for c in make_reports.COMPILES)
+    for page in common.ANALYSES:
+        assert "kernels" in make_reports.needs_of(page)
+        assert ("expert's kernel" in make_reports.needs_of(page)) == (page == "skill")
+    assert make_reports.warm_command(("expert",))[-1].endswith("warm(kernels=('expert',))")
