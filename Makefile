@@ -115,8 +115,9 @@ clean:  ## remove the venvs, numba caches, results and the docs site
 	rm -rf $(VENV) .venv-3.* results site .pytest_cache .mypy_cache
 	find . -name __pycache__ -type d -prune -exec rm -rf {} +
 
-# the pages out of date, one process each with one numba thread, REPORT_JOBS at once
-# (default: one a core), after one step that compiles the kernels (analyses/make_reports.py)
+# the pages out of date, one process each with one numba thread, REPORT_JOBS steps at once
+# (default: one a core), each page once the kernels it runs are compiled, in two steps
+# side by side (analyses/make_reports.py)
 REPORT_JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 reports: $(STAMP)  ## build every report page and the index in reports/, with progress (SCALE=10: ten times the games)
 	@$(BIN)/python analyses/make_reports.py --make '$(MAKE)' --scale '$(SCALE)' --jobs '$(REPORT_JOBS)'
