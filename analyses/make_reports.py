@@ -77,7 +77,7 @@ def warm_command(kernels: Sequence[str]) -> list[str]:
 
 
 def build_env(environ: Mapping[str, str]) -> dict[str, str]:
-    """The environment of the compile step and the pages: ``environ`` with official-like
+    """The environment of the compile steps and the pages: ``environ`` with official-like
     rule sets played in the general kernel (``UNOSIM_FAMILIES`` empty) unless it names
     families itself. The same games; the pages play too few of them for a kernel of
     their own to earn its compile (docs/reports.md)."""
@@ -204,7 +204,10 @@ def main() -> int:
     ap.add_argument("--make", default="make")
     ap.add_argument("--scale", default="1", help="SCALE, passed to make as given")
     ap.add_argument(
-        "--jobs", type=int, default=os.cpu_count() or 1, help="pages at once (one a core)"
+        "--jobs",
+        type=int,
+        default=os.cpu_count() or 1,
+        help="steps (compiles, pages) at once (one a core)",
     )
     a = ap.parse_args()
     if a.jobs < 1:
