@@ -36,18 +36,21 @@ sys.path.insert(0, str(HERE))
 
 import common  # noqa: E402
 
+from unosim.sim.simulate import REPORT_KERNELS, WARM_PARTS  # noqa: E402
+
 # the pages in the order they start: the longest first (the skill page plays the expert,
 # the length page every rule set at every player count, the house-rules page many rule
 # sets), so that the build ends on short ones; any page not named here starts last
 ORDER = ("skill", "length", "house-rules", "seats", "points", "editions", "stacking")
 SCALE_STAMP = Path("results") / "reports" / ".scale"  # the Makefile's SCALE_STAMP
-# the compile steps before the pages, each ``warm`` of these kernels in a process of its
-# own (numba compiles on one core): the kernels every page runs (official-like rule
-# sets' rounds, the general round kernel, matches and a round's trace), and the
-# expert's; the two type turn loops of their own, so neither waits for the other
+# the compile steps before the pages: ``warm()``'s two halves (``WARM_PARTS``) of the
+# kernels the pages run, each ``warm`` in a process of its own (numba compiles on one
+# core): the kernels every page runs (official-like rule sets' rounds, the general round
+# kernel, matches and a round's trace), and the expert's; the two type turn loops of
+# their own, so neither waits for the other
 COMPILES = {
-    "kernels": ("official", "rounds", "matches", "trace"),
-    "expert's kernel": ("expert",),
+    name: tuple(k for k in part if k in REPORT_KERNELS)
+    for name, part in zip(("kernels", "expert's kernel"), WARM_PARTS)
 }
 EXPERT_PAGES = ("skill",)  # the pages that also run the expert's kernel
 
