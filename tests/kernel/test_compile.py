@@ -62,11 +62,11 @@ def test_no_module_imports_numbas_compiler_internals():
 
 
 # numba's settings, the attributes of its compiler's modules and classes, CPython's arena
-# allocator and the cache folder's files: the same after `import unosim` as before, and
+# allocator and cyclic collector and the cache folder's files: the same after `import unosim` as before, and
 # after a first small simulation (the cache folder may then hold more files, never fewer
 # or changed ones)
 NOTHING_GLOBAL = textwrap.dedent("""
-    import ctypes, json, os, sys
+    import ctypes, gc, json, os, sys
     from pathlib import Path
     import numba
     from numba.core import (analysis, caching, compiler, cpu, dispatcher, inline_closurecall,
@@ -93,12 +93,14 @@ NOTHING_GLOBAL = textwrap.dedent("""
     def snap():
         config = {k: repr(v) for k, v in vars(numba.config).items() if k.isupper()}
         attrs = [dict(vars(o)) for o in owners]
-        return config, attrs, arena(), files()
+        collector = (gc.isenabled(), gc.get_threshold(), gc.get_freeze_count())
+        return config, attrs, (arena(), collector), files()
     def changed(a, b):
         out = [f"config.{k}" for k in set(a[0]) | set(b[0]) if a[0].get(k) != b[0].get(k)]
         out += [f"{o.__name__}.{k}" for o, x, y in zip(owners, a[1], b[1])
                 for k in set(x) | set(y) if x.get(k, x) is not y.get(k, y)]
-        out += ["arena allocator"] * (a[2] != b[2])
+        out += ["arena allocator"] * (a[2][0] != b[2][0])
+        out += ["cyclic collector"] * (a[2][1] != b[2][1])
         return sorted(out), a[3], b[3]
     before = snap()
     import unosim, unosim.kernel
@@ -160,3 +162,34 @@ def test_simulate_and_matches_compile_nothing_twice(tmp_path):
         [sys.executable, "-c", TWICE], env=env, capture_output=True, text=True, check=True
     ).stdout
     assert out == ""
+
+
+def test_a_compile_collects_less_often_and_puts_the_thresholds_back():
+    """``fewer_collections`` raises the collector's thresholds for the outermost compile
+    only, never lowers one the process set higher, leaves a collector switched off by a
+    zero threshold alone, and restores the process's own thresholds after an error."""
+    import gc
+
+    from unosim.kernel.compile.jit import COMPILE_GC_THRESHOLDS, fewer_collections
+
+    before = gc.get_threshold()
+    try:
+        gc.set_threshold(700, 10, 10)
+        with fewer_collections():
+            assert gc.get_threshold() == COMPILE_GC_THRESHOLDS
+            with fewer_collections():
+                assert gc.get_threshold() == COMPILE_GC_THRESHOLDS
+            assert gc.get_threshold() == COMPILE_GC_THRESHOLDS
+        assert gc.get_threshold() == (700, 10, 10)
+        high = (COMPILE_GC_THRESHOLDS[0] * 2, 5, 1000)
+        gc.set_threshold(*high)
+        with pytest.raises(ZeroDivisionError), fewer_collections():
+            assert gc.get_threshold() == (high[0], COMPILE_GC_THRESHOLDS[1], 1000)
+            1 / 0
+        assert gc.get_threshold() == high
+        gc.set_threshold(0, 10, 10)
+        with fewer_collections():
+            assert gc.get_threshold() == (0, 10, 10)
+        assert gc.get_threshold() == (0, 10, 10)
+    finally:
+        gc.set_threshold(*before)

@@ -18,9 +18,13 @@ cache is what a cached kernel is valid for (``_KernelCodeStamp``): the code of t
 kernel package, not the time and size of its own file, since a kernel inlines functions
 from the package's other files. Where the cache goes is numba's own choice
 (``NUMBA_CACHE_DIR``, else beside the sources, else numba's per-user folder for a
-read-only install), made at a kernel's first compile, not at import.
+read-only install), made at a kernel's first compile, not at import. While a kernel compiles, CPython's
+cyclic collector runs less often (``fewer_collections``), as in other compilers written
+in Python; its thresholds are the process's own again once the compile ends.
 """
 
+import contextlib
+import gc
 import sys
 import threading
 
@@ -71,11 +75,39 @@ class _Cache(caching.FunctionCache):
 
 _cache_lock = threading.Lock()  # two threads compiling a kernel at once set up one cache
 
+# CPython's cyclic collector while numba compiles a kernel: a compile makes millions of
+# short-lived objects, and at the default thresholds (700, 10, 10) collecting them took
+# about a fifth of a cold compile's CPU (docs/performance.md, "Cold compile")
+COMPILE_GC_THRESHOLDS = (200_000, 100, 100)
+_collector_lock = threading.Lock()
+_compiling = [0, (0, 0, 0)]  # compiles under way, and the thresholds before the first
+
+
+@contextlib.contextmanager
+def fewer_collections():
+    """Collect less often while a kernel compiles (``COMPILE_GC_THRESHOLDS``, or the
+    process's own thresholds where higher; none if it has switched them off), and put
+    the process's thresholds back when the outermost compile ends."""
+    with _collector_lock:
+        if _compiling[0] == 0:
+            _compiling[1] = before = gc.get_threshold()
+            if before[0] > 0:
+                gc.set_threshold(*(max(a, b) for a, b in zip(before, COMPILE_GC_THRESHOLDS)))
+        _compiling[0] += 1
+    try:
+        yield
+    finally:
+        with _collector_lock:
+            _compiling[0] -= 1
+            if _compiling[0] == 0:
+                gc.set_threshold(*_compiling[1])
+
 
 class KernelDispatcher(CPUDispatcher):
     """numba's dispatcher for unosim's kernels, cached by the package's code
-    (``_KernelCodeStamp``). The cache folder is found at the first compile, not when the
-    kernel is defined (numba probes it); with none writable the kernel runs uncached."""
+    (``_KernelCodeStamp``), compiling with fewer collections (``fewer_collections``).
+    The cache folder is found at the first compile, not when the kernel is defined
+    (numba probes it); with none writable the kernel runs uncached."""
 
     _cache_wanted = False
 
@@ -91,7 +123,8 @@ class KernelDispatcher(CPUDispatcher):
                     except RuntimeError:  # no locator could write there: run uncached
                         _uncached_note()
                     self._cache_wanted = False
-        return super().compile(sig)
+        with fewer_collections():
+            return super().compile(sig)
 
 
 _noted = []  # type: list[bool]
