@@ -1,6 +1,6 @@
-"""The two decorators every kernel function uses, and the on-disk cache they share.
+"""The decorators every kernel function uses, and the on-disk cache they share.
 
-Kernel functions never allocate, so both compile without numba's runtime (``_nrt=False``:
+Kernel functions never allocate, so they compile without numba's runtime (``_nrt=False``:
 no reference counting of the arrays passed around, which took two thirds of a turn's
 time). They are named for where a function's code goes:
 
@@ -12,6 +12,11 @@ time). They are named for where a function's code goes:
   (``inline="always"``), reading it again, and every ``inlined`` function it calls, at
   each call site: most of a cold compile (docs/performance.md, "Cold compile", with the
   alternatives measured). For the turn path, where a call costs speed.
+* ``llvm_inlined``: compiled once per argument types, as ``called``, and copied into
+  each caller by LLVM (numba's ``forceinline`` option). For small leaves that take no
+  bundle and are reached from many places of the turn path (the random streams'
+  draws): typed once, where numba's copies were typed at every site, and without a
+  call's cost.
 
 Both are plain ``numba.njit`` with ``cache=True``; the one difference from numba's own
 cache is what a cached kernel is valid for (``_KernelCodeStamp``): the code of the whole
@@ -167,3 +172,4 @@ def jitted(**options):
 
 called = jitted(_nrt=False)
 inlined = jitted(_nrt=False, inline="always")
+llvm_inlined = jitted(_nrt=False, forceinline=True)

@@ -8,7 +8,7 @@ decisions leaves the deal and the other streams aligned (common random numbers).
 
 import numpy as np
 
-from ..compile.jit import called, inlined
+from ..compile.jit import called, inlined, llvm_inlined
 from .index import ix
 
 _GAMMA = np.uint64(0x9E3779B97F4A7C15)
@@ -77,7 +77,13 @@ def step(s0, s1, s2, s3):
 
 @inlined
 def next_u64(st, s):
-    """xoshiro256** step of stream ``s``."""
+    """xoshiro256** step of stream ``s`` (``_next_u64``)."""
+    return _next_u64(st, np.int64(s))
+
+
+@llvm_inlined
+def _next_u64(st, s):
+    """``next_u64``'s body, typed once instead of at each of its call sites."""
     u = ix(s)  # a stream's row, unsigned (``index``)
     result, s0, s1, s2, s3 = step(st[u, 0], st[u, 1], st[u, 2], st[u, 3])
     st[u, 0] = s0
@@ -107,6 +113,12 @@ def below_state(n, s0, s1, s2, s3):
 @inlined
 def below(st, s, n):
     """Uniform integer in [0, n) for 1 <= n < 2**32 from stream ``s`` (``below_state``)."""
+    return _below(st, np.int64(s), np.int64(n))
+
+
+@llvm_inlined
+def _below(st, s, n):
+    """``below``'s body, typed once instead of at each of its call sites."""
     u = ix(s)  # a stream's row, unsigned (``index``)
     v, s0, s1, s2, s3 = below_state(n, st[u, 0], st[u, 1], st[u, 2], st[u, 3])
     st[u, 0] = s0
