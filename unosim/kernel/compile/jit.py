@@ -23,9 +23,10 @@ cache is what a cached kernel is valid for (``_KernelCodeStamp``): the code of t
 kernel package, not the time and size of its own file, since a kernel inlines functions
 from the package's other files. Where the cache goes is numba's own choice
 (``NUMBA_CACHE_DIR``, else beside the sources, else numba's per-user folder for a
-read-only install), made at a kernel's first compile, not at import. While a kernel compiles, CPython's
-cyclic collector runs less often (``fewer_collections``), as in other compilers written
-in Python; its thresholds are the process's own again once the compile ends.
+read-only install), made at a kernel's first compile, not at import. While a kernel
+compiles, CPython's cyclic collector runs less often (``fewer_collections``), as in other
+compilers written in Python; its thresholds are the process's own again once the compile
+ends.
 """
 
 import contextlib
@@ -85,7 +86,8 @@ _cache_lock = threading.Lock()  # two threads compiling a kernel at once set up 
 # about a fifth of a cold compile's CPU (docs/performance.md, "Cold compile")
 COMPILE_GC_THRESHOLDS = (200_000, 100, 100)
 _collector_lock = threading.Lock()
-_compiling = [0, (0, 0, 0)]  # compiles under way, and the thresholds before the first
+_compiles_under_way = 0
+_thresholds_before = (0, 0, 0)  # the process's own, when the outermost compile began
 
 
 @contextlib.contextmanager
@@ -93,19 +95,21 @@ def fewer_collections():
     """Collect less often while a kernel compiles (``COMPILE_GC_THRESHOLDS``, or the
     process's own thresholds where higher; none if it has switched them off), and put
     the process's thresholds back when the outermost compile ends."""
+    global _compiles_under_way, _thresholds_before
     with _collector_lock:
-        if _compiling[0] == 0:
-            _compiling[1] = before = gc.get_threshold()
-            if before[0] > 0:
-                gc.set_threshold(*(max(a, b) for a, b in zip(before, COMPILE_GC_THRESHOLDS)))
-        _compiling[0] += 1
+        if _compiles_under_way == 0:
+            _thresholds_before = gc.get_threshold()
+            if _thresholds_before[0] > 0:
+                raised = (max(a, b) for a, b in zip(_thresholds_before, COMPILE_GC_THRESHOLDS))
+                gc.set_threshold(*raised)
+        _compiles_under_way += 1
     try:
         yield
     finally:
         with _collector_lock:
-            _compiling[0] -= 1
-            if _compiling[0] == 0:
-                gc.set_threshold(*_compiling[1])
+            _compiles_under_way -= 1
+            if _compiles_under_way == 0:
+                gc.set_threshold(*_thresholds_before)
 
 
 class KernelDispatcher(CPUDispatcher):
