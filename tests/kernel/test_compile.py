@@ -97,8 +97,11 @@ NOTHING_GLOBAL = textwrap.dedent("""
         return config, attrs, (arena(), collector), files()
     def changed(a, b):
         out = [f"config.{k}" for k in set(a[0]) | set(b[0]) if a[0].get(k) != b[0].get(k)]
+        # copyreg's cache of a class's slot names, which CPython's copy module writes
+        # the first time numba copies its own IR (a cold compile): not a change of numba
         out += [f"{o.__name__}.{k}" for o, x, y in zip(owners, a[1], b[1])
-                for k in set(x) | set(y) if x.get(k, x) is not y.get(k, y)]
+                for k in set(x) | set(y)
+                if x.get(k, x) is not y.get(k, y) and k != "__slotnames__"]
         out += ["arena allocator"] * (a[2][0] != b[2][0])
         out += ["cyclic collector"] * (a[2][1] != b[2][1])
         return sorted(out), a[3], b[3]
