@@ -18,7 +18,7 @@ time). They are named for where a function's code goes:
   draws): typed once, where numba's copies were typed at every site, and without a
   call's cost.
 
-Both are plain ``numba.njit`` with ``cache=True``; the one difference from numba's own
+All three are plain ``numba.njit`` with ``cache=True``; the one difference from numba's own
 cache is what a cached kernel is valid for (``_KernelCodeStamp``): the code of the whole
 kernel package, not the time and size of its own file, since a kernel inlines functions
 from the package's other files. Where the cache goes is numba's own choice
